@@ -1,0 +1,65 @@
+import { randomUUID } from "node:crypto";
+import express, { type RequestHandler } from "express";
+import { pinoHttp } from "pino-http";
+import { LIMITS } from "../contract/limits";
+import type { Container } from "./container";
+import { csrfGuard } from "./http/middleware/csrf";
+import { apiNotFound, errorHandler, notFound } from "./http/middleware/error-handler";
+import { jsonBody } from "./http/middleware/json-body";
+import { securityHeaders } from "./http/middleware/security-headers";
+import { loadSession } from "./http/middleware/session";
+import { authRoutes } from "./http/routes/auth.routes";
+import { healthRoutes } from "./http/routes/health.routes";
+import { redactUrl } from "./lib/logger";
+
+export interface BuildAppOptions {
+  version: string;
+  startedAt: Date;
+  /** Serves the console for non-API paths: the built files, or Vite's dev middleware. */
+  consoleHandler?: RequestHandler;
+}
+
+export function buildApp(container: Container, options: BuildAppOptions): express.Express {
+  const { config, services, log } = container;
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("trust proxy", config.TRUST_PROXY);
+  app.set("etag", false);
+
+  app.use(
+    pinoHttp({
+      logger: log,
+      genReqId: (req, res) => {
+        const id = randomUUID();
+        res.setHeader("X-Request-Id", id);
+        return id;
+      },
+      // Allow-lists: no header (so no cookie or bearer token) and no query value is ever logged.
+      serializers: {
+        req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: redactUrl(req.url) }),
+        res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+      },
+      customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? "error" : res.statusCode >= 400 ? "warn" : "info"),
+      autoLogging: { ignore: (req) => req.url === "/api/mcp/health" },
+    }),
+  );
+  app.use(securityHeaders({ devMode: config.NODE_ENV === "development" }));
+
+  const api = express.Router();
+  api.use(healthRoutes({ version: options.version, startedAt: options.startedAt, clock: container.clock, pingDatabase: container.database.ping }));
+  api.use(csrfGuard({ trustedOrigins: config.CORS_ORIGINS }));
+  api.use(jsonBody({ limitBytes: LIMITS.jsonBodyBytes }));
+  api.use(loadSession(services.auth));
+  api.use((_req, res, next) => {
+    res.set("Cache-Control", "no-store");
+    next();
+  });
+  api.use(authRoutes({ auth: services.auth }));
+  api.use(apiNotFound);
+  app.use("/api", api);
+
+  if (options.consoleHandler) app.use(options.consoleHandler);
+  app.use(notFound);
+  app.use(errorHandler);
+  return app;
+}

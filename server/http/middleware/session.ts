@@ -1,0 +1,25 @@
+import type { RequestHandler } from "express";
+import { AppError } from "../../lib/app-error";
+import type { AuthService } from "../../modules/auth/auth.service";
+import { clearSessionCookie, readSessionToken } from "../session-cookie";
+
+/** Attaches `req.auth` when the cookie names a live session; clears a cookie that no longer does. */
+export function loadSession(auth: AuthService): RequestHandler {
+  return async (req, res, next) => {
+    const token = readSessionToken(req);
+    if (!token) return next();
+    try {
+      const resolved = await auth.resolve(token);
+      if (resolved) req.auth = resolved;
+      else clearSessionCookie(req, res);
+      next();
+    } catch (err) {
+      next(err);
+    }
+  };
+}
+
+export const requireSession: RequestHandler = (req, _res, next) => {
+  if (!req.auth) return next(new AppError("unauthenticated", "Sign in to continue"));
+  next();
+};

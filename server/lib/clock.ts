@@ -1,0 +1,6 @@
+/** Injected wherever time matters, so tests can move it. */
+export interface Clock {
+  now(): Date;
+}
+
+export const systemClock: Clock = { now: () => new Date() };

@@ -1,0 +1,97 @@
+import type { Server } from "node:http";
+import { join } from "node:path";
+import type { RequestHandler } from "express";
+import { buildApp } from "./app";
+import { createContainer } from "./container";
+import { openDatabase } from "./db/client";
+import { EnvError, parseEnv, type Env } from "./env";
+import { staticConsole } from "./http/console";
+import { APP_ROOT, APP_VERSION } from "./lib/app-root";
+import { systemClock } from "./lib/clock";
+import { createLogger } from "./lib/logger";
+import { ensureFirstAdmin } from "./modules/users/first-admin";
+
+const SESSION_PRUNE_INTERVAL_MS = 15 * 60_000;
+
+async function consoleHandler(env: Env): Promise<RequestHandler> {
+  if (env.NODE_ENV !== "development") return staticConsole(join(APP_ROOT, "dist/web"));
+  // Development: Vite's middleware serves the console from source with hot reload, same origin.
+  const { createServer } = await import("vite");
+  const vite = await createServer({
+    configFile: join(APP_ROOT, "vite.config.ts"),
+    server: { middlewareMode: true },
+    appType: "spa",
+  });
+  return vite.middlewares;
+}
+
+async function main(): Promise<void> {
+  const startedAt = new Date();
+  let env: Env;
+  try {
+    env = parseEnv();
+  } catch (err) {
+    if (err instanceof EnvError) {
+      console.error(err.message);
+      process.exit(2);
+    }
+    throw err;
+  }
+  const log = createLogger({ level: env.LOG_LEVEL });
+
+  const database = await openDatabase(
+    env.DATABASE_URL ? { kind: "postgres", url: env.DATABASE_URL } : { kind: "pglite", dataDir: env.DATA_DIR },
+  );
+  await database.migrate();
+  const container = createContainer({ database, config: env, clock: systemClock, log });
+  await ensureFirstAdmin({
+    usersRepo: container.repos.usersRepo,
+    log,
+    adminPassword: env.ADMIN_PASSWORD,
+    print: (text) => process.stdout.write(`${text}\n`),
+  });
+
+  const app = buildApp(container, { version: APP_VERSION, startedAt, consoleHandler: await consoleHandler(env) });
+  const server: Server = app.listen(env.PORT, env.HOST);
+  await new Promise<void>((resolve, reject) => {
+    server.once("listening", resolve);
+    server.once("error", reject);
+  });
+  // Slow clients must not hold sockets forever (slowloris).
+  server.headersTimeout = 20_000;
+  server.requestTimeout = 60_000;
+  const address = server.address();
+  const port = typeof address === "object" && address ? address.port : env.PORT;
+  log.info({ port, host: env.HOST, database: database.kind, version: APP_VERSION, startupMs: Date.now() - startedAt.getTime() }, `Bridgekeeper listening on http://${env.HOST === "0.0.0.0" ? "localhost" : env.HOST}:${port}`);
+
+  const prune = setInterval(() => {
+    container.services.auth.pruneStale().catch((err) => log.warn({ err }, "session pruning failed"));
+  }, SESSION_PRUNE_INTERVAL_MS);
+  prune.unref();
+
+  let stopping = false;
+  const shutdown = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, "shutting down: finishing in-flight requests");
+    clearInterval(prune);
+    // In-flight requests finish; idle keep-alive sockets close now; whatever is left at the
+    // deadline is cut so the process always exits within SHUTDOWN_TIMEOUT_MS.
+    const force = setTimeout(() => server.closeAllConnections(), env.SHUTDOWN_TIMEOUT_MS);
+    force.unref();
+    server.close(async () => {
+      clearTimeout(force);
+      await database.close().catch((err) => log.warn({ err }, "database close failed"));
+      log.info("stopped");
+      process.exit(0);
+    });
+    server.closeIdleConnections();
+  };
+  process.on("SIGTERM", () => shutdown("SIGTERM"));
+  process.on("SIGINT", () => shutdown("SIGINT"));
+}
+
+main().catch((err) => {
+  console.error("Bridgekeeper failed to start:", err instanceof Error ? err.message : err);
+  process.exit(1);
+});

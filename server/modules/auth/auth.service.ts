@@ -1,0 +1,120 @@
+import type { Login } from "../../../contract/auth";
+import { AppError } from "../../lib/app-error";
+import type { Clock } from "../../lib/clock";
+import type { Logger } from "../../lib/logger";
+import { hashPassword, verifyPassword } from "../../lib/passwords";
+import { randomToken, sha256Hex } from "../../lib/tokens";
+import type { SessionRow, UserRow } from "../../db/schema";
+import type { UsersRepo } from "../users/users.repo";
+import type { LoginThrottle } from "./login-throttle";
+import type { SessionsRepo } from "./sessions.repo";
+
+export interface SessionPolicy {
+  idleMs: number;
+  maxAgeMs: number;
+}
+
+export interface ClientInfo {
+  ip: string;
+  userAgent: string | null;
+}
+
+export interface ResolvedSession {
+  session: SessionRow;
+  user: UserRow;
+}
+
+export type AuthService = ReturnType<typeof createAuthService>;
+
+/** A session's last-seen time is written at most this often, so reads stay reads. */
+const TOUCH_INTERVAL_MS = 60_000;
+
+export function createAuthService(deps: {
+  usersRepo: UsersRepo;
+  sessionsRepo: SessionsRepo;
+  throttle: LoginThrottle;
+  clock: Clock;
+  policy: SessionPolicy;
+  log: Logger;
+}) {
+  const { usersRepo, sessionsRepo, throttle, clock, policy, log } = deps;
+
+  // Unknown usernames are checked against this hash so that they take as long as known ones
+  // (no user enumeration by timing).
+  let dummyHash: Promise<string> | undefined;
+  const getDummyHash = () => (dummyHash ??= hashPassword(randomToken()));
+
+  const isLive = (session: SessionRow, now: Date) =>
+    session.expiresAt.getTime() > now.getTime() && now.getTime() - session.lastSeenAt.getTime() < policy.idleMs;
+
+  return {
+    /**
+     * Checks the credentials and opens a new session. `previousToken` (the cookie the browser
+     * came with, if any) is ended, so a session id planted before sign-in is worthless after it.
+     */
+    async login(input: Login, client: ClientInfo, previousToken?: string) {
+      const wait = await throttle.retryAfterMs(input.username, client.ip);
+      if (wait > 0) {
+        const minutes = Math.max(1, Math.ceil(wait / 60_000));
+        throw new AppError(
+          "rate_limited",
+          `Too many sign-in attempts. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`,
+          { headers: { "Retry-After": String(Math.ceil(wait / 1000)) } },
+        );
+      }
+
+      const user = await usersRepo.findByUsername(input.username);
+      const passwordOk = await verifyPassword(user?.passwordHash ?? (await getDummyHash()), input.password);
+      if (!user || !passwordOk) {
+        await throttle.recordFailure(input.username, client.ip);
+        log.info({ event: "login_failed", username: input.username, ip: client.ip }, "sign-in failed");
+        throw new AppError("invalid_credentials", "Invalid credentials");
+      }
+      // Said only to someone who knows the password, so it reveals nothing to a guesser.
+      if (!user.isActive) {
+        throw new AppError("account_inactive", "This account is deactivated. Ask an administrator to reactivate it.");
+      }
+
+      await throttle.recordSuccess(input.username, client.ip);
+      if (previousToken) await sessionsRepo.delete(sha256Hex(previousToken));
+
+      const now = clock.now();
+      const token = randomToken();
+      const expiresAt = new Date(now.getTime() + policy.maxAgeMs);
+      await sessionsRepo.insert({
+        id: sha256Hex(token),
+        userId: user.id,
+        createdAt: now,
+        expiresAt,
+        ipAddress: client.ip,
+        userAgent: client.userAgent?.slice(0, 512) ?? null,
+      });
+      await usersRepo.setLastLogin(user.id, now);
+      log.info({ event: "login", userId: user.id, ip: client.ip }, "signed in");
+      return { token, expiresAt, user: { ...user, lastLoginAt: now } };
+    },
+
+    /** The live session behind a cookie token, or null. An idle or expired one is removed. */
+    async resolve(token: string): Promise<ResolvedSession | null> {
+      const id = sha256Hex(token);
+      const found = await sessionsRepo.findWithUser(id);
+      if (!found) return null;
+      const now = clock.now();
+      if (!isLive(found.session, now) || !found.user.isActive) {
+        await sessionsRepo.delete(id);
+        return null;
+      }
+      if (now.getTime() - found.session.lastSeenAt.getTime() > TOUCH_INTERVAL_MS) {
+        await sessionsRepo.touch(id, now);
+      }
+      return found;
+    },
+
+    async logout(token: string): Promise<void> {
+      await sessionsRepo.delete(sha256Hex(token));
+    },
+
+    /** Housekeeping, run on a timer: drops sessions nobody can use any more. */
+    pruneStale: () => sessionsRepo.deleteStale(clock.now(), policy.idleMs),
+  };
+}

@@ -1,0 +1,44 @@
+import { eq, lt, or } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { sessions, users, type SessionRow, type UserRow } from "../../db/schema";
+
+export type SessionsRepo = ReturnType<typeof createSessionsRepo>;
+
+export function createSessionsRepo(db: Db) {
+  return {
+    async insert(row: Omit<SessionRow, "createdAt" | "lastSeenAt"> & { createdAt: Date }): Promise<void> {
+      await db.insert(sessions).values({ ...row, lastSeenAt: row.createdAt });
+    },
+
+    async findWithUser(id: string): Promise<{ session: SessionRow; user: UserRow } | undefined> {
+      const [row] = await db
+        .select({ session: sessions, user: users })
+        .from(sessions)
+        .innerJoin(users, eq(users.id, sessions.userId))
+        .where(eq(sessions.id, id))
+        .limit(1);
+      return row;
+    },
+
+    async touch(id: string, at: Date): Promise<void> {
+      await db.update(sessions).set({ lastSeenAt: at }).where(eq(sessions.id, id));
+    },
+
+    async delete(id: string): Promise<void> {
+      await db.delete(sessions).where(eq(sessions.id, id));
+    },
+
+    async deleteForUser(userId: string): Promise<void> {
+      await db.delete(sessions).where(eq(sessions.userId, userId));
+    },
+
+    /** Sessions past their absolute expiry or idle longer than `idleMs`. */
+    async deleteStale(now: Date, idleMs: number): Promise<number> {
+      const rows = await db
+        .delete(sessions)
+        .where(or(lt(sessions.expiresAt, now), lt(sessions.lastSeenAt, new Date(now.getTime() - idleMs))))
+        .returning({ id: sessions.id });
+      return rows.length;
+    },
+  };
+}
