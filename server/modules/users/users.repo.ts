@@ -31,6 +31,10 @@ export function createUsersRepo(db: Db) {
       return row;
     },
 
+    async setActive(id: string, isActive: boolean): Promise<void> {
+      await db.update(users).set({ isActive, updatedAt: new Date() }).where(eq(users.id, id));
+    },
+
     async setLastLogin(id: string, at: Date): Promise<void> {
       await db.update(users).set({ lastLoginAt: at }).where(eq(users.id, id));
     },

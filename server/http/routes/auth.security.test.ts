@@ -1,0 +1,109 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildUser, signIn, type BuiltUser } from "../../test/factories";
+import { startTestApp, type TestApp } from "../../test/test-app";
+
+describe("sign-in security", () => {
+  let t: TestApp;
+  let frank: BuiltUser;
+
+  beforeAll(async () => {
+    t = await startTestApp({
+      config: {
+        TRUST_PROXY: true, // lets each test speak from its own IP through X-Forwarded-For
+        loginLimits: {
+          perUserAndIp: { failures: 3, windowSeconds: 2 },
+          perIp: { failures: 6, windowSeconds: 2 },
+          perUser: { failures: 10, windowSeconds: 2 },
+        },
+      },
+    });
+    frank = await buildUser(t.container, { username: "frank" });
+  });
+  afterAll(() => t.close());
+
+  const from = (ip: string) => t.client({ "x-forwarded-for": ip });
+
+  describe("password guessing", () => {
+    it("blocks a username+IP after repeated failures with 429 and Retry-After, even for the right password", async () => {
+      const client = from("10.0.0.1");
+      for (let i = 0; i < 3; i++) {
+        expect((await client.post("/api/login", { username: "frank", password: "guess" })).status).toBe(401);
+      }
+      const blocked = await client.post("/api/login", { username: "frank", password: frank.password });
+      expect(blocked.status).toBe(429);
+      expect(blocked.body.error.code).toBe("rate_limited");
+      expect(blocked.body.error.message).toMatch(/Too many sign-in attempts/);
+      expect(Number(blocked.headers.get("retry-after"))).toBeGreaterThan(0);
+    });
+
+    it("does not block the real user signing in from elsewhere", async () => {
+      await signIn(from("10.0.0.2"), frank);
+    });
+
+    it("lifts the block when the window has passed: no lockout for good", async () => {
+      await new Promise((r) => setTimeout(r, 2_100));
+      await signIn(from("10.0.0.1"), frank);
+    });
+
+    it("blocks one IP spraying many usernames", async () => {
+      const client = from("10.0.0.3");
+      for (let i = 0; i < 6; i++) await client.post("/api/login", { username: `spray${i}`, password: "x" });
+      const res = await client.post("/api/login", { username: "frank", password: frank.password });
+      expect(res.status).toBe(429);
+    });
+  });
+
+  describe("cross-site requests (CSRF)", () => {
+    it("refuses a cookie-authenticated write whose Origin is another site", async () => {
+      const client = t.client();
+      await signIn(client, frank);
+      const res = await client.post("/api/logout", undefined, { origin: "https://evil.example" });
+      expect(res.status).toBe(403);
+      expect(res.body.error.code).toBe("csrf_rejected");
+      expect((await client.get("/api/session")).status).toBe(200);
+    });
+
+    it("refuses a write marked Sec-Fetch-Site: cross-site", async () => {
+      const res = await t.client().post("/api/login", { username: "frank", password: frank.password }, { "sec-fetch-site": "cross-site" });
+      expect(res.status).toBe(403);
+    });
+
+    it("refuses a same-site but cross-origin write", async () => {
+      const res = await t.client().post("/api/logout", undefined, { "sec-fetch-site": "same-site" });
+      expect(res.status).toBe(403);
+    });
+
+    it("accepts a same-origin write", async () => {
+      const client = t.client();
+      const res = await client.post("/api/login", { username: "frank", password: frank.password }, { origin: t.baseUrl, "sec-fetch-site": "same-origin" });
+      expect(res.status).toBe(200);
+    });
+
+    it("accepts a configured trusted origin", async () => {
+      const res = await t.client().post("/api/login", { username: "frank", password: frank.password }, { origin: "http://localhost:3000" });
+      expect(res.status).toBe(200);
+    });
+
+    it("reads are not affected", async () => {
+      const res = await t.client().get("/api/session", { origin: "https://evil.example", "sec-fetch-site": "cross-site" });
+      expect(res.status).toBe(401);
+    });
+  });
+
+  describe("logs", () => {
+    it("never contain a password or a session cookie", async () => {
+      const client = t.client();
+      const secret = "correct-horse-battery-staple";
+      await client.post("/api/login", { username: "frank", password: secret });
+      await signIn(client, frank);
+      const cookie = client.cookie("bk_session")!;
+      await client.get("/api/session?access_token=should-not-be-logged");
+      const all = t.logLines.join("\n");
+      expect(all).not.toContain(secret);
+      expect(all).not.toContain(frank.password);
+      expect(all).not.toContain(cookie);
+      expect(all).not.toContain("should-not-be-logged");
+      expect(all).toContain("/api/session?access_token=…");
+    });
+  });
+});
