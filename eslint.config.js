@@ -25,6 +25,11 @@ export default tseslint.config(
     },
   },
   {
+    // Tests read loosely typed JSON bodies on purpose.
+    files: ["**/*.test.ts", "server/test/**"],
+    rules: { "@typescript-eslint/no-explicit-any": "off" },
+  },
+  {
     files: ["scripts/**", "bench/**", "e2e/**", "sandbox/**"],
     rules: { "no-console": "off" },
   },

@@ -75,11 +75,14 @@ async function main(): Promise<void> {
     stopping = true;
     log.info({ signal }, "shutting down: finishing in-flight requests");
     clearInterval(prune);
-    // In-flight requests finish; idle keep-alive sockets close now; whatever is left at the
-    // deadline is cut so the process always exits within SHUTDOWN_TIMEOUT_MS.
+    // In-flight requests finish; a keep-alive socket is closed as soon as it falls idle (the
+    // sweep), not when its keep-alive timer runs out; whatever is left at the deadline is cut,
+    // so the process always exits within SHUTDOWN_TIMEOUT_MS.
+    const sweep = setInterval(() => server.closeIdleConnections(), 50);
     const force = setTimeout(() => server.closeAllConnections(), env.SHUTDOWN_TIMEOUT_MS);
     force.unref();
     server.close(async () => {
+      clearInterval(sweep);
       clearTimeout(force);
       await database.close().catch((err) => log.warn({ err }, "database close failed"));
       log.info("stopped");

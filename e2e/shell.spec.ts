@@ -1,0 +1,112 @@
+import { expect, test } from "@playwright/test";
+import { NAV_ITEMS } from "../contract/navigation";
+import { ADMIN, horizontalOverflow, signIn } from "./helpers";
+
+/** The page title each sidebar entry leads to (spec section 2). */
+const TITLES: Record<string, string> = {
+  "/": "Server Dashboard",
+  "/chat": "AI Chat Assistant",
+  "/ai-providers": "AI Providers",
+  "/users": "User Management",
+  "/oauth-clients": "OAuth Clients",
+  "/api-endpoints": "API Endpoints",
+  "/sse-connections": "SSE Connections",
+  "/logs": "Request Logs",
+  "/configuration": "Configuration",
+};
+
+test("an unauthenticated visitor sees the login page on every path", async ({ page }) => {
+  for (const path of ["/", "/users", "/login", "/no-such-page"]) {
+    await page.goto(path);
+    await expect(page.getByRole("button", { name: "Sign In" })).toBeVisible();
+    await expect(page.getByLabel("Username")).toBeVisible();
+  }
+});
+
+test("signs in and lands on the dashboard", async ({ page }) => {
+  await page.goto("/login");
+  await signIn(page);
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByRole("heading", { level: 1, name: "Server Dashboard" })).toBeVisible();
+});
+
+test("a wrong password shows the server's message and keeps the form usable", async ({ page }) => {
+  await page.goto("/login");
+  await page.getByLabel("Username").fill("admin");
+  await page.getByLabel("Password").fill("definitely-wrong");
+  await page.getByRole("button", { name: "Sign In" }).click();
+  await expect(page.getByRole("alert")).toContainText("Invalid credentials");
+  await expect(page.getByLabel("Username")).toBeEnabled();
+});
+
+test("empty fields show the validation messages", async ({ page }) => {
+  await page.goto("/login");
+  await page.getByRole("button", { name: "Sign In" }).click();
+  await expect(page.getByText("Username is required")).toBeVisible();
+  await expect(page.getByText("Password is required")).toBeVisible();
+});
+
+test("every sidebar entry opens its page and is highlighted", async ({ page }) => {
+  await page.goto("/");
+  await signIn(page);
+  const nav = page.getByRole("navigation");
+  const labels = await nav.getByRole("link").allInnerTexts();
+  expect(labels.map((l) => l.trim())).toEqual(NAV_ITEMS.map((i) => i.label));
+  for (const item of NAV_ITEMS) {
+    await nav.getByRole("link", { name: item.label, exact: true }).click();
+    await expect(page).toHaveURL(new RegExp(`${item.path === "/" ? "/" : item.path}$`));
+    await expect(page.getByRole("heading", { level: 1, name: TITLES[item.path]! })).toBeVisible();
+    await expect(nav.getByRole("link", { name: item.label, exact: true })).toHaveAttribute("aria-current", "page");
+  }
+});
+
+test("a deep link survives sign-in", async ({ page }) => {
+  await page.goto("/logs");
+  await signIn(page);
+  await expect(page).toHaveURL(/\/logs$/);
+  await expect(page.getByRole("heading", { level: 1, name: "Request Logs" })).toBeVisible();
+});
+
+test("any other path shows 404 Page Not Found", async ({ page }) => {
+  await page.goto("/");
+  await signIn(page);
+  await page.goto("/definitely/not/here");
+  await expect(page.getByRole("heading", { name: "404 Page Not Found" })).toBeVisible();
+});
+
+test("logout ends the session and lands on /login", async ({ page }) => {
+  await page.goto("/");
+  await signIn(page);
+  await page.getByRole("button", { name: "Logout" }).click();
+  await expect(page).toHaveURL(/\/login$/);
+  await expect(page.getByRole("button", { name: "Sign In" })).toBeVisible();
+  // The server forgot the session too: reloading does not sign back in.
+  await page.reload();
+  await expect(page.getByRole("button", { name: "Sign In" })).toBeVisible();
+  const session = await page.request.get("/api/session");
+  expect(session.status()).toBe(401);
+});
+
+test.describe("on a phone", () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  test("the sidebar hides behind a toggle with an overlay and closes when a link is chosen", async ({ page }) => {
+    await page.goto("/");
+    await page.getByLabel("Username").fill(ADMIN.username);
+    await page.getByLabel("Password").fill(ADMIN.password);
+    await page.getByRole("button", { name: "Sign In" }).click();
+    const toggle = page.getByRole("button", { name: "Open navigation" });
+    await expect(toggle).toBeVisible();
+    const nav = page.getByRole("navigation");
+    await expect(nav.getByRole("link", { name: "Users", exact: true })).toBeHidden();
+    await toggle.click();
+    await expect(toggle).toHaveAttribute("aria-expanded", "true");
+    await nav.getByRole("link", { name: "Users", exact: true }).click();
+    await expect(page).toHaveURL(/\/users$/);
+    await expect(page.getByRole("heading", { level: 1, name: "User Management" })).toBeVisible();
+    await expect(nav.getByRole("link", { name: "Users", exact: true })).toBeHidden();
+    // Nothing scrolls sideways at phone width.
+    const overflow = await horizontalOverflow(page);
+    expect(overflow).toBeLessThanOrEqual(0);
+  });
+});

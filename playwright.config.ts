@@ -1,0 +1,43 @@
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { defineConfig, devices } from "@playwright/test";
+
+export const E2E_PORT = Number(process.env.E2E_PORT ?? 5181);
+export const E2E_ADMIN_PASSWORD = "e2e-admin-password";
+const dataDir = join(tmpdir(), `bridgekeeper-e2e-${E2E_PORT}`);
+
+/** Debian's Chromium, never a downloaded browser; flags that keep it off the (closed) network. */
+const chromium = {
+  executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+  args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"],
+};
+
+export default defineConfig({
+  testDir: "e2e",
+  fullyParallel: true,
+  workers: 2,
+  retries: 0,
+  timeout: 30_000,
+  reporter: process.env.CI ? [["list"]] : [["list"]],
+  use: {
+    baseURL: `http://127.0.0.1:${E2E_PORT}`,
+    launchOptions: chromium,
+    trace: "retain-on-failure",
+  },
+  projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"], launchOptions: chromium } }],
+  // The built server (npm run build first) on a fresh PGlite data directory.
+  webServer: {
+    command: `rm -rf '${dataDir}' && node dist/server/main.js`,
+    url: `http://127.0.0.1:${E2E_PORT}/api/mcp/health`,
+    reuseExistingServer: false,
+    timeout: 60_000,
+    env: {
+      NODE_ENV: "production",
+      PORT: String(E2E_PORT),
+      HOST: "127.0.0.1",
+      DATA_DIR: dataDir,
+      ADMIN_PASSWORD: E2E_ADMIN_PASSWORD,
+      LOG_LEVEL: "warn",
+    },
+  },
+});
