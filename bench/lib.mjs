@@ -1,0 +1,74 @@
+// Shared helpers for the benchmarks: start the built server, wait for it, summarise runs.
+import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+export const ROOT = new URL("..", import.meta.url).pathname;
+export const SERVER_ENTRY = join(ROOT, "dist/server/main.js");
+
+export function requireBuild() {
+  if (!existsSync(SERVER_ENTRY) || !existsSync(join(ROOT, "dist/web/index.html"))) {
+    throw new Error("Build first: npm run build");
+  }
+}
+
+export const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+
+export const freePort = () =>
+  new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+
+/**
+ * Starts dist/server/main.js on a loopback port. `dataDir` null: a new temporary one.
+ * Resolves when /api/mcp/health first answers 200, with the milliseconds since spawn.
+ */
+export async function startServer({ dataDir = null, env = {}, timeoutMs = 30_000 } = {}) {
+  const port = await freePort();
+  const dir = dataDir ?? mkdtempSync(join(tmpdir(), "bk-bench-"));
+  const started = performance.now();
+  const child = spawn(process.execPath, [SERVER_ENTRY], {
+    cwd: ROOT,
+    env: { ...process.env, NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dir, LOG_LEVEL: "warn", ADMIN_PASSWORD: "bench-admin-password", ...env },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  for (;;) {
+    if (performance.now() - started > timeoutMs) {
+      child.kill("SIGKILL");
+      throw new Error("server did not answer in time");
+    }
+    try {
+      const res = await fetch(`${url}/api/mcp/health`);
+      if (res.status === 200) break;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  const readyMs = performance.now() - started;
+  return {
+    url,
+    readyMs,
+    dataDir: dir,
+    async stop({ keepData = false } = {}) {
+      const exited = new Promise((r) => child.once("exit", r));
+      child.kill("SIGTERM");
+      await exited;
+      if (!keepData && !dataDir) rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export const fmt = (n, digits = 0) => Number(n).toFixed(digits);
