@@ -99,12 +99,19 @@ test.describe("on a phone", () => {
     await expect(toggle).toBeVisible();
     const nav = page.getByRole("navigation");
     await expect(nav.getByRole("link", { name: "Users", exact: true })).toBeHidden();
+    await expect(toggle).toHaveAttribute("aria-expanded", "false");
+    // Open: a modal drawer over a dimmed overlay (the page behind leaves the accessibility tree).
     await toggle.click();
-    await expect(toggle).toHaveAttribute("aria-expanded", "true");
+    const drawer = page.getByRole("dialog");
+    await expect(drawer).toBeVisible();
+    await expect(page.locator("[data-testid=mobile-nav-overlay]")).toBeVisible();
+    await page.keyboard.press("Escape");
+    await expect(drawer).toBeHidden();
+    await toggle.click();
     await nav.getByRole("link", { name: "Users", exact: true }).click();
     await expect(page).toHaveURL(/\/users$/);
     await expect(page.getByRole("heading", { level: 1, name: "User Management" })).toBeVisible();
-    await expect(nav.getByRole("link", { name: "Users", exact: true })).toBeHidden();
+    await expect(drawer).toBeHidden();
     // Nothing scrolls sideways at phone width.
     const overflow = await horizontalOverflow(page);
     expect(overflow).toBeLessThanOrEqual(0);

@@ -1,0 +1,91 @@
+import { LogOut } from "lucide-react";
+import { NAV_ITEMS } from "@contract/navigation";
+import { useLogout, useSession } from "@/api/session";
+import { BrandLockup } from "@/components/brand/brand-mark";
+import { Button } from "@/components/ui/button";
+import { Link, normalizePath, useLocation } from "@/lib/navigation";
+import { cn } from "@/lib/utils";
+import { NAV_ICONS } from "./nav-icons";
+import { ThemeToggle } from "./theme-toggle";
+
+/**
+ * What the sidebar holds, on a desktop as a fixed column and on a phone inside the drawer:
+ * brand, the nine entries in the specification's order, then the signed-in user, the theme
+ * toggle and Logout at the bottom.
+ */
+export function SidebarContent({ onNavigate }: { onNavigate?: () => void }) {
+  const [location] = useLocation();
+  const current = normalizePath(location);
+  const { user } = useSession();
+  const logout = useLogout();
+
+  return (
+    <div className="flex h-full flex-col">
+      <div className="flex h-16 shrink-0 items-center border-b border-border px-5">
+        <Link
+          href="/"
+          onClick={onNavigate}
+          className="rounded-md focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
+          aria-label="Bridgekeeper, go to the dashboard"
+        >
+          <BrandLockup />
+        </Link>
+      </div>
+
+      <nav aria-label="Main" className="flex-1 overflow-y-auto px-3 py-4">
+        <ul className="flex flex-col gap-0.5">
+          {NAV_ITEMS.map((item) => {
+            const Icon = NAV_ICONS[item.path];
+            const active = current === item.path;
+            return (
+              <li key={item.path}>
+                <Link
+                  href={item.path}
+                  onClick={onNavigate}
+                  aria-current={active ? "page" : undefined}
+                  className={cn(
+                    "flex h-9 items-center gap-3 rounded-md px-3 text-sm font-medium transition-colors",
+                    "focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring",
+                    active
+                      ? "bg-primary/10 text-primary"
+                      : "text-muted-foreground hover:bg-accent hover:text-accent-foreground",
+                  )}
+                >
+                  <Icon className="size-4 shrink-0" aria-hidden="true" />
+                  {item.label}
+                </Link>
+              </li>
+            );
+          })}
+        </ul>
+      </nav>
+
+      <div className="shrink-0 space-y-3 border-t border-border p-4">
+        <div className="flex items-center gap-3">
+          <span
+            aria-hidden="true"
+            className="flex size-8 shrink-0 items-center justify-center rounded-full bg-muted text-xs font-semibold uppercase text-muted-foreground"
+          >
+            {user?.username.slice(0, 1) ?? "?"}
+          </span>
+          <div className="min-w-0 flex-1">
+            <p className="text-xs text-muted-foreground">Signed in as</p>
+            <p className="truncate text-sm font-medium" title={user?.username}>
+              {user?.username}
+            </p>
+          </div>
+          <ThemeToggle />
+        </div>
+        <Button
+          variant="outline"
+          className="w-full justify-start"
+          onClick={() => logout.mutate()}
+          disabled={logout.isPending}
+        >
+          <LogOut aria-hidden="true" />
+          {logout.isPending ? "Logging out..." : "Logout"}
+        </Button>
+      </div>
+    </div>
+  );
+}
