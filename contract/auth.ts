@@ -25,6 +25,10 @@ export interface SessionUser {
   profileImageUrl: string | null;
   isActive: boolean;
   lastLoginAt: string | null;
+  /** Names of the user's active roles. */
+  roles: string[];
+  /** `resource.action` keys the user holds (contract/permissions.ts): the console hides what is not allowed. */
+  permissions: string[];
 }
 
 export interface SessionResponse {

@@ -8,8 +8,11 @@ import { apiNotFound, errorHandler, notFound } from "./http/middleware/error-han
 import { jsonBody } from "./http/middleware/json-body";
 import { securityHeaders } from "./http/middleware/security-headers";
 import { loadSession } from "./http/middleware/session";
+import { auditRoutes } from "./http/routes/audit.routes";
 import { authRoutes } from "./http/routes/auth.routes";
 import { healthRoutes } from "./http/routes/health.routes";
+import { rolesRoutes } from "./http/routes/roles.routes";
+import { usersRoutes } from "./http/routes/users.routes";
 import { redactUrl } from "./lib/logger";
 
 export interface BuildAppOptions {
@@ -54,7 +57,12 @@ export function buildApp(container: Container, options: BuildAppOptions): expres
     res.set("Cache-Control", "no-store");
     next();
   });
+  // Route modules are mounted without a path prefix, so each route's path is its full path under
+  // /api: the authorization-matrix test reads them from here.
   api.use(authRoutes({ auth: services.auth }));
+  api.use(usersRoutes({ users: services.users }));
+  api.use(rolesRoutes({ roles: services.roles }));
+  api.use(auditRoutes({ audit: services.audit }));
   api.use(apiNotFound);
   app.use("/api", api);
 

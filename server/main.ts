@@ -44,8 +44,9 @@ async function main(): Promise<void> {
   );
   await database.migrate();
   const container = createContainer({ database, config: env, clock: systemClock, log });
+  await container.services.roles.syncBuiltins();
   await ensureFirstAdmin({
-    usersRepo: container.repos.usersRepo,
+    ...container.repos,
     log,
     adminPassword: env.ADMIN_PASSWORD,
     print: (text) => process.stdout.write(`${text}\n`),

@@ -49,6 +49,7 @@ export async function startTestApp(
   const log = pino({ level: "info" }, sink);
   const clock = options.clock ?? systemClock;
   const container = createContainer({ database, config: { ...TEST_CONFIG, ...options.config }, clock, log });
+  await container.services.roles.syncBuiltins();
   const app = buildApp(container, { version: "0.0.0-test", startedAt: clock.now(), ...options.app });
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, "127.0.0.1", () => resolve(s));

@@ -1,5 +1,4 @@
 import type { RequestHandler } from "express";
-import { AppError } from "../../lib/app-error";
 import type { AuthService } from "../../modules/auth/auth.service";
 import { clearSessionCookie, readSessionToken } from "../session-cookie";
 
@@ -18,8 +17,3 @@ export function loadSession(auth: AuthService): RequestHandler {
     }
   };
 }
-
-export const requireSession: RequestHandler = (req, _res, next) => {
-  if (!req.auth) return next(new AppError("unauthenticated", "Sign in to continue"));
-  next();
-};

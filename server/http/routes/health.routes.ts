@@ -1,5 +1,6 @@
 import { Router } from "express";
 import type { Clock } from "../../lib/clock";
+import { publicAccess } from "../middleware/access";
 
 export interface HealthDeps {
   version: string;
@@ -11,7 +12,7 @@ export interface HealthDeps {
 /** D10: public, cheap, and honest: 503 when the database does not answer. */
 export function healthRoutes(deps: HealthDeps): Router {
   const router = Router();
-  router.get("/mcp/health", async (_req, res) => {
+  router.get("/mcp/health", publicAccess, async (_req, res) => {
     const uptime = Math.floor((deps.clock.now().getTime() - deps.startedAt.getTime()) / 1000);
     let database: "ok" | "unavailable" = "ok";
     try {

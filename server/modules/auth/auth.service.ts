@@ -5,6 +5,8 @@ import type { Logger } from "../../lib/logger";
 import { hashPassword, verifyPassword } from "../../lib/passwords";
 import { randomToken, sha256Hex } from "../../lib/tokens";
 import type { SessionRow, UserRow } from "../../db/schema";
+import type { AuditService } from "../audit/audit.service";
+import type { UserRolesRepo } from "../users/user-roles.repo";
 import type { UsersRepo } from "../users/users.repo";
 import type { LoginThrottle } from "./login-throttle";
 import type { SessionsRepo } from "./sessions.repo";
@@ -22,6 +24,9 @@ export interface ClientInfo {
 export interface ResolvedSession {
   session: SessionRow;
   user: UserRow;
+  /** Names of the user's active roles and the `resource.action` keys they grant, read per request. */
+  grants: { roles: string[]; permissions: string[] };
+  permissions: ReadonlySet<string>;
 }
 
 export type AuthService = ReturnType<typeof createAuthService>;
@@ -32,12 +37,19 @@ const TOUCH_INTERVAL_MS = 60_000;
 export function createAuthService(deps: {
   usersRepo: UsersRepo;
   sessionsRepo: SessionsRepo;
+  userRolesRepo: UserRolesRepo;
+  audit: AuditService;
   throttle: LoginThrottle;
   clock: Clock;
   policy: SessionPolicy;
   log: Logger;
 }) {
-  const { usersRepo, sessionsRepo, throttle, clock, policy, log } = deps;
+  const { usersRepo, sessionsRepo, userRolesRepo, audit, throttle, clock, policy, log } = deps;
+  const attempt = (username: string, ip: string, outcome: "success" | "failure", reason?: string, userId?: string) =>
+    audit.record(
+      { userId: userId ?? null, username, ip },
+      { action: "auth.login", outcome, ...(userId ? { targetType: "user", targetId: userId } : {}), ...(reason ? { details: { reason } } : {}) },
+    );
 
   // Unknown usernames are checked against this hash so that they take as long as known ones
   // (no user enumeration by timing).
@@ -55,6 +67,7 @@ export function createAuthService(deps: {
     async login(input: Login, client: ClientInfo, previousToken?: string) {
       const wait = await throttle.retryAfterMs(input.username, client.ip);
       if (wait > 0) {
+        await attempt(input.username, client.ip, "failure", "throttled");
         const minutes = Math.max(1, Math.ceil(wait / 60_000));
         throw new AppError(
           "rate_limited",
@@ -67,11 +80,13 @@ export function createAuthService(deps: {
       const passwordOk = await verifyPassword(user?.passwordHash ?? (await getDummyHash()), input.password);
       if (!user || !passwordOk) {
         await throttle.recordFailure(input.username, client.ip);
+        await attempt(input.username, client.ip, "failure", user ? "wrong_password" : "unknown_user");
         log.info({ event: "login_failed", username: input.username, ip: client.ip }, "sign-in failed");
         throw new AppError("invalid_credentials", "Invalid credentials");
       }
       // Said only to someone who knows the password, so it reveals nothing to a guesser.
       if (!user.isActive) {
+        await attempt(input.username, client.ip, "failure", "inactive", user.id);
         throw new AppError("account_inactive", "This account is deactivated. Ask an administrator to reactivate it.");
       }
 
@@ -90,8 +105,9 @@ export function createAuthService(deps: {
         userAgent: client.userAgent?.slice(0, 512) ?? null,
       });
       await usersRepo.setLastLogin(user.id, now);
+      await attempt(user.username, client.ip, "success", undefined, user.id);
       log.info({ event: "login", userId: user.id, ip: client.ip }, "signed in");
-      return { token, expiresAt, user: { ...user, lastLoginAt: now } };
+      return { token, expiresAt, user: { ...user, lastLoginAt: now }, grants: await userRolesRepo.grantsFor(user.id) };
     },
 
     /** The live session behind a cookie token, or null. An idle or expired one is removed. */
@@ -107,7 +123,9 @@ export function createAuthService(deps: {
       if (now.getTime() - found.session.lastSeenAt.getTime() > TOUCH_INTERVAL_MS) {
         await sessionsRepo.touch(id, now);
       }
-      return found;
+      // Read on every request, so a role change takes effect at once.
+      const grants = await userRolesRepo.grantsFor(found.user.id);
+      return { ...found, grants, permissions: new Set(grants.permissions) };
     },
 
     async logout(token: string): Promise<void> {

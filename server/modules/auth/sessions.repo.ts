@@ -1,4 +1,4 @@
-import { eq, lt, or } from "drizzle-orm";
+import { and, eq, lt, ne, or } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { sessions, users, type SessionRow, type UserRow } from "../../db/schema";
 
@@ -28,8 +28,11 @@ export function createSessionsRepo(db: Db) {
       await db.delete(sessions).where(eq(sessions.id, id));
     },
 
-    async deleteForUser(userId: string): Promise<void> {
-      await db.delete(sessions).where(eq(sessions.userId, userId));
+    /** Ends every session of the user, or every one but `exceptId` (the caller's own). */
+    async deleteForUser(userId: string, exceptId?: string): Promise<void> {
+      await db
+        .delete(sessions)
+        .where(exceptId ? and(eq(sessions.userId, userId), ne(sessions.id, exceptId)) : eq(sessions.userId, userId));
     },
 
     /** Sessions past their absolute expiry or idle longer than `idleMs`. */

@@ -1,6 +1,9 @@
 import type { Logger } from "../../lib/logger";
 import { hashPassword } from "../../lib/passwords";
 import { randomToken } from "../../lib/tokens";
+import { ADMIN_ROLE } from "../../../contract/permissions";
+import type { RolesRepo } from "../roles/roles.repo";
+import type { UserRolesRepo } from "./user-roles.repo";
 import type { UsersRepo } from "./users.repo";
 
 export const FIRST_ADMIN_USERNAME = "admin";
@@ -9,9 +12,12 @@ export const FIRST_ADMIN_USERNAME = "admin";
  * D2: the first start on an empty database creates `admin`. Its password is ADMIN_PASSWORD, or
  * generated and printed once; it is never stored anywhere but as an argon2id hash. Safe when two
  * instances start together: the unique username lets only one insert win, and only the winner prints.
+ * Needs the built-in roles in place (RolesService.syncBuiltins) to grant `admin`.
  */
 export async function ensureFirstAdmin(deps: {
   usersRepo: UsersRepo;
+  rolesRepo: RolesRepo;
+  userRolesRepo: UserRolesRepo;
   log: Logger;
   adminPassword: string | undefined;
   print: (text: string) => void;
@@ -24,6 +30,9 @@ export async function ensureFirstAdmin(deps: {
     isActive: true,
   });
   if (!created) return;
+  const adminRole = await deps.rolesRepo.findByName(ADMIN_ROLE);
+  if (!adminRole) throw new Error("the built-in admin role is missing: sync the built-in roles first");
+  await deps.userRolesRepo.addRole(created.id, adminRole.id);
   deps.log.info({ event: "first_admin_created", username: FIRST_ADMIN_USERNAME }, "created the first administrator");
   if (!deps.adminPassword) {
     deps.print(

@@ -1,4 +1,4 @@
-import { eq, sql } from "drizzle-orm";
+import { asc, eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { users, type NewUserRow, type UserRow } from "../../db/schema";
 
@@ -18,6 +18,33 @@ export function createUsersRepo(db: Db) {
         .where(sql`lower(${users.username}) = lower(${username})`)
         .limit(1);
       return row;
+    },
+
+    async findByEmail(email: string): Promise<UserRow | undefined> {
+      const [row] = await db
+        .select()
+        .from(users)
+        .where(sql`lower(${users.email}) = lower(${email})`)
+        .limit(1);
+      return row;
+    },
+
+    async list(): Promise<UserRow[]> {
+      return db.select().from(users).orderBy(asc(sql`lower(${users.username})`));
+    },
+
+    async update(id: string, values: Partial<NewUserRow>): Promise<UserRow | undefined> {
+      const [row] = await db
+        .update(users)
+        .set({ ...values, updatedAt: new Date() })
+        .where(eq(users.id, id))
+        .returning();
+      return row;
+    },
+
+    async delete(id: string): Promise<boolean> {
+      const rows = await db.delete(users).where(eq(users.id, id)).returning({ id: users.id });
+      return rows.length > 0;
     },
 
     async count(): Promise<number> {

@@ -1,0 +1,26 @@
+import { z } from "zod";
+
+/** GET /api/admin/audit filters. */
+export const AuditQuerySchema = z.object({
+  action: z.string().max(64).optional(),
+  actorId: z.uuid("actorId must be a user id").optional(),
+  targetType: z.string().max(32).optional(),
+  targetId: z.string().max(64).optional(),
+  from: z.coerce.date({ error: "from must be a date" }).optional(),
+  to: z.coerce.date({ error: "to must be a date" }).optional(),
+  before: z.coerce.date({ error: "before must be a date" }).optional(),
+  limit: z.coerce.number().int().min(1, "limit must be between 1 and 500").max(500, "limit must be between 1 and 500").default(100),
+});
+
+export interface AuditEventDto {
+  id: string;
+  at: string;
+  actorUserId: string | null;
+  actorUsername: string | null;
+  action: string;
+  outcome: string;
+  targetType: string | null;
+  targetId: string | null;
+  ipAddress: string | null;
+  details: Record<string, unknown> | null;
+}

@@ -1,0 +1,12 @@
+import type { Request } from "express";
+import type { UserActor } from "../modules/users/users.service";
+
+/** The signed-in user behind a request, for services that record who did what. */
+export function actorOf(req: Request): UserActor {
+  return {
+    userId: req.auth?.user.id ?? null,
+    username: req.auth?.user.username ?? null,
+    ip: req.ip ?? null,
+    sessionId: req.auth?.session.id ?? null,
+  };
+}

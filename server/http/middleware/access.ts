@@ -1,0 +1,32 @@
+import type { RequestHandler } from "express";
+import type { PermissionKey } from "../../../contract/permissions";
+import { AppError } from "../../lib/app-error";
+
+/**
+ * Who may call a route. Every /api route starts with exactly one of these guards; each carries its
+ * rule as data so the authorization-matrix test can read what a route demands and prove it.
+ */
+export type Access = { kind: "public" } | { kind: "session" } | { kind: "permission"; permission: PermissionKey };
+
+export type Guard = RequestHandler & { access: Access };
+
+const guard = (access: Access, handler: RequestHandler): Guard => Object.assign(handler, { access });
+
+/** Anyone, signed in or not. */
+export const publicAccess: Guard = guard({ kind: "public" }, (_req, _res, next) => next());
+
+/** Any signed-in, active user (for example the chat, D3). */
+export const signedIn: Guard = guard({ kind: "session" }, (req, _res, next) => {
+  if (!req.auth) return next(new AppError("unauthenticated", "Sign in to continue"));
+  next();
+});
+
+/** A signed-in user whose roles grant `permission` (D3): 401 without a session, 403 without it. */
+export const can = (permission: PermissionKey): Guard =>
+  guard({ kind: "permission", permission }, (req, _res, next) => {
+    if (!req.auth) return next(new AppError("unauthenticated", "Sign in to continue"));
+    if (!req.auth.permissions.has(permission)) {
+      return next(new AppError("forbidden", `You do not have the ${permission} permission`));
+    }
+    next();
+  });

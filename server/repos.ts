@@ -1,0 +1,27 @@
+import type { Db } from "./db/client";
+import { createAuditRepo } from "./modules/audit/audit.repo";
+import { createSessionsRepo } from "./modules/auth/sessions.repo";
+import { createRolesRepo } from "./modules/roles/roles.repo";
+import { createUserRolesRepo } from "./modules/users/user-roles.repo";
+import { createUsersRepo } from "./modules/users/users.repo";
+
+/** Every repo over one connection or transaction. */
+export function createRepos(db: Db) {
+  return {
+    usersRepo: createUsersRepo(db),
+    sessionsRepo: createSessionsRepo(db),
+    rolesRepo: createRolesRepo(db),
+    userRolesRepo: createUserRolesRepo(db),
+    auditRepo: createAuditRepo(db),
+  };
+}
+
+export type Repos = ReturnType<typeof createRepos>;
+
+/** Runs `work` in one database transaction with repos bound to it: all of it is stored, or none. */
+export type Transact = <T>(work: (repos: Repos) => Promise<T>) => Promise<T>;
+
+export const createTransact =
+  (db: Db): Transact =>
+  (work) =>
+    db.transaction((tx) => work(createRepos(tx as unknown as Db)));
