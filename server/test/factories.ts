@@ -12,10 +12,10 @@ export interface BuiltUser {
 /** A stored user with a known password; every field can be overridden. */
 export async function buildUser(
   container: Container,
-  overrides: Partial<Omit<NewUserRow, "passwordHash">> & { password?: string } = {},
+  overrides: Partial<Omit<NewUserRow, "passwordHash">> & { password?: string; roles?: string[] } = {},
 ): Promise<BuiltUser> {
   const suffix = randomBytes(4).toString("hex");
-  const { password = `pw-${suffix}-secret`, ...rest } = overrides;
+  const { password = `pw-${suffix}-secret`, roles = [], ...rest } = overrides;
   const row = await container.repos.usersRepo.insertIfUsernameFree({
     username: `user_${suffix}`,
     email: `user_${suffix}@example.test`,
@@ -26,6 +26,11 @@ export async function buildUser(
     passwordHash: await hashPassword(password),
   });
   if (!row) throw new Error(`username ${rest.username} is taken`);
+  for (const name of roles) {
+    const role = await container.repos.rolesRepo.findByName(name);
+    if (!role) throw new Error(`no role ${name}`);
+    await container.repos.userRolesRepo.addRole(row.id, role.id);
+  }
   return { row, password };
 }
 
@@ -33,4 +38,12 @@ export async function buildUser(
 export async function signIn(client: TestClient, user: BuiltUser): Promise<void> {
   const res = await client.post("/api/login", { username: user.row.username, password: user.password });
   if (res.status !== 200) throw new Error(`sign-in failed: ${res.status} ${res.text}`);
+}
+
+/** A new client signed in as a new user holding `roles`. */
+export async function signedInAs(t: { container: Container; client(): TestClient }, roles: string[], overrides: Parameters<typeof buildUser>[1] = {}) {
+  const user = await buildUser(t.container, { ...overrides, roles });
+  const client = t.client();
+  await signIn(client, user);
+  return { user, client };
 }

@@ -1,5 +1,6 @@
 import type { Server } from "node:http";
 import { Writable } from "node:stream";
+import type { Express } from "express";
 import { pino } from "pino";
 import { buildApp, type BuildAppOptions } from "../app";
 import { createContainer, type AppConfig, type Container } from "../container";
@@ -19,6 +20,7 @@ export const TEST_CONFIG: AppConfig = {
 
 export interface TestApp {
   baseUrl: string;
+  app: Express;
   container: Container;
   /** Everything the server logged, one JSON line each: for "no secret in the log" checks. */
   logLines: string[];
@@ -58,6 +60,7 @@ export async function startTestApp(
   const baseUrl = `http://127.0.0.1:${port}`;
   return {
     baseUrl,
+    app,
     container,
     logLines,
     client: (headers) => new TestClient(baseUrl, headers),

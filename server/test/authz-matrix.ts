@@ -1,0 +1,69 @@
+import type { Express } from "express";
+import type { PermissionKey } from "../../contract/permissions";
+import type { Access } from "../http/middleware/access";
+
+/**
+ * Every /api route and who may call it. A route added to the app but not here fails the matrix
+ * test, and so does a route whose guard disagrees with this table. Later issues add their rows.
+ */
+export const AUTHZ_MATRIX: Record<string, "public" | "session" | PermissionKey> = {
+  "GET /api/mcp/health": "public",
+  "POST /api/login": "public",
+  "POST /api/logout": "public",
+  "GET /api/session": "session",
+
+  "GET /api/users": "users.read",
+  "POST /api/users": "users.write",
+  "GET /api/users/:id": "users.read",
+  "PUT /api/users/:id": "users.write",
+  "DELETE /api/users/:id": "users.write",
+  "GET /api/users/:id/roles": "users.read",
+  "PUT /api/users/:id/roles": "users.write",
+
+  "GET /api/roles": "roles.read",
+  "GET /api/permissions": "roles.read",
+  "POST /api/roles": "roles.write",
+  "PUT /api/roles/:id": "roles.write",
+  "DELETE /api/roles/:id": "roles.write",
+
+  "GET /api/admin/audit": "audit.read",
+};
+
+export interface DiscoveredRoute {
+  key: string;
+  method: string;
+  path: string;
+  access: Access | undefined;
+}
+
+interface Layer {
+  rawPath?: string;
+  handle: { stack?: Layer[]; access?: Access };
+  route?: { path: string; methods: Record<string, boolean>; stack: Layer[] };
+}
+
+/** Reads the routes under /api from the Express app itself, with the guard each one starts with. */
+export function discoverApiRoutes(app: Express): DiscoveredRoute[] {
+  const root = (app as unknown as { router: { stack: Layer[] } }).router.stack;
+  const api = root.find((l) => l.rawPath === "/api");
+  if (!api?.handle.stack) throw new Error("no /api router mounted");
+  const routes: DiscoveredRoute[] = [];
+  const walk = (stack: Layer[]) => {
+    for (const layer of stack) {
+      if (layer.route) {
+        const access = layer.route.stack.map((l) => l.handle.access).find(Boolean);
+        for (const method of Object.keys(layer.route.methods).filter((m) => m !== "_all")) {
+          const path = `/api${layer.route.path}`;
+          routes.push({ key: `${method.toUpperCase()} ${path}`, method: method.toUpperCase(), path, access });
+        }
+      } else if (layer.handle.stack) {
+        walk(layer.handle.stack);
+      }
+    }
+  };
+  walk(api.handle.stack);
+  return routes;
+}
+
+export const accessLabel = (access: Access | undefined): string =>
+  !access ? "unguarded" : access.kind === "permission" ? access.permission : access.kind;
