@@ -1,0 +1,87 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildUser, signedInAs } from "../../test/factories";
+import type { TestClient } from "../../test/http-client";
+import { startTestApp, type TestApp } from "../../test/test-app";
+
+interface AuditEvent {
+  action: string;
+  outcome: string;
+  actorUsername: string | null;
+  targetId: string | null;
+  ipAddress: string | null;
+  details: Record<string, any> | null;
+}
+
+describe("audit trail", () => {
+  let t: TestApp;
+  let admin: TestClient;
+  const events = async (query = "") => ((await admin.get(`/api/admin/audit${query}`)).body.events as AuditEvent[]);
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    admin = (await signedInAs(t, ["admin"], { username: "auditor" })).client;
+  });
+  afterAll(() => t.close());
+
+  it("records sign-in attempts, successful and failed, with username and IP", async () => {
+    await t.client().post("/api/login", { username: "auditor", password: "wrong" });
+    await t.client().post("/api/login", { username: "ghost", password: "wrong" });
+    const logins = await events("?action=auth.login");
+    expect(logins).toContainEqual(expect.objectContaining({ action: "auth.login", outcome: "failure", actorUsername: "auditor", ipAddress: expect.any(String), details: { reason: "wrong_password" } }));
+    expect(logins).toContainEqual(expect.objectContaining({ outcome: "failure", actorUsername: "ghost", details: { reason: "unknown_user" } }));
+    expect(logins).toContainEqual(expect.objectContaining({ outcome: "success", actorUsername: "auditor" }));
+  });
+
+  it("records user changes with who, before and after, and never a password", async () => {
+    const created = await admin.post("/api/users", { email: "vera@example.com", username: "vera", password: "vera-secret-pw", isActive: true });
+    await admin.request("PUT", `/api/users/${created.body.id}`, { json: { firstName: "Vera", password: "another-secret-pw" } });
+    await admin.request("PUT", `/api/users/${created.body.id}`, { json: { isActive: false } });
+    const trail = await events(`?targetId=${created.body.id}`);
+    expect(trail.map((e) => e.action)).toEqual(["user.status_changed", "user.updated", "user.created"]);
+    expect(trail.every((e) => e.actorUsername === "auditor")).toBe(true);
+    expect(trail[1]!.details).toMatchObject({ before: { firstName: null }, after: { firstName: "Vera" }, passwordChanged: true });
+    const raw = JSON.stringify(await events());
+    expect(raw).not.toContain("vera-secret-pw");
+    expect(raw).not.toContain("another-secret-pw");
+    expect(raw).not.toContain("argon2");
+  });
+
+  it("records role assignments and role edits", async () => {
+    const { row } = await buildUser(t.container);
+    const roles = (await admin.get("/api/roles")).body as { id: string; name: string }[];
+    await admin.request("PUT", `/api/users/${row.id}/roles`, { json: { roleIds: [roles.find((r) => r.name === "viewer")!.id] } });
+    const [assigned] = await events(`?action=user.roles_changed&targetId=${row.id}`);
+    expect(assigned!.details).toEqual({ before: [], after: ["viewer"] });
+
+    const role = await admin.post("/api/roles", { name: "scribes", permissions: ["logs.read"] });
+    await admin.request("DELETE", `/api/roles/${role.body.id}`);
+    const roleTrail = await events(`?targetId=${role.body.id}`);
+    expect(roleTrail.map((e) => e.action)).toEqual(["role.deleted", "role.created"]);
+  });
+
+  it("a refused change leaves no event", async () => {
+    const { user: me } = await signedInAs(t, ["admin"]);
+    const before = (await events(`?targetId=${me.row.id}`)).length;
+    await admin.request("PUT", `/api/users/${me.row.id}/roles`, { json: { roleIds: ["00000000-0000-4000-8000-000000000000"] } });
+    expect((await events(`?targetId=${me.row.id}`)).length).toBe(before);
+  });
+
+  it("filters and pages", async () => {
+    const page = await admin.get("/api/admin/audit?limit=2");
+    expect(page.body.events).toHaveLength(2);
+    expect(page.body.nextBefore).toEqual(page.body.events[1].at);
+    const next = await admin.get(`/api/admin/audit?limit=2&before=${encodeURIComponent(page.body.nextBefore)}`);
+    expect(new Date(next.body.events[0].at) < new Date(page.body.nextBefore)).toBe(true);
+  });
+
+  it("bad filters: 400 with field messages", async () => {
+    const res = await admin.get("/api/admin/audit?limit=0&actorId=nope&from=yesterday");
+    expect(res.status).toBe(400);
+    expect(Object.keys(res.body.error.fields).sort()).toEqual(["actorId", "from", "limit"]);
+  });
+
+  it("is for administrators only", async () => {
+    const { client: operator } = await signedInAs(t, ["operator"]);
+    expect((await operator.get("/api/admin/audit")).status).toBe(403);
+  });
+});
