@@ -27,6 +27,11 @@ export function createRolesRepo(db: Db) {
       return withPermissions(await db.select().from(roles).orderBy(sql`${roles.isBuiltin} desc`, asc(roles.name)));
     },
 
+    /** Roles without their permissions: what user lists need. */
+    async listRows(): Promise<RoleRow[]> {
+      return db.select().from(roles);
+    },
+
     async findById(id: string): Promise<RoleWithPermissions | undefined> {
       const rows = await db.select().from(roles).where(eq(roles.id, id)).limit(1);
       return (await withPermissions(rows))[0];

@@ -29,7 +29,7 @@ export const toRoleDto = (r: RoleWithPermissions): RoleDto => ({
   permissions: r.permissions.map((p) => ({ id: p.id, resource: p.resource, action: p.action })),
 });
 
-export const toUserDto = (u: UserRow & { roles: RoleRow[] }): UserDto => ({
+export const toUserDto = (u: Omit<UserRow, "passwordHash" | "updatedAt"> & { roles: RoleRow[] }): UserDto => ({
   id: u.id,
   email: u.email,
   username: u.username,

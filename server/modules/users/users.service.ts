@@ -7,7 +7,7 @@ import { hashPassword } from "../../lib/passwords";
 import type { Repos, Transact } from "../../repos";
 import type { Actor, AuditService } from "../audit/audit.service";
 
-export type UserWithRoles = UserRow & { roles: RoleRow[] };
+export type UserWithRoles = Omit<UserRow, "passwordHash" | "updatedAt"> & { roles: RoleRow[] };
 export type UsersService = ReturnType<typeof createUsersService>;
 
 /** The acting user, plus their own session id so that changing one's own password keeps it. */
@@ -50,8 +50,15 @@ export function createUsersService(deps: { repos: Repos; transact: Transact; aud
 
   return {
     async list(): Promise<UserWithRoles[]> {
-      const [users, roles] = await Promise.all([repos.usersRepo.list(), repos.userRolesRepo.rolesByUser()]);
-      return users.map((u) => ({ ...u, roles: roles.get(u.id) ?? [] }));
+      const [users, roles] = await Promise.all([repos.usersRepo.listWithRoleIds(), repos.rolesRepo.listRows()]);
+      const byId = new Map(roles.map((r) => [r.id, r]));
+      return users.map(({ roleIds, ...u }) => ({
+        ...u,
+        roles: roleIds
+          .map((id) => byId.get(id))
+          .filter((r): r is RoleRow => r !== undefined)
+          .sort((a, b) => a.name.localeCompare(b.name)),
+      }));
     },
 
     async get(id: string): Promise<UserWithRoles> {
