@@ -38,11 +38,22 @@ async function main(): Promise<void> {
     throw err;
   }
   const log = createLogger({ level: env.LOG_LEVEL });
+  // Where start-up time goes, reported with the "listening" line.
+  const phases: Record<string, number> = {};
+  let mark = 0; // performance.now() counts from process start, so "boot" is Node plus module loading
+  const phase = (name: string) => {
+    const now = performance.now();
+    phases[name] = Math.round(now - mark);
+    mark = now;
+  };
+  phase("boot");
 
   const database = await openDatabase(
     env.DATABASE_URL ? { kind: "postgres", url: env.DATABASE_URL } : { kind: "pglite", dataDir: env.DATA_DIR },
   );
+  phase("openDatabase");
   await database.migrate();
+  phase("migrate");
   const container = createContainer({ database, config: env, clock: systemClock, log });
   await container.services.roles.syncBuiltins();
   await ensureFirstAdmin({
@@ -51,8 +62,10 @@ async function main(): Promise<void> {
     adminPassword: env.ADMIN_PASSWORD,
     print: (text) => process.stdout.write(`${text}\n`),
   });
+  phase("seed");
 
   const app = buildApp(container, { version: APP_VERSION, startedAt, consoleHandler: await consoleHandler(env) });
+  phase("buildApp");
   const server: Server = app.listen(env.PORT, env.HOST);
   await new Promise<void>((resolve, reject) => {
     server.once("listening", resolve);
@@ -63,7 +76,7 @@ async function main(): Promise<void> {
   server.requestTimeout = 60_000;
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : env.PORT;
-  log.info({ port, host: env.HOST, database: database.kind, version: APP_VERSION, startupMs: Date.now() - startedAt.getTime() }, `Bridgekeeper listening on http://${env.HOST === "0.0.0.0" ? "localhost" : env.HOST}:${port}`);
+  log.info({ port, host: env.HOST, database: database.kind, version: APP_VERSION, startupMs: Date.now() - startedAt.getTime(), phases }, `Bridgekeeper listening on http://${env.HOST === "0.0.0.0" ? "localhost" : env.HOST}:${port}`);
 
   const prune = setInterval(() => {
     container.services.auth.pruneStale().catch((err) => log.warn({ err }, "session pruning failed"));
