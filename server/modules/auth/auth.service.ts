@@ -67,7 +67,9 @@ export function createAuthService(deps: {
     async login(input: Login, client: ClientInfo, previousToken?: string) {
       const wait = await throttle.retryAfterMs(input.username, client.ip);
       if (wait > 0) {
-        await attempt(input.username, client.ip, "failure", "throttled");
+        // Logged, not audited: a refused attempt never reaches the password check, and auditing
+        // each one would let a password sprayer grow the audit table at request rate.
+        log.warn({ event: "login_throttled", username: input.username, ip: client.ip }, "sign-in throttled");
         const minutes = Math.max(1, Math.ceil(wait / 60_000));
         throw new AppError(
           "rate_limited",
