@@ -8,7 +8,8 @@ export const AuditQuerySchema = z.object({
   targetId: z.string().max(64).optional(),
   from: z.coerce.date({ error: "from must be a date" }).optional(),
   to: z.coerce.date({ error: "to must be a date" }).optional(),
-  before: z.coerce.date({ error: "before must be a date" }).optional(),
+  /** The `nextCursor` of the previous page. */
+  cursor: z.string().max(200).optional(),
   limit: z.coerce.number().int().min(1, "limit must be between 1 and 500").max(500, "limit must be between 1 and 500").default(100),
 });
 

@@ -1,4 +1,4 @@
-import { and, desc, eq, gte, lt, lte, type SQL } from "drizzle-orm";
+import { and, desc, eq, gte, lte, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { auditEvents, type AuditEventRow, type NewAuditEventRow } from "../../db/schema";
 
@@ -9,8 +9,8 @@ export interface AuditQuery {
   targetId?: string | undefined;
   from?: Date | undefined;
   to?: Date | undefined;
-  /** Page backwards: events strictly older than this. */
-  before?: Date | undefined;
+  /** Keyset paging: events after this one in (at desc, id desc) order. */
+  after?: { at: Date; id: string } | undefined;
   limit: number;
 }
 
@@ -30,7 +30,7 @@ export function createAuditRepo(db: Db) {
       if (q.targetId) where.push(eq(auditEvents.targetId, q.targetId));
       if (q.from) where.push(gte(auditEvents.at, q.from));
       if (q.to) where.push(lte(auditEvents.at, q.to));
-      if (q.before) where.push(lt(auditEvents.at, q.before));
+      if (q.after) where.push(sql`(${auditEvents.at}, ${auditEvents.id}) < (${q.after.at.toISOString()}::timestamptz, ${q.after.id}::uuid)`);
       return db
         .select()
         .from(auditEvents)
