@@ -1,13 +1,10 @@
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { sql } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
-import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
-import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
-import pg from "pg";
 import { APP_ROOT } from "../lib/app-root";
 import * as schema from "./schema";
 
@@ -31,6 +28,12 @@ export type DatabaseTarget = { kind: "postgres"; url: string } | { kind: "pglite
 /** PGlite in `dataDir` (null: in memory, for tests), or PostgreSQL at `url`. */
 export async function openDatabase(target: DatabaseTarget): Promise<Database> {
   if (target.kind === "postgres") {
+    // Loaded only when used: the embedded database starts without them.
+    const [{ default: pg }, { drizzle: drizzlePg }, { migrate: migratePg }] = await Promise.all([
+      import("pg"),
+      import("drizzle-orm/node-postgres"),
+      import("drizzle-orm/node-postgres/migrator"),
+    ]);
     const pool = new pg.Pool({ connectionString: target.url, max: 10, idleTimeoutMillis: 30_000 });
     const db = drizzlePg(pool, { schema }) as unknown as Db;
     return {
@@ -51,10 +54,31 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
     };
   }
 
-  if (target.dataDir) mkdirSync(target.dataDir, { recursive: true });
-  const client = target.dataDir ? new PGlite(target.dataDir) : new PGlite();
+  if (!target.dataDir) {
+    const client = new PGlite();
+    await client.waitReady;
+    return wrapPglite(client);
+  }
+  mkdirSync(target.dataDir, { recursive: true });
+  const seed = existsSync(join(target.dataDir, "PG_VERSION")) ? undefined : pgliteSeed();
+  const client = new PGlite(target.dataDir, seed ? { loadDataDir: seed } : {});
   await client.waitReady;
   return wrapPglite(client);
+}
+
+/**
+ * The empty cluster `npm run build` saves (scripts/build-pglite-seed.mjs), for a first start on an
+ * empty data directory: loading it takes a quarter of initdb's time. Absent (say, running from
+ * source), PGlite runs initdb as usual.
+ */
+function pgliteSeed(): Blob | undefined {
+  try {
+    const { version } = JSON.parse(readFileSync(join(APP_ROOT, "node_modules/@electric-sql/pglite/package.json"), "utf8"));
+    const file = join(APP_ROOT, `dist/pglite-seed-${version}.tar.gz`);
+    return existsSync(file) ? new Blob([readFileSync(file)]) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** A Database over an open PGlite instance (tests use it on clones of a migrated template). */
