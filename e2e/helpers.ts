@@ -3,13 +3,59 @@ import { E2E_ADMIN_PASSWORD } from "../playwright.config";
 
 export const ADMIN = { username: "admin", password: E2E_ADMIN_PASSWORD };
 
-export async function signIn(page: Page, user = ADMIN): Promise<void> {
+/** Signs in on the login page; on a phone the Logout button is inside the closed drawer, so wait for its toggle. */
+export async function signIn(page: Page, user = ADMIN, { phone = false } = {}): Promise<void> {
   await page.getByLabel("Username").fill(user.username);
   await page.getByLabel("Password").fill(user.password);
   await page.getByRole("button", { name: "Sign In" }).click();
-  await expect(page.getByRole("button", { name: "Logout" })).toBeVisible();
+  await expect(page.getByRole("button", { name: phone ? "Open navigation" : "Logout" })).toBeVisible();
 }
 
 /** How far the page scrolls sideways (0 when it does not). */
 export const horizontalOverflow = (page: Page): Promise<number> =>
   page.evaluate<number>("document.documentElement.scrollWidth - document.documentElement.clientWidth");
+
+/** A name no other test (or run) uses: tests share one server and run in parallel. */
+export const unique = (prefix: string): string => `${prefix}${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+
+/** Headers a browser sends with a same-origin write (the server's CSRF check reads Origin). */
+const sameOrigin = (baseURL: string) => ({ Origin: baseURL });
+
+/**
+ * Writes through the JSON API with the page's cookies (page.request), as a browser would:
+ * `const api = apiClient(page, baseURL); await api.login(ADMIN); await api.post("/api/users", body)`.
+ */
+export function apiClient(page: Page, baseURL: string) {
+  const headers = sameOrigin(baseURL);
+  return {
+    login: (user: { username: string; password: string }) => page.request.post("/api/login", { data: user, headers }),
+    logout: () => page.request.post("/api/logout", { headers }),
+    get: (url: string) => page.request.get(url),
+    post: (url: string, data: unknown) => page.request.post(url, { data, headers }),
+    put: (url: string, data: unknown) => page.request.put(url, { data, headers }),
+    delete: (url: string) => page.request.delete(url, { headers }),
+  };
+}
+
+/** Creates an active user with the given built-in or custom role names, as the admin, through the API. */
+export async function createUserWithRoles(
+  page: Page,
+  baseURL: string,
+  user: { username: string; password: string; email: string; firstName?: string; lastName?: string },
+  roleNames: string[],
+): Promise<string> {
+  const api = apiClient(page, baseURL);
+  expect((await api.login(ADMIN)).status()).toBe(200);
+  const created = await api.post("/api/users", { isActive: true, firstName: null, lastName: null, ...user });
+  expect(created.status()).toBe(201);
+  const { id } = (await created.json()) as { id: string };
+  const roles = (await (await api.get("/api/roles")).json()) as { id: string; name: string }[];
+  const roleIds = roleNames.map((name) => {
+    const role = roles.find((r) => r.name === name);
+    if (!role) throw new Error(`no role named ${name}`);
+    return role.id;
+  });
+  expect((await api.put(`/api/users/${id}/roles`, { roleIds })).status()).toBe(200);
+  expect((await api.logout()).status()).toBeLessThan(300);
+  return id;
+}

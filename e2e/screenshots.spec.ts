@@ -1,7 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { expect, test } from "@playwright/test";
 import { NAV_ITEMS } from "../contract/navigation";
-import { ADMIN, horizontalOverflow } from "./helpers";
+import { ADMIN, apiClient, createUserWithRoles, horizontalOverflow, unique } from "./helpers";
 
 /**
  * Screenshots of every screen, light and dark, desktop and phone, into e2e/screenshots/ (not
@@ -39,6 +39,66 @@ for (const size of SIZES) {
         await page.getByRole("button", { name: "Open navigation" }).click();
         await page.screenshot({ path: `e2e/screenshots/sidebar-open-${size.name}-${scheme}.png` });
       }
+    });
+  }
+}
+
+/** User Management: the Users tab, each dialog and the Roles tab. */
+for (const size of SIZES) {
+  for (const scheme of SCHEMES) {
+    test(`user management at ${size.name} in ${scheme}`, async ({ page, baseURL }) => {
+      test.setTimeout(60_000);
+      const sample = { username: unique("grace"), password: "sample-secret", email: `${unique("grace")}@example.com`, firstName: "Grace", lastName: "Hopper" };
+      const sampleId = await createUserWithRoles(page, baseURL!, sample, ["operator", "viewer"]);
+      const shot = (name: string, fullPage = false) => page.screenshot({ path: `e2e/screenshots/users-${name}-${size.name}-${scheme}.png`, fullPage });
+      await page.setViewportSize({ width: size.width, height: size.height });
+      await page.emulateMedia({ colorScheme: scheme, reducedMotion: "reduce" });
+      await page.goto("/users");
+      await page.getByLabel("Username").fill(ADMIN.username);
+      await page.getByLabel("Password").fill(ADMIN.password);
+      await page.getByRole("button", { name: "Sign In" }).click();
+      await expect(page.getByRole("heading", { level: 2, name: /^Users \(\d+\)$/ })).toBeVisible();
+      await shot("tab");
+      expect(await horizontalOverflow(page), "/users scrolls sideways").toBeLessThanOrEqual(0);
+
+      await page.getByRole("button", { name: "Add User" }).click();
+      await page.getByRole("dialog").getByRole("button", { name: "Create User" }).click();
+      await expect(page.getByText("Passwords don't match").or(page.getByText("Password must be at least 6 characters"))).toBeVisible();
+      await shot("create-dialog");
+      await page.keyboard.press("Escape");
+
+      const actions = page.getByRole("button", { name: `Actions for ${ADMIN.username}` });
+      await actions.click();
+      await expect(page.getByRole("menu")).toBeVisible();
+      await shot("row-menu");
+      await page.getByRole("menuitem", { name: "Edit User" }).click();
+      await expect(page.getByRole("dialog", { name: "Edit User" })).toBeVisible();
+      await shot("edit-dialog");
+      await page.keyboard.press("Escape");
+
+      await actions.click();
+      await page.getByRole("menuitem", { name: "Manage Roles" }).click();
+      await expect(page.getByText(/role\(s\) selected/)).toBeVisible();
+      await shot("roles-dialog");
+      await page.keyboard.press("Escape");
+
+      await page.getByPlaceholder("Search users by email, username, or name...").fill(sample.username);
+      await page.getByRole("button", { name: `Actions for ${sample.username}` }).click();
+      await page.getByRole("menuitem", { name: "Delete User" }).click();
+      await expect(page.getByRole("alertdialog")).toBeVisible();
+      await shot("delete-dialog");
+      await page.getByRole("button", { name: "Cancel" }).click();
+
+      await page.getByRole("tab", { name: "Roles" }).click();
+      await expect(page.getByRole("article").first()).toBeVisible();
+      await shot("roles-tab", true);
+      expect(await horizontalOverflow(page), "/users?tab=roles scrolls sideways").toBeLessThanOrEqual(0);
+      await page.getByRole("button", { name: "Add Role" }).click();
+      await expect(page.getByRole("checkbox").first()).toBeVisible();
+      await shot("role-dialog");
+      await page.keyboard.press("Escape");
+      const api = apiClient(page, baseURL!);
+      expect((await api.delete(`/api/users/${sampleId}`)).status()).toBe(204);
     });
   }
 }

@@ -1,16 +1,16 @@
 import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from "react";
+import { Redirect, Route, Router, Switch, type AroundNavHandler } from "wouter";
 import { NAV_ITEMS, type NavPath } from "@contract/navigation";
 import { useSession } from "@/api/session";
 import { LoadingState } from "@/components/ui/spinner";
 import { useDocumentTitle } from "@/hooks/use-document-title";
-import { normalizePath, Redirect, useLocation } from "@/lib/navigation";
 
 // Every screen is its own chunk: the login page load carries none of the console's pages.
 const LoginPage = lazy(() => import("@/pages/Login"));
 const AppShell = lazy(() => import("@/components/layout/app-shell").then((m) => ({ default: m.AppShell })));
 const NotFoundPage = lazy(() => import("@/pages/NotFound"));
 
-const ROUTES: Record<NavPath, LazyExoticComponent<ComponentType>> = {
+const PAGES: Record<NavPath, LazyExoticComponent<ComponentType>> = {
   "/": lazy(() => import("@/pages/Dashboard")),
   "/chat": lazy(() => import("@/pages/Chat")),
   "/ai-providers": lazy(() => import("@/pages/AiProviders")),
@@ -22,9 +22,16 @@ const ROUTES: Record<NavPath, LazyExoticComponent<ComponentType>> = {
   "/configuration": lazy(() => import("@/pages/Configuration")),
 };
 
-function isNavPath(path: string): path is NavPath {
-  return Object.hasOwn(ROUTES, path);
-}
+/**
+ * wouter pushes a history entry on every link click; a click on the link to the page already
+ * shown should not add one (Back would then seem to do nothing), and a new page starts at the top.
+ */
+const aroundNav: AroundNavHandler = (navigate, to, options) => {
+  const here = window.location.pathname + window.location.search + window.location.hash;
+  if (to === here && !options?.replace) return;
+  navigate(to, options);
+  if (!options?.replace) window.scrollTo(0, 0);
+};
 
 function FullPageLoading() {
   return <LoadingState className="min-h-dvh" />;
@@ -36,9 +43,15 @@ function FullPageLoading() {
  * signed in, the shell with the sidebar on every page, and /login goes to the dashboard.
  */
 export function AppRouter() {
+  return (
+    <Router aroundNav={aroundNav}>
+      <AccessGate />
+    </Router>
+  );
+}
+
+function AccessGate() {
   const session = useSession();
-  const [location] = useLocation();
-  const path = normalizePath(location);
 
   if (session.isLoading) return <FullPageLoading />;
 
@@ -50,20 +63,32 @@ export function AppRouter() {
     );
   }
 
-  if (path === "/login") return <Redirect to="/" />;
-
   return (
-    <Suspense fallback={<FullPageLoading />}>
-      <AppShell>
-        <RouteView path={path} />
-      </AppShell>
-    </Suspense>
+    <Switch>
+      <Route path="/login">
+        <Redirect to="/" replace />
+      </Route>
+      <Route>
+        <Suspense fallback={<FullPageLoading />}>
+          <AppShell>
+            <Switch>
+              {NAV_ITEMS.map((item) => (
+                <Route key={item.path} path={item.path}>
+                  <Page title={item.label} component={PAGES[item.path]} />
+                </Route>
+              ))}
+              <Route>
+                <Page title="Page not found" component={NotFoundPage} />
+              </Route>
+            </Switch>
+          </AppShell>
+        </Suspense>
+      </Route>
+    </Switch>
   );
 }
 
-function RouteView({ path }: { path: string }) {
-  const known = isNavPath(path);
-  useDocumentTitle(known ? NAV_ITEMS.find((item) => item.path === path)?.label : "Page not found");
-  const Page = known ? ROUTES[path] : NotFoundPage;
-  return <Page />;
+function Page({ title, component: Component }: { title: string; component: ComponentType }) {
+  useDocumentTitle(title);
+  return <Component />;
 }

@@ -1,8 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { navigate } from "wouter/use-browser-location";
 import { TIMINGS } from "@contract/limits";
 import type { Login, SessionResponse, SessionUser } from "@contract/auth";
 import { toast } from "@/hooks/use-toast";
-import { navigate, normalizePath } from "@/lib/navigation";
 import { ApiError, apiRequest, getQueryFn } from "./client";
 
 /** The session query's key, which is also its URL (the default query function GETs the key). */
@@ -45,7 +45,7 @@ export function useLogin() {
     meta: { expects401: true },
     onSuccess: async (data) => {
       queryClient.setQueryData(SESSION_QUERY_KEY, data);
-      if (normalizePath(window.location.pathname) === "/login") navigate("/", { replace: true });
+      if (/^\/login\/?$/i.test(window.location.pathname)) navigate("/", { replace: true });
       await queryClient.invalidateQueries({ queryKey: SESSION_QUERY_KEY });
     },
   });
@@ -68,8 +68,12 @@ export function useLogout() {
     },
     meta: { expects401: true },
     onSuccess: () => {
-      queryClient.clear();
+      // Signed out first, through the live session query, so every observer re-renders to the
+      // login page; only then drop the rest. (clear() first would detach the session observers
+      // from the query they watch, leaving the shell on screen until something else re-rendered.)
       queryClient.setQueryData(SESSION_QUERY_KEY, null);
+      queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== SESSION_QUERY_KEY[0] });
+      queryClient.getMutationCache().clear();
       window.setTimeout(() => navigate("/login"), TIMINGS.logoutRedirectDelayMs);
     },
     onError: (error) => {

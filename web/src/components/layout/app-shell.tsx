@@ -1,5 +1,5 @@
 import { Suspense, useEffect, useRef, type ReactNode } from "react";
-import { useLocation } from "@/lib/navigation";
+import { useLocation } from "wouter";
 import { MobileNav } from "./mobile-nav";
 import { PageSkeleton } from "./page-skeleton";
 import { SidebarContent } from "./sidebar-content";

@@ -1,9 +1,9 @@
 import { LogOut } from "lucide-react";
-import { NAV_ITEMS } from "@contract/navigation";
+import { Link, useRoute } from "wouter";
+import { NAV_ITEMS, type NavPath } from "@contract/navigation";
 import { useLogout, useSession } from "@/api/session";
 import { BrandLockup } from "@/components/brand/brand-mark";
 import { Button } from "@/components/ui/button";
-import { Link, normalizePath, useLocation } from "@/lib/navigation";
 import { cn } from "@/lib/utils";
 import { NAV_ICONS } from "./nav-icons";
 import { ThemeToggle } from "./theme-toggle";
@@ -14,8 +14,6 @@ import { ThemeToggle } from "./theme-toggle";
  * toggle and Logout at the bottom.
  */
 export function SidebarContent({ onNavigate }: { onNavigate?: () => void }) {
-  const [location] = useLocation();
-  const current = normalizePath(location);
   const { user } = useSession();
   const logout = useLogout();
 
@@ -34,29 +32,11 @@ export function SidebarContent({ onNavigate }: { onNavigate?: () => void }) {
 
       <nav aria-label="Main" className="flex-1 overflow-y-auto px-3 py-4">
         <ul className="flex flex-col gap-0.5">
-          {NAV_ITEMS.map((item) => {
-            const Icon = NAV_ICONS[item.path];
-            const active = current === item.path;
-            return (
-              <li key={item.path}>
-                <Link
-                  href={item.path}
-                  onClick={onNavigate}
-                  aria-current={active ? "page" : undefined}
-                  className={cn(
-                    "flex h-9 items-center gap-3 rounded-md px-3 text-sm font-medium transition-colors",
-                    "focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring",
-                    active
-                      ? "bg-primary/10 text-primary"
-                      : "text-muted-foreground hover:bg-accent hover:text-accent-foreground",
-                  )}
-                >
-                  <Icon className="size-4 shrink-0" aria-hidden="true" />
-                  {item.label}
-                </Link>
-              </li>
-            );
-          })}
+          {NAV_ITEMS.map((item) => (
+            <li key={item.path}>
+              <NavLink path={item.path} label={item.label} onNavigate={onNavigate} />
+            </li>
+          ))}
         </ul>
       </nav>
 
@@ -87,5 +67,26 @@ export function SidebarContent({ onNavigate }: { onNavigate?: () => void }) {
         </Button>
       </div>
     </div>
+  );
+}
+
+/** One sidebar entry; `aria-current="page"` (and the highlight) while its route is shown. */
+function NavLink({ path, label, onNavigate }: { path: NavPath; label: string; onNavigate?: (() => void) | undefined }) {
+  const [active] = useRoute(path);
+  const Icon = NAV_ICONS[path];
+  return (
+    <Link
+      href={path}
+      onClick={onNavigate}
+      aria-current={active ? "page" : undefined}
+      className={cn(
+        "flex h-9 items-center gap-3 rounded-md px-3 text-sm font-medium transition-colors",
+        "focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring",
+        active ? "bg-primary/10 text-primary" : "text-muted-foreground hover:bg-accent hover:text-accent-foreground",
+      )}
+    >
+      <Icon className="size-4 shrink-0" aria-hidden="true" />
+      {label}
+    </Link>
   );
 }

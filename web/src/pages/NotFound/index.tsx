@@ -1,7 +1,7 @@
 import { ArrowLeft, MapPinOff } from "lucide-react";
+import { Link, useLocation } from "wouter";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
-import { Link, useLocation } from "@/lib/navigation";
 
 /** Any path that is not a console route (signed in; signed out, every path shows the login page). */
 export default function NotFoundPage() {
