@@ -1,0 +1,15 @@
+import type { Service } from "./errors";
+import type { Router } from "./http";
+import type { Rng } from "./random";
+
+/**
+ * One imitated service: its seeded state and its routes. `state()` returns the live state, which a
+ * reset replaces with a fresh seed (so routes must call it per request, never keep the object).
+ */
+export interface SandboxModule<S> {
+  service: Service;
+  seed(rng: Rng): S;
+  routes(router: Router, state: () => S): void;
+}
+
+export const defineModule = <S>(module: SandboxModule<S>): SandboxModule<S> => module;

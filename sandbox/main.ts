@@ -1,0 +1,21 @@
+// `npm run sandbox`: the imitation Jira, Confluence and Bitbucket Cloud APIs on SANDBOX_PORT.
+import { startSandbox } from "./server";
+
+const port = Number(process.env.SANDBOX_PORT ?? 5100);
+const host = process.env.SANDBOX_HOST ?? "127.0.0.1";
+const sandbox = await startSandbox({ port, host });
+const { atlassian, bitbucket } = sandbox.credentials;
+console.log(
+  [
+    `Sandbox listening on ${sandbox.url}`,
+    `  Jira and Confluence: instance URL ${sandbox.url}, email ${atlassian.email}, API token ${atlassian.apiToken}`,
+    `  Bitbucket: API URL ${sandbox.url}/2.0, workspace ${bitbucket.workspace}, username ${bitbucket.username}, app password ${bitbucket.appPassword}`,
+    `  Faults: POST ${sandbox.url}/__sandbox/faults {"path":"/rest/api/3/myself","status":429,"retryAfter":2}`,
+  ].join("\n"),
+);
+const stop = () => {
+  sandbox.close().then(() => process.exit(0));
+  setTimeout(() => process.exit(0), 2_000).unref();
+};
+process.on("SIGTERM", stop);
+process.on("SIGINT", stop);

@@ -1,0 +1,223 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
+import { z } from "zod";
+import { bitbucketModule } from "./bitbucket";
+import { confluenceModule } from "./confluence";
+import { errorReply, serviceOf, type Service } from "./core/errors";
+import { Faults, FaultSpecSchema } from "./core/faults";
+import { BodyTooLarge, json, parseCredentials, readBody, Router, send, type Credentials, type Reply } from "./core/http";
+import type { SandboxModule } from "./core/module";
+import { Rng } from "./core/random";
+import { DEFAULT_CREDENTIALS, type SandboxCredentials } from "./credentials";
+import { jiraModule } from "./jira";
+
+export interface SandboxOptions {
+  port?: number;
+  host?: string;
+  seed?: number;
+  credentials?: SandboxCredentials;
+  /** Requests per hour each service reports in its X-RateLimit-* headers (reported, not enforced). */
+  rateLimitPerHour?: number;
+}
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  at: number;
+}
+
+export interface Sandbox {
+  /** `http://127.0.0.1:PORT`: Jira at the root, Confluence under /wiki, Bitbucket under /2.0. */
+  url: string;
+  port: number;
+  credentials: SandboxCredentials;
+  faults: Faults;
+  /** The last requests the sandbox received (control paths excluded), oldest first. */
+  requests(): RecordedRequest[];
+  clearRequests(): void;
+  /** Restores the seeded data and clears faults and the request record. */
+  reset(): void;
+  close(): Promise<void>;
+}
+
+const MODULES: SandboxModule<unknown>[] = [jiraModule, confluenceModule, bitbucketModule] as SandboxModule<unknown>[];
+const REQUEST_RECORD_SIZE = 2_000;
+const DEFAULT_SEED = 20_260_105;
+
+function authorised(service: Service, credentials: Credentials, accounts: SandboxCredentials): boolean {
+  if (credentials.kind === "bearer") return accounts.bearerTokens.includes(credentials.token);
+  if (credentials.kind !== "basic") return false;
+  if (service === "bitbucket") return credentials.user === accounts.bitbucket.username && credentials.secret === accounts.bitbucket.appPassword;
+  return credentials.user.toLowerCase() === accounts.atlassian.email.toLowerCase() && credentials.secret === accounts.atlassian.apiToken;
+}
+
+export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  const accounts = options.credentials ?? DEFAULT_CREDENTIALS;
+  const seed = options.seed ?? DEFAULT_SEED;
+  const rateLimit = options.rateLimitPerHour ?? 100_000;
+  const faults = new Faults();
+  const states = new Map<SandboxModule<unknown>, unknown>();
+  const reseed = () => {
+    // Each module draws from its own stream, so adding data to one leaves the others unchanged.
+    MODULES.forEach((m, i) => states.set(m, m.seed(new Rng(seed + i * 7919))));
+  };
+  reseed();
+
+  const router = new Router();
+  for (const m of MODULES) m.routes(router, () => states.get(m));
+
+  let recorded: RecordedRequest[] = [];
+  const usage = new Map<string, { windowStart: number; count: number }>();
+  const rateHeaders = (service: Service, now: number): Record<string, string> => {
+    let u = usage.get(service);
+    if (!u || now - u.windowStart >= 3_600_000) {
+      u = { windowStart: now, count: 0 };
+      usage.set(service, u);
+    }
+    u.count += 1;
+    return {
+      "x-ratelimit-limit": String(rateLimit),
+      "x-ratelimit-remaining": String(Math.max(0, rateLimit - u.count)),
+      "x-ratelimit-reset": new Date(u.windowStart + 3_600_000).toISOString(),
+    };
+  };
+
+  const control = new Router()
+    .get("/__sandbox/health", () => json({ status: "ok" }))
+    .get("/__sandbox/requests", () => json(recorded))
+    .delete("/__sandbox/requests", () => {
+      recorded = [];
+      return { status: 204 };
+    })
+    .post("/__sandbox/faults", (req) => {
+      const parsed = FaultSpecSchema.safeParse(req.body);
+      if (!parsed.success) return json({ error: z.prettifyError(parsed.error) }, 400);
+      return json({ id: faults.add(parsed.data) }, 201);
+    })
+    .delete("/__sandbox/faults", () => {
+      faults.clear();
+      return { status: 204 };
+    })
+    .post("/__sandbox/reset", () => {
+      reset();
+      return { status: 204 };
+    });
+
+  const hanging = new Set<ServerResponse>();
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = req.url ?? "/";
+    const q = url.indexOf("?");
+    const path = q === -1 ? url : url.slice(0, q);
+    const query = new URLSearchParams(q === -1 ? "" : url.slice(q + 1));
+    const method = req.method ?? "GET";
+    const service = serviceOf(path);
+    const origin = `http://${req.headers.host ?? `127.0.0.1:${port}`}`;
+
+    if (path.startsWith("/__sandbox/")) {
+      const found = control.match(method, path);
+      if (!found || found === "method") return send(res, json({ error: "Not found" }, 404));
+      const body = await readBody(req);
+      return send(res, await found.handler({ method, path, query, params: found.params, headers: req.headers, body, credentials: { kind: "none" }, origin }));
+    }
+
+    recorded.push({ method, path, at: Date.now() });
+    if (recorded.length > REQUEST_RECORD_SIZE) recorded = recorded.slice(-REQUEST_RECORD_SIZE / 2);
+
+    const fault = faults.size > 0 ? faults.take(method, path) : null;
+    if (fault) {
+      if (fault.latencyMs) await new Promise((r) => setTimeout(r, fault.latencyMs));
+      if (fault.hang) {
+        hanging.add(res);
+        res.once("close", () => hanging.delete(res));
+        return;
+      }
+      if (fault.oversizeBytes) {
+        const filler = "x".repeat(1024);
+        const items = Math.ceil(fault.oversizeBytes / 1030);
+        res.writeHead(200, { "content-type": "application/json" });
+        res.write('{"values":[');
+        for (let i = 0; i < items; i++) res.write(`${i ? "," : ""}"${filler}"`);
+        res.end("]}");
+        return;
+      }
+      if (fault.status || fault.retryAfter !== undefined) {
+        const status = fault.status ?? 429;
+        const headers: Record<string, string> = fault.retryAfter !== undefined ? { "retry-after": String(fault.retryAfter) } : {};
+        return send(res, errorReply(service, status, status === 429 ? "Rate limit exceeded" : "Internal server error", headers));
+      }
+    }
+
+    if (!service) return send(res, errorReply(null, 404, "Not found"));
+    if (!authorised(service, parseCredentials(req.headers.authorization), accounts)) {
+      const challenge = service === "bitbucket" ? 'Basic realm="Bitbucket.org HTTP"' : 'Basic realm="protected-area"';
+      return send(res, errorReply(service, 401, "Client must be authenticated to access this resource.", { "www-authenticate": challenge }));
+    }
+
+    const found = router.match(method, path);
+    if (!found) return send(res, errorReply(service, 404, "No resource found at this path"));
+    if (found === "method") return send(res, errorReply(service, 405, `Method ${method} is not allowed here`));
+    let body: unknown;
+    try {
+      body = await readBody(req);
+    } catch (err) {
+      if (err instanceof BodyTooLarge) return send(res, errorReply(service, 413, "Request entity too large"));
+      return send(res, errorReply(service, 400, "Unexpected character in the JSON body"));
+    }
+    let reply: Reply;
+    try {
+      reply = await found.handler({ method, path, query, params: found.params, headers: req.headers, body, credentials: parseCredentials(req.headers.authorization), origin });
+    } catch (err) {
+      console.error("sandbox handler failed", method, path, err);
+      reply = errorReply(service, 500, "Internal server error");
+    }
+    reply.headers = { ...rateHeaders(service, Date.now()), ...reply.headers };
+    send(res, reply);
+  }
+
+  const server: Server = createServer((req, res) => {
+    handle(req, res).catch((err) => {
+      console.error("sandbox request failed", err);
+      if (!res.headersSent) send(res, errorReply(null, 500, "Internal server error"));
+      else res.destroy();
+    });
+  });
+  server.keepAliveTimeout = 65_000;
+  const sockets = new Set<Socket>();
+  server.on("connection", (s) => {
+    sockets.add(s);
+    s.once("close", () => sockets.delete(s));
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, options.host ?? "127.0.0.1", () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  const host = options.host && options.host !== "0.0.0.0" ? options.host : "127.0.0.1";
+
+  function reset(): void {
+    reseed();
+    faults.clear();
+    recorded = [];
+    usage.clear();
+  }
+
+  return {
+    url: `http://${host}:${port}`,
+    port,
+    credentials: accounts,
+    faults,
+    requests: () => [...recorded],
+    clearRequests: () => {
+      recorded = [];
+    },
+    reset,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const res of hanging) res.destroy();
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
