@@ -4,6 +4,9 @@ import { defineConfig, devices } from "@playwright/test";
 
 export const E2E_PORT = Number(process.env.E2E_PORT ?? 5181);
 export const E2E_ADMIN_PASSWORD = "e2e-admin-password";
+/** The sandbox (imitation Jira, Confluence and Bitbucket) the browser tests configure the server against. */
+export const E2E_SANDBOX_PORT = Number(process.env.E2E_SANDBOX_PORT ?? E2E_PORT + 1);
+export const E2E_SANDBOX_URL = `http://127.0.0.1:${E2E_SANDBOX_PORT}`;
 const dataDir = join(tmpdir(), `bridgekeeper-e2e-${E2E_PORT}`);
 
 /** Debian's Chromium, never a downloaded browser; flags that keep it off the (closed) network. */
@@ -25,19 +28,29 @@ export default defineConfig({
     trace: "retain-on-failure",
   },
   projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"], launchOptions: chromium } }],
-  // The built server (npm run build first) on a fresh PGlite data directory.
-  webServer: {
-    command: `rm -rf '${dataDir}' && node dist/server/main.js`,
-    url: `http://127.0.0.1:${E2E_PORT}/api/mcp/health`,
-    reuseExistingServer: false,
-    timeout: 60_000,
-    env: {
-      NODE_ENV: "production",
-      PORT: String(E2E_PORT),
-      HOST: "127.0.0.1",
-      DATA_DIR: dataDir,
-      ADMIN_PASSWORD: E2E_ADMIN_PASSWORD,
-      LOG_LEVEL: "warn",
+  // The built server (npm run build first) on a fresh PGlite data directory, and the sandbox.
+  webServer: [
+    {
+      command: "node dist/sandbox/main.js",
+      url: `${E2E_SANDBOX_URL}/__sandbox/health`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+      env: { SANDBOX_PORT: String(E2E_SANDBOX_PORT), SANDBOX_HOST: "127.0.0.1" },
     },
-  },
+    {
+      command: `rm -rf '${dataDir}' && node dist/server/main.js`,
+      url: `http://127.0.0.1:${E2E_PORT}/api/mcp/health`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      env: {
+        NODE_ENV: "production",
+        PORT: String(E2E_PORT),
+        HOST: "127.0.0.1",
+        DATA_DIR: dataDir,
+        ADMIN_PASSWORD: E2E_ADMIN_PASSWORD,
+        LOG_LEVEL: "warn",
+        BITBUCKET_API_URL: `${E2E_SANDBOX_URL}/2.0`,
+      },
+    },
+  ],
 });

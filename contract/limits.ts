@@ -23,3 +23,16 @@ export const TIMINGS = {
   toastLimit: 1,
   toastSwipeThresholdPx: 50,
 } as const;
+
+/**
+ * Rate limits in force by default (spec section 9, D16); each is configurable through the
+ * environment and the Configuration screen shows the values the server runs with.
+ */
+export const RATE_LIMIT_DEFAULTS = {
+  apiRequestsPerMinute: 100,
+  apiBurst: 10,
+  oauthRequests: 10,
+  oauthWindowMinutes: 15,
+  sseStreamsPerMinute: 5,
+  sseMaxConcurrent: 50,
+} as const;

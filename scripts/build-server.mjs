@@ -1,14 +1,10 @@
-// Bundles the server into dist/server/main.js (dependencies stay in node_modules).
+// Bundles the server into dist/server/main.js and the sandbox into dist/sandbox/main.js
+// (dependencies stay in node_modules).
 import { build } from "esbuild";
 
-await build({
-  entryPoints: ["server/main.ts"],
-  outfile: "dist/server/main.js",
-  bundle: true,
-  platform: "node",
-  format: "esm",
-  target: "node20",
-  packages: "external",
-  sourcemap: true,
-  logLevel: "warning",
-});
+const common = { bundle: true, platform: "node", format: "esm", target: "node20", packages: "external", sourcemap: true, logLevel: "warning" };
+
+await Promise.all([
+  build({ ...common, entryPoints: ["server/main.ts"], outfile: "dist/server/main.js" }),
+  build({ ...common, entryPoints: ["sandbox/main.ts"], outfile: "dist/sandbox/main.js" }),
+]);

@@ -11,6 +11,7 @@ import { loadSession } from "./http/middleware/session";
 import { auditRoutes } from "./http/routes/audit.routes";
 import { authRoutes } from "./http/routes/auth.routes";
 import { healthRoutes } from "./http/routes/health.routes";
+import { integrationsRoutes } from "./http/routes/integrations.routes";
 import { rolesRoutes } from "./http/routes/roles.routes";
 import { usersRoutes } from "./http/routes/users.routes";
 import { redactUrl } from "./lib/logger";
@@ -63,6 +64,7 @@ export function buildApp(container: Container, options: BuildAppOptions): expres
   api.use(usersRoutes({ users: services.users }));
   api.use(rolesRoutes({ roles: services.roles }));
   api.use(auditRoutes({ audit: services.audit }));
+  api.use(integrationsRoutes({ integrations: services.integrations, status: services.integrationStatus, settings: config }));
   api.use(apiNotFound);
   app.use("/api", api);
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { LIMITS } from "../contract/limits";
+import { LIMITS, RATE_LIMIT_DEFAULTS } from "../contract/limits";
 
 const bool = z
   .enum(["true", "false", "1", "0", "yes", "no"], { error: "must be true or false" })
@@ -11,6 +11,11 @@ const csv = z.string().transform((v) =>
     .map((s) => s.trim())
     .filter(Boolean),
 );
+
+const httpUrl = z
+  .string()
+  .regex(/^https?:\/\/[^/\s]+/, "must be an http:// or https:// URL")
+  .transform((v) => v.replace(/\/+$/, ""));
 
 /**
  * Every setting the server reads, with its default. Read once at start; a bad value stops the
@@ -36,6 +41,20 @@ export const EnvSchema = z.object({
   SESSION_MAX_HOURS: z.coerce.number().int().min(1).max(30 * 24).default(24),
   CORS_ORIGINS: csv.default(["http://localhost:3000", "http://localhost:5000"]),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(9_000),
+  /** Key for secrets at rest (D5); otherwise a key file is created in DATA_DIR on first start. */
+  SECRET_KEY: z.string().min(32, "must be at least 32 characters").optional(),
+  BITBUCKET_API_URL: httpUrl.default("https://api.bitbucket.org/2.0"),
+  UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
+  ATLASSIAN_HOURLY_BUDGET: z.coerce.number().int().min(1).default(1_000),
+  BITBUCKET_HOURLY_BUDGET: z.coerce.number().int().min(1).default(1_000),
+  RATE_LIMIT_API_PER_MINUTE: z.coerce.number().int().min(1).default(RATE_LIMIT_DEFAULTS.apiRequestsPerMinute),
+  RATE_LIMIT_API_BURST: z.coerce.number().int().min(0).default(RATE_LIMIT_DEFAULTS.apiBurst),
+  RATE_LIMIT_OAUTH_REQUESTS: z.coerce.number().int().min(1).default(RATE_LIMIT_DEFAULTS.oauthRequests),
+  RATE_LIMIT_OAUTH_WINDOW_MINUTES: z.coerce.number().int().min(1).default(RATE_LIMIT_DEFAULTS.oauthWindowMinutes),
+  RATE_LIMIT_SSE_PER_MINUTE: z.coerce.number().int().min(1).default(RATE_LIMIT_DEFAULTS.sseStreamsPerMinute),
+  RATE_LIMIT_SSE_MAX_CONCURRENT: z.coerce.number().int().min(1).default(RATE_LIMIT_DEFAULTS.sseMaxConcurrent),
+  /** `npm run demo`: configure both integrations to the sandbox at this URL on start. */
+  DEMO_SANDBOX_URL: httpUrl.optional(),
 });
 
 export type Env = z.infer<typeof EnvSchema>;

@@ -9,6 +9,8 @@ import { staticConsole } from "./http/console";
 import { APP_ROOT, APP_VERSION } from "./lib/app-root";
 import { systemClock } from "./lib/clock";
 import { createLogger } from "./lib/logger";
+import { createSecretBox, loadSecretKey } from "./lib/secret-box";
+import { configureDemo } from "./modules/integrations/demo";
 import { ensureFirstAdmin } from "./modules/users/first-admin";
 
 const SESSION_PRUNE_INTERVAL_MS = 15 * 60_000;
@@ -54,8 +56,14 @@ async function main(): Promise<void> {
   phase("openDatabase");
   await database.migrate();
   phase("migrate");
-  const container = createContainer({ database, config: env, clock: systemClock, log });
+  const secretKey = loadSecretKey({ secretKey: env.SECRET_KEY, dataDir: env.DATA_DIR });
+  const container = createContainer({ database, config: env, clock: systemClock, log, secretBox: createSecretBox(secretKey.key) });
   await container.services.roles.syncBuiltins();
+  await container.services.integrationStatus.restore();
+  if (env.DEMO_SANDBOX_URL) {
+    await configureDemo(container.services.integrations, env.DEMO_SANDBOX_URL);
+    log.info({ sandbox: env.DEMO_SANDBOX_URL }, "demo mode: Atlassian and Bitbucket configured to the sandbox");
+  }
   await ensureFirstAdmin({
     ...container.repos,
     log,
@@ -98,6 +106,7 @@ async function main(): Promise<void> {
     server.close(async () => {
       clearInterval(sweep);
       clearTimeout(force);
+      await container.close().catch((err) => log.warn({ err }, "upstream pool close failed"));
       await database.close().catch((err) => log.warn({ err }, "database close failed"));
       log.info("stopped");
       process.exit(0);

@@ -1,5 +1,6 @@
 import type { Db } from "./db/client";
 import { createAuditRepo } from "./modules/audit/audit.repo";
+import { createIntegrationsRepo } from "./modules/integrations/integrations.repo";
 import { createSessionsRepo } from "./modules/auth/sessions.repo";
 import { createRolesRepo } from "./modules/roles/roles.repo";
 import { createUserRolesRepo } from "./modules/users/user-roles.repo";
@@ -13,6 +14,7 @@ export function createRepos(db: Db) {
     rolesRepo: createRolesRepo(db),
     userRolesRepo: createUserRolesRepo(db),
     auditRepo: createAuditRepo(db),
+    integrationsRepo: createIntegrationsRepo(db),
   };
 }
 

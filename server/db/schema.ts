@@ -123,3 +123,29 @@ export type AuditEventRow = typeof auditEvents.$inferSelect;
 export type NewAuditEventRow = typeof auditEvents.$inferInsert;
 export type NewUserRow = typeof users.$inferInsert;
 export type SessionRow = typeof sessions.$inferSelect;
+
+/**
+ * The Atlassian and Bitbucket connections (one row each, `kind` = "atlassian" | "bitbucket").
+ * The token or app password is sealed with the secret box (D5); only its last four characters
+ * are kept in clear, for the write-only hint (D6).
+ */
+export const integrationConfigs = pgTable("integration_configs", {
+  kind: text("kind").primaryKey(),
+  settings: jsonb("settings").$type<Record<string, string>>().notNull(),
+  secretSealed: text("secret_sealed").notNull(),
+  secretHint: text("secret_hint").notNull(),
+  isActive: boolean("is_active").notNull().default(true),
+  updatedBy: uuid("updated_by"),
+  ...timestamps,
+});
+
+/** The last successful and failed call per upstream service (jira, confluence, bitbucket): "last sync" survives a restart. */
+export const upstreamSync = pgTable("upstream_sync", {
+  service: text("service").primaryKey(),
+  lastSuccessAt: timestamp("last_success_at", { withTimezone: true }),
+  lastFailureAt: timestamp("last_failure_at", { withTimezone: true }),
+  lastError: text("last_error"),
+});
+
+export type IntegrationConfigRow = typeof integrationConfigs.$inferSelect;
+export type UpstreamSyncRow = typeof upstreamSync.$inferSelect;

@@ -27,6 +27,17 @@ export const AUTHZ_MATRIX: Record<string, "public" | "session" | PermissionKey> 
   "DELETE /api/roles/:id": "roles.write",
 
   "GET /api/admin/audit": "audit.read",
+
+  "GET /api/admin/atlassian-config": "config.read",
+  "POST /api/admin/atlassian-config": "config.write",
+  "GET /api/admin/bitbucket-config": "config.read",
+  "POST /api/admin/bitbucket-config": "config.write",
+  "POST /api/admin/test-atlassian": "config.write",
+  "POST /api/admin/test-bitbucket": "config.write",
+  "GET /api/admin/config": "config.read",
+  "GET /api/atlassian-status": "stats.read",
+  "GET /api/admin/atlassian-status": "stats.read",
+  "GET /api/bitbucket-status": "stats.read",
 };
 
 export interface DiscoveredRoute {

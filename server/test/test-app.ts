@@ -2,21 +2,19 @@ import type { Server } from "node:http";
 import { Writable } from "node:stream";
 import type { Express } from "express";
 import { pino } from "pino";
+import { randomBytes } from "node:crypto";
 import { buildApp, type BuildAppOptions } from "../app";
 import { createContainer, type AppConfig, type Container } from "../container";
 import type { Database } from "../db/client";
+import { parseEnv } from "../env";
 import type { Clock } from "../lib/clock";
+import { createSecretBox, type SecretBox } from "../lib/secret-box";
 import { systemClock } from "../lib/clock";
 import { TestClient } from "./http-client";
 import { openTestDatabase } from "./test-database";
 
-export const TEST_CONFIG: AppConfig = {
-  NODE_ENV: "test",
-  TRUST_PROXY: false,
-  SESSION_IDLE_MINUTES: 120,
-  SESSION_MAX_HOURS: 24,
-  CORS_ORIGINS: ["http://localhost:3000", "http://localhost:5000"],
-};
+/** The defaults of every setting (server/env.ts), in test mode. */
+export const TEST_CONFIG: AppConfig = { ...parseEnv({ NODE_ENV: "test" }), UPSTREAM_TIMEOUT_MS: 5_000 };
 
 export interface TestApp {
   baseUrl: string;
@@ -38,6 +36,7 @@ export async function startTestApp(
     clock?: Clock;
     database?: Database;
     app?: Partial<BuildAppOptions>;
+    secretBox?: SecretBox;
   } = {},
 ): Promise<TestApp> {
   const database = options.database ?? (await openTestDatabase());
@@ -50,7 +49,8 @@ export async function startTestApp(
   });
   const log = pino({ level: "info" }, sink);
   const clock = options.clock ?? systemClock;
-  const container = createContainer({ database, config: { ...TEST_CONFIG, ...options.config }, clock, log });
+  const secretBox = options.secretBox ?? createSecretBox(randomBytes(32));
+  const container = createContainer({ database, config: { ...TEST_CONFIG, ...options.config }, clock, log, secretBox });
   await container.services.roles.syncBuiltins();
   const app = buildApp(container, { version: "0.0.0-test", startedAt: clock.now(), ...options.app });
   const server: Server = await new Promise((resolve) => {
@@ -67,6 +67,7 @@ export async function startTestApp(
     async close() {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
+      await container.close();
       await database.close();
     },
   };

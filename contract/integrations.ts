@@ -1,0 +1,174 @@
+import { z } from "zod";
+
+/** Spec section 5 messages for the two integration forms, word for word. */
+export const INTEGRATION_MESSAGES = {
+  instanceUrl: "Must be a valid URL",
+  apiToken: "API token is required",
+  email: "Email or username is required",
+  workspace: "Workspace is required",
+  username: "Username is required",
+  appPassword: "App password is required",
+} as const;
+
+const requiredText = (message: string, max = 255) => z.string({ error: message }).trim().min(1, message).max(max, `Must be at most ${max} characters`);
+
+/** An http(s) URL: what the connectors can call. */
+const instanceUrl = z
+  .string({ error: INTEGRATION_MESSAGES.instanceUrl })
+  .trim()
+  .max(2048, "Must be at most 2048 characters")
+  .refine((v) => {
+    try {
+      const url = new URL(v);
+      return (url.protocol === "https:" || url.protocol === "http:") && url.hostname !== "";
+    } catch {
+      return false;
+    }
+  }, INTEGRATION_MESSAGES.instanceUrl);
+
+/** A secret field on save: blank keeps the stored one (D6), so the server accepts "" or nothing. */
+const secretOnSave = z
+  .string()
+  .max(4096, "Must be at most 4096 characters")
+  .optional()
+  .transform((v) => (v === undefined || v.trim() === "" ? undefined : v.trim()));
+
+/** POST /api/admin/atlassian-config. A blank apiToken keeps the stored token (400 when none is stored). */
+export const AtlassianConfigInputSchema = z.object({
+  instanceUrl,
+  email: requiredText(INTEGRATION_MESSAGES.email),
+  apiToken: secretOnSave,
+  isActive: z.boolean().default(true),
+});
+export type AtlassianConfigInput = z.input<typeof AtlassianConfigInputSchema>;
+
+/** POST /api/admin/bitbucket-config. A blank appPassword keeps the stored one (400 when none is stored). */
+export const BitbucketConfigInputSchema = z.object({
+  workspace: requiredText(INTEGRATION_MESSAGES.workspace, 100),
+  username: requiredText(INTEGRATION_MESSAGES.username),
+  appPassword: secretOnSave,
+  isActive: z.boolean().default(true),
+});
+export type BitbucketConfigInput = z.input<typeof BitbucketConfigInputSchema>;
+
+/**
+ * The console's forms: the secret is required unless one is stored already (then blank keeps it).
+ */
+export const atlassianConfigFormSchema = (hasStoredToken: boolean) =>
+  AtlassianConfigInputSchema.extend({
+    apiToken: hasStoredToken ? z.string() : z.string().trim().min(1, INTEGRATION_MESSAGES.apiToken),
+    isActive: z.boolean(),
+  });
+export type AtlassianConfigForm = z.infer<ReturnType<typeof atlassianConfigFormSchema>>;
+
+export const bitbucketConfigFormSchema = (hasStoredPassword: boolean) =>
+  BitbucketConfigInputSchema.extend({
+    appPassword: hasStoredPassword ? z.string() : z.string().trim().min(1, INTEGRATION_MESSAGES.appPassword),
+    isActive: z.boolean(),
+  });
+export type BitbucketConfigForm = z.infer<ReturnType<typeof bitbucketConfigFormSchema>>;
+
+/** GET /api/admin/atlassian-config. The token itself never leaves the server (D6): only a hint. */
+export interface AtlassianConfigDto {
+  configured: boolean;
+  instanceUrl: string;
+  email: string;
+  isActive: boolean;
+  /** The last four characters of the stored token, or null when none is stored. */
+  apiTokenHint: string | null;
+  updatedAt: string | null;
+}
+
+/** GET /api/admin/bitbucket-config. */
+export interface BitbucketConfigDto {
+  configured: boolean;
+  workspace: string;
+  username: string;
+  isActive: boolean;
+  appPasswordHint: string | null;
+  /** BITBUCKET_API_URL, read-only here. */
+  apiUrl: string;
+  updatedAt: string | null;
+}
+
+/** POST /api/admin/test-atlassian (spec section 3), with the reason when a service is down. */
+export interface AtlassianTestResult {
+  jiraConnected: boolean;
+  confluenceConnected: boolean;
+  jiraError?: string;
+  confluenceError?: string;
+}
+
+/** POST /api/admin/test-bitbucket. */
+export interface BitbucketTestResult {
+  connected: boolean;
+  error?: string;
+}
+
+export interface RateLimitUsage {
+  /** Upstream calls in the last hour (or the upstream's own count when it reports one). */
+  used: number;
+  /** The hourly budget: configured, or the upstream's own limit when it reports one. */
+  total: number;
+}
+
+/** GET /api/atlassian-status and /api/admin/atlassian-status (D14: every number measured). */
+export interface AtlassianStatusDto {
+  configured: boolean;
+  isActive: boolean;
+  jiraConnected: boolean;
+  jiraLastSync: string | null;
+  jiraError: string | null;
+  confluenceConnected: boolean;
+  confluenceLastSync: string | null;
+  confluenceError: string | null;
+  apiRateLimit: RateLimitUsage;
+}
+
+/** GET /api/bitbucket-status. */
+export interface BitbucketStatusDto {
+  configured: boolean;
+  isActive: boolean;
+  connected: boolean;
+  lastSync: string | null;
+  error: string | null;
+  workspaceName: string | null;
+  repositoryCount: number | null;
+  apiRateLimit: RateLimitUsage;
+}
+
+/** GET /api/admin/config: server settings as key/value pairs (spec section 3); secrets masked. */
+export interface ConfigEntry {
+  key: string;
+  value: string;
+  masked?: boolean;
+}
+
+/** The keys GET /api/admin/config answers with, in the order the Configuration screen shows them. */
+export const CONFIG_KEYS = {
+  port: "port",
+  nodeEnv: "nodeEnv",
+  secretKey: "secretKey",
+  databaseUrl: "databaseUrl",
+  corsOrigins: "corsOrigins",
+  bitbucketApiUrl: "bitbucketApiUrl",
+  upstreamTimeoutMs: "upstreamTimeoutMs",
+  atlassianHourlyBudget: "atlassianHourlyBudget",
+  bitbucketHourlyBudget: "bitbucketHourlyBudget",
+  apiRequestsPerMinute: "rateLimit.api.requestsPerMinute",
+  apiBurst: "rateLimit.api.burst",
+  oauthRequests: "rateLimit.oauth.requests",
+  oauthWindowMinutes: "rateLimit.oauth.windowMinutes",
+  sseStreamsPerMinute: "rateLimit.sse.streamsPerMinute",
+  sseMaxConcurrent: "rateLimit.sse.maxConcurrent",
+} as const;
+
+/** Spec section 8 toasts of the Configuration screen. */
+export const CONFIG_TOASTS = {
+  savedTitle: "Configuration saved",
+  atlassianSaved: "Atlassian configuration has been updated successfully.",
+  bitbucketSaved: "Bitbucket configuration has been updated successfully.",
+  testCompleted: "Connection test completed",
+  atlassianTestFailed: "Connection test failed",
+  bitbucketTestFailed: "Bitbucket connection test failed",
+} as const;

@@ -1,0 +1,230 @@
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { startSandbox, type Sandbox } from "../../../sandbox/server";
+import { signedInAs } from "../../test/factories";
+import type { TestClient } from "../../test/http-client";
+import { startTestApp, type TestApp } from "../../test/test-app";
+
+/**
+ * The Configuration API (spec section 7; D5, D6, D14) on a real database, with the sandbox as
+ * Jira, Confluence and Bitbucket over HTTP.
+ */
+describe("integrations: configuration, tests and status", () => {
+  let sandbox: Sandbox;
+  let t: TestApp;
+  let admin: TestClient;
+  let viewer: TestClient;
+  const TOKEN = "sandbox-api-token";
+  const PASSWORD = "sandbox-app-password";
+  const atlassian = (overrides: Record<string, unknown> = {}) => ({ instanceUrl: sandbox.url, email: "demo@bridgekeeper.test", apiToken: TOKEN, isActive: true, ...overrides });
+  const bitbucket = (overrides: Record<string, unknown> = {}) => ({ workspace: "bridgekeeper", username: "demo", appPassword: PASSWORD, isActive: true, ...overrides });
+
+  beforeAll(async () => {
+    sandbox = await startSandbox();
+    t = await startTestApp({ config: { BITBUCKET_API_URL: `${sandbox.url}/2.0`, UPSTREAM_TIMEOUT_MS: 2_000 } });
+    admin = (await signedInAs(t, ["admin"])).client;
+    viewer = (await signedInAs(t, ["viewer"])).client;
+  });
+  afterAll(async () => {
+    await t.close();
+    await sandbox.close();
+  });
+  beforeEach(() => sandbox.reset());
+
+  describe("before anything is configured", () => {
+    it("answers empty configs, says so in the status, and refuses to test", async () => {
+      expect((await admin.get("/api/admin/atlassian-config")).body).toEqual({ configured: false, instanceUrl: "", email: "", isActive: true, apiTokenHint: null, updatedAt: null });
+      expect((await admin.get("/api/admin/bitbucket-config")).body).toMatchObject({ configured: false, apiUrl: `${sandbox.url}/2.0` });
+      const status = (await admin.get("/api/atlassian-status")).body;
+      expect(status).toMatchObject({ configured: false, jiraConnected: false, confluenceConnected: false, jiraError: "The Atlassian integration is not configured" });
+      const test = await admin.post("/api/admin/test-atlassian");
+      expect(test.status).toBe(400);
+      expect(test.body.error.message).toBe("Save the Atlassian configuration before testing it");
+      expect(sandbox.requests()).toHaveLength(0);
+    });
+
+    it("a first save without the secret is refused with the spec's message", async () => {
+      const res = await admin.post("/api/admin/atlassian-config", atlassian({ apiToken: "" }));
+      expect(res.status).toBe(400);
+      expect(res.body.error.fields).toEqual({ apiToken: "API token is required" });
+      const bb = await admin.post("/api/admin/bitbucket-config", bitbucket({ appPassword: "  " }));
+      expect(bb.body.error.fields).toEqual({ appPassword: "App password is required" });
+    });
+  });
+
+  describe("bad input", () => {
+    it.each([
+      ["a text that is no URL", { instanceUrl: "not a url" }, { instanceUrl: "Must be a valid URL" }],
+      ["an ftp URL", { instanceUrl: "ftp://files.example.com" }, { instanceUrl: "Must be a valid URL" }],
+      ["a number as URL", { instanceUrl: 42 }, { instanceUrl: "Must be a valid URL" }],
+      ["an empty email", { email: "" }, { email: "Email or username is required" }],
+      ["200 KB of email", { email: "x".repeat(200_000) }, { error: "too large" }],
+      ["a 1,000-character email", { email: "x".repeat(1_000) }, { email: "Must be at most 255 characters" }],
+      ["isActive as text", { isActive: "yes" }, { isActive: expect.any(String) }],
+    ])("Atlassian with %s -> 4xx with the field's message", async (_label, change, fields) => {
+      const res = await admin.post("/api/admin/atlassian-config", atlassian(change));
+      if ("error" in fields) {
+        expect(res.status).toBe(413);
+        return;
+      }
+      expect(res.status).toBe(400);
+      expect(res.body.error.fields).toEqual(fields);
+    });
+
+    it("Bitbucket's required fields, all at once", async () => {
+      const res = await admin.post("/api/admin/bitbucket-config", {});
+      expect(res.status).toBe(400);
+      expect(res.body.error.fields).toEqual({ workspace: "Workspace is required", username: "Username is required" });
+    });
+
+    it("a viewer reads but cannot save or test", async () => {
+      expect((await viewer.get("/api/admin/atlassian-config")).status).toBe(200);
+      expect((await viewer.post("/api/admin/atlassian-config", atlassian())).status).toBe(403);
+      expect((await viewer.post("/api/admin/test-bitbucket")).status).toBe(403);
+    });
+  });
+
+  describe("Atlassian", () => {
+    it("stores the token sealed, shows only a hint, and tests Jira and Confluence for real", async () => {
+      const saved = await admin.post("/api/admin/atlassian-config", atlassian({ instanceUrl: `${sandbox.url}/wiki/` }));
+      expect(saved.status).toBe(200);
+      expect(saved.body).toMatchObject({ configured: true, instanceUrl: sandbox.url, email: "demo@bridgekeeper.test", apiTokenHint: TOKEN.slice(-4) });
+      expect(saved.text).not.toContain(TOKEN);
+      expect((await admin.get("/api/admin/atlassian-config")).text).not.toContain(TOKEN);
+
+      const raw = await t.container.database.db.execute(sql`select * from integration_configs where kind = 'atlassian'`);
+      const row = JSON.stringify((raw as unknown as { rows: unknown[] }).rows ?? raw);
+      expect(row).toContain("v1.");
+      expect(row).not.toContain(TOKEN);
+
+      const test = await admin.post("/api/admin/test-atlassian");
+      expect(test.body).toEqual({ jiraConnected: true, confluenceConnected: true });
+      expect(sandbox.requests().map((r) => r.path)).toEqual(expect.arrayContaining(["/rest/api/3/myself", "/wiki/api/v2/spaces"]));
+    });
+
+    it("a blank token keeps the stored one; a wrong one is reported per service", async () => {
+      await admin.post("/api/admin/atlassian-config", atlassian());
+      const kept = await admin.post("/api/admin/atlassian-config", atlassian({ apiToken: "", email: "DEMO@bridgekeeper.test" }));
+      expect(kept.body.apiTokenHint).toBe(TOKEN.slice(-4));
+      expect((await admin.post("/api/admin/test-atlassian")).body).toEqual({ jiraConnected: true, confluenceConnected: true });
+
+      await admin.post("/api/admin/atlassian-config", atlassian({ apiToken: "wrong-token-9999" }));
+      const test = (await admin.post("/api/admin/test-atlassian")).body;
+      expect(test).toMatchObject({ jiraConnected: false, confluenceConnected: false });
+      expect(test.jiraError).toMatch(/Jira refused the credentials \(401\)/);
+      expect(test.confluenceError).toMatch(/Confluence refused the credentials \(401\)/);
+      await admin.post("/api/admin/atlassian-config", atlassian());
+    });
+
+    it("status: connected, last sync and used/total per hour are measured", async () => {
+      await admin.post("/api/admin/atlassian-config", atlassian());
+      const status = (await admin.get("/api/atlassian-status")).body;
+      expect(status).toMatchObject({ configured: true, isActive: true, jiraConnected: true, confluenceConnected: true, jiraError: null });
+      expect(Date.parse(status.jiraLastSync)).toBeGreaterThan(Date.now() - 60_000);
+      expect(status.apiRateLimit.total).toBe(100_000); // the sandbox's X-RateLimit-Limit
+      expect(status.apiRateLimit.used).toBeGreaterThan(0);
+      expect((await viewer.get("/api/admin/atlassian-status")).body).toMatchObject({ jiraConnected: true });
+    });
+
+    it("an inactive integration is reported as such, and its tools' calls fail without reaching upstream", async () => {
+      await admin.post("/api/admin/atlassian-config", atlassian({ isActive: false }));
+      sandbox.clearRequests();
+      const status = (await admin.get("/api/atlassian-status")).body;
+      expect(status).toMatchObject({ configured: true, isActive: false, jiraConnected: false, jiraError: "The Atlassian integration is inactive" });
+      await expect(t.container.services.integrations.clients.jira.myself()).rejects.toThrow("The Atlassian integration is inactive");
+      expect(sandbox.requests()).toHaveLength(0);
+      // a connection test still works while inactive
+      expect((await admin.post("/api/admin/test-atlassian")).body.jiraConnected).toBe(true);
+      await admin.post("/api/admin/atlassian-config", atlassian());
+    });
+
+    it("an upstream that hangs: the status and the test end within their timeouts with a clear message", async () => {
+      await admin.post("/api/admin/atlassian-config", atlassian()); // a save forgets what was known
+      sandbox.faults.add({ path: "/rest/api/3/myself", hang: true });
+      let started = Date.now();
+      const status = (await admin.get("/api/atlassian-status")).body;
+      expect(Date.now() - started).toBeLessThan(3_500);
+      expect(status).toMatchObject({ jiraConnected: false, confluenceConnected: true, jiraError: "Jira did not answer within 2 s" });
+      started = Date.now();
+      const test = (await admin.post("/api/admin/test-atlassian")).body;
+      expect(Date.now() - started).toBeLessThan(3_500);
+      expect(test).toMatchObject({ jiraConnected: false, confluenceConnected: true, jiraError: "Jira did not answer within 2 s" });
+    });
+
+    it("an upstream 429 storm: the test reports the rate limit instead of hanging", async () => {
+      await admin.post("/api/admin/atlassian-config", atlassian());
+      sandbox.faults.add({ path: "/wiki/", status: 429, retryAfter: 600 });
+      const test = (await admin.post("/api/admin/test-atlassian")).body;
+      expect(test).toMatchObject({ jiraConnected: true, confluenceConnected: false });
+      expect(test.confluenceError).toBe("Confluence is rate limiting requests (429); retry after 600 s");
+    });
+
+    it("an unreachable host is reported, not a 500", async () => {
+      await admin.post("/api/admin/atlassian-config", atlassian({ instanceUrl: "http://127.0.0.1:9" }));
+      const test = await admin.post("/api/admin/test-atlassian");
+      expect(test.status).toBe(200);
+      expect(test.body.jiraError).toContain("Jira could not be reached at http://127.0.0.1:9");
+      await admin.post("/api/admin/atlassian-config", atlassian());
+    });
+  });
+
+  describe("Bitbucket", () => {
+    it("saves, tests, and reports the workspace's name and repository count", async () => {
+      const saved = await admin.post("/api/admin/bitbucket-config", bitbucket());
+      expect(saved.body).toMatchObject({ configured: true, workspace: "bridgekeeper", username: "demo", appPasswordHint: PASSWORD.slice(-4) });
+      expect(saved.text).not.toContain(PASSWORD);
+      expect((await admin.post("/api/admin/test-bitbucket")).body).toEqual({ connected: true });
+      const status = (await admin.get("/api/bitbucket-status")).body;
+      expect(status).toMatchObject({ configured: true, connected: true, workspaceName: "Bridgekeeper", repositoryCount: 30, error: null });
+      expect(status.apiRateLimit.used).toBeGreaterThan(0);
+    });
+
+    it("a workspace that does not exist is not 'connected'", async () => {
+      await admin.post("/api/admin/bitbucket-config", bitbucket({ workspace: "nowhere", appPassword: "" }));
+      expect((await admin.post("/api/admin/test-bitbucket")).body).toEqual({ connected: false, error: 'Bitbucket has no workspace "nowhere" that this user can see' });
+      const status = (await admin.get("/api/bitbucket-status")).body;
+      expect(status).toMatchObject({ connected: false, workspaceName: null, repositoryCount: null });
+      await admin.post("/api/admin/bitbucket-config", bitbucket());
+    });
+
+    it("a wrong app password is reported", async () => {
+      await admin.post("/api/admin/bitbucket-config", bitbucket({ appPassword: "nope" }));
+      const res = (await admin.post("/api/admin/test-bitbucket")).body;
+      expect(res.connected).toBe(false);
+      expect(res.error).toMatch(/Bitbucket refused the credentials \(401\)/);
+      await admin.post("/api/admin/bitbucket-config", bitbucket());
+    });
+  });
+
+  it("server settings: the values in force, secrets masked", async () => {
+    const res = await viewer.get("/api/admin/config");
+    expect(res.status).toBe(200);
+    const entries = Object.fromEntries(res.body.map((e: { key: string; value: string }) => [e.key, e.value]));
+    expect(entries).toMatchObject({
+      port: "5000",
+      nodeEnv: "test",
+      bitbucketApiUrl: `${sandbox.url}/2.0`,
+      "rateLimit.api.requestsPerMinute": "100",
+      "rateLimit.api.burst": "10",
+      "rateLimit.oauth.requests": "10",
+      "rateLimit.oauth.windowMinutes": "15",
+      "rateLimit.sse.streamsPerMinute": "5",
+      "rateLimit.sse.maxConcurrent": "50",
+    });
+    expect(entries.secretKey).toMatch(/^•+ /);
+  });
+
+  it("changes are audited without secrets, and no secret reaches the log", async () => {
+    await admin.post("/api/admin/atlassian-config", atlassian());
+    await admin.post("/api/admin/bitbucket-config", bitbucket());
+    const events = (await admin.get("/api/admin/audit?action=integration.update")).body.events;
+    expect(events.length).toBeGreaterThan(0);
+    expect(events[0]).toMatchObject({ action: "integration.update", targetType: "integration", details: { secretChanged: true } });
+    expect(JSON.stringify(events)).not.toContain(TOKEN);
+    expect(JSON.stringify(events)).not.toContain(PASSWORD);
+    const log = t.logLines.join("\n");
+    expect(log).not.toContain(TOKEN);
+    expect(log).not.toContain(PASSWORD);
+    expect(log).not.toContain(Buffer.from(`demo:${PASSWORD}`).toString("base64"));
+  });
+});

@@ -1,0 +1,79 @@
+import type { TargetProvider, UpstreamCall, UpstreamHttp } from "./http";
+import { paginateNextLink } from "./paginate";
+
+const enc = encodeURIComponent;
+
+export interface BitbucketPage<T> {
+  values: T[];
+  next?: string;
+  page?: number;
+  pagelen?: number;
+  size?: number;
+}
+
+export interface BitbucketRepository {
+  slug: string;
+  name: string;
+  full_name: string;
+  is_private?: boolean;
+  mainbranch?: { name: string };
+}
+
+export interface BitbucketPullRequest {
+  id: number;
+  title: string;
+  state: string;
+  source?: { branch?: { name: string } };
+  destination?: { branch?: { name: string } };
+}
+
+/** Bitbucket Cloud REST 2.0, on BITBUCKET_API_URL. */
+export function createBitbucketClient(http: UpstreamHttp, target: TargetProvider) {
+  const call = async <T>(c: UpstreamCall): Promise<T> => (await http.request<T>("bitbucket", await target(), c)).data;
+
+  /** Every item of a listing, following its absolute `next` links (checked to stay on the base URL). */
+  const follow = <T>(first: UpstreamCall, maxItems?: number) =>
+    paginateNextLink<T>(async (next) => {
+      const page = await call<BitbucketPage<T>>(next ? { path: next } : first);
+      return { items: page.values ?? [], next: page.next };
+    }, maxItems);
+
+  const repo = (workspace: string, slug: string) => `/repositories/${enc(workspace)}/${enc(slug)}`;
+
+  return {
+    user: (timeoutMs?: number) => call<{ username?: string; display_name: string; uuid: string; account_id?: string }>({ path: "/user", timeoutMs }),
+    workspace: (workspace: string, timeoutMs?: number) => call<{ slug: string; name: string; uuid: string }>({ path: `/workspaces/${enc(workspace)}`, timeoutMs }),
+
+    /** The number of repositories in a workspace, from one one-item page's `size`. */
+    async repositoryCount(workspace: string, timeoutMs?: number): Promise<number> {
+      const page = await call<BitbucketPage<BitbucketRepository>>({ path: `/repositories/${enc(workspace)}`, query: { pagelen: 1, fields: "size" }, timeoutMs });
+      return page.size ?? 0;
+    },
+
+    repositories: (workspace: string, options: { q?: string; pageSize?: number; maxItems?: number } = {}) =>
+      follow<BitbucketRepository>({ path: `/repositories/${enc(workspace)}`, query: { pagelen: options.pageSize ?? 100, q: options.q } }, options.maxItems),
+    repository: (workspace: string, slug: string) => call<BitbucketRepository>({ path: repo(workspace, slug) }),
+    branches: (workspace: string, slug: string, maxItems?: number) => follow<{ name: string; target: { hash: string } }>({ path: `${repo(workspace, slug)}/refs/branches`, query: { pagelen: 100 } }, maxItems),
+    commits: (workspace: string, slug: string, revision?: string, maxItems?: number) =>
+      follow<{ hash: string; message: string; date: string }>({ path: `${repo(workspace, slug)}/commits${revision ? `/${enc(revision)}` : ""}`, query: { pagelen: 50 } }, maxItems),
+    fileContent: (workspace: string, slug: string, commit: string, path: string) =>
+      call<string>({ path: `${repo(workspace, slug)}/src/${enc(commit)}/${path.split("/").map(enc).join("/")}`, accept: "text" }),
+
+    pullRequests: (workspace: string, slug: string, state: "OPEN" | "MERGED" | "DECLINED" | "SUPERSEDED" = "OPEN", maxItems?: number) =>
+      follow<BitbucketPullRequest>({ path: `${repo(workspace, slug)}/pullrequests`, query: { state, pagelen: 50 } }, maxItems),
+    pullRequest: (workspace: string, slug: string, id: number) => call<BitbucketPullRequest>({ path: `${repo(workspace, slug)}/pullrequests/${id}` }),
+    pullRequestDiff: (workspace: string, slug: string, id: number) => call<string>({ path: `${repo(workspace, slug)}/pullrequests/${id}/diff`, accept: "text" }),
+    pullRequestDiffstat: (workspace: string, slug: string, id: number, maxItems?: number) =>
+      follow<{ status: string; lines_added: number; lines_removed: number }>({ path: `${repo(workspace, slug)}/pullrequests/${id}/diffstat` }, maxItems),
+    commentOnPullRequest: (workspace: string, slug: string, id: number, raw: string) =>
+      call<{ id: number }>({ method: "POST", path: `${repo(workspace, slug)}/pullrequests/${id}/comments`, body: { content: { raw } } }),
+    approvePullRequest: (workspace: string, slug: string, id: number) => call<{ approved: boolean }>({ method: "POST", path: `${repo(workspace, slug)}/pullrequests/${id}/approve` }),
+    mergePullRequest: (workspace: string, slug: string, id: number, options: { message?: string; merge_strategy?: string } = {}) =>
+      call<BitbucketPullRequest>({ method: "POST", path: `${repo(workspace, slug)}/pullrequests/${id}/merge`, body: options }),
+
+    searchCode: (workspace: string, query: string, page = 1) =>
+      call<BitbucketPage<Record<string, unknown>>>({ path: `/workspaces/${enc(workspace)}/search/code`, query: { search_query: query, page, pagelen: 25 } }),
+  };
+}
+
+export type BitbucketClient = ReturnType<typeof createBitbucketClient>;

@@ -1,0 +1,295 @@
+import { BrokenCircuitError, circuitBreaker, ConsecutiveBreaker, handleWhen, type CircuitBreakerPolicy } from "cockatiel";
+import { Agent, type Dispatcher } from "undici";
+import { SERVICE_NAMES, UpstreamError, type UpstreamService } from "./errors";
+import type { UpstreamMeter } from "./meter";
+
+/** Where a call goes and with which credentials (an `Authorization` header value). */
+export interface UpstreamTarget {
+  baseUrl: string;
+  authorization: string;
+}
+
+export type TargetProvider = () => Promise<UpstreamTarget>;
+
+export type QueryValue = string | number | boolean | undefined | null | readonly (string | number)[];
+
+export interface UpstreamCall {
+  method?: "GET" | "POST" | "PUT" | "DELETE" | "PATCH";
+  /** Relative to the target's base URL, or an absolute `next` link on the same base. */
+  path: string;
+  query?: Record<string, QueryValue>;
+  body?: unknown;
+  /** "text" for diffs and raw files. */
+  accept?: "json" | "text";
+  timeoutMs?: number;
+}
+
+export interface UpstreamResponse<T> {
+  status: number;
+  data: T;
+  headers: Record<string, string | string[] | undefined>;
+}
+
+export interface UpstreamOptions {
+  meter: UpstreamMeter;
+  /** The whole call, retries and waits included, ends within this. */
+  timeoutMs: number;
+  maxAttempts?: number;
+  /** A Retry-After longer than this is not waited for: the call fails at once with it. */
+  maxRetryAfterMs?: number;
+  maxResponseBytes?: number;
+  breaker?: { consecutiveFailures: number; halfOpenAfterMs: number };
+  backoff?: { baseMs: number; maxMs: number };
+  userAgent?: string;
+}
+
+const IDEMPOTENT = new Set(["GET", "HEAD", "PUT", "DELETE"]);
+const RETRYABLE_STATUS = new Set([502, 503, 504]);
+
+/**
+ * The one HTTP layer for Jira, Confluence and Bitbucket: a keep-alive pool, a deadline per call,
+ * bounded retries honouring Retry-After with jittered exponential backoff, a circuit breaker per
+ * service and base URL, a cap on response size, and the accounting the status cards show.
+ */
+export function createUpstreamHttp(options: UpstreamOptions) {
+  const maxAttempts = options.maxAttempts ?? 3;
+  const maxRetryAfterMs = options.maxRetryAfterMs ?? 30_000;
+  const maxResponseBytes = options.maxResponseBytes ?? 10 * 1024 * 1024;
+  const breakerOptions = options.breaker ?? { consecutiveFailures: 5, halfOpenAfterMs: 30_000 };
+  const backoff = options.backoff ?? { baseMs: 250, maxMs: 4_000 };
+  const userAgent = options.userAgent ?? "Bridgekeeper";
+  const agent = new Agent({ keepAliveTimeout: 30_000, keepAliveMaxTimeout: 120_000, connections: 64, connect: { timeout: 10_000 } });
+  const breakers = new Map<string, CircuitBreakerPolicy>();
+
+  const breakerFor = (service: UpstreamService, origin: string): CircuitBreakerPolicy => {
+    const key = `${service} ${origin}`;
+    let breaker = breakers.get(key);
+    if (!breaker) {
+      breaker = circuitBreaker(
+        handleWhen((err) => err instanceof UpstreamError && err.isOutage),
+        { halfOpenAfter: breakerOptions.halfOpenAfterMs, breaker: new ConsecutiveBreaker(breakerOptions.consecutiveFailures) },
+      );
+      breakers.set(key, breaker);
+    }
+    return breaker;
+  };
+
+  async function request<T>(service: UpstreamService, target: UpstreamTarget, call: UpstreamCall): Promise<UpstreamResponse<T>> {
+    const name = SERVICE_NAMES[service];
+    const method = call.method ?? "GET";
+    const { origin, path } = resolveUrl(service, target.baseUrl, call.path, call.query);
+    const timeoutMs = call.timeoutMs ?? options.timeoutMs;
+    const deadline = Date.now() + timeoutMs;
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), timeoutMs);
+    const headers: Record<string, string> = { authorization: target.authorization, accept: call.accept === "text" ? "text/plain, */*" : "application/json", "user-agent": userAgent };
+    let body: string | undefined;
+    if (call.body !== undefined) {
+      body = JSON.stringify(call.body);
+      headers["content-type"] = "application/json";
+    }
+    const breaker = breakerFor(service, origin);
+
+    try {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          const response = await breaker.execute(() => attemptOnce<T>(service, { origin, path, method, headers, body, signal: controller.signal, accept: call.accept ?? "json", timeoutMs }));
+          options.meter.recordOutcome(service, true);
+          return response;
+        } catch (raw) {
+          const err = raw instanceof BrokenCircuitError ? new UpstreamError(service, "circuit_open", `${name} failed ${breakerOptions.consecutiveFailures} times in a row; calls are paused for up to ${Math.ceil(breakerOptions.halfOpenAfterMs / 1000)} s`) : toUpstreamError(service, raw, timeoutMs, origin);
+          const wait = attempt < maxAttempts ? retryDelay(err, method, attempt) : null;
+          if (wait === null || Date.now() + wait >= deadline) {
+            options.meter.recordOutcome(service, err.reachedService, err.reachedService ? null : err.message);
+            throw err;
+          }
+          await sleep(wait, controller.signal).catch(() => {
+            throw new UpstreamError(service, "timeout", `${name} did not answer within ${formatSeconds(timeoutMs)}`);
+          });
+        }
+      }
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** null: do not retry. Otherwise the wait in ms: Retry-After exactly (plus jitter, never less), or backoff. */
+  function retryDelay(err: UpstreamError, method: string, attempt: number): number | null {
+    if (err.kind === "rate_limited") {
+      const after = err.details.retryAfterSeconds;
+      if (after === undefined) return jittered(attempt);
+      const ms = after * 1000;
+      return ms > maxRetryAfterMs ? null : ms + Math.floor(Math.random() * 100);
+    }
+    // A refused connection sent nothing, so even a POST may go again; anything else only when
+    // repeating the request cannot do it twice.
+    const idempotent = IDEMPOTENT.has(method);
+    const retryable =
+      (err.kind === "server_error" && RETRYABLE_STATUS.has(err.status ?? 0) && idempotent) ||
+      (err.kind === "unreachable" && (idempotent || err.message.includes("ECONNREFUSED")));
+    return retryable ? jittered(attempt) : null;
+  }
+
+  const jittered = (attempt: number): number => {
+    const ceiling = Math.min(backoff.maxMs, backoff.baseMs * 2 ** (attempt - 1));
+    return Math.floor(ceiling / 2 + Math.random() * (ceiling / 2));
+  };
+
+  async function attemptOnce<T>(
+    service: UpstreamService,
+    req: { origin: string; path: string; method: string; headers: Record<string, string>; body: string | undefined; signal: AbortSignal; accept: "json" | "text"; timeoutMs: number },
+  ): Promise<UpstreamResponse<T>> {
+    options.meter.recordCall(service);
+    const res: Dispatcher.ResponseData = await agent.request({
+      origin: req.origin,
+      path: req.path,
+      method: req.method as Dispatcher.HttpMethod,
+      headers: req.headers,
+      body: req.body,
+      signal: req.signal,
+      headersTimeout: req.timeoutMs,
+      bodyTimeout: req.timeoutMs,
+    });
+    options.meter.recordRateLimitHeaders(service, res.headers);
+    const text = await readBounded(service, res, maxResponseBytes);
+    if (res.statusCode >= 200 && res.statusCode < 300) {
+      if (req.accept === "text") return { status: res.statusCode, data: text as T, headers: res.headers };
+      if (text === "") return { status: res.statusCode, data: undefined as T, headers: res.headers };
+      try {
+        return { status: res.statusCode, data: JSON.parse(text) as T, headers: res.headers };
+      } catch {
+        throw new UpstreamError(service, "invalid_response", `${SERVICE_NAMES[service]} sent a response that is not JSON`, { status: res.statusCode });
+      }
+    }
+    throw errorForStatus(service, res.statusCode, res.headers, text);
+  }
+
+  return {
+    request,
+    /** Drops the circuit state of a service (after its configuration changed). */
+    resetCircuits(service: UpstreamService): void {
+      for (const key of [...breakers.keys()]) if (key.startsWith(`${service} `)) breakers.delete(key);
+    },
+    close: () => agent.close(),
+  };
+}
+
+export type UpstreamHttp = ReturnType<typeof createUpstreamHttp>;
+
+/**
+ * Base URL + path + query. An absolute path (a `next` link) must stay on the base URL: credentials
+ * are never sent to another host because a response said so.
+ */
+export function resolveUrl(service: UpstreamService, baseUrl: string, path: string, query?: Record<string, QueryValue>): { origin: string; path: string } {
+  const base = new URL(baseUrl);
+  const basePath = base.pathname.replace(/\/+$/, "");
+  let url: URL;
+  if (/^https?:\/\//i.test(path)) {
+    url = new URL(path);
+    if (url.origin !== base.origin || !(url.pathname === basePath || url.pathname.startsWith(`${basePath}/`))) {
+      throw new UpstreamError(service, "invalid_response", `${SERVICE_NAMES[service]} pointed to a URL outside its base URL`);
+    }
+  } else {
+    url = new URL(`${base.origin}${basePath}${path.startsWith("/") ? path : `/${path}`}`);
+  }
+  for (const [key, value] of Object.entries(query ?? {})) {
+    if (value === undefined || value === null) continue;
+    if (Array.isArray(value)) for (const v of value) url.searchParams.append(key, String(v));
+    else url.searchParams.set(key, String(value));
+  }
+  return { origin: url.origin, path: `${url.pathname}${url.search}` };
+}
+
+async function readBounded(service: UpstreamService, res: Dispatcher.ResponseData, maxBytes: number): Promise<string> {
+  const declared = Number(res.headers["content-length"]);
+  const tooLarge = () => new UpstreamError(service, "too_large", `${SERVICE_NAMES[service]} sent a response larger than ${Math.round(maxBytes / 1024 / 1024)} MB`, { status: res.statusCode });
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    res.body.destroy();
+    throw tooLarge();
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of res.body) {
+    size += (chunk as Buffer).length;
+    if (size > maxBytes) {
+      res.body.destroy();
+      throw tooLarge();
+    }
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+/** The upstream's own words, from Jira's, Confluence's or Bitbucket's error body. */
+export function upstreamMessage(text: string): string | null {
+  try {
+    const body = JSON.parse(text) as Record<string, unknown>;
+    const candidates: unknown[] = [
+      Array.isArray(body.errorMessages) ? body.errorMessages[0] : undefined,
+      body.errors && typeof body.errors === "object" ? Object.values(body.errors as Record<string, unknown>)[0] : undefined,
+      (body.error as { message?: unknown } | undefined)?.message,
+      body.message,
+    ];
+    const found = candidates.find((c): c is string => typeof c === "string" && c.trim() !== "");
+    return found ? found.slice(0, 300) : null;
+  } catch {
+    const trimmed = text.trim();
+    return trimmed && !trimmed.startsWith("<") ? trimmed.slice(0, 300) : null;
+  }
+}
+
+function errorForStatus(service: UpstreamService, status: number, headers: Record<string, string | string[] | undefined>, text: string): UpstreamError {
+  const name = SERVICE_NAMES[service];
+  const said = upstreamMessage(text);
+  const suffix = said ? `: ${said}` : "";
+  if (status === 401) return new UpstreamError(service, "unauthorized", `${name} refused the credentials (401); check the username or email and the token`, { status });
+  if (status === 403) return new UpstreamError(service, "forbidden", `${name} denied access (403)${suffix}`, { status });
+  if (status === 404) return new UpstreamError(service, "not_found", `${name} found nothing there (404)${suffix}`, { status });
+  if (status === 409) return new UpstreamError(service, "conflict", `${name} reported a conflict (409)${suffix}`, { status });
+  if (status === 413) return new UpstreamError(service, "bad_request", `${name} refused the request as too large (413)`, { status });
+  if (status === 429) {
+    const retryAfterSeconds = parseRetryAfter(headers["retry-after"]);
+    const when = retryAfterSeconds === undefined ? "" : `; retry after ${retryAfterSeconds} s`;
+    return new UpstreamError(service, "rate_limited", `${name} is rate limiting requests (429)${when}`, { status, retryAfterSeconds });
+  }
+  if (status >= 500) return new UpstreamError(service, "server_error", `${name} failed with ${status}${suffix}`, { status });
+  if (status >= 300 && status < 400) return new UpstreamError(service, "invalid_response", `${name} answered with an unexpected redirect (${status})`, { status });
+  return new UpstreamError(service, "bad_request", `${name} refused the request (${status})${suffix}`, { status });
+}
+
+/** Retry-After is seconds or an HTTP date (RFC 9110 §10.2.3). */
+export function parseRetryAfter(value: string | string[] | undefined): number | undefined {
+  const raw = Array.isArray(value) ? value[0] : value;
+  if (!raw) return undefined;
+  if (/^\d+$/.test(raw.trim())) return Number(raw.trim());
+  const date = Date.parse(raw);
+  return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - Date.now()) / 1000));
+}
+
+function toUpstreamError(service: UpstreamService, err: unknown, timeoutMs: number, origin: string): UpstreamError {
+  if (err instanceof UpstreamError) return err;
+  const name = SERVICE_NAMES[service];
+  const e = err as { name?: string; code?: string; message?: string };
+  if (e?.name === "AbortError" || e?.code === "UND_ERR_ABORTED" || e?.code === "UND_ERR_HEADERS_TIMEOUT" || e?.code === "UND_ERR_BODY_TIMEOUT") {
+    return new UpstreamError(service, "timeout", `${name} did not answer within ${formatSeconds(timeoutMs)}`);
+  }
+  const code = e?.code ?? (e as { cause?: { code?: string } })?.cause?.code;
+  return new UpstreamError(service, "unreachable", `${name} could not be reached at ${origin}${code ? ` (${code})` : ""}`);
+}
+
+const formatSeconds = (ms: number): string => (ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`);
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(new Error("aborted"));
+    const t = setTimeout(() => {
+      signal.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(t);
+      reject(new Error("aborted"));
+    };
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+}

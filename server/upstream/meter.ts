@@ -1,0 +1,121 @@
+import type { Clock } from "../lib/clock";
+import type { UpstreamService } from "./errors";
+
+/** Jira and Confluence share one Atlassian site and its rate limit; Bitbucket has its own. */
+export type BudgetGroup = "atlassian" | "bitbucket";
+export const budgetGroupOf = (service: UpstreamService): BudgetGroup => (service === "bitbucket" ? "bitbucket" : "atlassian");
+
+export interface Outcome {
+  ok: boolean;
+  at: Date;
+  error: string | null;
+}
+
+export interface ServiceHealth {
+  lastSuccessAt: Date | null;
+  lastFailureAt: Date | null;
+  lastError: string | null;
+  /** The newest outcome, success or failure. */
+  last: Outcome | null;
+}
+
+export interface UsageSnapshot {
+  used: number;
+  total: number;
+}
+
+const HOUR_MS = 3_600_000;
+const MINUTE_MS = 60_000;
+
+/**
+ * Measures what the status cards show (D14): calls per budget group in the last hour (a ring of
+ * 60 one-minute buckets), the upstream's own rate-limit headers, and each service's last success
+ * and failure.
+ */
+export function createUpstreamMeter(deps: { clock: Clock; hourlyBudget: Record<BudgetGroup, number> }) {
+  const buckets: Record<BudgetGroup, { minute: number; count: number }[]> = { atlassian: [], bitbucket: [] };
+  const reported: Partial<Record<BudgetGroup, { limit: number; remaining: number | null; at: number }>> = {};
+  const health = new Map<UpstreamService, ServiceHealth>();
+  const listeners: ((service: UpstreamService, outcome: Outcome) => void)[] = [];
+
+  const callsInLastHour = (group: BudgetGroup, now: number): number => {
+    const current = Math.floor(now / MINUTE_MS);
+    let sum = 0;
+    for (const b of buckets[group]) if (b.minute > current - 60) sum += b.count;
+    return sum;
+  };
+
+  return {
+    /** One HTTP request sent upstream (each retry counts: it spends the budget too). */
+    recordCall(service: UpstreamService): void {
+      const ring = buckets[budgetGroupOf(service)];
+      const minute = Math.floor(deps.clock.now().getTime() / MINUTE_MS);
+      const last = ring[ring.length - 1];
+      if (last && last.minute === minute) last.count += 1;
+      else {
+        ring.push({ minute, count: 1 });
+        if (ring.length > 60) ring.shift();
+      }
+    },
+
+    /** X-RateLimit-Limit / X-RateLimit-Remaining, when the upstream sends them. */
+    recordRateLimitHeaders(service: UpstreamService, headers: Record<string, string | string[] | undefined>): void {
+      const limit = Number(headers["x-ratelimit-limit"]);
+      if (!Number.isFinite(limit) || limit <= 0) return;
+      const remainingRaw = headers["x-ratelimit-remaining"];
+      const remaining = remainingRaw === undefined ? null : Number(remainingRaw);
+      reported[budgetGroupOf(service)] = { limit, remaining: Number.isFinite(remaining) ? remaining : null, at: deps.clock.now().getTime() };
+    },
+
+    recordOutcome(service: UpstreamService, ok: boolean, error: string | null = null): void {
+      const at = deps.clock.now();
+      const h = health.get(service) ?? { lastSuccessAt: null, lastFailureAt: null, lastError: null, last: null };
+      if (ok) h.lastSuccessAt = at;
+      else {
+        h.lastFailureAt = at;
+        h.lastError = error;
+      }
+      h.last = { ok, at, error: ok ? null : error };
+      health.set(service, h);
+      for (const listener of listeners) listener(service, h.last);
+    },
+
+    /** Restores what a previous run stored (last sync survives a restart). */
+    restoreHealth(service: UpstreamService, stored: { lastSuccessAt: Date | null; lastFailureAt: Date | null; lastError: string | null }): void {
+      if (health.has(service)) return;
+      health.set(service, { ...stored, last: null });
+    },
+
+    /** Forgets outcomes (after the configuration changed: they were about another target). */
+    forgetOutcomes(services: UpstreamService[]): void {
+      for (const s of services) {
+        const h = health.get(s);
+        if (h) h.last = null;
+      }
+    },
+
+    health(service: UpstreamService): ServiceHealth {
+      return health.get(service) ?? { lastSuccessAt: null, lastFailureAt: null, lastError: null, last: null };
+    },
+
+    /**
+     * used/total per hour: our own count against the configured budget, or the upstream's figures
+     * when it reported them within the hour (it knows about calls other clients made).
+     */
+    usage(group: BudgetGroup): UsageSnapshot {
+      const now = deps.clock.now().getTime();
+      const own = callsInLastHour(group, now);
+      const r = reported[group];
+      if (r && now - r.at < HOUR_MS) {
+        return { total: r.limit, used: r.remaining === null ? Math.min(own, r.limit) : Math.max(0, r.limit - r.remaining) };
+      }
+      return { used: own, total: deps.hourlyBudget[group] };
+    },
+
+    onOutcome(listener: (service: UpstreamService, outcome: Outcome) => void): void {
+      listeners.push(listener);
+    },
+  };
+}
+
+export type UpstreamMeter = ReturnType<typeof createUpstreamMeter>;
