@@ -72,3 +72,40 @@ export async function startServer({ dataDir = null, env = {}, timeoutMs = 30_000
 }
 
 export const fmt = (n, digits = 0) => Number(n).toFixed(digits);
+
+export const SANDBOX_ENTRY = join(ROOT, "dist/sandbox/main.js");
+
+/** Starts dist/sandbox/main.js on a loopback port, in its own process; resolves once it answers. */
+export async function startSandboxProcess({ timeoutMs = 15_000 } = {}) {
+  if (!existsSync(SANDBOX_ENTRY)) throw new Error("Build first: npm run build");
+  const port = await freePort();
+  const child = spawn(process.execPath, [SANDBOX_ENTRY], { cwd: ROOT, env: { ...process.env, SANDBOX_PORT: String(port), SANDBOX_HOST: "127.0.0.1" }, stdio: ["ignore", "ignore", "inherit"] });
+  const url = `http://127.0.0.1:${port}`;
+  const started = performance.now();
+  for (;;) {
+    if (performance.now() - started > timeoutMs) {
+      child.kill("SIGKILL");
+      throw new Error("sandbox did not answer in time");
+    }
+    try {
+      if ((await fetch(`${url}/__sandbox/health`)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  return {
+    url,
+    async stop() {
+      const exited = new Promise((r) => child.once("exit", r));
+      child.kill("SIGTERM");
+      await exited;
+    },
+  };
+}
+
+/** Percentile of a sorted copy of `xs` (0..100). */
+export const percentile = (xs, p) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
+};

@@ -44,6 +44,14 @@ const MODULES: SandboxModule<unknown>[] = [jiraModule, confluenceModule, bitbuck
 const REQUEST_RECORD_SIZE = 2_000;
 const DEFAULT_SEED = 20_260_105;
 
+/** The exact Authorization headers each service accepts: checked first, without decoding anything. */
+function acceptedHeaders(accounts: SandboxCredentials): Record<Service, Set<string>> {
+  const basic = (user: string, secret: string) => `Basic ${Buffer.from(`${user}:${secret}`).toString("base64")}`;
+  const bearer = accounts.bearerTokens.map((t) => `Bearer ${t}`);
+  const atlassian = new Set([basic(accounts.atlassian.email, accounts.atlassian.apiToken), ...bearer]);
+  return { jira: atlassian, confluence: atlassian, bitbucket: new Set([basic(accounts.bitbucket.username, accounts.bitbucket.appPassword), ...bearer]) };
+}
+
 function authorised(service: Service, credentials: Credentials, accounts: SandboxCredentials): boolean {
   if (credentials.kind === "bearer") return accounts.bearerTokens.includes(credentials.token);
   if (credentials.kind !== "basic") return false;
@@ -67,20 +75,18 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   for (const m of MODULES) m.routes(router, () => states.get(m));
 
   let recorded: RecordedRequest[] = [];
-  const usage = new Map<string, { windowStart: number; count: number }>();
+  const usage = new Map<string, { windowStart: number; count: number; reset: string }>();
+  const limitHeader = String(rateLimit);
   const rateHeaders = (service: Service, now: number): Record<string, string> => {
     let u = usage.get(service);
     if (!u || now - u.windowStart >= 3_600_000) {
-      u = { windowStart: now, count: 0 };
+      u = { windowStart: now, count: 0, reset: new Date(now + 3_600_000).toISOString() };
       usage.set(service, u);
     }
     u.count += 1;
-    return {
-      "x-ratelimit-limit": String(rateLimit),
-      "x-ratelimit-remaining": String(Math.max(0, rateLimit - u.count)),
-      "x-ratelimit-reset": new Date(u.windowStart + 3_600_000).toISOString(),
-    };
+    return { "x-ratelimit-limit": limitHeader, "x-ratelimit-remaining": String(Math.max(0, rateLimit - u.count)), "x-ratelimit-reset": u.reset };
   };
+  const accepted = acceptedHeaders(accounts);
 
   const control = new Router()
     .get("/__sandbox/health", () => json({ status: "ok" }))
@@ -149,7 +155,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     }
 
     if (!service) return send(res, errorReply(null, 404, "Not found"));
-    if (!authorised(service, parseCredentials(req.headers.authorization), accounts)) {
+    const authorization = req.headers.authorization;
+    if (!(authorization !== undefined && accepted[service].has(authorization)) && !authorised(service, parseCredentials(authorization), accounts)) {
       const challenge = service === "bitbucket" ? 'Basic realm="Bitbucket.org HTTP"' : 'Basic realm="protected-area"';
       return send(res, errorReply(service, 401, "Client must be authenticated to access this resource.", { "www-authenticate": challenge }));
     }
@@ -171,7 +178,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       console.error("sandbox handler failed", method, path, err);
       reply = errorReply(service, 500, "Internal server error");
     }
-    reply.headers = { ...rateHeaders(service, Date.now()), ...reply.headers };
+    reply.headers = reply.headers ? { ...rateHeaders(service, Date.now()), ...reply.headers } : rateHeaders(service, Date.now());
     send(res, reply);
   }
 
