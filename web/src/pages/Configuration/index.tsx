@@ -1,17 +1,46 @@
-import { Settings } from "lucide-react";
-import { EmptyState } from "@/components/ui/empty-state";
+import { useServerConfig } from "@/api/integrations";
 import { PageHeader } from "@/components/ui/page-header";
+import { useCan } from "@/hooks/use-permission";
+import { AtlassianCard } from "./components/atlassian-card";
+import { BitbucketCard } from "./components/bitbucket-card";
+import { CorsCard } from "./components/cors-card";
+import { NoPermission } from "./components/no-permission";
+import { RateLimitsCard } from "./components/rate-limits-card";
+import { ServerSettingsCard } from "./components/server-settings-card";
+import { corsOriginsOf, rateLimitsOf } from "./lib/config-entries";
 
-/** Configuration (Configuration). The screen's body arrives with a later release; until then it says so plainly. */
+/**
+ * Configuration (spec section 2): the Atlassian and Bitbucket forms, the server settings, CORS
+ * and the rate limits in force. Reading needs config.read; saving and testing config.write
+ * (D3: the server is the guard, the page only stops offering what it would refuse).
+ */
 export default function ConfigurationPage() {
+  const canRead = useCan("config.read");
+  const canWrite = useCan("config.write");
+  const serverConfig = useServerConfig(canRead);
+
   return (
     <div className="space-y-6">
-      <PageHeader title="Configuration" description="Atlassian and Bitbucket integrations, server settings, CORS and rate limits" />
-      <EmptyState
-        icon={Settings}
-        title="This screen arrives with a later release."
-        description="It will let you connect Jira, Confluence and Bitbucket and show the server settings and rate limits in force."
+      <PageHeader
+        title="Configuration"
+        description="Connect Jira, Confluence and Bitbucket, and review the server settings and limits in force"
       />
+      {canRead ? (
+        <>
+          <div className="grid gap-6 xl:grid-cols-2">
+            <AtlassianCard canWrite={canWrite} />
+            <BitbucketCard canWrite={canWrite} />
+          </div>
+          <div className="grid gap-6 xl:grid-cols-2">
+            <ServerSettingsCard config={serverConfig} />
+            <CorsCard serverOrigins={corsOriginsOf(serverConfig.data)} />
+          </div>
+          {/* While loading, the defaults (spec section 9); then the values in force (D16). */}
+          <RateLimitsCard limits={rateLimitsOf(serverConfig.data)} fromDefaults={serverConfig.isError} />
+        </>
+      ) : (
+        <NoPermission />
+      )}
     </div>
   );
 }

@@ -1,0 +1,131 @@
+import { Lock } from "lucide-react";
+import type { ReactNode } from "react";
+import type { UseFormRegisterReturn } from "react-hook-form";
+import { Button } from "@/components/ui/button";
+import { FieldError } from "@/components/ui/field-error";
+import { Input } from "@/components/ui/input";
+import { Label } from "@/components/ui/label";
+import { Spinner } from "@/components/ui/spinner";
+import { Switch } from "@/components/ui/switch";
+
+interface TextFieldProps {
+  id: string;
+  label: string;
+  registration: UseFormRegisterReturn;
+  error?: string | undefined;
+  hint?: ReactNode;
+  type?: "text" | "url" | "password";
+  placeholder?: string | undefined;
+  autoComplete?: string;
+}
+
+/** Label above, input, then the hint and the field's message in the destructive colour (UI.md). */
+export function TextField({ id, label, registration, error, hint, type = "text", placeholder, autoComplete = "off" }: TextFieldProps) {
+  const describedBy = [hint ? `${id}-hint` : null, error ? `${id}-error` : null].filter(Boolean).join(" ") || undefined;
+  return (
+    <div className="min-w-0 space-y-2">
+      <Label htmlFor={id}>{label}</Label>
+      <Input
+        id={id}
+        type={type}
+        placeholder={placeholder}
+        autoComplete={autoComplete}
+        autoCapitalize="none"
+        spellCheck={false}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy}
+        className={type === "password" ? "font-mono" : undefined}
+        {...registration}
+      />
+      <FieldError id={`${id}-error`} message={error} />
+      {hint && (
+        <p id={`${id}-hint`} className="text-xs text-muted-foreground">
+          {hint}
+        </p>
+      )}
+    </div>
+  );
+}
+
+interface ActiveFieldProps {
+  id: string;
+  description: string;
+  checked: boolean;
+  onCheckedChange: (checked: boolean) => void;
+  onBlur: () => void;
+  ref: (element: HTMLButtonElement | null) => void;
+}
+
+/** The integration's Active switch with a sentence saying what it does. */
+export function ActiveField({ id, description, checked, onCheckedChange, onBlur, ref }: ActiveFieldProps) {
+  return (
+    <div className="flex items-center justify-between gap-4 rounded-md border border-border p-3">
+      <div className="space-y-1">
+        <Label htmlFor={id}>Active</Label>
+        <p id={`${id}-hint`} className="text-xs text-muted-foreground">
+          {description}
+        </p>
+      </div>
+      <Switch id={id} aria-describedby={`${id}-hint`} checked={checked} onCheckedChange={onCheckedChange} onBlur={onBlur} ref={ref} />
+    </div>
+  );
+}
+
+interface FormActionsProps {
+  idPrefix: string;
+  canWrite: boolean;
+  saving: boolean;
+  testing: boolean;
+  /** A config is stored: only then is there something to test. */
+  configured: boolean;
+  /** The form holds unsaved changes: the test checks the stored config, not these. */
+  dirty: boolean;
+  onTest: () => void;
+}
+
+/** Save ("Saving...") and Test Connection ("Testing..."), or a read-only note for a viewer. */
+export function FormActions({ idPrefix, canWrite, saving, testing, configured, dirty, onTest }: FormActionsProps) {
+  if (!canWrite) {
+    return (
+      <p className="flex items-start gap-2 rounded-md bg-muted px-3 py-2 text-xs text-muted-foreground">
+        <Lock className="mt-px size-3.5 shrink-0" aria-hidden="true" />
+        Read-only: changing or testing this integration needs the config.write permission.
+      </p>
+    );
+  }
+  const hintId = `${idPrefix}-test-hint`;
+  const hint = !configured
+    ? "Save a configuration first, then test it."
+    : dirty
+      ? "Test Connection checks the saved configuration, not unsaved changes."
+      : null;
+  return (
+    <div className="space-y-2">
+      <div className="flex flex-wrap gap-2">
+        <Button type="submit" disabled={saving || testing}>
+          {saving && <Spinner />}
+          {saving ? "Saving..." : "Save"}
+        </Button>
+        <Button
+          type="button"
+          variant="outline"
+          onClick={onTest}
+          disabled={!configured || saving || testing}
+          aria-describedby={hint ? hintId : undefined}
+          aria-busy={testing || undefined}
+        >
+          {testing && <Spinner />}
+          {testing ? "Testing..." : "Test Connection"}
+        </Button>
+      </div>
+      {hint && (
+        <p id={hintId} className="text-xs text-muted-foreground">
+          {hint}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** The stored secret, as D6 allows: only its last four characters. */
+export const secretHint = (hint: string) => `•••• ${hint}`;
