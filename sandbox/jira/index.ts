@@ -1,11 +1,24 @@
 import { defineModule } from "../core/module";
-import { json } from "../core/http";
+import { activityRoutes } from "./activity.routes";
+import { agileRoutes } from "./agile.routes";
+import { issueRoutes } from "./issues.routes";
+import { metaRoutes } from "./meta.routes";
+import type { JiraState } from "./model";
+import { searchRoutes } from "./search.routes";
+import { seedJira } from "./seed";
 
-// Placeholder to be replaced by the full Jira imitation.
-export const jiraModule = defineModule({
+/**
+ * The Jira Cloud imitation: REST API v3 (ADF bodies) and v2 (wiki markup) from one implementation,
+ * plus Jira Software Agile 1.0, over seeded deterministic data (3 projects, 500 issues, sprints).
+ */
+export const jiraModule = defineModule<JiraState>({
   service: "jira",
-  seed: () => ({}),
-  routes(router) {
-    router.get("/rest/api/3/myself", () => json({}));
+  seed: seedJira,
+  routes(router, state) {
+    metaRoutes(router, state);
+    searchRoutes(router, state);
+    issueRoutes(router, state);
+    activityRoutes(router, state);
+    agileRoutes(router, state);
   },
 });

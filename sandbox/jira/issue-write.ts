@@ -1,0 +1,244 @@
+import { isAdfDoc, wikiToAdf } from "./adf";
+import { FIELD_SPRINT, FIELD_STORY_POINTS, ISSUE_TYPES, PRIORITIES, TYPE_EPIC, TYPE_SUBTASK } from "./catalog";
+import type { Adf, HistoryItem, Issue, JiraState, Project } from "./model";
+import type { View } from "./presenters";
+import { addChild, findIssue, removeChild } from "./store";
+import { isRecord, parseDuration } from "./util";
+
+/** Validation and application of `fields` and `update` on create and edit, with Jira's messages. */
+
+export type FieldErrors = Record<string, string>;
+const NOT_SETTABLE = (f: string) => `Field '${f}' cannot be set. It is not on the appropriate screen, or unknown.`;
+const NOT_ADF = "Operation value must be an Atlassian Document (see the Atlassian Document Format)";
+
+/** A rich-text input in the view's format: ADF for v3, a wiki string for v2. */
+export function readBody(v: View, value: unknown): Adf | null | undefined {
+  if (value === null) return null;
+  if (v.version === 3) return isAdfDoc(value) ? value : undefined;
+  return typeof value === "string" ? (value.trim() ? wikiToAdf(value) : null) : undefined;
+}
+
+const refOf = (x: unknown): { id?: string; name?: string; key?: string; accountId?: string } => (isRecord(x) ? { id: x.id === undefined ? undefined : String(x.id), name: typeof x.name === "string" ? x.name : undefined, key: typeof x.key === "string" ? x.key : undefined, accountId: typeof x.accountId === "string" ? x.accountId : undefined } : {});
+
+interface Apply {
+  issue: Issue;
+  project: Project;
+  state: JiraState;
+  view: View;
+  errors: FieldErrors;
+  history: HistoryItem[];
+}
+
+function change(a: Apply, field: string, from: string | null, fromString: string | null, to: string | null, toString: string | null): void {
+  if (from === to && fromString === toString) return;
+  a.history.push({ field, fieldId: field, from, fromString, to, toString });
+}
+
+function refList<T extends { id: string; name: string }>(a: Apply, field: string, value: unknown, options: T[]): string[] | null {
+  if (!Array.isArray(value)) {
+    a.errors[field] = `data was not an array`;
+    return null;
+  }
+  const ids: string[] = [];
+  for (const item of value) {
+    const r = refOf(item);
+    const hit = options.find((o) => o.id === r.id || o.name === r.name);
+    if (!hit) {
+      a.errors[field] = field === "components" ? `Component name '${r.name ?? r.id ?? ""}' is not valid` : `Version name '${r.name ?? r.id ?? ""}' is not valid`;
+      return null;
+    }
+    if (!ids.includes(hit.id)) ids.push(hit.id);
+  }
+  return ids;
+}
+
+type Setter = (a: Apply, value: unknown) => void;
+
+const SETTERS: Record<string, Setter> = {
+  summary: (a, value) => {
+    if (typeof value !== "string" || !value.trim()) a.errors.summary = "You must specify a summary of the issue.";
+    else if (value.length > 255) a.errors.summary = "Summary must be less than 255 characters.";
+    else {
+      change(a, "summary", null, a.issue.summary, null, value);
+      a.issue.summary = value;
+    }
+  },
+  description: (a, value) => {
+    const d = readBody(a.view, value);
+    if (d === undefined) a.errors.description = a.view.version === 3 ? NOT_ADF : "Operation value must be a string";
+    else {
+      change(a, "description", null, "", null, "");
+      a.issue.description = d;
+    }
+  },
+  priority: (a, value) => {
+    const r = refOf(value);
+    const p = PRIORITIES.find((x) => x.id === r.id || x.name === r.name);
+    if (!p) a.errors.priority = "Specify a valid priority";
+    else {
+      change(a, "priority", a.issue.priorityId, PRIORITIES.find((x) => x.id === a.issue.priorityId)?.name ?? null, p.id, p.name);
+      a.issue.priorityId = p.id;
+    }
+  },
+  assignee: (a, value) => setUser(a, "assignee", value),
+  reporter: (a, value) => setUser(a, "reporter", value),
+  labels: (a, value) => {
+    if (!Array.isArray(value) || value.some((l) => typeof l !== "string")) a.errors.labels = "data was not an array";
+    else if (value.some((l: string) => /\s/.test(l))) a.errors.labels = `The label '${(value as string[]).find((l) => /\s/.test(l)) ?? ""}' contains spaces which is invalid.`;
+    else {
+      const next = [...new Set(value as string[])];
+      change(a, "labels", null, a.issue.labels.join(" "), null, next.join(" "));
+      a.issue.labels = next;
+    }
+  },
+  components: (a, value) => {
+    const ids = refList(a, "components", value, a.project.components);
+    if (ids) a.issue.componentIds = ids;
+  },
+  fixVersions: (a, value) => {
+    const ids = refList(a, "fixVersions", value, a.project.versions);
+    if (ids) a.issue.fixVersionIds = ids;
+  },
+  duedate: (a, value) => {
+    if (value !== null && (typeof value !== "string" || !/^\d{4}-\d{2}-\d{2}$/.test(value))) a.errors.duedate = "Error parsing date string: " + String(value);
+    else a.issue.dueDate = value;
+  },
+  parent: (a, value) => {
+    const r = refOf(value);
+    const parent = r.key || r.id ? findIssue(a.state, (r.key ?? r.id)!) : undefined;
+    if (!parent || parent.id === a.issue.id) return void (a.errors.parent = "Could not find issue by id or key.");
+    const isSub = a.issue.typeId === TYPE_SUBTASK;
+    if ((isSub && (parent.typeId === TYPE_SUBTASK || parent.typeId === TYPE_EPIC)) || (!isSub && parent.typeId !== TYPE_EPIC) || a.issue.typeId === TYPE_EPIC) {
+      return void (a.errors.parent = "Given parent work item does not belong to appropriate hierarchy.");
+    }
+    change(a, "parent", a.issue.parentId, null, parent.id, parent.key);
+    a.issue.parentId = parent.id;
+  },
+  [FIELD_STORY_POINTS]: (a, value) => {
+    if (value !== null && typeof value !== "number") a.errors[FIELD_STORY_POINTS] = "Operation value must be a number";
+    else a.issue.storyPoints = value;
+  },
+  [FIELD_SPRINT]: (a, value) => {
+    const id = typeof value === "number" ? value : isRecord(value) ? Number(value.id) : NaN;
+    const sprint = a.state.sprintsById.get(id);
+    if (value === null) a.issue.sprintIds = a.issue.sprintIds.filter((s) => a.state.sprintsById.get(s)?.state === "closed");
+    else if (!sprint || sprint.state === "closed") a.errors[FIELD_SPRINT] = "Sprint with id " + String(value) + " does not exist or is closed.";
+    else a.issue.sprintIds = [...a.issue.sprintIds.filter((s) => a.state.sprintsById.get(s)?.state === "closed"), sprint.id];
+  },
+  timetracking: (a, value) => {
+    if (!isRecord(value)) return void (a.errors.timetracking = "Invalid time tracking input.");
+    for (const [key, target] of [["originalEstimate", "originalEstimateSeconds"], ["remainingEstimate", "remainingEstimateSeconds"]] as const) {
+      if (value[key] === undefined) continue;
+      const seconds = typeof value[key] === "string" ? parseDuration(value[key]) : null;
+      if (seconds === null) a.errors.timetracking = "Please specify valid time tracking values.";
+      else a.issue[target] = seconds;
+    }
+    // As in Jira, a first original estimate also sets the remaining estimate.
+    if (value.remainingEstimate === undefined && a.issue.remainingEstimateSeconds === null) a.issue.remainingEstimateSeconds = a.issue.originalEstimateSeconds;
+  },
+};
+
+function setUser(a: Apply, field: "assignee" | "reporter", value: unknown): void {
+  if (value === null && field === "assignee") {
+    change(a, field, a.issue.assigneeId, null, null, null);
+    a.issue.assigneeId = null;
+    return;
+  }
+  const r = refOf(value);
+  const user = r.accountId ? a.state.usersById.get(r.accountId) : undefined;
+  if (!user) {
+    a.errors[field] = r.accountId ? "Specified user does not exist or you do not have required permissions" : `Specify a user by accountId for field '${field}'.`;
+    return;
+  }
+  const key = field === "assignee" ? "assigneeId" : "reporterId";
+  change(a, field, a.issue[key], null, user.accountId, user.displayName);
+  a.issue[key] = user.accountId;
+}
+
+/** Array ops of `update`: the field's current value in request form, then add/remove/set applied. */
+function currentRequestValue(a: Apply, field: string): unknown[] {
+  if (field === "labels") return [...a.issue.labels];
+  if (field === "components") return a.issue.componentIds.map((id) => ({ id }));
+  if (field === "fixVersions") return a.issue.fixVersionIds.map((id) => ({ id }));
+  return [];
+}
+
+function sameItem(a: Apply, field: string, x: unknown, y: unknown): boolean {
+  if (typeof x === "string" || typeof y === "string") return x === y;
+  const rx = refOf(x);
+  const ry = refOf(y);
+  const options: { id: string; name: string }[] = field === "components" ? a.project.components : a.project.versions;
+  const idOf = (r: ReturnType<typeof refOf>) => r.id ?? options.find((o) => o.name === r.name)?.id;
+  return idOf(rx) !== undefined && idOf(rx) === idOf(ry);
+}
+
+export interface WriteResult {
+  errors: FieldErrors;
+  history: HistoryItem[];
+  /** Comment bodies added through `update.comment`. */
+  comments: Adf[];
+}
+
+/**
+ * Applies `fields` and `update` to an issue. Setters work on a shallow draft (they replace arrays,
+ * never mutate them), which is committed only when there are no errors.
+ */
+export function applyWrite(state: JiraState, view: View, issue: Issue, fields: Record<string, unknown>, update: Record<string, unknown>, creating: boolean): WriteResult {
+  const project = state.projectsById.get(issue.projectId)!;
+  const draft: Issue = { ...issue };
+  const a: Apply = { issue: draft, project, state, view, errors: {}, history: [] };
+  const comments: Adf[] = [];
+  for (const [field, value] of Object.entries(fields)) {
+    if (creating && (field === "project" || field === "issuetype")) continue;
+    const setter = SETTERS[field];
+    if (!setter) a.errors[field] = NOT_SETTABLE(field);
+    else setter(a, value);
+  }
+  for (const [field, ops] of Object.entries(update)) {
+    if (!Array.isArray(ops)) {
+      a.errors[field] = "Operation value must be an array of operations.";
+      continue;
+    }
+    if (field === "comment") {
+      for (const op of ops) {
+        const b = isRecord(op) && isRecord(op.add) ? readBody(view, op.add.body) : undefined;
+        if (!b) a.errors.comment = "Comment body can not be empty!";
+        else comments.push(b);
+      }
+      continue;
+    }
+    const setter = SETTERS[field];
+    if (!setter) {
+      a.errors[field] = NOT_SETTABLE(field);
+      continue;
+    }
+    let value: unknown = undefined;
+    let list: unknown[] | null = null;
+    for (const op of ops) {
+      if (!isRecord(op)) continue;
+      if ("set" in op) value = op.set;
+      else if ("edit" in op) value = op.edit;
+      else if ("add" in op || "remove" in op) {
+        list ??= currentRequestValue(a, field);
+        if ("add" in op && !list.some((x) => sameItem(a, field, x, op.add))) list.push(op.add);
+        if ("remove" in op) list = list.filter((x) => !sameItem(a, field, x, op.remove));
+        value = list;
+      }
+    }
+    if (value !== undefined) setter(a, value);
+  }
+  if (Object.keys(a.errors).length === 0) {
+    if (!creating && draft.parentId !== issue.parentId) {
+      if (issue.parentId) removeChild(state, issue.parentId, issue.id);
+      if (draft.parentId) addChild(state, draft.parentId, issue.id);
+    }
+    Object.assign(issue, draft);
+  }
+  return { errors: a.errors, history: a.history, comments };
+}
+
+export const issueTypeByRef = (x: unknown) => {
+  const r = refOf(x);
+  return ISSUE_TYPES.find((t) => t.id === r.id || t.name.toLowerCase() === r.name?.toLowerCase());
+};
+export { refOf };

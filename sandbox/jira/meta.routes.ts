@@ -1,0 +1,100 @@
+import { jiraError } from "../core/errors";
+import { json, type Router } from "../core/http";
+import { FIELDS, ISSUE_TYPES, LINK_TYPES, PRIORITIES, RESOLUTIONS, STATUS_CATEGORIES, STATUSES, TYPE_SUBTASK } from "./catalog";
+import { both, me } from "./kit";
+import type { JiraState, User } from "./model";
+import * as P from "./presenters";
+import { findProject } from "./store";
+import { clock, jiraTime, listParam, page } from "./util";
+
+/** Who-am-I, server info, projects, users and the field/priority/status/type catalogues. */
+export function metaRoutes(router: Router, state: () => JiraState): void {
+  both(router, state, "get", "/myself", (_req, v) => {
+    const u = v.state.usersById.get(me(v.state))!;
+    return json({ ...P.presentUser(v, u), locale: "en_US", groups: { size: 3, items: [] }, applicationRoles: { size: 1, items: [] }, expand: "groups,applicationRoles" });
+  });
+
+  both(router, state, "get", "/serverInfo", (req, v) =>
+    json({ baseUrl: req.origin, displayUrl: req.origin, version: "1001.0.0-SNAPSHOT", versionNumbers: [1001, 0, 0], deploymentType: "Cloud", buildNumber: 100_280, buildDate: "2026-01-05T00:00:00.000+0000", serverTime: jiraTime(clock(v.state)), scmInfo: "0e2c9a8d5f1b3c4a7e6d5c4b3a2f1e0d9c8b7a6f", serverTitle: "Bridgekeeper Sandbox", defaultLocale: { locale: "en_US" }, serverTimeZone: "Etc/UTC" }),
+  );
+
+  both(router, state, "get", "/project", (_req, v) => json(v.state.projects.map((p) => P.presentProject(v, p))));
+
+  both(router, state, "get", "/project/search", (req, v) => {
+    const query = (req.query.get("query") ?? "").toLowerCase();
+    const keys = new Set(listParam(req.query, "keys").map((k) => k.toUpperCase()));
+    let items = v.state.projects.filter((p) => (!query || p.key.toLowerCase().includes(query) || p.name.toLowerCase().includes(query)) && (keys.size === 0 || keys.has(p.key)));
+    const orderBy = req.query.get("orderBy") ?? "key";
+    const desc = orderBy.startsWith("-");
+    const by = orderBy.replace(/^[+-]/, "");
+    items = [...items].sort((a, b) => (by === "name" ? a.name.localeCompare(b.name) : a.key.localeCompare(b.key)) * (desc ? -1 : 1));
+    const out = page(items, req.query, (p) => P.presentProject(v, p), { defaultMax: 50, max: 100 });
+    const next = (out.startAt as number) + (out.values as unknown[]).length;
+    return json({ self: `${v.base}/project/search?${req.query.toString()}`, ...(out.isLast ? {} : { nextPage: `${v.base}/project/search?startAt=${next}&maxResults=${out.maxResults as number}` }), ...out });
+  });
+
+  const projectRoute = (suffix: string, fn: (p: NonNullable<ReturnType<typeof findProject>>, v: P.View) => unknown) =>
+    both(router, state, "get", `/project/:projectIdOrKey${suffix}`, (req, v) => {
+      const p = findProject(v.state, req.params.projectIdOrKey ?? "");
+      if (!p) return jiraError(404, `No project could be found with key '${req.params.projectIdOrKey ?? ""}'.`);
+      return json(fn(p, v));
+    });
+  projectRoute("", (p, v) => P.presentProject(v, p, true));
+  projectRoute("/components", (p, v) => p.components.map((c) => P.presentComponent(v, c)));
+  projectRoute("/versions", (p, v) => p.versions.map((x) => P.presentVersion(v, x, p.id)));
+  projectRoute("/statuses", (_p, v) => ISSUE_TYPES.map((t) => ({ ...P.presentIssueType(v, t), statuses: STATUSES.map((s) => P.presentStatus(v, s)) })));
+
+  both(router, state, "get", "/field", () => json(FIELDS.map((f) => ({ id: f.id, key: f.id, name: f.name, custom: f.custom, orderable: f.orderable, navigable: f.navigable, searchable: f.searchable, clauseNames: f.clauseNames, ...(f.schema ? { schema: f.schema } : {}), ...(f.custom ? { untranslatedName: f.name } : {}) }))));
+  both(router, state, "get", "/priority", (_req, v) => json(PRIORITIES.map((p) => P.presentPriority(v, p.id, true))));
+  both(router, state, "get", "/priority/:id", (req, v) => (PRIORITIES.some((p) => p.id === req.params.id) ? json(P.presentPriority(v, req.params.id!, true)) : jiraError(404, `The priority with ID '${req.params.id ?? ""}' does not exist.`)));
+  both(router, state, "get", "/status", (_req, v) => json(STATUSES.map((s) => P.presentStatus(v, s))));
+  both(router, state, "get", "/statuscategory", (_req, v) => json(STATUS_CATEGORIES.map((c) => P.presentStatusCategory(v, c.id))));
+  both(router, state, "get", "/issuetype", (_req, v) => json(ISSUE_TYPES.map((t) => P.presentIssueType(v, t))));
+  both(router, state, "get", "/resolution", (_req, v) => json(RESOLUTIONS.map((r) => P.presentResolution(v, r.id))));
+  both(router, state, "get", "/issueLinkType", (_req, v) => json({ issueLinkTypes: LINK_TYPES.map((t) => P.presentLinkType(v, t.id)) }));
+
+  const matches = (u: User, q: string) => !q || u.displayName.toLowerCase().includes(q) || u.emailAddress.toLowerCase().startsWith(q) || u.accountId === q;
+  both(router, state, "get", "/user", (req, v) => {
+    const u = v.state.usersById.get(req.query.get("accountId") ?? "");
+    return u ? json(P.presentUser(v, u)) : jiraError(404, `Specified user does not exist or you do not have required permissions`);
+  });
+  const userSearch = (assignable: boolean) => (req: Parameters<Parameters<typeof both>[4]>[0], v: P.View) => {
+    const q = (req.query.get("query") ?? req.query.get("username") ?? "").toLowerCase();
+    const accountId = req.query.get("accountId");
+    if (!assignable && !q && !accountId) return jiraError(400, "The query parameter 'query' or 'accountId' is required.");
+    const startAt = Number(req.query.get("startAt") ?? 0) || 0;
+    const max = Math.min(1000, Number(req.query.get("maxResults") ?? 50) || 50);
+    const users = v.state.users.filter((u) => (accountId ? u.accountId === accountId : matches(u, q)));
+    return json(users.slice(startAt, startAt + max).map((u) => P.presentUser(v, u)));
+  };
+  both(router, state, "get", "/user/search", userSearch(false));
+  both(router, state, "get", "/user/assignable/search", userSearch(true));
+
+  both(router, state, "get", "/issue/createmeta/:projectIdOrKey/issuetypes", (req, v) => {
+    const p = findProject(v.state, req.params.projectIdOrKey ?? "");
+    if (!p) return jiraError(404, `No project could be found with key '${req.params.projectIdOrKey ?? ""}'.`);
+    const out = page(ISSUE_TYPES, req.query, (t) => P.presentIssueType(v, t), { defaultMax: 50, max: 200, name: "issueTypes", isLast: false });
+    return json(out);
+  });
+  both(router, state, "get", "/issue/createmeta/:projectIdOrKey/issuetypes/:issueTypeId", (req, v) => {
+    const p = findProject(v.state, req.params.projectIdOrKey ?? "");
+    const t = ISSUE_TYPES.find((x) => x.id === req.params.issueTypeId);
+    if (!p || !t) return jiraError(404, p ? "The issue type is not valid for this project." : `No project could be found with key '${req.params.projectIdOrKey ?? ""}'.`);
+    const field = (fieldId: string, name: string, required: boolean, schema: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({ required, schema, name, key: fieldId, fieldId, hasDefaultValue: false, operations: ["set"], ...extra });
+    const fields = [
+      field("summary", "Summary", true, { type: "string", system: "summary" }),
+      field("issuetype", "Issue Type", true, { type: "issuetype", system: "issuetype" }, { allowedValues: [P.presentIssueType(v, t)] }),
+      field("project", "Project", true, { type: "project", system: "project" }, { allowedValues: [P.presentProjectRef(v, p)] }),
+      field("description", "Description", false, { type: "string", system: "description" }),
+      field("priority", "Priority", false, { type: "priority", system: "priority" }, { allowedValues: PRIORITIES.map((x) => P.presentPriority(v, x.id)), hasDefaultValue: true, defaultValue: P.presentPriority(v, "3") }),
+      field("labels", "Labels", false, { type: "array", items: "string", system: "labels" }, { operations: ["add", "set", "remove"] }),
+      field("components", "Components", false, { type: "array", items: "component", system: "components" }, { allowedValues: p.components.map((c) => P.presentComponent(v, c)), operations: ["add", "set", "remove"] }),
+      field("fixVersions", "Fix versions", false, { type: "array", items: "version", system: "fixVersions" }, { allowedValues: p.versions.map((x) => P.presentVersion(v, x, p.id)), operations: ["set", "add", "remove"] }),
+      field("assignee", "Assignee", false, { type: "user", system: "assignee" }, { autoCompleteUrl: `${v.base}/user/assignable/search?project=${p.key}&query=` }),
+      field("reporter", "Reporter", false, { type: "user", system: "reporter" }),
+      field("duedate", "Due date", false, { type: "date", system: "duedate" }),
+      field("parent", "Parent", t.id === TYPE_SUBTASK, { type: "issuelink", system: "parent" }),
+    ];
+    return json({ ...page(fields, req.query, (x) => x, { defaultMax: 50, max: 200, name: "fields", isLast: false }) });
+  });
+}

@@ -1,0 +1,166 @@
+/** The Jira imitation's in-memory model: plain records plus O(1) indexes, presented per request. */
+
+export type Adf = { type: "doc"; version: 1; content: AdfNode[] };
+export interface AdfNode {
+  type: string;
+  text?: string;
+  attrs?: Record<string, unknown>;
+  marks?: { type: string; attrs?: Record<string, unknown> }[];
+  content?: AdfNode[];
+}
+
+export interface User {
+  accountId: string;
+  displayName: string;
+  emailAddress: string;
+  timeZone: string;
+  active: boolean;
+}
+
+export interface Version {
+  id: string;
+  name: string;
+  description: string;
+  released: boolean;
+  releaseDate?: string;
+}
+
+export interface Component {
+  id: string;
+  name: string;
+  description: string;
+}
+
+export interface Project {
+  id: string;
+  key: string;
+  name: string;
+  description: string;
+  leadAccountId: string;
+  components: Component[];
+  versions: Version[];
+  nextIssueNumber: number;
+}
+
+export interface Comment {
+  id: string;
+  authorId: string;
+  updateAuthorId: string;
+  body: Adf;
+  created: number;
+  updated: number;
+}
+
+export interface Worklog {
+  id: string;
+  authorId: string;
+  comment: Adf | null;
+  started: number;
+  created: number;
+  updated: number;
+  timeSpentSeconds: number;
+}
+
+export interface HistoryItem {
+  field: string;
+  fieldId: string;
+  from: string | null;
+  fromString: string | null;
+  to: string | null;
+  toString: string | null;
+}
+
+export interface History {
+  id: string;
+  authorId: string;
+  created: number;
+  items: HistoryItem[];
+}
+
+export interface Issue {
+  id: string;
+  key: string;
+  projectId: string;
+  typeId: string;
+  summary: string;
+  description: Adf | null;
+  statusId: string;
+  priorityId: string;
+  resolutionId: string | null;
+  resolutionDate: number | null;
+  statusCategoryChanged: number;
+  labels: string[];
+  componentIds: string[];
+  fixVersionIds: string[];
+  assigneeId: string | null;
+  reporterId: string;
+  creatorId: string;
+  created: number;
+  updated: number;
+  dueDate: string | null;
+  parentId: string | null;
+  storyPoints: number | null;
+  originalEstimateSeconds: number | null;
+  remainingEstimateSeconds: number | null;
+  /** Every sprint the issue has been in, oldest first; the last one is current unless it is closed. */
+  sprintIds: number[];
+  comments: Comment[];
+  worklogs: Worklog[];
+  histories: History[];
+  /** Lower-cased text for `~` searches, rebuilt lazily after a write. */
+  text?: { summary: string; description: string; comments: string };
+}
+
+export interface IssueLink {
+  id: string;
+  typeId: string;
+  /** The issue the outward description applies to ("A blocks B": A is outward). */
+  outwardId: string;
+  inwardId: string;
+}
+
+export interface Sprint {
+  id: number;
+  name: string;
+  state: "closed" | "active" | "future";
+  boardId: number;
+  goal: string;
+  startDate?: number;
+  endDate?: number;
+  completeDate?: number;
+  createdDate: number;
+}
+
+export interface Board {
+  id: number;
+  name: string;
+  type: "scrum" | "kanban";
+  projectId: string;
+  filterId: number;
+}
+
+export interface JiraState {
+  users: User[];
+  usersById: Map<string, User>;
+  projects: Project[];
+  projectsByKey: Map<string, Project>;
+  projectsById: Map<string, Project>;
+  issues: Issue[];
+  issuesById: Map<string, Issue>;
+  issuesByKey: Map<string, Issue>;
+  /** Child issue ids (subtasks and epic children) by parent id. */
+  children: Map<string, string[]>;
+  links: IssueLink[];
+  linksByIssue: Map<string, IssueLink[]>;
+  boards: Board[];
+  sprints: Sprint[];
+  sprintsById: Map<number, Sprint>;
+  /** Counters for new ids. */
+  next: { issue: number; comment: number; worklog: number; link: number; sprint: number; history: number };
+  /** Wall-clock instant the state was seeded: the sandbox clock runs from SEED_EPOCH at that instant. */
+  startedAt: number;
+  /** Bumped by every write; cached GET responses of an older generation are stale. */
+  generation: number;
+  /** Serialised GET responses by method, origin and URL (see kit.ts). */
+  responseCache: Map<string, { generation: number; at: number; text: string }>;
+}
