@@ -1,11 +1,28 @@
 import { defineModule } from "../core/module";
-import { json } from "../core/http";
+import { accountRoutes } from "./account.routes";
+import type { BitbucketState } from "./model";
+import { prActionRoutes } from "./pr-actions.routes";
+import { pullRequestRoutes } from "./pullrequests.routes";
+import { repoRoutes } from "./repos.routes";
+import { searchRoutes } from "./search.routes";
+import { seedBitbucket } from "./seed";
+import { sourceRoutes } from "./source.routes";
 
-// Placeholder to be replaced by the full Bitbucket imitation.
-export const bitbucketModule = defineModule({
+/**
+ * The Bitbucket Cloud REST API 2.0 imitation: one workspace (`bridgekeeper`), 3 projects, 30
+ * repositories with branches, commits, files and pull requests, all seeded deterministically.
+ */
+export const bitbucketModule = defineModule<BitbucketState>({
   service: "bitbucket",
-  seed: () => ({}),
-  routes(router) {
-    router.get("/2.0/user", () => json({}));
+  seed: seedBitbucket,
+  routes(router, state) {
+    accountRoutes(router, state);
+    repoRoutes(router, state);
+    sourceRoutes(router, state);
+    pullRequestRoutes(router, state);
+    prActionRoutes(router, state);
+    searchRoutes(router, state);
   },
 });
+
+export type { BitbucketState } from "./model";
