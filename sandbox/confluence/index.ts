@@ -1,11 +1,21 @@
 import { defineModule } from "../core/module";
-import { json } from "../core/http";
+import { contentRoutes } from "./content.routes";
+import { seedConfluence } from "./seed";
+import type { ConfluenceState } from "./types";
+import { v1Routes } from "./v1.routes";
+import { v2Routes } from "./v2.routes";
 
-// Placeholder to be replaced by the full Confluence imitation.
-export const confluenceModule = defineModule({
+/**
+ * The Confluence Cloud imitation: v1 (`/wiki/rest/api`: spaces, content with expansions, CQL search,
+ * labels, comments) and v2 (`/wiki/api/v2`: spaces, pages, blog posts) over seeded data.
+ */
+export const confluenceModule = defineModule<ConfluenceState>({
   service: "confluence",
-  seed: () => ({}),
-  routes(router) {
-    router.get("/wiki/rest/api/space", () => json({ results: [] }));
+  seed: seedConfluence,
+  routes(router, state) {
+    // Exact paths (content/search) are matched before parameterised ones (content/:id) by the router.
+    v1Routes(router, state);
+    contentRoutes(router, state);
+    v2Routes(router, state);
   },
 });

@@ -49,7 +49,10 @@ interface CompiledRoute {
  * (the remainder, slashes included): `/2.0/repositories/:workspace/:repo/src/:commit/*path`.
  */
 export class Router {
-  private readonly routes: CompiledRoute[] = [];
+  /** Parameterised routes, bucketed by their first two (literal) segments: "/wiki/api", "/2.0/repositories". */
+  private readonly buckets = new Map<string, CompiledRoute[]>();
+  /** Routes with a parameter in their first two segments: tried for every path. */
+  private readonly loose: CompiledRoute[] = [];
   /** Exact-path routes (no parameters) are looked up in O(1). */
   private readonly exact = new Map<string, Handler>();
 
@@ -73,7 +76,10 @@ export class Router {
         return segment.replace(/[.+?^${}()|[\]\\]/g, "\\$&");
       })
       .join("/");
-    this.routes.push({ method, pattern, regex: new RegExp(`^${source}/?$`), names, handler });
+    const route = { method, pattern, regex: new RegExp(`^${source}/?$`), names, handler };
+    const key = bucketKey(pattern);
+    if (key === null || key.includes(":") || key.includes("*")) this.loose.push(route);
+    else this.buckets.set(key, [...(this.buckets.get(key) ?? []), route]);
     return this;
   }
 
@@ -87,7 +93,9 @@ export class Router {
     const exact = this.exact.get(`${method} ${path}`) ?? (path.endsWith("/") ? this.exact.get(`${method} ${path.slice(0, -1)}`) : undefined);
     if (exact) return { handler: exact, params: {} };
     let otherMethod = false;
-    for (const route of this.routes) {
+    const key = bucketKey(path);
+    const candidates = key === null ? this.loose : [...(this.buckets.get(key) ?? []), ...this.loose];
+    for (const route of candidates) {
       const m = route.regex.exec(path);
       if (!m) continue;
       if (route.method !== method) {
@@ -104,6 +112,14 @@ export class Router {
     for (const key of this.exact.keys()) if (key.endsWith(` ${path}`)) return "method";
     return null;
   }
+}
+
+/** "/wiki/api/v2/pages/1" -> "/wiki/api"; null for a path of fewer than two segments. */
+function bucketKey(path: string): string | null {
+  const second = path.indexOf("/", 1);
+  if (second === -1) return null;
+  const third = path.indexOf("/", second + 1);
+  return third === -1 ? path : path.slice(0, third);
 }
 
 const safeDecode = (s: string): string => {

@@ -1,0 +1,96 @@
+/** The Confluence imitation's in-memory model: plain records plus the indexes the routes look up. */
+
+export type ContentType = "page" | "blogpost" | "comment";
+export type ContentStatus = "current" | "trashed" | "draft";
+
+export interface User {
+  accountId: string;
+  displayName: string;
+  email: string;
+}
+
+export interface Space {
+  /** Numeric in v1, a string in v2. */
+  id: number;
+  key: string;
+  name: string;
+  description: string;
+  homepageId: string;
+  createdAt: string;
+  authorId: string;
+}
+
+export interface VersionInfo {
+  number: number;
+  when: string;
+  by: string;
+  message: string;
+  minorEdit: boolean;
+}
+
+export interface Label {
+  id: string;
+  prefix: string;
+  name: string;
+}
+
+export interface Content {
+  id: string;
+  type: ContentType;
+  status: ContentStatus;
+  title: string;
+  spaceKey: string;
+  /** Pages: the parent page (null at the top of the space). Comments: the comment replied to. */
+  parentId: string | null;
+  /** Comments: the page or blog post they are on. */
+  containerId: string | null;
+  position: number;
+  /** Storage-format XHTML. */
+  body: string;
+  /** The body's text (for excerpts) and the lower-cased title and text (for `text ~` and `title ~`). */
+  plain: string;
+  searchText: string;
+  createdAt: string;
+  authorId: string;
+  /** Oldest first; the last one is the current version. */
+  versions: VersionInfo[];
+  labels: Label[];
+}
+
+export interface ConfluenceState {
+  users: User[];
+  userById: Map<string, User>;
+  currentUserId: string;
+  /** Sorted by key. */
+  spaces: Space[];
+  spaceByKey: Map<string, Space>;
+  spaceById: Map<string, Space>;
+  content: Map<string, Content>;
+  /** Every content item in ascending id order (ids only grow, so appends keep it sorted). */
+  ordered: Content[];
+  /** Parent page id → child page ids in position order. */
+  children: Map<string, string[]>;
+  /** Space key → ids of the pages at the top of the space (no parent). */
+  rootPages: Map<string, string[]>;
+  /** Page or blog post id → ids of its comments (replies included), oldest first. */
+  comments: Map<string, string[]>;
+  nextId: number;
+  nextLabelId: number;
+}
+
+export const currentVersion = (c: Content): VersionInfo => c.versions[c.versions.length - 1]!;
+
+export const lastModified = (c: Content): string => currentVersion(c).when;
+
+/** A page's ancestor pages from the top of the space down to its parent (a reply's: the comments above it). */
+export function ancestorsOf(state: ConfluenceState, c: Content): Content[] {
+  const out: Content[] = [];
+  let parentId = c.parentId;
+  while (parentId) {
+    const parent = state.content.get(parentId);
+    if (!parent) break;
+    out.push(parent);
+    parentId = parent.parentId;
+  }
+  return out.reverse();
+}
