@@ -12,6 +12,11 @@ import { auditRoutes } from "./http/routes/audit.routes";
 import { authRoutes } from "./http/routes/auth.routes";
 import { healthRoutes } from "./http/routes/health.routes";
 import { integrationsRoutes } from "./http/routes/integrations.routes";
+import { oauthClientsRoutes } from "./http/routes/oauth-clients.routes";
+import { proxyRoutes } from "./http/routes/proxy.routes";
+import { bearer } from "./http/middleware/bearer";
+import { createOAuthProvider } from "./oauth/provider";
+import { oauthRoutes } from "./oauth/oauth.routes";
 import { rolesRoutes } from "./http/routes/roles.routes";
 import { usersRoutes } from "./http/routes/users.routes";
 import { redactUrl } from "./lib/logger";
@@ -49,8 +54,24 @@ export function buildApp(container: Container, options: BuildAppOptions): expres
   );
   app.use(securityHeaders({ devMode: config.NODE_ENV === "development" }));
 
+  // The OAuth 2.1 authorization server (D13) and its metadata, outside /api: form bodies, no cookies.
+  const issuer = services.oauthTokens.issuer;
+  app.use(
+    oauthRoutes({
+      provider: createOAuthProvider({ clients: services.oauthClients, tokens: services.oauthTokens, dynamicRegistration: config.OAUTH_DYNAMIC_REGISTRATION }),
+      clients: services.oauthClients,
+      tokens: services.oauthTokens,
+      issuer,
+      dynamicRegistration: config.OAUTH_DYNAMIC_REGISTRATION,
+      rateLimit: { requests: config.RATE_LIMIT_OAUTH_REQUESTS, windowMinutes: config.RATE_LIMIT_OAUTH_WINDOW_MINUTES },
+    }),
+  );
+  const readToken = bearer({ verifier: services.oauthTokens, issuer, scope: "read" });
+
   const api = express.Router();
   api.use(healthRoutes({ version: options.version, startedAt: options.startedAt, clock: container.clock, pingDatabase: container.database.ping }));
+  // Bearer-token routes (D9, D12) come before the cookie machinery: a cookie never stands in for a token.
+  api.use(proxyRoutes({ integrations: services.integrations, readGuard: readToken }));
   api.use(csrfGuard({ trustedOrigins: config.CORS_ORIGINS }));
   api.use(jsonBody({ limitBytes: LIMITS.jsonBodyBytes }));
   api.use(loadSession(services.auth));
@@ -65,6 +86,7 @@ export function buildApp(container: Container, options: BuildAppOptions): expres
   api.use(rolesRoutes({ roles: services.roles }));
   api.use(auditRoutes({ audit: services.audit }));
   api.use(integrationsRoutes({ integrations: services.integrations, status: services.integrationStatus, settings: config }));
+  api.use(oauthClientsRoutes({ clients: services.oauthClients, tokens: services.oauthTokens }));
   api.use(apiNotFound);
   app.use("/api", api);
 

@@ -3,6 +3,8 @@ import type { SecretBox } from "./lib/secret-box";
 import { createIntegrationStatusService } from "./modules/integrations/integration-status.service";
 import { createIntegrationsService } from "./modules/integrations/integrations.service";
 import type { SettingsConfig } from "./modules/integrations/settings";
+import { createOAuthClientsService } from "./modules/oauth/oauth-clients.service";
+import { createOAuthTokensService } from "./modules/oauth/oauth-tokens.service";
 import { createUpstreamHttp, type UpstreamOptions } from "./upstream/http";
 import { createUpstreamMeter } from "./upstream/meter";
 import type { Database } from "./db/client";
@@ -15,7 +17,18 @@ import { createRolesService } from "./modules/roles/roles.service";
 import { createUsersService } from "./modules/users/users.service";
 import { createRepos, createTransact } from "./repos";
 
-export type AppConfig = Pick<Env, "NODE_ENV" | "TRUST_PROXY" | "SESSION_IDLE_MINUTES" | "SESSION_MAX_HOURS" | "CORS_ORIGINS"> &
+export type AppConfig = Pick<
+  Env,
+  | "NODE_ENV"
+  | "TRUST_PROXY"
+  | "SESSION_IDLE_MINUTES"
+  | "SESSION_MAX_HOURS"
+  | "CORS_ORIGINS"
+  | "PUBLIC_URL"
+  | "OAUTH_DYNAMIC_REGISTRATION"
+  | "OAUTH_ACCESS_TOKEN_TTL_SECONDS"
+  | "OAUTH_REFRESH_TOKEN_TTL_DAYS"
+> &
   SettingsConfig & {
     loginLimits?: LoginThrottleLimits;
     /** Overrides of the upstream layer's retry, breaker and size limits (tests). */
@@ -51,6 +64,20 @@ export function createContainer(deps: { database: Database; config: AppConfig; c
     log,
     probeTimeoutMs: Math.min(config.UPSTREAM_TIMEOUT_MS, 5_000),
   });
+  const oauthClients = createOAuthClientsService({ repo: repos.oauthClientsRepo, secretBox, audit, clock });
+  const oauthTokens = createOAuthTokensService({
+    repo: repos.oauthGrantsRepo,
+    clients: oauthClients,
+    audit,
+    clock,
+    policy: {
+      issuer: publicUrl(config),
+      accessTokenTtlSeconds: config.OAUTH_ACCESS_TOKEN_TTL_SECONDS,
+      refreshTokenTtlSeconds: config.OAUTH_REFRESH_TOKEN_TTL_DAYS * 86_400,
+      codeTtlSeconds: 600,
+      consentTtlSeconds: 600,
+    },
+  });
   return {
     database,
     config,
@@ -59,10 +86,13 @@ export function createContainer(deps: { database: Database; config: AppConfig; c
     repos,
     transact,
     upstream: { http, meter },
-    services: { audit, auth, users, roles, integrations, integrationStatus },
+    services: { audit, auth, users, roles, integrations, integrationStatus, oauthClients, oauthTokens },
     /** Stops what holds sockets or timers (the upstream connection pool). */
     close: () => http.close(),
   };
 }
 
 export type Container = ReturnType<typeof createContainer>;
+
+/** Where clients reach this server: PUBLIC_URL, or localhost on the configured port. */
+export const publicUrl = (config: Pick<Env, "PUBLIC_URL" | "PORT">): string => config.PUBLIC_URL ?? `http://localhost:${config.PORT}`;

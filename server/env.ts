@@ -53,6 +53,11 @@ export const EnvSchema = z.object({
   RATE_LIMIT_OAUTH_WINDOW_MINUTES: z.coerce.number().int().min(1).default(RATE_LIMIT_DEFAULTS.oauthWindowMinutes),
   RATE_LIMIT_SSE_PER_MINUTE: z.coerce.number().int().min(1).default(RATE_LIMIT_DEFAULTS.sseStreamsPerMinute),
   RATE_LIMIT_SSE_MAX_CONCURRENT: z.coerce.number().int().min(1).default(RATE_LIMIT_DEFAULTS.sseMaxConcurrent),
+  /** The address clients reach this server at: the OAuth issuer and the tokens' audience. */
+  PUBLIC_URL: httpUrl.refine((v) => new URL(v).pathname === "/", "must be an origin such as https://bridgekeeper.example.com (no path)").optional(),
+  OAUTH_DYNAMIC_REGISTRATION: bool.default(false),
+  OAUTH_ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(86_400).default(3_600),
+  OAUTH_REFRESH_TOKEN_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(30),
   /** `npm run demo`: configure both integrations to the sandbox at this URL on start. */
   DEMO_SANDBOX_URL: httpUrl.optional(),
 });

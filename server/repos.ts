@@ -1,6 +1,8 @@
 import type { Db } from "./db/client";
 import { createAuditRepo } from "./modules/audit/audit.repo";
 import { createIntegrationsRepo } from "./modules/integrations/integrations.repo";
+import { createOAuthClientsRepo } from "./modules/oauth/oauth-clients.repo";
+import { createOAuthGrantsRepo } from "./modules/oauth/oauth-grants.repo";
 import { createSessionsRepo } from "./modules/auth/sessions.repo";
 import { createRolesRepo } from "./modules/roles/roles.repo";
 import { createUserRolesRepo } from "./modules/users/user-roles.repo";
@@ -15,6 +17,8 @@ export function createRepos(db: Db) {
     userRolesRepo: createUserRolesRepo(db),
     auditRepo: createAuditRepo(db),
     integrationsRepo: createIntegrationsRepo(db),
+    oauthClientsRepo: createOAuthClientsRepo(db),
+    oauthGrantsRepo: createOAuthGrantsRepo(db),
   };
 }
 

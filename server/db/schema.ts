@@ -149,3 +149,102 @@ export const upstreamSync = pgTable("upstream_sync", {
 
 export type IntegrationConfigRow = typeof integrationConfigs.$inferSelect;
 export type UpstreamSyncRow = typeof upstreamSync.$inferSelect;
+
+/**
+ * OAuth clients of the authorization server (D7, D13). A confidential client's secret is sealed
+ * with the secret box (the console shows it to those who manage clients); a public client has
+ * none and must use PKCE.
+ */
+export const oauthClients = pgTable(
+  "oauth_clients",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    clientId: text("client_id").notNull(),
+    name: text("name").notNull(),
+    secretSealed: text("secret_sealed"),
+    redirectUris: jsonb("redirect_uris").$type<string[]>().notNull(),
+    scopes: jsonb("scopes").$type<string[]>().notNull(),
+    grantTypes: jsonb("grant_types").$type<string[]>().notNull(),
+    /** client_secret_basic, client_secret_post or none (public). */
+    tokenEndpointAuthMethod: text("token_endpoint_auth_method").notNull(),
+    isActive: boolean("is_active").notNull().default(true),
+    /** "console" or "dynamic" (RFC 7591 registration). */
+    registeredVia: text("registered_via").notNull().default("console"),
+    createdBy: uuid("created_by"),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex("oauth_clients_client_id_key").on(t.clientId)],
+);
+
+/**
+ * One consent (or one client_credentials issuance): the family every code, access and refresh
+ * token descends from. Revoking it revokes them all. A live grant is an "active OAuth session".
+ */
+export const oauthGrants = pgTable(
+  "oauth_grants",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    clientId: uuid("client_id")
+      .notNull()
+      .references(() => oauthClients.id, { onDelete: "cascade" }),
+    userId: uuid("user_id").references(() => users.id, { onDelete: "cascade" }),
+    scopes: jsonb("scopes").$type<string[]>().notNull(),
+    resource: text("resource").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    revokedAt: timestamp("revoked_at", { withTimezone: true }),
+    revokedReason: text("revoked_reason"),
+  },
+  (t) => [index("oauth_grants_client_id_idx").on(t.clientId), index("oauth_grants_user_id_idx").on(t.userId), index("oauth_grants_live_idx").on(t.expiresAt)],
+);
+
+/** Authorization requests waiting for the user's consent (single use, short-lived). */
+export const oauthPendingRequests = pgTable("oauth_pending_requests", {
+  id: text("id").primaryKey(),
+  clientId: uuid("client_id")
+    .notNull()
+    .references(() => oauthClients.id, { onDelete: "cascade" }),
+  redirectUri: text("redirect_uri").notNull(),
+  scopes: jsonb("scopes").$type<string[]>().notNull(),
+  resource: text("resource").notNull(),
+  state: text("state"),
+  codeChallenge: text("code_challenge").notNull(),
+  expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+});
+
+/** Authorization codes, stored as SHA-256 hashes; single use (RFC 9700 §4.2.4). */
+export const oauthCodes = pgTable("oauth_codes", {
+  codeHash: text("code_hash").primaryKey(),
+  grantId: uuid("grant_id")
+    .notNull()
+    .references(() => oauthGrants.id, { onDelete: "cascade" }),
+  redirectUri: text("redirect_uri").notNull(),
+  codeChallenge: text("code_challenge").notNull(),
+  expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+  consumedAt: timestamp("consumed_at", { withTimezone: true }),
+});
+
+/** Access and refresh tokens, stored as SHA-256 hashes. A rotated refresh token keeps its row (reuse detection). */
+export const oauthTokens = pgTable(
+  "oauth_tokens",
+  {
+    tokenHash: text("token_hash").primaryKey(),
+    kind: text("kind").notNull(),
+    grantId: uuid("grant_id")
+      .notNull()
+      .references(() => oauthGrants.id, { onDelete: "cascade" }),
+    scopes: jsonb("scopes").$type<string[]>().notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    revokedAt: timestamp("revoked_at", { withTimezone: true }),
+    /** Refresh tokens: when it was exchanged for a new one. Presenting it again revokes the family. */
+    rotatedAt: timestamp("rotated_at", { withTimezone: true }),
+  },
+  (t) => [index("oauth_tokens_grant_id_idx").on(t.grantId), index("oauth_tokens_expires_at_idx").on(t.expiresAt)],
+);
+
+export type OAuthClientRow = typeof oauthClients.$inferSelect;
+export type OAuthGrantRow = typeof oauthGrants.$inferSelect;
+export type OAuthCodeRow = typeof oauthCodes.$inferSelect;
+export type OAuthTokenRow = typeof oauthTokens.$inferSelect;
+export type OAuthPendingRequestRow = typeof oauthPendingRequests.$inferSelect;

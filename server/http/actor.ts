@@ -4,9 +4,9 @@ import type { UserActor } from "../modules/users/users.service";
 /** The signed-in user behind a request, for services that record who did what. */
 export function actorOf(req: Request): UserActor {
   return {
-    userId: req.auth?.user.id ?? null,
-    username: req.auth?.user.username ?? null,
+    userId: req.session?.user.id ?? null,
+    username: req.session?.user.username ?? null,
     ip: req.ip ?? null,
-    sessionId: req.auth?.session.id ?? null,
+    sessionId: req.session?.session.id ?? null,
   };
 }

@@ -17,7 +17,15 @@ describe("authorization matrix", () => {
 
   beforeAll(async () => {
     t = await startTestApp();
-    for (const role of Object.keys(BUILTIN_ROLES) as BuiltinRoleName[]) {
+    it.each(bearerCases)("%s wants a bearer token: 401 with the protected resource metadata, for anonymous and cookie callers alike", async (key) => {
+    for (const client of [t.client(), ...Object.values(clients)]) {
+      const res = await call(client, key);
+      expect(res.status).toBe(401);
+      expect(res.headers.get("www-authenticate")).toMatch(/^Bearer .*resource_metadata="http:\/\/127\.0\.0\.1:\d+\/\.well-known\/oauth-protected-resource"/);
+    }
+  });
+
+  for (const role of Object.keys(BUILTIN_ROLES) as BuiltinRoleName[]) {
       clients[role] = (await signedInAs(t, [role])).client;
     }
   });
@@ -29,7 +37,8 @@ describe("authorization matrix", () => {
     for (const route of routes) expect(`${route.key} → ${accessLabel(route.access)}`).toBe(`${route.key} → ${AUTHZ_MATRIX[route.key]}`);
   });
 
-  const cases = Object.entries(AUTHZ_MATRIX).filter(([, rule]) => rule !== "public");
+  const cases = Object.entries(AUTHZ_MATRIX).filter(([, rule]) => rule !== "public" && !rule.startsWith("bearer:"));
+  const bearerCases = Object.entries(AUTHZ_MATRIX).filter(([, rule]) => rule.startsWith("bearer:"));
   const call = (client: TestClient, key: string) => {
     const [method, path] = key.split(" ") as [string, string];
     return client.request(method, path.replace(/:\w+/g, randomUUID()), method === "GET" ? {} : { json: {} });

@@ -4,7 +4,7 @@ declare global {
   namespace Express {
     interface Request {
       /** Set by the session middleware when the cookie names a live session. */
-      auth?: ResolvedSession;
+      session?: ResolvedSession;
     }
   }
 }

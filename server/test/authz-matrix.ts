@@ -6,7 +6,7 @@ import type { Access } from "../http/middleware/access";
  * Every /api route and who may call it. A route added to the app but not here fails the matrix
  * test, and so does a route whose guard disagrees with this table. Later issues add their rows.
  */
-export const AUTHZ_MATRIX: Record<string, "public" | "session" | PermissionKey> = {
+export const AUTHZ_MATRIX: Record<string, "public" | "session" | PermissionKey | "bearer:read" | "bearer:write"> = {
   "GET /api/mcp/health": "public",
   "POST /api/login": "public",
   "POST /api/logout": "public",
@@ -38,6 +38,19 @@ export const AUTHZ_MATRIX: Record<string, "public" | "session" | PermissionKey> 
   "GET /api/atlassian-status": "stats.read",
   "GET /api/admin/atlassian-status": "stats.read",
   "GET /api/bitbucket-status": "stats.read",
+
+  "GET /api/admin/oauth-clients": "oauth-clients.read",
+  "POST /api/admin/oauth-clients": "oauth-clients.write",
+  "PATCH /api/admin/oauth-clients/:clientId": "oauth-clients.write",
+  "POST /api/admin/oauth-clients/:clientId/secret": "oauth-clients.write",
+  "DELETE /api/admin/oauth-clients/:clientId": "oauth-clients.write",
+  "GET /api/oauth/requests/:id": "session",
+  "POST /api/oauth/requests/:id/decision": "session",
+
+  // D12: bearer tokens only; a console cookie does not open them.
+  "GET /api/atlassian/jira/*path": "bearer:read",
+  "GET /api/atlassian/confluence/*path": "bearer:read",
+  "GET /api/bitbucket/*path": "bearer:read",
 };
 
 export interface DiscoveredRoute {
@@ -77,4 +90,4 @@ export function discoverApiRoutes(app: Express): DiscoveredRoute[] {
 }
 
 export const accessLabel = (access: Access | undefined): string =>
-  !access ? "unguarded" : access.kind === "permission" ? access.permission : access.kind;
+  !access ? "unguarded" : access.kind === "permission" ? access.permission : access.kind === "bearer" ? `bearer:${access.scope}` : access.kind;

@@ -1,4 +1,4 @@
-import type { Server } from "node:http";
+import { createServer, type Server } from "node:http";
 import { Writable } from "node:stream";
 import type { Express } from "express";
 import { pino } from "pino";
@@ -50,14 +50,15 @@ export async function startTestApp(
   const log = pino({ level: "info" }, sink);
   const clock = options.clock ?? systemClock;
   const secretBox = options.secretBox ?? createSecretBox(randomBytes(32));
-  const container = createContainer({ database, config: { ...TEST_CONFIG, ...options.config }, clock, log, secretBox });
-  await container.services.roles.syncBuiltins();
-  const app = buildApp(container, { version: "0.0.0-test", startedAt: clock.now(), ...options.app });
-  const server: Server = await new Promise((resolve) => {
-    const s = app.listen(0, "127.0.0.1", () => resolve(s));
-  });
+  // Listening first, so the server knows its own address (the OAuth issuer) before it is built.
+  const server: Server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as { port: number };
   const baseUrl = `http://127.0.0.1:${port}`;
+  const container = createContainer({ database, config: { ...TEST_CONFIG, PUBLIC_URL: baseUrl, ...options.config }, clock, log, secretBox });
+  await container.services.roles.syncBuiltins();
+  const app = buildApp(container, { version: "0.0.0-test", startedAt: clock.now(), ...options.app });
+  server.on("request", app);
   return {
     baseUrl,
     app,

@@ -19,8 +19,8 @@ export interface UpstreamCall {
   path: string;
   query?: Record<string, QueryValue>;
   body?: unknown;
-  /** "text" for diffs and raw files. */
-  accept?: "json" | "text";
+  /** "text" for diffs and raw files; "raw" passes any body through as text (the proxy paths). */
+  accept?: "json" | "text" | "raw";
   timeoutMs?: number;
 }
 
@@ -82,7 +82,7 @@ export function createUpstreamHttp(options: UpstreamOptions) {
     const deadline = Date.now() + timeoutMs;
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), timeoutMs);
-    const headers: Record<string, string> = { authorization: target.authorization, accept: call.accept === "text" ? "text/plain, */*" : "application/json", "user-agent": userAgent };
+    const headers: Record<string, string> = { authorization: target.authorization, accept: call.accept === "text" ? "text/plain, */*" : call.accept === "raw" ? "application/json, text/plain;q=0.9, */*;q=0.8" : "application/json", "user-agent": userAgent };
     let body: string | undefined;
     if (call.body !== undefined) {
       body = JSON.stringify(call.body);
@@ -137,7 +137,7 @@ export function createUpstreamHttp(options: UpstreamOptions) {
 
   async function attemptOnce<T>(
     service: UpstreamService,
-    req: { origin: string; path: string; method: string; headers: Record<string, string>; body: string | undefined; signal: AbortSignal; accept: "json" | "text"; timeoutMs: number },
+    req: { origin: string; path: string; method: string; headers: Record<string, string>; body: string | undefined; signal: AbortSignal; accept: "json" | "text" | "raw"; timeoutMs: number },
   ): Promise<UpstreamResponse<T>> {
     options.meter.recordCall(service);
     const res: Dispatcher.ResponseData = await agent.request({
@@ -153,7 +153,7 @@ export function createUpstreamHttp(options: UpstreamOptions) {
     options.meter.recordRateLimitHeaders(service, res.headers);
     const text = await readBounded(service, res, maxResponseBytes);
     if (res.statusCode >= 200 && res.statusCode < 300) {
-      if (req.accept === "text") return { status: res.statusCode, data: text as T, headers: res.headers };
+      if (req.accept !== "json") return { status: res.statusCode, data: text as T, headers: res.headers };
       if (text === "") return { status: res.statusCode, data: undefined as T, headers: res.headers };
       try {
         return { status: res.statusCode, data: JSON.parse(text) as T, headers: res.headers };
@@ -191,6 +191,10 @@ export function resolveUrl(service: UpstreamService, baseUrl: string, path: stri
     }
   } else {
     url = new URL(`${base.origin}${basePath}${path.startsWith("/") ? path : `/${path}`}`);
+    // "..", "%2e%2e" and friends are resolved by URL: the result must still be under the base path.
+    if (basePath && !(url.pathname === basePath || url.pathname.startsWith(`${basePath}/`))) {
+      throw new UpstreamError(service, "bad_request", `The path leaves ${SERVICE_NAMES[service]}'s base URL`);
+    }
   }
   for (const [key, value] of Object.entries(query ?? {})) {
     if (value === undefined || value === null) continue;

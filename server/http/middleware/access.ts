@@ -1,4 +1,5 @@
 import type { RequestHandler } from "express";
+import type { OAuthScope } from "../../../contract/oauth";
 import type { PermissionKey } from "../../../contract/permissions";
 import { AppError } from "../../lib/app-error";
 
@@ -6,7 +7,12 @@ import { AppError } from "../../lib/app-error";
  * Who may call a route. Every /api route starts with exactly one of these guards; each carries its
  * rule as data so the authorization-matrix test can read what a route demands and prove it.
  */
-export type Access = { kind: "public" } | { kind: "session" } | { kind: "permission"; permission: PermissionKey };
+export type Access =
+  | { kind: "public" }
+  | { kind: "session" }
+  | { kind: "permission"; permission: PermissionKey }
+  /** An OAuth access token with this scope (D9), for MCP clients and the proxy paths. */
+  | { kind: "bearer"; scope: OAuthScope };
 
 export type Guard = RequestHandler & { access: Access };
 
@@ -17,15 +23,15 @@ export const publicAccess: Guard = guard({ kind: "public" }, (_req, _res, next) 
 
 /** Any signed-in, active user (for example the chat, D3). */
 export const signedIn: Guard = guard({ kind: "session" }, (req, _res, next) => {
-  if (!req.auth) return next(new AppError("unauthenticated", "Sign in to continue"));
+  if (!req.session) return next(new AppError("unauthenticated", "Sign in to continue"));
   next();
 });
 
 /** A signed-in user whose roles grant `permission` (D3): 401 without a session, 403 without it. */
 export const can = (permission: PermissionKey): Guard =>
   guard({ kind: "permission", permission }, (req, _res, next) => {
-    if (!req.auth) return next(new AppError("unauthenticated", "Sign in to continue"));
-    if (!req.auth.permissions.has(permission)) {
+    if (!req.session) return next(new AppError("unauthenticated", "Sign in to continue"));
+    if (!req.session.permissions.has(permission)) {
       return next(new AppError("forbidden", `You do not have the ${permission} permission`));
     }
     next();

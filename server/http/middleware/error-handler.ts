@@ -1,6 +1,7 @@
 import type { ErrorRequestHandler, RequestHandler } from "express";
 import type { ErrorBody, ErrorCode } from "../../../contract/errors";
 import { AppError, isAppError } from "../../lib/app-error";
+import { isUpstreamError, type UpstreamError } from "../../upstream/errors";
 
 /** body-parser and friends mark their errors with `type` and `status`. */
 interface HttpishError {
@@ -27,6 +28,30 @@ function fromParserError(err: HttpishError): AppError | undefined {
   return undefined;
 }
 
+/**
+ * A Jira, Confluence or Bitbucket failure as our answer: what the caller can act on keeps its
+ * status (404, 400, 409, 429), a failure of our stored credentials or of the service is 502, a
+ * timeout 504, an integration that is off 503. The message never carries credentials.
+ */
+function fromUpstreamError(err: UpstreamError): AppError {
+  switch (err.kind) {
+    case "not_configured":
+      return new AppError("service_unavailable", err.message);
+    case "not_found":
+      return new AppError("not_found", err.message);
+    case "bad_request":
+      return new AppError("bad_request", err.message);
+    case "conflict":
+      return new AppError("conflict", err.message);
+    case "rate_limited":
+      return new AppError("rate_limited", err.message, err.details.retryAfterSeconds !== undefined ? { headers: { "Retry-After": String(err.details.retryAfterSeconds) } } : {});
+    case "timeout":
+      return new AppError("upstream_timeout", err.message);
+    default:
+      return new AppError("upstream_failed", err.message);
+  }
+}
+
 export function sendError(res: Parameters<RequestHandler>[1], error: AppError, requestId: string): void {
   if (error.headers) res.set(error.headers);
   const body: ErrorBody = {
@@ -41,7 +66,7 @@ export function sendError(res: Parameters<RequestHandler>[1], error: AppError, r
  * Anything that is not an AppError is logged in full and answered with a bare 500.
  */
 export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
-  const known = isAppError(err) ? err : fromParserError(err as HttpishError);
+  const known = isAppError(err) ? err : isUpstreamError(err) ? fromUpstreamError(err) : fromParserError(err as HttpishError);
   const error = known ?? new AppError("internal" satisfies ErrorCode, "Internal server error");
   if (!known) req.log.error({ err }, "unhandled error");
   if (res.headersSent) {

@@ -10,7 +10,7 @@ export function authRoutes(deps: { auth: AuthService }): Router {
   const router = Router();
 
   router.get("/session", signedIn, (req, res) => {
-    const body: SessionResponse = { user: toSessionUser(req.auth!.user, req.auth!.grants) };
+    const body: SessionResponse = { user: toSessionUser(req.session!.user, req.session!.grants) };
     res.set("Cache-Control", "no-store").json(body);
   });
 

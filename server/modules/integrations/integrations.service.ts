@@ -159,6 +159,14 @@ export function createIntegrationsService(deps: {
     },
 
     target,
+
+    /** D12: a read-only pass-through GET of an upstream path (with its query), on the stored credentials. */
+    async proxyGet(service: UpstreamService, pathAndQuery: string): Promise<{ status: number; body: string; contentType: string | undefined }> {
+      const res = await http.request<string>(service, await target(service), { path: pathAndQuery, accept: "raw" });
+      const type = res.headers["content-type"];
+      return { status: res.status, body: res.data, contentType: Array.isArray(type) ? type[0] : type };
+    },
+
     onChange: (listener: (kind: IntegrationKind) => void) => changeListeners.push(listener),
 
     /** Clients on the stored configuration (inactive or missing: every call fails with not_configured). */

@@ -1,0 +1,130 @@
+import { z } from "zod";
+
+/** The scopes the server knows (D9): read-only tools and proxy GETs, and tools that change things. */
+export const OAUTH_SCOPES = ["read", "write"] as const;
+export type OAuthScope = (typeof OAUTH_SCOPES)[number];
+export const DEFAULT_SCOPES_TEXT = "read write";
+
+/** Spec section 5 messages for the Create Client form, word for word. */
+export const OAUTH_CLIENT_MESSAGES = {
+  name: "Name is required",
+  redirectUris: "At least one redirect URI is required",
+  scopes: "At least one scope is required",
+} as const;
+
+/** Spec section 9: a secret is shown as 32 bullets until revealed. */
+export const SECRET_MASK = "•".repeat(32);
+
+/** The form's parsing rules (spec section 5): URIs one per line, scopes space-separated; empties dropped. */
+export const splitRedirectUris = (text: string): string[] =>
+  text
+    .split(/\r?\n/)
+    .map((s) => s.trim())
+    .filter(Boolean);
+export const splitScopes = (text: string): string[] =>
+  text
+    .split(" ")
+    .map((s) => s.trim())
+    .filter(Boolean);
+
+/**
+ * A redirect URI we accept (RFC 9700 §4.1, OAuth 2.1 §2.3.1): absolute, no fragment, https, or
+ * http only for loopback; a custom scheme (com.example.app:/cb) for native apps.
+ */
+export function redirectUriProblem(uri: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(uri);
+  } catch {
+    return `"${uri}" is not an absolute URL`;
+  }
+  if (url.hash || uri.includes("#")) return `"${uri}" must not contain a fragment`;
+  if (url.username || url.password) return `"${uri}" must not contain credentials`;
+  if (url.protocol === "http:" && !["localhost", "127.0.0.1", "[::1]"].includes(url.hostname)) return `"${uri}" must use https (http only for localhost)`;
+  if (["javascript:", "data:", "file:", "vbscript:"].includes(url.protocol)) return `"${uri}" uses a forbidden scheme`;
+  return null;
+}
+
+const redirectUris = z
+  .array(z.string().max(2048, "A redirect URI must be at most 2048 characters"), { error: OAUTH_CLIENT_MESSAGES.redirectUris })
+  .min(1, OAUTH_CLIENT_MESSAGES.redirectUris)
+  .max(20, "At most 20 redirect URIs")
+  .superRefine((uris, ctx) => {
+    for (const uri of uris) {
+      const problem = redirectUriProblem(uri);
+      if (problem) ctx.addIssue({ code: "custom", message: problem });
+    }
+  });
+
+const scopes = z
+  .array(z.string(), { error: OAUTH_CLIENT_MESSAGES.scopes })
+  .min(1, OAUTH_CLIENT_MESSAGES.scopes)
+  .superRefine((list, ctx) => {
+    const unknown = list.filter((s) => !(OAUTH_SCOPES as readonly string[]).includes(s));
+    if (unknown.length > 0) ctx.addIssue({ code: "custom", message: `Unknown scope: ${unknown.join(", ")} (known: ${OAUTH_SCOPES.join(", ")})` });
+  })
+  .transform((list) => [...new Set(list)]);
+
+/** POST /api/admin/oauth-clients (spec section 7), plus the client type beyond the spec. */
+export const OAuthClientCreateSchema = z.object({
+  name: z.string({ error: OAUTH_CLIENT_MESSAGES.name }).trim().min(1, OAUTH_CLIENT_MESSAGES.name).max(100, "Name must be at most 100 characters"),
+  redirectUris,
+  scopes,
+  isActive: z.boolean().default(true),
+  /** Confidential (default): gets a secret. Public: no secret, PKCE only (D7). */
+  clientType: z.enum(["confidential", "public"]).default("confidential"),
+});
+export type OAuthClientCreate = z.input<typeof OAuthClientCreateSchema>;
+
+/** The console's form: text areas, parsed by the spec's rules into the API's lists. */
+export const OAuthClientFormSchema = z.object({
+  name: z.string().trim().min(1, OAUTH_CLIENT_MESSAGES.name).max(100, "Name must be at most 100 characters"),
+  redirectUris: z.string().transform(splitRedirectUris).pipe(redirectUris),
+  scopes: z.string().transform(splitScopes).pipe(scopes),
+  isActive: z.boolean(),
+  clientType: z.enum(["confidential", "public"]),
+});
+export type OAuthClientFormInput = z.input<typeof OAuthClientFormSchema>;
+
+/** PATCH /api/admin/oauth-clients/{clientId}: activate or deactivate (beyond the spec). */
+export const OAuthClientUpdateSchema = z.object({ isActive: z.boolean({ error: "isActive must be true or false" }) });
+
+/** GET /api/admin/oauth-clients item. `clientSecret` only for those who manage clients (D7). */
+export interface OAuthClientDto {
+  id: string;
+  name: string;
+  clientId: string;
+  /** null for a public client, or when the caller may not see secrets. */
+  clientSecret: string | null;
+  clientType: "confidential" | "public";
+  redirectUris: string[];
+  scopes: string[];
+  isActive: boolean;
+  registeredVia: "console" | "dynamic";
+  /** Live grants of this client (unexpired, unrevoked). */
+  activeGrants: number;
+  createdAt: string;
+}
+
+/** GET /api/oauth/requests/{id}: what the consent page shows. */
+export interface ConsentRequestDto {
+  id: string;
+  clientName: string;
+  clientId: string;
+  redirectUri: string;
+  scopes: string[];
+  resource: string;
+  expiresAt: string;
+}
+
+export const ConsentDecisionSchema = z.object({ approve: z.boolean({ error: "approve must be true or false" }) });
+
+/** Spec section 8 toasts of the OAuth Clients screen. */
+export const OAUTH_CLIENT_TOASTS = {
+  createdTitle: "Client created",
+  created: "OAuth client has been created successfully.",
+  deletedTitle: "Client deleted",
+  deleted: "OAuth client has been deleted successfully.",
+  copiedTitle: "Copied",
+  copied: (what: "Client ID" | "Client Secret") => `${what} copied to clipboard.`,
+} as const;

@@ -1,0 +1,55 @@
+import { Router } from "express";
+import { ConsentDecisionSchema, OAuthClientCreateSchema, OAuthClientUpdateSchema } from "../../../contract/oauth";
+import type { OAuthClientsService } from "../../modules/oauth/oauth-clients.service";
+import type { OAuthTokensService } from "../../modules/oauth/oauth-tokens.service";
+import { AppError } from "../../lib/app-error";
+import { actorOf } from "../actor";
+import { can, signedIn } from "../middleware/access";
+import { parseInput } from "../validate";
+
+/** A client id in a path: anything else is simply not found. */
+const clientIdParam = (value: unknown): string => {
+  if (typeof value !== "string" || !/^[\w-]{1,200}$/.test(value)) throw new AppError("not_found", "OAuth client not found");
+  return value;
+};
+
+/** OAuth Clients screen (spec section 7; D7) and the consent page's two calls. */
+export function oauthClientsRoutes(deps: { clients: OAuthClientsService; tokens: OAuthTokensService }): Router {
+  const { clients, tokens } = deps;
+  const router = Router();
+
+  router.get("/admin/oauth-clients", can("oauth-clients.read"), async (req, res) => {
+    // D7: secrets only for those who manage clients.
+    res.json(await clients.list({ withSecrets: req.session?.permissions.has("oauth-clients.write") ?? false }));
+  });
+  router.post("/admin/oauth-clients", can("oauth-clients.write"), async (req, res) => {
+    res.status(201).json(await clients.create(parseInput(OAuthClientCreateSchema, req.body), actorOf(req)));
+  });
+  router.patch("/admin/oauth-clients/:clientId", can("oauth-clients.write"), async (req, res) => {
+    const { isActive } = parseInput(OAuthClientUpdateSchema, req.body);
+    res.json(await clients.setActive(clientIdParam(req.params.clientId), isActive, actorOf(req)));
+  });
+  router.post("/admin/oauth-clients/:clientId/secret", can("oauth-clients.write"), async (req, res) => {
+    res.json(await clients.regenerateSecret(clientIdParam(req.params.clientId), actorOf(req)));
+  });
+  router.delete("/admin/oauth-clients/:clientId", can("oauth-clients.write"), async (req, res) => {
+    await clients.delete(clientIdParam(req.params.clientId), actorOf(req));
+    res.status(204).end();
+  });
+
+  // The consent page: any signed-in user answers for themselves; the decision is a
+  // cookie-authenticated write, so the CSRF guard has already checked where it came from.
+  const requestId = (value: unknown): string => {
+    if (typeof value !== "string" || !/^[\w-]{10,100}$/.test(value)) throw new AppError("not_found", "This authorization request has expired or was already answered");
+    return value;
+  };
+  router.get("/oauth/requests/:id", signedIn, async (req, res) => {
+    res.json(await tokens.consentRequest(requestId(req.params.id)));
+  });
+  router.post("/oauth/requests/:id/decision", signedIn, async (req, res) => {
+    const { approve } = parseInput(ConsentDecisionSchema, req.body);
+    res.json(await tokens.decide(requestId(req.params.id), approve, actorOf(req)));
+  });
+
+  return router;
+}

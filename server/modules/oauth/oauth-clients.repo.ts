@@ -1,0 +1,47 @@
+import { and, desc, eq, gt, isNull, sql } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { oauthClients, oauthGrants, type OAuthClientRow } from "../../db/schema";
+
+export type OAuthClientsRepo = ReturnType<typeof createOAuthClientsRepo>;
+export type OAuthClientWithGrants = OAuthClientRow & { activeGrants: number };
+
+export function createOAuthClientsRepo(db: Db) {
+  return {
+    /** Every client, newest first, with its count of live grants (unexpired, unrevoked). */
+    async list(now: Date): Promise<OAuthClientWithGrants[]> {
+      const live = db
+        .select({ clientId: oauthGrants.clientId, n: sql<number>`count(*)::int`.as("n") })
+        .from(oauthGrants)
+        .where(and(isNull(oauthGrants.revokedAt), gt(oauthGrants.expiresAt, now)))
+        .groupBy(oauthGrants.clientId)
+        .as("live");
+      const rows = await db
+        .select({ client: oauthClients, n: live.n })
+        .from(oauthClients)
+        .leftJoin(live, eq(live.clientId, oauthClients.id))
+        .orderBy(desc(oauthClients.createdAt), desc(oauthClients.id));
+      return rows.map((r) => ({ ...r.client, activeGrants: r.n ?? 0 }));
+    },
+
+    async findByClientId(clientId: string): Promise<OAuthClientRow | undefined> {
+      const [row] = await db.select().from(oauthClients).where(eq(oauthClients.clientId, clientId)).limit(1);
+      return row;
+    },
+
+    async insert(values: typeof oauthClients.$inferInsert): Promise<OAuthClientRow> {
+      const [row] = await db.insert(oauthClients).values(values).returning();
+      return row!;
+    },
+
+    async update(clientId: string, values: Partial<Pick<OAuthClientRow, "isActive" | "secretSealed">> & { updatedAt: Date }): Promise<OAuthClientRow | undefined> {
+      const [row] = await db.update(oauthClients).set(values).where(eq(oauthClients.clientId, clientId)).returning();
+      return row;
+    },
+
+    /** Deletes the client; its grants, codes and tokens go with it (foreign keys cascade). */
+    async delete(clientId: string): Promise<OAuthClientRow | undefined> {
+      const [row] = await db.delete(oauthClients).where(eq(oauthClients.clientId, clientId)).returning();
+      return row;
+    },
+  };
+}

@@ -1,0 +1,172 @@
+import { randomBytes } from "node:crypto";
+import type { OAuthClientInformationFull } from "@modelcontextprotocol/sdk/shared/auth.js";
+import type { OAuthClientDto } from "../../../contract/oauth";
+import type { OAuthClientCreateSchema } from "../../../contract/oauth";
+import type { z } from "zod";
+import type { OAuthClientRow } from "../../db/schema";
+import { AppError } from "../../lib/app-error";
+import type { Clock } from "../../lib/clock";
+import type { SecretBox } from "../../lib/secret-box";
+import type { Actor, AuditService } from "../audit/audit.service";
+import type { OAuthClientsRepo, OAuthClientWithGrants } from "./oauth-clients.repo";
+
+type ClientCreate = z.output<typeof OAuthClientCreateSchema>;
+
+export const newClientId = () => `bk_${randomBytes(18).toString("base64url")}`;
+export const newClientSecret = () => `bks_${randomBytes(32).toString("base64url")}`;
+/** The secret box purpose of a client's secret: a sealed secret opens only as that client's. */
+const purpose = (clientId: string) => `oauth-client:${clientId}`;
+
+/** Every console-made confidential client may use these; a public one cannot use client_credentials. */
+const CONFIDENTIAL_GRANTS = ["authorization_code", "refresh_token", "client_credentials"];
+const PUBLIC_GRANTS = ["authorization_code", "refresh_token"];
+
+const NOT_FOUND = "OAuth client not found";
+
+/**
+ * OAuth clients (D7): made on the console or by dynamic registration, secrets sealed at rest.
+ * Anything that ends a client's tokens (delete, deactivate, new secret) tells `onRevocation`
+ * listeners, so cached token checks are dropped at once.
+ */
+export function createOAuthClientsService(deps: { repo: OAuthClientsRepo; secretBox: SecretBox; audit: AuditService; clock: Clock }) {
+  const { repo, secretBox, audit, clock } = deps;
+  const revocationListeners: (() => void)[] = [];
+  const revoked = () => revocationListeners.forEach((l) => l());
+
+  const secretOf = (row: OAuthClientRow): string | null => (row.secretSealed ? secretBox.open(row.secretSealed, purpose(row.clientId)) : null);
+
+  const toDto = (row: OAuthClientRow & { activeGrants?: number }, withSecret: boolean): OAuthClientDto => ({
+    id: row.id,
+    name: row.name,
+    clientId: row.clientId,
+    clientSecret: withSecret ? secretOf(row) : null,
+    clientType: row.secretSealed ? "confidential" : "public",
+    redirectUris: row.redirectUris,
+    scopes: row.scopes,
+    isActive: row.isActive,
+    registeredVia: row.registeredVia === "dynamic" ? "dynamic" : "console",
+    activeGrants: row.activeGrants ?? 0,
+    createdAt: row.createdAt.toISOString(),
+  });
+
+  const snapshot = (row: OAuthClientRow) => ({ name: row.name, redirectUris: row.redirectUris, scopes: row.scopes, isActive: row.isActive, clientType: row.secretSealed ? "confidential" : "public" });
+
+  async function mustFind(clientId: string): Promise<OAuthClientRow> {
+    const row = await repo.findByClientId(clientId);
+    if (!row) throw new AppError("not_found", NOT_FOUND);
+    return row;
+  }
+
+  return {
+    async list(options: { withSecrets: boolean }): Promise<OAuthClientDto[]> {
+      const rows: OAuthClientWithGrants[] = await repo.list(clock.now());
+      return rows.map((r) => toDto(r, options.withSecrets));
+    },
+
+    async create(input: ClientCreate, actor: Actor): Promise<OAuthClientDto> {
+      const clientId = newClientId();
+      const confidential = input.clientType === "confidential";
+      const row = await repo.insert({
+        clientId,
+        name: input.name,
+        secretSealed: confidential ? secretBox.seal(newClientSecret(), purpose(clientId)) : null,
+        redirectUris: input.redirectUris,
+        scopes: input.scopes,
+        grantTypes: confidential ? CONFIDENTIAL_GRANTS : PUBLIC_GRANTS,
+        tokenEndpointAuthMethod: confidential ? "client_secret_basic" : "none",
+        isActive: input.isActive,
+        registeredVia: "console",
+        createdBy: actor.userId,
+      });
+      await audit.record(actor, { action: "oauth_client.created", targetType: "oauth_client", targetId: clientId, details: { after: snapshot(row) } });
+      return toDto(row, true);
+    },
+
+    async setActive(clientId: string, isActive: boolean, actor: Actor): Promise<OAuthClientDto> {
+      const before = await mustFind(clientId);
+      const row = (await repo.update(clientId, { isActive, updatedAt: clock.now() }))!;
+      if (!isActive) revoked();
+      await audit.record(actor, { action: "oauth_client.status_changed", targetType: "oauth_client", targetId: clientId, details: { before: { isActive: before.isActive }, after: { isActive } } });
+      return toDto(row, true);
+    },
+
+    /** A new secret; the old one stops working at once. Public clients have none to regenerate. */
+    async regenerateSecret(clientId: string, actor: Actor): Promise<OAuthClientDto> {
+      const before = await mustFind(clientId);
+      if (!before.secretSealed) throw new AppError("conflict", "A public client has no secret");
+      const row = (await repo.update(clientId, { secretSealed: secretBox.seal(newClientSecret(), purpose(clientId)), updatedAt: clock.now() }))!;
+      revoked();
+      await audit.record(actor, { action: "oauth_client.secret_regenerated", targetType: "oauth_client", targetId: clientId });
+      return toDto(row, true);
+    },
+
+    /** Deletes the client with its grants and tokens (D13: its tokens stop working at once). */
+    async delete(clientId: string, actor: Actor): Promise<void> {
+      const row = await repo.delete(clientId);
+      if (!row) throw new AppError("not_found", NOT_FOUND);
+      revoked();
+      await audit.record(actor, { action: "oauth_client.deleted", targetType: "oauth_client", targetId: clientId, details: { before: snapshot(row) } });
+    },
+
+    /**
+     * The client as the OAuth endpoints see it (RFC 7591 metadata), secret opened; undefined for
+     * an unknown or inactive client, which therefore can neither authorize nor get tokens.
+     */
+    async forOAuth(clientId: string): Promise<(OAuthClientInformationFull & { rowId: string; allowedScopes: string[] }) | undefined> {
+      if (clientId.length > 200) return undefined;
+      const row = await repo.findByClientId(clientId);
+      if (!row || !row.isActive) return undefined;
+      const secret = secretOf(row);
+      return {
+        rowId: row.id,
+        allowedScopes: row.scopes,
+        client_id: row.clientId,
+        client_name: row.name,
+        client_id_issued_at: Math.floor(row.createdAt.getTime() / 1000),
+        redirect_uris: row.redirectUris,
+        grant_types: row.grantTypes,
+        response_types: ["code"],
+        token_endpoint_auth_method: row.tokenEndpointAuthMethod,
+        scope: row.scopes.join(" "),
+        ...(secret ? { client_secret: secret } : {}),
+      };
+    },
+
+    /** RFC 7591 dynamic registration (when enabled): stored like a console client, marked "dynamic". */
+    async register(metadata: Omit<OAuthClientInformationFull, "client_id" | "client_id_issued_at">, allScopes: readonly string[]): Promise<OAuthClientInformationFull> {
+      const clientId = newClientId();
+      const authMethod = metadata.token_endpoint_auth_method ?? "client_secret_basic";
+      const publicClient = authMethod === "none";
+      const requested = (metadata.scope ?? allScopes.join(" ")).split(" ").filter(Boolean);
+      const scopes = requested.filter((s) => allScopes.includes(s));
+      const grantTypes = (metadata.grant_types ?? ["authorization_code", "refresh_token"]).filter((g) => (publicClient ? PUBLIC_GRANTS : CONFIDENTIAL_GRANTS).includes(g));
+      const secret = publicClient ? null : newClientSecret();
+      const row = await repo.insert({
+        clientId,
+        name: (metadata.client_name ?? "Unnamed client").slice(0, 100),
+        secretSealed: secret ? secretBox.seal(secret, purpose(clientId)) : null,
+        redirectUris: metadata.redirect_uris.map(String),
+        scopes: scopes.length > 0 ? scopes : [...allScopes],
+        grantTypes: grantTypes.length > 0 ? grantTypes : ["authorization_code"],
+        tokenEndpointAuthMethod: authMethod,
+        isActive: true,
+        registeredVia: "dynamic",
+      });
+      await audit.record({ userId: null, username: null, ip: null }, { action: "oauth_client.registered", targetType: "oauth_client", targetId: clientId, details: { after: snapshot(row) } });
+      return {
+        ...metadata,
+        client_id: clientId,
+        client_id_issued_at: Math.floor(row.createdAt.getTime() / 1000),
+        redirect_uris: row.redirectUris,
+        grant_types: row.grantTypes,
+        token_endpoint_auth_method: authMethod,
+        scope: row.scopes.join(" "),
+        ...(secret ? { client_secret: secret, client_secret_expires_at: 0 } : {}),
+      };
+    },
+
+    onRevocation: (listener: () => void) => revocationListeners.push(listener),
+  };
+}
+
+export type OAuthClientsService = ReturnType<typeof createOAuthClientsService>;

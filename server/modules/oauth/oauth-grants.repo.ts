@@ -1,0 +1,120 @@
+import { and, eq, gt, isNull, lt, or, sql } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import {
+  oauthClients,
+  oauthCodes,
+  oauthGrants,
+  oauthPendingRequests,
+  oauthTokens,
+  type OAuthClientRow,
+  type OAuthCodeRow,
+  type OAuthGrantRow,
+  type OAuthPendingRequestRow,
+  type OAuthTokenRow,
+} from "../../db/schema";
+
+export type OAuthGrantsRepo = ReturnType<typeof createOAuthGrantsRepo>;
+
+/** A token with everything its verification needs: its grant and its client. */
+export interface TokenWithGrant {
+  token: OAuthTokenRow;
+  grant: OAuthGrantRow;
+  client: OAuthClientRow;
+}
+
+/** Consent requests, grants, codes and tokens: the authorization server's state. */
+export function createOAuthGrantsRepo(db: Db) {
+  return {
+    async insertPending(values: OAuthPendingRequestRow): Promise<void> {
+      await db.insert(oauthPendingRequests).values(values);
+    },
+
+    async findPending(id: string, now: Date): Promise<(OAuthPendingRequestRow & { client: OAuthClientRow }) | undefined> {
+      const [row] = await db
+        .select({ pending: oauthPendingRequests, client: oauthClients })
+        .from(oauthPendingRequests)
+        .innerJoin(oauthClients, eq(oauthClients.id, oauthPendingRequests.clientId))
+        .where(and(eq(oauthPendingRequests.id, id), gt(oauthPendingRequests.expiresAt, now)))
+        .limit(1);
+      return row ? { ...row.pending, client: row.client } : undefined;
+    },
+
+    /** Removes a pending request and returns it: whoever gets it decides it, once. */
+    async takePending(id: string, now: Date): Promise<OAuthPendingRequestRow | undefined> {
+      const [row] = await db.delete(oauthPendingRequests).where(and(eq(oauthPendingRequests.id, id), gt(oauthPendingRequests.expiresAt, now))).returning();
+      return row;
+    },
+
+    async insertGrant(values: typeof oauthGrants.$inferInsert): Promise<OAuthGrantRow> {
+      const [row] = await db.insert(oauthGrants).values(values).returning();
+      return row!;
+    },
+
+    async revokeGrant(id: string, reason: string, at: Date): Promise<void> {
+      await db.update(oauthGrants).set({ revokedAt: at, revokedReason: reason }).where(and(eq(oauthGrants.id, id), isNull(oauthGrants.revokedAt)));
+    },
+
+    async insertCode(values: typeof oauthCodes.$inferInsert): Promise<void> {
+      await db.insert(oauthCodes).values(values);
+    },
+
+    async findCode(codeHash: string): Promise<(OAuthCodeRow & { grant: OAuthGrantRow }) | undefined> {
+      const [row] = await db.select({ code: oauthCodes, grant: oauthGrants }).from(oauthCodes).innerJoin(oauthGrants, eq(oauthGrants.id, oauthCodes.grantId)).where(eq(oauthCodes.codeHash, codeHash)).limit(1);
+      return row ? { ...row.code, grant: row.grant } : undefined;
+    },
+
+    /** Marks a code used; false when it already was (atomic: two redemptions race, one wins). */
+    async consumeCode(codeHash: string, at: Date): Promise<boolean> {
+      const rows = await db.update(oauthCodes).set({ consumedAt: at }).where(and(eq(oauthCodes.codeHash, codeHash), isNull(oauthCodes.consumedAt))).returning({ codeHash: oauthCodes.codeHash });
+      return rows.length === 1;
+    },
+
+    async insertTokens(values: (typeof oauthTokens.$inferInsert)[]): Promise<void> {
+      await db.insert(oauthTokens).values(values);
+    },
+
+    async findToken(tokenHash: string): Promise<TokenWithGrant | undefined> {
+      const [row] = await db
+        .select({ token: oauthTokens, grant: oauthGrants, client: oauthClients })
+        .from(oauthTokens)
+        .innerJoin(oauthGrants, eq(oauthGrants.id, oauthTokens.grantId))
+        .innerJoin(oauthClients, eq(oauthClients.id, oauthGrants.clientId))
+        .where(eq(oauthTokens.tokenHash, tokenHash))
+        .limit(1);
+      return row;
+    },
+
+    /** Marks a refresh token exchanged; false when it already was (a replay, or a parallel refresh). */
+    async rotateRefreshToken(tokenHash: string, at: Date): Promise<boolean> {
+      const rows = await db
+        .update(oauthTokens)
+        .set({ rotatedAt: at })
+        .where(and(eq(oauthTokens.tokenHash, tokenHash), eq(oauthTokens.kind, "refresh"), isNull(oauthTokens.rotatedAt), isNull(oauthTokens.revokedAt)))
+        .returning({ tokenHash: oauthTokens.tokenHash });
+      return rows.length === 1;
+    },
+
+    async revokeToken(tokenHash: string, at: Date): Promise<void> {
+      await db.update(oauthTokens).set({ revokedAt: at }).where(and(eq(oauthTokens.tokenHash, tokenHash), isNull(oauthTokens.revokedAt)));
+    },
+
+    /** Live grants: the dashboard's "active OAuth sessions" (D13). */
+    async countLiveGrants(now: Date): Promise<number> {
+      const [row] = await db
+        .select({ n: sql<number>`count(*)::int` })
+        .from(oauthGrants)
+        .innerJoin(oauthClients, eq(oauthClients.id, oauthGrants.clientId))
+        .where(and(isNull(oauthGrants.revokedAt), gt(oauthGrants.expiresAt, now), eq(oauthClients.isActive, true)));
+      return row?.n ?? 0;
+    },
+
+    /** Forgets what can no longer be used: expired requests, codes and tokens, and grants dead for a day. */
+    async prune(now: Date): Promise<void> {
+      const dayAgo = new Date(now.getTime() - 86_400_000);
+      await db.delete(oauthPendingRequests).where(lt(oauthPendingRequests.expiresAt, now));
+      await db.delete(oauthCodes).where(lt(oauthCodes.expiresAt, dayAgo));
+      await db.delete(oauthTokens).where(lt(oauthTokens.expiresAt, dayAgo));
+      await db.delete(oauthGrants).where(or(lt(oauthGrants.expiresAt, dayAgo), lt(oauthGrants.revokedAt, dayAgo)));
+    },
+  };
+}

@@ -1,0 +1,115 @@
+import { authorizationHandler } from "@modelcontextprotocol/sdk/server/auth/handlers/authorize.js";
+import { metadataHandler } from "@modelcontextprotocol/sdk/server/auth/handlers/metadata.js";
+import { clientRegistrationHandler } from "@modelcontextprotocol/sdk/server/auth/handlers/register.js";
+import { revocationHandler } from "@modelcontextprotocol/sdk/server/auth/handlers/revoke.js";
+import { tokenHandler } from "@modelcontextprotocol/sdk/server/auth/handlers/token.js";
+import { OAuthError, TooManyRequestsError, UnauthorizedClientError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
+import type { OAuthServerProvider } from "@modelcontextprotocol/sdk/server/auth/provider.js";
+import type { OAuthMetadata, OAuthProtectedResourceMetadata } from "@modelcontextprotocol/sdk/shared/auth.js";
+import express, { Router, type RequestHandler } from "express";
+import { RateLimiterMemory } from "rate-limiter-flexible";
+import { OAUTH_SCOPES } from "../../contract/oauth";
+import type { OAuthClientsService } from "../modules/oauth/oauth-clients.service";
+import type { OAuthClient, OAuthTokensService } from "../modules/oauth/oauth-tokens.service";
+import { authenticateClient, sendOAuthError } from "./client-auth";
+
+export interface OAuthRoutesOptions {
+  provider: OAuthServerProvider;
+  clients: OAuthClientsService;
+  tokens: OAuthTokensService;
+  issuer: string;
+  dynamicRegistration: boolean;
+  /** D16: requests per window per IP on the OAuth endpoints. */
+  rateLimit: { requests: number; windowMinutes: number };
+}
+
+export const PROTECTED_RESOURCE_METADATA_PATH = "/.well-known/oauth-protected-resource";
+
+/** RFC 8414 metadata of this authorization server. */
+export function authorizationServerMetadata(issuer: string, dynamicRegistration: boolean): OAuthMetadata {
+  const authMethods = ["client_secret_basic", "client_secret_post", "none"];
+  return {
+    issuer,
+    authorization_endpoint: `${issuer}/oauth/authorize`,
+    token_endpoint: `${issuer}/oauth/token`,
+    revocation_endpoint: `${issuer}/oauth/revoke`,
+    ...(dynamicRegistration ? { registration_endpoint: `${issuer}/oauth/register` } : {}),
+    response_types_supported: ["code"],
+    response_modes_supported: ["query"],
+    grant_types_supported: ["authorization_code", "refresh_token", "client_credentials"],
+    code_challenge_methods_supported: ["S256"],
+    token_endpoint_auth_methods_supported: authMethods,
+    revocation_endpoint_auth_methods_supported: authMethods,
+    scopes_supported: [...OAUTH_SCOPES],
+    authorization_response_iss_parameter_supported: true,
+  };
+}
+
+/** D16: OAuth endpoints, N requests per window per IP; 429 with Retry-After. */
+function oauthRateLimit(options: OAuthRoutesOptions["rateLimit"]): RequestHandler {
+  const limiter = new RateLimiterMemory({ points: options.requests, duration: options.windowMinutes * 60 });
+  return (req, res, next) => {
+    limiter.consume(req.ip ?? "unknown").then(
+      () => next(),
+      (rejection: { msBeforeNext?: number }) => {
+        res.set("Retry-After", String(Math.max(1, Math.ceil((rejection.msBeforeNext ?? 1000) / 1000))));
+        sendOAuthError(res, 429, new TooManyRequestsError("Too many OAuth requests from this address; try again later"));
+      },
+    );
+  };
+}
+
+/** RFC 6749 §4.4, which the SDK's token handler leaves out: answered here for authenticated confidential clients. */
+function clientCredentialsGrant(tokens: OAuthTokensService): RequestHandler {
+  return async (req, res, next) => {
+    if (req.body?.grant_type !== "client_credentials") return next();
+    try {
+      const client = res.locals.oauthClient as OAuthClient;
+      if (!res.locals.clientAuthenticated) throw new UnauthorizedClientError("client_credentials needs a confidential client and its secret");
+      const scope = typeof req.body.scope === "string" ? req.body.scope.split(" ") : undefined;
+      const resource = typeof req.body.resource === "string" ? req.body.resource : undefined;
+      res.set("Cache-Control", "no-store").json(await tokens.clientCredentials(client, scope, resource));
+    } catch (err) {
+      if (err instanceof OAuthError) return sendOAuthError(res, 400, err);
+      next(err);
+    }
+  };
+}
+
+/**
+ * The OAuth 2.1 authorization server (D13) at the app's root: /oauth/* and the well-known
+ * metadata. Parsing, PKCE and RFC 6749 error bodies come from the MCP SDK's handlers.
+ */
+export function oauthRoutes(options: OAuthRoutesOptions): Router {
+  const { provider, clients, tokens, issuer } = options;
+  const router = Router();
+  const form = express.urlencoded({ extended: false, limit: "20kb" });
+  const limit = oauthRateLimit(options.rateLimit);
+
+  router.use("/.well-known/oauth-authorization-server", metadataHandler(authorizationServerMetadata(issuer, options.dynamicRegistration)));
+  // RFC 9728 §3.1: metadata for a resource with a path lives at the path's suffix, and names it.
+  router.get(`${PROTECTED_RESOURCE_METADATA_PATH}{/*suffix}`, (req, res) => {
+    const suffix = (req.params as { suffix?: string[] }).suffix;
+    const resource = suffix?.length ? `${new URL(issuer).origin}/${suffix.map(encodeURIComponent).join("/")}` : tokens.defaultResource;
+    const metadata: OAuthProtectedResourceMetadata = {
+      resource,
+      authorization_servers: [issuer],
+      scopes_supported: [...OAUTH_SCOPES],
+      bearer_methods_supported: ["header"],
+      resource_name: "Bridgekeeper",
+    };
+    res.set("Access-Control-Allow-Origin", "*").set("Cache-Control", "public, max-age=300").json(metadata);
+  });
+
+  router.use("/oauth/authorize", limit, authorizationHandler({ provider, rateLimit: false }));
+  router.use("/oauth/token", form, limit, authenticateClient(clients), clientCredentialsGrant(tokens), tokenHandler({ provider, rateLimit: false }));
+  router.use("/oauth/revoke", form, limit, authenticateClient(clients), revocationHandler({ provider, rateLimit: false }));
+  if (options.dynamicRegistration && provider.clientsStore.registerClient) {
+    router.use("/oauth/register", limit, clientRegistrationHandler({ clientsStore: provider.clientsStore, rateLimit: false, clientSecretExpirySeconds: 0 }));
+  } else {
+    router.use("/oauth/register", (_req, res) => {
+      res.status(404).json({ error: "invalid_request", error_description: "Dynamic client registration is disabled on this server" });
+    });
+  }
+  return router;
+}

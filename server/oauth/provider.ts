@@ -1,0 +1,38 @@
+import type { OAuthServerProvider } from "@modelcontextprotocol/sdk/server/auth/provider.js";
+import type { OAuthRegisteredClientsStore } from "@modelcontextprotocol/sdk/server/auth/clients.js";
+import { InvalidClientError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
+import type { Response } from "express";
+import { OAUTH_SCOPES } from "../../contract/oauth";
+import type { OAuthClientsService } from "../modules/oauth/oauth-clients.service";
+import type { OAuthClient, OAuthTokensService } from "../modules/oauth/oauth-tokens.service";
+
+/**
+ * The MCP SDK's OAuth endpoints (parsing, PKCE S256 check, error responses) on our services: this
+ * adapter only translates between the SDK's provider interface and them.
+ */
+export function createOAuthProvider(deps: { clients: OAuthClientsService; tokens: OAuthTokensService; dynamicRegistration: boolean }): OAuthServerProvider {
+  const { clients, tokens } = deps;
+
+  const clientsStore: OAuthRegisteredClientsStore = {
+    getClient: (clientId) => clients.forOAuth(clientId),
+    ...(deps.dynamicRegistration ? { registerClient: (metadata) => clients.register(metadata, OAUTH_SCOPES) } : {}),
+  };
+
+  /** The SDK hands back the object getClient returned; make sure it is one of ours. */
+  const ours = (client: unknown): OAuthClient => {
+    if (!client || typeof client !== "object" || !("rowId" in client)) throw new InvalidClientError("Unknown client");
+    return client as OAuthClient;
+  };
+
+  return {
+    clientsStore,
+    async authorize(client, params, res: Response) {
+      res.redirect(302, await tokens.authorize(ours(client), params));
+    },
+    challengeForAuthorizationCode: (client, code) => tokens.challengeForCode(ours(client), code),
+    exchangeAuthorizationCode: (client, code, _verifier, redirectUri, resource) => tokens.exchangeCode(ours(client), code, redirectUri, resource),
+    exchangeRefreshToken: (client, refreshToken, scopes, resource) => tokens.exchangeRefresh(ours(client), refreshToken, scopes, resource),
+    verifyAccessToken: (token) => tokens.verifyAccessToken(token),
+    revokeToken: (client, request) => tokens.revoke(ours(client), request.token),
+  };
+}
