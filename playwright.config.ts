@@ -50,6 +50,7 @@ export default defineConfig({
         ADMIN_PASSWORD: E2E_ADMIN_PASSWORD,
         LOG_LEVEL: "warn",
         BITBUCKET_API_URL: `${E2E_SANDBOX_URL}/2.0`,
+        PUBLIC_URL: `http://127.0.0.1:${E2E_PORT}`,
       },
     },
   ],

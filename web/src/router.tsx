@@ -9,6 +9,7 @@ import { useDocumentTitle } from "@/hooks/use-document-title";
 const LoginPage = lazy(() => import("@/pages/Login"));
 const AppShell = lazy(() => import("@/components/layout/app-shell").then((m) => ({ default: m.AppShell })));
 const NotFoundPage = lazy(() => import("@/pages/NotFound"));
+const OAuthConsentPage = lazy(() => import("@/pages/OAuthConsent"));
 
 const PAGES: Record<NavPath, LazyExoticComponent<ComponentType>> = {
   "/": lazy(() => import("@/pages/Dashboard")),
@@ -67,6 +68,14 @@ function AccessGate() {
     <Switch>
       <Route path="/login">
         <Redirect to="/" replace />
+      </Route>
+      {/* OAuth consent (D13): its own full page, outside the console's shell. */}
+      <Route path="/oauth-consent/:id">
+        {(params) => (
+          <Suspense fallback={<FullPageLoading />}>
+            <OAuthConsentPage id={params.id} />
+          </Suspense>
+        )}
       </Route>
       <Route>
         <Suspense fallback={<FullPageLoading />}>

@@ -1,0 +1,89 @@
+import { createHash, randomBytes } from "node:crypto";
+import { expect, test, type Page } from "@playwright/test";
+import { ADMIN, apiClient, unique } from "./helpers";
+
+/**
+ * OAuth consent in the browser (D13): an MCP client sends the user to /oauth/authorize; signed
+ * out, they sign in on the same address; the consent page names the client and its scopes; the
+ * answer sends the browser back to the client's redirect URI with a code (or access_denied).
+ */
+const CALLBACK = "http://127.0.0.1:45999/callback";
+
+async function makeClient(page: Page, baseURL: string): Promise<{ clientId: string; clientSecret: string; name: string }> {
+  const api = apiClient(page, baseURL);
+  expect((await api.login(ADMIN)).status()).toBe(200);
+  const name = unique("Consent client ");
+  const created = await api.post("/api/admin/oauth-clients", { name, redirectUris: [CALLBACK], scopes: ["read", "write"], isActive: true });
+  expect(created.status()).toBe(201);
+  const body = (await created.json()) as { clientId: string; clientSecret: string };
+  expect((await api.logout()).status()).toBeLessThan(300);
+  await page.context().clearCookies();
+  return { ...body, name };
+}
+
+function authorizeUrl(baseURL: string, clientId: string, state: string) {
+  const verifier = randomBytes(32).toString("base64url");
+  const challenge = createHash("sha256").update(verifier).digest("base64url");
+  const url = new URL("/oauth/authorize", baseURL);
+  for (const [k, v] of Object.entries({ response_type: "code", client_id: clientId, redirect_uri: CALLBACK, scope: "read write", state, code_challenge: challenge, code_challenge_method: "S256" })) url.searchParams.set(k, v);
+  return { url: url.toString(), verifier };
+}
+
+test("sign in, approve, and the client gets a code it can redeem", async ({ page, baseURL }) => {
+  const client = await makeClient(page, baseURL!);
+  const { url, verifier } = authorizeUrl(baseURL!, client.clientId, "xyz-state");
+  let callback: URL | undefined;
+  await page.route(`${CALLBACK}**`, async (route) => {
+    callback = new URL(route.request().url());
+    await route.fulfill({ status: 200, contentType: "text/plain", body: "back at the client" });
+  });
+
+  await page.goto(url);
+  await expect(page).toHaveURL(/\/oauth-consent\/[\w-]+$/);
+  await page.getByLabel("Username").fill(ADMIN.username);
+  await page.getByLabel("Password").fill(ADMIN.password);
+  await page.getByRole("button", { name: "Sign In" }).click();
+  await expect(page.getByRole("heading", { name: "Authorize access" })).toBeVisible();
+  await expect(page.getByText(`${client.name} wants to use Bridgekeeper on your behalf.`)).toBeVisible();
+  await expect(page.getByText(CALLBACK)).toBeVisible();
+  await page.screenshot({ path: "e2e/screenshots/oauth-consent-desktop-light.png" });
+  await page.getByRole("button", { name: "Authorize" }).click();
+  await expect(page.getByText("back at the client")).toBeVisible();
+
+  expect(callback?.searchParams.get("state")).toBe("xyz-state");
+  expect(callback?.searchParams.get("iss")).toBe(new URL(baseURL!).origin);
+  const code = callback!.searchParams.get("code")!;
+  const token = await page.request.post("/oauth/token", {
+    form: { grant_type: "authorization_code", code, code_verifier: verifier, redirect_uri: CALLBACK },
+    headers: { authorization: `Basic ${Buffer.from(`${client.clientId}:${client.clientSecret}`).toString("base64")}` },
+  });
+  expect(token.status()).toBe(200);
+  expect(await token.json()).toMatchObject({ token_type: "Bearer", scope: "read write" });
+});
+
+test("deny sends access_denied back to the client", async ({ page, baseURL }) => {
+  const client = await makeClient(page, baseURL!);
+  const { url } = authorizeUrl(baseURL!, client.clientId, "deny-state");
+  let callback: URL | undefined;
+  await page.route(`${CALLBACK}**`, async (route) => {
+    callback = new URL(route.request().url());
+    await route.fulfill({ status: 200, contentType: "text/plain", body: "denied at the client" });
+  });
+  await page.goto(url);
+  await page.getByLabel("Username").fill(ADMIN.username);
+  await page.getByLabel("Password").fill(ADMIN.password);
+  await page.getByRole("button", { name: "Sign In" }).click();
+  await page.getByRole("button", { name: "Deny" }).click();
+  await expect(page.getByText("denied at the client")).toBeVisible();
+  expect(callback?.searchParams.get("error")).toBe("access_denied");
+  expect(callback?.searchParams.get("state")).toBe("deny-state");
+});
+
+test("an unknown or used request says so instead of offering consent", async ({ page }) => {
+  await page.goto("/oauth-consent/not-a-real-request-id");
+  await page.getByLabel("Username").fill(ADMIN.username);
+  await page.getByLabel("Password").fill(ADMIN.password);
+  await page.getByRole("button", { name: "Sign In" }).click();
+  await expect(page.getByRole("alert")).toHaveText("This authorization request has expired or was already answered");
+  await expect(page.getByRole("button", { name: "Authorize" })).toHaveCount(0);
+});
