@@ -88,6 +88,7 @@ async function main(): Promise<void> {
 
   const prune = setInterval(() => {
     container.services.auth.pruneStale().catch((err) => log.warn({ err }, "session pruning failed"));
+    container.services.oauthTokens.prune().catch((err) => log.warn({ err }, "OAuth pruning failed"));
   }, SESSION_PRUNE_INTERVAL_MS);
   prune.unref();
 
