@@ -3,8 +3,7 @@ import { CircleExclamationPoint } from "lucide-react";
 import { useForm } from "react-hook-form";
 import { LOGIN_FAILED_MESSAGE, LoginSchema, type Login } from "@contract/auth";
 import { useLogin } from "@/api/session";
-import { BrandMark } from "@/components/brand/brand-mark";
-import { ThemeToggle } from "@/components/layout/theme-toggle";
+import { BrandPage } from "@/components/layout/brand-page";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader } from "@/components/ui/card";
 import { Input } from "@/components/ui/input";
@@ -42,76 +41,63 @@ export default function LoginPage() {
   const failure = login.error ? (login.error.serverMessage ?? LOGIN_FAILED_MESSAGE) : null;
 
   return (
-    <div className="relative flex min-h-dvh flex-col items-center justify-center bg-sidebar px-4 py-12">
-      <div className="absolute right-4 top-4">
-        <ThemeToggle />
-      </div>
+    <BrandPage>
+      <Card className="shadow-sm">
+        <CardHeader className="pb-4">
+          <h1 className="text-lg font-semibold leading-tight">Sign in to Bridgekeeper</h1>
+          <CardDescription>Use your console account to manage the MCP server.</CardDescription>
+        </CardHeader>
+        <CardContent>
+          <form noValidate onSubmit={onSubmit} className="space-y-4" aria-busy={busy}>
+            <div className="space-y-2">
+              <Label htmlFor="login-username">Username</Label>
+              <Input
+                id="login-username"
+                autoComplete="username"
+                autoCapitalize="none"
+                spellCheck={false}
+                autoFocus
+                required
+                disabled={busy}
+                aria-invalid={errors.username ? true : undefined}
+                aria-describedby={errors.username ? "login-username-error" : undefined}
+                {...form.register("username")}
+              />
+              <FieldError id="login-username-error" message={errors.username?.message} />
+            </div>
 
-      <main className="w-full max-w-sm">
-        <div className="mb-8 flex flex-col items-center gap-3 text-center">
-          <span className="flex size-12 items-center justify-center rounded-xl bg-primary text-primary-foreground shadow-sm">
-            <BrandMark className="size-7" />
-          </span>
-          <span className="text-xl font-semibold tracking-tight">Bridgekeeper</span>
-        </div>
+            <div className="space-y-2">
+              <Label htmlFor="login-password">Password</Label>
+              <Input
+                id="login-password"
+                type="password"
+                autoComplete="current-password"
+                required
+                disabled={busy}
+                aria-invalid={errors.password ? true : undefined}
+                aria-describedby={errors.password ? "login-password-error" : undefined}
+                {...form.register("password")}
+              />
+              <FieldError id="login-password-error" message={errors.password?.message} />
+            </div>
 
-        <Card className="shadow-sm">
-          <CardHeader className="pb-4">
-            <h1 className="text-lg font-semibold leading-tight">Sign in to Bridgekeeper</h1>
-            <CardDescription>Use your console account to manage the MCP server.</CardDescription>
-          </CardHeader>
-          <CardContent>
-            <form noValidate onSubmit={onSubmit} className="space-y-4" aria-busy={busy}>
-              <div className="space-y-2">
-                <Label htmlFor="login-username">Username</Label>
-                <Input
-                  id="login-username"
-                  autoComplete="username"
-                  autoCapitalize="none"
-                  spellCheck={false}
-                  autoFocus
-                  required
-                  disabled={busy}
-                  aria-invalid={errors.username ? true : undefined}
-                  aria-describedby={errors.username ? "login-username-error" : undefined}
-                  {...form.register("username")}
-                />
-                <FieldError id="login-username-error" message={errors.username?.message} />
+            {failure && (
+              <div
+                role="alert"
+                className="flex items-start gap-2 rounded-md border border-destructive/30 bg-destructive/10 px-3 py-2.5 text-sm text-destructive"
+              >
+                <CircleExclamationPoint className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
+                <span>{failure}</span>
               </div>
+            )}
 
-              <div className="space-y-2">
-                <Label htmlFor="login-password">Password</Label>
-                <Input
-                  id="login-password"
-                  type="password"
-                  autoComplete="current-password"
-                  required
-                  disabled={busy}
-                  aria-invalid={errors.password ? true : undefined}
-                  aria-describedby={errors.password ? "login-password-error" : undefined}
-                  {...form.register("password")}
-                />
-                <FieldError id="login-password-error" message={errors.password?.message} />
-              </div>
-
-              {failure && (
-                <div
-                  role="alert"
-                  className="flex items-start gap-2 rounded-md border border-destructive/30 bg-destructive/10 px-3 py-2.5 text-sm text-destructive"
-                >
-                  <CircleExclamationPoint className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
-                  <span>{failure}</span>
-                </div>
-              )}
-
-              <Button type="submit" className="w-full" disabled={busy}>
-                {busy && <Spinner />}
-                {busy ? "Signing in..." : "Sign In"}
-              </Button>
-            </form>
-          </CardContent>
-        </Card>
-      </main>
-    </div>
+            <Button type="submit" className="w-full" disabled={busy}>
+              {busy && <Spinner />}
+              {busy ? "Signing in..." : "Sign In"}
+            </Button>
+          </form>
+        </CardContent>
+      </Card>
+    </BrandPage>
   );
 }

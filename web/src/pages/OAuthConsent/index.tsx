@@ -1,8 +1,7 @@
 import { CircleExclamationPoint, KeyRound, ShieldCheck } from "lucide-react";
 import { useSession } from "@/api/session";
 import { useConsentDecision, useConsentRequest } from "@/api/oauth-consent";
-import { BrandMark } from "@/components/brand/brand-mark";
-import { ThemeToggle } from "@/components/layout/theme-toggle";
+import { BrandPage } from "@/components/layout/brand-page";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader } from "@/components/ui/card";
@@ -29,85 +28,74 @@ export default function OAuthConsentPage({ id }: { id: string }) {
   const problem = request.error?.serverMessage ?? decide.error?.serverMessage;
 
   return (
-    <div className="relative flex min-h-dvh flex-col items-center justify-center bg-sidebar px-4 py-12">
-      <div className="absolute right-4 top-4">
-        <ThemeToggle />
-      </div>
-      <main className="w-full max-w-md">
-        <div className="mb-8 flex flex-col items-center gap-3 text-center">
-          <span className="flex size-12 items-center justify-center rounded-xl bg-primary text-primary-foreground shadow-sm">
-            <BrandMark className="size-7" />
-          </span>
-          <span className="text-xl font-semibold tracking-tight">Bridgekeeper</span>
-        </div>
-        <Card className="shadow-sm">
-          <CardHeader className="pb-4">
-            <h1 className="text-lg font-semibold leading-tight">Authorize access</h1>
-            <CardDescription>
-              Signed in as <span className="font-medium text-foreground">{user?.username}</span>
-            </CardDescription>
-          </CardHeader>
-          <CardContent className="space-y-5">
-            {request.isLoading && (
-              <div className="space-y-3" aria-label="Loading the request">
-                <Skeleton className="h-5 w-3/4" />
-                <Skeleton className="h-16 w-full" />
-                <Skeleton className="h-9 w-full" />
-              </div>
-            )}
-            {problem && (
-              <div role="alert" className="flex items-start gap-2 rounded-md border border-destructive/30 bg-destructive/10 px-3 py-2.5 text-sm text-destructive">
-                <CircleExclamationPoint className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
-                <span>{problem}</span>
-              </div>
-            )}
-            {request.data && (
-              <>
-                <p className="text-sm">
-                  <span className="font-semibold">{request.data.clientName}</span> wants to use Bridgekeeper on your behalf.
-                </p>
-                <section aria-labelledby="consent-scopes" className="space-y-2">
-                  <h2 id="consent-scopes" className="text-xs font-medium uppercase tracking-wide text-muted-foreground">
-                    It will be able to
-                  </h2>
-                  <ul className="space-y-2">
-                    {request.data.scopes.map((scope) => (
-                      <li key={scope} className="flex items-start gap-2 text-sm">
-                        {scope === "write" ? <KeyRound className="mt-0.5 size-4 shrink-0 text-amber-600" aria-hidden="true" /> : <ShieldCheck className="mt-0.5 size-4 shrink-0 text-emerald-600" aria-hidden="true" />}
-                        <span>
-                          <Badge variant="secondary" className="mr-2 font-mono">
-                            {scope}
-                          </Badge>
-                          {SCOPE_TEXT[scope] ?? scope}
-                        </span>
-                      </li>
-                    ))}
-                  </ul>
-                </section>
-                <dl className="space-y-1 rounded-md border bg-muted/40 px-3 py-2 text-xs">
-                  <div>
-                    <dt className="inline text-muted-foreground">Returns to </dt>
-                    <dd className="inline break-all font-mono">{request.data.redirectUri}</dd>
-                  </div>
-                  <div>
-                    <dt className="inline text-muted-foreground">Client ID </dt>
-                    <dd className="inline break-all font-mono">{request.data.clientId}</dd>
-                  </div>
-                </dl>
-                <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
-                  <Button variant="outline" disabled={busy} onClick={() => decide.mutate(false)}>
-                    Deny
-                  </Button>
-                  <Button disabled={busy} onClick={() => decide.mutate(true)}>
-                    {decide.isPending && decide.variables && <Spinner />}
-                    {decide.isPending && decide.variables ? "Authorizing..." : "Authorize"}
-                  </Button>
+    <BrandPage className="max-w-md">
+      <Card className="shadow-sm">
+        <CardHeader className="pb-4">
+          <h1 className="text-lg font-semibold leading-tight">Authorize access</h1>
+          <CardDescription>
+            Signed in as <span className="font-medium text-foreground">{user?.username}</span>
+          </CardDescription>
+        </CardHeader>
+        <CardContent className="space-y-5">
+          {request.isLoading && (
+            <div className="space-y-3" aria-label="Loading the request">
+              <Skeleton className="h-5 w-3/4" />
+              <Skeleton className="h-16 w-full" />
+              <Skeleton className="h-9 w-full" />
+            </div>
+          )}
+          {problem && (
+            <div role="alert" className="flex items-start gap-2 rounded-md border border-destructive/30 bg-destructive/10 px-3 py-2.5 text-sm text-destructive">
+              <CircleExclamationPoint className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
+              <span>{problem}</span>
+            </div>
+          )}
+          {request.data && (
+            <>
+              <p className="text-sm">
+                <span className="font-semibold">{request.data.clientName}</span> wants to use Bridgekeeper on your behalf.
+              </p>
+              <section aria-labelledby="consent-scopes" className="space-y-2">
+                <h2 id="consent-scopes" className="text-xs font-medium uppercase tracking-wide text-muted-foreground">
+                  It will be able to
+                </h2>
+                <ul className="space-y-2">
+                  {request.data.scopes.map((scope) => (
+                    <li key={scope} className="flex items-start gap-2 text-sm">
+                      {scope === "write" ? <KeyRound className="mt-0.5 size-4 shrink-0 text-amber-600" aria-hidden="true" /> : <ShieldCheck className="mt-0.5 size-4 shrink-0 text-emerald-600" aria-hidden="true" />}
+                      <span>
+                        <Badge variant="secondary" className="mr-2 font-mono">
+                          {scope}
+                        </Badge>
+                        {SCOPE_TEXT[scope] ?? scope}
+                      </span>
+                    </li>
+                  ))}
+                </ul>
+              </section>
+              <dl className="space-y-1 rounded-md border bg-muted/40 px-3 py-2 text-xs">
+                <div>
+                  <dt className="inline text-muted-foreground">Returns to </dt>
+                  <dd className="inline break-all font-mono">{request.data.redirectUri}</dd>
                 </div>
-              </>
-            )}
-          </CardContent>
-        </Card>
-      </main>
-    </div>
+                <div>
+                  <dt className="inline text-muted-foreground">Client ID </dt>
+                  <dd className="inline break-all font-mono">{request.data.clientId}</dd>
+                </div>
+              </dl>
+              <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
+                <Button variant="outline" disabled={busy} onClick={() => decide.mutate(false)}>
+                  Deny
+                </Button>
+                <Button disabled={busy} onClick={() => decide.mutate(true)}>
+                  {decide.isPending && decide.variables && <Spinner />}
+                  {decide.isPending && decide.variables ? "Authorizing..." : "Authorize"}
+                </Button>
+              </div>
+            </>
+          )}
+        </CardContent>
+      </Card>
+    </BrandPage>
   );
 }
