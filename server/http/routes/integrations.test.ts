@@ -187,6 +187,15 @@ describe("integrations: configuration, tests and status", () => {
       await admin.post("/api/admin/bitbucket-config", bitbucket());
     });
 
+    it("a 50 MB answer is cut off at the size limit and reported, quickly", async () => {
+      await admin.post("/api/admin/bitbucket-config", bitbucket());
+      sandbox.faults.add({ path: "/2.0/user", oversizeBytes: 50 * 1024 * 1024 });
+      const started = Date.now();
+      const res = (await admin.post("/api/admin/test-bitbucket")).body;
+      expect(Date.now() - started).toBeLessThan(2_000);
+      expect(res).toEqual({ connected: false, error: "Bitbucket sent a response larger than 10 MB" });
+    });
+
     it("a wrong app password is reported", async () => {
       await admin.post("/api/admin/bitbucket-config", bitbucket({ appPassword: "nope" }));
       const res = (await admin.post("/api/admin/test-bitbucket")).body;
