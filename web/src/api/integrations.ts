@@ -58,31 +58,25 @@ export function useServerConfig(enabled = true) {
   return useQuery<ConfigEntry[] | null, ApiError>({ queryKey: SERVER_CONFIG_QUERY_KEY, enabled });
 }
 
-export function useSaveAtlassianConfig() {
+/** Saves a stored config: the spec's toast, the answer cached, then everything refetched. */
+function useSaveConfig<Dto, Input>(path: string, queryKey: readonly string[], savedDescription: string) {
   const queryClient = useQueryClient();
-  return useMutation<AtlassianConfigDto, ApiError, AtlassianConfigInput>({
-    mutationFn: (body) => apiRequest<AtlassianConfigDto>("POST", "/api/admin/atlassian-config", body),
+  return useMutation<Dto, ApiError, Input>({
+    mutationFn: (body) => apiRequest<Dto>("POST", path, body),
     onSuccess: async (stored) => {
-      toast({ title: CONFIG_TOASTS.savedTitle, description: CONFIG_TOASTS.atlassianSaved });
-      if (stored && typeof stored === "object") queryClient.setQueryData(ATLASSIAN_CONFIG_QUERY_KEY, stored);
+      toast({ title: CONFIG_TOASTS.savedTitle, description: savedDescription });
+      if (stored && typeof stored === "object") queryClient.setQueryData(queryKey, stored);
       await refreshIntegrations(queryClient);
     },
     onError: toastFailure,
   });
 }
 
-export function useSaveBitbucketConfig() {
-  const queryClient = useQueryClient();
-  return useMutation<BitbucketConfigDto, ApiError, BitbucketConfigInput>({
-    mutationFn: (body) => apiRequest<BitbucketConfigDto>("POST", "/api/admin/bitbucket-config", body),
-    onSuccess: async (stored) => {
-      toast({ title: CONFIG_TOASTS.savedTitle, description: CONFIG_TOASTS.bitbucketSaved });
-      if (stored && typeof stored === "object") queryClient.setQueryData(BITBUCKET_CONFIG_QUERY_KEY, stored);
-      await refreshIntegrations(queryClient);
-    },
-    onError: toastFailure,
-  });
-}
+export const useSaveAtlassianConfig = () =>
+  useSaveConfig<AtlassianConfigDto, AtlassianConfigInput>("/api/admin/atlassian-config", ATLASSIAN_CONFIG_QUERY_KEY, CONFIG_TOASTS.atlassianSaved);
+
+export const useSaveBitbucketConfig = () =>
+  useSaveConfig<BitbucketConfigDto, BitbucketConfigInput>("/api/admin/bitbucket-config", BITBUCKET_CONFIG_QUERY_KEY, CONFIG_TOASTS.bitbucketSaved);
 
 /** One ticked or crossed line of a test result: "✓ Jira" or "✗ Jira — reason". */
 export interface CheckLine {
@@ -102,47 +96,44 @@ const checkLines = (lines: CheckLine[]) =>
   );
 
 /**
- * Tests the stored Atlassian config. Spec section 8: "Connection test completed" with Jira and
- * Confluence each ticked or crossed, destructive when either is down; an HTTP failure is
- * "Connection test failed" with the server's message.
+ * Tests a stored config. Spec section 8: "Connection test completed" with each check ticked or
+ * crossed, destructive when any is down; an HTTP failure is the integration's own failure title
+ * with the server's message. Either way the status lists are asked again.
  */
-export function useTestAtlassian() {
+function useTestConnection<Result>(path: string, linesOf: (result: Result) => CheckLine[], failedTitle: string) {
   const queryClient = useQueryClient();
-  return useMutation<AtlassianTestResult, ApiError, void>({
-    mutationFn: () => apiRequest<AtlassianTestResult>("POST", "/api/admin/test-atlassian"),
+  return useMutation<Result, ApiError, void>({
+    mutationFn: () => apiRequest<Result>("POST", path),
     onSuccess: (result) => {
-      const lines: CheckLine[] = [
-        { label: "Jira", ok: result.jiraConnected, reason: result.jiraError },
-        { label: "Confluence", ok: result.confluenceConnected, reason: result.confluenceError },
-      ];
+      const lines = linesOf(result);
       toast({
-        variant: result.jiraConnected && result.confluenceConnected ? "default" : "destructive",
+        variant: lines.every((line) => line.ok) ? "default" : "destructive",
         title: CONFIG_TOASTS.testCompleted,
         description: checkLines(lines),
       });
     },
     onError: (error) => {
-      toast({ variant: "destructive", title: CONFIG_TOASTS.atlassianTestFailed, description: error.serverMessage ?? error.message });
+      toast({ variant: "destructive", title: failedTitle, description: error.serverMessage ?? error.message });
     },
     onSettled: () => refreshIntegrations(queryClient),
   });
 }
 
+/** Tests the stored Atlassian config: Jira and Confluence each ticked or crossed; HTTP failure "Connection test failed". */
+export const useTestAtlassian = () =>
+  useTestConnection<AtlassianTestResult>(
+    "/api/admin/test-atlassian",
+    (result) => [
+      { label: "Jira", ok: result.jiraConnected, reason: result.jiraError },
+      { label: "Confluence", ok: result.confluenceConnected, reason: result.confluenceError },
+    ],
+    CONFIG_TOASTS.atlassianTestFailed,
+  );
+
 /** Tests the stored Bitbucket config: "Connected" ticked or crossed; HTTP failure "Bitbucket connection test failed". */
-export function useTestBitbucket() {
-  const queryClient = useQueryClient();
-  return useMutation<BitbucketTestResult, ApiError, void>({
-    mutationFn: () => apiRequest<BitbucketTestResult>("POST", "/api/admin/test-bitbucket"),
-    onSuccess: (result) => {
-      toast({
-        variant: result.connected ? "default" : "destructive",
-        title: CONFIG_TOASTS.testCompleted,
-        description: checkLines([{ label: "Connected", ok: result.connected, reason: result.error }]),
-      });
-    },
-    onError: (error) => {
-      toast({ variant: "destructive", title: CONFIG_TOASTS.bitbucketTestFailed, description: error.serverMessage ?? error.message });
-    },
-    onSettled: () => refreshIntegrations(queryClient),
-  });
-}
+export const useTestBitbucket = () =>
+  useTestConnection<BitbucketTestResult>(
+    "/api/admin/test-bitbucket",
+    (result) => [{ label: "Connected", ok: result.connected, reason: result.error }],
+    CONFIG_TOASTS.bitbucketTestFailed,
+  );

@@ -6,7 +6,6 @@ import { FieldError } from "@/components/ui/field-error";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Spinner } from "@/components/ui/spinner";
-import { Switch } from "@/components/ui/switch";
 
 interface TextFieldProps {
   id: string;
@@ -43,30 +42,6 @@ export function TextField({ id, label, registration, error, hint, type = "text",
           {hint}
         </p>
       )}
-    </div>
-  );
-}
-
-interface ActiveFieldProps {
-  id: string;
-  description: string;
-  checked: boolean;
-  onCheckedChange: (checked: boolean) => void;
-  onBlur: () => void;
-  ref: (element: HTMLButtonElement | null) => void;
-}
-
-/** The integration's Active switch with a sentence saying what it does. */
-export function ActiveField({ id, description, checked, onCheckedChange, onBlur, ref }: ActiveFieldProps) {
-  return (
-    <div className="flex items-center justify-between gap-4 rounded-md border border-border p-3">
-      <div className="space-y-1">
-        <Label htmlFor={id}>Active</Label>
-        <p id={`${id}-hint`} className="text-xs text-muted-foreground">
-          {description}
-        </p>
-      </div>
-      <Switch id={id} aria-describedby={`${id}-hint`} checked={checked} onCheckedChange={onCheckedChange} onBlur={onBlur} ref={ref} />
     </div>
   );
 }

@@ -1,16 +1,6 @@
 import type { OAuthClientDto } from "@contract/oauth";
 import { useDeleteOAuthClient, useRegenerateOAuthClientSecret, useSetOAuthClientActive } from "@/api/oauth-clients";
-import {
-  AlertDialog,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-} from "@/components/ui/alert-dialog";
-import { Button } from "@/components/ui/button";
-import { Spinner } from "@/components/ui/spinner";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 
 export type ConfirmKind = "delete" | "deactivate" | "regenerate";
 
@@ -72,20 +62,16 @@ export function ConfirmClientDialog({ kind, client, open, onOpenChange, onCloseA
   };
 
   return (
-    <AlertDialog open={open} onOpenChange={(next) => !busy && onOpenChange(next)}>
-      <AlertDialogContent onCloseAutoFocus={onCloseAutoFocus}>
-        <AlertDialogHeader>
-          <AlertDialogTitle>{copy.title}</AlertDialogTitle>
-          <AlertDialogDescription>{client ? copy.text(client.name) : null}</AlertDialogDescription>
-        </AlertDialogHeader>
-        <AlertDialogFooter>
-          <AlertDialogCancel disabled={busy}>Cancel</AlertDialogCancel>
-          <Button variant="destructive" onClick={onConfirm} disabled={busy} aria-busy={busy}>
-            {busy && <Spinner />}
-            {busy ? copy.busy : copy.confirm}
-          </Button>
-        </AlertDialogFooter>
-      </AlertDialogContent>
-    </AlertDialog>
+    <ConfirmDialog
+      open={open}
+      onOpenChange={onOpenChange}
+      onCloseAutoFocus={onCloseAutoFocus}
+      title={copy.title}
+      description={client ? copy.text(client.name) : null}
+      confirmLabel={copy.confirm}
+      pendingLabel={copy.busy}
+      busy={busy}
+      onConfirm={onConfirm}
+    />
   );
 }

@@ -4,14 +4,13 @@ import { Controller, useForm, type FieldPath, type UseFormReturn } from "react-h
 import { DEFAULT_SCOPES_TEXT, OAUTH_SCOPES, OAuthClientFormSchema, type OAuthClientFormInput } from "@contract/oauth";
 import type { ApiError } from "@/api/client";
 import { useCreateOAuthClient } from "@/api/oauth-clients";
-import { Button } from "@/components/ui/button";
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "@/components/ui/dialog";
+import { DialogFormFooter } from "@/components/ui/dialog-form-footer";
 import { FieldError } from "@/components/ui/field-error";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { RadioGroup, RadioGroupItem } from "@/components/ui/radio-group";
-import { Spinner } from "@/components/ui/spinner";
-import { Switch } from "@/components/ui/switch";
+import { FormSwitchField } from "@/components/ui/switch-field";
 import { Textarea } from "@/components/ui/textarea";
 
 type Form = UseFormReturn<OAuthClientFormInput, unknown, z.output<typeof OAuthClientFormSchema>>;
@@ -177,38 +176,9 @@ function CreateClientForm({ onDone }: { onDone: () => void }) {
           <FieldError id={`${ID}-clientType-error`} message={error("clientType")} />
         </div>
 
-        <div className="flex items-center justify-between gap-4 rounded-md border border-border p-3">
-          <div className="space-y-1">
-            <Label htmlFor={`${ID}-isActive`}>Active</Label>
-            <p id={`${ID}-isActive-hint`} className="text-xs text-muted-foreground">
-              An active client can obtain tokens.
-            </p>
-          </div>
-          <Controller
-            control={form.control}
-            name="isActive"
-            render={({ field }) => (
-              <Switch
-                id={`${ID}-isActive`}
-                aria-describedby={`${ID}-isActive-hint`}
-                checked={field.value}
-                onCheckedChange={field.onChange}
-                onBlur={field.onBlur}
-                ref={field.ref}
-              />
-            )}
-          />
-        </div>
+        <FormSwitchField control={form.control} name="isActive" id={`${ID}-isActive`} label="Active" description="An active client can obtain tokens." />
       </fieldset>
-      <DialogFooter>
-        <Button variant="outline" onClick={onDone} disabled={busy}>
-          Cancel
-        </Button>
-        <Button type="submit" disabled={busy}>
-          {busy && <Spinner />}
-          {busy ? "Creating..." : "Create Client"}
-        </Button>
-      </DialogFooter>
+      <DialogFormFooter busy={busy} onCancel={onDone} submitLabel="Create Client" pendingLabel="Creating..." />
     </form>
   );
 }

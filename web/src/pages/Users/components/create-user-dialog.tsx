@@ -3,9 +3,8 @@ import type { z } from "zod";
 import { useForm } from "react-hook-form";
 import { UserCreateFormSchema } from "@contract/users";
 import { useCreateUser } from "@/api/users";
-import { Button } from "@/components/ui/button";
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
-import { Spinner } from "@/components/ui/spinner";
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "@/components/ui/dialog";
+import { DialogFormFooter } from "@/components/ui/dialog-form-footer";
 import { ActiveUserField, applyServerFieldErrors, IdentityFields, TextField, type UserFormValues } from "./user-form-fields";
 
 const EMPTY: UserFormValues = { firstName: "", lastName: "", email: "", username: "", password: "", confirmPassword: "", isActive: true };
@@ -51,15 +50,7 @@ function CreateUserForm({ onDone }: { onDone: () => void }) {
         </div>
         <ActiveUserField form={form} idPrefix="create-user" />
       </fieldset>
-      <DialogFooter>
-        <Button variant="outline" onClick={onDone} disabled={busy}>
-          Cancel
-        </Button>
-        <Button type="submit" disabled={busy}>
-          {busy && <Spinner />}
-          {busy ? "Creating..." : "Create User"}
-        </Button>
-      </DialogFooter>
+      <DialogFormFooter busy={busy} onCancel={onDone} submitLabel="Create User" pendingLabel="Creating..." />
     </form>
   );
 }

@@ -3,9 +3,8 @@ import type { z } from "zod";
 import { useForm } from "react-hook-form";
 import { UserEditFormSchema, type UserDto } from "@contract/users";
 import { useUpdateUser } from "@/api/users";
-import { Button } from "@/components/ui/button";
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
-import { Spinner } from "@/components/ui/spinner";
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "@/components/ui/dialog";
+import { DialogFormFooter } from "@/components/ui/dialog-form-footer";
 import { ActiveUserField, applyServerFieldErrors, IdentityFields, TextField, type UserFormValues } from "./user-form-fields";
 
 interface EditUserDialogProps {
@@ -83,15 +82,7 @@ function EditUserForm({ user, onDone }: { user: UserDto; onDone: () => void }) {
           <TextField form={form} idPrefix="edit-user" name="confirmPassword" label="Confirm New Password" type="password" autoComplete="new-password" />
         </fieldset>
       </fieldset>
-      <DialogFooter>
-        <Button variant="outline" onClick={onDone} disabled={busy}>
-          Cancel
-        </Button>
-        <Button type="submit" disabled={busy}>
-          {busy && <Spinner />}
-          {busy ? "Updating..." : "Update User"}
-        </Button>
-      </DialogFooter>
+      <DialogFormFooter busy={busy} onCancel={onDone} submitLabel="Update User" pendingLabel="Updating..." />
     </form>
   );
 }

@@ -5,14 +5,14 @@ import type { z } from "zod";
 import { PERMISSION_CATALOGUE, permissionKey } from "@contract/permissions";
 import { RoleCreateSchema, type RoleDto } from "@contract/users";
 import { usePermissionCatalogue, useCreateRole, useUpdateRole, type PermissionCatalogueEntry } from "@/api/roles";
-import { Button } from "@/components/ui/button";
 import { Checkbox } from "@/components/ui/checkbox";
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "@/components/ui/dialog";
+import { DialogFormFooter } from "@/components/ui/dialog-form-footer";
 import { FieldError } from "@/components/ui/field-error";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
-import { LoadingState, Spinner } from "@/components/ui/spinner";
-import { Switch } from "@/components/ui/switch";
+import { LoadingState } from "@/components/ui/spinner";
+import { FormSwitchField } from "@/components/ui/switch-field";
 import { Textarea } from "@/components/ui/textarea";
 
 const CATALOGUE_ORDER: string[] = PERMISSION_CATALOGUE.map(permissionKey);
@@ -95,21 +95,7 @@ function RoleForm({ role, onDone }: { role: RoleDto | null; onDone: () => void }
           />
           <FieldError id="role-description-error" message={errors.description?.message} />
         </div>
-        <div className="flex items-center justify-between gap-4 rounded-md border border-border p-3">
-          <div className="space-y-1">
-            <Label htmlFor="role-active">Active</Label>
-            <p id="role-active-hint" className="text-xs text-muted-foreground">
-              An inactive role stays assigned but grants nothing
-            </p>
-          </div>
-          <Controller
-            control={form.control}
-            name="isActive"
-            render={({ field }) => (
-              <Switch id="role-active" aria-describedby="role-active-hint" checked={field.value ?? true} onCheckedChange={field.onChange} onBlur={field.onBlur} ref={field.ref} />
-            )}
-          />
-        </div>
+        <FormSwitchField control={form.control} name="isActive" id="role-active" label="Active" description="An inactive role stays assigned but grants nothing" />
         <fieldset className="min-w-0 space-y-2">
           <legend className="mb-2 text-sm font-medium">Permissions</legend>
           {catalogue.isPending ? (
@@ -128,15 +114,12 @@ function RoleForm({ role, onDone }: { role: RoleDto | null; onDone: () => void }
           <FieldError id="role-permissions-error" message={errors.permissions?.message} />
         </fieldset>
       </fieldset>
-      <DialogFooter>
-        <Button variant="outline" onClick={onDone} disabled={busy}>
-          Cancel
-        </Button>
-        <Button type="submit" disabled={busy}>
-          {busy && <Spinner />}
-          {role ? (busy ? "Updating..." : "Update Role") : busy ? "Creating..." : "Create Role"}
-        </Button>
-      </DialogFooter>
+      <DialogFormFooter
+        busy={busy}
+        onCancel={onDone}
+        submitLabel={role ? "Update Role" : "Create Role"}
+        pendingLabel={role ? "Updating..." : "Creating..."}
+      />
     </form>
   );
 }

@@ -1,12 +1,11 @@
 import type { FieldPath, UseFormReturn } from "react-hook-form";
-import { Controller } from "react-hook-form";
 import type { z } from "zod";
 import type { UserCreateFormSchema } from "@contract/users";
 import type { ApiError } from "@/api/client";
 import { FieldError } from "@/components/ui/field-error";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
-import { Switch } from "@/components/ui/switch";
+import { FormSwitchField } from "@/components/ui/switch-field";
 import { cn } from "@/lib/utils";
 
 /** What the create and edit forms hold (the two contract schemas take the same input shape). */
@@ -78,29 +77,7 @@ export function IdentityFields({ form, idPrefix }: { form: UserForm; idPrefix: s
 
 /** The "Active User" switch with its explanation (spec section 2). */
 export function ActiveUserField({ form, idPrefix }: { form: UserForm; idPrefix: string }) {
-  const id = `${idPrefix}-isActive`;
   return (
-    <div className="flex items-center justify-between gap-4 rounded-md border border-border p-3">
-      <div className="space-y-1">
-        <Label htmlFor={id}>Active User</Label>
-        <p id={`${id}-hint`} className="text-xs text-muted-foreground">
-          User can log in and access the system
-        </p>
-      </div>
-      <Controller
-        control={form.control}
-        name="isActive"
-        render={({ field }) => (
-          <Switch
-            id={id}
-            aria-describedby={`${id}-hint`}
-            checked={field.value}
-            onCheckedChange={field.onChange}
-            onBlur={field.onBlur}
-            ref={field.ref}
-          />
-        )}
-      />
-    </div>
+    <FormSwitchField control={form.control} name="isActive" id={`${idPrefix}-isActive`} label="Active User" description="User can log in and access the system" />
   );
 }
