@@ -30,10 +30,12 @@ export function authenticateClient(clients: OAuthClientsService): RequestHandler
       const header = req.headers.authorization;
       let clientId: unknown = body.client_id;
       let secret: unknown = body.client_secret;
-      const basic = typeof header === "string" && /^basic /i.test(header);
+      // RFC 6749 §5.2: an attempt at Basic, even a bare "Basic" without credentials, is answered
+      // with 401 and a Basic challenge.
+      const basic = typeof header === "string" && /^basic(?:\s|$)/i.test(header);
       if (basic) {
         if (body.client_secret !== undefined) return sendOAuthError(res, 400, new InvalidRequestError("Use one client authentication method, not two"));
-        const decoded = Buffer.from(header.slice(6).trim(), "base64").toString("utf8");
+        const decoded = Buffer.from(header.slice(5).trim(), "base64").toString("utf8");
         const colon = decoded.indexOf(":");
         if (colon < 1) return sendOAuthError(res, 401, new InvalidClientError("Malformed Basic credentials"), true);
         try {

@@ -3,10 +3,10 @@ import { metadataHandler } from "@modelcontextprotocol/sdk/server/auth/handlers/
 import { clientRegistrationHandler } from "@modelcontextprotocol/sdk/server/auth/handlers/register.js";
 import { revocationHandler } from "@modelcontextprotocol/sdk/server/auth/handlers/revoke.js";
 import { tokenHandler } from "@modelcontextprotocol/sdk/server/auth/handlers/token.js";
-import { OAuthError, TooManyRequestsError, UnauthorizedClientError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
+import { InvalidRequestError, OAuthError, TooManyRequestsError, UnauthorizedClientError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
 import type { OAuthServerProvider } from "@modelcontextprotocol/sdk/server/auth/provider.js";
 import type { OAuthMetadata, OAuthProtectedResourceMetadata } from "@modelcontextprotocol/sdk/shared/auth.js";
-import express, { Router, type RequestHandler } from "express";
+import express, { Router, type ErrorRequestHandler, type RequestHandler, type Response } from "express";
 import { RateLimiterMemory } from "rate-limiter-flexible";
 import { OAUTH_SCOPES } from "../../contract/oauth";
 import type { OAuthClientsService } from "../modules/oauth/oauth-clients.service";
@@ -59,6 +59,71 @@ function oauthRateLimit(options: OAuthRoutesOptions["rateLimit"]): RequestHandle
   };
 }
 
+const LOOPBACK_AUTHORITY = /^(http:\/\/(?:127\.0\.0\.1|\[::1\]|localhost))(?::\d{1,5})?(?=\/)/;
+
+/**
+ * OAuth 2.1 §2.3.1 / RFC 9700 §4.1.3: a redirect URI is compared with the registered ones as a
+ * string; only a loopback one may differ, and only in its port (RFC 8252 §7.3). The SDK's own
+ * check compares loopback URIs after URL parsing, which lets userinfo, a fragment or dot segments
+ * through, so this stricter one runs first.
+ */
+export function redirectUriRegistered(requested: string, registered: readonly string[]): boolean {
+  if (requested.includes("#")) return false;
+  const withoutPort = (uri: string) => uri.replace(LOOPBACK_AUTHORITY, "$1");
+  return registered.some((r) => r === requested || (LOOPBACK_AUTHORITY.test(r) && LOOPBACK_AUTHORITY.test(requested) && withoutPort(r) === withoutPort(requested)));
+}
+
+const authorizeParams = (req: express.Request) => ((req.method === "POST" ? req.body : req.query) ?? {}) as Record<string, unknown>;
+
+/** A redirect URI that is not registered is answered directly with 400, never redirected to. */
+function exactRedirectUri(clients: OAuthClientsService): RequestHandler {
+  return async (req, res, next) => {
+    try {
+      const { client_id: clientId, redirect_uri: redirectUri } = authorizeParams(req);
+      if (typeof clientId !== "string" || typeof redirectUri !== "string") return next(); // the SDK answers these
+      const client = await clients.forOAuth(clientId);
+      if (client && !redirectUriRegistered(redirectUri, client.redirect_uris)) return sendOAuthError(res, 400, new InvalidRequestError("Unregistered redirect_uri"));
+      next();
+    } catch (err) {
+      next(err);
+    }
+  };
+}
+
+/**
+ * RFC 6749 §4.1.2.1: an error redirect repeats the request's state; RFC 9207 §2: every
+ * authorization response, errors too, carries iss (our metadata advertises it). The SDK's error
+ * redirects never carry iss, nor state when its own parsing of the request failed (say, without
+ * code_challenge): they are completed here. Its only absolute redirects are errors; the way to the
+ * consent page is relative.
+ */
+function completeErrorRedirects(issuer: string): RequestHandler {
+  return (req, res, next) => {
+    const { state } = authorizeParams(req);
+    const redirect = res.redirect.bind(res) as (status: number, url: string) => void;
+    res.redirect = ((status: number | string, url?: string) => {
+      if (typeof status !== "number" || typeof url !== "string" || !URL.canParse(url)) return redirect(status as number, url as string);
+      const target = new URL(url);
+      if (target.searchParams.has("error")) {
+        if (typeof state === "string" && !target.searchParams.has("state")) target.searchParams.set("state", state);
+        target.searchParams.set("iss", issuer);
+      }
+      redirect(status, target.href);
+    }) as Response["redirect"];
+    next();
+  };
+}
+
+/**
+ * RFC 6749 §5.2: what the body parsers refuse (too large, an unknown charset, a broken body) is
+ * answered as an OAuth error, invalid_request, with the parser's 4xx status.
+ */
+const oauthParserErrors: ErrorRequestHandler = (err: { status?: number; type?: string }, _req, res, next) => {
+  const status = err?.status;
+  if (typeof err?.type !== "string" || typeof status !== "number" || status < 400 || status >= 500) return next(err);
+  sendOAuthError(res, status, new InvalidRequestError(status === 413 ? "Request body is too large" : "Malformed request body"));
+};
+
 /** RFC 6749 §4.4, which the SDK's token handler leaves out: answered here for authenticated confidential clients. */
 function clientCredentialsGrant(tokens: OAuthTokensService): RequestHandler {
   return async (req, res, next) => {
@@ -101,7 +166,7 @@ export function oauthRoutes(options: OAuthRoutesOptions): Router {
     res.set("Access-Control-Allow-Origin", "*").set("Cache-Control", "public, max-age=300").json(metadata);
   });
 
-  router.use("/oauth/authorize", limit, authorizationHandler({ provider, rateLimit: false }));
+  router.use("/oauth/authorize", limit, form, exactRedirectUri(clients), completeErrorRedirects(issuer), authorizationHandler({ provider, rateLimit: false }));
   router.use("/oauth/token", form, limit, authenticateClient(clients), clientCredentialsGrant(tokens), tokenHandler({ provider, rateLimit: false }));
   router.use("/oauth/revoke", form, limit, authenticateClient(clients), revocationHandler({ provider, rateLimit: false }));
   if (options.dynamicRegistration && provider.clientsStore.registerClient) {
@@ -111,5 +176,6 @@ export function oauthRoutes(options: OAuthRoutesOptions): Router {
       res.status(404).json({ error: "invalid_request", error_description: "Dynamic client registration is disabled on this server" });
     });
   }
+  router.use("/oauth", oauthParserErrors);
   return router;
 }

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
+import { CustomOAuthError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
 import type { OAuthClientInformationFull } from "@modelcontextprotocol/sdk/shared/auth.js";
-import type { OAuthClientDto } from "../../../contract/oauth";
+import { redirectUriProblem, type OAuthClientDto } from "../../../contract/oauth";
 import type { OAuthClientCreateSchema } from "../../../contract/oauth";
 import type { z } from "zod";
 import type { OAuthClientRow } from "../../db/schema";
@@ -134,6 +135,12 @@ export function createOAuthClientsService(deps: { repo: OAuthClientsRepo; secret
 
     /** RFC 7591 dynamic registration (when enabled): stored like a console client, marked "dynamic". */
     async register(metadata: Omit<OAuthClientInformationFull, "client_id" | "client_id_issued_at">, allScopes: readonly string[]): Promise<OAuthClientInformationFull> {
+      // RFC 7591 §3.2.2 / RFC 9700 §4.1: the console's rules for redirect URIs (https, http only
+      // for loopback, no fragment, no credentials, no dangerous scheme) hold here too.
+      const uris = metadata.redirect_uris.map(String);
+      if (uris.length === 0 || uris.length > 20) throw new CustomOAuthError("invalid_redirect_uri", "Between 1 and 20 redirect URIs are required");
+      const problem = uris.map((u) => (u.length > 2048 ? "A redirect URI must be at most 2048 characters" : redirectUriProblem(u))).find(Boolean);
+      if (problem) throw new CustomOAuthError("invalid_redirect_uri", problem);
       const clientId = newClientId();
       const authMethod = metadata.token_endpoint_auth_method ?? "client_secret_basic";
       const publicClient = authMethod === "none";
@@ -145,7 +152,7 @@ export function createOAuthClientsService(deps: { repo: OAuthClientsRepo; secret
         clientId,
         name: (metadata.client_name ?? "Unnamed client").slice(0, 100),
         secretSealed: secret ? secretBox.seal(secret, purpose(clientId)) : null,
-        redirectUris: metadata.redirect_uris.map(String),
+        redirectUris: uris,
         scopes: scopes.length > 0 ? scopes : [...allScopes],
         grantTypes: grantTypes.length > 0 ? grantTypes : ["authorization_code"],
         tokenEndpointAuthMethod: authMethod,
