@@ -64,7 +64,7 @@ export function createContainer(deps: { database: Database; config: AppConfig; c
     log,
     probeTimeoutMs: Math.min(config.UPSTREAM_TIMEOUT_MS, 5_000),
   });
-  const oauthClients = createOAuthClientsService({ repo: repos.oauthClientsRepo, secretBox, audit, clock });
+  const oauthClients = createOAuthClientsService({ repo: repos.oauthClientsRepo, grantsRepo: repos.oauthGrantsRepo, secretBox, audit, clock });
   const oauthTokens = createOAuthTokensService({
     repo: repos.oauthGrantsRepo,
     clients: oauthClients,

@@ -98,15 +98,18 @@ describe("OAuth clients API", () => {
     expect((await call()).status).toBe(401);
     expect((await clientCredentials(created.clientId, created.clientSecret)).status).toBe(401);
     await admin.request("PATCH", `/api/admin/oauth-clients/${created.clientId}`, { json: { isActive: true } });
+    expect((await call()).status).toBe(401); // its old tokens stay dead
     expect((await clientCredentials(created.clientId, created.clientSecret)).status).toBe(200);
   });
 
-  it("a new secret replaces the old one at once", async () => {
+  it("a new secret replaces the old one at once and ends the tokens issued before it", async () => {
     const created = (await admin.post("/api/admin/oauth-clients", body())).body;
+    const token = (await clientCredentials(created.clientId, created.clientSecret)).body.access_token;
     const renewed = (await admin.post(`/api/admin/oauth-clients/${created.clientId}/secret`)).body;
     expect(renewed.clientSecret).not.toBe(created.clientSecret);
     expect((await clientCredentials(created.clientId, created.clientSecret)).status).toBe(401);
     expect((await clientCredentials(created.clientId, renewed.clientSecret)).status).toBe(200);
+    expect((await fetch(`${t.baseUrl}/api/bitbucket/user`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(401);
   });
 
   it("deleting a client ends its tokens at once and is audited without the secret", async () => {

@@ -10,6 +10,7 @@ import type { Clock } from "../../lib/clock";
 import type { SecretBox } from "../../lib/secret-box";
 import type { Actor, AuditService } from "../audit/audit.service";
 import type { OAuthClientsRepo, OAuthClientWithGrants } from "./oauth-clients.repo";
+import type { OAuthGrantsRepo } from "./oauth-grants.repo";
 
 type ClientCreate = z.output<typeof OAuthClientCreateSchema>;
 
@@ -29,10 +30,18 @@ const NOT_FOUND = "OAuth client not found";
  * Anything that ends a client's tokens (delete, deactivate, new secret) tells `onRevocation`
  * listeners, so cached token checks are dropped at once.
  */
-export function createOAuthClientsService(deps: { repo: OAuthClientsRepo; secretBox: SecretBox; audit: AuditService; clock: Clock }) {
+export function createOAuthClientsService(deps: { repo: OAuthClientsRepo; grantsRepo: OAuthGrantsRepo; secretBox: SecretBox; audit: AuditService; clock: Clock }) {
   const { repo, secretBox, audit, clock } = deps;
   const revocationListeners: (() => void)[] = [];
   const revoked = () => revocationListeners.forEach((l) => l());
+  /**
+   * Ends the client's grants for good: a deactivated client's tokens must not come back when it
+   * is activated again, nor survive a secret rotated because it leaked.
+   */
+  async function revokeAll(row: OAuthClientRow, reason: string): Promise<void> {
+    await deps.grantsRepo.revokeGrantsOfClient(row.id, reason, clock.now());
+    revoked();
+  }
 
   const secretOf = (row: OAuthClientRow): string | null => (row.secretSealed ? secretBox.open(row.secretSealed, purpose(row.clientId)) : null);
 
@@ -86,7 +95,7 @@ export function createOAuthClientsService(deps: { repo: OAuthClientsRepo; secret
     async setActive(clientId: string, isActive: boolean, actor: Actor): Promise<OAuthClientDto> {
       const before = await mustFind(clientId);
       const row = (await repo.update(clientId, { isActive, updatedAt: clock.now() }))!;
-      if (!isActive) revoked();
+      if (!isActive) await revokeAll(row, "client deactivated");
       await audit.record(actor, { action: "oauth_client.status_changed", targetType: "oauth_client", targetId: clientId, details: { before: { isActive: before.isActive }, after: { isActive } } });
       return toDto(row, true);
     },
@@ -96,7 +105,7 @@ export function createOAuthClientsService(deps: { repo: OAuthClientsRepo; secret
       const before = await mustFind(clientId);
       if (!before.secretSealed) throw new AppError("conflict", "A public client has no secret");
       const row = (await repo.update(clientId, { secretSealed: secretBox.seal(newClientSecret(), purpose(clientId)), updatedAt: clock.now() }))!;
-      revoked();
+      await revokeAll(row, "client secret regenerated");
       await audit.record(actor, { action: "oauth_client.secret_regenerated", targetType: "oauth_client", targetId: clientId });
       return toDto(row, true);
     },

@@ -54,6 +54,11 @@ export function createOAuthGrantsRepo(db: Db) {
       await db.update(oauthGrants).set({ revokedAt: at, revokedReason: reason }).where(and(eq(oauthGrants.id, id), isNull(oauthGrants.revokedAt)));
     },
 
+    /** Ends every live grant of a client (by its row id): all its codes and tokens stop working for good. */
+    async revokeGrantsOfClient(clientRowId: string, reason: string, at: Date): Promise<void> {
+      await db.update(oauthGrants).set({ revokedAt: at, revokedReason: reason }).where(and(eq(oauthGrants.clientId, clientRowId), isNull(oauthGrants.revokedAt)));
+    },
+
     async insertCode(values: typeof oauthCodes.$inferInsert): Promise<void> {
       await db.insert(oauthCodes).values(values);
     },
