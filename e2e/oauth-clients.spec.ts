@@ -150,7 +150,7 @@ test("create (with validation), reveal and copy the secret, copy the ID, deactiv
   // Regenerate (confirmed): the new secret is shown at once, the old one is gone.
   await menuAction(page, name, "Regenerate secret");
   const regenerate = page.getByRole("alertdialog", { name: "Regenerate Client Secret" });
-  await expect(regenerate).toContainText("The current secret stops working at once");
+  await expect(regenerate).toContainText("The current secret and every token issued with it are revoked at once");
   await regenerate.getByRole("button", { name: "Regenerate", exact: true }).click();
   await expect(toast(page, "Secret regenerated")).toBeVisible();
   await expect(regenerate).toBeHidden();
