@@ -139,12 +139,16 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         return;
       }
       if (fault.oversizeBytes) {
-        const filler = "x".repeat(1024);
-        const items = Math.ceil(fault.oversizeBytes / 1030);
+        // Streamed with backpressure, and abandoned as soon as the client hangs up (as a client
+        // that enforces a size cap will): the sandbox never buffers the whole body.
+        const filler = "x".repeat(64 * 1024);
+        const items = Math.ceil(fault.oversizeBytes / (filler.length + 3));
         res.writeHead(200, { "content-type": "application/json" });
         res.write('{"values":[');
-        for (let i = 0; i < items; i++) res.write(`${i ? "," : ""}"${filler}"`);
-        res.end("]}");
+        for (let i = 0; i < items && !res.destroyed; i++) {
+          if (!res.write(`${i ? "," : ""}"${filler}"`)) await new Promise((r) => (res.once("drain", r), res.once("close", r)));
+        }
+        if (!res.destroyed) res.end("]}");
         return;
       }
       if (fault.status || fault.retryAfter !== undefined) {
