@@ -113,6 +113,8 @@ export interface ConsentRequestDto {
   clientId: string;
   redirectUri: string;
   scopes: string[];
+  /** Requested scopes the signed-in user may not grant (write without mcp.write): left out on approval. */
+  withheldScopes: string[];
   resource: string;
   expiresAt: string;
 }

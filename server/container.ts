@@ -51,7 +51,9 @@ export function createContainer(deps: { database: Database; config: AppConfig; c
     log,
     policy: { idleMs: config.SESSION_IDLE_MINUTES * 60_000, maxAgeMs: config.SESSION_MAX_HOURS * 3_600_000 },
   });
-  const users = createUsersService({ repos, transact, audit });
+  // Late-bound: the token service (made below) must forget cached checks when a user is disabled.
+  let forgetVerifiedTokens = () => {};
+  const users = createUsersService({ repos, transact, audit, clock, onAccessRevoked: () => forgetVerifiedTokens() });
   const roles = createRolesService({ repos, transact, audit });
   const meter = createUpstreamMeter({ clock, hourlyBudget: { atlassian: config.ATLASSIAN_HOURLY_BUDGET, bitbucket: config.BITBUCKET_HOURLY_BUDGET } });
   const http = createUpstreamHttp({ meter, timeoutMs: config.UPSTREAM_TIMEOUT_MS, ...config.upstream });
@@ -78,6 +80,7 @@ export function createContainer(deps: { database: Database; config: AppConfig; c
       consentTtlSeconds: 600,
     },
   });
+  forgetVerifiedTokens = oauthTokens.forgetVerified;
   return {
     database,
     config,

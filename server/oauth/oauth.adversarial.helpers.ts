@@ -28,7 +28,8 @@ export async function startRig(sandboxUrl: string, options: { config?: Partial<A
   const admin = (await signedInAs(t, ["admin"])).client;
   const saved = await admin.post("/api/admin/bitbucket-config", { workspace: "bridgekeeper", username: "demo", appPassword: "sandbox-app-password", isActive: true });
   if (saved.status >= 300) throw new Error(`bitbucket config: ${saved.status} ${saved.text}`);
-  const user = (await signedInAs(t, ["viewer"])).client;
+  // An operator: holds mcp.write, so a consent can hand on the write scope.
+  const user = (await signedInAs(t, ["operator"])).client;
   return { t, baseUrl: t.baseUrl, admin, user };
 }
 

@@ -36,7 +36,7 @@ describe("OAuth: the full flow with the MCP SDK's client", () => {
     t = await startTestApp({ config: { OAUTH_DYNAMIC_REGISTRATION: true, RATE_LIMIT_OAUTH_REQUESTS: 1000, BITBUCKET_API_URL: `${sandbox.url}/2.0` } });
     const admin = (await signedInAs(t, ["admin"])).client;
     await admin.post("/api/admin/bitbucket-config", { workspace: "bridgekeeper", username: "demo", appPassword: "sandbox-app-password", isActive: true });
-    user = (await signedInAs(t, ["viewer"], { username: "consenting_user" })).client;
+    user = (await signedInAs(t, ["operator"], { username: "consenting_user" })).client;
   });
   afterAll(async () => {
     await t.close();

@@ -1,4 +1,4 @@
-import { Router } from "express";
+import { Router, type Request } from "express";
 import { ConsentDecisionSchema, OAuthClientCreateSchema, OAuthClientUpdateSchema } from "../../../contract/oauth";
 import type { OAuthClientsService } from "../../modules/oauth/oauth-clients.service";
 import type { OAuthTokensService } from "../../modules/oauth/oauth-tokens.service";
@@ -43,12 +43,13 @@ export function oauthClientsRoutes(deps: { clients: OAuthClientsService; tokens:
     if (typeof value !== "string" || !/^[\w-]{10,100}$/.test(value)) throw new AppError("not_found", "This authorization request has expired or was already answered");
     return value;
   };
+  const consenting = (req: Request) => ({ mayGrantWrite: req.session?.permissions.has("mcp.write") ?? false });
   router.get("/oauth/requests/:id", signedIn, async (req, res) => {
-    res.json(await tokens.consentRequest(requestId(req.params.id)));
+    res.json(await tokens.consentRequest(requestId(req.params.id), consenting(req)));
   });
   router.post("/oauth/requests/:id/decision", signedIn, async (req, res) => {
     const { approve } = parseInput(ConsentDecisionSchema, req.body);
-    res.json(await tokens.decide(requestId(req.params.id), approve, actorOf(req)));
+    res.json(await tokens.decide(requestId(req.params.id), approve, actorOf(req), consenting(req)));
   });
 
   return router;

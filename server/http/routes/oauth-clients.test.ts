@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SECRET_MASK } from "../../../contract/oauth";
 import { signedInAs } from "../../test/factories";
 import type { TestClient } from "../../test/http-client";
-import { basicAuth, formPost } from "../../test/oauth";
+import { answerConsent, basicAuth, formPost, pkce } from "../../test/oauth";
 import { startTestApp, type TestApp } from "../../test/test-app";
 
 /** The OAuth Clients admin API (spec section 7; D7): happy path, bad input, who may do what. */
@@ -131,12 +131,18 @@ describe("OAuth clients API", () => {
     expect((await t.client().get("/api/admin/oauth-clients")).status).toBe(401);
   });
 
-  it("live grants are counted for the dashboard (D13)", async () => {
+  it("live grants (users' consents) are counted for the dashboard (D13); client_credentials are not sessions", async () => {
     const before = await t.container.services.oauthTokens.liveGrants();
     const created = (await admin.post("/api/admin/oauth-clients", body())).body;
     await clientCredentials(created.clientId, created.clientSecret);
-    await clientCredentials(created.clientId, created.clientSecret);
-    expect(await t.container.services.oauthTokens.liveGrants()).toBe(before + 2);
+    expect(await t.container.services.oauthTokens.liveGrants()).toBe(before);
+    const { verifier, challenge } = pkce();
+    const url = new URL("/oauth/authorize", t.baseUrl);
+    for (const [k, v] of Object.entries({ response_type: "code", client_id: created.clientId, redirect_uri: "https://app.example.com/cb", code_challenge: challenge, code_challenge_method: "S256", state: "s" })) url.searchParams.set(k, v);
+    const back = await answerConsent(t.baseUrl, url, admin);
+    const token = await formPost(`${t.baseUrl}/oauth/token`, { grant_type: "authorization_code", code: back.searchParams.get("code")!, code_verifier: verifier }, { authorization: basicAuth(created.clientId, created.clientSecret) });
+    expect(token.status).toBe(200);
+    expect(await t.container.services.oauthTokens.liveGrants()).toBe(before + 1);
     await admin.request("PATCH", `/api/admin/oauth-clients/${created.clientId}`, { json: { isActive: false } });
     expect(await t.container.services.oauthTokens.liveGrants()).toBe(before);
   });

@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull, lt, or, sql } from "drizzle-orm";
+import { and, eq, gt, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import {
   oauthClients,
@@ -6,6 +6,7 @@ import {
   oauthGrants,
   oauthPendingRequests,
   oauthTokens,
+  users,
   type OAuthClientRow,
   type OAuthCodeRow,
   type OAuthGrantRow,
@@ -15,11 +16,13 @@ import {
 
 export type OAuthGrantsRepo = ReturnType<typeof createOAuthGrantsRepo>;
 
-/** A token with everything its verification needs: its grant and its client. */
+/** A token with everything its verification needs: its grant, its client, and whether the consenting user is active. */
 export interface TokenWithGrant {
   token: OAuthTokenRow;
   grant: OAuthGrantRow;
   client: OAuthClientRow;
+  /** null for a client_credentials grant (no user). */
+  userActive: boolean | null;
 }
 
 /** Consent requests, grants, codes and tokens: the authorization server's state. */
@@ -59,6 +62,10 @@ export function createOAuthGrantsRepo(db: Db) {
       await db.update(oauthGrants).set({ revokedAt: at, revokedReason: reason }).where(and(eq(oauthGrants.clientId, clientRowId), isNull(oauthGrants.revokedAt)));
     },
 
+    async revokeGrantsOfUser(userId: string, reason: string, at: Date): Promise<void> {
+      await db.update(oauthGrants).set({ revokedAt: at, revokedReason: reason }).where(and(eq(oauthGrants.userId, userId), isNull(oauthGrants.revokedAt)));
+    },
+
     async insertCode(values: typeof oauthCodes.$inferInsert): Promise<void> {
       await db.insert(oauthCodes).values(values);
     },
@@ -80,10 +87,11 @@ export function createOAuthGrantsRepo(db: Db) {
 
     async findToken(tokenHash: string): Promise<TokenWithGrant | undefined> {
       const [row] = await db
-        .select({ token: oauthTokens, grant: oauthGrants, client: oauthClients })
+        .select({ token: oauthTokens, grant: oauthGrants, client: oauthClients, userActive: users.isActive })
         .from(oauthTokens)
         .innerJoin(oauthGrants, eq(oauthGrants.id, oauthTokens.grantId))
         .innerJoin(oauthClients, eq(oauthClients.id, oauthGrants.clientId))
+        .leftJoin(users, eq(users.id, oauthGrants.userId))
         .where(eq(oauthTokens.tokenHash, tokenHash))
         .limit(1);
       return row;
@@ -109,7 +117,8 @@ export function createOAuthGrantsRepo(db: Db) {
         .select({ n: sql<number>`count(*)::int` })
         .from(oauthGrants)
         .innerJoin(oauthClients, eq(oauthClients.id, oauthGrants.clientId))
-        .where(and(isNull(oauthGrants.revokedAt), gt(oauthGrants.expiresAt, now), eq(oauthClients.isActive, true)));
+        // Sessions are users' consents: a client_credentials grant (no user) is not one.
+        .where(and(isNull(oauthGrants.revokedAt), gt(oauthGrants.expiresAt, now), eq(oauthClients.isActive, true), isNotNull(oauthGrants.userId)));
       return row?.n ?? 0;
     },
 

@@ -21,6 +21,16 @@ export interface OAuthPolicy {
 
 export type OAuthClient = NonNullable<Awaited<ReturnType<OAuthClientsService["forOAuth"]>>>;
 
+/** What the consenting user may hand on: the write scope needs the mcp.write permission (D3). */
+export interface ConsentingUser {
+  mayGrantWrite: boolean;
+}
+
+const grantable = (scopes: string[], user: ConsentingUser) => ({
+  granted: scopes.filter((s) => s !== "write" || user.mayGrantWrite),
+  withheld: scopes.filter((s) => s === "write" && !user.mayGrantWrite),
+});
+
 const sha256 = (value: string) => createHash("sha256").update(value).digest("hex");
 const randomToken = (prefix: string) => `${prefix}${randomBytes(32).toString("base64url")}`;
 
@@ -120,21 +130,24 @@ export function createOAuthTokensService(deps: { repo: OAuthGrantsRepo; clients:
       return `/oauth-consent/${id}`;
     },
 
-    async consentRequest(id: string): Promise<ConsentRequestDto> {
+    async consentRequest(id: string, user: ConsentingUser): Promise<ConsentRequestDto> {
       const pending = await repo.findPending(id, now());
       if (!pending || !pending.client.isActive) throw new AppError("not_found", "This authorization request has expired or was already answered");
-      return { id, clientName: pending.client.name, clientId: pending.client.clientId, redirectUri: pending.redirectUri, scopes: pending.scopes, resource: pending.resource, expiresAt: pending.expiresAt.toISOString() };
+      const { granted, withheld } = grantable(pending.scopes, user);
+      return { id, clientName: pending.client.name, clientId: pending.client.clientId, redirectUri: pending.redirectUri, scopes: granted, withheldScopes: withheld, resource: pending.resource, expiresAt: pending.expiresAt.toISOString() };
     },
 
     /** The user's answer: a redirect back to the client with a code, or with access_denied (RFC 9207: with iss). */
-    async decide(id: string, approve: boolean, actor: Actor): Promise<{ redirectTo: string }> {
+    async decide(id: string, approve: boolean, actor: Actor, user: ConsentingUser): Promise<{ redirectTo: string }> {
       const pending = await repo.findPending(id, now());
       const taken = pending ? await repo.takePending(id, now()) : undefined;
       if (!pending || !taken || !pending.client.isActive) throw new AppError("not_found", "This authorization request has expired or was already answered");
       const base = { state: pending.state, iss: policy.issuer };
       await audit.record(actor, { action: approve ? "oauth.consent_granted" : "oauth.consent_denied", targetType: "oauth_client", targetId: pending.client.clientId, details: { scopes: pending.scopes, resource: pending.resource } });
       if (!approve) return { redirectTo: redirectWith(pending.redirectUri, { error: "access_denied", error_description: "The user denied the request", ...base }) };
-      const grant = await repo.insertGrant({ clientId: pending.clientId, userId: actor.userId, scopes: pending.scopes, resource: pending.resource, expiresAt: after(policy.refreshTokenTtlSeconds), createdAt: now() });
+      const { granted } = grantable(pending.scopes, user);
+      if (granted.length === 0) return { redirectTo: redirectWith(pending.redirectUri, { error: "access_denied", error_description: "The user may not grant the requested scopes", ...base }) };
+      const grant = await repo.insertGrant({ clientId: pending.clientId, userId: actor.userId, scopes: granted, resource: pending.resource, expiresAt: after(policy.refreshTokenTtlSeconds), createdAt: now() });
       const code = randomToken("bk_ac_");
       await repo.insertCode({ codeHash: sha256(code), grantId: grant.id, redirectUri: pending.redirectUri, codeChallenge: pending.codeChallenge, expiresAt: after(policy.codeTtlSeconds) });
       return { redirectTo: redirectWith(pending.redirectUri, { code, ...base }) };
@@ -160,6 +173,7 @@ export function createOAuthTokensService(deps: { repo: OAuthGrantsRepo; clients:
       const found = await repo.findToken(sha256(refreshToken));
       if (!found || found.token.kind !== "refresh" || found.grant.clientId !== client.rowId) throw new InvalidGrantError("Invalid refresh token");
       const { token, grant } = found;
+      if (found.userActive === false) throw new InvalidGrantError("The user who authorized this client is no longer active");
       if (token.rotatedAt) {
         await revokeFamily(grant.id, "refresh token reused");
         throw new InvalidGrantError("The refresh token was already used; the authorization is revoked");
@@ -205,8 +219,8 @@ export function createOAuthTokensService(deps: { repo: OAuthGrantsRepo; clients:
       const found = await repo.findToken(hash);
       if (!found || found.token.kind !== "access") throw new InvalidTokenError("Invalid access token");
       const { token: row, grant, client } = found;
-      if (row.revokedAt || grant.revokedAt || !client.isActive) throw new InvalidTokenError("The access token was revoked");
-      if (row.expiresAt.getTime() <= nowMs) throw new InvalidTokenError("The access token has expired");
+      if (row.revokedAt || grant.revokedAt || !client.isActive || found.userActive === false) throw new InvalidTokenError("The access token was revoked");
+      if (row.expiresAt.getTime() <= nowMs || grant.expiresAt.getTime() <= nowMs) throw new InvalidTokenError("The access token has expired");
       const info: AuthInfo = {
         token,
         clientId: client.clientId,
@@ -219,6 +233,9 @@ export function createOAuthTokensService(deps: { repo: OAuthGrantsRepo; clients:
       verified.set(hash, { info, at: nowMs });
       return info;
     },
+
+    /** Drops every cached token check (something elsewhere revoked access). */
+    forgetVerified: () => verified.clear(),
 
     /** Live grants: "active OAuth sessions" on the dashboard (D13). */
     liveGrants: () => repo.countLiveGrants(now()),

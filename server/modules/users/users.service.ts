@@ -5,6 +5,7 @@ import { isUniqueViolation } from "../../db/errors";
 import type { RoleRow, UserRow } from "../../db/schema";
 import { hashPassword } from "../../lib/passwords";
 import type { Repos, Transact } from "../../repos";
+import type { Clock } from "../../lib/clock";
 import type { Actor, AuditService } from "../audit/audit.service";
 
 export type UserWithRoles = Omit<UserRow, "passwordHash" | "updatedAt"> & { roles: RoleRow[] };
@@ -18,7 +19,14 @@ const LAST_ADMIN = "At least one active administrator is required";
 /** What the audit trail keeps of a user: no hash, no secret. */
 const snapshot = (u: UserRow) => ({ username: u.username, email: u.email, firstName: u.firstName, lastName: u.lastName, isActive: u.isActive });
 
-export function createUsersService(deps: { repos: Repos; transact: Transact; audit: AuditService }) {
+export function createUsersService(deps: {
+  repos: Repos;
+  transact: Transact;
+  audit: AuditService;
+  clock: Clock;
+  /** Called when a user's OAuth access ended (deactivated, deleted): cached token checks must go. */
+  onAccessRevoked?: () => void;
+}) {
   const { repos, transact, audit } = deps;
 
   async function assertUnique(r: Repos, values: { username?: string | undefined; email?: string | null | undefined }, selfId?: string) {
@@ -110,6 +118,8 @@ export function createUsersService(deps: { repos: Repos; transact: Transact; aud
           if (before.isActive && !after.isActive) {
             await assertAdminRemains(r);
             await r.sessionsRepo.deleteForUser(id);
+            // D4 for MCP clients too: what the user consented to ends with the account.
+            await r.oauthGrantsRepo.revokeGrantsOfUser(id, "user deactivated", deps.clock.now());
           }
           if (passwordHash) await r.sessionsRepo.deleteForUser(id, actor.userId === id ? (actor.sessionId ?? undefined) : undefined);
           await audit.record(
@@ -124,6 +134,7 @@ export function createUsersService(deps: { repos: Repos; transact: Transact; aud
           );
           return after;
         });
+        if (input.isActive === false) deps.onAccessRevoked?.();
         return { ...updated, roles: (await repos.userRolesRepo.rolesByUser([id])).get(id) ?? [] };
       } catch (err) {
         throw conflictFromDb(err);
@@ -139,6 +150,7 @@ export function createUsersService(deps: { repos: Repos; transact: Transact; aud
         await assertAdminRemains(r);
         await audit.record(actor, { action: "user.deleted", targetType: "user", targetId: id, details: { before: snapshot(before) } }, r.auditRepo);
       });
+      deps.onAccessRevoked?.(); // their OAuth grants went with them (ON DELETE CASCADE)
     },
 
     async roles(id: string): Promise<RoleRow[]> {
