@@ -73,6 +73,12 @@ export default function OAuthConsentPage({ id }: { id: string }) {
                   ))}
                 </ul>
               </section>
+              {request.data.withheldScopes.length > 0 && (
+                <p className="rounded-md border border-amber-500/30 bg-amber-500/10 px-3 py-2 text-xs">
+                  Not granted: <span className="font-mono">{request.data.withheldScopes.join(" ")}</span>. Your account may not let clients change
+                  Jira, Confluence or Bitbucket (it needs the mcp.write permission).
+                </p>
+              )}
               <dl className="space-y-1 rounded-md border bg-muted/40 px-3 py-2 text-xs">
                 <div>
                   <dt className="inline text-muted-foreground">Returns to </dt>
