@@ -20,7 +20,9 @@ const instanceUrl = z
   .refine((v) => {
     try {
       const url = new URL(v);
-      return (url.protocol === "https:" || url.protocol === "http:") && url.hostname !== "";
+      // A query, fragment or user:password in the address would travel with every call (or
+      // confuse where /wiki goes): an instance URL is a site, nothing more.
+      return (url.protocol === "https:" || url.protocol === "http:") && url.hostname !== "" && !url.search && !url.hash && !v.includes("#") && !url.username && !url.password;
     } catch {
       return false;
     }

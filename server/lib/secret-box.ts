@@ -28,7 +28,7 @@ export function createSecretBox(key: Buffer): SecretBox {
     open(sealed, purpose) {
       const [version, nonce, tag, ciphertext] = sealed.split(".");
       if (version !== VERSION || !nonce || !tag || ciphertext === undefined) throw new Error("not a sealed secret");
-      const decipher = createDecipheriv("aes-256-gcm", key, Buffer.from(nonce, "base64url"));
+      const decipher = createDecipheriv("aes-256-gcm", key, Buffer.from(nonce, "base64url"), { authTagLength: 16 });
       decipher.setAAD(Buffer.from(purpose, "utf8"));
       decipher.setAuthTag(Buffer.from(tag, "base64url"));
       return Buffer.concat([decipher.update(Buffer.from(ciphertext, "base64url")), decipher.final()]).toString("utf8");

@@ -299,6 +299,16 @@ describe("dynamic client registration (RFC 7591)", () => {
       expectOAuthError(await tokenRequest(dyn, { grant_type: "client_credentials", client_id: String(res.body.client_id) }), 400, "unauthorized_client");
     });
 
+    it("a dynamically registered confidential client cannot get client_credentials either: no token without a user's consent", async () => {
+      const { token_endpoint_auth_method: _none, ...confidential } = metadata;
+      const res = await register(dyn.baseUrl, { ...confidential, grant_types: ["client_credentials"] });
+      expect(res.status).toBe(201);
+      expect(res.body.client_secret).toEqual(expect.any(String));
+      expect(res.body.grant_types).not.toContain("client_credentials");
+      const token = await tokenRequest(dyn, { grant_type: "client_credentials", client_id: String(res.body.client_id), client_secret: String(res.body.client_secret) });
+      expectOAuthError(token, 400, "unauthorized_client");
+    });
+
     for (const [what, uri] of [
       ["plain http to a non-loopback host", "http://evil.example/cb"],
       ["a fragment", "https://app.example.com/cb#x"],

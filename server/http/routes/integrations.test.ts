@@ -1,6 +1,9 @@
+import { randomBytes } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startSandbox, type Sandbox } from "../../../sandbox/server";
+import { createSecretBox } from "../../lib/secret-box";
+import { createIntegrationsService } from "../../modules/integrations/integrations.service";
 import { signedInAs } from "../../test/factories";
 import type { TestClient } from "../../test/http-client";
 import { startTestApp, type TestApp } from "../../test/test-app";
@@ -100,6 +103,34 @@ describe("integrations: configuration, tests and status", () => {
       const test = await admin.post("/api/admin/test-atlassian");
       expect(test.body).toEqual({ jiraConnected: true, confluenceConnected: true });
       expect(sandbox.requests().map((r) => r.path)).toEqual(expect.arrayContaining(["/rest/api/3/myself", "/wiki/api/v2/spaces"]));
+    });
+
+    it("a blank token is not carried to a changed instance URL or email (D6: the token never goes where the editor points it)", async () => {
+      await admin.post("/api/admin/atlassian-config", atlassian());
+      const moved = await admin.post("/api/admin/atlassian-config", atlassian({ instanceUrl: "http://127.0.0.1:9", apiToken: "" }));
+      expect(moved.status).toBe(400);
+      expect(moved.body.error.fields).toEqual({ apiToken: "Enter the API token again: the stored one is not sent to a changed instanceUrl" });
+      const renamed = await admin.post("/api/admin/atlassian-config", atlassian({ email: "someone-else@example.com", apiToken: "" }));
+      expect(renamed.body.error.fields.apiToken).toMatch(/not sent to a changed email/);
+      expect((await admin.get("/api/admin/atlassian-config")).body.instanceUrl).toBe(sandbox.url);
+      const bb = await admin.post("/api/admin/bitbucket-config", bitbucket());
+      expect(bb.status).toBe(200);
+      expect((await admin.post("/api/admin/bitbucket-config", bitbucket({ username: "other", appPassword: "" }))).status).toBe(400);
+    });
+
+    it.each(["https://acme.atlassian.net/?x=1", "https://acme.atlassian.net/#frag", "https://user:pw@acme.atlassian.net"])("an instance URL with a query, fragment or credentials is refused: %s", async (instanceUrl) => {
+      const res = await admin.post("/api/admin/atlassian-config", atlassian({ instanceUrl }));
+      expect(res.status).toBe(400);
+      expect(res.body.error.fields).toEqual({ instanceUrl: "Must be a valid URL" });
+    });
+
+    it("a token sealed under another key (SECRET_KEY changed) is a clear error, not a 500", async () => {
+      await admin.post("/api/admin/atlassian-config", atlassian());
+      const { services, repos, clock, upstream, config } = t.container;
+      // The same database, read by a server whose key differs.
+      const other = createIntegrationsService({ repo: repos.integrationsRepo, secretBox: createSecretBox(randomBytes(32)), audit: services.audit, clock, http: upstream.http, meter: upstream.meter, bitbucketApiUrl: config.BITBUCKET_API_URL });
+      await expect(other.clients.jira.myself()).rejects.toThrow("The stored Atlassian secret cannot be decrypted (was SECRET_KEY changed?): enter it again");
+      expect((await other.getAtlassian()).apiTokenHint).toBe(TOKEN.slice(-4));
     });
 
     it("a blank token keeps the stored one; a wrong one is reported per service", async () => {

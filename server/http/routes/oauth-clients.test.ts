@@ -123,6 +123,17 @@ describe("OAuth clients API", () => {
     expect(t.logLines.join("\n")).not.toContain(created.clientSecret);
   });
 
+  it("a secret sealed under another key (SECRET_KEY changed) shows as unavailable and authenticates nothing; a new one repairs it", async () => {
+    const created = (await admin.post("/api/admin/oauth-clients", body({ name: "Rekeyed" }))).body;
+    await t.container.database.db.execute(sql`update oauth_clients set secret_sealed = 'v1.AAAAAAAAAAAAAAAA.AAAAAAAAAAAAAAAAAAAAAA.AAAA' where client_id = ${created.clientId}`);
+    const listed = await admin.get("/api/admin/oauth-clients");
+    expect(listed.status).toBe(200);
+    expect(listed.body.find((c: { clientId: string }) => c.clientId === created.clientId).clientSecret).toBeNull();
+    expect((await clientCredentials(created.clientId, created.clientSecret)).status).toBe(401);
+    const renewed = (await admin.post(`/api/admin/oauth-clients/${created.clientId}/secret`)).body;
+    expect((await clientCredentials(created.clientId, renewed.clientSecret)).status).toBe(200);
+  });
+
   it("only those with oauth-clients.write change clients", async () => {
     expect((await viewer.post("/api/admin/oauth-clients", body())).status).toBe(403);
     const created = (await admin.post("/api/admin/oauth-clients", body())).body;

@@ -25,7 +25,8 @@ type BitbucketInput = z.output<typeof BitbucketConfigInputSchema>;
 /** A stored configuration with its secret opened, as the connectors need it. */
 interface OpenConfig {
   row: IntegrationConfigRow;
-  secret: string;
+  /** null when the stored secret cannot be opened with this server's key. */
+  secret: string | null;
   loadedAt: number;
 }
 
@@ -55,13 +56,36 @@ export function createIntegrationsService(deps: {
   const { repo, secretBox, audit, clock, http, meter } = deps;
   const cache = new Map<IntegrationKind, OpenConfig | null>();
   const cacheTimes = new Map<IntegrationKind, number>();
+  /** Bumped by every save: a read that started before it must not put the old row back in the cache. */
+  const generation = new Map<IntegrationKind, number>();
+  const loading = new Map<IntegrationKind, Promise<OpenConfig | null>>();
   const changeListeners: ((kind: IntegrationKind) => void)[] = [];
 
-  async function load(kind: IntegrationKind): Promise<OpenConfig | null> {
+  function load(kind: IntegrationKind): Promise<OpenConfig | null> {
     const at = cacheTimes.get(kind);
-    if (at !== undefined && Date.now() - at < CONFIG_CACHE_MS) return cache.get(kind) ?? null;
+    if (at !== undefined && Date.now() - at < CONFIG_CACHE_MS) return Promise.resolve(cache.get(kind) ?? null);
+    // One read at a time per kind: N callers after the cache expired share it.
+    let pending = loading.get(kind);
+    if (!pending) {
+      const startedAt = generation.get(kind) ?? 0;
+      pending = read(kind, startedAt).finally(() => loading.delete(kind));
+      loading.set(kind, pending);
+    }
+    return pending;
+  }
+
+  async function read(kind: IntegrationKind, startedAt: number): Promise<OpenConfig | null> {
     const row = await repo.find(kind);
-    const open = row ? { row, secret: secretBox.open(row.secretSealed, kind), loadedAt: Date.now() } : null;
+    let secret: string | null = null;
+    if (row) {
+      try {
+        secret = secretBox.open(row.secretSealed, kind);
+      } catch {
+        secret = null; // sealed with another key (SECRET_KEY changed): the integration needs its secret again
+      }
+    }
+    const open = row ? { row, secret, loadedAt: Date.now() } : null;
+    if ((generation.get(kind) ?? 0) !== startedAt) return open; // a save happened meanwhile: answer, but do not cache
     const previous = cache.get(kind);
     cache.set(kind, open);
     cacheTimes.set(kind, Date.now());
@@ -83,16 +107,27 @@ export function createIntegrationsService(deps: {
     const label = kind === "atlassian" ? "Atlassian" : "Bitbucket";
     if (!config) throw new UpstreamError(service, "not_configured", `The ${label} integration is not configured`);
     if ((options.requireActive ?? true) && !config.row.isActive) throw new UpstreamError(service, "not_configured", `The ${label} integration is inactive`);
+    if (config.secret === null) throw new UpstreamError(service, "not_configured", `The stored ${label} secret cannot be decrypted (was SECRET_KEY changed?): enter it again`);
     const s = config.row.settings;
     if (kind === "bitbucket") return { baseUrl: deps.bitbucketApiUrl, authorization: basic(s.username ?? "", config.secret) };
     const root = s.instanceUrl ?? "";
     return { baseUrl: service === "confluence" ? `${root}/wiki` : root, authorization: basic(s.email ?? "", config.secret) };
   }
 
-  async function save(kind: IntegrationKind, settings: Record<string, string>, secret: string | undefined, isActive: boolean, actor: Actor, secretField: string): Promise<IntegrationConfigRow> {
+  /**
+   * @param boundTo the settings the secret is sent with (where and as whom): when one of them
+   *   changes, the stored secret is not carried over, or a write-only token could be sent to a
+   *   host of the editor's choosing (D6).
+   */
+  async function save(kind: IntegrationKind, settings: Record<string, string>, secret: string | undefined, isActive: boolean, actor: Actor, secretField: "apiToken" | "appPassword", boundTo: string[]): Promise<IntegrationConfigRow> {
     const before = await repo.find(kind);
     if (!secret && !before) {
-      const message = INTEGRATION_MESSAGES[secretField as "apiToken" | "appPassword"];
+      const message = INTEGRATION_MESSAGES[secretField];
+      throw new AppError("validation_failed", message, { fields: { [secretField]: message } });
+    }
+    const moved = before ? boundTo.filter((k) => (before.settings[k] ?? "").toLowerCase() !== (settings[k] ?? "").toLowerCase()) : [];
+    if (!secret && moved.length > 0) {
+      const message = `Enter the ${secretField === "apiToken" ? "API token" : "app password"} again: the stored one is not sent to a changed ${moved.join(" or ")}`;
       throw new AppError("validation_failed", message, { fields: { [secretField]: message } });
     }
     const row = await repo.upsert({
@@ -104,6 +139,7 @@ export function createIntegrationsService(deps: {
       updatedBy: actor.userId,
       updatedAt: clock.now(),
     });
+    generation.set(kind, (generation.get(kind) ?? 0) + 1);
     cacheTimes.delete(kind);
     changed(kind);
     await audit.record(actor, {
@@ -144,12 +180,12 @@ export function createIntegrationsService(deps: {
 
     async saveAtlassian(input: AtlassianInput, actor: Actor): Promise<AtlassianConfigDto> {
       const settings = { instanceUrl: normaliseInstanceUrl(input.instanceUrl), email: input.email };
-      return atlassianDto(await save("atlassian", settings, input.apiToken, input.isActive, actor, "apiToken"));
+      return atlassianDto(await save("atlassian", settings, input.apiToken, input.isActive, actor, "apiToken", ["instanceUrl", "email"]));
     },
 
     async saveBitbucket(input: BitbucketInput, actor: Actor): Promise<BitbucketConfigDto> {
       const settings = { workspace: input.workspace, username: input.username };
-      return bitbucketDto(await save("bitbucket", settings, input.appPassword, input.isActive, actor, "appPassword"));
+      return bitbucketDto(await save("bitbucket", settings, input.appPassword, input.isActive, actor, "appPassword", ["username"]));
     },
 
     /** The stored state without secrets, for status and tests: null when not configured. */

@@ -43,7 +43,15 @@ export function createOAuthClientsService(deps: { repo: OAuthClientsRepo; grants
     revoked();
   }
 
-  const secretOf = (row: OAuthClientRow): string | null => (row.secretSealed ? secretBox.open(row.secretSealed, purpose(row.clientId)) : null);
+  /** The client's secret; null for a public client, or when it cannot be opened (SECRET_KEY changed): regenerate it. */
+  const secretOf = (row: OAuthClientRow): string | null => {
+    if (!row.secretSealed) return null;
+    try {
+      return secretBox.open(row.secretSealed, purpose(row.clientId));
+    } catch {
+      return null;
+    }
+  };
 
   const toDto = (row: OAuthClientRow & { activeGrants?: number }, withSecret: boolean): OAuthClientDto => ({
     id: row.id,
@@ -127,6 +135,7 @@ export function createOAuthClientsService(deps: { repo: OAuthClientsRepo; grants
       const row = await repo.findByClientId(clientId);
       if (!row || !row.isActive) return undefined;
       const secret = secretOf(row);
+      if (row.secretSealed && !secret) return undefined; // a confidential client whose secret is unreadable cannot authenticate
       return {
         rowId: row.id,
         allowedScopes: row.scopes,
@@ -155,7 +164,9 @@ export function createOAuthClientsService(deps: { repo: OAuthClientsRepo; grants
       const publicClient = authMethod === "none";
       const requested = (metadata.scope ?? allScopes.join(" ")).split(" ").filter(Boolean);
       const scopes = requested.filter((s) => allScopes.includes(s));
-      const grantTypes = (metadata.grant_types ?? ["authorization_code", "refresh_token"]).filter((g) => (publicClient ? PUBLIC_GRANTS : CONFIDENTIAL_GRANTS).includes(g));
+      // A self-registered client never gets client_credentials: that grant acts with no user's
+      // consent, so only a client an administrator made may hold it.
+      const grantTypes = (metadata.grant_types ?? ["authorization_code", "refresh_token"]).filter((g) => PUBLIC_GRANTS.includes(g));
       const secret = publicClient ? null : newClientSecret();
       const row = await repo.insert({
         clientId,
