@@ -15,6 +15,7 @@ import { integrationsRoutes } from "./http/routes/integrations.routes";
 import { oauthClientsRoutes } from "./http/routes/oauth-clients.routes";
 import { proxyRoutes } from "./http/routes/proxy.routes";
 import { bearer } from "./http/middleware/bearer";
+import { clientRateLimit } from "./http/middleware/rate-limit";
 import { createOAuthProvider } from "./oauth/provider";
 import { oauthRoutes } from "./oauth/oauth.routes";
 import { rolesRoutes } from "./http/routes/roles.routes";
@@ -71,7 +72,7 @@ export function buildApp(container: Container, options: BuildAppOptions): expres
   const api = express.Router();
   api.use(healthRoutes({ version: options.version, startedAt: options.startedAt, clock: container.clock, pingDatabase: container.database.ping }));
   // Bearer-token routes (D9, D12) come before the cookie machinery: a cookie never stands in for a token.
-  api.use(proxyRoutes({ integrations: services.integrations, readGuard: readToken }));
+  api.use(proxyRoutes({ integrations: services.integrations, readGuard: readToken, rateLimit: clientRateLimit({ perMinute: config.RATE_LIMIT_API_PER_MINUTE, burst: config.RATE_LIMIT_API_BURST }) }));
   api.use(csrfGuard({ trustedOrigins: config.CORS_ORIGINS }));
   api.use(jsonBody({ limitBytes: LIMITS.jsonBodyBytes }));
   api.use(loadSession(services.auth));

@@ -124,6 +124,22 @@ const oauthParserErrors: ErrorRequestHandler = (err: { status?: number; type?: s
   sendOAuthError(res, status, new InvalidRequestError(status === 413 ? "Request body is too large" : "Malformed request body"));
 };
 
+/**
+ * Browser-based MCP clients call the token, revocation and registration endpoints cross-origin:
+ * they answer every origin (no cookies are involved), and a preflight is answered here, before
+ * client authentication and the rate limit, so it neither fails nor spends the budget.
+ */
+const openCors: RequestHandler = (req, res, next) => {
+  res.set("Access-Control-Allow-Origin", "*");
+  if (req.method !== "OPTIONS") return next();
+  res
+    .set("Access-Control-Allow-Methods", "POST, OPTIONS")
+    .set("Access-Control-Allow-Headers", "Authorization, Content-Type, MCP-Protocol-Version")
+    .set("Access-Control-Max-Age", "86400")
+    .status(204)
+    .end();
+};
+
 /** RFC 6749 §4.4, which the SDK's token handler leaves out: answered here for authenticated confidential clients. */
 function clientCredentialsGrant(tokens: OAuthTokensService): RequestHandler {
   return async (req, res, next) => {
@@ -167,10 +183,10 @@ export function oauthRoutes(options: OAuthRoutesOptions): Router {
   });
 
   router.use("/oauth/authorize", limit, form, exactRedirectUri(clients), completeErrorRedirects(issuer), authorizationHandler({ provider, rateLimit: false }));
-  router.use("/oauth/token", form, limit, authenticateClient(clients), clientCredentialsGrant(tokens), tokenHandler({ provider, rateLimit: false }));
-  router.use("/oauth/revoke", form, limit, authenticateClient(clients), revocationHandler({ provider, rateLimit: false }));
+  router.use("/oauth/token", openCors, form, limit, authenticateClient(clients), clientCredentialsGrant(tokens), tokenHandler({ provider, rateLimit: false }));
+  router.use("/oauth/revoke", openCors, form, limit, authenticateClient(clients), revocationHandler({ provider, rateLimit: false }));
   if (options.dynamicRegistration && provider.clientsStore.registerClient) {
-    router.use("/oauth/register", limit, clientRegistrationHandler({ clientsStore: provider.clientsStore, rateLimit: false, clientSecretExpirySeconds: 0 }));
+    router.use("/oauth/register", openCors, limit, clientRegistrationHandler({ clientsStore: provider.clientsStore, rateLimit: false, clientSecretExpirySeconds: 0 }));
   } else {
     router.use("/oauth/register", (_req, res) => {
       res.status(404).json({ error: "invalid_request", error_description: "Dynamic client registration is disabled on this server" });

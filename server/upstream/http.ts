@@ -97,7 +97,8 @@ export function createUpstreamHttp(options: UpstreamOptions) {
           options.meter.recordOutcome(service, true);
           return response;
         } catch (raw) {
-          const err = raw instanceof BrokenCircuitError ? new UpstreamError(service, "circuit_open", `${name} failed ${breakerOptions.consecutiveFailures} times in a row; calls are paused for up to ${Math.ceil(breakerOptions.halfOpenAfterMs / 1000)} s`) : toUpstreamError(service, raw, timeoutMs, origin);
+          const pause = Math.ceil(breakerOptions.halfOpenAfterMs / 1000);
+          const err = raw instanceof BrokenCircuitError ? new UpstreamError(service, "circuit_open", `${name} failed ${breakerOptions.consecutiveFailures} times in a row; calls are paused for up to ${pause} s`, { retryAfterSeconds: pause }) : toUpstreamError(service, raw, timeoutMs, origin);
           const wait = attempt < maxAttempts ? retryDelay(err, method, attempt) : null;
           if (wait === null || Date.now() + wait >= deadline) {
             options.meter.recordOutcome(service, err.reachedService, err.reachedService ? null : err.message);

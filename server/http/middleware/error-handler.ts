@@ -47,6 +47,8 @@ function fromUpstreamError(err: UpstreamError): AppError {
       return new AppError("rate_limited", err.message, err.details.retryAfterSeconds !== undefined ? { headers: { "Retry-After": String(err.details.retryAfterSeconds) } } : {});
     case "timeout":
       return new AppError("upstream_timeout", err.message);
+    case "circuit_open":
+      return new AppError("service_unavailable", err.message, err.details.retryAfterSeconds !== undefined ? { headers: { "Retry-After": String(err.details.retryAfterSeconds) } } : {});
     default:
       return new AppError("upstream_failed", err.message);
   }

@@ -1,4 +1,5 @@
-import { Router, type Request, type Response } from "express";
+import { Router, type Request, type RequestHandler, type Response } from "express";
+import { AppError } from "../../lib/app-error";
 import type { IntegrationsService } from "../../modules/integrations/integrations.service";
 import type { UpstreamService } from "../../upstream/errors";
 import type { Guard } from "../middleware/access";
@@ -17,15 +18,22 @@ const safeType = (type: string | undefined): string => (type && /^(application\/
  * through to the upstream REST API (the path after the prefix is the upstream path) with the
  * server's stored credentials, for bearer clients with the read scope.
  */
-export function proxyRoutes(deps: { integrations: IntegrationsService; readGuard: Guard }): Router {
+export function proxyRoutes(deps: { integrations: IntegrationsService; readGuard: Guard; rateLimit: RequestHandler }): Router {
   const router = Router();
   const pass = (service: UpstreamService) => async (req: Request, res: Response) => {
-    const rest = req.originalUrl.slice(PREFIXES[service].length) || "/";
+    // The raw path is what goes upstream: it must say plainly where it goes. Dot segments (raw or
+    // encoded) would resolve differently for the audience check and for the upstream request.
+    const raw = req.originalUrl;
+    const pathPart = raw.split("?")[0]!;
+    if (!pathPart.startsWith(PREFIXES[service]) || /(^|\/)(\.|%2e){1,2}(\/|$)/i.test(pathPart)) {
+      throw new AppError("bad_request", "The path may not contain . or .. segments");
+    }
+    const rest = raw.slice(PREFIXES[service].length) || "/";
     const upstream = await deps.integrations.proxyGet(service, rest.startsWith("/") ? rest : `/${rest}`);
     res.status(upstream.status).set("Cache-Control", "no-store").type(safeType(upstream.contentType)).send(upstream.body);
   };
-  router.get("/atlassian/jira/*path", deps.readGuard, pass("jira"));
-  router.get("/atlassian/confluence/*path", deps.readGuard, pass("confluence"));
-  router.get("/bitbucket/*path", deps.readGuard, pass("bitbucket"));
+  router.get("/atlassian/jira/*path", deps.readGuard, deps.rateLimit, pass("jira"));
+  router.get("/atlassian/confluence/*path", deps.readGuard, deps.rateLimit, pass("confluence"));
+  router.get("/bitbucket/*path", deps.readGuard, deps.rateLimit, pass("bitbucket"));
   return router;
 }
