@@ -1,4 +1,5 @@
-import { cpSync, existsSync, mkdirSync, readFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { sql } from "drizzle-orm";
@@ -77,11 +78,22 @@ function copyPgliteSeed(dataDir: string): void {
     const seed = join(APP_ROOT, "dist/pglite-seed");
     const { version } = JSON.parse(readFileSync(join(APP_ROOT, "node_modules/@electric-sql/pglite/package.json"), "utf8"));
     const key = join(seed, "SEED_KEY");
-    if (!existsSync(key) || !readFileSync(key, "utf8").startsWith(`pglite ${version}\n`)) return;
+    if (!existsSync(key) || readFileSync(key, "utf8") !== seedKey(version)) return;
     cpSync(seed, dataDir, { recursive: true, filter: (source) => source !== key });
   } catch {
     // no usable seed: PGlite initialises the directory itself
   }
+}
+
+/**
+ * What a usable seed was made from: this PGlite and exactly these migrations (the same key
+ * scripts/build-pglite-seed.mjs writes). A seed from other migrations is ignored: copying it
+ * could leave the database between two schemas.
+ */
+function seedKey(pgliteVersion: string): string {
+  const hash = createHash("sha256");
+  for (const file of readdirSync(MIGRATIONS_FOLDER).filter((f) => f.endsWith(".sql")).sort()) hash.update(file).update(readFileSync(join(MIGRATIONS_FOLDER, file)));
+  return `pglite ${pgliteVersion}\nmigrations ${hash.digest("hex")}\n`;
 }
 
 /** A Database over an open PGlite instance (tests use it on clones of a migrated template). */

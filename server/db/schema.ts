@@ -209,6 +209,8 @@ export const oauthPendingRequests = pgTable("oauth_pending_requests", {
   resource: text("resource").notNull(),
   state: text("state"),
   codeChallenge: text("code_challenge").notNull(),
+  /** Whether the request named its redirect_uri (then the token request must repeat it). */
+  redirectUriExplicit: boolean("redirect_uri_explicit").notNull().default(true),
   expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
 });
 
@@ -219,6 +221,7 @@ export const oauthCodes = pgTable("oauth_codes", {
     .notNull()
     .references(() => oauthGrants.id, { onDelete: "cascade" }),
   redirectUri: text("redirect_uri").notNull(),
+  redirectUriExplicit: boolean("redirect_uri_explicit").notNull().default(true),
   codeChallenge: text("code_challenge").notNull(),
   expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
   consumedAt: timestamp("consumed_at", { withTimezone: true }),

@@ -8,7 +8,7 @@ import { randomBytes } from "node:crypto";
 import type { OAuthClientDto } from "../../contract/oauth";
 import { startSandbox, type Sandbox } from "../../sandbox/server";
 import { createFakeClock, type FakeClock } from "../test/fake-clock";
-import { formPost, pkce } from "../test/oauth";
+import { answerConsent, formPost, pkce } from "../test/oauth";
 import {
   APP_REDIRECT,
   LOOPBACK_REDIRECT,
@@ -230,6 +230,20 @@ describe("authorization codes", () => {
   it("a code redeemed with another redirect_uri is invalid_grant", async () => {
     const { code, verifier } = await obtainCode(rig, client);
     expectOAuthError(await redeem(rig, client, code, verifier, { redirect_uri: LOOPBACK_REDIRECT }), 400, "invalid_grant");
+  });
+
+  it("OAuth 2.1 §4.1.3: when the authorization request named redirect_uri, the token request must repeat it", async () => {
+    const { code, verifier } = await obtainCode(rig, client);
+    expectOAuthError(await tokenRequest(rig, { grant_type: "authorization_code", code, code_verifier: verifier, ...credentialsOf(client) }), 400, "invalid_grant");
+  });
+
+  it("a client with one registered redirect URI may leave it out at both steps", async () => {
+    const single = await createClient(rig, { name: "Single URI", redirectUris: [APP_REDIRECT] });
+    const { verifier, challenge } = pkce();
+    const back = await answerConsent(rig.baseUrl, authorizeUrl(rig.baseUrl, single.clientId, { challenge, omit: ["redirect_uri"] }), rig.user);
+    expect(`${back.origin}${back.pathname}`).toBe(APP_REDIRECT);
+    const res = await tokenRequest(rig, { grant_type: "authorization_code", code: back.searchParams.get("code")!, code_verifier: verifier, ...credentialsOf(single) });
+    expect(res.status).toBe(200);
   });
 
   it("a made-up code is invalid_grant", async () => {

@@ -80,6 +80,7 @@ function exactRedirectUri(clients: OAuthClientsService): RequestHandler {
   return async (req, res, next) => {
     try {
       const { client_id: clientId, redirect_uri: redirectUri } = authorizeParams(req);
+      res.locals.redirectUriExplicit = redirectUri !== undefined;
       if (typeof clientId !== "string" || typeof redirectUri !== "string") return next(); // the SDK answers these
       const client = await clients.forOAuth(clientId);
       if (client && !redirectUriRegistered(redirectUri, client.redirect_uris)) return sendOAuthError(res, 400, new InvalidRequestError("Unregistered redirect_uri"));

@@ -27,7 +27,9 @@ export function createOAuthProvider(deps: { clients: OAuthClientsService; tokens
   return {
     clientsStore,
     async authorize(client, params, res: Response) {
-      res.redirect(302, await tokens.authorize(ours(client), params));
+      // The SDK fills in a lone registered redirect URI; whether the client named it was noted
+      // before the SDK ran (oauth.routes.ts).
+      res.redirect(302, await tokens.authorize(ours(client), { ...params, redirectUriExplicit: res.locals.redirectUriExplicit !== false }));
     },
     challengeForAuthorizationCode: (client, code) => tokens.challengeForCode(ours(client), code),
     exchangeAuthorizationCode: (client, code, _verifier, redirectUri, resource) => tokens.exchangeCode(ours(client), code, redirectUri, resource),

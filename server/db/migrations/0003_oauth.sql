@@ -18,6 +18,7 @@ CREATE TABLE "oauth_codes" (
 	"code_hash" text PRIMARY KEY NOT NULL,
 	"grant_id" uuid NOT NULL,
 	"redirect_uri" text NOT NULL,
+	"redirect_uri_explicit" boolean DEFAULT true NOT NULL,
 	"code_challenge" text NOT NULL,
 	"expires_at" timestamp with time zone NOT NULL,
 	"consumed_at" timestamp with time zone
@@ -43,6 +44,7 @@ CREATE TABLE "oauth_pending_requests" (
 	"resource" text NOT NULL,
 	"state" text,
 	"code_challenge" text NOT NULL,
+	"redirect_uri_explicit" boolean DEFAULT true NOT NULL,
 	"expires_at" timestamp with time zone NOT NULL
 );
 --> statement-breakpoint

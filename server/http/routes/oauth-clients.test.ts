@@ -151,7 +151,7 @@ describe("OAuth clients API", () => {
     const url = new URL("/oauth/authorize", t.baseUrl);
     for (const [k, v] of Object.entries({ response_type: "code", client_id: created.clientId, redirect_uri: "https://app.example.com/cb", code_challenge: challenge, code_challenge_method: "S256", state: "s" })) url.searchParams.set(k, v);
     const back = await answerConsent(t.baseUrl, url, admin);
-    const token = await formPost(`${t.baseUrl}/oauth/token`, { grant_type: "authorization_code", code: back.searchParams.get("code")!, code_verifier: verifier }, { authorization: basicAuth(created.clientId, created.clientSecret) });
+    const token = await formPost(`${t.baseUrl}/oauth/token`, { grant_type: "authorization_code", code: back.searchParams.get("code")!, code_verifier: verifier, redirect_uri: "https://app.example.com/cb" }, { authorization: basicAuth(created.clientId, created.clientSecret) });
     expect(token.status).toBe(200);
     expect(await t.container.services.oauthTokens.liveGrants()).toBe(before + 1);
     await admin.request("PATCH", `/api/admin/oauth-clients/${created.clientId}`, { json: { isActive: false } });

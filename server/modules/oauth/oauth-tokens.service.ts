@@ -112,7 +112,7 @@ export function createOAuthTokensService(deps: { repo: OAuthGrantsRepo; clients:
     defaultResource,
 
     /** Starts an authorization: checks what can be checked before asking the user, stores the request. */
-    async authorize(client: OAuthClient, params: { state?: string; scopes?: string[]; codeChallenge: string; redirectUri: string; resource?: URL }): Promise<string> {
+    async authorize(client: OAuthClient, params: { state?: string; scopes?: string[]; codeChallenge: string; redirectUri: string; resource?: URL; redirectUriExplicit: boolean }): Promise<string> {
       if (!client.grant_types?.includes("authorization_code")) throw new UnauthorizedClientError("This client may not use the authorization code flow");
       const scopes = acceptScopes(params.scopes, client.allowedScopes);
       const resource = acceptResource(params.resource);
@@ -125,6 +125,7 @@ export function createOAuthTokensService(deps: { repo: OAuthGrantsRepo; clients:
         resource,
         state: params.state ?? null,
         codeChallenge: params.codeChallenge,
+        redirectUriExplicit: params.redirectUriExplicit,
         expiresAt: after(policy.consentTtlSeconds),
       });
       return `/oauth-consent/${id}`;
@@ -149,7 +150,7 @@ export function createOAuthTokensService(deps: { repo: OAuthGrantsRepo; clients:
       if (granted.length === 0) return { redirectTo: redirectWith(pending.redirectUri, { error: "access_denied", error_description: "The user may not grant the requested scopes", ...base }) };
       const grant = await repo.insertGrant({ clientId: pending.clientId, userId: actor.userId, scopes: granted, resource: pending.resource, expiresAt: after(policy.refreshTokenTtlSeconds), createdAt: now() });
       const code = randomToken("bk_ac_");
-      await repo.insertCode({ codeHash: sha256(code), grantId: grant.id, redirectUri: pending.redirectUri, codeChallenge: pending.codeChallenge, expiresAt: after(policy.codeTtlSeconds) });
+      await repo.insertCode({ codeHash: sha256(code), grantId: grant.id, redirectUri: pending.redirectUri, redirectUriExplicit: pending.redirectUriExplicit, codeChallenge: pending.codeChallenge, expiresAt: after(policy.codeTtlSeconds) });
       return { redirectTo: redirectWith(pending.redirectUri, { code, ...base }) };
     },
 
@@ -159,7 +160,8 @@ export function createOAuthTokensService(deps: { repo: OAuthGrantsRepo; clients:
 
     async exchangeCode(client: OAuthClient, code: string, redirectUri?: string, resource?: URL): Promise<OAuthTokens> {
       const row = await liveCode(client, code);
-      if (redirectUri !== undefined && redirectUri !== row.redirectUri) throw new InvalidGrantError("redirect_uri does not match the authorization request");
+      // OAuth 2.1 §4.1.3: required, and identical, when the authorization request named one.
+      if (redirectUri === undefined ? row.redirectUriExplicit : redirectUri !== row.redirectUri) throw new InvalidGrantError("redirect_uri does not match the authorization request");
       if (resource !== undefined && acceptResource(resource) !== row.grant.resource) throw new InvalidTargetError("resource does not match the authorization request");
       if (!(await repo.consumeCode(row.codeHash, now()))) {
         await revokeFamily(row.grantId, "authorization code reused");
