@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import { expect, test, type Page } from "@playwright/test";
-import { ADMIN, apiClient, unique } from "./helpers";
+import { ADMIN, apiClient, createUserWithRoles, unique } from "./helpers";
 
 /**
  * OAuth consent in the browser (D13): an MCP client sends the user to /oauth/authorize; signed
@@ -86,4 +86,31 @@ test("an unknown or used request says so instead of offering consent", async ({ 
   await page.getByRole("button", { name: "Sign In" }).click();
   await expect(page.getByRole("alert")).toHaveText("This authorization request has expired or was already answered");
   await expect(page.getByRole("button", { name: "Authorize" })).toHaveCount(0);
+});
+
+test("a viewer is told the write scope is withheld, and the client gets read only", async ({ page, baseURL }) => {
+  const client = await makeClient(page, baseURL!);
+  const viewer = { username: unique("consentviewer"), password: "viewer-password-1", email: `${unique("cv")}@example.com` };
+  await createUserWithRoles(page, baseURL!, viewer, ["viewer"]);
+  await page.context().clearCookies();
+  const { url, verifier } = authorizeUrl(baseURL!, client.clientId, "viewer-state");
+  let callback: URL | undefined;
+  await page.route(`${CALLBACK}**`, async (route) => {
+    callback = new URL(route.request().url());
+    await route.fulfill({ status: 200, contentType: "text/plain", body: "back at the client" });
+  });
+  await page.emulateMedia({ colorScheme: "dark" });
+  await page.goto(url);
+  await page.getByLabel("Username").fill(viewer.username);
+  await page.getByLabel("Password").fill(viewer.password);
+  await page.getByRole("button", { name: "Sign In" }).click();
+  await expect(page.getByText("Not granted:")).toContainText("write");
+  await page.screenshot({ path: "e2e/screenshots/oauth-consent-withheld-desktop-dark.png" });
+  await page.getByRole("button", { name: "Authorize" }).click();
+  await expect(page.getByText("back at the client")).toBeVisible();
+  const token = await page.request.post("/oauth/token", {
+    form: { grant_type: "authorization_code", code: callback!.searchParams.get("code")!, code_verifier: verifier, redirect_uri: CALLBACK },
+    headers: { authorization: `Basic ${Buffer.from(`${client.clientId}:${client.clientSecret}`).toString("base64")}` },
+  });
+  expect(await token.json()).toMatchObject({ scope: "read" });
 });
