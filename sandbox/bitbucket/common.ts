@@ -28,6 +28,22 @@ export function findPullRequest(s: BitbucketState, req: SandboxRequest): { repo:
   return pr ? { repo, pr } : bitbucketError(404, `Pull request ${req.params.pull_request_id ?? ""} not found`);
 }
 
+/** The pull request a route is about, found, and the state it lives in. */
+export interface PullRequestAt {
+  s: BitbucketState;
+  repo: Repo;
+  pr: PullRequest;
+}
+
+/** A handler for one pull request: an unknown repository or id is Bitbucket's 404, before `handle` runs. */
+export const onPullRequest =
+  (state: () => BitbucketState, handle: (req: SandboxRequest, at: PullRequestAt) => Reply | Promise<Reply>) =>
+  (req: SandboxRequest): Reply | Promise<Reply> => {
+    const s = state();
+    const found = findPullRequest(s, req);
+    return isReply(found) ? found : handle(req, { s, ...found });
+  };
+
 /**
  * A paginated list. Without `q`/`sort` only the requested page is presented (the common, cheap
  * case); with them every item is presented first so the query sees the API's field names.

@@ -1,6 +1,6 @@
 import { bitbucketError } from "../core/errors";
 import { json, noContent, type Reply, type Router, type SandboxRequest } from "../core/http";
-import { bodyObject, field, findPullRequest, isReply, listReply, required } from "./common";
+import { bodyObject, field, onPullRequest, isReply, listReply, required } from "./common";
 import { ancestors, log } from "./git";
 import type { BitbucketState, Comment, Commit, Participant, PullRequest, Repo } from "./model";
 import { presentComment, presentParticipant, presentPullRequest } from "./presenters.pr";
@@ -71,19 +71,11 @@ function mergeCommit(s: BitbucketState, repo: Repo, pr: PullRequest, strategy: s
 }
 
 export function prActionRoutes(router: Router, state: () => BitbucketState): void {
-  router.get(`${PR}/comments`, (req) => {
-    const s = state();
-    const found = findPullRequest(s, req);
-    if (isReply(found)) return found;
-    const { repo, pr } = found;
+  router.get(`${PR}/comments`, onPullRequest(state, (req, { s, repo, pr }) => {
     return listReply(req, pr.comments, (c) => presentComment(req.origin, s, repo, pr, c), { defaultPagelen: 10 });
-  });
+  }));
 
-  router.post(`${PR}/comments`, (req) => {
-    const s = state();
-    const found = findPullRequest(s, req);
-    if (isReply(found)) return found;
-    const { repo, pr } = found;
+  router.post(`${PR}/comments`, onPullRequest(state, (req, { s, repo, pr }) => {
     const body = bodyObject(req);
     if (isReply(body)) return body;
     const input = commentInput(body, pr);
@@ -96,47 +88,34 @@ export function prActionRoutes(router: Router, state: () => BitbucketState): voi
     pr.updatedOn = now;
     const presented = presentComment(req.origin, s, repo, pr, c);
     return json(presented, 201, { location: presented.links.self.href });
-  });
+  }));
 
-  router.get(`${PR}/comments/:comment_id`, (req) => {
-    const s = state();
-    const found = findPullRequest(s, req);
-    if (isReply(found)) return found;
-    const c = findComment(found.pr, req);
-    return isReply(c) ? c : json(presentComment(req.origin, s, found.repo, found.pr, c));
-  });
+  router.get(`${PR}/comments/:comment_id`, onPullRequest(state, (req, { s, repo, pr }) => {
+    const c = findComment(pr, req);
+    return isReply(c) ? c : json(presentComment(req.origin, s, repo, pr, c));
+  }));
 
-  router.put(`${PR}/comments/:comment_id`, (req) => {
-    const s = state();
-    const found = findPullRequest(s, req);
-    if (isReply(found)) return found;
-    const c = findComment(found.pr, req);
+  router.put(`${PR}/comments/:comment_id`, onPullRequest(state, (req, { s, repo, pr }) => {
+    const c = findComment(pr, req);
     if (isReply(c)) return c;
     if (c.user !== s.me) return bitbucketError(403, "You can only edit your own comments.");
     const raw = field(req.body, "content.raw");
     if (typeof raw !== "string" || raw.trim() === "") return required("content");
     c.raw = raw;
     c.updatedOn = Date.now();
-    return json(presentComment(req.origin, s, found.repo, found.pr, c));
-  });
+    return json(presentComment(req.origin, s, repo, pr, c));
+  }));
 
-  router.delete(`${PR}/comments/:comment_id`, (req) => {
-    const s = state();
-    const found = findPullRequest(s, req);
-    if (isReply(found)) return found;
-    const c = findComment(found.pr, req);
+  router.delete(`${PR}/comments/:comment_id`, onPullRequest(state, (req, { s, pr }) => {
+    const c = findComment(pr, req);
     if (isReply(c)) return c;
     if (c.user !== s.me) return bitbucketError(403, "You can only delete your own comments.");
     c.deleted = true;
     c.updatedOn = Date.now();
     return noContent();
-  });
+  }));
 
-  const review = (approve: boolean, changes: boolean) => (req: SandboxRequest) => {
-    const s = state();
-    const found = findPullRequest(s, req);
-    if (isReply(found)) return found;
-    const { pr } = found;
+  const review = (approve: boolean, changes: boolean) => onPullRequest(state, (req, { s, pr }) => {
     if (pr.state !== "OPEN") return bitbucketError(400, `You can't review a pull request that is ${pr.state.toLowerCase()}.`);
     const now = Date.now();
     const p = meAsParticipant(s, pr, now);
@@ -144,17 +123,13 @@ export function prActionRoutes(router: Router, state: () => BitbucketState): voi
     p.state = approve ? "approved" : changes ? "changes_requested" : null;
     pr.updatedOn = now;
     return approve || changes ? json(presentParticipant(req.origin, p)) : noContent();
-  };
-  router.post(`${PR}/approve`, review(true, false));
+  });
+ router.post(`${PR}/approve`, review(true, false));
   router.delete(`${PR}/approve`, review(false, false));
   router.post(`${PR}/request-changes`, review(false, true));
   router.delete(`${PR}/request-changes`, review(false, false));
 
-  router.post(`${PR}/merge`, (req) => {
-    const s = state();
-    const found = findPullRequest(s, req);
-    if (isReply(found)) return found;
-    const { repo, pr } = found;
+  router.post(`${PR}/merge`, onPullRequest(state, (req, { s, repo, pr }) => {
     const body = bodyObject(req);
     if (isReply(body)) return body;
     if (pr.state !== "OPEN") return bitbucketError(400, `You can't merge a pull request that is ${pr.state.toLowerCase()}.`);
@@ -183,13 +158,9 @@ export function prActionRoutes(router: Router, state: () => BitbucketState): voi
     if (close && pr.source.branch !== repo.mainbranch) repo.branches.delete(pr.source.branch);
     repo.updatedOn = now;
     return json(presentPullRequest(req.origin, s, repo, pr));
-  });
+  }));
 
-  router.post(`${PR}/decline`, (req) => {
-    const s = state();
-    const found = findPullRequest(s, req);
-    if (isReply(found)) return found;
-    const { repo, pr } = found;
+  router.post(`${PR}/decline`, onPullRequest(state, (req, { s, repo, pr }) => {
     if (pr.state !== "OPEN") return bitbucketError(400, `You can't decline a pull request that is ${pr.state.toLowerCase()}.`);
     const now = Date.now();
     pr.source.hash = repo.branches.get(pr.source.branch) ?? pr.source.hash;
@@ -199,5 +170,5 @@ export function prActionRoutes(router: Router, state: () => BitbucketState): voi
     pr.reason = typeof field(req.body, "reason") === "string" ? (field(req.body, "reason") as string) : "";
     pr.updatedOn = now;
     return json(presentPullRequest(req.origin, s, repo, pr));
-  });
+  }));
 }

@@ -1,6 +1,6 @@
 import { bitbucketError } from "../core/errors";
 import { json, type Reply, type Router } from "../core/http";
-import { bodyObject, field, findPullRequest, findRepo, isReply, listReply, required } from "./common";
+import { bodyObject, field, onPullRequest, findRepo, isReply, listReply, required } from "./common";
 import { log, mergeBase } from "./git";
 import type { BitbucketState, Participant, PullRequest, PullRequestState, Repo, User } from "./model";
 import { presentCommit } from "./presenters";
@@ -111,17 +111,9 @@ export function pullRequestRoutes(router: Router, state: () => BitbucketState): 
     return json(presented, 201, { location: presented.links.self.href });
   });
 
-  router.get(`${R}/pullrequests/:pull_request_id`, (req) => {
-    const s = state();
-    const found = findPullRequest(s, req);
-    return isReply(found) ? found : json(presentPullRequest(req.origin, s, found.repo, found.pr));
-  });
+  router.get(`${R}/pullrequests/:pull_request_id`, onPullRequest(state, (req, { s, repo, pr }) => json(presentPullRequest(req.origin, s, repo, pr))));
 
-  router.put(`${R}/pullrequests/:pull_request_id`, (req) => {
-    const s = state();
-    const found = findPullRequest(s, req);
-    if (isReply(found)) return found;
-    const { repo, pr } = found;
+  router.put(`${R}/pullrequests/:pull_request_id`, onPullRequest(state, (req, { s, repo, pr }) => {
     const body = bodyObject(req);
     if (isReply(body)) return body;
     if (pr.state !== "OPEN") return bitbucketError(400, `You can't edit a pull request that is ${pr.state.toLowerCase()}.`);
@@ -140,39 +132,26 @@ export function pullRequestRoutes(router: Router, state: () => BitbucketState): 
     if (typeof body.close_source_branch === "boolean") pr.closeSourceBranch = body.close_source_branch;
     pr.updatedOn = Date.now();
     return json(presentPullRequest(req.origin, s, repo, pr));
-  });
+  }));
 
-  router.get(`${R}/pullrequests/:pull_request_id/diff`, (req) => {
-    const s = state();
-    const found = findPullRequest(s, req);
-    if (isReply(found)) return found;
-    const range = prRange(found.repo, found.pr);
-    return diffReply(req, found.repo, range.from, range.to);
-  });
+  router.get(`${R}/pullrequests/:pull_request_id/diff`, onPullRequest(state, (req, { repo, pr }) => {
+    const range = prRange(repo, pr);
+    return diffReply(req, repo, range.from, range.to);
+  }));
 
-  router.get(`${R}/pullrequests/:pull_request_id/diffstat`, (req) => {
-    const s = state();
-    const found = findPullRequest(s, req);
-    if (isReply(found)) return found;
-    const range = prRange(found.repo, found.pr);
-    return diffstatReply(req, s, found.repo, range.from, range.to);
-  });
+  router.get(`${R}/pullrequests/:pull_request_id/diffstat`, onPullRequest(state, (req, { s, repo, pr }) => {
+    const range = prRange(repo, pr);
+    return diffstatReply(req, s, repo, range.from, range.to);
+  }));
 
-  router.get(`${R}/pullrequests/:pull_request_id/patch`, (req) => {
-    const s = state();
-    const found = findPullRequest(s, req);
-    if (isReply(found)) return found;
-    const range = prRange(found.repo, found.pr);
-    return diffReply(req, found.repo, range.from, range.to);
-  });
+  router.get(`${R}/pullrequests/:pull_request_id/patch`, onPullRequest(state, (req, { repo, pr }) => {
+    const range = prRange(repo, pr);
+    return diffReply(req, repo, range.from, range.to);
+  }));
 
-  router.get(`${R}/pullrequests/:pull_request_id/commits`, (req) => {
-    const s = state();
-    const found = findPullRequest(s, req);
-    if (isReply(found)) return found;
-    const { repo, pr } = found;
+  router.get(`${R}/pullrequests/:pull_request_id/commits`, onPullRequest(state, (req, { s, repo, pr }) => {
     const tips = prTips(repo, pr);
     const commits = log(repo, [tips.source], [tips.destination]);
     return listReply(req, commits, (c) => presentCommit(req.origin, s, repo, c), { withSize: false });
-  });
+  }));
 }

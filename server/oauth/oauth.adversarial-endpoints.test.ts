@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { OAuthClientDto } from "../../contract/oauth";
-import { startSandbox, type Sandbox } from "../../sandbox/server";
+import type { Sandbox } from "../../sandbox/server";
 import { basicAuth, formPost, pkce } from "../test/oauth";
 import {
   APP_REDIRECT,
@@ -15,6 +15,7 @@ import {
   credentialsOf,
   expectOAuthError,
   obtainTokens,
+  rigForFile,
   startRig,
   tokenRequest,
   type Rig,
@@ -22,14 +23,9 @@ import {
 
 let sandbox: Sandbox;
 let rig: Rig;
-
-beforeAll(async () => {
-  sandbox = await startSandbox();
-  rig = await startRig(sandbox.url);
-});
-afterAll(async () => {
-  await rig?.t.close();
-  await sandbox?.close();
+rigForFile((s, r) => {
+  sandbox = s;
+  rig = r;
 });
 
 /** A raw POST to /oauth/token (or another path) with any body and content type. */

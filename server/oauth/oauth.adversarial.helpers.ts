@@ -3,7 +3,8 @@
  * Bitbucket sandbox behind it, clients made through the admin API, and the authorize → consent →
  * token steps done by hand so each test can break exactly one of them.
  */
-import { expect } from "vitest";
+import { afterAll, beforeAll, expect } from "vitest";
+import { startSandbox, type Sandbox } from "../../sandbox/server";
 import type { OAuthClientCreate, OAuthClientDto } from "../../contract/oauth";
 import type { AppConfig } from "../container";
 import type { Clock } from "../lib/clock";
@@ -31,6 +32,21 @@ export async function startRig(sandboxUrl: string, options: { config?: Partial<A
   // An operator: holds mcp.write, so a consent can hand on the write scope.
   const user = (await signedInAs(t, ["operator"])).client;
   return { t, baseUrl: t.baseUrl, admin, user };
+}
+
+/** A sandbox and a rig for the tests of one file, started before them and stopped after. */
+export function rigForFile(use: (sandbox: Sandbox, rig: Rig) => void, options: Parameters<typeof startRig>[1] = {}): void {
+  let sandbox: Sandbox | undefined;
+  let rig: Rig | undefined;
+  beforeAll(async () => {
+    sandbox = await startSandbox();
+    rig = await startRig(sandbox.url, options);
+    use(sandbox, rig);
+  });
+  afterAll(async () => {
+    await rig?.t.close();
+    await sandbox?.close();
+  });
 }
 
 /** A client made on the console's API, as an admin. */

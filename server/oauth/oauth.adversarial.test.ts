@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { randomBytes } from "node:crypto";
 import type { OAuthClientDto } from "../../contract/oauth";
-import { startSandbox, type Sandbox } from "../../sandbox/server";
+import type { Sandbox } from "../../sandbox/server";
 import { createFakeClock, type FakeClock } from "../test/fake-clock";
 import { answerConsent, formPost, pkce } from "../test/oauth";
 import {
@@ -21,6 +21,7 @@ import {
   obtainCode,
   obtainTokens,
   redeem,
+  rigForFile,
   startRig,
   tokenRequest,
   type Rig,
@@ -28,14 +29,9 @@ import {
 
 let sandbox: Sandbox;
 let rig: Rig;
-
-beforeAll(async () => {
-  sandbox = await startSandbox();
-  rig = await startRig(sandbox.url);
-});
-afterAll(async () => {
-  await rig?.t.close();
-  await sandbox?.close();
+rigForFile((s, r) => {
+  sandbox = s;
+  rig = r;
 });
 
 describe("redirect URIs at /oauth/authorize (exact match; loopback may differ in port only)", () => {

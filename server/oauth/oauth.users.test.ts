@@ -1,22 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startSandbox, type Sandbox } from "../../sandbox/server";
+import { describe, expect, it } from "vitest";
 import { buildUser, signIn } from "../test/factories";
 import type { TestClient } from "../test/http-client";
 import { pkce } from "../test/oauth";
-import { authorizeUrl, callProtected, createClient, credentialsOf, obtainTokens, startRig, tokenRequest, type Rig } from "./oauth.adversarial.helpers";
+import { authorizeUrl, callProtected, createClient, credentialsOf, obtainTokens, rigForFile, tokenRequest, type Rig } from "./oauth.adversarial.helpers";
 
 /** What a consenting user may hand on, and how their OAuth access follows their account (D3, D4). */
 describe("OAuth: consenting users", () => {
-  let sandbox: Sandbox;
   let rig: Rig;
-
-  beforeAll(async () => {
-    sandbox = await startSandbox();
-    rig = await startRig(sandbox.url);
-  });
-  afterAll(async () => {
-    await rig.t.close();
-    await sandbox.close();
+  rigForFile((_sandbox, r) => {
+    rig = r;
   });
 
   /** A rig whose consenting user is a fresh user holding `roles`. */

@@ -27,7 +27,6 @@ interface OpenConfig {
   row: IntegrationConfigRow;
   /** null when the stored secret cannot be opened with this server's key. */
   secret: string | null;
-  loadedAt: number;
 }
 
 /** Other instances may have saved a new configuration: the cached copy is re-read this often. */
@@ -84,7 +83,7 @@ export function createIntegrationsService(deps: {
         secret = null; // sealed with another key (SECRET_KEY changed): the integration needs its secret again
       }
     }
-    const open = row ? { row, secret, loadedAt: Date.now() } : null;
+    const open = row ? { row, secret } : null;
     if ((generation.get(kind) ?? 0) !== startedAt) return open; // a save happened meanwhile: answer, but do not cache
     const previous = cache.get(kind);
     cache.set(kind, open);

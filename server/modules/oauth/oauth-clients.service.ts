@@ -1,8 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { CustomOAuthError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
 import type { OAuthClientInformationFull } from "@modelcontextprotocol/sdk/shared/auth.js";
-import { redirectUriProblem, type OAuthClientDto } from "../../../contract/oauth";
-import type { OAuthClientCreateSchema } from "../../../contract/oauth";
+import { redirectUriProblem, type OAuthClientCreateSchema, type OAuthClientDto } from "../../../contract/oauth";
 import type { z } from "zod";
 import type { OAuthClientRow } from "../../db/schema";
 import { AppError } from "../../lib/app-error";

@@ -1,0 +1,34 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startSandbox, type Sandbox } from "../../../sandbox/server";
+import { signedInAs } from "../../test/factories";
+import { startTestApp, type TestApp } from "../../test/test-app";
+import { configureDemo } from "./demo";
+
+/** `npm run demo` (DEMO_SANDBOX_URL): both integrations point at the sandbox and work. */
+describe("demo mode", () => {
+  let sandbox: Sandbox;
+  let t: TestApp;
+  beforeAll(async () => {
+    sandbox = await startSandbox();
+    t = await startTestApp({ config: { BITBUCKET_API_URL: `${sandbox.url}/2.0` } });
+  });
+  afterAll(async () => {
+    await t.close();
+    await sandbox.close();
+  });
+
+  it("configures Atlassian and Bitbucket to the sandbox; both connect and report live data", async () => {
+    await configureDemo(t.container.services.integrations, sandbox.url);
+    const admin = (await signedInAs(t, ["admin"])).client;
+    expect((await admin.get("/api/admin/atlassian-config")).body).toMatchObject({ configured: true, instanceUrl: sandbox.url, isActive: true });
+    expect((await admin.post("/api/admin/test-atlassian")).body).toEqual({ jiraConnected: true, confluenceConnected: true });
+    expect((await admin.get("/api/bitbucket-status")).body).toMatchObject({ connected: true, workspaceName: "Bridgekeeper", repositoryCount: 30 });
+    const audit = (await admin.get("/api/admin/audit?action=integration.update")).body.events;
+    expect(audit.map((e: { actorUsername: string }) => e.actorUsername)).toEqual(["demo-mode", "demo-mode"]);
+  });
+
+  it("running it again (a restart) leaves one configuration, still working", async () => {
+    await configureDemo(t.container.services.integrations, sandbox.url);
+    expect((await t.container.services.integrationStatus.testBitbucket())).toEqual({ connected: true });
+  });
+});
