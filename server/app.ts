@@ -21,6 +21,7 @@ import { oauthRoutes } from "./oauth/oauth.routes";
 import { rolesRoutes } from "./http/routes/roles.routes";
 import { usersRoutes } from "./http/routes/users.routes";
 import { redactUrl } from "./lib/logger";
+import { safeError } from "./lib/safe-error";
 
 export interface BuildAppOptions {
   version: string;
@@ -33,6 +34,8 @@ export function buildApp(container: Container, options: BuildAppOptions): expres
   const { config, services, log } = container;
   const app = express();
   app.disable("x-powered-by");
+  // Express decides from this whether its own error pages may show a stack: never outside development.
+  app.set("env", config.NODE_ENV === "development" ? "development" : "production");
   app.set("trust proxy", config.TRUST_PROXY);
   app.set("etag", false);
 
@@ -45,7 +48,10 @@ export function buildApp(container: Container, options: BuildAppOptions): expres
         return id;
       },
       // Allow-lists: no header (so no cookie or bearer token) and no query value is ever logged.
+      // Unwrapped, so `err` reaches safeError as thrown (pino's own serializer would drop its cause).
+      wrapSerializers: false,
       serializers: {
+        err: safeError,
         req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: redactUrl(req.url) }),
         res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
       },

@@ -1,4 +1,4 @@
-import type { Server } from "node:http";
+import { createServer, type Server } from "node:http";
 import { join } from "node:path";
 import type { RequestHandler } from "express";
 import { buildApp } from "./app";
@@ -6,6 +6,7 @@ import { createContainer } from "./container";
 import { openDatabase } from "./db/client";
 import { EnvError, parseEnv, type Env } from "./env";
 import { staticConsole } from "./http/console";
+import { lastResort } from "./http/last-resort";
 import { APP_ROOT, APP_VERSION } from "./lib/app-root";
 import { systemClock } from "./lib/clock";
 import { createLogger } from "./lib/logger";
@@ -39,6 +40,8 @@ async function main(): Promise<void> {
     }
     throw err;
   }
+  // Libraries that read it (Express among them) must see the mode we run in, not "development".
+  process.env.NODE_ENV = env.NODE_ENV;
   const log = createLogger({ level: env.LOG_LEVEL });
   // Where start-up time goes, reported with the "listening" line.
   const phases: Record<string, number> = {};
@@ -74,7 +77,7 @@ async function main(): Promise<void> {
 
   const app = buildApp(container, { version: APP_VERSION, startedAt, consoleHandler: await consoleHandler(env) });
   phase("buildApp");
-  const server: Server = app.listen(env.PORT, env.HOST);
+  const server: Server = createServer(lastResort(app, log)).listen(env.PORT, env.HOST);
   await new Promise<void>((resolve, reject) => {
     server.once("listening", resolve);
     server.once("error", reject);

@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import compression from "compression";
 import express, { Router, type RequestHandler } from "express";
+import { AppError } from "../lib/app-error";
 
 /**
  * Serves the built console (dist/web): hashed assets cached for a year, index.html never cached,
@@ -14,7 +15,10 @@ export function staticConsole(webRoot: string): RequestHandler {
   router.use(compression());
   router.use(
     "/assets",
-    express.static(join(webRoot, "assets"), { immutable: true, maxAge: "365d", index: false, fallthrough: false }),
+    express.static(join(webRoot, "assets"), { immutable: true, maxAge: "365d", index: false }),
+    // A missing asset (a stale hash after a deploy, a scanner, a traversal attempt) is a plain 404,
+    // never index.html under a script's name.
+    (_req, _res, next) => next(new AppError("not_found", "Not found")),
   );
   router.use(express.static(webRoot, { index: false, maxAge: "1h" }));
   router.use((req, res, next) => {

@@ -1,4 +1,5 @@
-import { pino, type Logger } from "pino";
+import { pino, type DestinationStream, type Logger } from "pino";
+import { safeError } from "./safe-error";
 
 export type { Logger };
 
@@ -27,13 +28,19 @@ const REDACT_PATHS = [
   "req.headers.cookie",
 ];
 
-export function createLogger(options: { level: string; pretty?: boolean }): Logger {
-  return pino({
+/**
+ * JSON lines on stdout (or `destination`). An `err` is logged by kind, code and message only
+ * (lib/safe-error.ts): a failed query's parameters never reach a log line.
+ */
+export function createLogger(options: { level: string }, destination?: DestinationStream): Logger {
+  const settings = {
     level: options.level,
     redact: { paths: REDACT_PATHS, censor: "[redacted]" },
     base: { service: "bridgekeeper" },
     timestamp: pino.stdTimeFunctions.isoTime,
-  });
+    serializers: { err: safeError },
+  };
+  return destination ? pino(settings, destination) : pino(settings);
 }
 
 /** Query strings can carry tokens (`?access_token=`, `?code=`): log the path and the parameter names only. */

@@ -141,6 +141,19 @@ const openCors: RequestHandler = (req, res, next) => {
     .end();
 };
 
+/**
+ * RFC 6749 §3.2: the token endpoint takes POST only (and the same holds for revocation and
+ * registration; authorization takes GET and POST). Anything else is 405 with `Allow`, before
+ * any other step can act on the request.
+ */
+const allowOnly =
+  (...methods: string[]): RequestHandler =>
+  (req, res, next) => {
+    if (methods.includes(req.method) || req.method === "OPTIONS") return next();
+    res.set("Allow", methods.join(", "));
+    sendOAuthError(res, 405, new InvalidRequestError(`Use ${methods.join(" or ")} here`));
+  };
+
 /** RFC 6749 §4.4, which the SDK's token handler leaves out: answered here for authenticated confidential clients. */
 function clientCredentialsGrant(tokens: OAuthTokensService): RequestHandler {
   return async (req, res, next) => {
@@ -183,13 +196,13 @@ export function oauthRoutes(options: OAuthRoutesOptions): Router {
     res.set("Access-Control-Allow-Origin", "*").set("Cache-Control", "public, max-age=300").json(metadata);
   });
 
-  router.use("/oauth/authorize", limit, form, exactRedirectUri(clients), completeErrorRedirects(issuer), authorizationHandler({ provider, rateLimit: false }));
-  router.use("/oauth/token", openCors, form, limit, authenticateClient(clients), clientCredentialsGrant(tokens), tokenHandler({ provider, rateLimit: false }));
-  router.use("/oauth/revoke", openCors, form, limit, authenticateClient(clients), revocationHandler({ provider, rateLimit: false }));
+  router.use("/oauth/authorize", allowOnly("GET", "POST"), limit, form, exactRedirectUri(clients), completeErrorRedirects(issuer), authorizationHandler({ provider, rateLimit: false }));
+  router.use("/oauth/token", allowOnly("POST"), openCors, form, limit, authenticateClient(clients), clientCredentialsGrant(tokens), tokenHandler({ provider, rateLimit: false }));
+  router.use("/oauth/revoke", allowOnly("POST"), openCors, form, limit, authenticateClient(clients), revocationHandler({ provider, rateLimit: false }));
   if (options.dynamicRegistration && provider.clientsStore.registerClient) {
-    router.use("/oauth/register", openCors, limit, clientRegistrationHandler({ clientsStore: provider.clientsStore, rateLimit: false, clientSecretExpirySeconds: 0 }));
+    router.use("/oauth/register", allowOnly("POST"), openCors, limit, clientRegistrationHandler({ clientsStore: provider.clientsStore, rateLimit: false, clientSecretExpirySeconds: 0 }));
   } else {
-    router.use("/oauth/register", (_req, res) => {
+    router.use("/oauth/register", allowOnly("POST"), (_req, res) => {
       res.status(404).json({ error: "invalid_request", error_description: "Dynamic client registration is disabled on this server" });
     });
   }

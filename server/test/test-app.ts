@@ -1,7 +1,6 @@
 import { createServer, type Server } from "node:http";
 import { Writable } from "node:stream";
 import type { Express } from "express";
-import { pino } from "pino";
 import { randomBytes } from "node:crypto";
 import { buildApp, type BuildAppOptions } from "../app";
 import { createContainer, type AppConfig, type Container } from "../container";
@@ -10,6 +9,8 @@ import { parseEnv } from "../env";
 import type { Clock } from "../lib/clock";
 import { createSecretBox, type SecretBox } from "../lib/secret-box";
 import { systemClock } from "../lib/clock";
+import { createLogger } from "../lib/logger";
+import { lastResort } from "../http/last-resort";
 import { TestClient } from "./http-client";
 import { openTestDatabase } from "./test-database";
 
@@ -47,7 +48,7 @@ export async function startTestApp(
       done();
     },
   });
-  const log = pino({ level: "info" }, sink);
+  const log = createLogger({ level: "info" }, sink);
   const clock = options.clock ?? systemClock;
   const secretBox = options.secretBox ?? createSecretBox(randomBytes(32));
   // Listening first, so the server knows its own address (the OAuth issuer) before it is built.
@@ -58,7 +59,7 @@ export async function startTestApp(
   const container = createContainer({ database, config: { ...TEST_CONFIG, PUBLIC_URL: baseUrl, ...options.config }, clock, log, secretBox });
   await container.services.roles.syncBuiltins();
   const app = buildApp(container, { version: "0.0.0-test", startedAt: clock.now(), ...options.app });
-  server.on("request", app);
+  server.on("request", lastResort(app, log));
   return {
     baseUrl,
     app,

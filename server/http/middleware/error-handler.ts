@@ -22,9 +22,13 @@ function fromParserError(err: HttpishError): AppError | undefined {
     case "request.aborted":
       return new AppError("bad_request", "Request was aborted");
   }
+  // http-errors from Express's own layers (a static file not found, a path it cannot decode).
   const status = err.status ?? err.statusCode;
-  if (status === 400) return new AppError("bad_request", "Bad request");
+  if (status === 404) return new AppError("not_found", "Not found");
+  if (status === 403) return new AppError("forbidden", "Forbidden");
   if (status === 413) return new AppError("payload_too_large", "Request body is too large");
+  if (status === 415) return new AppError("unsupported_media_type", "Unsupported media type");
+  if (typeof status === "number" && status >= 400 && status < 500) return new AppError("bad_request", "Bad request");
   return undefined;
 }
 
@@ -55,6 +59,8 @@ function fromUpstreamError(err: UpstreamError): AppError {
 }
 
 export function sendError(res: Parameters<RequestHandler>[1], error: AppError, requestId: string): void {
+  // Whatever the failed handler had set (an upstream's content type, say) must not describe our body.
+  for (const name of res.getHeaderNames()) if (name.startsWith("content-")) res.removeHeader(name);
   if (error.headers) res.set(error.headers);
   const body: ErrorBody = {
     error: { code: error.code, message: error.message, ...(error.fields ? { fields: error.fields } : {}) },
@@ -65,7 +71,8 @@ export function sendError(res: Parameters<RequestHandler>[1], error: AppError, r
 
 /**
  * The one place errors become HTTP responses: the house body, never a stack trace or an HTML page.
- * Anything that is not an AppError is logged in full and answered with a bare 500.
+ * Anything that is not an AppError is logged (kind, code and message: lib/safe-error.ts) and
+ * answered with a bare 500.
  */
 export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
   const known = isAppError(err) ? err : isUpstreamError(err) ? fromUpstreamError(err) : fromParserError(err as HttpishError);

@@ -10,8 +10,15 @@ const PREFIXES: Record<UpstreamService, string> = {
   bitbucket: "/api/bitbucket",
 };
 
-/** Only JSON and plain text are passed through as such: nothing upstream can make us serve HTML. */
-const safeType = (type: string | undefined): string => (type && /^(application\/json|text\/plain)\b/i.test(type) ? type : "text/plain; charset=utf-8");
+/**
+ * Only a well-formed `application/json` is passed on as JSON; everything else (HTML, a list such
+ * as "application/json, text/html", a malformed type) is served as plain text. The body was read
+ * as UTF-8, so that is the charset we name.
+ */
+export const safeContentType = (type: string | undefined): string => {
+  const media = /^\s*([a-z0-9.+-]+\/[a-z0-9.+-]+)\s*(?:;\s*charset\s*=\s*"?utf-8"?\s*)?$/i.exec(type ?? "")?.[1]?.toLowerCase();
+  return media === "application/json" ? "application/json; charset=utf-8" : "text/plain; charset=utf-8";
+};
 
 /**
  * D12: `GET /api/atlassian/jira/*`, `/api/atlassian/confluence/*`, `/api/bitbucket/*` pass GETs
@@ -25,12 +32,12 @@ export function proxyRoutes(deps: { integrations: IntegrationsService; readGuard
     // encoded) would resolve differently for the audience check and for the upstream request.
     const raw = req.originalUrl;
     const pathPart = raw.split("?")[0]!;
-    if (!pathPart.startsWith(PREFIXES[service]) || /(^|\/)(\.|%2e){1,2}(\/|$)/i.test(pathPart)) {
-      throw new AppError("bad_request", "The path may not contain . or .. segments");
+    if (!pathPart.startsWith(PREFIXES[service]) || /(^|\/)(\.|%2e){1,2}(\/|$)/i.test(pathPart) || /\\|%5c/i.test(pathPart)) {
+      throw new AppError("bad_request", "The path may not contain . or .. segments or backslashes");
     }
     const rest = raw.slice(PREFIXES[service].length) || "/";
     const upstream = await deps.integrations.proxyGet(service, rest.startsWith("/") ? rest : `/${rest}`);
-    res.status(upstream.status).set("Cache-Control", "no-store").type(safeType(upstream.contentType)).send(upstream.body);
+    res.status(upstream.status).set("Cache-Control", "no-store").type(safeContentType(upstream.contentType)).send(upstream.body);
   };
   router.get("/atlassian/jira/*path", deps.readGuard, deps.rateLimit, pass("jira"));
   router.get("/atlassian/confluence/*path", deps.readGuard, deps.rateLimit, pass("confluence"));
