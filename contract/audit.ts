@@ -1,15 +1,16 @@
 import { z } from "zod";
+import { line } from "./text";
 
 /** GET /api/admin/audit filters. */
 export const AuditQuerySchema = z.object({
-  action: z.string().max(64).optional(),
+  action: line().max(64).optional(),
   actorId: z.uuid("actorId must be a user id").optional(),
-  targetType: z.string().max(32).optional(),
-  targetId: z.string().max(64).optional(),
+  targetType: line().max(32).optional(),
+  targetId: line().max(64).optional(),
   from: z.coerce.date({ error: "from must be a date" }).optional(),
   to: z.coerce.date({ error: "to must be a date" }).optional(),
   /** The `nextCursor` of the previous page. */
-  cursor: z.string().max(200).optional(),
+  cursor: line().max(200).optional(),
   limit: z.coerce.number().int().min(1, "limit must be between 1 and 500").max(500, "limit must be between 1 and 500").default(100),
 });
 

@@ -1,15 +1,18 @@
 import { z } from "zod";
+import { line, nfkc } from "./text";
 import { LIMITS } from "./limits";
 
 /** Spec section 5: username and password required. Bounds keep argon2 and the log safe. */
 export const LoginSchema = z.object({
-  username: z
-    .string({ error: "Username is required" })
-    .trim()
-    .min(1, "Username is required")
-    .max(LIMITS.usernameMax, `Username must be at most ${LIMITS.usernameMax} characters`),
-  password: z
-    .string({ error: "Password is required" })
+  // The same normal form as stored usernames (contract/users.ts), so the two always meet.
+  username: nfkc(
+    line({ error: "Username is required" })
+      .trim()
+      .min(1, "Username is required")
+      .max(LIMITS.usernameMax, `Username must be at most ${LIMITS.usernameMax} characters`),
+    { error: "Username is required" },
+  ),
+  password: line({ error: "Password is required" })
     .min(1, "Password is required")
     .max(LIMITS.passwordMax, `Password must be at most ${LIMITS.passwordMax} characters`),
 });

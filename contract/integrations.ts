@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { line } from "./text";
 
 /** Spec section 5 messages for the two integration forms, word for word. */
 export const INTEGRATION_MESSAGES = {
@@ -10,11 +11,10 @@ export const INTEGRATION_MESSAGES = {
   appPassword: "App password is required",
 } as const;
 
-const requiredText = (message: string, max = 255) => z.string({ error: message }).trim().min(1, message).max(max, `Must be at most ${max} characters`);
+const requiredText = (message: string, max = 255) => line({ error: message }).trim().min(1, message).max(max, `Must be at most ${max} characters`);
 
 /** An http(s) URL: what the connectors can call. */
-const instanceUrl = z
-  .string({ error: INTEGRATION_MESSAGES.instanceUrl })
+const instanceUrl = line({ error: INTEGRATION_MESSAGES.instanceUrl })
   .trim()
   .max(2048, "Must be at most 2048 characters")
   .refine((v) => {
@@ -29,8 +29,7 @@ const instanceUrl = z
   }, INTEGRATION_MESSAGES.instanceUrl);
 
 /** A secret field on save: blank keeps the stored one (D6), so the server accepts "" or nothing. */
-const secretOnSave = z
-  .string()
+const secretOnSave = line()
   .max(4096, "Must be at most 4096 characters")
   .optional()
   .transform((v) => (v === undefined || v.trim() === "" ? undefined : v.trim()));
@@ -58,14 +57,14 @@ export type BitbucketConfigInput = z.input<typeof BitbucketConfigInputSchema>;
  */
 export const atlassianConfigFormSchema = (hasStoredToken: boolean) =>
   AtlassianConfigInputSchema.extend({
-    apiToken: hasStoredToken ? z.string() : z.string().trim().min(1, INTEGRATION_MESSAGES.apiToken),
+    apiToken: hasStoredToken ? line() : line().trim().min(1, INTEGRATION_MESSAGES.apiToken),
     isActive: z.boolean(),
   });
 export type AtlassianConfigForm = z.infer<ReturnType<typeof atlassianConfigFormSchema>>;
 
 export const bitbucketConfigFormSchema = (hasStoredPassword: boolean) =>
   BitbucketConfigInputSchema.extend({
-    appPassword: hasStoredPassword ? z.string() : z.string().trim().min(1, INTEGRATION_MESSAGES.appPassword),
+    appPassword: hasStoredPassword ? line() : line().trim().min(1, INTEGRATION_MESSAGES.appPassword),
     isActive: z.boolean(),
   });
 export type BitbucketConfigForm = z.infer<ReturnType<typeof bitbucketConfigFormSchema>>;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { line, multiline } from "./text";
 
 /** The scopes the server knows (D9): read-only tools and proxy GETs, and tools that change things. */
 export const OAUTH_SCOPES = ["read", "write"] as const;
@@ -46,7 +47,7 @@ export function redirectUriProblem(uri: string): string | null {
 }
 
 const redirectUris = z
-  .array(z.string().max(2048, "A redirect URI must be at most 2048 characters"), { error: OAUTH_CLIENT_MESSAGES.redirectUris })
+  .array(line().max(2048, "A redirect URI must be at most 2048 characters"), { error: OAUTH_CLIENT_MESSAGES.redirectUris })
   .min(1, OAUTH_CLIENT_MESSAGES.redirectUris)
   .max(20, "At most 20 redirect URIs")
   .superRefine((uris, ctx) => {
@@ -57,7 +58,7 @@ const redirectUris = z
   });
 
 const scopes = z
-  .array(z.string(), { error: OAUTH_CLIENT_MESSAGES.scopes })
+  .array(line(), { error: OAUTH_CLIENT_MESSAGES.scopes })
   .min(1, OAUTH_CLIENT_MESSAGES.scopes)
   .superRefine((list, ctx) => {
     const unknown = list.filter((s) => !(OAUTH_SCOPES as readonly string[]).includes(s));
@@ -67,7 +68,7 @@ const scopes = z
 
 /** POST /api/admin/oauth-clients (spec section 7), plus the client type beyond the spec. */
 export const OAuthClientCreateSchema = z.object({
-  name: z.string({ error: OAUTH_CLIENT_MESSAGES.name }).trim().min(1, OAUTH_CLIENT_MESSAGES.name).max(100, "Name must be at most 100 characters"),
+  name: line({ error: OAUTH_CLIENT_MESSAGES.name }).trim().min(1, OAUTH_CLIENT_MESSAGES.name).max(100, "Name must be at most 100 characters"),
   redirectUris,
   scopes,
   isActive: z.boolean().default(true),
@@ -78,9 +79,9 @@ export type OAuthClientCreate = z.input<typeof OAuthClientCreateSchema>;
 
 /** The console's form: text areas, parsed by the spec's rules into the API's lists. */
 export const OAuthClientFormSchema = z.object({
-  name: z.string().trim().min(1, OAUTH_CLIENT_MESSAGES.name).max(100, "Name must be at most 100 characters"),
-  redirectUris: z.string().transform(splitRedirectUris).pipe(redirectUris),
-  scopes: z.string().transform(splitScopes).pipe(scopes),
+  name: line().trim().min(1, OAUTH_CLIENT_MESSAGES.name).max(100, "Name must be at most 100 characters"),
+  redirectUris: multiline().transform(splitRedirectUris).pipe(redirectUris),
+  scopes: line().transform(splitScopes).pipe(scopes),
   isActive: z.boolean(),
   clientType: z.enum(["confidential", "public"]),
 });

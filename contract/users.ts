@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { hasBidiControls, line, multiline, nfkc, TEXT_MESSAGES } from "./text";
 import { LIMITS } from "./limits";
 
 /** Spec section 5 messages, word for word. */
@@ -9,19 +10,21 @@ export const USER_MESSAGES = {
   passwordsMismatch: "Passwords don't match",
 } as const;
 
-const email = z.string({ error: USER_MESSAGES.email }).trim().max(254, "Email must be at most 254 characters").pipe(z.email(USER_MESSAGES.email));
-const username = z
-  .string({ error: USER_MESSAGES.username })
-  .trim()
-  .min(LIMITS.usernameMin, USER_MESSAGES.username)
-  .max(LIMITS.usernameMax, `Username must be at most ${LIMITS.usernameMax} characters`)
-  .regex(/^[^\s]+$/, "Username cannot contain spaces");
-const password = z
-  .string({ error: USER_MESSAGES.password })
+const email = line({ error: USER_MESSAGES.email }).trim().max(254, "Email must be at most 254 characters").pipe(z.email(USER_MESSAGES.email));
+/** NFKC-normalised, one line, no spaces, no bidirectional controls (issue 9). */
+export const username = nfkc(
+  line({ error: USER_MESSAGES.username })
+    .trim()
+    .min(LIMITS.usernameMin, USER_MESSAGES.username)
+    .max(LIMITS.usernameMax, `Username must be at most ${LIMITS.usernameMax} characters`)
+    .regex(/^[^\s]+$/, "Username cannot contain spaces")
+    .refine((v) => !hasBidiControls(v), TEXT_MESSAGES.bidi),
+  { error: USER_MESSAGES.username },
+);
+const password = line({ error: USER_MESSAGES.password })
   .min(LIMITS.passwordMin, USER_MESSAGES.password)
   .max(LIMITS.passwordMax, `Password must be at most ${LIMITS.passwordMax} characters`);
-const name = z
-  .string()
+const name = line()
   .trim()
   .max(100, "Must be at most 100 characters")
   .transform((v) => (v === "" ? null : v))
@@ -104,8 +107,7 @@ export interface UserDto {
   roles: RoleSummaryDto[];
 }
 
-const roleName = z
-  .string({ error: "Name is required" })
+const roleName = line({ error: "Name is required" })
   .trim()
   .min(1, "Name is required")
   .max(64, "Name must be at most 64 characters")
@@ -113,9 +115,9 @@ const roleName = z
 
 export const RoleCreateSchema = z.object({
   name: roleName,
-  description: z.string().trim().max(500, "Description must be at most 500 characters").nullish(),
+  description: multiline().trim().max(500, "Description must be at most 500 characters").nullish(),
   isActive: z.boolean().default(true),
-  permissions: z.array(z.string().max(100), { error: "permissions must be a list" }).max(200).default([]),
+  permissions: z.array(line().max(100), { error: "permissions must be a list" }).max(200).default([]),
 });
 export type RoleCreate = z.infer<typeof RoleCreateSchema>;
 

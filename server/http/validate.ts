@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import type { FieldErrors } from "../../contract/errors";
+import { findUnsafeText, TEXT_MESSAGES } from "../../contract/text";
 import { AppError } from "../lib/app-error";
 
 /**
@@ -7,6 +8,13 @@ import { AppError } from "../lib/app-error";
  * first message (the text the console shows under that field).
  */
 export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.infer<S> {
+  // The backstop under every schema: no control character (U+0000 above all) in any string,
+  // named or not, and no nesting deeper than any of our shapes has.
+  const unsafe = findUnsafeText(input);
+  if (unsafe) {
+    const message = unsafe.problem === "control" ? TEXT_MESSAGES.control : "Input is nested too deeply";
+    throw new AppError("validation_failed", message, { fields: { [unsafe.path]: message } });
+  }
   const result = schema.safeParse(input ?? {});
   if (result.success) return result.data;
   const fields: FieldErrors = {};

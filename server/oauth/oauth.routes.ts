@@ -9,6 +9,7 @@ import type { OAuthMetadata, OAuthProtectedResourceMetadata } from "@modelcontex
 import express, { Router, type ErrorRequestHandler, type RequestHandler, type Response } from "express";
 import { RateLimiterMemory } from "rate-limiter-flexible";
 import { OAUTH_SCOPES } from "../../contract/oauth";
+import { findUnsafeText } from "../../contract/text";
 import type { OAuthClientsService } from "../modules/oauth/oauth-clients.service";
 import type { OAuthClient, OAuthTokensService } from "../modules/oauth/oauth-tokens.service";
 import { authenticateClient, sendOAuthError } from "./client-auth";
@@ -154,6 +155,18 @@ const allowOnly =
     sendOAuthError(res, 405, new InvalidRequestError(`Use ${methods.join(" or ")} here`));
   };
 
+/**
+ * RFC 6749 §3.1, §5.2: a parameter holding a control character (U+0000 above all, which the
+ * database cannot store), or a body nested past any real client metadata, is invalid_request,
+ * answered directly: such a request is never redirected anywhere.
+ */
+const refuseUnsafeParams: RequestHandler = (req, res, next) => {
+  const unsafe = findUnsafeText(req.query, 4) ?? findUnsafeText(req.body, 8);
+  if (!unsafe) return next();
+  const what = unsafe.problem === "control" ? "contains a control character" : "is nested too deeply";
+  sendOAuthError(res, 400, new InvalidRequestError(`The parameter ${unsafe.path} ${what}`));
+};
+
 /** RFC 6749 §4.4, which the SDK's token handler leaves out: answered here for authenticated confidential clients. */
 function clientCredentialsGrant(tokens: OAuthTokensService): RequestHandler {
   return async (req, res, next) => {
@@ -196,11 +209,12 @@ export function oauthRoutes(options: OAuthRoutesOptions): Router {
     res.set("Access-Control-Allow-Origin", "*").set("Cache-Control", "public, max-age=300").json(metadata);
   });
 
-  router.use("/oauth/authorize", allowOnly("GET", "POST"), limit, form, exactRedirectUri(clients), completeErrorRedirects(issuer), authorizationHandler({ provider, rateLimit: false }));
-  router.use("/oauth/token", allowOnly("POST"), openCors, form, limit, authenticateClient(clients), clientCredentialsGrant(tokens), tokenHandler({ provider, rateLimit: false }));
-  router.use("/oauth/revoke", allowOnly("POST"), openCors, form, limit, authenticateClient(clients), revocationHandler({ provider, rateLimit: false }));
+  router.use("/oauth/authorize", allowOnly("GET", "POST"), limit, form, refuseUnsafeParams, exactRedirectUri(clients), completeErrorRedirects(issuer), authorizationHandler({ provider, rateLimit: false }));
+  router.use("/oauth/token", allowOnly("POST"), openCors, form, limit, refuseUnsafeParams, authenticateClient(clients), clientCredentialsGrant(tokens), tokenHandler({ provider, rateLimit: false }));
+  router.use("/oauth/revoke", allowOnly("POST"), openCors, form, limit, refuseUnsafeParams, authenticateClient(clients), revocationHandler({ provider, rateLimit: false }));
   if (options.dynamicRegistration && provider.clientsStore.registerClient) {
-    router.use("/oauth/register", allowOnly("POST"), openCors, limit, clientRegistrationHandler({ clientsStore: provider.clientsStore, rateLimit: false, clientSecretExpirySeconds: 0 }));
+    // Our own bounded parser first (the SDK's would take 100 KB of metadata): real client metadata is small.
+    router.use("/oauth/register", allowOnly("POST"), openCors, limit, express.json({ limit: "16kb" }), refuseUnsafeParams, clientRegistrationHandler({ clientsStore: provider.clientsStore, rateLimit: false, clientSecretExpirySeconds: 0 }));
   } else {
     router.use("/oauth/register", allowOnly("POST"), (_req, res) => {
       res.status(404).json({ error: "invalid_request", error_description: "Dynamic client registration is disabled on this server" });
