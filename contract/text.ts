@@ -5,8 +5,10 @@ import { z } from "zod";
  * and U+0000 cannot even be stored (PostgreSQL text refuses it). Text that may run over several
  * lines keeps tab, line feed and carriage return.
  */
+/* eslint-disable no-control-regex -- matching control characters is the point */
 const C0_ANY = /[\u0000-\u001F\u007F]/;
 const C0_EXCEPT_LINE_BREAKS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
+/* eslint-enable no-control-regex */
 /** Bidirectional overrides and isolates: they make a name read differently from what it is (Trojan Source). */
 const BIDI_CONTROLS = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/;
 
