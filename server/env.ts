@@ -1,3 +1,4 @@
+import { isIP } from "node:net";
 import { z } from "zod";
 import { LIMITS, RATE_LIMIT_DEFAULTS } from "../contract/limits";
 
@@ -16,6 +17,45 @@ const httpUrl = z
   .string()
   .regex(/^https?:\/\/[^/\s]+/, "must be an http:// or https:// URL")
   .transform((v) => v.replace(/\/+$/, ""));
+
+const PROXY_KEYWORDS = ["loopback", "linklocal", "uniquelocal"];
+const isAddressOrCidr = (v: string): boolean => {
+  const [ip, bits, ...rest] = v.split("/");
+  if (rest.length > 0 || !ip || isIP(ip) === 0) return false;
+  if (bits === undefined) return true;
+  const n = Number(bits);
+  return /^\d{1,3}$/.test(bits) && n <= (isIP(ip) === 4 ? 32 : 128);
+};
+
+/**
+ * Which proxies' X-Forwarded-* headers to believe (Express's "trust proxy" forms): `false`, a hop
+ * count, or proxies named by `loopback`/`linklocal`/`uniquelocal` and addresses or CIDRs. `true`
+ * is refused: it believes the left-most X-Forwarded-For, which the client writes, so every per-IP
+ * limit and every audited address would be the attacker's choice.
+ */
+const trustProxy = z
+  .string()
+  .trim()
+  .transform((v, ctx): false | number | string[] => {
+    const lower = v.toLowerCase();
+    if (["false", "0", "no"].includes(lower)) return false;
+    if (["true", "yes"].includes(lower)) {
+      ctx.addIssue({ code: "custom", message: "true would trust any client's X-Forwarded-For; name the proxies instead: a hop count (1 for one proxy in front), loopback, or their addresses/CIDRs (10.0.0.0/8,192.168.1.5)" });
+      return z.NEVER;
+    }
+    if (/^\d+$/.test(v)) {
+      const hops = Number(v);
+      if (hops > 10) ctx.addIssue({ code: "custom", message: "at most 10 proxy hops" });
+      return hops;
+    }
+    const entries = v.split(",").map((e) => e.trim()).filter(Boolean);
+    const bad = entries.filter((e) => !PROXY_KEYWORDS.includes(e.toLowerCase()) && !isAddressOrCidr(e));
+    if (entries.length === 0 || bad.length > 0) {
+      ctx.addIssue({ code: "custom", message: `not a hop count, loopback/linklocal/uniquelocal, or an address/CIDR: ${bad.join(", ") || v}` });
+      return z.NEVER;
+    }
+    return entries.map((e) => (PROXY_KEYWORDS.includes(e.toLowerCase()) ? e.toLowerCase() : e));
+  });
 
 /**
  * Every setting the server reads, with its default. Read once at start; a bad value stops the
@@ -36,7 +76,7 @@ export const EnvSchema = z.object({
     .max(LIMITS.passwordMax)
     .optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
-  TRUST_PROXY: bool.default(false),
+  TRUST_PROXY: trustProxy.default(false),
   SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).max(7 * 24 * 60).default(120),
   SESSION_MAX_HOURS: z.coerce.number().int().min(1).max(30 * 24).default(24),
   CORS_ORIGINS: csv.default(["http://localhost:3000", "http://localhost:5000"]),

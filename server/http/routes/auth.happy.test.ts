@@ -37,8 +37,8 @@ describe("sign-in, session and sign-out", () => {
     expect(cookie).not.toMatch(/Secure/i);
   });
 
-  it("marks the cookie Secure when served over HTTPS behind a trusted proxy", async () => {
-    const proxied = await startTestApp({ config: { TRUST_PROXY: true } });
+  it("over HTTPS behind a trusted proxy the cookie is Secure and __Host- prefixed, and only that one is read", async () => {
+    const proxied = await startTestApp({ config: { TRUST_PROXY: ["loopback"] } });
     try {
       const bob = await buildUser(proxied.container);
       const res = await fetch(`${proxied.baseUrl}/api/login`, {
@@ -46,7 +46,13 @@ describe("sign-in, session and sign-out", () => {
         headers: { "content-type": "application/json", "x-forwarded-proto": "https" },
         body: JSON.stringify({ username: bob.row.username, password: bob.password }),
       });
-      expect(res.headers.getSetCookie().join()).toMatch(/Secure/);
+      const cookie = res.headers.getSetCookie().join();
+      expect(cookie).toMatch(/^__Host-bk_session=[\w-]{43}; Path=\/;.*Secure/);
+      expect(cookie).not.toMatch(/Domain=/i);
+      const token = /^__Host-bk_session=([\w-]{43})/.exec(cookie)![1]!;
+      const session = (name: string) => fetch(`${proxied.baseUrl}/api/session`, { headers: { cookie: `${name}=${token}`, "x-forwarded-proto": "https" } });
+      expect((await session("__Host-bk_session")).status).toBe(200);
+      expect((await session("bk_session")).status).toBe(401);
     } finally {
       await proxied.close();
     }

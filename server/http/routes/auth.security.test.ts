@@ -9,7 +9,7 @@ describe("sign-in security", () => {
   beforeAll(async () => {
     t = await startTestApp({
       config: {
-        TRUST_PROXY: true, // lets each test speak from its own IP through X-Forwarded-For
+        TRUST_PROXY: ["loopback"], // the test client is the proxy: each test speaks from its own IP through X-Forwarded-For
         loginLimits: {
           perUserAndIp: { failures: 3, windowSeconds: 2 },
           perIp: { failures: 6, windowSeconds: 2 },
