@@ -79,7 +79,8 @@ describe("control characters never reach the database", () => {
     expect(await a.json()).toMatchObject({ error: "invalid_request" });
 
     const basic = { authorization: basicAuth(client.clientId, client.clientSecret) };
-    for (const fields of [{ grant_type: `client_credentials${NUL}` }, { grant_type: "client_credentials", scope: `read${NUL}` }, { grant_type: "refresh_token", refresh_token: `x${NUL}` }]) {
+    const bad: Record<string, string>[] = [{ grant_type: `client_credentials${NUL}` }, { grant_type: "client_credentials", scope: `read${NUL}` }, { grant_type: "refresh_token", refresh_token: `x${NUL}` }];
+    for (const fields of bad) {
       const res = await formPost(`${t.baseUrl}/oauth/token`, fields, basic);
       expect(res.status).toBe(400);
       expect(res.body.error).toBe("invalid_request");
