@@ -53,6 +53,41 @@ describe("sign-in security", () => {
     });
   });
 
+  // Windows long enough that a busy machine cannot let a count expire mid-test.
+  describe("an account under attack from many addresses", () => {
+    const slow = {} as { t: TestApp; from: (ip: string) => ReturnType<TestApp["client"]> };
+    beforeAll(async () => {
+      slow.t = await startTestApp({
+        config: {
+          TRUST_PROXY: ["loopback"],
+          loginLimits: { perUserAndIp: { failures: 3, windowSeconds: 600 }, perIp: { failures: 50, windowSeconds: 600 }, perUser: { failures: 10, windowSeconds: 600 } },
+        },
+      });
+      slow.from = (ip) => slow.t.client({ "x-forwarded-for": ip });
+    });
+    afterAll(() => slow.t.close());
+
+    it("many addresses guessing one account never lock its owner out; each guessing address is turned away", async () => {
+      const gina = await buildUser(slow.t.container, { username: "gina" });
+      // 10 failures (the per-account limit here) from 5 addresses, 2 each: no address is over its own limit.
+      for (let i = 0; i < 10; i++) expect((await slow.from(`10.1.0.${i % 5}`).post("/api/login", { username: "gina", password: "guess" })).status).toBe(401);
+      // An address that guessed wrong is now refused, even with the right password.
+      expect((await slow.from("10.1.0.1").post("/api/login", { username: "gina", password: gina.password })).status).toBe(429);
+      // A new guessing address gets one try, then it is refused too.
+      expect((await slow.from("10.1.0.99").post("/api/login", { username: "gina", password: "guess" })).status).toBe(401);
+      expect((await slow.from("10.1.0.99").post("/api/login", { username: "gina", password: "guess" })).status).toBe(429);
+      // The owner, from an address without failures, signs in.
+      await signIn(slow.from("10.1.0.200"), gina);
+    });
+
+    it("guesses at a name that does not exist yet do not lock out whoever takes it", async () => {
+      for (let i = 0; i < 12; i++) await slow.from(`10.2.0.${i % 6}`).post("/api/login", { username: "future-user", password: "guess" });
+      const newcomer = await buildUser(slow.t.container, { username: "future-user" });
+      await signIn(slow.from("10.2.0.100"), newcomer);
+    });
+
+  });
+
   describe("cross-site requests (CSRF)", () => {
     it("refuses a cookie-authenticated write whose Origin is another site", async () => {
       const client = t.client();

@@ -1,3 +1,4 @@
+import { createHmac, randomBytes } from "node:crypto";
 import type { Login } from "../../../contract/auth";
 import { AppError } from "../../lib/app-error";
 import type { Clock } from "../../lib/clock";
@@ -45,11 +46,18 @@ export function createAuthService(deps: {
   log: Logger;
 }) {
   const { usersRepo, sessionsRepo, userRolesRepo, audit, throttle, clock, policy, log } = deps;
-  const attempt = (username: string, ip: string, outcome: "success" | "failure", reason?: string, userId?: string) =>
+  const attempt = (username: string | null, ip: string, outcome: "success" | "failure", reason?: string, userId?: string, extra: Record<string, unknown> = {}) =>
     audit.record(
       { userId: userId ?? null, username, ip },
-      { action: "auth.login", outcome, ...(userId ? { targetType: "user", targetId: userId } : {}), ...(reason ? { details: { reason } } : {}) },
+      { action: "auth.login", outcome, ...(userId ? { targetType: "user", targetId: userId } : {}), ...(reason ? { details: { reason, ...extra } } : {}) },
     );
+  /**
+   * A name that matches no account is kept out of logs and the audit trail: people type their
+   * password into the username field. A keyed digest (the key lives only as long as the process)
+   * still lets one run's attempts at the same name be told apart from others.
+   */
+  const digestKey = randomBytes(32);
+  const nameDigest = (username: string) => createHmac("sha256", digestKey).update(username.toLowerCase()).digest("hex").slice(0, 16);
 
   // Unknown usernames are checked against this hash so that they take as long as known ones
   // (no user enumeration by timing).
@@ -69,7 +77,7 @@ export function createAuthService(deps: {
       if (wait > 0) {
         // Logged, not audited: a refused attempt never reaches the password check, and auditing
         // each one would let a password sprayer grow the audit table at request rate.
-        log.warn({ event: "login_throttled", username: input.username, ip: client.ip }, "sign-in throttled");
+        log.warn({ event: "login_throttled", usernameDigest: nameDigest(input.username), ip: client.ip }, "sign-in throttled");
         const minutes = Math.max(1, Math.ceil(wait / 60_000));
         throw new AppError(
           "rate_limited",
@@ -82,8 +90,9 @@ export function createAuthService(deps: {
       const passwordOk = await verifyPassword(user?.passwordHash ?? (await getDummyHash()), input.password);
       if (!user || !passwordOk) {
         await throttle.recordFailure(input.username, client.ip);
-        await attempt(input.username, client.ip, "failure", user ? "wrong_password" : "unknown_user");
-        log.info({ event: "login_failed", username: input.username, ip: client.ip }, "sign-in failed");
+        if (user) await attempt(user.username, client.ip, "failure", "wrong_password", user.id);
+        else await attempt(null, client.ip, "failure", "unknown_user", undefined, { usernameDigest: nameDigest(input.username) });
+        log.info({ event: "login_failed", ...(user ? { userId: user.id } : { usernameDigest: nameDigest(input.username) }), ip: client.ip }, "sign-in failed");
         throw new AppError("invalid_credentials", "Invalid credentials");
       }
       // Said only to someone who knows the password, so it reveals nothing to a guesser.

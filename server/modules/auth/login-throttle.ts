@@ -3,9 +3,13 @@ import { RateLimiterMemory, type RateLimiterRes } from "rate-limiter-flexible";
 /**
  * Password-guessing brake (OWASP Authentication Cheat Sheet): failures are counted per
  * username+IP (a typo-prone user is slowed, not banned), per IP (one host spraying many accounts)
- * and per username (many hosts against one account). Every block ends with its window, so an
- * attacker can delay the real user but never lock them out for good. A success clears the
- * username+IP count.
+ * and per username (many hosts against one account). A success clears the username+IP count.
+ *
+ * The per-username count never locks the owner out: once it is over its limit, only addresses
+ * that have themselves failed against that account in the window are turned away. Each further
+ * guessing address gets one try, then it is blocked too; the owner, from an address without
+ * failures, still signs in (issue 9: 30 guesses from 6 addresses used to lock the real user out
+ * for 15 minutes, renewable forever, even for names not registered yet).
  */
 export interface LoginThrottleLimits {
   perUserAndIp: { failures: number; windowSeconds: number };
@@ -42,11 +46,14 @@ export function createLoginThrottle(limits: LoginThrottleLimits = DEFAULT_LOGIN_
   return {
     /** Milliseconds until another attempt is allowed; 0 when allowed now. */
     async retryAfterMs(username: string, ip: string): Promise<number> {
-      const states = await Promise.all(keys(username, ip).map(([l, key]) => l.limiter.get(key).then((res) => ({ l, res }))));
-      return states.reduce((wait, { l, res }) => {
-        const blocked = res !== null && res.consumedPoints >= l.max;
-        return blocked ? Math.max(wait, res.msBeforeNext) : wait;
-      }, 0);
+      const [userAndIp = null, onIp = null, onUser = null] = await Promise.all(keys(username, ip).map(([l, key]) => l.limiter.get(key)));
+      const over = (res: RateLimiterRes | null, max: number) => (res !== null && res.consumedPoints >= max ? res.msBeforeNext : 0);
+      return Math.max(
+        over(userAndIp, byUserAndIp.max),
+        over(onIp, byIp.max),
+        // The account is under attack: addresses that guessed wrong wait; a clean one may try.
+        userAndIp !== null && userAndIp.consumedPoints > 0 ? Math.min(over(onUser, byUser.max), userAndIp.msBeforeNext) : 0,
+      );
     },
 
     async recordFailure(username: string, ip: string): Promise<void> {
