@@ -1,6 +1,7 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
 import type { Express } from "express";
 import type { Logger } from "../lib/logger";
+import { BODY_HEADERS } from "./middleware/error-handler";
 
 /**
  * The request listener: the app, with a final handler of our own in place of Express's (which
@@ -16,7 +17,7 @@ export function lastResort(app: Express, log: Logger): RequestListener {
         res.destroy();
         return;
       }
-      for (const name of res.getHeaderNames()) if (name.startsWith("content-")) res.removeHeader(name);
+      for (const name of BODY_HEADERS) res.removeHeader(name);
       const error = status === 500 ? { code: "internal", message: "Internal server error" } : status === 400 ? { code: "bad_request", message: "The request target must be a path" } : { code: "not_found", message: "Not found" };
       const body = JSON.stringify({ error });
       res.writeHead(status, { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(body), "cache-control": "no-store" });

@@ -58,9 +58,12 @@ function fromUpstreamError(err: UpstreamError): AppError {
   }
 }
 
+/** Headers that describe a body: a failed handler's must not describe our error body. */
+export const BODY_HEADERS = ["content-type", "content-length", "content-encoding", "content-disposition", "content-language", "content-range"];
+
 export function sendError(res: Parameters<RequestHandler>[1], error: AppError, requestId: string): void {
   // Whatever the failed handler had set (an upstream's content type, say) must not describe our body.
-  for (const name of res.getHeaderNames()) if (name.startsWith("content-")) res.removeHeader(name);
+  for (const name of BODY_HEADERS) res.removeHeader(name);
   if (error.headers) res.set(error.headers);
   const body: ErrorBody = {
     error: { code: error.code, message: error.message, ...(error.fields ? { fields: error.fields } : {}) },
