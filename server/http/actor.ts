@@ -8,5 +8,6 @@ export function actorOf(req: Request): UserActor {
     username: req.session?.user.username ?? null,
     ip: req.ip ?? null,
     sessionId: req.session?.session.id ?? null,
+    privileges: { permissions: req.session?.permissions ?? new Set(), roles: req.session?.grants.roles ?? [] },
   };
 }

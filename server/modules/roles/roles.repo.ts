@@ -42,9 +42,9 @@ export function createRolesRepo(db: Db) {
       return row;
     },
 
-    async findByIds(ids: string[]): Promise<RoleRow[]> {
+    async findByIds(ids: string[]): Promise<RoleWithPermissions[]> {
       if (ids.length === 0) return [];
-      return db.select().from(roles).where(inArray(roles.id, ids));
+      return withPermissions(await db.select().from(roles).where(inArray(roles.id, ids)));
     },
 
     async insert(values: typeof roles.$inferInsert): Promise<RoleRow> {

@@ -2,7 +2,8 @@ import { BUILTIN_ROLES, PERMISSION_CATALOGUE, permissionKey } from "../../../con
 import type { RoleCreate, RoleUpdate } from "../../../contract/users";
 import { AppError } from "../../lib/app-error";
 import type { Repos, Transact } from "../../repos";
-import type { Actor, AuditService } from "../audit/audit.service";
+import type { AuditService } from "../audit/audit.service";
+import { createPrivilegeAudit, isAdmin, keysOf, lacking, PrivilegeDenied, type PrivilegedActor } from "../users/privileges";
 import type { RoleWithPermissions } from "./roles.repo";
 import { isUniqueViolation } from "../../db/errors";
 
@@ -27,6 +28,21 @@ export function createRolesService(deps: { repos: Repos; transact: Transact; aud
       throw new AppError("validation_failed", `Unknown permission: ${unknown.join(", ")}`, { fields: { permissions: `Unknown permission: ${unknown.join(", ")}` } });
     }
     return [...new Set(keys)].map((k) => byKey.get(k)!);
+  }
+
+  const auditDenials = createPrivilegeAudit(audit);
+
+  /**
+   * Issue 9: roles.write is not a way up. A non-administrator grants only permissions they hold,
+   * and changes or deletes only roles they do not hold whose permissions they hold too.
+   */
+  async function assertMayChange(actor: PrivilegedActor, role: RoleWithPermissions, action: string, r: Repos, wanted: string[] = []): Promise<void> {
+    if (isAdmin(actor)) return;
+    const entry = { action, targetType: "role", targetId: role.id };
+    const held = actor.userId ? ((await r.userRolesRepo.rolesByUser([actor.userId])).get(actor.userId) ?? []) : [];
+    if (held.some((h) => h.id === role.id)) throw new PrivilegeDenied(`You cannot change the role ${role.name}: you hold it`, entry);
+    const missing = lacking(actor, [...keysOf(role), ...wanted]);
+    if (missing.length > 0) throw new PrivilegeDenied(`You can only manage roles whose permissions you hold; you lack ${missing.join(", ")}`, { ...entry, details: { lacking: missing } });
   }
 
   const nameTaken = () => new AppError("conflict", "A role with this name already exists", { fields: { name: "A role with this name already exists" } });
@@ -60,25 +76,28 @@ export function createRolesService(deps: { repos: Repos; transact: Transact; aud
       });
     },
 
-    async create(input: RoleCreate, actor: Actor): Promise<RoleWithPermissions> {
+    async create(input: RoleCreate, actor: PrivilegedActor): Promise<RoleWithPermissions> {
       try {
-        return await transact(async (r) => {
+        return await auditDenials(actor, () => transact(async (r) => {
+          const missing = lacking(actor, input.permissions);
+          if (missing.length > 0) throw new PrivilegeDenied(`You can only grant permissions you hold; you lack ${missing.join(", ")}`, { action: "role.created", targetType: "role", targetId: input.name, details: { lacking: missing } });
           if (await r.rolesRepo.findByName(input.name)) throw nameTaken();
           const row = await r.rolesRepo.insert({ name: input.name, description: input.description ?? null, isActive: input.isActive, isBuiltin: false });
           await r.rolesRepo.setPermissions(row.id, await permissionIds(input.permissions, r));
           const created = (await r.rolesRepo.findById(row.id))!;
           await audit.record(actor, { action: "role.created", targetType: "role", targetId: row.id, details: { after: snapshot(created) } }, r.auditRepo);
           return created;
-        });
+        }));
       } catch (err) {
         throw isUniqueViolation(err) ? nameTaken() : err;
       }
     },
 
-    async update(id: string, input: RoleUpdate, actor: Actor): Promise<RoleWithPermissions> {
+    async update(id: string, input: RoleUpdate, actor: PrivilegedActor): Promise<RoleWithPermissions> {
       try {
-        return await transact(async (r) => {
+        return await auditDenials(actor, () => transact(async (r) => {
           const before = await requireCustom(id, r);
+          await assertMayChange(actor, before, "role.updated", r, input.permissions ?? []);
           if (input.name && input.name.toLowerCase() !== before.name.toLowerCase() && (await r.rolesRepo.findByName(input.name))) throw nameTaken();
           await r.rolesRepo.update(id, {
             ...(input.name !== undefined ? { name: input.name } : {}),
@@ -89,18 +108,19 @@ export function createRolesService(deps: { repos: Repos; transact: Transact; aud
           const after = (await r.rolesRepo.findById(id))!;
           await audit.record(actor, { action: "role.updated", targetType: "role", targetId: id, details: { before: snapshot(before), after: snapshot(after) } }, r.auditRepo);
           return after;
-        });
+        }));
       } catch (err) {
         throw isUniqueViolation(err) ? nameTaken() : err;
       }
     },
 
-    async delete(id: string, actor: Actor): Promise<void> {
-      await transact(async (r) => {
+    async delete(id: string, actor: PrivilegedActor): Promise<void> {
+      await auditDenials(actor, () => transact(async (r) => {
         const before = await requireCustom(id, r);
+        await assertMayChange(actor, before, "role.deleted", r);
         await r.rolesRepo.delete(id);
         await audit.record(actor, { action: "role.deleted", targetType: "role", targetId: id, details: { before: snapshot(before) } }, r.auditRepo);
-      });
+      }));
     },
   };
 }

@@ -6,13 +6,14 @@ import type { RoleRow, UserRow } from "../../db/schema";
 import { hashPassword } from "../../lib/passwords";
 import type { Repos, Transact } from "../../repos";
 import type { Clock } from "../../lib/clock";
-import type { Actor, AuditService } from "../audit/audit.service";
+import type { AuditService } from "../audit/audit.service";
+import { createPrivilegeAudit, isAdmin, keysOf, lacking, PrivilegeDenied, type PrivilegedActor } from "./privileges";
 
 export type UserWithRoles = Omit<UserRow, "passwordHash" | "updatedAt"> & { roles: RoleRow[] };
 export type UsersService = ReturnType<typeof createUsersService>;
 
 /** The acting user, plus their own session id so that changing one's own password keeps it. */
-export type UserActor = Actor & { sessionId: string | null };
+export type UserActor = PrivilegedActor & { sessionId: string | null };
 
 const LAST_ADMIN = "At least one active administrator is required";
 
@@ -28,6 +29,19 @@ export function createUsersService(deps: {
   onAccessRevoked?: () => void;
 }) {
   const { repos, transact, audit } = deps;
+  const auditDenials = createPrivilegeAudit(audit);
+
+  /**
+   * Issue 9: users.write is not a way into a stronger account. A non-administrator may not change
+   * (password, roles, status, anything) or delete a user who holds a permission they lack.
+   */
+  async function assertMayManage(r: Repos, actor: UserActor, targetId: string, action: string): Promise<void> {
+    if (isAdmin(actor)) return;
+    const missing = lacking(actor, (await r.userRolesRepo.grantsFor(targetId)).permissions);
+    if (missing.length > 0) {
+      throw new PrivilegeDenied(`You cannot change a user who holds permissions you lack (${missing.join(", ")})`, { action, targetType: "user", targetId, details: { lacking: missing } });
+    }
+  }
 
   async function assertUnique(r: Repos, values: { username?: string | undefined; email?: string | null | undefined }, selfId?: string) {
     const fields: Record<string, string> = {};
@@ -103,8 +117,10 @@ export function createUsersService(deps: {
     async update(id: string, input: UserUpdate, actor: UserActor): Promise<UserWithRoles> {
       const passwordHash = input.password ? await hashPassword(input.password) : undefined;
       try {
-        const updated = await transact(async (r) => {
+        const action = input.isActive !== undefined && Object.keys(input).length === 1 ? "user.status_changed" : "user.updated";
+        const updated = await auditDenials(actor, () => transact(async (r) => {
           const before = await requireUser(r, id);
+          await assertMayManage(r, actor, id, action);
           await assertUnique(r, input, id);
           if (input.isActive === false) await r.rolesRepo.lockRole(ADMIN_ROLE);
           const after = (await r.usersRepo.update(id, {
@@ -125,7 +141,7 @@ export function createUsersService(deps: {
           await audit.record(
             actor,
             {
-              action: input.isActive !== undefined && Object.keys(input).length === 1 ? "user.status_changed" : "user.updated",
+              action,
               targetType: "user",
               targetId: id,
               details: { before: snapshot(before), after: snapshot(after), ...(passwordHash ? { passwordChanged: true } : {}) },
@@ -133,7 +149,7 @@ export function createUsersService(deps: {
             r.auditRepo,
           );
           return after;
-        });
+        }));
         if (input.isActive === false) deps.onAccessRevoked?.();
         return { ...updated, roles: (await repos.userRolesRepo.rolesByUser([id])).get(id) ?? [] };
       } catch (err) {
@@ -143,13 +159,14 @@ export function createUsersService(deps: {
 
     async delete(id: string, actor: UserActor): Promise<void> {
       if (actor.userId === id) throw new AppError("conflict", "You cannot delete your own account");
-      await transact(async (r) => {
+      await auditDenials(actor, () => transact(async (r) => {
         const before = await requireUser(r, id);
+        await assertMayManage(r, actor, id, "user.deleted");
         await r.rolesRepo.lockRole(ADMIN_ROLE);
         await r.usersRepo.delete(id); // sessions and role assignments go with it (ON DELETE CASCADE)
         await assertAdminRemains(r);
         await audit.record(actor, { action: "user.deleted", targetType: "user", targetId: id, details: { before: snapshot(before) } }, r.auditRepo);
-      });
+      }));
       deps.onAccessRevoked?.(); // their OAuth grants went with them (ON DELETE CASCADE)
     },
 
@@ -160,8 +177,9 @@ export function createUsersService(deps: {
 
     async setRoles(id: string, roleIds: string[], actor: UserActor): Promise<RoleRow[]> {
       const wanted = [...new Set(roleIds)];
-      return transact(async (r) => {
+      return auditDenials(actor, () => transact(async (r) => {
         await requireUser(r, id);
+        await assertMayManage(r, actor, id, "user.roles_changed");
         const found = await r.rolesRepo.findByIds(wanted);
         const missing = wanted.filter((rid) => !found.some((f) => f.id === rid));
         if (missing.length > 0) {
@@ -169,6 +187,13 @@ export function createUsersService(deps: {
         }
         await r.rolesRepo.lockRole(ADMIN_ROLE);
         const before = (await r.userRolesRepo.rolesByUser([id])).get(id) ?? [];
+        // Only an administrator hands out admin, or any role carrying a permission the actor lacks.
+        for (const role of found.filter((f) => !before.some((b) => b.id === f.id))) {
+          const entry = { action: "user.roles_changed", targetType: "user", targetId: id, details: { role: role.name } };
+          if (role.name === ADMIN_ROLE && !isAdmin(actor)) throw new PrivilegeDenied("Only an administrator can assign the admin role", entry);
+          const missing = lacking(actor, keysOf(role));
+          if (missing.length > 0) throw new PrivilegeDenied(`You cannot assign the role ${role.name}: it carries permissions you lack (${missing.join(", ")})`, { ...entry, details: { ...entry.details, lacking: missing } });
+        }
         await r.userRolesRepo.setRoles(id, wanted);
         await assertAdminRemains(r);
         const after = (await r.userRolesRepo.rolesByUser([id])).get(id) ?? [];
@@ -178,7 +203,7 @@ export function createUsersService(deps: {
           r.auditRepo,
         );
         return after;
-      });
+      }));
     },
   };
 }
