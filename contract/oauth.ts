@@ -118,6 +118,8 @@ export interface ConsentRequestDto {
   withheldScopes: string[];
   resource: string;
   expiresAt: string;
+  /** Why this user may not authorize any access (no mcp.read); null when they may. Denying is always possible. */
+  refusal: string | null;
 }
 
 export const ConsentDecisionSchema = z.object({ approve: z.boolean({ error: "approve must be true or false" }) });

@@ -10,6 +10,7 @@ export const PERMISSION_CATALOGUE = [
   { resource: "oauth-clients", action: "write", description: "Create and delete OAuth clients, see their secrets" },
   { resource: "config", action: "read", description: "See configuration" },
   { resource: "config", action: "write", description: "Change Atlassian and Bitbucket configuration" },
+  { resource: "mcp", action: "read", description: "Authorize MCP clients to read Jira, Confluence and Bitbucket on your behalf (the read scope)" },
   { resource: "mcp", action: "write", description: "Grant MCP clients the write scope (change Jira, Confluence and Bitbucket)" },
   { resource: "ai-providers", action: "read", description: "See AI providers" },
   { resource: "ai-providers", action: "write", description: "Add, change and delete AI providers" },

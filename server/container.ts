@@ -51,10 +51,11 @@ export function createContainer(deps: { database: Database; config: AppConfig; c
     log,
     policy: { idleMs: config.SESSION_IDLE_MINUTES * 60_000, maxAgeMs: config.SESSION_MAX_HOURS * 3_600_000 },
   });
-  // Late-bound: the token service (made below) must forget cached checks when a user is disabled.
+  // Late-bound: the token service (made below) must forget cached checks when a user is disabled
+  // or their roles change.
   let forgetVerifiedTokens = () => {};
   const users = createUsersService({ repos, transact, audit, clock, onAccessRevoked: () => forgetVerifiedTokens() });
-  const roles = createRolesService({ repos, transact, audit });
+  const roles = createRolesService({ repos, transact, audit, clock, onAccessRevoked: () => forgetVerifiedTokens() });
   const meter = createUpstreamMeter({ clock, hourlyBudget: { atlassian: config.ATLASSIAN_HOURLY_BUDGET, bitbucket: config.BITBUCKET_HOURLY_BUDGET } });
   const http = createUpstreamHttp({ meter, timeoutMs: config.UPSTREAM_TIMEOUT_MS, ...config.upstream });
   const integrations = createIntegrationsService({ repo: repos.integrationsRepo, secretBox, audit, clock, http, meter, bitbucketApiUrl: config.BITBUCKET_API_URL });

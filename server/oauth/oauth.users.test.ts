@@ -55,4 +55,62 @@ describe("OAuth: consenting users", () => {
     expect((await rig.admin.request("DELETE", `/api/users/${id}`)).status).toBe(204);
     expect((await callProtected(rig, tokens.access_token)).status).toBe(401);
   });
+
+  describe("access follows the user's permissions now, not at the moment of consent (issue 9)", () => {
+    const scopesOf = (token: string) => rig.t.container.services.oauthTokens.verifyAccessToken(token).then((info) => info.scopes);
+    const roleId = async (name: string) => ((await rig.admin.get("/api/roles")).body as { id: string; name: string }[]).find((r) => r.name === name)!.id;
+    const refresh = (client: Awaited<ReturnType<typeof createClient>>, refreshToken: string) => tokenRequest(rig, { grant_type: "refresh_token", refresh_token: refreshToken, ...credentialsOf(client) });
+
+    it("an operator demoted to viewer loses the write scope at once: cached checks, access tokens and refresh", async () => {
+      const { rig: userRig, id } = await asUser(["operator"]);
+      const client = await createClient(rig);
+      const tokens = await obtainTokens(userRig, client, { scope: "read write" });
+      expect(await scopesOf(tokens.access_token)).toEqual(["read", "write"]); // now cached
+      expect((await rig.admin.request("PUT", `/api/users/${id}/roles`, { json: { roleIds: [await roleId("viewer")] } })).status).toBe(200);
+      expect(await scopesOf(tokens.access_token)).toEqual(["read"]);
+      expect((await callProtected(rig, tokens.access_token)).status).toBe(200);
+      const refreshed = await refresh(client, tokens.refresh_token!);
+      expect(refreshed.status).toBe(200);
+      expect((refreshed.body as { scope: string }).scope).toBe("read");
+    });
+
+    it("a user stripped of every role loses all access at once", async () => {
+      const { rig: userRig, id } = await asUser(["operator"]);
+      const client = await createClient(rig);
+      const tokens = await obtainTokens(userRig, client);
+      expect((await callProtected(rig, tokens.access_token)).status).toBe(200);
+      expect((await rig.admin.request("PUT", `/api/users/${id}/roles`, { json: { roleIds: [] } })).status).toBe(200);
+      expect((await callProtected(rig, tokens.access_token)).status).toBe(401);
+      expect((await refresh(client, tokens.refresh_token!)).status).toBe(400);
+    });
+
+    it("a change to a custom role narrows, and deactivating it revokes, its holders' grants", async () => {
+      const role = (await rig.admin.post("/api/roles", { name: `mcp-writers-${Date.now()}`, permissions: ["mcp.read", "mcp.write"] })).body;
+      const { rig: userRig } = await asUser([role.name]);
+      const client = await createClient(rig);
+      const tokens = await obtainTokens(userRig, client, { scope: "read write" });
+      expect(await scopesOf(tokens.access_token)).toEqual(["read", "write"]);
+      expect((await rig.admin.request("PUT", `/api/roles/${role.id}`, { json: { permissions: ["mcp.read"] } })).status).toBe(200);
+      expect(await scopesOf(tokens.access_token)).toEqual(["read"]);
+      expect((await rig.admin.request("PUT", `/api/roles/${role.id}`, { json: { isActive: false } })).status).toBe(200);
+      expect((await callProtected(rig, tokens.access_token)).status).toBe(401);
+    });
+
+    it("a user without mcp.read is told so on the consent page, cannot approve, and can still deny", async () => {
+      const { rig: userRig } = await asUser([]);
+      const client = await createClient(rig);
+      const { challenge } = pkce();
+      const location = (await fetch(authorizeUrl(rig.baseUrl, client.clientId, { challenge }), { redirect: "manual" })).headers.get("location")!;
+      const path = `/api/oauth${location.replace("/oauth-consent", "/requests")}`;
+      const shown = await userRig.user.get(path);
+      expect(shown.status).toBe(200);
+      expect(shown.body).toMatchObject({ scopes: [], refusal: expect.stringMatching(/needs the mcp\.read permission/) });
+      const approve = await userRig.user.post(`${path}/decision`, { approve: true }, { origin: rig.baseUrl });
+      expect(approve.status).toBe(403);
+      expect(approve.body.error.message).toMatch(/needs the mcp\.read permission/);
+      const deny = await userRig.user.post(`${path}/decision`, { approve: false }, { origin: rig.baseUrl });
+      expect(deny.status).toBe(200);
+      expect(new URL(deny.body.redirectTo).searchParams.get("error")).toBe("access_denied");
+    });
+  });
 });

@@ -43,7 +43,7 @@ export function oauthClientsRoutes(deps: { clients: OAuthClientsService; tokens:
     if (typeof value !== "string" || !/^[\w-]{10,100}$/.test(value)) throw new AppError("not_found", "This authorization request has expired or was already answered");
     return value;
   };
-  const consenting = (req: Request) => ({ mayGrantWrite: req.session?.permissions.has("mcp.write") ?? false });
+  const consenting = (req: Request) => ({ mayConsent: req.session?.permissions.has("mcp.read") ?? false, mayGrantWrite: req.session?.permissions.has("mcp.write") ?? false });
   router.get("/oauth/requests/:id", signedIn, async (req, res) => {
     res.json(await tokens.consentRequest(requestId(req.params.id), consenting(req)));
   });

@@ -1,6 +1,10 @@
-import { and, eq, gt, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
+import { and, eq, gt, inArray, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import {
+  permissions,
+  rolePermissions,
+  roles,
+  userRoles,
   oauthClients,
   oauthCodes,
   oauthGrants,
@@ -64,6 +68,38 @@ export function createOAuthGrantsRepo(db: Db) {
 
     async revokeGrantsOfUser(userId: string, reason: string, at: Date): Promise<void> {
       await db.update(oauthGrants).set({ revokedAt: at, revokedReason: reason }).where(and(eq(oauthGrants.userId, userId), isNull(oauthGrants.revokedAt)));
+    },
+
+    /**
+     * OAuth access follows the consenting user's permissions now, not at the moment of consent
+     * (issue 9): a live grant of a user without `mcp.read` is revoked; one of a user without
+     * `mcp.write` loses the write scope, with its tokens. Returns how many grants changed.
+     */
+    async reconcileWithPermissions(at: Date): Promise<number> {
+      const holds = (action: "read" | "write") => sql`exists (
+        select 1 from ${userRoles}
+        join ${roles} on ${roles.id} = ${userRoles.roleId} and ${roles.isActive}
+        join ${rolePermissions} on ${rolePermissions.roleId} = ${roles.id}
+        join ${permissions} on ${permissions.id} = ${rolePermissions.permissionId}
+        where ${userRoles.userId} = ${oauthGrants.userId} and ${permissions.resource} = 'mcp' and ${permissions.action} = ${action})`;
+      const live = and(isNull(oauthGrants.revokedAt), isNotNull(oauthGrants.userId), gt(oauthGrants.expiresAt, at));
+      const revoked = await db
+        .update(oauthGrants)
+        .set({ revokedAt: at, revokedReason: "the user no longer holds mcp.read" })
+        .where(and(live, sql`not ${holds("read")}`))
+        .returning({ id: oauthGrants.id });
+      const narrowed = await db
+        .update(oauthGrants)
+        .set({ scopes: sql`${oauthGrants.scopes} - 'write'` })
+        .where(and(live, sql`${oauthGrants.scopes} ? 'write'`, sql`not ${holds("write")}`))
+        .returning({ id: oauthGrants.id, scopes: oauthGrants.scopes });
+      if (narrowed.length > 0) {
+        const ids = narrowed.map((g) => g.id);
+        await db.update(oauthTokens).set({ scopes: sql`${oauthTokens.scopes} - 'write'` }).where(inArray(oauthTokens.grantId, ids));
+        const empty = narrowed.filter((g) => g.scopes.length === 0).map((g) => g.id);
+        if (empty.length > 0) await db.update(oauthGrants).set({ revokedAt: at, revokedReason: "no scope left" }).where(inArray(oauthGrants.id, empty));
+      }
+      return revoked.length + narrowed.length;
     },
 
     async insertCode(values: typeof oauthCodes.$inferInsert): Promise<void> {

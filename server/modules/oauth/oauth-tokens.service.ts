@@ -21,10 +21,13 @@ export interface OAuthPolicy {
 
 export type OAuthClient = NonNullable<Awaited<ReturnType<OAuthClientsService["forOAuth"]>>>;
 
-/** What the consenting user may hand on: the write scope needs the mcp.write permission (D3). */
+/** What the consenting user may hand on: any access needs mcp.read, the write scope mcp.write (D3, issue 9). */
 export interface ConsentingUser {
+  mayConsent: boolean;
   mayGrantWrite: boolean;
 }
+
+export const NO_CONSENT_MESSAGE = "Your account may not authorize MCP clients: it needs the mcp.read permission. Ask an administrator for a role that has it.";
 
 const grantable = (scopes: string[], user: ConsentingUser) => ({
   granted: scopes.filter((s) => s !== "write" || user.mayGrantWrite),
@@ -135,12 +138,27 @@ export function createOAuthTokensService(deps: { repo: OAuthGrantsRepo; clients:
       const pending = await repo.findPending(id, now());
       if (!pending || !pending.client.isActive) throw new AppError("not_found", "This authorization request has expired or was already answered");
       const { granted, withheld } = grantable(pending.scopes, user);
-      return { id, clientName: pending.client.name, clientId: pending.client.clientId, redirectUri: pending.redirectUri, scopes: granted, withheldScopes: withheld, resource: pending.resource, expiresAt: pending.expiresAt.toISOString() };
+      return {
+        id,
+        clientName: pending.client.name,
+        clientId: pending.client.clientId,
+        redirectUri: pending.redirectUri,
+        scopes: user.mayConsent ? granted : [],
+        withheldScopes: user.mayConsent ? withheld : pending.scopes,
+        resource: pending.resource,
+        expiresAt: pending.expiresAt.toISOString(),
+        refusal: user.mayConsent ? null : NO_CONSENT_MESSAGE,
+      };
     },
 
     /** The user's answer: a redirect back to the client with a code, or with access_denied (RFC 9207: with iss). */
     async decide(id: string, approve: boolean, actor: Actor, user: ConsentingUser): Promise<{ redirectTo: string }> {
       const pending = await repo.findPending(id, now());
+      // Refused before the request is taken, so the user can still deny it (and send the client back).
+      if (pending && approve && !user.mayConsent) {
+        await audit.record(actor, { action: "oauth.consent_granted", outcome: "failure", targetType: "oauth_client", targetId: pending.client.clientId, details: { reason: "no mcp.read" } });
+        throw new AppError("forbidden", NO_CONSENT_MESSAGE);
+      }
       const taken = pending ? await repo.takePending(id, now()) : undefined;
       if (!pending || !taken || !pending.client.isActive) throw new AppError("not_found", "This authorization request has expired or was already answered");
       const base = { state: pending.state, iss: policy.issuer };

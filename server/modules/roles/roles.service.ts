@@ -2,6 +2,7 @@ import { BUILTIN_ROLES, PERMISSION_CATALOGUE, permissionKey } from "../../../con
 import type { RoleCreate, RoleUpdate } from "../../../contract/users";
 import { AppError } from "../../lib/app-error";
 import type { Repos, Transact } from "../../repos";
+import type { Clock } from "../../lib/clock";
 import type { AuditService } from "../audit/audit.service";
 import { createPrivilegeAudit, isAdmin, keysOf, lacking, PrivilegeDenied, type PrivilegedActor } from "../users/privileges";
 import type { RoleWithPermissions } from "./roles.repo";
@@ -16,7 +17,14 @@ const snapshot = (r: RoleWithPermissions) => ({
   permissions: r.permissions.map(permissionKey),
 });
 
-export function createRolesService(deps: { repos: Repos; transact: Transact; audit: AuditService }) {
+export function createRolesService(deps: {
+  repos: Repos;
+  transact: Transact;
+  audit: AuditService;
+  clock: Clock;
+  /** Called when a change to roles narrowed or revoked OAuth grants: cached token checks must go. */
+  onAccessRevoked?: () => void;
+}) {
   const { repos, transact, audit } = deps;
 
   /** Permission keys to ids; an unknown key is a 400 naming it. */
@@ -31,6 +39,22 @@ export function createRolesService(deps: { repos: Repos; transact: Transact; aud
   }
 
   const auditDenials = createPrivilegeAudit(audit);
+
+  /**
+   * Runs a change to roles in one transaction, then makes MCP clients' access follow the new
+   * permissions (issue 9): grants are narrowed or revoked in the same transaction, and cached
+   * token checks are dropped once it committed.
+   */
+  async function changeRoles<T>(work: (r: Repos) => Promise<T>): Promise<T> {
+    let reconciled = 0;
+    const result = await transact(async (r) => {
+      const value = await work(r);
+      reconciled = await r.oauthGrantsRepo.reconcileWithPermissions(deps.clock.now());
+      return value;
+    });
+    if (reconciled > 0) deps.onAccessRevoked?.();
+    return result;
+  }
 
   /**
    * Issue 9: roles.write is not a way up. A non-administrator grants only permissions they hold,
@@ -63,7 +87,7 @@ export function createRolesService(deps: { repos: Repos; transact: Transact; aud
      * their permissions (so a new permission reaches admin without a manual step).
      */
     async syncBuiltins(): Promise<void> {
-      await transact(async (r) => {
+      await changeRoles(async (r) => {
         const stored = await r.rolesRepo.ensurePermissions(PERMISSION_CATALOGUE);
         const idByKey = new Map(stored.map((p) => [permissionKey(p), p.id]));
         for (const [name, def] of Object.entries(BUILTIN_ROLES)) {
@@ -95,7 +119,7 @@ export function createRolesService(deps: { repos: Repos; transact: Transact; aud
 
     async update(id: string, input: RoleUpdate, actor: PrivilegedActor): Promise<RoleWithPermissions> {
       try {
-        return await auditDenials(actor, () => transact(async (r) => {
+        return await auditDenials(actor, () => changeRoles(async (r) => {
           const before = await requireCustom(id, r);
           await assertMayChange(actor, before, "role.updated", r, input.permissions ?? []);
           if (input.name && input.name.toLowerCase() !== before.name.toLowerCase() && (await r.rolesRepo.findByName(input.name))) throw nameTaken();
@@ -115,7 +139,7 @@ export function createRolesService(deps: { repos: Repos; transact: Transact; aud
     },
 
     async delete(id: string, actor: PrivilegedActor): Promise<void> {
-      await auditDenials(actor, () => transact(async (r) => {
+      await auditDenials(actor, () => changeRoles(async (r) => {
         const before = await requireCustom(id, r);
         await assertMayChange(actor, before, "role.deleted", r);
         await r.rolesRepo.delete(id);

@@ -177,7 +177,8 @@ export function createUsersService(deps: {
 
     async setRoles(id: string, roleIds: string[], actor: UserActor): Promise<RoleRow[]> {
       const wanted = [...new Set(roleIds)];
-      return auditDenials(actor, () => transact(async (r) => {
+      let changedAccess = false;
+      const after = await auditDenials(actor, () => transact(async (r) => {
         await requireUser(r, id);
         await assertMayManage(r, actor, id, "user.roles_changed");
         const found = await r.rolesRepo.findByIds(wanted);
@@ -196,6 +197,8 @@ export function createUsersService(deps: {
         }
         await r.userRolesRepo.setRoles(id, wanted);
         await assertAdminRemains(r);
+        // Their MCP clients' access follows the new roles at once (narrowed or revoked).
+        changedAccess = (await r.oauthGrantsRepo.reconcileWithPermissions(deps.clock.now())) > 0;
         const after = (await r.userRolesRepo.rolesByUser([id])).get(id) ?? [];
         await audit.record(
           actor,
@@ -204,6 +207,8 @@ export function createUsersService(deps: {
         );
         return after;
       }));
+      if (changedAccess) deps.onAccessRevoked?.();
+      return after;
     },
   };
 }

@@ -25,7 +25,8 @@ export default function OAuthConsentPage({ id }: { id: string }) {
   const request = useConsentRequest(id);
   const decide = useConsentDecision(id);
   const busy = decide.isPending || decide.isSuccess;
-  const problem = request.error?.serverMessage ?? decide.error?.serverMessage;
+  const problem = request.error?.serverMessage ?? decide.error?.serverMessage ?? request.data?.refusal;
+  const mayAuthorize = request.data ? request.data.refusal === null : false;
 
   return (
     <BrandPage className="max-w-md">
@@ -55,25 +56,27 @@ export default function OAuthConsentPage({ id }: { id: string }) {
               <p className="text-sm">
                 <span className="font-semibold">{request.data.clientName}</span> wants to use Bridgekeeper on your behalf.
               </p>
-              <section aria-labelledby="consent-scopes" className="space-y-2">
-                <h2 id="consent-scopes" className="text-xs font-medium uppercase tracking-wide text-muted-foreground">
-                  It will be able to
-                </h2>
-                <ul className="space-y-2">
-                  {request.data.scopes.map((scope) => (
-                    <li key={scope} className="flex items-start gap-2 text-sm">
-                      {scope === "write" ? <KeyRound className="mt-0.5 size-4 shrink-0 text-amber-600" aria-hidden="true" /> : <ShieldCheck className="mt-0.5 size-4 shrink-0 text-emerald-600" aria-hidden="true" />}
-                      <span>
-                        <Badge variant="secondary" className="mr-2 font-mono">
-                          {scope}
-                        </Badge>
-                        {SCOPE_TEXT[scope] ?? scope}
-                      </span>
-                    </li>
-                  ))}
-                </ul>
-              </section>
-              {request.data.withheldScopes.length > 0 && (
+              {mayAuthorize && (
+                <section aria-labelledby="consent-scopes" className="space-y-2">
+                  <h2 id="consent-scopes" className="text-xs font-medium uppercase tracking-wide text-muted-foreground">
+                    It will be able to
+                  </h2>
+                  <ul className="space-y-2">
+                    {request.data.scopes.map((scope) => (
+                      <li key={scope} className="flex items-start gap-2 text-sm">
+                        {scope === "write" ? <KeyRound className="mt-0.5 size-4 shrink-0 text-amber-600" aria-hidden="true" /> : <ShieldCheck className="mt-0.5 size-4 shrink-0 text-emerald-600" aria-hidden="true" />}
+                        <span>
+                          <Badge variant="secondary" className="mr-2 font-mono">
+                            {scope}
+                          </Badge>
+                          {SCOPE_TEXT[scope] ?? scope}
+                        </span>
+                      </li>
+                    ))}
+                  </ul>
+                </section>
+              )}
+              {mayAuthorize && request.data.withheldScopes.length > 0 && (
                 <p className="rounded-md border border-amber-500/30 bg-amber-500/10 px-3 py-2 text-xs">
                   Not granted: <span className="font-mono">{request.data.withheldScopes.join(" ")}</span>. Your account may not let clients change
                   Jira, Confluence or Bitbucket (it needs the mcp.write permission).
@@ -93,10 +96,12 @@ export default function OAuthConsentPage({ id }: { id: string }) {
                 <Button variant="outline" disabled={busy} onClick={() => decide.mutate(false)}>
                   Deny
                 </Button>
-                <Button disabled={busy} onClick={() => decide.mutate(true)}>
-                  {decide.isPending && decide.variables && <Spinner />}
-                  {decide.isPending && decide.variables ? "Authorizing..." : "Authorize"}
-                </Button>
+                {mayAuthorize && (
+                  <Button disabled={busy} onClick={() => decide.mutate(true)}>
+                    {decide.isPending && decide.variables && <Spinner />}
+                    {decide.isPending && decide.variables ? "Authorizing..." : "Authorize"}
+                  </Button>
+                )}
               </div>
             </>
           )}
