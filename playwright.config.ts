@@ -50,6 +50,8 @@ export default defineConfig({
         ADMIN_PASSWORD: E2E_ADMIN_PASSWORD,
         LOG_LEVEL: "warn",
         BITBUCKET_API_URL: `${E2E_SANDBOX_URL}/2.0`,
+        // The sandbox is on loopback, which the upstream host rule refuses unless named.
+        UPSTREAM_ALLOWED_HOSTS: "127.0.0.1",
         PUBLIC_URL: `http://127.0.0.1:${E2E_PORT}`,
       },
     },

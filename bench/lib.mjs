@@ -40,7 +40,7 @@ export async function startServer({ dataDir = null, env = {}, timeoutMs = 30_000
   const started = performance.now();
   const child = spawn(process.execPath, [SERVER_ENTRY], {
     cwd: ROOT,
-    env: { ...process.env, NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dir, LOG_LEVEL: "warn", ADMIN_PASSWORD: "bench-admin-password", ...env },
+    env: { ...process.env, NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dir, LOG_LEVEL: "warn", ADMIN_PASSWORD: "bench-admin-password", UPSTREAM_ALLOW_PRIVATE: "true", ...env },
     stdio: ["ignore", "ignore", "inherit"],
   });
   const url = `http://127.0.0.1:${port}`;

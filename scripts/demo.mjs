@@ -50,6 +50,8 @@ start("server", "dist/server/main.js", {
   DATA_DIR: process.env.DATA_DIR ?? "./data-demo",
   DEMO_SANDBOX_URL: sandboxUrl,
   BITBUCKET_API_URL: `${sandboxUrl}/2.0`,
+  // The sandbox listens on loopback, which the upstream host rule refuses unless it is named.
+  UPSTREAM_ALLOWED_HOSTS: [process.env.UPSTREAM_ALLOWED_HOSTS, new URL(sandboxUrl).hostname].filter(Boolean).join(","),
 });
 
 process.on("SIGINT", () => stopAll(0));

@@ -7,6 +7,7 @@ import { createOAuthClientsService } from "./modules/oauth/oauth-clients.service
 import { createOAuthTokensService } from "./modules/oauth/oauth-tokens.service";
 import { createUpstreamHttp, type UpstreamOptions } from "./upstream/http";
 import { createUpstreamMeter } from "./upstream/meter";
+import { createHostPolicy } from "./upstream/host-policy";
 import type { Database } from "./db/client";
 import type { Clock } from "./lib/clock";
 import type { Logger } from "./lib/logger";
@@ -28,6 +29,8 @@ export type AppConfig = Pick<
   | "OAUTH_DYNAMIC_REGISTRATION"
   | "OAUTH_ACCESS_TOKEN_TTL_SECONDS"
   | "OAUTH_REFRESH_TOKEN_TTL_DAYS"
+  | "UPSTREAM_ALLOW_PRIVATE"
+  | "UPSTREAM_ALLOWED_HOSTS"
 > &
   SettingsConfig & {
     loginLimits?: LoginThrottleLimits;
@@ -57,8 +60,9 @@ export function createContainer(deps: { database: Database; config: AppConfig; c
   const users = createUsersService({ repos, transact, audit, clock, onAccessRevoked: () => forgetVerifiedTokens() });
   const roles = createRolesService({ repos, transact, audit, clock, onAccessRevoked: () => forgetVerifiedTokens() });
   const meter = createUpstreamMeter({ clock, hourlyBudget: { atlassian: config.ATLASSIAN_HOURLY_BUDGET, bitbucket: config.BITBUCKET_HOURLY_BUDGET } });
-  const http = createUpstreamHttp({ meter, timeoutMs: config.UPSTREAM_TIMEOUT_MS, ...config.upstream });
-  const integrations = createIntegrationsService({ repo: repos.integrationsRepo, secretBox, audit, clock, http, meter, bitbucketApiUrl: config.BITBUCKET_API_URL });
+  const hostPolicy = createHostPolicy({ allowPrivate: config.UPSTREAM_ALLOW_PRIVATE, allowedHosts: config.UPSTREAM_ALLOWED_HOSTS });
+  const http = createUpstreamHttp({ meter, timeoutMs: config.UPSTREAM_TIMEOUT_MS, hostPolicy, ...config.upstream });
+  const integrations = createIntegrationsService({ repo: repos.integrationsRepo, secretBox, audit, clock, http, meter, hostPolicy, bitbucketApiUrl: config.BITBUCKET_API_URL });
   const integrationStatus = createIntegrationStatusService({
     integrations,
     repo: repos.integrationsRepo,
@@ -89,7 +93,7 @@ export function createContainer(deps: { database: Database; config: AppConfig; c
     log,
     repos,
     transact,
-    upstream: { http, meter },
+    upstream: { http, meter, hostPolicy },
     services: { audit, auth, users, roles, integrations, integrationStatus, oauthClients, oauthTokens },
     /** Stops what holds sockets or timers (the upstream connection pool). */
     close: () => http.close(),

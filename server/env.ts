@@ -84,6 +84,11 @@ export const EnvSchema = z.object({
   /** Key for secrets at rest (D5); otherwise a key file is created in DATA_DIR on first start. */
   SECRET_KEY: z.string().min(32, "must be at least 32 characters").optional(),
   BITBUCKET_API_URL: httpUrl.default("https://api.bitbucket.org/2.0"),
+  /** SSRF rule (issue 9): upstream calls to loopback, private, link-local or metadata addresses are refused unless allowed. */
+  UPSTREAM_ALLOW_PRIVATE: bool.default(false),
+  UPSTREAM_ALLOWED_HOSTS: csv
+    .refine((list) => list.every((e) => /^[a-z0-9.-]+$/i.test(e) || isAddressOrCidr(e)), "must be host names, addresses or CIDRs, comma-separated")
+    .default([]),
   UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
   ATLASSIAN_HOURLY_BUDGET: z.coerce.number().int().min(1).default(1_000),
   BITBUCKET_HOURLY_BUDGET: z.coerce.number().int().min(1).default(1_000),

@@ -14,8 +14,11 @@ import { lastResort } from "../http/last-resort";
 import { TestClient } from "./http-client";
 import { openTestDatabase } from "./test-database";
 
-/** The defaults of every setting (server/env.ts), in test mode. */
-export const TEST_CONFIG: AppConfig = { ...parseEnv({ NODE_ENV: "test" }), UPSTREAM_TIMEOUT_MS: 5_000 };
+/**
+ * The defaults of every setting (server/env.ts), in test mode. The sandbox and fake upstreams
+ * listen on loopback, so private addresses are allowed here; the SSRF tests turn it off.
+ */
+export const TEST_CONFIG: AppConfig = { ...parseEnv({ NODE_ENV: "test" }), UPSTREAM_TIMEOUT_MS: 5_000, UPSTREAM_ALLOW_PRIVATE: true };
 
 export interface TestApp {
   baseUrl: string;

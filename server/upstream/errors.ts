@@ -15,7 +15,9 @@ export type UpstreamErrorKind =
   | "rate_limited"
   | "server_error"
   | "too_large"
-  | "invalid_response";
+  | "invalid_response"
+  /** The address is loopback, private, link-local or a metadata service, and not allowed (host-policy.ts). */
+  | "host_not_allowed";
 
 /**
  * Every failure of an upstream call, with a message a person can act on. It never carries the

@@ -2,6 +2,8 @@ import { BrokenCircuitError, circuitBreaker, ConsecutiveBreaker, handleWhen, typ
 import { Agent, type Dispatcher } from "undici";
 import { SERVICE_NAMES, UpstreamError, type UpstreamService } from "./errors";
 import type { UpstreamMeter } from "./meter";
+import { isIP } from "node:net";
+import { HostNotAllowedError, hostRuleMessage, type HostPolicy } from "./host-policy";
 
 /** Where a call goes and with which credentials (an `Authorization` header value). */
 export interface UpstreamTarget {
@@ -41,6 +43,8 @@ export interface UpstreamOptions {
   breaker?: { consecutiveFailures: number; halfOpenAfterMs: number };
   backoff?: { baseMs: number; maxMs: number };
   userAgent?: string;
+  /** Which addresses calls may reach (SSRF rule); without it, any (only tests of this layer omit it). */
+  hostPolicy?: HostPolicy;
 }
 
 const IDEMPOTENT = new Set(["GET", "HEAD", "PUT", "DELETE"]);
@@ -58,7 +62,9 @@ export function createUpstreamHttp(options: UpstreamOptions) {
   const breakerOptions = options.breaker ?? { consecutiveFailures: 5, halfOpenAfterMs: 30_000 };
   const backoff = options.backoff ?? { baseMs: 250, maxMs: 4_000 };
   const userAgent = options.userAgent ?? "Bridgekeeper";
-  const agent = new Agent({ keepAliveTimeout: 30_000, keepAliveMaxTimeout: 120_000, connections: 64, connect: { timeout: 10_000 } });
+  const policy = options.hostPolicy;
+  // Every new connection resolves its host through the policy: checked after DNS, each time.
+  const agent = new Agent({ keepAliveTimeout: 30_000, keepAliveMaxTimeout: 120_000, connections: 64, connect: { timeout: 10_000, ...(policy ? { lookup: policy.lookup } : {}) } });
   const breakers = new Map<string, CircuitBreakerPolicy>();
 
   const breakerFor = (service: UpstreamService, origin: string): CircuitBreakerPolicy => {
@@ -78,6 +84,11 @@ export function createUpstreamHttp(options: UpstreamOptions) {
     const name = SERVICE_NAMES[service];
     const method = call.method ?? "GET";
     const { origin, path } = resolveUrl(service, target.baseUrl, call.path, call.query);
+    // A literal address never passes through DNS (nor the pool's lookup): checked here.
+    const host = new URL(origin).hostname;
+    if (policy && isIP(host.replace(/^\[|\]$/g, "")) && !policy.permits(host, host.replace(/^\[|\]$/g, ""))) {
+      throw new UpstreamError(service, "host_not_allowed", hostRuleMessage(host, host));
+    }
     const timeoutMs = call.timeoutMs ?? options.timeoutMs;
     const deadline = Date.now() + timeoutMs;
     const controller = new AbortController();
@@ -278,6 +289,8 @@ function toUpstreamError(service: UpstreamService, err: unknown, timeoutMs: numb
   if (e?.name === "AbortError" || e?.code === "UND_ERR_ABORTED" || e?.code === "UND_ERR_HEADERS_TIMEOUT" || e?.code === "UND_ERR_BODY_TIMEOUT") {
     return new UpstreamError(service, "timeout", `${name} did not answer within ${formatSeconds(timeoutMs)}`);
   }
+  const cause = (e as { cause?: unknown })?.cause;
+  if (err instanceof HostNotAllowedError || cause instanceof HostNotAllowedError) return new UpstreamError(service, "host_not_allowed", `${name}: ${(cause instanceof HostNotAllowedError ? cause : (err as Error)).message}`);
   const code = e?.code ?? (e as { cause?: { code?: string } })?.cause?.code;
   return new UpstreamError(service, "unreachable", `${name} could not be reached at ${origin}${code ? ` (${code})` : ""}`);
 }

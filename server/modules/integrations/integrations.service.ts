@@ -16,6 +16,7 @@ import { UpstreamError, type UpstreamService } from "../../upstream/errors";
 import type { UpstreamHttp, UpstreamTarget } from "../../upstream/http";
 import { createJiraClient } from "../../upstream/jira.client";
 import type { UpstreamMeter } from "../../upstream/meter";
+import type { HostPolicy } from "../../upstream/host-policy";
 import type { Actor, AuditService } from "../audit/audit.service";
 import type { IntegrationKind, IntegrationsRepo } from "./integrations.repo";
 
@@ -50,6 +51,7 @@ export function createIntegrationsService(deps: {
   clock: Clock;
   http: UpstreamHttp;
   meter: UpstreamMeter;
+  hostPolicy: HostPolicy;
   bitbucketApiUrl: string;
 }) {
   const { repo, secretBox, audit, clock, http, meter } = deps;
@@ -179,6 +181,9 @@ export function createIntegrationsService(deps: {
 
     async saveAtlassian(input: AtlassianInput, actor: Actor): Promise<AtlassianConfigDto> {
       const settings = { instanceUrl: normaliseInstanceUrl(input.instanceUrl), email: input.email };
+      // Checked here for a clear answer; every connection is checked again (DNS can change).
+      const problem = await deps.hostPolicy.problem(new URL(settings.instanceUrl).hostname);
+      if (problem) throw new AppError("validation_failed", problem, { fields: { instanceUrl: problem } });
       return atlassianDto(await save("atlassian", settings, input.apiToken, input.isActive, actor, "apiToken", ["instanceUrl", "email"]));
     },
 
