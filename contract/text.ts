@@ -9,15 +9,18 @@ import { z } from "zod";
 const C0_ANY = /[\u0000-\u001F\u007F]/;
 const C0_EXCEPT_LINE_BREAKS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
 /* eslint-enable no-control-regex */
+/** Half of a UTF-16 surrogate pair on its own: not a character, and not storable as UTF-8 JSON. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 /** Bidirectional overrides and isolates: they make a name read differently from what it is (Trojan Source). */
 const BIDI_CONTROLS = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/;
 
 export const TEXT_MESSAGES = {
-  control: "Must not contain control characters",
+  control: "Must not contain control characters or broken Unicode",
   bidi: "Must not contain bidirectional control characters",
 } as const;
 
-export const hasControlCharacters = (value: string, options: { multiline?: boolean } = {}): boolean => (options.multiline ? C0_EXCEPT_LINE_BREAKS : C0_ANY).test(value);
+/** Control characters, or a lone surrogate (text that is not well-formed Unicode). */
+export const hasControlCharacters = (value: string, options: { multiline?: boolean } = {}): boolean => (options.multiline ? C0_EXCEPT_LINE_BREAKS : C0_ANY).test(value) || LONE_SURROGATE.test(value);
 export const hasBidiControls = (value: string): boolean => BIDI_CONTROLS.test(value);
 
 /** A string of one line: no control characters at all. */

@@ -6,7 +6,7 @@ import { createContainer } from "./container";
 import { openDatabase } from "./db/client";
 import { EnvError, parseEnv, type Env } from "./env";
 import { staticConsole } from "./http/console";
-import { lastResort } from "./http/last-resort";
+import { answerClientErrors, lastResort } from "./http/last-resort";
 import { APP_ROOT, APP_VERSION } from "./lib/app-root";
 import { systemClock } from "./lib/clock";
 import { createLogger } from "./lib/logger";
@@ -77,7 +77,9 @@ async function main(): Promise<void> {
 
   const app = buildApp(container, { version: APP_VERSION, startedAt, consoleHandler: await consoleHandler(env) });
   phase("buildApp");
-  const server: Server = createServer(lastResort(app, log)).listen(env.PORT, env.HOST);
+  const server: Server = createServer(lastResort(app, log));
+  answerClientErrors(server);
+  server.listen(env.PORT, env.HOST);
   await new Promise<void>((resolve, reject) => {
     server.once("listening", resolve);
     server.once("error", reject);

@@ -35,6 +35,7 @@ describe("never an HTML page, a stack trace or a logged secret", () => {
   let upstream: Server;
   let upstreamType = "application/json, text/html";
   let token: string;
+  let clientId: string;
 
   beforeAll(async () => {
     // An "Atlassian site" whose answers we choose.
@@ -53,6 +54,7 @@ describe("never an HTML page, a stack trace or a logged secret", () => {
     const client = (await admin.post("/api/admin/oauth-clients", { name: "c", redirectUris: ["https://app.example.com/cb"], scopes: ["read"], isActive: true })).body;
     token = (await formPost(`${t.baseUrl}/oauth/token`, { grant_type: "client_credentials" }, { authorization: basicAuth(client.clientId, client.clientSecret) })).body.access_token;
     (t as TestApp & { clientCreds: string }).clientCreds = basicAuth(client.clientId, client.clientSecret);
+    clientId = client.clientId;
   });
   afterAll(async () => {
     await t.close();
@@ -159,5 +161,44 @@ describe("never an HTML page, a stack trace or a logged secret", () => {
     } finally {
       await t.container.database.db.execute("ALTER TABLE users DROP CONSTRAINT test_no_new_passwords");
     }
+  });
+
+  describe("what the fuzz pass found (server/http/fuzz.test.ts), pinned", () => {
+    it("a NUL in Basic client credentials is 401 invalid_client, not a database error", async () => {
+      for (const header of [`Basic ${Buffer.from("\u0000:x").toString("base64")}`, `Basic ${Buffer.from("%00:x").toString("base64")}`]) {
+        const res = await formPost(`${t.baseUrl}/oauth/token`, { grant_type: "client_credentials" }, { authorization: header });
+        expect(res.status).toBe(401);
+        expect(res.body.error).toBe("invalid_client");
+      }
+    });
+
+    it("a lone surrogate is refused as broken Unicode wherever text is stored", async () => {
+      const admin = (await signedInAs(t, ["admin"])).client;
+      expect((await admin.post("/api/admin/bitbucket-config", { workspace: "\udc00", username: "u", appPassword: "p" })).status).toBe(400);
+      expect((await admin.post("/api/admin/oauth-clients", { name: "x", redirectUris: ["https://app.example.com/cb\ud800"], scopes: ["read"] })).status).toBe(400);
+      expect((await admin.post("/api/users", { username: "fz\ud800x", email: "fz@example.test", password: "secret-pass" })).status).toBe(400);
+    });
+
+    it("audit dates out of the database's range are a 400", async () => {
+      const admin = (await signedInAs(t, ["admin"])).client;
+      for (const q of ["from=-271821-04-20", "to=275760-09-13", "from=10000-01-01"]) expect((await admin.get(`/api/admin/audit?${q}`)).status, q).toBe(400);
+    });
+
+    it("OAuth redirects carry no HTML body, and an oversized state is refused outright", async () => {
+      const query = `response_type=code&client_id=${clientId}&redirect_uri=${encodeURIComponent("https://app.example.com/cb")}&code_challenge=${"a".repeat(43)}&code_challenge_method=S256&scope=admin`;
+      const res = await fetch(`${t.baseUrl}/oauth/authorize?${query}`, { redirect: "manual", headers: { accept: "text/html" } });
+      expect(res.status).toBe(302);
+      expect(new URL(res.headers.get("location")!).searchParams.get("error")).toBe("invalid_scope");
+      expect(res.headers.get("content-type") ?? "").not.toMatch(/html/);
+      expect(await res.text()).toBe("");
+      const long = await fetch(`${t.baseUrl}/oauth/authorize?response_type=code&client_id=x&state=${"s".repeat(5000)}`, { redirect: "manual" });
+      expect(long.status).toBe(400);
+    });
+
+    it("a header block over Node's limit is a JSON 431", async () => {
+      const res = await raw(t.baseUrl, "GET", `/api/users?q=${"a".repeat(20_000)}`);
+      expect(res.status).toBe(431);
+      expect(res.type).toMatch(/application\/json/);
+    });
   });
 });

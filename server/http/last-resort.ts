@@ -1,4 +1,5 @@
-import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
+import { STATUS_CODES, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from "node:http";
+import type { Socket } from "node:net";
 import type { Express } from "express";
 import type { Logger } from "../lib/logger";
 import { BODY_HEADERS } from "./middleware/error-handler";
@@ -27,4 +28,17 @@ export function lastResort(app: Express, log: Logger): RequestListener {
     if (!req.url?.startsWith("/")) return done(undefined, 400);
     (app as unknown as (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) => void)(req, res, done);
   };
+}
+
+/**
+ * What Node's HTTP parser refuses before the app sees it (a header block over the limit, a
+ * malformed request line, a slow one) is answered in JSON too, instead of an empty status line.
+ */
+export function answerClientErrors(server: Server): void {
+  server.on("clientError", (err: NodeJS.ErrnoException, socket: Socket) => {
+    if (err.code === "ECONNRESET" || !socket.writable) return socket.destroy();
+    const status = err.code === "HPE_HEADER_OVERFLOW" ? 431 : err.code === "ERR_HTTP_REQUEST_TIMEOUT" ? 408 : 400;
+    const body = JSON.stringify({ error: { code: status === 400 ? "bad_request" : status === 431 ? "payload_too_large" : "request_timeout", message: STATUS_CODES[status] ?? "Bad request" } });
+    socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  });
 }

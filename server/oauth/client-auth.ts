@@ -2,6 +2,7 @@ import { timingSafeEqual } from "node:crypto";
 import { InvalidClientError, InvalidRequestError, type OAuthError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
 import type { RequestHandler, Response } from "express";
 import type { OAuthClientsService } from "../modules/oauth/oauth-clients.service";
+import { hasControlCharacters } from "../../contract/text";
 
 const sameSecret = (a: string, b: string): boolean => {
   const x = Buffer.from(a);
@@ -44,6 +45,8 @@ export function authenticateClient(clients: OAuthClientsService): RequestHandler
         } catch {
           return sendOAuthError(res, 401, new InvalidClientError("Malformed Basic credentials"), true);
         }
+        // The form's fields were checked for control characters; the header's are checked here.
+        if (hasControlCharacters(String(clientId)) || hasControlCharacters(String(secret))) return sendOAuthError(res, 401, new InvalidClientError("Malformed Basic credentials"), true);
         if (body.client_id !== undefined && body.client_id !== clientId) return sendOAuthError(res, 400, new InvalidRequestError("client_id does not match the credentials"));
       }
       if (typeof clientId !== "string" || clientId === "") return sendOAuthError(res, 401, new InvalidClientError("Client authentication is required"), basic);

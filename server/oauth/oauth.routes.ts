@@ -155,6 +155,27 @@ const allowOnly =
     sendOAuthError(res, 405, new InvalidRequestError(`Use ${methods.join(" or ")} here`));
   };
 
+const MAX_PARAM_LENGTH = 4096;
+
+/** No real authorization parameter comes near this; echoing one (state) would swell the redirect past clients' header limits. */
+const boundedAuthorizeParams: RequestHandler = (req, res, next) => {
+  const long = Object.entries(authorizeParams(req)).find(([, v]) => typeof v === "string" && v.length > MAX_PARAM_LENGTH);
+  if (!long) return next();
+  sendOAuthError(res, 400, new InvalidRequestError(`The parameter ${long[0]} is longer than ${MAX_PARAM_LENGTH} characters`));
+};
+
+/**
+ * A redirect is the status and Location, with no body: Express would otherwise write an HTML page
+ * for browsers ("Found. Redirecting to ..."), and nothing here answers in HTML.
+ */
+const bareRedirects: RequestHandler = (_req, res, next) => {
+  res.redirect = ((a: number | string, b?: string) => {
+    const [status, url] = typeof a === "number" ? [a, b!] : [302, a];
+    res.status(status).location(url).end();
+  }) as Response["redirect"];
+  next();
+};
+
 /**
  * RFC 6749 §3.1, §5.2: a parameter holding a control character (U+0000 above all, which the
  * database cannot store), or a body nested past any real client metadata, is invalid_request,
@@ -209,7 +230,7 @@ export function oauthRoutes(options: OAuthRoutesOptions): Router {
     res.set("Access-Control-Allow-Origin", "*").set("Cache-Control", "public, max-age=300").json(metadata);
   });
 
-  router.use("/oauth/authorize", allowOnly("GET", "POST"), limit, form, refuseUnsafeParams, exactRedirectUri(clients), completeErrorRedirects(issuer), authorizationHandler({ provider, rateLimit: false }));
+  router.use("/oauth/authorize", allowOnly("GET", "POST"), limit, form, refuseUnsafeParams, boundedAuthorizeParams, exactRedirectUri(clients), bareRedirects, completeErrorRedirects(issuer), authorizationHandler({ provider, rateLimit: false }));
   router.use("/oauth/token", allowOnly("POST"), openCors, form, limit, refuseUnsafeParams, authenticateClient(clients), clientCredentialsGrant(tokens), tokenHandler({ provider, rateLimit: false }));
   router.use("/oauth/revoke", allowOnly("POST"), openCors, form, limit, refuseUnsafeParams, authenticateClient(clients), revocationHandler({ provider, rateLimit: false }));
   if (options.dynamicRegistration && provider.clientsStore.registerClient) {

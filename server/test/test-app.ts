@@ -10,7 +10,7 @@ import type { Clock } from "../lib/clock";
 import { createSecretBox, type SecretBox } from "../lib/secret-box";
 import { systemClock } from "../lib/clock";
 import { createLogger } from "../lib/logger";
-import { lastResort } from "../http/last-resort";
+import { answerClientErrors, lastResort } from "../http/last-resort";
 import { TestClient } from "./http-client";
 import { openTestDatabase } from "./test-database";
 
@@ -63,6 +63,7 @@ export async function startTestApp(
   await container.services.roles.syncBuiltins();
   const app = buildApp(container, { version: "0.0.0-test", startedAt: clock.now(), ...options.app });
   server.on("request", lastResort(app, log));
+  answerClientErrors(server);
   return {
     baseUrl,
     app,
