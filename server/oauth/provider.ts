@@ -1,6 +1,6 @@
 import type { OAuthServerProvider } from "@modelcontextprotocol/sdk/server/auth/provider.js";
 import type { OAuthRegisteredClientsStore } from "@modelcontextprotocol/sdk/server/auth/clients.js";
-import { InvalidClientError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
+import { InvalidClientError, InvalidRequestError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
 import type { Response } from "express";
 import { OAUTH_SCOPES } from "../../contract/oauth";
 import type { OAuthClientsService } from "../modules/oauth/oauth-clients.service";
@@ -27,6 +27,8 @@ export function createOAuthProvider(deps: { clients: OAuthClientsService; tokens
   return {
     clientsStore,
     async authorize(client, params, res: Response) {
+      // RFC 7636 §4.2: S256 of a 43-128 character verifier is 43 base64url characters; nothing else is a challenge.
+      if (!/^[A-Za-z0-9_-]{43,128}$/.test(params.codeChallenge)) throw new InvalidRequestError("code_challenge must be 43 to 128 base64url characters (RFC 7636)");
       // The SDK fills in a lone registered redirect URI; whether the client named it was noted
       // before the SDK ran (oauth.routes.ts).
       res.redirect(302, await tokens.authorize(ours(client), { ...params, redirectUriExplicit: res.locals.redirectUriExplicit !== false }));

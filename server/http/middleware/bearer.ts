@@ -1,6 +1,7 @@
 import { requireBearerAuth } from "@modelcontextprotocol/sdk/server/auth/middleware/bearerAuth.js";
 import type { OAuthTokenVerifier } from "@modelcontextprotocol/sdk/server/auth/provider.js";
 import type { RequestHandler } from "express";
+import { RateLimiterMemory } from "rate-limiter-flexible";
 import type { OAuthScope } from "../../../contract/oauth";
 import { PROTECTED_RESOURCE_METADATA_PATH } from "../../oauth/oauth.routes";
 import type { Guard } from "./access";
@@ -18,13 +19,33 @@ export function withinResource(url: URL, resource: URL | undefined): boolean {
  * is missing or bad, 403 insufficient_scope when it lacks the scope. A token in the URL is
  * refused outright (OAuth 2.1 §5.2: it would end up in logs and Referer headers).
  */
-export function bearer(deps: { verifier: OAuthTokenVerifier; issuer: string; scope: OAuthScope; resourcePath?: string }): Guard {
+/** Bad tokens from one address before it is turned away for a while (token guessing). */
+export const INVALID_TOKEN_LIMIT = { attempts: 20, windowSeconds: 60 };
+
+export function bearer(deps: { verifier: OAuthTokenVerifier; issuer: string; scope: OAuthScope; resourcePath?: string; invalidTokenLimit?: typeof INVALID_TOKEN_LIMIT }): Guard {
   const origin = new URL(deps.issuer).origin;
+  const limit = deps.invalidTokenLimit ?? INVALID_TOKEN_LIMIT;
+  const badTokens = new RateLimiterMemory({ keyPrefix: "bad-bearer", points: limit.attempts, duration: limit.windowSeconds });
   const resourceMetadataUrl = `${origin}${PROTECTED_RESOURCE_METADATA_PATH}${deps.resourcePath ?? ""}`;
   const sdkGuard = requireBearerAuth({ verifier: deps.verifier, requiredScopes: [deps.scope], resourceMetadataUrl });
-  const challenge = (error: string, description: string) => `Bearer error="${error}", error_description="${description}", resource_metadata="${resourceMetadataUrl}"`;
+  // MCP 2025-11-25 "Scope challenge handling": the scope a request needs is named in every challenge.
+  const challenge = (error: string, description: string) => `Bearer error="${error}", error_description="${description}", scope="${deps.scope}", resource_metadata="${resourceMetadataUrl}"`;
 
-  const handler: RequestHandler = (req, res, next) => {
+  const handler: RequestHandler = async (req, res, next) => {
+    const ip = req.ip ?? "unknown";
+    // An address that keeps presenting bad tokens is answered without a look at the next one.
+    const seen = await badTokens.get(ip);
+    if (seen && seen.consumedPoints >= limit.attempts) {
+      res.set("Retry-After", String(Math.max(1, Math.ceil(seen.msBeforeNext / 1000))));
+      res.status(429).json({ error: "rate_limited", error_description: "Too many invalid access tokens from this address; try again later" });
+      return;
+    }
+    // A presented token that is refused counts; asking without one (discovery) does not.
+    if (req.headers.authorization) {
+      res.once("finish", () => {
+        if (res.statusCode === 401) badTokens.consume(ip).catch(() => undefined);
+      });
+    }
     if ("access_token" in req.query) {
       const description = "Send the access token in the Authorization header, never in the URL";
       res.set("WWW-Authenticate", challenge("invalid_request", description)).status(401).json({ error: "invalid_request", error_description: description });
