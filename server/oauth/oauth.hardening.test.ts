@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { pkce } from "../test/oauth";
 import { APP_REDIRECT, authorizeDirect, authorizeUrl, callProtected, createClient, obtainTokens, rigForFile, tokenRequest, credentialsOf, type Rig } from "./oauth.adversarial.helpers";
 
 /** Issue 9: the smaller holes of the authorization server and the bearer guard. */
