@@ -29,10 +29,13 @@ export const splitScopes = (text: string): string[] =>
     .filter(Boolean);
 
 /**
- * A redirect URI we accept (RFC 9700 §4.1, OAuth 2.1 §2.3.1): absolute, no fragment, https, or
- * http only for loopback; a custom scheme (com.example.app:/cb) for native apps.
+ * A redirect URI we accept (RFC 9700 §4.1, OAuth 2.1 §2.3.1): absolute, no fragment, no
+ * credentials; https, http only for loopback, or a private-use scheme for native apps in reverse
+ * domain form such as com.example.app:/cb (RFC 8252 §7.1), which keeps out javascript:, data:,
+ * file:, blob: and the like. `applicationType` (OpenID Connect Registration §2) narrows it: a web
+ * client redirects to https on a real host, a native one to loopback or its own scheme.
  */
-export function redirectUriProblem(uri: string): string | null {
+export function redirectUriProblem(uri: string, applicationType?: "web" | "native"): string | null {
   let url: URL;
   try {
     url = new URL(uri);
@@ -41,8 +44,12 @@ export function redirectUriProblem(uri: string): string | null {
   }
   if (url.hash || uri.includes("#")) return `"${uri}" must not contain a fragment`;
   if (url.username || url.password) return `"${uri}" must not contain credentials`;
-  if (url.protocol === "http:" && !["localhost", "127.0.0.1", "[::1]"].includes(url.hostname)) return `"${uri}" must use https (http only for localhost)`;
-  if (["javascript:", "data:", "file:", "vbscript:"].includes(url.protocol)) return `"${uri}" uses a forbidden scheme`;
+  const scheme = url.protocol.slice(0, -1).toLowerCase();
+  const loopback = ["localhost", "127.0.0.1", "[::1]"].includes(url.hostname);
+  if (scheme === "http" && !loopback) return `"${uri}" must use https (http only for localhost)`;
+  if (scheme !== "http" && scheme !== "https" && !scheme.includes(".")) return `"${uri}" uses a forbidden scheme: https, http for localhost, or a private-use scheme such as com.example.app:/callback`;
+  if (applicationType === "web" && (scheme !== "https" || loopback)) return `"${uri}" is not a web redirect URI (https on a host other than localhost)`;
+  if (applicationType === "native" && scheme === "https" && !loopback) return `"${uri}" is not a native redirect URI (http on localhost, or a private-use scheme)`;
   return null;
 }
 
@@ -101,7 +108,7 @@ export interface OAuthClientDto {
   redirectUris: string[];
   scopes: string[];
   isActive: boolean;
-  registeredVia: "console" | "dynamic";
+  registeredVia: "console" | "dynamic" | "metadata-document";
   /** Live grants of this client (unexpired, unrevoked). */
   activeGrants: number;
   createdAt: string;
@@ -118,6 +125,14 @@ export interface ConsentRequestDto {
   withheldScopes: string[];
   resource: string;
   expiresAt: string;
+  /**
+   * How the client came to be: made on the console by an administrator, or self-registered
+   * (RFC 7591) or self-described (a Client ID Metadata Document): the latter two are unverified,
+   * their name is their own claim, and the consent page says so beside where it returns to.
+   */
+  registeredVia: "console" | "dynamic" | "metadata-document";
+  /** The host (or scheme, for a native app's) the browser is sent back to. */
+  redirectHost: string;
   /** Why this user may not authorize any access (no mcp.read); null when they may. Denying is always possible. */
   refusal: string | null;
 }

@@ -65,7 +65,7 @@ export function buildApp(container: Container, options: BuildAppOptions): expres
   const issuer = services.oauthTokens.issuer;
   app.use(
     oauthRoutes({
-      provider: createOAuthProvider({ clients: services.oauthClients, tokens: services.oauthTokens, dynamicRegistration: config.OAUTH_DYNAMIC_REGISTRATION }),
+      provider: createOAuthProvider({ clients: services.oauthClients, tokens: services.oauthTokens }),
       clients: services.oauthClients,
       tokens: services.oauthTokens,
       issuer,

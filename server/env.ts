@@ -101,6 +101,8 @@ export const EnvSchema = z.object({
   /** The address clients reach this server at: the OAuth issuer and the tokens' audience. */
   PUBLIC_URL: httpUrl.refine((v) => new URL(v).pathname === "/", "must be an origin such as https://bridgekeeper.example.com (no path)").optional(),
   OAUTH_DYNAMIC_REGISTRATION: bool.default(false),
+  /** Self-registered clients (RFC 7591) nobody authorized for this long are removed. */
+  OAUTH_DYNAMIC_CLIENT_TTL_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   OAUTH_ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(86_400).default(3_600),
   OAUTH_REFRESH_TOKEN_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(30),
   /** `npm run demo`: configure both integrations to the sandbox at this URL on start. */

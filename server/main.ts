@@ -94,6 +94,7 @@ async function main(): Promise<void> {
   const prune = setInterval(() => {
     container.services.auth.pruneStale().catch((err) => log.warn({ err }, "session pruning failed"));
     container.services.oauthTokens.prune().catch((err) => log.warn({ err }, "OAuth pruning failed"));
+    container.services.oauthClients.pruneUnusedDynamic(env.OAUTH_DYNAMIC_CLIENT_TTL_DAYS * 86_400_000).catch((err) => log.warn({ err }, "pruning unused self-registered clients failed"));
   }, SESSION_PRUNE_INTERVAL_MS);
   prune.unref();
 

@@ -1,6 +1,5 @@
 import { authorizationHandler } from "@modelcontextprotocol/sdk/server/auth/handlers/authorize.js";
 import { metadataHandler } from "@modelcontextprotocol/sdk/server/auth/handlers/metadata.js";
-import { clientRegistrationHandler } from "@modelcontextprotocol/sdk/server/auth/handlers/register.js";
 import { revocationHandler } from "@modelcontextprotocol/sdk/server/auth/handlers/revoke.js";
 import { tokenHandler } from "@modelcontextprotocol/sdk/server/auth/handlers/token.js";
 import { InvalidRequestError, OAuthError, TooManyRequestsError, UnauthorizedClientError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
@@ -13,6 +12,7 @@ import { findUnsafeText } from "../../contract/text";
 import type { OAuthClientsService } from "../modules/oauth/oauth-clients.service";
 import type { OAuthClient, OAuthTokensService } from "../modules/oauth/oauth-tokens.service";
 import { authenticateClient, sendOAuthError } from "./client-auth";
+import { registrationHandler } from "./registration";
 
 export interface OAuthRoutesOptions {
   provider: OAuthServerProvider;
@@ -233,9 +233,10 @@ export function oauthRoutes(options: OAuthRoutesOptions): Router {
   router.use("/oauth/authorize", allowOnly("GET", "POST"), limit, form, refuseUnsafeParams, boundedAuthorizeParams, exactRedirectUri(clients), bareRedirects, completeErrorRedirects(issuer), authorizationHandler({ provider, rateLimit: false }));
   router.use("/oauth/token", allowOnly("POST"), openCors, form, limit, refuseUnsafeParams, authenticateClient(clients), clientCredentialsGrant(tokens), tokenHandler({ provider, rateLimit: false }));
   router.use("/oauth/revoke", allowOnly("POST"), openCors, form, limit, refuseUnsafeParams, authenticateClient(clients), revocationHandler({ provider, rateLimit: false }));
-  if (options.dynamicRegistration && provider.clientsStore.registerClient) {
+  if (options.dynamicRegistration) {
     // Our own bounded parser first (the SDK's would take 100 KB of metadata): real client metadata is small.
-    router.use("/oauth/register", allowOnly("POST"), openCors, limit, express.json({ limit: "16kb" }), refuseUnsafeParams, clientRegistrationHandler({ clientsStore: provider.clientsStore, rateLimit: false, clientSecretExpirySeconds: 0 }));
+    router.use("/oauth/register", allowOnly("POST"), openCors, limit);
+    router.post("/oauth/register", express.json({ limit: "16kb" }), refuseUnsafeParams, registrationHandler({ clients, scopes: OAUTH_SCOPES }));
   } else {
     router.use("/oauth/register", allowOnly("POST"), (_req, res) => {
       res.status(404).json({ error: "invalid_request", error_description: "Dynamic client registration is disabled on this server" });

@@ -2,7 +2,6 @@ import type { OAuthServerProvider } from "@modelcontextprotocol/sdk/server/auth/
 import type { OAuthRegisteredClientsStore } from "@modelcontextprotocol/sdk/server/auth/clients.js";
 import { InvalidClientError, InvalidRequestError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
 import type { Response } from "express";
-import { OAUTH_SCOPES } from "../../contract/oauth";
 import type { OAuthClientsService } from "../modules/oauth/oauth-clients.service";
 import type { OAuthClient, OAuthTokensService } from "../modules/oauth/oauth-tokens.service";
 
@@ -10,13 +9,11 @@ import type { OAuthClient, OAuthTokensService } from "../modules/oauth/oauth-tok
  * The MCP SDK's OAuth endpoints (parsing, PKCE S256 check, error responses) on our services: this
  * adapter only translates between the SDK's provider interface and them.
  */
-export function createOAuthProvider(deps: { clients: OAuthClientsService; tokens: OAuthTokensService; dynamicRegistration: boolean }): OAuthServerProvider {
+export function createOAuthProvider(deps: { clients: OAuthClientsService; tokens: OAuthTokensService }): OAuthServerProvider {
   const { clients, tokens } = deps;
 
-  const clientsStore: OAuthRegisteredClientsStore = {
-    getClient: (clientId) => clients.forOAuth(clientId),
-    ...(deps.dynamicRegistration ? { registerClient: (metadata) => clients.register(metadata, OAUTH_SCOPES) } : {}),
-  };
+  // Registration is ours (oauth/registration.ts), not the SDK's: the store only looks clients up.
+  const clientsStore: OAuthRegisteredClientsStore = { getClient: (clientId) => clients.forOAuth(clientId) };
 
   /** The SDK hands back the object getClient returned; make sure it is one of ours. */
   const ours = (client: unknown): OAuthClient => {

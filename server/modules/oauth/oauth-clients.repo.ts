@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, isNull, sql } from "drizzle-orm";
+import { and, desc, eq, gt, isNull, lt, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { oauthClients, oauthGrants, type OAuthClientRow } from "../../db/schema";
 
@@ -36,6 +36,24 @@ export function createOAuthClientsRepo(db: Db) {
     async update(clientId: string, values: Partial<Pick<OAuthClientRow, "isActive" | "secretSealed">> & { updatedAt: Date }): Promise<OAuthClientRow | undefined> {
       const [row] = await db.update(oauthClients).set(values).where(eq(oauthClients.clientId, clientId)).returning();
       return row;
+    },
+
+    /**
+     * Deletes self-registered clients created before `before` with no grant since then (none was
+     * ever authorized, or the last authorization is that old). Returns how many.
+     */
+    async deleteUnusedDynamic(before: Date): Promise<number> {
+      const rows = await db
+        .delete(oauthClients)
+        .where(
+          and(
+            eq(oauthClients.registeredVia, "dynamic"),
+            lt(oauthClients.createdAt, before),
+            sql`not exists (select 1 from ${oauthGrants} where ${oauthGrants.clientId} = ${oauthClients.id} and (${oauthGrants.createdAt} >= ${before.toISOString()}::timestamptz or (${oauthGrants.revokedAt} is null and ${oauthGrants.expiresAt} > ${before.toISOString()}::timestamptz)))`,
+          ),
+        )
+        .returning({ id: oauthClients.id });
+      return rows.length;
     },
 
     /** Deletes the client; its grants, codes and tokens go with it (foreign keys cascade). */

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { CustomOAuthError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
 import type { OAuthClientInformationFull } from "@modelcontextprotocol/sdk/shared/auth.js";
+import type { RegistrationRequest } from "../../oauth/registration";
 import { redirectUriProblem, type OAuthClientCreateSchema, type OAuthClientDto } from "../../../contract/oauth";
 import type { z } from "zod";
 import type { OAuthClientRow } from "../../db/schema";
@@ -61,7 +62,7 @@ export function createOAuthClientsService(deps: { repo: OAuthClientsRepo; grants
     redirectUris: row.redirectUris,
     scopes: row.scopes,
     isActive: row.isActive,
-    registeredVia: row.registeredVia === "dynamic" ? "dynamic" : "console",
+    registeredVia: row.registeredVia === "dynamic" || row.registeredVia === "metadata-document" ? row.registeredVia : "console",
     activeGrants: row.activeGrants ?? 0,
     createdAt: row.createdAt.toISOString(),
   });
@@ -150,28 +151,29 @@ export function createOAuthClientsService(deps: { repo: OAuthClientsRepo; grants
       };
     },
 
-    /** RFC 7591 dynamic registration (when enabled): stored like a console client, marked "dynamic". */
-    async register(metadata: Omit<OAuthClientInformationFull, "client_id" | "client_id_issued_at">, allScopes: readonly string[]): Promise<OAuthClientInformationFull> {
-      // RFC 7591 §3.2.2 / RFC 9700 §4.1: the console's rules for redirect URIs (https, http only
-      // for loopback, no fragment, no credentials, no dangerous scheme) hold here too.
-      const uris = metadata.redirect_uris.map(String);
-      if (uris.length === 0 || uris.length > 20) throw new CustomOAuthError("invalid_redirect_uri", "Between 1 and 20 redirect URIs are required");
-      const problem = uris.map((u) => (u.length > 2048 ? "A redirect URI must be at most 2048 characters" : redirectUriProblem(u))).find(Boolean);
+    /**
+     * RFC 7591 dynamic registration (when enabled), the request already parsed
+     * (oauth/registration.ts): checked whole before anything is stored, stored like a console
+     * client marked "dynamic", and answered with what was stored, nothing more.
+     */
+    async register(metadata: RegistrationRequest, allScopes: readonly string[]) {
+      // RFC 7591 §3.2.2 / RFC 9700 §4.1: the console's rules for redirect URIs hold here too, with
+      // the application type's (a web client to https, a native one to loopback or its scheme).
+      const problem = metadata.redirect_uris.map((u) => redirectUriProblem(u, metadata.application_type)).find(Boolean);
       if (problem) throw new CustomOAuthError("invalid_redirect_uri", problem);
-      const clientId = newClientId();
       const authMethod = metadata.token_endpoint_auth_method ?? "client_secret_basic";
-      const publicClient = authMethod === "none";
       const requested = (metadata.scope ?? allScopes.join(" ")).split(" ").filter(Boolean);
       const scopes = requested.filter((s) => allScopes.includes(s));
       // A self-registered client never gets client_credentials: that grant acts with no user's
       // consent, so only a client an administrator made may hold it.
       const grantTypes = (metadata.grant_types ?? ["authorization_code", "refresh_token"]).filter((g) => PUBLIC_GRANTS.includes(g));
-      const secret = publicClient ? null : newClientSecret();
+      const clientId = newClientId();
+      const secret = authMethod === "none" ? null : newClientSecret();
       const row = await repo.insert({
         clientId,
-        name: (metadata.client_name ?? "Unnamed client").slice(0, 100),
+        name: metadata.client_name?.trim() || "Unnamed client",
         secretSealed: secret ? secretBox.seal(secret, purpose(clientId)) : null,
-        redirectUris: uris,
+        redirectUris: metadata.redirect_uris,
         scopes: scopes.length > 0 ? scopes : [...allScopes],
         grantTypes: grantTypes.length > 0 ? grantTypes : ["authorization_code"],
         tokenEndpointAuthMethod: authMethod,
@@ -180,16 +182,21 @@ export function createOAuthClientsService(deps: { repo: OAuthClientsRepo; grants
       });
       await audit.record({ userId: null, username: null, ip: null }, { action: "oauth_client.registered", targetType: "oauth_client", targetId: clientId, details: { after: snapshot(row) } });
       return {
-        ...metadata,
         client_id: clientId,
         client_id_issued_at: Math.floor(row.createdAt.getTime() / 1000),
+        ...(secret ? { client_secret: secret, client_secret_expires_at: 0 } : {}),
+        client_name: row.name,
         redirect_uris: row.redirectUris,
         grant_types: row.grantTypes,
+        response_types: ["code"],
         token_endpoint_auth_method: authMethod,
         scope: row.scopes.join(" "),
-        ...(secret ? { client_secret: secret, client_secret_expires_at: 0 } : {}),
+        ...(metadata.application_type ? { application_type: metadata.application_type } : {}),
       };
     },
+
+    /** Self-registered clients nobody used for `unusedFor`: removed (issue 9), so registration cannot pile up clients. */
+    pruneUnusedDynamic: (unusedForMs: number) => repo.deleteUnusedDynamic(new Date(clock.now().getTime() - unusedForMs)),
 
     onRevocation: (listener: () => void) => revocationListeners.push(listener),
   };

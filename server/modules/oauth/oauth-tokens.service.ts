@@ -34,6 +34,13 @@ const grantable = (scopes: string[], user: ConsentingUser) => ({
   withheld: scopes.filter((s) => s === "write" && !user.mayGrantWrite),
 });
 
+const registeredVia = (value: string): ConsentRequestDto["registeredVia"] => (value === "dynamic" || value === "metadata-document" ? value : "console");
+/** "https://app.example.com:8443/cb" -> "app.example.com:8443"; "com.example.app:/cb" -> "com.example.app:". */
+const redirectHost = (uri: string): string => {
+  const url = new URL(uri);
+  return url.host || url.protocol;
+};
+
 const sha256 = (value: string) => createHash("sha256").update(value).digest("hex");
 const randomToken = (prefix: string) => `${prefix}${randomBytes(32).toString("base64url")}`;
 
@@ -147,6 +154,8 @@ export function createOAuthTokensService(deps: { repo: OAuthGrantsRepo; clients:
         withheldScopes: user.mayConsent ? withheld : pending.scopes,
         resource: pending.resource,
         expiresAt: pending.expiresAt.toISOString(),
+        registeredVia: registeredVia(pending.client.registeredVia),
+        redirectHost: redirectHost(pending.redirectUri),
         refusal: user.mayConsent ? null : NO_CONSENT_MESSAGE,
       };
     },

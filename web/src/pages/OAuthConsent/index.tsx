@@ -1,4 +1,4 @@
-import { CircleExclamationPoint, KeyRound, ShieldCheck } from "lucide-react";
+import { CircleExclamationPoint, KeyRound, ShieldCheck, TriangleAlert } from "lucide-react";
 import { useSession } from "@/api/session";
 import { useConsentDecision, useConsentRequest } from "@/api/oauth-consent";
 import { BrandPage } from "@/components/layout/brand-page";
@@ -56,6 +56,19 @@ export default function OAuthConsentPage({ id }: { id: string }) {
               <p className="text-sm">
                 <span className="font-semibold">{request.data.clientName}</span> wants to use Bridgekeeper on your behalf.
               </p>
+              {request.data.registeredVia !== "console" && (
+                <div role="note" className="space-y-1 rounded-md border border-amber-500/40 bg-amber-500/10 px-3 py-2.5 text-sm">
+                  <p className="flex items-center gap-2 font-medium">
+                    <TriangleAlert className="size-4 shrink-0 text-amber-600" aria-hidden="true" />
+                    Unverified client
+                  </p>
+                  <p className="text-xs text-muted-foreground">
+                    It {request.data.registeredVia === "dynamic" ? "registered itself" : "describes itself"}: no administrator vouched for its name. Authorize only if you
+                    expect to be sent back to
+                  </p>
+                  <p className="break-all font-mono text-base font-semibold">{request.data.redirectHost}</p>
+                </div>
+              )}
               {mayAuthorize && (
                 <section aria-labelledby="consent-scopes" className="space-y-2">
                   <h2 id="consent-scopes" className="text-xs font-medium uppercase tracking-wide text-muted-foreground">

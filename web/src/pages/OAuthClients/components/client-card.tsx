@@ -46,6 +46,11 @@ export function ClientCard({ client, canWrite, revealed, onToggleReveal, onActio
                 Dynamic
               </Badge>
             )}
+            {client.registeredVia === "metadata-document" && (
+              <Badge variant="secondary" title="Described by the client itself in a Client ID Metadata Document at its client ID's URL">
+                Metadata document
+              </Badge>
+            )}
           </div>
           <p className="flex flex-wrap items-center gap-x-3 gap-y-1 text-xs text-muted-foreground">
             <span className="inline-flex items-center gap-1">
