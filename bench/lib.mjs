@@ -8,9 +8,9 @@ import { join } from "node:path";
 export const ROOT = new URL("..", import.meta.url).pathname;
 export const SERVER_ENTRY = join(ROOT, "dist/server/main.js");
 
-export function requireBuild() {
-  if (!existsSync(SERVER_ENTRY) || !existsSync(join(ROOT, "dist/web/index.html"))) {
-    throw new Error("Build first: npm run build");
+export function requireBuild(root = ROOT) {
+  if (!existsSync(join(root, "dist/server/main.js")) || !existsSync(join(root, "dist/web/index.html"))) {
+    throw new Error(`Build first: npm run build${root === ROOT ? "" : ` (in ${root})`}`);
   }
 }
 
@@ -31,15 +31,16 @@ export const freePort = () =>
   });
 
 /**
- * Starts dist/server/main.js on a loopback port. `dataDir` null: a new temporary one.
+ * Starts dist/server/main.js on a loopback port. `dataDir` null: a new temporary one. `root`: the
+ * built checkout to run (default: this one), e.g. an older commit's worktree for a comparison.
  * Resolves when /api/mcp/health first answers 200, with the milliseconds since spawn.
  */
-export async function startServer({ dataDir = null, env = {}, timeoutMs = 30_000 } = {}) {
+export async function startServer({ dataDir = null, env = {}, timeoutMs = 30_000, root = ROOT } = {}) {
   const port = await freePort();
   const dir = dataDir ?? mkdtempSync(join(tmpdir(), "bk-bench-"));
   const started = performance.now();
-  const child = spawn(process.execPath, [SERVER_ENTRY], {
-    cwd: ROOT,
+  const child = spawn(process.execPath, [join(root, "dist/server/main.js")], {
+    cwd: root,
     env: { ...process.env, NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dir, LOG_LEVEL: "warn", ADMIN_PASSWORD: "bench-admin-password", UPSTREAM_ALLOW_PRIVATE: "true", ...env },
     stdio: ["ignore", "ignore", "inherit"],
   });
