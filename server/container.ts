@@ -29,6 +29,7 @@ export type AppConfig = Pick<
   | "OAUTH_DYNAMIC_REGISTRATION"
   | "OAUTH_ACCESS_TOKEN_TTL_SECONDS"
   | "OAUTH_REFRESH_TOKEN_TTL_DAYS"
+  | "OAUTH_REFRESH_GRACE_SECONDS"
   | "UPSTREAM_ALLOW_PRIVATE"
   | "UPSTREAM_ALLOWED_HOSTS"
 > &
@@ -83,7 +84,9 @@ export function createContainer(deps: { database: Database; config: AppConfig; c
       refreshTokenTtlSeconds: config.OAUTH_REFRESH_TOKEN_TTL_DAYS * 86_400,
       codeTtlSeconds: 600,
       consentTtlSeconds: 600,
+      refreshGraceSeconds: config.OAUTH_REFRESH_GRACE_SECONDS,
     },
+    secretBox,
   });
   forgetVerifiedTokens = oauthTokens.forgetVerified;
   return {

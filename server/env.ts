@@ -104,6 +104,8 @@ export const EnvSchema = z.object({
   /** Self-registered clients (RFC 7591) nobody authorized for this long are removed. */
   OAUTH_DYNAMIC_CLIENT_TTL_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   OAUTH_ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(86_400).default(3_600),
+  /** A refresh token presented again this soon after its rotation yields the same pair (parallel refreshes); 0 turns it off. */
+  OAUTH_REFRESH_GRACE_SECONDS: z.coerce.number().int().min(0).max(60).default(10),
   OAUTH_REFRESH_TOKEN_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(30),
   /** `npm run demo`: configure both integrations to the sandbox at this URL on start. */
   DEMO_SANDBOX_URL: httpUrl.optional(),

@@ -242,6 +242,11 @@ export const oauthTokens = pgTable(
     revokedAt: timestamp("revoked_at", { withTimezone: true }),
     /** Refresh tokens: when it was exchanged for a new one. Presenting it again revokes the family. */
     rotatedAt: timestamp("rotated_at", { withTimezone: true }),
+    /**
+     * Refresh tokens, for a few seconds after rotation: the pair it was exchanged for, sealed, so a
+     * parallel refresh with the same token gets the same pair instead of revoking the family.
+     */
+    successorSealed: text("successor_sealed"),
   },
   (t) => [index("oauth_tokens_grant_id_idx").on(t.grantId), index("oauth_tokens_expires_at_idx").on(t.expiresAt)],
 );

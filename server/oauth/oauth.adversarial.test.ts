@@ -254,15 +254,20 @@ describe("authorization codes", () => {
   });
 });
 
+// With the grace window for parallel refreshes off: reuse detection as RFC 9700 §4.14.2 has it.
+// (The window itself: oauth.hardening.test.ts.)
 describe("refresh token rotation and reuse detection", () => {
   let client: OAuthClientDto;
+  let strict: Rig;
   beforeAll(async () => {
-    client = await createClient(rig);
+    strict = await startRig(sandbox.url, { config: { OAUTH_REFRESH_GRACE_SECONDS: 0 } });
+    client = await createClient(strict);
   });
-  const refresh = (token: string, extra: Record<string, string> = {}, as = client) => tokenRequest(rig, { grant_type: "refresh_token", refresh_token: token, ...credentialsOf(as), ...extra });
+  afterAll(() => strict?.t.close());
+  const refresh = (token: string, extra: Record<string, string> = {}, as = client) => tokenRequest(strict, { grant_type: "refresh_token", refresh_token: token, ...credentialsOf(as), ...extra });
 
   it("two parallel refreshes with one refresh token: at most one succeeds; replaying it then revokes the whole family", async () => {
-    const tokens = await obtainTokens(rig, client);
+    const tokens = await obtainTokens(strict, client);
     const results = await Promise.all([refresh(tokens.refresh_token!), refresh(tokens.refresh_token!)]);
     const ok = results.filter((r) => r.status === 200);
     expect(ok.length).toBeLessThanOrEqual(1);
@@ -271,39 +276,39 @@ describe("refresh token rotation and reuse detection", () => {
     expectOAuthError(await refresh(tokens.refresh_token!), 400, "invalid_grant");
 
     const family = [tokens.access_token, ...ok.map((r) => (r.body as { access_token: string }).access_token)];
-    for (const access of family) expect((await callProtected(rig, access)).status).toBe(401);
+    for (const access of family) expect((await callProtected(strict, access)).status).toBe(401);
     for (const r of ok) expectOAuthError(await refresh((r.body as { refresh_token: string }).refresh_token), 400, "invalid_grant");
   });
 
   it("a rotated refresh token replayed after a successful rotation revokes the new tokens too", async () => {
-    const tokens = await obtainTokens(rig, client);
+    const tokens = await obtainTokens(strict, client);
     const rotated = await refresh(tokens.refresh_token!);
     expect(rotated.status).toBe(200);
     const next = rotated.body as { access_token: string; refresh_token: string };
-    expect((await callProtected(rig, next.access_token)).status).toBe(200);
+    expect((await callProtected(strict, next.access_token)).status).toBe(200);
 
     expectOAuthError(await refresh(tokens.refresh_token!), 400, "invalid_grant");
-    expect((await callProtected(rig, next.access_token)).status).toBe(401);
-    expect((await callProtected(rig, tokens.access_token)).status).toBe(401);
+    expect((await callProtected(strict, next.access_token)).status).toBe(401);
+    expect((await callProtected(strict, tokens.access_token)).status).toBe(401);
     expectOAuthError(await refresh(next.refresh_token), 400, "invalid_grant");
   });
 
   it("another client cannot use the refresh token (invalid_grant)", async () => {
-    const other = await createClient(rig, { name: "Thief" });
-    const tokens = await obtainTokens(rig, client);
+    const other = await createClient(strict, { name: "Thief" });
+    const tokens = await obtainTokens(strict, client);
     expectOAuthError(await refresh(tokens.refresh_token!, {}, other), 400, "invalid_grant");
   });
 
   it("a refresh asking for more scope than granted is invalid_scope", async () => {
-    const tokens = await obtainTokens(rig, client, { scope: "read" });
+    const tokens = await obtainTokens(strict, client, { scope: "read" });
     expect(tokens.scope).toBe("read");
     expectOAuthError(await refresh(tokens.refresh_token!, { scope: "read write" }), 400, "invalid_scope");
   });
 
   it("an access token is not a refresh token, and a refresh token is not an access token", async () => {
-    const tokens = await obtainTokens(rig, client);
+    const tokens = await obtainTokens(strict, client);
     expectOAuthError(await refresh(tokens.access_token), 400, "invalid_grant");
-    expect((await callProtected(rig, tokens.refresh_token!)).status).toBe(401);
+    expect((await callProtected(strict, tokens.refresh_token!)).status).toBe(401);
   });
 });
 

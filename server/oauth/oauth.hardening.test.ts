@@ -1,5 +1,8 @@
-import { describe, expect, it } from "vitest";
-import { APP_REDIRECT, authorizeDirect, authorizeUrl, callProtected, createClient, obtainTokens, rigForFile, tokenRequest, credentialsOf, type Rig } from "./oauth.adversarial.helpers";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startSandbox, type Sandbox } from "../../sandbox/server";
+import type { OAuthClientDto } from "../../contract/oauth";
+import { createFakeClock, type FakeClock } from "../test/fake-clock";
+import { APP_REDIRECT, authorizeDirect, authorizeUrl, callProtected, createClient, credentialsOf, expectOAuthError, obtainTokens, rigForFile, startRig, tokenRequest, type Rig } from "./oauth.adversarial.helpers";
 
 /** Issue 9: the smaller holes of the authorization server and the bearer guard. */
 describe("OAuth hardening", () => {
@@ -48,5 +51,63 @@ describe("OAuth hardening", () => {
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
     expect(await refused.json()).toMatchObject({ error: "rate_limited" });
+  });
+});
+
+/**
+ * Issue 9, hole 12: two refreshes racing with one token used to revoke the whole family (right by
+ * RFC 9700, but clients that refresh in parallel were logged out). Within a short window the
+ * rotated token yields the same new pair; after it, a replay still revokes everything.
+ */
+describe("refresh: a grace window for parallel refreshes (OAUTH_REFRESH_GRACE_SECONDS)", () => {
+  let sandbox: Sandbox;
+  let rig: Rig;
+  let clock: FakeClock;
+  let client: OAuthClientDto;
+  beforeAll(async () => {
+    sandbox = await startSandbox();
+    // Started at the real time: the SDK's bearer middleware also compares expiry with Date.now().
+    clock = createFakeClock(new Date());
+    rig = await startRig(sandbox.url, { clock, config: { OAUTH_REFRESH_GRACE_SECONDS: 5 } });
+    client = await createClient(rig);
+  });
+  afterAll(async () => {
+    await rig?.t.close();
+    await sandbox?.close();
+  });
+  const refresh = (token: string) => tokenRequest(rig, { grant_type: "refresh_token", refresh_token: token, ...credentialsOf(client) });
+  type Pair = { access_token: string; refresh_token: string };
+
+  it("parallel refreshes with one token all get the same new pair, and it works", async () => {
+    const tokens = await obtainTokens(rig, client);
+    const results = await Promise.all([refresh(tokens.refresh_token!), refresh(tokens.refresh_token!), refresh(tokens.refresh_token!)]);
+    expect(results.map((r) => r.status)).toEqual([200, 200, 200]);
+    const pairs = results.map((r) => r.body as Pair);
+    expect(new Set(pairs.map((p) => p.access_token)).size).toBe(1);
+    expect(new Set(pairs.map((p) => p.refresh_token)).size).toBe(1);
+    expect((await callProtected(rig, pairs[0]!.access_token)).status).toBe(200);
+    expect((await refresh(pairs[0]!.refresh_token)).status).toBe(200);
+  });
+
+  it("within the window a replay gets the same pair again; after it, the replay revokes the family", async () => {
+    const tokens = await obtainTokens(rig, client);
+    const first = (await refresh(tokens.refresh_token!)).body as Pair;
+    clock.advance(4_000);
+    const again = await refresh(tokens.refresh_token!);
+    expect(again.status).toBe(200);
+    expect((again.body as Pair).refresh_token).toBe(first.refresh_token);
+    clock.advance(2_000);
+    expectOAuthError(await refresh(tokens.refresh_token!), 400, "invalid_grant");
+    expect((await callProtected(rig, first.access_token)).status).toBe(401);
+    expectOAuthError(await refresh(first.refresh_token), 400, "invalid_grant");
+  });
+
+  it("the successor is not kept past the window", async () => {
+    const tokens = await obtainTokens(rig, client);
+    await refresh(tokens.refresh_token!);
+    clock.advance(6_000);
+    await rig.t.container.services.oauthTokens.prune();
+    const rows = (await rig.t.container.database.db.execute("select count(*)::int as n from oauth_tokens where successor_sealed is not null")) as unknown as { rows: { n: number }[] };
+    expect(rows.rows[0]!.n).toBe(0);
   });
 });

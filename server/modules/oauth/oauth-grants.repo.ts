@@ -133,14 +133,18 @@ export function createOAuthGrantsRepo(db: Db) {
       return row;
     },
 
-    /** Marks a refresh token exchanged; false when it already was (a replay, or a parallel refresh). */
-    async rotateRefreshToken(tokenHash: string, at: Date): Promise<boolean> {
+    /** Marks a refresh token exchanged (keeping its sealed successor); false when it already was (a replay, or a parallel refresh). */
+    async rotateRefreshToken(tokenHash: string, at: Date, successorSealed: string | null): Promise<boolean> {
       const rows = await db
         .update(oauthTokens)
-        .set({ rotatedAt: at })
+        .set({ rotatedAt: at, successorSealed })
         .where(and(eq(oauthTokens.tokenHash, tokenHash), eq(oauthTokens.kind, "refresh"), isNull(oauthTokens.rotatedAt), isNull(oauthTokens.revokedAt)))
         .returning({ tokenHash: oauthTokens.tokenHash });
       return rows.length === 1;
+    },
+
+    async deleteTokens(tokenHashes: string[]): Promise<void> {
+      await db.delete(oauthTokens).where(inArray(oauthTokens.tokenHash, tokenHashes));
     },
 
     async revokeToken(tokenHash: string, at: Date): Promise<void> {
@@ -159,8 +163,10 @@ export function createOAuthGrantsRepo(db: Db) {
     },
 
     /** Forgets what can no longer be used: expired requests, codes and tokens, and grants dead for a day. */
-    async prune(now: Date): Promise<void> {
+    async prune(now: Date, refreshGraceSeconds = 0): Promise<void> {
       const dayAgo = new Date(now.getTime() - 86_400_000);
+      // A rotated token's successor is kept sealed only for the grace window.
+      await db.update(oauthTokens).set({ successorSealed: null }).where(and(isNotNull(oauthTokens.successorSealed), lt(oauthTokens.rotatedAt, new Date(now.getTime() - refreshGraceSeconds * 1000))));
       await db.delete(oauthPendingRequests).where(lt(oauthPendingRequests.expiresAt, now));
       await db.delete(oauthCodes).where(lt(oauthCodes.expiresAt, dayAgo));
       await db.delete(oauthTokens).where(lt(oauthTokens.expiresAt, dayAgo));

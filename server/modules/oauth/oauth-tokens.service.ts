@@ -5,6 +5,7 @@ import type { OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
 import type { ConsentRequestDto } from "../../../contract/oauth";
 import { AppError } from "../../lib/app-error";
 import type { Clock } from "../../lib/clock";
+import type { SecretBox } from "../../lib/secret-box";
 import type { Actor, AuditService } from "../audit/audit.service";
 import type { OAuthGrantsRepo } from "./oauth-grants.repo";
 import type { OAuthClientsService } from "./oauth-clients.service";
@@ -17,6 +18,8 @@ export interface OAuthPolicy {
   /** OAuth 2.1 §4.1.2: codes live at most 10 minutes. */
   codeTtlSeconds: number;
   consentTtlSeconds: number;
+  /** A rotated refresh token presented again within this many seconds yields the same new pair (parallel refreshes). */
+  refreshGraceSeconds: number;
 }
 
 export type OAuthClient = NonNullable<Awaited<ReturnType<OAuthClientsService["forOAuth"]>>>;
@@ -52,8 +55,8 @@ const VERIFY_CACHE_MAX = 10_000;
  * The authorization server's rules: consent requests, codes, the token families behind them,
  * rotation with reuse detection, revocation, and the cheap verification of access tokens.
  */
-export function createOAuthTokensService(deps: { repo: OAuthGrantsRepo; clients: OAuthClientsService; audit: AuditService; clock: Clock; policy: OAuthPolicy }) {
-  const { repo, clients, audit, clock, policy } = deps;
+export function createOAuthTokensService(deps: { repo: OAuthGrantsRepo; clients: OAuthClientsService; audit: AuditService; clock: Clock; policy: OAuthPolicy; secretBox: SecretBox }) {
+  const { repo, clients, audit, clock, policy, secretBox } = deps;
   const issuerOrigin = new URL(policy.issuer).origin;
   /** The audience a token is bound to when the client names none: the whole server (RFC 8707). */
   const defaultResource = `${issuerOrigin}/`;
@@ -89,6 +92,25 @@ export function createOAuthTokensService(deps: { repo: OAuthGrantsRepo; clients:
       ...(refresh ? [{ tokenHash: sha256(refresh), kind: "refresh", grantId, scopes, expiresAt: after(policy.refreshTokenTtlSeconds), createdAt: now() }] : []),
     ]);
     return { access_token: access, token_type: "Bearer", expires_in: policy.accessTokenTtlSeconds, scope: scopes.join(" "), ...(refresh ? { refresh_token: refresh } : {}) };
+  }
+
+  /** The successor pair of a rotated refresh token is sealed to that token alone. */
+  const successorPurpose = (tokenHash: string) => `refresh-successor:${tokenHash}`;
+
+  /**
+   * The pair a refresh token was rotated into, when it is presented again within the grace window
+   * (two refreshes racing with one token: both get the same new pair); otherwise undefined.
+   */
+  function graceSuccessor(token: { rotatedAt: Date | null; successorSealed: string | null; tokenHash: string }): OAuthTokens | undefined {
+    if (!token.rotatedAt || !token.successorSealed) return undefined;
+    const age = now().getTime() - token.rotatedAt.getTime();
+    if (age > policy.refreshGraceSeconds * 1000) return undefined;
+    try {
+      const pair = JSON.parse(secretBox.open(token.successorSealed, successorPurpose(token.tokenHash))) as OAuthTokens;
+      return { ...pair, expires_in: Math.max(1, (pair.expires_in ?? policy.accessTokenTtlSeconds) - Math.floor(age / 1000)) };
+    } catch {
+      return undefined;
+    }
   }
 
   async function revokeFamily(grantId: string, reason: string): Promise<void> {
@@ -197,24 +219,39 @@ export function createOAuthTokensService(deps: { repo: OAuthGrantsRepo; clients:
       return issue(row.grantId, row.grant.scopes, client.grant_types?.includes("refresh_token") ?? false);
     },
 
-    /** RFC 9700 §4.14.2: rotation; a refresh token presented twice revokes its whole family. */
+    /**
+     * RFC 9700 §4.14.2: rotation; a refresh token presented twice revokes its whole family, except
+     * within `refreshGraceSeconds` of its rotation, when it yields the same new pair again: clients
+     * that refresh in parallel are not logged out, and a replay later still revokes everything.
+     */
     async exchangeRefresh(client: OAuthClient, refreshToken: string, scopes?: string[], resource?: URL): Promise<OAuthTokens> {
-      const found = await repo.findToken(sha256(refreshToken));
+      const hash = sha256(refreshToken);
+      const found = await repo.findToken(hash);
       if (!found || found.token.kind !== "refresh" || found.grant.clientId !== client.rowId) throw new InvalidGrantError("Invalid refresh token");
       const { token, grant } = found;
       if (found.userActive === false) throw new InvalidGrantError("The user who authorized this client is no longer active");
-      if (token.rotatedAt) {
+      const reused = async (): Promise<never> => {
         await revokeFamily(grant.id, "refresh token reused");
         throw new InvalidGrantError("The refresh token was already used; the authorization is revoked");
+      };
+      const live = () => !grant.revokedAt && grant.expiresAt > now();
+      if (token.rotatedAt) {
+        const again = live() ? graceSuccessor(token) : undefined;
+        return again ?? reused();
       }
       if (token.revokedAt || grant.revokedAt || token.expiresAt <= now() || grant.expiresAt <= now()) throw new InvalidGrantError("The refresh token is expired or revoked");
       const narrowed = acceptScopes(scopes, grant.scopes);
       if (resource !== undefined && acceptResource(resource) !== grant.resource) throw new InvalidTargetError("resource does not match the authorization");
-      if (!(await repo.rotateRefreshToken(token.tokenHash, now()))) {
-        await revokeFamily(grant.id, "refresh token reused");
-        throw new InvalidGrantError("The refresh token was already used; the authorization is revoked");
-      }
-      return issue(grant.id, narrowed, true);
+      // The new pair is stored before the old token is marked rotated, so whoever reads the sealed
+      // successor (a racing refresh) is handed tokens that already work.
+      const pair = await issue(grant.id, narrowed, true);
+      const sealed = policy.refreshGraceSeconds > 0 ? secretBox.seal(JSON.stringify(pair), successorPurpose(hash)) : null;
+      if (await repo.rotateRefreshToken(hash, now(), sealed)) return pair;
+      // Another refresh rotated it first: ours is void; theirs is the answer, within the window.
+      await repo.deleteTokens([sha256(pair.access_token), sha256(pair.refresh_token!)]);
+      const winner = await repo.findToken(hash);
+      const again = winner && live() ? graceSuccessor(winner.token) : undefined;
+      return again ?? reused();
     },
 
     /** RFC 6749 §4.4: a confidential client acting for itself; no refresh token. */
@@ -268,7 +305,7 @@ export function createOAuthTokensService(deps: { repo: OAuthGrantsRepo; clients:
 
     /** Live grants: "active OAuth sessions" on the dashboard (D13). */
     liveGrants: () => repo.countLiveGrants(now()),
-    prune: () => repo.prune(now()),
+    prune: () => repo.prune(now(), policy.refreshGraceSeconds),
   };
 }
 
