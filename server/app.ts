@@ -70,6 +70,7 @@ export function buildApp(container: Container, options: BuildAppOptions): expres
       tokens: services.oauthTokens,
       issuer,
       dynamicRegistration: config.OAUTH_DYNAMIC_REGISTRATION,
+      metadataDocuments: config.OAUTH_CLIENT_ID_METADATA_DOCUMENTS,
       rateLimit: { requests: config.RATE_LIMIT_OAUTH_REQUESTS, windowMinutes: config.RATE_LIMIT_OAUTH_WINDOW_MINUTES },
     }),
   );

@@ -8,6 +8,7 @@ import { createOAuthTokensService } from "./modules/oauth/oauth-tokens.service";
 import { createUpstreamHttp, type UpstreamOptions } from "./upstream/http";
 import { createUpstreamMeter } from "./upstream/meter";
 import { createHostPolicy } from "./upstream/host-policy";
+import { createClientMetadataDocuments } from "./oauth/client-metadata-documents";
 import type { Database } from "./db/client";
 import type { Clock } from "./lib/clock";
 import type { Logger } from "./lib/logger";
@@ -30,11 +31,14 @@ export type AppConfig = Pick<
   | "OAUTH_ACCESS_TOKEN_TTL_SECONDS"
   | "OAUTH_REFRESH_TOKEN_TTL_DAYS"
   | "OAUTH_REFRESH_GRACE_SECONDS"
+  | "OAUTH_CLIENT_ID_METADATA_DOCUMENTS"
   | "UPSTREAM_ALLOW_PRIVATE"
   | "UPSTREAM_ALLOWED_HOSTS"
 > &
   SettingsConfig & {
     loginLimits?: LoginThrottleLimits;
+    /** A CA for fetching client metadata documents from a test server with its own certificate (tests). */
+    clientMetadataTls?: { ca: string };
     /** Overrides of the upstream layer's retry, breaker and size limits (tests). */
     upstream?: Partial<Omit<UpstreamOptions, "meter">>;
   };
@@ -72,7 +76,8 @@ export function createContainer(deps: { database: Database; config: AppConfig; c
     log,
     probeTimeoutMs: Math.min(config.UPSTREAM_TIMEOUT_MS, 5_000),
   });
-  const oauthClients = createOAuthClientsService({ repo: repos.oauthClientsRepo, grantsRepo: repos.oauthGrantsRepo, secretBox, audit, clock });
+  const metadataDocuments = config.OAUTH_CLIENT_ID_METADATA_DOCUMENTS ? createClientMetadataDocuments({ hostPolicy, clock, ...(config.clientMetadataTls ? { tls: config.clientMetadataTls } : {}) }) : undefined;
+  const oauthClients = createOAuthClientsService({ repo: repos.oauthClientsRepo, grantsRepo: repos.oauthGrantsRepo, secretBox, audit, clock, log, ...(metadataDocuments ? { metadataDocuments } : {}) });
   const oauthTokens = createOAuthTokensService({
     repo: repos.oauthGrantsRepo,
     clients: oauthClients,
@@ -99,7 +104,7 @@ export function createContainer(deps: { database: Database; config: AppConfig; c
     upstream: { http, meter, hostPolicy },
     services: { audit, auth, users, roles, integrations, integrationStatus, oauthClients, oauthTokens },
     /** Stops what holds sockets or timers (the upstream connection pool). */
-    close: () => http.close(),
+    close: () => Promise.all([http.close(), metadataDocuments?.close()]).then(() => undefined),
   };
 }
 

@@ -103,6 +103,8 @@ export const EnvSchema = z.object({
   OAUTH_DYNAMIC_REGISTRATION: bool.default(false),
   /** Self-registered clients (RFC 7591) nobody authorized for this long are removed. */
   OAUTH_DYNAMIC_CLIENT_TTL_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+  /** Clients whose client_id is an https URL describe themselves in a metadata document there (MCP 2025-11-25). */
+  OAUTH_CLIENT_ID_METADATA_DOCUMENTS: bool.default(true),
   OAUTH_ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(86_400).default(3_600),
   /** A refresh token presented again this soon after its rotation yields the same pair (parallel refreshes); 0 turns it off. */
   OAUTH_REFRESH_GRACE_SECONDS: z.coerce.number().int().min(0).max(60).default(10),

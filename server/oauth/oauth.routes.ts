@@ -20,6 +20,8 @@ export interface OAuthRoutesOptions {
   tokens: OAuthTokensService;
   issuer: string;
   dynamicRegistration: boolean;
+  /** Whether https client ids (Client ID Metadata Documents) are accepted. */
+  metadataDocuments: boolean;
   /** D16: requests per window per IP on the OAuth endpoints. */
   rateLimit: { requests: number; windowMinutes: number };
 }
@@ -27,7 +29,7 @@ export interface OAuthRoutesOptions {
 export const PROTECTED_RESOURCE_METADATA_PATH = "/.well-known/oauth-protected-resource";
 
 /** RFC 8414 metadata of this authorization server. */
-export function authorizationServerMetadata(issuer: string, dynamicRegistration: boolean): OAuthMetadata {
+export function authorizationServerMetadata(issuer: string, dynamicRegistration: boolean, metadataDocuments = false): OAuthMetadata & { client_id_metadata_document_supported?: boolean } {
   const authMethods = ["client_secret_basic", "client_secret_post", "none"];
   return {
     issuer,
@@ -43,6 +45,7 @@ export function authorizationServerMetadata(issuer: string, dynamicRegistration:
     revocation_endpoint_auth_methods_supported: authMethods,
     scopes_supported: [...OAUTH_SCOPES],
     authorization_response_iss_parameter_supported: true,
+    ...(metadataDocuments ? { client_id_metadata_document_supported: true } : {}),
   };
 }
 
@@ -215,7 +218,7 @@ export function oauthRoutes(options: OAuthRoutesOptions): Router {
   const form = express.urlencoded({ extended: false, limit: "20kb" });
   const limit = oauthRateLimit(options.rateLimit);
 
-  router.use("/.well-known/oauth-authorization-server", metadataHandler(authorizationServerMetadata(issuer, options.dynamicRegistration)));
+  router.use("/.well-known/oauth-authorization-server", metadataHandler(authorizationServerMetadata(issuer, options.dynamicRegistration, options.metadataDocuments)));
   // RFC 9728 §3.1: metadata for a resource with a path lives at the path's suffix, and names it.
   router.get(`${PROTECTED_RESOURCE_METADATA_PATH}{/*suffix}`, (req, res) => {
     const suffix = (req.params as { suffix?: string[] }).suffix;

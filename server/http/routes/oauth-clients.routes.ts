@@ -3,13 +3,14 @@ import { ConsentDecisionSchema, OAuthClientCreateSchema, OAuthClientUpdateSchema
 import type { OAuthClientsService } from "../../modules/oauth/oauth-clients.service";
 import type { OAuthTokensService } from "../../modules/oauth/oauth-tokens.service";
 import { AppError } from "../../lib/app-error";
+import { isMetadataDocumentUrl } from "../../oauth/client-metadata-documents";
 import { actorOf } from "../actor";
 import { can, signedIn } from "../middleware/access";
 import { parseInput } from "../validate";
 
-/** A client id in a path: anything else is simply not found. */
+/** A client id in a path (ours, or a metadata document's URL, percent-encoded): anything else is simply not found. */
 const clientIdParam = (value: unknown): string => {
-  if (typeof value !== "string" || !/^[\w-]{1,200}$/.test(value)) throw new AppError("not_found", "OAuth client not found");
+  if (typeof value !== "string" || !(/^[\w-]{1,200}$/.test(value) || isMetadataDocumentUrl(value))) throw new AppError("not_found", "OAuth client not found");
   return value;
 };
 

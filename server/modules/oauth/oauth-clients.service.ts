@@ -2,7 +2,9 @@ import { randomBytes } from "node:crypto";
 import { CustomOAuthError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
 import type { OAuthClientInformationFull } from "@modelcontextprotocol/sdk/shared/auth.js";
 import type { RegistrationRequest } from "../../oauth/registration";
-import { redirectUriProblem, type OAuthClientCreateSchema, type OAuthClientDto } from "../../../contract/oauth";
+import { isMetadataDocumentUrl, type ClientMetadataDocuments } from "../../oauth/client-metadata-documents";
+import type { Logger } from "../../lib/logger";
+import { OAUTH_SCOPES, redirectUriProblem, type OAuthClientCreateSchema, type OAuthClientDto } from "../../../contract/oauth";
 import type { z } from "zod";
 import type { OAuthClientRow } from "../../db/schema";
 import { AppError } from "../../lib/app-error";
@@ -30,7 +32,16 @@ const NOT_FOUND = "OAuth client not found";
  * Anything that ends a client's tokens (delete, deactivate, new secret) tells `onRevocation`
  * listeners, so cached token checks are dropped at once.
  */
-export function createOAuthClientsService(deps: { repo: OAuthClientsRepo; grantsRepo: OAuthGrantsRepo; secretBox: SecretBox; audit: AuditService; clock: Clock }) {
+export function createOAuthClientsService(deps: {
+  repo: OAuthClientsRepo;
+  grantsRepo: OAuthGrantsRepo;
+  secretBox: SecretBox;
+  audit: AuditService;
+  clock: Clock;
+  /** Client ID Metadata Documents (https client ids); absent when switched off. */
+  metadataDocuments?: ClientMetadataDocuments;
+  log?: Logger;
+}) {
   const { repo, secretBox, audit, clock } = deps;
   const revocationListeners: (() => void)[] = [];
   const revoked = () => revocationListeners.forEach((l) => l());
@@ -68,6 +79,24 @@ export function createOAuthClientsService(deps: { repo: OAuthClientsRepo; grants
   });
 
   const snapshot = (row: OAuthClientRow) => ({ name: row.name, redirectUris: row.redirectUris, scopes: row.scopes, isActive: row.isActive, clientType: row.secretSealed ? "confidential" : "public" });
+
+  /** A metadata document client, as its document says now (fetched, or cached while fresh); undefined when it cannot be used. */
+  async function fromDocument(url: string): Promise<OAuthClientRow | undefined> {
+    try {
+      const metadata = await deps.metadataDocuments!.get(url);
+      const requested = metadata.scope?.split(" ").filter(Boolean);
+      const scopes = requested?.length ? OAUTH_SCOPES.filter((s) => requested.includes(s)) : [...OAUTH_SCOPES];
+      const wanted = { name: metadata.name, redirectUris: metadata.redirectUris, grantTypes: metadata.grantTypes.length ? metadata.grantTypes : ["authorization_code"], scopes: scopes.length ? scopes : [...OAUTH_SCOPES] };
+      // Written only when new or changed: a lookup per OAuth step must not be a write per step.
+      const stored = await repo.findByClientId(url);
+      const same = stored && stored.name === wanted.name && JSON.stringify([stored.redirectUris, stored.grantTypes, stored.scopes]) === JSON.stringify([wanted.redirectUris, wanted.grantTypes, wanted.scopes]);
+      return same ? stored : await repo.upsertFromDocument({ clientId: url, ...wanted, at: clock.now() });
+    } catch (err) {
+      // The client is told invalid_client; the reason is for the administrator's log.
+      deps.log?.warn({ clientId: url, reason: err instanceof Error ? err.message : String(err) }, "client metadata document refused");
+      return undefined;
+    }
+  }
 
   async function mustFind(clientId: string): Promise<OAuthClientRow> {
     const row = await repo.findByClientId(clientId);
@@ -131,8 +160,9 @@ export function createOAuthClientsService(deps: { repo: OAuthClientsRepo; grants
      * an unknown or inactive client, which therefore can neither authorize nor get tokens.
      */
     async forOAuth(clientId: string): Promise<(OAuthClientInformationFull & { rowId: string; allowedScopes: string[] }) | undefined> {
-      if (clientId.length > 200) return undefined;
-      const row = await repo.findByClientId(clientId);
+      const documentClient = deps.metadataDocuments && isMetadataDocumentUrl(clientId);
+      if (clientId.length > 200 && !documentClient) return undefined;
+      const row = documentClient ? await fromDocument(clientId) : await repo.findByClientId(clientId);
       if (!row || !row.isActive) return undefined;
       const secret = secretOf(row);
       if (row.secretSealed && !secret) return undefined; // a confidential client whose secret is unreadable cannot authenticate
