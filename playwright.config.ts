@@ -52,6 +52,8 @@ export default defineConfig({
         BITBUCKET_API_URL: `${E2E_SANDBOX_URL}/2.0`,
         // The sandbox is on loopback, which the upstream host rule refuses unless named.
         UPSTREAM_ALLOWED_HOSTS: "127.0.0.1",
+        // A self-registered client's consent page is tested (it is shown as unverified).
+        OAUTH_DYNAMIC_REGISTRATION: "true",
         PUBLIC_URL: `http://127.0.0.1:${E2E_PORT}`,
       },
     },

@@ -114,3 +114,48 @@ test("a viewer is told the write scope is withheld, and the client gets read onl
   });
   expect(await token.json()).toMatchObject({ scope: "read" });
 });
+
+// Each test below spends /oauth requests from the per-address budget (10 per 15 minutes, the
+// default the Configuration test reads): this file stays within it.
+test("a user without a role is told they may not authorize, and can only send the client back", async ({ page, baseURL }) => {
+  const client = await makeClient(page, baseURL!);
+  const nobody = { username: unique("consentnobody"), password: "nobody-password-1", email: `${unique("cn")}@example.com` };
+  await createUserWithRoles(page, baseURL!, nobody, []);
+  await page.context().clearCookies();
+  const { url } = authorizeUrl(baseURL!, client.clientId, "nobody-state");
+  let callback: URL | undefined;
+  await page.route(`${CALLBACK}**`, async (route) => {
+    callback = new URL(route.request().url());
+    await route.fulfill({ status: 200, contentType: "text/plain", body: "sent back" });
+  });
+  await page.goto(url);
+  await page.getByLabel("Username").fill(nobody.username);
+  await page.getByLabel("Password").fill(nobody.password);
+  await page.getByRole("button", { name: "Sign In" }).click();
+  await expect(page.getByRole("alert")).toContainText("it needs the mcp.read permission");
+  await expect(page.getByRole("button", { name: "Authorize" })).toHaveCount(0);
+  await expect(page.getByText("It will be able to")).toHaveCount(0);
+  await page.screenshot({ path: "e2e/screenshots/oauth-consent-refused-desktop-light.png" });
+  await page.getByRole("button", { name: "Deny" }).click();
+  await expect(page.getByText("sent back")).toBeVisible();
+  expect(callback?.searchParams.get("error")).toBe("access_denied");
+});
+
+test("a self-registered client is marked unverified, with where it returns to shown large", async ({ page, baseURL }) => {
+  const registered = await page.request.post("/oauth/register", {
+    data: { client_name: "Bridgekeeper Console (official)", redirect_uris: [CALLBACK], token_endpoint_auth_method: "none" },
+  });
+  expect(registered.status()).toBe(201);
+  const { client_id: clientId } = (await registered.json()) as { client_id: string };
+  const { url } = authorizeUrl(baseURL!, clientId, "dyn-state");
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(url);
+  await page.getByLabel("Username").fill(ADMIN.username);
+  await page.getByLabel("Password").fill(ADMIN.password);
+  await page.getByRole("button", { name: "Sign In" }).click();
+  const note = page.getByRole("note");
+  await expect(note).toContainText("Unverified client");
+  await expect(note).toContainText("It registered itself: no administrator vouched for its name.");
+  await expect(note).toContainText("127.0.0.1:45999");
+  await page.screenshot({ path: "e2e/screenshots/oauth-consent-unverified-phone-light.png", fullPage: true });
+});

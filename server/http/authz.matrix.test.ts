@@ -5,6 +5,7 @@ import { accessLabel, AUTHZ_MATRIX, discoverApiRoutes } from "../test/authz-matr
 import { signedInAs } from "../test/factories";
 import type { TestClient } from "../test/http-client";
 import { startTestApp, type TestApp } from "../test/test-app";
+import { rowDiff, tableSnapshot } from "../test/fuzz";
 
 /**
  * The authorization matrix (D3): every /api route, as anonymous and as each built-in role. A
@@ -63,4 +64,47 @@ describe("authorization matrix", () => {
       }
     });
   }
+
+  /**
+   * "Refused, and nothing changed": every write a role may not make, aimed at real rows with a
+   * plausible body (a new password for the admin, every permission for a role ...), leaves every
+   * table as it was (the audit trail and sessions aside, which record the attempt).
+   */
+  describe("a refused write changes nothing", () => {
+    const ids = {} as Record<"user" | "role" | "clientId", string>;
+    beforeAll(async () => {
+      const admin = clients.admin;
+      ids.user = (await admin.post("/api/users", { username: "matrix-target", email: "matrix-target@example.test", password: "matrix-password" })).body.id;
+      ids.role = (await admin.post("/api/roles", { name: "matrix-role", permissions: ["stats.read"] })).body.id;
+      ids.clientId = (await admin.post("/api/admin/oauth-clients", { name: "matrix", redirectUris: ["https://app.example.com/cb"], scopes: ["read"] })).body.clientId;
+    });
+    const bodies: Record<string, unknown> = {
+      "POST /api/users": { username: "intruder", email: "intruder@example.test", password: "intruder-pass" },
+      "PUT /api/users/:id": { password: "taken-over-1", isActive: false },
+      "PUT /api/users/:id/roles": { roleIds: [] },
+      "POST /api/roles": { name: "intruders", permissions: ["users.write"] },
+      "PUT /api/roles/:id": { permissions: ["users.write", "roles.write"] },
+      "POST /api/admin/atlassian-config": { instanceUrl: "https://evil.example", email: "e@example.test", apiToken: "stolen-token" },
+      "POST /api/admin/bitbucket-config": { workspace: "evil", username: "e", appPassword: "stolen" },
+      "POST /api/admin/oauth-clients": { name: "intruder", redirectUris: ["https://evil.example/cb"], scopes: ["read", "write"] },
+      "PATCH /api/admin/oauth-clients/:clientId": { isActive: false },
+    };
+    const writes = cases.filter(([key]) => !key.startsWith("GET ") && !key.startsWith("POST /api/oauth/requests"));
+
+    for (const role of ["viewer", "operator"] as const) {
+      it(`as ${role}`, async () => {
+        const refused = writes.filter(([, rule]) => rule !== "session" && !(BUILTIN_ROLES[role].permissions as string[]).includes(rule));
+        expect(refused.length).toBeGreaterThan(0);
+        const snapshot = await tableSnapshot(t.container.database, ["audit_events", "sessions"]);
+        const before = await snapshot();
+        for (const [key] of refused) {
+          const [method, path] = key.split(" ") as [string, string];
+          const url = path.replace(":clientId", ids.clientId).replace(/\/roles\/:id/, `/roles/${ids.role}`).replace(":id", ids.user);
+          const res = await clients[role].request(method, url, method === "DELETE" ? {} : { json: bodies[key] ?? {} });
+          expect(res.status, key).toBe(403);
+        }
+        expect(rowDiff(before, await snapshot())).toEqual({ gone: [], added: [] });
+      });
+    }
+  });
 });
