@@ -80,6 +80,14 @@ describe("sign-in security", () => {
       await signIn(slow.from("10.1.0.200"), gina);
     });
 
+    it("a burst of parallel guesses from one address gets no more password checks than its limit", async () => {
+      await buildUser(slow.t.container, { username: "hank" });
+      const results = await Promise.all(Array.from({ length: 20 }, () => slow.from("10.3.0.1").post("/api/login", { username: "hank", password: "guess" })));
+      const statuses = results.map((r) => r.status);
+      expect(statuses.filter((s) => s === 401)).toHaveLength(3); // perUserAndIp: 3
+      expect(statuses.filter((s) => s === 429)).toHaveLength(17);
+    });
+
     it("guesses at a name that does not exist yet do not lock out whoever takes it", async () => {
       for (let i = 0; i < 12; i++) await slow.from(`10.2.0.${i % 6}`).post("/api/login", { username: "future-user", password: "guess" });
       const newcomer = await buildUser(slow.t.container, { username: "future-user" });

@@ -73,8 +73,9 @@ export function createAuthService(deps: {
      * came with, if any) is ended, so a session id planted before sign-in is worthless after it.
      */
     async login(input: Login, client: ClientInfo, previousToken?: string) {
-      const wait = await throttle.retryAfterMs(input.username, client.ip);
-      if (wait > 0) {
+      const admitted = await throttle.admit(input.username, client.ip);
+      if ("retryAfterMs" in admitted) {
+        const wait = admitted.retryAfterMs;
         // Logged, not audited: a refused attempt never reaches the password check, and auditing
         // each one would let a password sprayer grow the audit table at request rate.
         log.warn({ event: "login_throttled", usernameDigest: nameDigest(input.username), ip: client.ip }, "sign-in throttled");
@@ -88,8 +89,8 @@ export function createAuthService(deps: {
 
       const user = await usersRepo.findByUsername(input.username);
       const passwordOk = await verifyPassword(user?.passwordHash ?? (await getDummyHash()), input.password);
+      await admitted.settle(Boolean(user && passwordOk));
       if (!user || !passwordOk) {
-        await throttle.recordFailure(input.username, client.ip);
         if (user) await attempt(user.username, client.ip, "failure", "wrong_password", user.id);
         else await attempt(null, client.ip, "failure", "unknown_user", undefined, { usernameDigest: nameDigest(input.username) });
         log.info({ event: "login_failed", ...(user ? { userId: user.id } : { usernameDigest: nameDigest(input.username) }), ip: client.ip }, "sign-in failed");
@@ -101,7 +102,6 @@ export function createAuthService(deps: {
         throw new AppError("account_inactive", "This account is deactivated. Ask an administrator to reactivate it.");
       }
 
-      await throttle.recordSuccess(input.username, client.ip);
       if (previousToken) await sessionsRepo.delete(sha256Hex(previousToken));
 
       const now = clock.now();

@@ -34,36 +34,46 @@ export function createLoginThrottle(limits: LoginThrottleLimits = DEFAULT_LOGIN_
   const byIp = make("ip", limits.perIp);
   const byUser = make("user", limits.perUser);
 
-  const keys = (username: string, ip: string) => {
-    const user = username.toLowerCase();
-    return [
-      [byUserAndIp, `${user}|${ip}`],
-      [byIp, ip],
-      [byUser, user],
-    ] as const;
+  const rejected = (err: unknown): number => {
+    if (err instanceof Error) throw err; // the store failed, not the limit
+    return Math.max(1, (err as RateLimiterRes).msBeforeNext);
   };
 
   return {
-    /** Milliseconds until another attempt is allowed; 0 when allowed now. */
-    async retryAfterMs(username: string, ip: string): Promise<number> {
-      const [userAndIp = null, onIp = null, onUser = null] = await Promise.all(keys(username, ip).map(([l, key]) => l.limiter.get(key)));
-      const over = (res: RateLimiterRes | null, max: number) => (res !== null && res.consumedPoints >= max ? res.msBeforeNext : 0);
-      return Math.max(
-        over(userAndIp, byUserAndIp.max),
-        over(onIp, byIp.max),
-        // The account is under attack: addresses that guessed wrong wait; a clean one may try.
-        userAndIp !== null && userAndIp.consumedPoints > 0 ? Math.min(over(onUser, byUser.max), userAndIp.msBeforeNext) : 0,
-      );
-    },
-
-    async recordFailure(username: string, ip: string): Promise<void> {
-      await Promise.all(
-        keys(username, ip).map(([l, key]) => l.limiter.consume(key).catch((res: RateLimiterRes | Error) => res)),
-      );
-    },
-
-    async recordSuccess(username: string, ip: string): Promise<void> {
-      await byUserAndIp.limiter.delete(`${username.toLowerCase()}|${ip}`);
+    /**
+     * Admits one sign-in attempt, or says how long to wait. The per-address counts are taken
+     * before the password is checked (atomically, so a burst of parallel guesses cannot all slip
+     * under a limit) and given back by `settle(true)`; a failure then also counts against the
+     * account.
+     */
+    async admit(username: string, ip: string): Promise<{ retryAfterMs: number } | { settle(success: boolean): Promise<void> }> {
+      const user = username.toLowerCase();
+      const userIpKey = `${user}|${ip}`;
+      const [userAndIp, onUser] = await Promise.all([byUserAndIp.limiter.get(userIpKey), byUser.limiter.get(user)]);
+      // The account is under attack: addresses that guessed wrong wait; a clean one may try.
+      if (userAndIp && userAndIp.consumedPoints > 0 && onUser && onUser.consumedPoints >= byUser.max) {
+        return { retryAfterMs: Math.max(1, Math.min(onUser.msBeforeNext, userAndIp.msBeforeNext)) };
+      }
+      try {
+        await byUserAndIp.limiter.consume(userIpKey);
+      } catch (err) {
+        return { retryAfterMs: rejected(err) };
+      }
+      try {
+        await byIp.limiter.consume(ip);
+      } catch (err) {
+        await byUserAndIp.limiter.reward(userIpKey);
+        return { retryAfterMs: rejected(err) };
+      }
+      return {
+        async settle(success: boolean) {
+          if (success) {
+            await Promise.all([byUserAndIp.limiter.delete(userIpKey), byIp.limiter.reward(ip)]);
+          } else {
+            await byUser.limiter.consume(user).catch((res: RateLimiterRes | Error) => res);
+          }
+        },
+      };
     },
   };
 }
