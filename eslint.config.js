@@ -27,7 +27,17 @@ export default tseslint.config(
   {
     // Tests read loosely typed JSON bodies on purpose.
     files: ["**/*.test.ts", "server/test/**"],
-    rules: { "@typescript-eslint/no-explicit-any": "off" },
+    rules: {
+      "@typescript-eslint/no-explicit-any": "off",
+      // A test or suite declared inside a hook is never collected: it silently does not run.
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector: "CallExpression[callee.name=/^(before|after)(All|Each)$/] CallExpression:matches([callee.name=/^(it|test|describe)$/], [callee.object.name=/^(it|test|describe)$/], [callee.callee.object.name=/^(it|test|describe)$/])",
+          message: "A test declared inside a hook never runs: declare it at the suite's top level.",
+        },
+      ],
+    },
   },
   {
     files: ["scripts/**", "bench/**", "e2e/**", "sandbox/**"],
