@@ -1,7 +1,8 @@
 import type { Env } from "./env";
 import type { SecretBox } from "./lib/secret-box";
 import { createIntegrationStatusService } from "./modules/integrations/integration-status.service";
-import { createIntegrationsService } from "./modules/integrations/integrations.service";
+import { createIntegrationsService, SERVICES_OF } from "./modules/integrations/integrations.service";
+import { createEventBus } from "./lib/event-bus";
 import type { SettingsConfig } from "./modules/integrations/settings";
 import { createOAuthClientsService } from "./modules/oauth/oauth-clients.service";
 import { createOAuthTokensService } from "./modules/oauth/oauth-tokens.service";
@@ -46,6 +47,7 @@ export type AppConfig = Pick<
 /** Wires repos and services from their dependencies: the only place that knows the whole graph. */
 export function createContainer(deps: { database: Database; config: AppConfig; clock: Clock; log: Logger; secretBox: SecretBox }) {
   const { database, config, clock, log, secretBox } = deps;
+  const events = createEventBus({ log });
   const repos = createRepos(database.db);
   const transact = createTransact(database.db);
   const audit = createAuditService({ auditRepo: repos.auditRepo, clock, log });
@@ -59,15 +61,12 @@ export function createContainer(deps: { database: Database; config: AppConfig; c
     log,
     policy: { idleMs: config.SESSION_IDLE_MINUTES * 60_000, maxAgeMs: config.SESSION_MAX_HOURS * 3_600_000 },
   });
-  // Late-bound: the token service (made below) must forget cached checks when a user is disabled
-  // or their roles change.
-  let forgetVerifiedTokens = () => {};
-  const users = createUsersService({ repos, transact, audit, clock, onAccessRevoked: () => forgetVerifiedTokens() });
-  const roles = createRolesService({ repos, transact, audit, clock, onAccessRevoked: () => forgetVerifiedTokens() });
-  const meter = createUpstreamMeter({ clock, hourlyBudget: { atlassian: config.ATLASSIAN_HOURLY_BUDGET, bitbucket: config.BITBUCKET_HOURLY_BUDGET } });
+  const users = createUsersService({ repos, transact, audit, clock, events });
+  const roles = createRolesService({ repos, transact, audit, clock, events });
+  const meter = createUpstreamMeter({ clock, events, hourlyBudget: { atlassian: config.ATLASSIAN_HOURLY_BUDGET, bitbucket: config.BITBUCKET_HOURLY_BUDGET } });
   const hostPolicy = createHostPolicy({ allowPrivate: config.UPSTREAM_ALLOW_PRIVATE, allowedHosts: config.UPSTREAM_ALLOWED_HOSTS });
   const http = createUpstreamHttp({ meter, timeoutMs: config.UPSTREAM_TIMEOUT_MS, hostPolicy, ...config.upstream });
-  const integrations = createIntegrationsService({ repo: repos.integrationsRepo, secretBox, audit, clock, http, meter, hostPolicy, bitbucketApiUrl: config.BITBUCKET_API_URL });
+  const integrations = createIntegrationsService({ repo: repos.integrationsRepo, secretBox, audit, clock, http, hostPolicy, bitbucketApiUrl: config.BITBUCKET_API_URL, events });
   const integrationStatus = createIntegrationStatusService({
     integrations,
     repo: repos.integrationsRepo,
@@ -77,10 +76,9 @@ export function createContainer(deps: { database: Database; config: AppConfig; c
     probeTimeoutMs: Math.min(config.UPSTREAM_TIMEOUT_MS, 5_000),
   });
   const metadataDocuments = config.OAUTH_CLIENT_ID_METADATA_DOCUMENTS ? createClientMetadataDocuments({ hostPolicy, clock, ...(config.clientMetadataTls ? { tls: config.clientMetadataTls } : {}) }) : undefined;
-  const oauthClients = createOAuthClientsService({ repo: repos.oauthClientsRepo, grantsRepo: repos.oauthGrantsRepo, secretBox, audit, clock, log, ...(metadataDocuments ? { metadataDocuments } : {}) });
+  const oauthClients = createOAuthClientsService({ repo: repos.oauthClientsRepo, grantsRepo: repos.oauthGrantsRepo, secretBox, audit, clock, log, events, ...(metadataDocuments ? { metadataDocuments } : {}) });
   const oauthTokens = createOAuthTokensService({
     repo: repos.oauthGrantsRepo,
-    clients: oauthClients,
     audit,
     clock,
     policy: {
@@ -92,8 +90,22 @@ export function createContainer(deps: { database: Database; config: AppConfig; c
       refreshGraceSeconds: config.OAUTH_REFRESH_GRACE_SECONDS,
     },
     secretBox,
+    events,
   });
-  forgetVerifiedTokens = oauthTokens.forgetVerified;
+
+  // Who reacts to what: every subscription of the event bus, in one place (ARCHITECTURE rule 11).
+  // OAuth access that ended or narrowed anywhere: no cached token check may outlive it.
+  events.on("oauth.client-revoked", () => oauthTokens.forgetVerified());
+  events.on("user.access-changed", () => oauthTokens.forgetVerified());
+  // A saved integration is another target: what was known about the old one no longer holds.
+  events.on("integration.saved", ({ kind }) => {
+    meter.forgetOutcomes(SERVICES_OF[kind]);
+    for (const service of SERVICES_OF[kind]) http.resetCircuits(service);
+    integrationStatus.forgetWorkspace(kind);
+  });
+  // Last sync survives a restart.
+  events.on("upstream.outcome", ({ service, outcome }) => integrationStatus.persistOutcome(service, outcome));
+
   return {
     database,
     config,
@@ -103,6 +115,7 @@ export function createContainer(deps: { database: Database; config: AppConfig; c
     transact,
     upstream: { http, meter, hostPolicy },
     services: { audit, auth, users, roles, integrations, integrationStatus, oauthClients, oauthTokens },
+    events,
     /** Stops what holds sockets or timers (the upstream connection pool). */
     close: () => Promise.all([http.close(), metadataDocuments?.close()]).then(() => undefined),
   };

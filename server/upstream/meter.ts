@@ -1,3 +1,4 @@
+import type { EventBus } from "../lib/event-bus";
 import type { Clock } from "../lib/clock";
 import type { UpstreamService } from "./errors";
 
@@ -32,11 +33,10 @@ const MINUTE_MS = 60_000;
  * 60 one-minute buckets), the upstream's own rate-limit headers, and each service's last success
  * and failure.
  */
-export function createUpstreamMeter(deps: { clock: Clock; hourlyBudget: Record<BudgetGroup, number> }) {
+export function createUpstreamMeter(deps: { clock: Clock; hourlyBudget: Record<BudgetGroup, number>; events?: EventBus }) {
   const buckets: Record<BudgetGroup, { minute: number; count: number }[]> = { atlassian: [], bitbucket: [] };
   const reported: Partial<Record<BudgetGroup, { limit: number; remaining: number | null; at: number }>> = {};
   const health = new Map<UpstreamService, ServiceHealth>();
-  const listeners: ((service: UpstreamService, outcome: Outcome) => void)[] = [];
 
   const callsInLastHour = (group: BudgetGroup, now: number): number => {
     const current = Math.floor(now / MINUTE_MS);
@@ -77,7 +77,7 @@ export function createUpstreamMeter(deps: { clock: Clock; hourlyBudget: Record<B
       }
       h.last = { ok, at, error: ok ? null : error };
       health.set(service, h);
-      for (const listener of listeners) listener(service, h.last);
+      deps.events?.emit("upstream.outcome", { service, outcome: h.last });
     },
 
     /** Restores what a previous run stored (last sync survives a restart). */
@@ -112,9 +112,6 @@ export function createUpstreamMeter(deps: { clock: Clock; hourlyBudget: Record<B
       return { used: own, total: deps.hourlyBudget[group] };
     },
 
-    onOutcome(listener: (service: UpstreamService, outcome: Outcome) => void): void {
-      listeners.push(listener);
-    },
   };
 }
 

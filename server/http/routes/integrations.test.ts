@@ -1,3 +1,4 @@
+import { createEventBus } from "../../lib/event-bus";
 import { randomBytes } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -128,7 +129,7 @@ describe("integrations: configuration, tests and status", () => {
       await admin.post("/api/admin/atlassian-config", atlassian());
       const { services, repos, clock, upstream, config } = t.container;
       // The same database, read by a server whose key differs.
-      const other = createIntegrationsService({ repo: repos.integrationsRepo, secretBox: createSecretBox(randomBytes(32)), audit: services.audit, clock, http: upstream.http, meter: upstream.meter, hostPolicy: upstream.hostPolicy, bitbucketApiUrl: config.BITBUCKET_API_URL });
+      const other = createIntegrationsService({ repo: repos.integrationsRepo, secretBox: createSecretBox(randomBytes(32)), audit: services.audit, clock, http: upstream.http, hostPolicy: upstream.hostPolicy, events: createEventBus(), bitbucketApiUrl: config.BITBUCKET_API_URL });
       await expect(other.clients.jira.myself()).rejects.toThrow("The stored Atlassian secret cannot be decrypted (was SECRET_KEY changed?): enter it again");
       expect((await other.getAtlassian()).apiTokenHint).toBe(TOKEN.slice(-4));
     });

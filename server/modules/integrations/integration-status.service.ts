@@ -1,3 +1,4 @@
+import type { IntegrationKind } from "./integrations.repo";
 import type { AtlassianStatusDto, AtlassianTestResult, BitbucketStatusDto, BitbucketTestResult } from "../../../contract/integrations";
 import { AppError } from "../../lib/app-error";
 import type { Clock } from "../../lib/clock";
@@ -29,12 +30,8 @@ export function createIntegrationStatusService(deps: { integrations: Integration
   let workspaceFacts: { workspace: string; name: string | null; repositoryCount: number | null } | null = null;
   const persisted = new Map<UpstreamService, { ok: boolean; at: number }>();
 
-  integrations.onChange((kind) => {
-    if (kind === "bitbucket") workspaceFacts = null;
-  });
-
-  // Last sync survives a restart: write outcomes through, a success at most once a minute.
-  meter.onOutcome((service: UpstreamService, outcome: Outcome) => {
+  /** Last sync survives a restart: outcomes are written through, a success at most once a minute. */
+  function persistOutcome(service: UpstreamService, outcome: Outcome): void {
     const last = persisted.get(service);
     const now = outcome.at.getTime();
     if (last && last.ok === outcome.ok && now - last.at < PERSIST_EVERY_MS) return;
@@ -43,7 +40,7 @@ export function createIntegrationStatusService(deps: { integrations: Integration
     deps.repo
       .upsertSync({ service, lastSuccessAt: h.lastSuccessAt, lastFailureAt: h.lastFailureAt, lastError: h.lastError })
       .catch((err) => log.warn({ err, service }, "could not store the upstream sync state"));
-  });
+  }
 
   const probeCalls: Record<UpstreamService, () => Promise<unknown>> = {
     jira: () => integrations.clients.jira.myself(deps.probeTimeoutMs),
@@ -96,6 +93,12 @@ export function createIntegrationStatusService(deps: { integrations: Integration
   };
 
   return {
+    /** Reactions (subscribed in container.ts): an outcome to persist, a saved configuration to forget about. */
+    persistOutcome,
+    forgetWorkspace(kind: IntegrationKind): void {
+      if (kind === "bitbucket") workspaceFacts = null;
+    },
+
     /** Restores last sync times stored by a previous run. */
     async restore(): Promise<void> {
       for (const row of await deps.repo.listSync()) {

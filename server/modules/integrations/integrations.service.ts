@@ -15,8 +15,8 @@ import { createConfluenceClient } from "../../upstream/confluence.client";
 import { UpstreamError, type UpstreamService } from "../../upstream/errors";
 import type { UpstreamHttp, UpstreamTarget } from "../../upstream/http";
 import { createJiraClient } from "../../upstream/jira.client";
-import type { UpstreamMeter } from "../../upstream/meter";
 import type { HostPolicy } from "../../upstream/host-policy";
+import type { EventBus } from "../../lib/event-bus";
 import type { Actor, AuditService } from "../audit/audit.service";
 import type { IntegrationKind, IntegrationsRepo } from "./integrations.repo";
 
@@ -32,7 +32,7 @@ interface OpenConfig {
 
 /** Other instances may have saved a new configuration: the cached copy is re-read this often. */
 const CONFIG_CACHE_MS = 30_000;
-const SERVICES_OF: Record<IntegrationKind, UpstreamService[]> = { atlassian: ["jira", "confluence"], bitbucket: ["bitbucket"] };
+export const SERVICES_OF: Record<IntegrationKind, UpstreamService[]> = { atlassian: ["jira", "confluence"], bitbucket: ["bitbucket"] };
 
 /** "https://acme.atlassian.net/wiki/" -> "https://acme.atlassian.net": Jira lives at the root, Confluence under /wiki. */
 export const normaliseInstanceUrl = (url: string): string => url.trim().replace(/\/+$/, "").replace(/\/wiki$/i, "");
@@ -50,17 +50,16 @@ export function createIntegrationsService(deps: {
   audit: AuditService;
   clock: Clock;
   http: UpstreamHttp;
-  meter: UpstreamMeter;
   hostPolicy: HostPolicy;
   bitbucketApiUrl: string;
+  events: EventBus;
 }) {
-  const { repo, secretBox, audit, clock, http, meter } = deps;
+  const { repo, secretBox, audit, clock, http } = deps;
   const cache = new Map<IntegrationKind, OpenConfig | null>();
   const cacheTimes = new Map<IntegrationKind, number>();
   /** Bumped by every save: a read that started before it must not put the old row back in the cache. */
   const generation = new Map<IntegrationKind, number>();
   const loading = new Map<IntegrationKind, Promise<OpenConfig | null>>();
-  const changeListeners: ((kind: IntegrationKind) => void)[] = [];
 
   function load(kind: IntegrationKind): Promise<OpenConfig | null> {
     const at = cacheTimes.get(kind);
@@ -95,11 +94,7 @@ export function createIntegrationsService(deps: {
     return open;
   }
 
-  function changed(kind: IntegrationKind): void {
-    meter.forgetOutcomes(SERVICES_OF[kind]);
-    for (const s of SERVICES_OF[kind]) http.resetCircuits(s);
-    for (const listener of changeListeners) listener(kind);
-  }
+  const changed = (kind: IntegrationKind): void => deps.events.emit("integration.saved", { kind });
 
   /** The call target of a service; `requireActive: false` for connection tests of an inactive integration. */
   async function target(service: UpstreamService, options: { requireActive?: boolean } = {}): Promise<UpstreamTarget> {
@@ -207,7 +202,6 @@ export function createIntegrationsService(deps: {
       return { status: res.status, body: res.data, contentType: Array.isArray(type) ? type[0] : type };
     },
 
-    onChange: (listener: (kind: IntegrationKind) => void) => changeListeners.push(listener),
 
     /** Clients on the stored configuration (inactive or missing: every call fails with not_configured). */
     clients: { jira, confluence, bitbucket },

@@ -4,6 +4,7 @@ import type { OAuthClientInformationFull } from "@modelcontextprotocol/sdk/share
 import type { RegistrationRequest } from "../../oauth/registration";
 import { isMetadataDocumentUrl, type ClientMetadataDocuments } from "../../oauth/client-metadata-documents";
 import type { Logger } from "../../lib/logger";
+import type { EventBus } from "../../lib/event-bus";
 import { OAUTH_SCOPES, redirectUriProblem, type OAuthClientCreateSchema, type OAuthClientDto } from "../../../contract/oauth";
 import type { z } from "zod";
 import type { OAuthClientRow } from "../../db/schema";
@@ -29,8 +30,8 @@ const NOT_FOUND = "OAuth client not found";
 
 /**
  * OAuth clients (D7): made on the console or by dynamic registration, secrets sealed at rest.
- * Anything that ends a client's tokens (delete, deactivate, new secret) tells `onRevocation`
- * listeners, so cached token checks are dropped at once.
+ * Anything that ends a client's tokens (delete, deactivate, new secret) is told on the event bus
+ * ("oauth.client-revoked"), so cached token checks are dropped at once.
  */
 export function createOAuthClientsService(deps: {
   repo: OAuthClientsRepo;
@@ -41,17 +42,17 @@ export function createOAuthClientsService(deps: {
   /** Client ID Metadata Documents (https client ids); absent when switched off. */
   metadataDocuments?: ClientMetadataDocuments;
   log?: Logger;
+  events: EventBus;
 }) {
   const { repo, secretBox, audit, clock } = deps;
-  const revocationListeners: (() => void)[] = [];
-  const revoked = () => revocationListeners.forEach((l) => l());
+  const revoked = (clientId: string, reason: string) => deps.events.emit("oauth.client-revoked", { clientId, reason });
   /**
    * Ends the client's grants for good: a deactivated client's tokens must not come back when it
    * is activated again, nor survive a secret rotated because it leaked.
    */
   async function revokeAll(row: OAuthClientRow, reason: string): Promise<void> {
     await deps.grantsRepo.revokeGrantsOfClient(row.id, reason, clock.now());
-    revoked();
+    revoked(row.clientId, reason);
   }
 
   /** The client's secret; null for a public client, or when it cannot be opened (SECRET_KEY changed): regenerate it. */
@@ -151,7 +152,7 @@ export function createOAuthClientsService(deps: {
     async delete(clientId: string, actor: Actor): Promise<void> {
       const row = await repo.delete(clientId);
       if (!row) throw new AppError("not_found", NOT_FOUND);
-      revoked();
+      revoked(clientId, "client deleted");
       await audit.record(actor, { action: "oauth_client.deleted", targetType: "oauth_client", targetId: clientId, details: { before: snapshot(row) } });
     },
 
@@ -228,7 +229,6 @@ export function createOAuthClientsService(deps: {
     /** Self-registered clients nobody used for `unusedFor`: removed (issue 9), so registration cannot pile up clients. */
     pruneUnusedDynamic: (unusedForMs: number) => repo.deleteUnusedDynamic(new Date(clock.now().getTime() - unusedForMs)),
 
-    onRevocation: (listener: () => void) => revocationListeners.push(listener),
   };
 }
 

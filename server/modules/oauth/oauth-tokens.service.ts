@@ -6,6 +6,7 @@ import type { ConsentRequestDto } from "../../../contract/oauth";
 import { AppError } from "../../lib/app-error";
 import type { Clock } from "../../lib/clock";
 import type { SecretBox } from "../../lib/secret-box";
+import type { EventBus } from "../../lib/event-bus";
 import type { Actor, AuditService } from "../audit/audit.service";
 import type { OAuthGrantsRepo } from "./oauth-grants.repo";
 import type { OAuthClientsService } from "./oauth-clients.service";
@@ -55,13 +56,12 @@ const VERIFY_CACHE_MAX = 10_000;
  * The authorization server's rules: consent requests, codes, the token families behind them,
  * rotation with reuse detection, revocation, and the cheap verification of access tokens.
  */
-export function createOAuthTokensService(deps: { repo: OAuthGrantsRepo; clients: OAuthClientsService; audit: AuditService; clock: Clock; policy: OAuthPolicy; secretBox: SecretBox }) {
-  const { repo, clients, audit, clock, policy, secretBox } = deps;
+export function createOAuthTokensService(deps: { repo: OAuthGrantsRepo; audit: AuditService; clock: Clock; policy: OAuthPolicy; secretBox: SecretBox; events: EventBus }) {
+  const { repo, audit, clock, policy, secretBox } = deps;
   const issuerOrigin = new URL(policy.issuer).origin;
   /** The audience a token is bound to when the client names none: the whole server (RFC 8707). */
   const defaultResource = `${issuerOrigin}/`;
   const verified = new Map<string, { info: AuthInfo; at: number }>();
-  clients.onRevocation(() => verified.clear());
 
   const now = () => clock.now();
   const after = (seconds: number) => new Date(now().getTime() + seconds * 1000);
@@ -116,6 +116,7 @@ export function createOAuthTokensService(deps: { repo: OAuthGrantsRepo; clients:
   async function revokeFamily(grantId: string, reason: string): Promise<void> {
     await repo.revokeGrant(grantId, reason, now());
     verified.clear();
+    deps.events.emit("oauth.token-revoked", { grantId, reason });
   }
 
   const redirectWith = (redirectUri: string, params: Record<string, string | null | undefined>): string => {
@@ -270,6 +271,7 @@ export function createOAuthTokensService(deps: { repo: OAuthGrantsRepo; clients:
       else {
         await repo.revokeToken(found.token.tokenHash, now());
         verified.delete(found.token.tokenHash);
+        deps.events.emit("oauth.token-revoked", { grantId: found.grant.id, reason: "access token revoked" });
       }
     },
 

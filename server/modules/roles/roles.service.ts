@@ -4,6 +4,7 @@ import { AppError } from "../../lib/app-error";
 import type { Repos, Transact } from "../../repos";
 import type { Clock } from "../../lib/clock";
 import type { AuditService } from "../audit/audit.service";
+import type { EventBus } from "../../lib/event-bus";
 import { createPrivilegeAudit, isAdmin, keysOf, lacking, PrivilegeDenied, type PrivilegedActor } from "../users/privileges";
 import type { RoleWithPermissions } from "./roles.repo";
 import { isUniqueViolation } from "../../db/errors";
@@ -22,8 +23,8 @@ export function createRolesService(deps: {
   transact: Transact;
   audit: AuditService;
   clock: Clock;
-  /** Called when a change to roles narrowed or revoked OAuth grants: cached token checks must go. */
-  onAccessRevoked?: () => void;
+  /** Told when a change to roles narrowed or revoked OAuth grants. */
+  events: EventBus;
 }) {
   const { repos, transact, audit } = deps;
 
@@ -52,7 +53,7 @@ export function createRolesService(deps: {
       reconciled = await r.oauthGrantsRepo.reconcileWithPermissions(deps.clock.now());
       return value;
     });
-    if (reconciled > 0) deps.onAccessRevoked?.();
+    if (reconciled > 0) deps.events.emit("user.access-changed", { userId: null, reason: "role permissions changed" });
     return result;
   }
 

@@ -7,6 +7,7 @@ import { hashPassword } from "../../lib/passwords";
 import type { Repos, Transact } from "../../repos";
 import type { Clock } from "../../lib/clock";
 import type { AuditService } from "../audit/audit.service";
+import type { EventBus } from "../../lib/event-bus";
 import { createPrivilegeAudit, isAdmin, keysOf, lacking, PrivilegeDenied, type PrivilegedActor } from "./privileges";
 
 export type UserWithRoles = Omit<UserRow, "passwordHash" | "updatedAt"> & { roles: RoleRow[] };
@@ -25,8 +26,8 @@ export function createUsersService(deps: {
   transact: Transact;
   audit: AuditService;
   clock: Clock;
-  /** Called when a user's OAuth access ended (deactivated, deleted): cached token checks must go. */
-  onAccessRevoked?: () => void;
+  /** Told when a user's OAuth access ended or narrowed (deactivated, deleted, roles changed). */
+  events: EventBus;
 }) {
   const { repos, transact, audit } = deps;
   const auditDenials = createPrivilegeAudit(audit);
@@ -150,7 +151,7 @@ export function createUsersService(deps: {
           );
           return after;
         }));
-        if (input.isActive === false) deps.onAccessRevoked?.();
+        if (input.isActive === false) deps.events.emit("user.access-changed", { userId: id, reason: "user deactivated" });
         return { ...updated, roles: (await repos.userRolesRepo.rolesByUser([id])).get(id) ?? [] };
       } catch (err) {
         throw conflictFromDb(err);
@@ -167,7 +168,7 @@ export function createUsersService(deps: {
         await assertAdminRemains(r);
         await audit.record(actor, { action: "user.deleted", targetType: "user", targetId: id, details: { before: snapshot(before) } }, r.auditRepo);
       }));
-      deps.onAccessRevoked?.(); // their OAuth grants went with them (ON DELETE CASCADE)
+      deps.events.emit("user.access-changed", { userId: id, reason: "user deleted" }); // their OAuth grants went with them (ON DELETE CASCADE)
     },
 
     async roles(id: string): Promise<RoleRow[]> {
@@ -207,7 +208,7 @@ export function createUsersService(deps: {
         );
         return after;
       }));
-      if (changedAccess) deps.onAccessRevoked?.();
+      if (changedAccess) deps.events.emit("user.access-changed", { userId: id, reason: "roles changed" });
       return after;
     },
   };
