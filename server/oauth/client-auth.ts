@@ -1,6 +1,7 @@
 import { timingSafeEqual } from "node:crypto";
-import { InvalidClientError, InvalidRequestError, type OAuthError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
-import type { RequestHandler, Response } from "express";
+import { InvalidClientError, InvalidRequestError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
+import type { RequestHandler } from "express";
+import { BASIC_CHALLENGE, sendOAuthError } from "./oauth-error";
 import type { OAuthClientsService } from "../modules/oauth/oauth-clients.service";
 import { hasControlCharacters } from "../../contract/text";
 
@@ -13,10 +14,6 @@ const sameSecret = (a: string, b: string): boolean => {
 /** RFC 6749 §2.3.1: the Basic credentials are form-encoded before base64. */
 const formDecode = (s: string): string => decodeURIComponent(s.replace(/\+/g, " "));
 
-export function sendOAuthError(res: Response, status: number, error: OAuthError, basicChallenge = false): void {
-  if (basicChallenge) res.set("WWW-Authenticate", 'Basic realm="bridgekeeper"');
-  res.set("Cache-Control", "no-store").status(status).json(error.toResponseObject());
-}
 
 /**
  * Client authentication for the token and revocation endpoints, before the SDK's handlers:
@@ -38,25 +35,25 @@ export function authenticateClient(clients: OAuthClientsService): RequestHandler
         if (body.client_secret !== undefined) return sendOAuthError(res, 400, new InvalidRequestError("Use one client authentication method, not two"));
         const decoded = Buffer.from(header.slice(5).trim(), "base64").toString("utf8");
         const colon = decoded.indexOf(":");
-        if (colon < 1) return sendOAuthError(res, 401, new InvalidClientError("Malformed Basic credentials"), true);
+        if (colon < 1) return sendOAuthError(res, 401, new InvalidClientError("Malformed Basic credentials"), BASIC_CHALLENGE);
         try {
           clientId = formDecode(decoded.slice(0, colon));
           secret = formDecode(decoded.slice(colon + 1));
         } catch {
-          return sendOAuthError(res, 401, new InvalidClientError("Malformed Basic credentials"), true);
+          return sendOAuthError(res, 401, new InvalidClientError("Malformed Basic credentials"), BASIC_CHALLENGE);
         }
         // The form's fields were checked for control characters; the header's are checked here.
-        if (hasControlCharacters(String(clientId)) || hasControlCharacters(String(secret))) return sendOAuthError(res, 401, new InvalidClientError("Malformed Basic credentials"), true);
+        if (hasControlCharacters(String(clientId)) || hasControlCharacters(String(secret))) return sendOAuthError(res, 401, new InvalidClientError("Malformed Basic credentials"), BASIC_CHALLENGE);
         if (body.client_id !== undefined && body.client_id !== clientId) return sendOAuthError(res, 400, new InvalidRequestError("client_id does not match the credentials"));
       }
-      if (typeof clientId !== "string" || clientId === "") return sendOAuthError(res, 401, new InvalidClientError("Client authentication is required"), basic);
+      if (typeof clientId !== "string" || clientId === "") return sendOAuthError(res, 401, new InvalidClientError("Client authentication is required"), basic ? BASIC_CHALLENGE : undefined);
       if (secret !== undefined && typeof secret !== "string") return sendOAuthError(res, 400, new InvalidRequestError("client_secret must be a string"));
       const client = await clients.forOAuth(clientId);
-      if (!client) return sendOAuthError(res, 401, new InvalidClientError("Unknown or inactive client"), basic);
+      if (!client) return sendOAuthError(res, 401, new InvalidClientError("Unknown or inactive client"), basic ? BASIC_CHALLENGE : undefined);
       if (client.client_secret) {
-        if (typeof secret !== "string" || !sameSecret(secret, client.client_secret)) return sendOAuthError(res, 401, new InvalidClientError("Invalid client credentials"), basic);
+        if (typeof secret !== "string" || !sameSecret(secret, client.client_secret)) return sendOAuthError(res, 401, new InvalidClientError("Invalid client credentials"), basic ? BASIC_CHALLENGE : undefined);
       } else if (secret !== undefined && secret !== "") {
-        return sendOAuthError(res, 401, new InvalidClientError("This public client has no secret"), basic);
+        return sendOAuthError(res, 401, new InvalidClientError("This public client has no secret"), basic ? BASIC_CHALLENGE : undefined);
       }
       // The SDK's handlers read the client from the form fields (and check the secret again).
       req.body = { ...body, client_id: clientId, ...(client.client_secret ? { client_secret: client.client_secret } : {}) };

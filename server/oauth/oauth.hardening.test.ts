@@ -50,7 +50,9 @@ describe("OAuth hardening", () => {
     const refused = await fetch(`${rig.baseUrl}/api/bitbucket/user`, { headers: { authorization: `Bearer ${good}` } });
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
-    expect(await refused.json()).toMatchObject({ error: "rate_limited" });
+    const body = (await refused.json()) as { error: { code: string }; requestId: string };
+    expect(body.error.code).toBe("rate_limited");
+    expect(body.requestId).toBe(refused.headers.get("x-request-id"));
   });
 });
 

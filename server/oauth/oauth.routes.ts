@@ -11,7 +11,8 @@ import { OAUTH_SCOPES } from "../../contract/oauth";
 import { findUnsafeText } from "../../contract/text";
 import type { OAuthClientsService } from "../modules/oauth/oauth-clients.service";
 import type { OAuthClient, OAuthTokensService } from "../modules/oauth/oauth-tokens.service";
-import { authenticateClient, sendOAuthError } from "./client-auth";
+import { authenticateClient } from "./client-auth";
+import { sendOAuthError } from "./oauth-error";
 import { registrationHandler } from "./registration";
 
 export interface OAuthRoutesOptions {
@@ -242,7 +243,7 @@ export function oauthRoutes(options: OAuthRoutesOptions): Router {
     router.post("/oauth/register", express.json({ limit: "16kb" }), refuseUnsafeParams, registrationHandler({ clients, scopes: OAUTH_SCOPES }));
   } else {
     router.use("/oauth/register", allowOnly("POST"), (_req, res) => {
-      res.status(404).json({ error: "invalid_request", error_description: "Dynamic client registration is disabled on this server" });
+      sendOAuthError(res, 404, new InvalidRequestError("Dynamic client registration is disabled on this server"));
     });
   }
   router.use("/oauth", oauthParserErrors);

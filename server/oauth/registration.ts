@@ -2,7 +2,7 @@ import { InvalidClientMetadataError, OAuthError } from "@modelcontextprotocol/sd
 import type { RequestHandler } from "express";
 import { z } from "zod";
 import type { OAuthClientsService } from "../modules/oauth/oauth-clients.service";
-import { sendOAuthError } from "./client-auth";
+import { sendOAuthError } from "./oauth-error";
 
 const text = (max: number) => z.string().max(max, `must be at most ${max} characters`);
 

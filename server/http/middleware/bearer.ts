@@ -2,6 +2,9 @@ import { requireBearerAuth } from "@modelcontextprotocol/sdk/server/auth/middlew
 import type { OAuthTokenVerifier } from "@modelcontextprotocol/sdk/server/auth/provider.js";
 import type { RequestHandler } from "express";
 import { RateLimiterMemory } from "rate-limiter-flexible";
+import { InvalidRequestError, InvalidTokenError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
+import { AppError } from "../../lib/app-error";
+import { sendOAuthError } from "../../oauth/oauth-error";
 import type { OAuthScope } from "../../../contract/oauth";
 import { PROTECTED_RESOURCE_METADATA_PATH } from "../../oauth/oauth.routes";
 import type { Guard } from "./access";
@@ -36,9 +39,8 @@ export function bearer(deps: { verifier: OAuthTokenVerifier; issuer: string; sco
     // An address that keeps presenting bad tokens is answered without a look at the next one.
     const seen = await badTokens.get(ip);
     if (seen && seen.consumedPoints >= limit.attempts) {
-      res.set("Retry-After", String(Math.max(1, Math.ceil(seen.msBeforeNext / 1000))));
-      res.status(429).json({ error: "rate_limited", error_description: "Too many invalid access tokens from this address; try again later" });
-      return;
+      // A rate limit, not a challenge: the house body, with the request id.
+      return next(new AppError("rate_limited", "Too many invalid access tokens from this address; try again later", { headers: { "Retry-After": String(Math.max(1, Math.ceil(seen.msBeforeNext / 1000))) } }));
     }
     // A presented token that is refused counts; asking without one (discovery) does not.
     if (req.headers.authorization) {
@@ -48,15 +50,13 @@ export function bearer(deps: { verifier: OAuthTokenVerifier; issuer: string; sco
     }
     if ("access_token" in req.query) {
       const description = "Send the access token in the Authorization header, never in the URL";
-      res.set("WWW-Authenticate", challenge("invalid_request", description)).status(401).json({ error: "invalid_request", error_description: description });
-      return;
+      return sendOAuthError(res, 401, new InvalidRequestError(description), challenge("invalid_request", description));
     }
     sdkGuard(req, res, (err?: unknown) => {
       if (err) return next(err);
       if (!withinResource(new URL(req.originalUrl, origin), req.auth?.resource)) {
         const description = "The access token was not issued for this resource";
-        res.set("WWW-Authenticate", challenge("invalid_token", description)).status(401).json({ error: "invalid_token", error_description: description });
-        return;
+        return sendOAuthError(res, 401, new InvalidTokenError(description), challenge("invalid_token", description));
       }
       next();
     });

@@ -1,10 +1,11 @@
 import type { RequestHandler } from "express";
+import { AppError } from "../../lib/app-error";
 import { BurstyRateLimiter, RateLimiterMemory, type RateLimiterRes } from "rate-limiter-flexible";
 
 /**
  * D16: the API limit for bearer clients, per OAuth client: `perMinute` requests a minute, and
  * `burst` more at once before that (a bursty limiter: the main bucket, then a small one). A
- * limited request gets 429 with Retry-After, in the OAuth/bearer error shape.
+ * limited request gets 429 with Retry-After, in the house error body.
  */
 export function clientRateLimit(options: { perMinute: number; burst: number }): RequestHandler {
   const limiter = new BurstyRateLimiter(
@@ -17,8 +18,8 @@ export function clientRateLimit(options: { perMinute: number; burst: number }): 
       () => next(),
       (rejection: RateLimiterRes | Error) => {
         if (rejection instanceof Error) return next(rejection);
-        res.set("Retry-After", String(Math.max(1, Math.ceil(rejection.msBeforeNext / 1000))));
-        res.status(429).json({ error: "rate_limited", error_description: `More than ${options.perMinute} requests a minute from this client; try again later` });
+        // The house error body (with the request id), like every /api answer that is not a bearer challenge.
+        next(new AppError("rate_limited", `More than ${options.perMinute} requests a minute from this client; try again later`, { headers: { "Retry-After": String(Math.max(1, Math.ceil(rejection.msBeforeNext / 1000))) } }));
       },
     );
   };

@@ -96,6 +96,9 @@ describe("proxy paths", () => {
     const limited = await get("/api/atlassian/jira/rest/api/3/myself", fresh);
     expect(limited.status).toBe(429);
     expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
+    // The house error body, with the request id (a rate limit is not a bearer challenge).
+    const body = (await limited.json()) as { error: { code: string; message: string }; requestId: string };
+    expect(body).toEqual({ error: { code: "rate_limited", message: expect.stringMatching(/^More than 30 requests a minute/) }, requestId: limited.headers.get("x-request-id") });
     // another client is not affected
     expect((await get("/api/atlassian/jira/rest/api/3/myself", await makeToken())).status).toBe(200);
   });
