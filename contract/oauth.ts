@@ -97,6 +97,9 @@ export type OAuthClientFormInput = z.input<typeof OAuthClientFormSchema>;
 /** PATCH /api/admin/oauth-clients/{clientId}: activate or deactivate (beyond the spec). */
 export const OAuthClientUpdateSchema = z.object({ isActive: z.boolean({ error: "isActive must be true or false" }) });
 
+/** How a client came to be: made on the console, self-registered (RFC 7591), or self-described (a Client ID Metadata Document). */
+export type ClientOrigin = "console" | "dynamic" | "metadata-document";
+
 /** GET /api/admin/oauth-clients item. `clientSecret` only for those who manage clients (D7). */
 export interface OAuthClientDto {
   id: string;
@@ -108,7 +111,7 @@ export interface OAuthClientDto {
   redirectUris: string[];
   scopes: string[];
   isActive: boolean;
-  registeredVia: "console" | "dynamic" | "metadata-document";
+  registeredVia: ClientOrigin;
   /** Live grants of this client (unexpired, unrevoked). */
   activeGrants: number;
   createdAt: string;
@@ -130,7 +133,7 @@ export interface ConsentRequestDto {
    * (RFC 7591) or self-described (a Client ID Metadata Document): the latter two are unverified,
    * their name is their own claim, and the consent page says so beside where it returns to.
    */
-  registeredVia: "console" | "dynamic" | "metadata-document";
+  registeredVia: ClientOrigin;
   /** The host (or scheme, for a native app's) the browser is sent back to. */
   redirectHost: string;
   /** Why this user may not authorize any access (no mcp.read); null when they may. Denying is always possible. */

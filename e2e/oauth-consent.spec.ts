@@ -21,6 +21,13 @@ async function makeClient(page: Page, baseURL: string): Promise<{ clientId: stri
   return { ...body, name };
 }
 
+/** Signs in on the login form the consent address shows a signed-out visitor (the address stays). */
+async function signInOnConsent(page: Page, user: { username: string; password: string }): Promise<void> {
+  await page.getByLabel("Username").fill(user.username);
+  await page.getByLabel("Password").fill(user.password);
+  await page.getByRole("button", { name: "Sign In" }).click();
+}
+
 function authorizeUrl(baseURL: string, clientId: string, state: string) {
   const verifier = randomBytes(32).toString("base64url");
   const challenge = createHash("sha256").update(verifier).digest("base64url");
@@ -40,9 +47,7 @@ test("sign in, approve, and the client gets a code it can redeem", async ({ page
 
   await page.goto(url);
   await expect(page).toHaveURL(/\/oauth-consent\/[\w-]+$/);
-  await page.getByLabel("Username").fill(ADMIN.username);
-  await page.getByLabel("Password").fill(ADMIN.password);
-  await page.getByRole("button", { name: "Sign In" }).click();
+  await signInOnConsent(page, ADMIN);
   await expect(page.getByRole("heading", { name: "Authorize access" })).toBeVisible();
   await expect(page.getByText(`${client.name} wants to use Bridgekeeper on your behalf.`)).toBeVisible();
   await expect(page.getByText(CALLBACK)).toBeVisible();
@@ -70,9 +75,7 @@ test("deny sends access_denied back to the client", async ({ page, baseURL }) =>
     await route.fulfill({ status: 200, contentType: "text/plain", body: "denied at the client" });
   });
   await page.goto(url);
-  await page.getByLabel("Username").fill(ADMIN.username);
-  await page.getByLabel("Password").fill(ADMIN.password);
-  await page.getByRole("button", { name: "Sign In" }).click();
+  await signInOnConsent(page, ADMIN);
   await page.getByRole("button", { name: "Deny" }).click();
   await expect(page.getByText("denied at the client")).toBeVisible();
   expect(callback?.searchParams.get("error")).toBe("access_denied");
@@ -81,9 +84,7 @@ test("deny sends access_denied back to the client", async ({ page, baseURL }) =>
 
 test("an unknown or used request says so instead of offering consent", async ({ page }) => {
   await page.goto("/oauth-consent/not-a-real-request-id");
-  await page.getByLabel("Username").fill(ADMIN.username);
-  await page.getByLabel("Password").fill(ADMIN.password);
-  await page.getByRole("button", { name: "Sign In" }).click();
+  await signInOnConsent(page, ADMIN);
   await expect(page.getByRole("alert")).toHaveText("This authorization request has expired or was already answered");
   await expect(page.getByRole("button", { name: "Authorize" })).toHaveCount(0);
 });
@@ -101,9 +102,7 @@ test("a viewer is told the write scope is withheld, and the client gets read onl
   });
   await page.emulateMedia({ colorScheme: "dark" });
   await page.goto(url);
-  await page.getByLabel("Username").fill(viewer.username);
-  await page.getByLabel("Password").fill(viewer.password);
-  await page.getByRole("button", { name: "Sign In" }).click();
+  await signInOnConsent(page, viewer);
   await expect(page.getByText("Not granted:")).toContainText("write");
   await page.screenshot({ path: "e2e/screenshots/oauth-consent-withheld-desktop-dark.png" });
   await page.getByRole("button", { name: "Authorize" }).click();
@@ -129,9 +128,7 @@ test("a user without a role is told they may not authorize, and can only send th
     await route.fulfill({ status: 200, contentType: "text/plain", body: "sent back" });
   });
   await page.goto(url);
-  await page.getByLabel("Username").fill(nobody.username);
-  await page.getByLabel("Password").fill(nobody.password);
-  await page.getByRole("button", { name: "Sign In" }).click();
+  await signInOnConsent(page, nobody);
   await expect(page.getByRole("alert")).toContainText("it needs the mcp.read permission");
   await expect(page.getByRole("button", { name: "Authorize" })).toHaveCount(0);
   await expect(page.getByText("It will be able to")).toHaveCount(0);
@@ -150,9 +147,7 @@ test("a self-registered client is marked unverified, with where it returns to sh
   const { url } = authorizeUrl(baseURL!, clientId, "dyn-state");
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto(url);
-  await page.getByLabel("Username").fill(ADMIN.username);
-  await page.getByLabel("Password").fill(ADMIN.password);
-  await page.getByRole("button", { name: "Sign In" }).click();
+  await signInOnConsent(page, ADMIN);
   const note = page.getByRole("note");
   await expect(note).toContainText("Unverified client");
   await expect(note).toContainText("It registered itself: no administrator vouched for its name.");

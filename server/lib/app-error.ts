@@ -23,4 +23,7 @@ export class AppError extends Error {
   }
 }
 
+/** RFC 9110 §10.2.3 in whole seconds, never 0 (a client told "retry after 0" would not wait at all). */
+export const retryAfter = (ms: number): Record<string, string> => ({ "Retry-After": String(Math.max(1, Math.ceil(ms / 1000))) });
+
 export const isAppError = (value: unknown): value is AppError => value instanceof AppError;

@@ -31,6 +31,7 @@ export function authenticateClient(clients: OAuthClientsService): RequestHandler
       // RFC 6749 §5.2: an attempt at Basic, even a bare "Basic" without credentials, is answered
       // with 401 and a Basic challenge.
       const basic = typeof header === "string" && /^basic(?:\s|$)/i.test(header);
+      const challenge = basic ? BASIC_CHALLENGE : undefined;
       if (basic) {
         if (body.client_secret !== undefined) return sendOAuthError(res, 400, new InvalidRequestError("Use one client authentication method, not two"));
         const decoded = Buffer.from(header.slice(5).trim(), "base64").toString("utf8");
@@ -46,14 +47,14 @@ export function authenticateClient(clients: OAuthClientsService): RequestHandler
         if (hasControlCharacters(String(clientId)) || hasControlCharacters(String(secret))) return sendOAuthError(res, 401, new InvalidClientError("Malformed Basic credentials"), BASIC_CHALLENGE);
         if (body.client_id !== undefined && body.client_id !== clientId) return sendOAuthError(res, 400, new InvalidRequestError("client_id does not match the credentials"));
       }
-      if (typeof clientId !== "string" || clientId === "") return sendOAuthError(res, 401, new InvalidClientError("Client authentication is required"), basic ? BASIC_CHALLENGE : undefined);
+      if (typeof clientId !== "string" || clientId === "") return sendOAuthError(res, 401, new InvalidClientError("Client authentication is required"), challenge);
       if (secret !== undefined && typeof secret !== "string") return sendOAuthError(res, 400, new InvalidRequestError("client_secret must be a string"));
       const client = await clients.forOAuth(clientId);
-      if (!client) return sendOAuthError(res, 401, new InvalidClientError("Unknown or inactive client"), basic ? BASIC_CHALLENGE : undefined);
+      if (!client) return sendOAuthError(res, 401, new InvalidClientError("Unknown or inactive client"), challenge);
       if (client.client_secret) {
-        if (typeof secret !== "string" || !sameSecret(secret, client.client_secret)) return sendOAuthError(res, 401, new InvalidClientError("Invalid client credentials"), basic ? BASIC_CHALLENGE : undefined);
+        if (typeof secret !== "string" || !sameSecret(secret, client.client_secret)) return sendOAuthError(res, 401, new InvalidClientError("Invalid client credentials"), challenge);
       } else if (secret !== undefined && secret !== "") {
-        return sendOAuthError(res, 401, new InvalidClientError("This public client has no secret"), basic ? BASIC_CHALLENGE : undefined);
+        return sendOAuthError(res, 401, new InvalidClientError("This public client has no secret"), challenge);
       }
       // The SDK's handlers read the client from the form fields (and check the secret again).
       req.body = { ...body, client_id: clientId, ...(client.client_secret ? { client_secret: client.client_secret } : {}) };

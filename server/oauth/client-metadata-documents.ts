@@ -18,7 +18,8 @@ export interface ClientMetadata {
   clientId: string;
   name: string;
   redirectUris: string[];
-  grantTypes: string[];
+  /** As the document asks; the clients service decides what a self-described client may hold. */
+  grantTypes: string[] | undefined;
   scope: string | undefined;
 }
 
@@ -105,7 +106,7 @@ export function createClientMetadataDocuments(deps: { hostPolicy: HostPolicy; cl
       clientId: url,
       name: doc.client_name?.trim() || new URL(url).host,
       redirectUris: doc.redirect_uris,
-      grantTypes: (doc.grant_types ?? ["authorization_code", "refresh_token"]).filter((g) => g === "authorization_code" || g === "refresh_token"),
+      grantTypes: doc.grant_types,
       scope: doc.scope,
     };
     const ttl = freshFor(res.headers["cache-control"] as string | undefined);

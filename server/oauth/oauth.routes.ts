@@ -11,6 +11,7 @@ import { OAUTH_SCOPES } from "../../contract/oauth";
 import { findUnsafeText } from "../../contract/text";
 import type { OAuthClientsService } from "../modules/oauth/oauth-clients.service";
 import type { OAuthClient, OAuthTokensService } from "../modules/oauth/oauth-tokens.service";
+import { retryAfter } from "../lib/app-error";
 import { authenticateClient } from "./client-auth";
 import { sendOAuthError } from "./oauth-error";
 import { registrationHandler } from "./registration";
@@ -57,7 +58,7 @@ function oauthRateLimit(options: OAuthRoutesOptions["rateLimit"]): RequestHandle
     limiter.consume(req.ip ?? "unknown").then(
       () => next(),
       (rejection: { msBeforeNext?: number }) => {
-        res.set("Retry-After", String(Math.max(1, Math.ceil((rejection.msBeforeNext ?? 1000) / 1000))));
+        res.set(retryAfter(rejection.msBeforeNext ?? 1000));
         sendOAuthError(res, 429, new TooManyRequestsError("Too many OAuth requests from this address; try again later"));
       },
     );
@@ -238,9 +239,9 @@ export function oauthRoutes(options: OAuthRoutesOptions): Router {
   router.use("/oauth/token", allowOnly("POST"), openCors, form, limit, refuseUnsafeParams, authenticateClient(clients), clientCredentialsGrant(tokens), tokenHandler({ provider, rateLimit: false }));
   router.use("/oauth/revoke", allowOnly("POST"), openCors, form, limit, refuseUnsafeParams, authenticateClient(clients), revocationHandler({ provider, rateLimit: false }));
   if (options.dynamicRegistration) {
-    // Our own bounded parser first (the SDK's would take 100 KB of metadata): real client metadata is small.
+    // Real client metadata is small: 16 KB, and no deeper than refuseUnsafeParams allows.
     router.use("/oauth/register", allowOnly("POST"), openCors, limit);
-    router.post("/oauth/register", express.json({ limit: "16kb" }), refuseUnsafeParams, registrationHandler({ clients, scopes: OAUTH_SCOPES }));
+    router.post("/oauth/register", express.json({ limit: "16kb" }), refuseUnsafeParams, registrationHandler({ clients }));
   } else {
     router.use("/oauth/register", allowOnly("POST"), (_req, res) => {
       sendOAuthError(res, 404, new InvalidRequestError("Dynamic client registration is disabled on this server"));

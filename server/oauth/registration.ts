@@ -30,7 +30,7 @@ export type RegistrationRequest = z.infer<typeof RegistrationSchema>;
  * SDK's echoes whatever metadata it was sent and drops application_type): the request is checked
  * whole before anything is stored, and the answer repeats only what was stored.
  */
-export function registrationHandler(deps: { clients: OAuthClientsService; scopes: readonly string[] }): RequestHandler {
+export function registrationHandler(deps: { clients: OAuthClientsService }): RequestHandler {
   return async (req, res, next) => {
     res.set("Cache-Control", "no-store");
     try {
@@ -39,7 +39,7 @@ export function registrationHandler(deps: { clients: OAuthClientsService; scopes
         const issue = parsed.error.issues[0]!;
         throw new InvalidClientMetadataError(`${issue.path.join(".") || "metadata"}: ${issue.message}`);
       }
-      res.status(201).json(await deps.clients.register(parsed.data, deps.scopes));
+      res.status(201).json(await deps.clients.register(parsed.data));
     } catch (err) {
       if (err instanceof OAuthError) return sendOAuthError(res, 400, err);
       next(err);

@@ -3,7 +3,7 @@ import type { OAuthTokenVerifier } from "@modelcontextprotocol/sdk/server/auth/p
 import type { RequestHandler } from "express";
 import { RateLimiterMemory } from "rate-limiter-flexible";
 import { InvalidRequestError, InvalidTokenError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
-import { AppError } from "../../lib/app-error";
+import { AppError, retryAfter } from "../../lib/app-error";
 import { sendOAuthError } from "../../oauth/oauth-error";
 import type { OAuthScope } from "../../../contract/oauth";
 import { PROTECTED_RESOURCE_METADATA_PATH } from "../../oauth/oauth.routes";
@@ -16,19 +16,19 @@ export function withinResource(url: URL, resource: URL | undefined): boolean {
   return base === "" || url.pathname === base || url.pathname.startsWith(`${base}/`);
 }
 
+/** Bad tokens from one address before it is turned away for a while (token guessing). */
+const INVALID_TOKEN_LIMIT = { attempts: 20, windowSeconds: 60 };
+
 /**
  * D9: an OAuth access token of ours in the Authorization header, with `scope`, for this
  * resource. 401 with `WWW-Authenticate: Bearer resource_metadata="..."` (RFC 9728 §5.1) when it
  * is missing or bad, 403 insufficient_scope when it lacks the scope. A token in the URL is
  * refused outright (OAuth 2.1 §5.2: it would end up in logs and Referer headers).
+ * An address that presented INVALID_TOKEN_LIMIT bad tokens within its window gets 429.
  */
-/** Bad tokens from one address before it is turned away for a while (token guessing). */
-export const INVALID_TOKEN_LIMIT = { attempts: 20, windowSeconds: 60 };
-
-export function bearer(deps: { verifier: OAuthTokenVerifier; issuer: string; scope: OAuthScope; resourcePath?: string; invalidTokenLimit?: typeof INVALID_TOKEN_LIMIT }): Guard {
+export function bearer(deps: { verifier: OAuthTokenVerifier; issuer: string; scope: OAuthScope; resourcePath?: string }): Guard {
   const origin = new URL(deps.issuer).origin;
-  const limit = deps.invalidTokenLimit ?? INVALID_TOKEN_LIMIT;
-  const badTokens = new RateLimiterMemory({ keyPrefix: "bad-bearer", points: limit.attempts, duration: limit.windowSeconds });
+  const badTokens = new RateLimiterMemory({ keyPrefix: "bad-bearer", points: INVALID_TOKEN_LIMIT.attempts, duration: INVALID_TOKEN_LIMIT.windowSeconds });
   const resourceMetadataUrl = `${origin}${PROTECTED_RESOURCE_METADATA_PATH}${deps.resourcePath ?? ""}`;
   const sdkGuard = requireBearerAuth({ verifier: deps.verifier, requiredScopes: [deps.scope], resourceMetadataUrl });
   // MCP 2025-11-25 "Scope challenge handling": the scope a request needs is named in every challenge.
@@ -38,9 +38,9 @@ export function bearer(deps: { verifier: OAuthTokenVerifier; issuer: string; sco
     const ip = req.ip ?? "unknown";
     // An address that keeps presenting bad tokens is answered without a look at the next one.
     const seen = await badTokens.get(ip);
-    if (seen && seen.consumedPoints >= limit.attempts) {
+    if (seen && seen.consumedPoints >= INVALID_TOKEN_LIMIT.attempts) {
       // A rate limit, not a challenge: the house body, with the request id.
-      return next(new AppError("rate_limited", "Too many invalid access tokens from this address; try again later", { headers: { "Retry-After": String(Math.max(1, Math.ceil(seen.msBeforeNext / 1000))) } }));
+      return next(new AppError("rate_limited", "Too many invalid access tokens from this address; try again later", { headers: retryAfter(seen.msBeforeNext) }));
     }
     // A presented token that is refused counts; asking without one (discovery) does not.
     if (req.headers.authorization) {

@@ -1,5 +1,5 @@
 import type { RequestHandler } from "express";
-import { AppError } from "../../lib/app-error";
+import { AppError, retryAfter } from "../../lib/app-error";
 import { BurstyRateLimiter, RateLimiterMemory, type RateLimiterRes } from "rate-limiter-flexible";
 
 /**
@@ -19,7 +19,7 @@ export function clientRateLimit(options: { perMinute: number; burst: number }): 
       (rejection: RateLimiterRes | Error) => {
         if (rejection instanceof Error) return next(rejection);
         // The house error body (with the request id), like every /api answer that is not a bearer challenge.
-        next(new AppError("rate_limited", `More than ${options.perMinute} requests a minute from this client; try again later`, { headers: { "Retry-After": String(Math.max(1, Math.ceil(rejection.msBeforeNext / 1000))) } }));
+        next(new AppError("rate_limited", `More than ${options.perMinute} requests a minute from this client; try again later`, { headers: retryAfter(rejection.msBeforeNext) }));
       },
     );
   };

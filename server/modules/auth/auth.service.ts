@@ -1,6 +1,6 @@
 import { createHmac, randomBytes } from "node:crypto";
 import type { Login } from "../../../contract/auth";
-import { AppError } from "../../lib/app-error";
+import { AppError, retryAfter } from "../../lib/app-error";
 import type { Clock } from "../../lib/clock";
 import type { Logger } from "../../lib/logger";
 import { hashPassword, verifyPassword } from "../../lib/passwords";
@@ -83,7 +83,7 @@ export function createAuthService(deps: {
         throw new AppError(
           "rate_limited",
           `Too many sign-in attempts. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`,
-          { headers: { "Retry-After": String(Math.ceil(wait / 1000)) } },
+          { headers: retryAfter(wait) },
         );
       }
 

@@ -5,7 +5,7 @@ import type { RegistrationRequest } from "../../oauth/registration";
 import { isMetadataDocumentUrl, type ClientMetadataDocuments } from "../../oauth/client-metadata-documents";
 import type { Logger } from "../../lib/logger";
 import type { EventBus } from "../../lib/event-bus";
-import { OAUTH_SCOPES, redirectUriProblem, type OAuthClientCreateSchema, type OAuthClientDto } from "../../../contract/oauth";
+import { OAUTH_SCOPES, redirectUriProblem, type OAuthClientCreateSchema, type ClientOrigin, type OAuthClientDto, type OAuthScope } from "../../../contract/oauth";
 import type { z } from "zod";
 import type { OAuthClientRow } from "../../db/schema";
 import { AppError } from "../../lib/app-error";
@@ -25,6 +25,21 @@ const purpose = (clientId: string) => `oauth-client:${clientId}`;
 /** Every console-made confidential client may use these; a public one cannot use client_credentials. */
 const CONFIDENTIAL_GRANTS = ["authorization_code", "refresh_token", "client_credentials"];
 const PUBLIC_GRANTS = ["authorization_code", "refresh_token"];
+
+/**
+ * What a client that describes itself (dynamic registration, a metadata document) may have: the
+ * scopes it asks for that we know (all of them when it names none we know), and the grants of a
+ * public flow it asks for (never client_credentials: that grant acts with no user's consent, so
+ * only a client an administrator made may hold it).
+ */
+const selfDescribed = (scope: string | undefined, grantTypes: string[] | undefined) => {
+  const known = (scope ?? "").split(" ").filter((s): s is OAuthScope => (OAUTH_SCOPES as readonly string[]).includes(s));
+  const grants = (grantTypes ?? PUBLIC_GRANTS).filter((g) => PUBLIC_GRANTS.includes(g));
+  return { scopes: known.length > 0 ? [...new Set(known)] : [...OAUTH_SCOPES], grantTypes: grants.length > 0 ? grants : ["authorization_code"] };
+};
+
+/** The stored origin of a client, as the API and the consent page name it. */
+export const registeredViaOf = (value: string): ClientOrigin => (value === "dynamic" || value === "metadata-document" ? value : "console");
 
 const NOT_FOUND = "OAuth client not found";
 
@@ -74,7 +89,7 @@ export function createOAuthClientsService(deps: {
     redirectUris: row.redirectUris,
     scopes: row.scopes,
     isActive: row.isActive,
-    registeredVia: row.registeredVia === "dynamic" || row.registeredVia === "metadata-document" ? row.registeredVia : "console",
+    registeredVia: registeredViaOf(row.registeredVia),
     activeGrants: row.activeGrants ?? 0,
     createdAt: row.createdAt.toISOString(),
   });
@@ -85,9 +100,7 @@ export function createOAuthClientsService(deps: {
   async function fromDocument(url: string): Promise<OAuthClientRow | undefined> {
     try {
       const metadata = await deps.metadataDocuments!.get(url);
-      const requested = metadata.scope?.split(" ").filter(Boolean);
-      const scopes = requested?.length ? OAUTH_SCOPES.filter((s) => requested.includes(s)) : [...OAUTH_SCOPES];
-      const wanted = { name: metadata.name, redirectUris: metadata.redirectUris, grantTypes: metadata.grantTypes.length ? metadata.grantTypes : ["authorization_code"], scopes: scopes.length ? scopes : [...OAUTH_SCOPES] };
+      const wanted = { name: metadata.name, redirectUris: metadata.redirectUris, ...selfDescribed(metadata.scope, metadata.grantTypes) };
       // Written only when new or changed: a lookup per OAuth step must not be a write per step.
       const stored = await repo.findByClientId(url);
       const same = stored && stored.name === wanted.name && JSON.stringify([stored.redirectUris, stored.grantTypes, stored.scopes]) === JSON.stringify([wanted.redirectUris, wanted.grantTypes, wanted.scopes]);
@@ -187,17 +200,13 @@ export function createOAuthClientsService(deps: {
      * (oauth/registration.ts): checked whole before anything is stored, stored like a console
      * client marked "dynamic", and answered with what was stored, nothing more.
      */
-    async register(metadata: RegistrationRequest, allScopes: readonly string[]) {
+    async register(metadata: RegistrationRequest) {
       // RFC 7591 §3.2.2 / RFC 9700 §4.1: the console's rules for redirect URIs hold here too, with
       // the application type's (a web client to https, a native one to loopback or its scheme).
       const problem = metadata.redirect_uris.map((u) => redirectUriProblem(u, metadata.application_type)).find(Boolean);
       if (problem) throw new CustomOAuthError("invalid_redirect_uri", problem);
       const authMethod = metadata.token_endpoint_auth_method ?? "client_secret_basic";
-      const requested = (metadata.scope ?? allScopes.join(" ")).split(" ").filter(Boolean);
-      const scopes = requested.filter((s) => allScopes.includes(s));
-      // A self-registered client never gets client_credentials: that grant acts with no user's
-      // consent, so only a client an administrator made may hold it.
-      const grantTypes = (metadata.grant_types ?? ["authorization_code", "refresh_token"]).filter((g) => PUBLIC_GRANTS.includes(g));
+      const { scopes, grantTypes } = selfDescribed(metadata.scope, metadata.grant_types);
       const clientId = newClientId();
       const secret = authMethod === "none" ? null : newClientSecret();
       const row = await repo.insert({
@@ -205,8 +214,8 @@ export function createOAuthClientsService(deps: {
         name: metadata.client_name?.trim() || "Unnamed client",
         secretSealed: secret ? secretBox.seal(secret, purpose(clientId)) : null,
         redirectUris: metadata.redirect_uris,
-        scopes: scopes.length > 0 ? scopes : [...allScopes],
-        grantTypes: grantTypes.length > 0 ? grantTypes : ["authorization_code"],
+        scopes,
+        grantTypes,
         tokenEndpointAuthMethod: authMethod,
         isActive: true,
         registeredVia: "dynamic",

@@ -9,7 +9,7 @@ import type { SecretBox } from "../../lib/secret-box";
 import type { EventBus } from "../../lib/event-bus";
 import type { Actor, AuditService } from "../audit/audit.service";
 import type { OAuthGrantsRepo } from "./oauth-grants.repo";
-import type { OAuthClientsService } from "./oauth-clients.service";
+import { registeredViaOf, type OAuthClientsService } from "./oauth-clients.service";
 
 export interface OAuthPolicy {
   /** This server's issuer identifier (RFC 8414), e.g. https://bridgekeeper.example.com. */
@@ -38,7 +38,6 @@ const grantable = (scopes: string[], user: ConsentingUser) => ({
   withheld: scopes.filter((s) => s === "write" && !user.mayGrantWrite),
 });
 
-const registeredVia = (value: string): ConsentRequestDto["registeredVia"] => (value === "dynamic" || value === "metadata-document" ? value : "console");
 /** "https://app.example.com:8443/cb" -> "app.example.com:8443"; "com.example.app:/cb" -> "com.example.app:". */
 const redirectHost = (uri: string): string => {
   const url = new URL(uri);
@@ -177,7 +176,7 @@ export function createOAuthTokensService(deps: { repo: OAuthGrantsRepo; audit: A
         withheldScopes: user.mayConsent ? withheld : pending.scopes,
         resource: pending.resource,
         expiresAt: pending.expiresAt.toISOString(),
-        registeredVia: registeredVia(pending.client.registeredVia),
+        registeredVia: registeredViaOf(pending.client.registeredVia),
         redirectHost: redirectHost(pending.redirectUri),
         refusal: user.mayConsent ? null : NO_CONSENT_MESSAGE,
       };
