@@ -7,6 +7,8 @@ export const LIMITS = {
   passwordMax: 256,
   /** JSON request bodies on /api. */
   jsonBodyBytes: 100 * 1024,
+  /** An MCP JSON-RPC message (a tool's arguments may carry a page of text). */
+  mcpBodyBytes: 4 * 1024 * 1024,
 } as const;
 
 /** Client polling and caching (spec section 9). */

@@ -6,6 +6,7 @@ export const PERMISSION_CATALOGUE = [
   { resource: "stats", action: "read", description: "See the dashboard, server and integration status" },
   { resource: "logs", action: "read", description: "See request logs" },
   { resource: "sse-connections", action: "read", description: "See live SSE connections" },
+  { resource: "sse-connections", action: "write", description: "End live SSE connections" },
   { resource: "oauth-clients", action: "read", description: "See OAuth clients (without secrets)" },
   { resource: "oauth-clients", action: "write", description: "Create and delete OAuth clients, see their secrets" },
   { resource: "config", action: "read", description: "See configuration" },
@@ -34,7 +35,7 @@ export const BUILTIN_ROLES = {
   admin: { description: "Every permission, including users, roles and the audit trail", permissions: ALL_PERMISSIONS },
   operator: {
     description: "Reads everything; manages integrations, OAuth clients and AI providers; no user management",
-    permissions: [...READ_EVERYTHING, "config.write", "oauth-clients.write", "mcp.write", "ai-providers.write"] as PermissionKey[],
+    permissions: [...READ_EVERYTHING, "config.write", "oauth-clients.write", "sse-connections.write", "mcp.write", "ai-providers.write"] as PermissionKey[],
   },
   viewer: { description: "Read-only console", permissions: READ_EVERYTHING },
 } as const satisfies Record<string, { description: string; permissions: PermissionKey[] }>;

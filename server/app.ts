@@ -14,13 +14,21 @@ import { healthRoutes } from "./http/routes/health.routes";
 import { integrationsRoutes } from "./http/routes/integrations.routes";
 import { oauthClientsRoutes } from "./http/routes/oauth-clients.routes";
 import { proxyRoutes } from "./http/routes/proxy.routes";
-import { bearer } from "./http/middleware/bearer";
+import { bearer, resourceMetadataUrlOf } from "./http/middleware/bearer";
 import { clientRateLimit } from "./http/middleware/rate-limit";
 import { createOAuthProvider } from "./oauth/provider";
 import { oauthRoutes } from "./oauth/oauth.routes";
 import { rolesRoutes } from "./http/routes/roles.routes";
 import { usersRoutes } from "./http/routes/users.routes";
 import { redactUrl } from "./lib/logger";
+import { createMcpServerFactory } from "./mcp/mcp-server";
+import { MCP_PATH, mcpRoutes, SPEC_PROTOCOL_PATH } from "./mcp/mcp.routes";
+import { EVENT_STREAM_PATH, eventStreamRoutes } from "./mcp/event-stream.routes";
+import { legacySseRoutes, LEGACY_SSE_PATH } from "./mcp/legacy-sse.routes";
+import { TIMINGS } from "../contract/limits";
+import { requestLog } from "./http/middleware/request-log";
+import { logsRoutes } from "./http/routes/logs.routes";
+import { sseConnectionsRoutes } from "./http/routes/sse-connections.routes";
 import { safeError } from "./lib/safe-error";
 
 export interface BuildAppOptions {
@@ -60,6 +68,7 @@ export function buildApp(container: Container, options: BuildAppOptions): expres
     }),
   );
   app.use(securityHeaders({ devMode: config.NODE_ENV === "development" }));
+  app.use(requestLog({ service: services.requestLog, now: () => container.clock.now() }));
 
   // The OAuth 2.1 authorization server (D13) and its metadata, outside /api: form bodies, no cookies.
   const issuer = services.oauthTokens.issuer;
@@ -75,11 +84,35 @@ export function buildApp(container: Container, options: BuildAppOptions): expres
     }),
   );
   const readToken = bearer({ verifier: services.oauthTokens, issuer, scope: "read" });
+  // One API budget per OAuth client (D16), whichever bearer route spends it.
+  const apiRateLimit = clientRateLimit({ perMinute: config.RATE_LIMIT_API_PER_MINUTE, burst: config.RATE_LIMIT_API_BURST });
+
+  // MCP (D8): /mcp and the specification's /api/mcp/protocol, its event stream, the legacy transport.
+  const readTokenAt = (resourcePath: string) => bearer({ verifier: services.oauthTokens, issuer, scope: "read", resourcePath });
+  const mcpFactory = createMcpServerFactory({ integrations: services.integrations, availability: container.mcp.toolAvailability, version: options.version, log });
+  const streamDeps = { streams: container.mcp.streams, connections: services.connections, log };
+  const { router: mcpRouter } = mcpRoutes({
+    factory: mcpFactory,
+    bus: container.mcp.bus,
+    guards: { mcp: readTokenAt(MCP_PATH), spec: readTokenAt(SPEC_PROTOCOL_PATH) },
+    rateLimit: apiRateLimit,
+    streams: container.mcp.streams,
+    connections: services.connections,
+    allowedOrigins: [...config.CORS_ORIGINS, new URL(issuer).origin],
+    resourceMetadataUrl: (path) => resourceMetadataUrlOf(issuer, path),
+    maxBodyBytes: LIMITS.mcpBodyBytes,
+    log,
+  });
+  app.use(mcpRouter);
+  app.use(eventStreamRoutes({ ...streamDeps, guard: readTokenAt(EVENT_STREAM_PATH), heartbeatMs: config.heartbeatMs ?? TIMINGS.sseHeartbeatMs }));
+  if (config.MCP_LEGACY_SSE) {
+    app.use(legacySseRoutes({ ...streamDeps, factory: mcpFactory, bus: container.mcp.bus, guard: readTokenAt(LEGACY_SSE_PATH), rateLimit: apiRateLimit, maxBodyBytes: LIMITS.mcpBodyBytes }));
+  }
 
   const api = express.Router();
   api.use(healthRoutes({ version: options.version, startedAt: options.startedAt, clock: container.clock, pingDatabase: container.database.ping }));
   // Bearer-token routes (D9, D12) come before the cookie machinery: a cookie never stands in for a token.
-  api.use(proxyRoutes({ integrations: services.integrations, readGuard: readToken, rateLimit: clientRateLimit({ perMinute: config.RATE_LIMIT_API_PER_MINUTE, burst: config.RATE_LIMIT_API_BURST }) }));
+  api.use(proxyRoutes({ integrations: services.integrations, readGuard: readToken, rateLimit: apiRateLimit }));
   api.use(csrfGuard({ trustedOrigins: config.CORS_ORIGINS }));
   api.use(jsonBody({ limitBytes: LIMITS.jsonBodyBytes }));
   api.use(loadSession(services.auth));
@@ -95,6 +128,8 @@ export function buildApp(container: Container, options: BuildAppOptions): expres
   api.use(auditRoutes({ audit: services.audit }));
   api.use(integrationsRoutes({ integrations: services.integrations, status: services.integrationStatus, settings: config }));
   api.use(oauthClientsRoutes({ clients: services.oauthClients, tokens: services.oauthTokens }));
+  api.use(logsRoutes({ requestLog: services.requestLog }));
+  api.use(sseConnectionsRoutes({ connections: services.connections }));
   api.use(apiNotFound);
   app.use("/api", api);
 

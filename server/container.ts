@@ -19,6 +19,15 @@ import { createLoginThrottle, DEFAULT_LOGIN_LIMITS, type LoginThrottleLimits } f
 import { createRolesService } from "./modules/roles/roles.service";
 import { createUsersService } from "./modules/users/users.service";
 import { createRepos, createTransact } from "./repos";
+import { createLiveStreams } from "./mcp/live-streams";
+import { createStreamKeeper } from "./mcp/stream-keeper";
+import { createToolAvailability } from "./mcp/mcp-server";
+import { TIMINGS } from "../contract/limits";
+import { InMemoryServerEventBus } from "@modelcontextprotocol/server";
+import { hostname } from "node:os";
+import { randomBytes } from "node:crypto";
+import { createConnectionsService } from "./modules/connections/connections.service";
+import { createRequestLogService, type RequestLogOptions } from "./modules/request-log/request-log.service";
 
 export type AppConfig = Pick<
   Env,
@@ -35,11 +44,17 @@ export type AppConfig = Pick<
   | "OAUTH_CLIENT_ID_METADATA_DOCUMENTS"
   | "UPSTREAM_ALLOW_PRIVATE"
   | "UPSTREAM_ALLOWED_HOSTS"
+  | "MCP_LEGACY_SSE"
+  | "MCP_MAX_STREAMS"
 > &
   SettingsConfig & {
     loginLimits?: LoginThrottleLimits;
     /** A CA for fetching client metadata documents from a test server with its own certificate (tests). */
     clientMetadataTls?: { ca: string };
+    /** The event streams' heartbeat interval (spec §9: 30 s; tests shorten it). */
+    heartbeatMs?: number;
+    /** Batching of the request log (tests and benchmarks). */
+    requestLog?: RequestLogOptions;
     /** Overrides of the upstream layer's retry, breaker and size limits (tests). */
     upstream?: Partial<Omit<UpstreamOptions, "meter">>;
   };
@@ -93,15 +108,40 @@ export function createContainer(deps: { database: Database; config: AppConfig; c
     events,
   });
 
+  const requestLog = createRequestLogService({ repo: repos.requestLogRepo, clock, log, ...config.requestLog });
+  // Which process holds a stream: registry rows name it, so a stop or a crash can end them.
+  const instanceId = `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
+  const connections = createConnectionsService({ repo: repos.connectionsRepo, clock, audit, events, instanceId });
+
+  // MCP: the streams this process holds (per process by nature), and what keeps them honest.
+  const streams = createLiveStreams({
+    limits: { perMinute: config.RATE_LIMIT_SSE_PER_MINUTE, maxConcurrentPerClient: config.RATE_LIMIT_SSE_MAX_CONCURRENT, maxPerProcess: config.MCP_MAX_STREAMS },
+    log,
+  });
+  const streamKeeper = createStreamKeeper({ streams, connections, verify: (token) => oauthTokens.verifyAccessToken(token), intervalMs: config.heartbeatMs ?? TIMINGS.sseHeartbeatMs, log });
+  // Heartbeats run for as long as the container lives (an unref'd timer; close() stops it).
+  streamKeeper.start();
+  const toolAvailability = createToolAvailability(integrations);
+  /** Change events for MCP listeners: `subscriptions/listen` streams (the SDK) and legacy sessions subscribe. */
+  const mcpBus = new InMemoryServerEventBus((err) => log.warn({ err }, "an MCP change listener failed"));
+
   // Who reacts to what: every subscription of the event bus, in one place (ARCHITECTURE rule 11).
   // OAuth access that ended or narrowed anywhere: no cached token check may outlive it.
   events.on("oauth.client-revoked", () => oauthTokens.forgetVerified());
   events.on("user.access-changed", () => oauthTokens.forgetVerified());
+  // ...and no stream may outlive it either (issue 10 item 5): checked again after the cache is gone.
+  events.on("oauth.client-revoked", ({ clientId, reason }) => streamKeeper.endClient(clientId, `The OAuth client's access ended: ${reason}`));
+  events.on("oauth.token-revoked", () => void streamKeeper.checkOwners());
+  events.on("user.access-changed", ({ userId }) => void streamKeeper.checkOwners((s) => userId === null || s.owner.userId === userId));
+  // An administrator ended a connection (on this instance; others notice at their next heartbeat).
+  events.on("connection.terminated", ({ connectionId }) => streamKeeper.endConnection(connectionId, "The connection was ended by an administrator"));
   // A saved integration is another target: what was known about the old one no longer holds.
   events.on("integration.saved", ({ kind }) => {
     meter.forgetOutcomes(SERVICES_OF[kind]);
     for (const service of SERVICES_OF[kind]) http.resetCircuits(service);
     integrationStatus.forgetWorkspace(kind);
+    // Tools of an integration switched on or off appear or disappear: listeners hear it (D11).
+    mcpBus.publish({ kind: "tools_list_changed" });
   });
   // Last sync survives a restart.
   events.on("upstream.outcome", ({ service, outcome }) => integrationStatus.persistOutcome(service, outcome));
@@ -114,10 +154,16 @@ export function createContainer(deps: { database: Database; config: AppConfig; c
     repos,
     transact,
     upstream: { http, meter, hostPolicy },
-    services: { audit, auth, users, roles, integrations, integrationStatus, oauthClients, oauthTokens },
+    services: { audit, auth, users, roles, integrations, integrationStatus, oauthClients, oauthTokens, requestLog, connections },
     events,
-    /** Stops what holds sockets or timers (the upstream connection pool). */
-    close: () => Promise.all([http.close(), metadataDocuments?.close()]).then(() => undefined),
+    mcp: { streams, streamKeeper, toolAvailability, bus: mcpBus },
+    /** Stops what holds sockets or timers (the upstream connection pool, the log's timer) and flushes the request log. */
+    close: async () => {
+      streamKeeper.stop();
+      // Buffered request log rows are written before the database goes (issue 10 item 8).
+      await requestLog.close();
+      await Promise.all([http.close(), metadataDocuments?.close()]);
+    },
   };
 }
 

@@ -109,6 +109,12 @@ export const EnvSchema = z.object({
   /** A refresh token presented again this soon after its rotation yields the same pair (parallel refreshes); 0 turns it off. */
   OAUTH_REFRESH_GRACE_SECONDS: z.coerce.number().int().min(0).max(60).default(10),
   OAUTH_REFRESH_TOKEN_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(30),
+  /** Request log rows older than this are removed (D15). */
+  LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+  /** The 2024-11-05 HTTP+SSE transport (GET /sse, POST /messages) for older MCP clients; deprecated by the protocol. */
+  MCP_LEGACY_SSE: bool.default(true),
+  /** Long-lived streams (/api/sse/stream, /sse, subscriptions/listen) one process holds at once (D16). */
+  MCP_MAX_STREAMS: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
   /** `npm run demo`: configure both integrations to the sandbox at this URL on start. */
   DEMO_SANDBOX_URL: httpUrl.optional(),
 });

@@ -73,6 +73,8 @@ async function main(): Promise<void> {
     adminPassword: env.ADMIN_PASSWORD,
     print: (text) => process.stdout.write(`${text}\n`),
   });
+  // Rows a process left behind when it died (kill -9) are not live connections.
+  await container.services.connections.sweepAtStart(database.kind).catch((err) => log.warn({ err }, "sweeping the connection registry failed"));
   phase("seed");
 
   const app = buildApp(container, { version: APP_VERSION, startedAt, consoleHandler: await consoleHandler(env) });
@@ -91,10 +93,22 @@ async function main(): Promise<void> {
   const port = typeof address === "object" && address ? address.port : env.PORT;
   log.info({ port, host: env.HOST, database: database.kind, version: APP_VERSION, startupMs: Date.now() - startedAt.getTime(), phases }, `Bridgekeeper listening on http://${env.HOST === "0.0.0.0" ? "localhost" : env.HOST}:${port}`);
 
+  const { connections, requestLog } = container.services;
+  const sweep = setInterval(() => {
+    connections.sweepStale().catch((err) => log.warn({ err }, "sweeping the connection registry failed"));
+  }, 30_000);
+  sweep.unref();
+  const pruneLogs = () => {
+    requestLog.prune(env.LOG_RETENTION_DAYS).catch((err) => log.warn({ err }, "request log pruning failed"));
+    connections.pruneClosed(env.LOG_RETENTION_DAYS * 86_400_000).catch((err) => log.warn({ err }, "connection registry pruning failed"));
+  };
+  pruneLogs();
+
   const prune = setInterval(() => {
     container.services.auth.pruneStale().catch((err) => log.warn({ err }, "session pruning failed"));
     container.services.oauthTokens.prune().catch((err) => log.warn({ err }, "OAuth pruning failed"));
     container.services.oauthClients.pruneUnusedDynamic(env.OAUTH_DYNAMIC_CLIENT_TTL_DAYS * 86_400_000).catch((err) => log.warn({ err }, "pruning unused self-registered clients failed"));
+    pruneLogs();
   }, SESSION_PRUNE_INTERVAL_MS);
   prune.unref();
 
@@ -104,15 +118,31 @@ async function main(): Promise<void> {
     stopping = true;
     log.info({ signal }, "shutting down: finishing in-flight requests");
     clearInterval(prune);
+    clearInterval(sweep);
+    // Streams never finish on their own: each gets a final event and ends now (issue 10 item 10),
+    // and no new one is admitted; their registry rows turn inactive before the database closes.
+    const { streams, streamKeeper } = container.mcp;
+    streams.refuseNew();
+    streamKeeper.stop();
+    const ended = streams.endWhere(() => true, "The server is shutting down; reconnect shortly");
+    const registryClosed = connections.closeAllOfInstance().catch((err) => log.warn({ err }, "closing registry rows failed"));
+    log.info({ streams: ended }, "event streams ended");
     // In-flight requests finish; a keep-alive socket is closed as soon as it falls idle (the
     // sweep), not when its keep-alive timer runs out; whatever is left at the deadline is cut,
     // so the process always exits within SHUTDOWN_TIMEOUT_MS.
-    const sweep = setInterval(() => server.closeIdleConnections(), 50);
-    const force = setTimeout(() => server.closeAllConnections(), env.SHUTDOWN_TIMEOUT_MS);
+    const idleSweep = setInterval(() => server.closeIdleConnections(), 50);
+    // Connections are cut early enough to leave time for the log flush and the database to close.
+    const force = setTimeout(() => server.closeAllConnections(), Math.max(env.SHUTDOWN_TIMEOUT_MS - 1_500, env.SHUTDOWN_TIMEOUT_MS / 2));
     force.unref();
+    const deadline = setTimeout(() => {
+      log.error("shutdown did not finish in SHUTDOWN_TIMEOUT_MS; exiting");
+      process.exit(1);
+    }, env.SHUTDOWN_TIMEOUT_MS);
+    deadline.unref();
     server.close(async () => {
-      clearInterval(sweep);
+      clearInterval(idleSweep);
       clearTimeout(force);
+      await registryClosed;
       await container.close().catch((err) => log.warn({ err }, "upstream pool close failed"));
       await database.close().catch((err) => log.warn({ err }, "database close failed"));
       log.info("stopped");

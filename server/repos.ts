@@ -7,6 +7,8 @@ import { createSessionsRepo } from "./modules/auth/sessions.repo";
 import { createRolesRepo } from "./modules/roles/roles.repo";
 import { createUserRolesRepo } from "./modules/users/user-roles.repo";
 import { createUsersRepo } from "./modules/users/users.repo";
+import { createRequestLogRepo } from "./modules/request-log/request-log.repo";
+import { createConnectionsRepo } from "./modules/connections/connections.repo";
 
 /** Every repo over one connection or transaction. */
 export function createRepos(db: Db) {
@@ -19,6 +21,8 @@ export function createRepos(db: Db) {
     integrationsRepo: createIntegrationsRepo(db),
     oauthClientsRepo: createOAuthClientsRepo(db),
     oauthGrantsRepo: createOAuthGrantsRepo(db),
+    requestLogRepo: createRequestLogRepo(db),
+    connectionsRepo: createConnectionsRepo(db),
   };
 }
 

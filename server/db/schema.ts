@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { boolean, index, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { boolean, index, integer, jsonb, pgTable, primaryKey, real, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 
 const timestamps = {
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
@@ -256,3 +256,54 @@ export type OAuthGrantRow = typeof oauthGrants.$inferSelect;
 export type OAuthCodeRow = typeof oauthCodes.$inferSelect;
 export type OAuthTokenRow = typeof oauthTokens.$inferSelect;
 export type OAuthPendingRequestRow = typeof oauthPendingRequests.$inferSelect;
+
+/**
+ * D15: one row per request to the MCP, OAuth, proxy and admin endpoints, written in batches off the
+ * request path. The path is stored without its query (query values may be secrets).
+ */
+export const requestLogs = pgTable(
+  "request_logs",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    at: timestamp("at", { withTimezone: true }).notNull(),
+    method: text("method").notNull(),
+    path: text("path").notNull(),
+    statusCode: integer("status_code").notNull(),
+    durationMs: real("duration_ms").notNull(),
+    /** The OAuth client of a bearer request; no foreign key, so rows outlive deleted clients. */
+    clientId: text("client_id"),
+    /** The user of a console session or of a user-bound token; no foreign key either. */
+    userId: uuid("user_id"),
+    ip: text("ip"),
+    userAgent: text("user_agent"),
+    /** MCP: the JSON-RPC method, and the tool of a tools/call. */
+    rpcMethod: text("rpc_method"),
+    toolName: text("tool_name"),
+  },
+  (t) => [index("request_logs_at_idx").on(t.at)],
+);
+
+/** Long-lived streams (/api/sse/stream, /sse, subscriptions/listen) while they live, and after (D8, spec §3). */
+export const sseConnections = pgTable(
+  "sse_connections",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    connectionId: text("connection_id").notNull(),
+    kind: text("kind").notNull(),
+    clientId: text("client_id").notNull(),
+    userId: uuid("user_id"),
+    ip: text("ip"),
+    userAgent: text("user_agent"),
+    /** The process that holds the stream (hostname:pid:random). */
+    instanceId: text("instance_id").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
+    lastHeartbeat: timestamp("last_heartbeat", { withTimezone: true }).notNull(),
+    closedAt: timestamp("closed_at", { withTimezone: true }),
+    isActive: boolean("is_active").notNull().default(true),
+  },
+  (t) => [uniqueIndex("sse_connections_connection_id_key").on(t.connectionId), index("sse_connections_active_idx").on(t.isActive, t.lastHeartbeat), index("sse_connections_created_at_idx").on(t.createdAt)],
+);
+
+export type RequestLogRow = typeof requestLogs.$inferSelect;
+export type NewRequestLogRow = typeof requestLogs.$inferInsert;
+export type SseConnectionRow = typeof sseConnections.$inferSelect;

@@ -16,6 +16,8 @@ export interface DomainEvents {
   "user.access-changed": { userId: string | null; reason: string };
   /** An integration's configuration was saved (here, or by another instance, noticed on a re-read). */
   "integration.saved": { kind: IntegrationKind };
+  /** An administrator ended a live connection (its registry row is inactive already). */
+  "connection.terminated": { connectionId: string };
   /** The outcome of a call to Jira, Confluence or Bitbucket. */
   "upstream.outcome": { service: UpstreamService; outcome: Outcome };
 }

@@ -52,6 +52,9 @@ export function createBitbucketClient(http: UpstreamHttp, target: TargetProvider
 
     repositories: (workspace: string, options: { q?: string; pageSize?: number; maxItems?: number } = {}) =>
       follow<BitbucketRepository>({ path: `/repositories/${enc(workspace)}`, query: { pagelen: options.pageSize ?? 100, q: options.q } }, options.maxItems),
+    /** One page of a workspace's repositories (`page` counts from 1). */
+    repositoriesPage: (workspace: string, options: { q?: string | undefined; pagelen?: number; page?: number; sort?: string } = {}) =>
+      call<BitbucketPage<BitbucketRepository>>({ path: `/repositories/${enc(workspace)}`, query: { pagelen: options.pagelen ?? 25, page: options.page, q: options.q, sort: options.sort } }),
     repository: (workspace: string, slug: string) => call<BitbucketRepository>({ path: repo(workspace, slug) }),
     branches: (workspace: string, slug: string, maxItems?: number) => follow<{ name: string; target: { hash: string } }>({ path: `${repo(workspace, slug)}/refs/branches`, query: { pagelen: 100 } }, maxItems),
     commits: (workspace: string, slug: string, revision?: string, maxItems?: number) =>

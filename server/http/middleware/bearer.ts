@@ -16,6 +16,16 @@ export function withinResource(url: URL, resource: URL | undefined): boolean {
   return base === "" || url.pathname === base || url.pathname.startsWith(`${base}/`);
 }
 
+/** Where a resource's protected resource metadata is (RFC 9728 §3.1: under the resource's path). */
+export const resourceMetadataUrlOf = (issuer: string, resourcePath = ""): string => `${new URL(issuer).origin}${PROTECTED_RESOURCE_METADATA_PATH}${resourcePath}`;
+
+/**
+ * A Bearer challenge (RFC 6750 §3) naming the scope the request needs (MCP 2025-11-25 "Scope
+ * challenge handling") and where the resource's metadata is (RFC 9728 §5.1).
+ */
+export const bearerChallenge = (o: { resourceMetadataUrl: string; scope: string; error: string; description: string }): string =>
+  `Bearer error="${o.error}", error_description="${o.description}", scope="${o.scope}", resource_metadata="${o.resourceMetadataUrl}"`;
+
 /** Bad tokens from one address before it is turned away for a while (token guessing). */
 const INVALID_TOKEN_LIMIT = { attempts: 20, windowSeconds: 60 };
 
@@ -29,10 +39,10 @@ const INVALID_TOKEN_LIMIT = { attempts: 20, windowSeconds: 60 };
 export function bearer(deps: { verifier: OAuthTokenVerifier; issuer: string; scope: OAuthScope; resourcePath?: string }): Guard {
   const origin = new URL(deps.issuer).origin;
   const badTokens = new RateLimiterMemory({ keyPrefix: "bad-bearer", points: INVALID_TOKEN_LIMIT.attempts, duration: INVALID_TOKEN_LIMIT.windowSeconds });
-  const resourceMetadataUrl = `${origin}${PROTECTED_RESOURCE_METADATA_PATH}${deps.resourcePath ?? ""}`;
+  const resourceMetadataUrl = resourceMetadataUrlOf(deps.issuer, deps.resourcePath);
   const sdkGuard = requireBearerAuth({ verifier: deps.verifier, requiredScopes: [deps.scope], resourceMetadataUrl });
   // MCP 2025-11-25 "Scope challenge handling": the scope a request needs is named in every challenge.
-  const challenge = (error: string, description: string) => `Bearer error="${error}", error_description="${description}", scope="${deps.scope}", resource_metadata="${resourceMetadataUrl}"`;
+  const challenge = (error: string, description: string) => bearerChallenge({ resourceMetadataUrl, scope: deps.scope, error, description });
 
   const handler: RequestHandler = async (req, res, next) => {
     const ip = req.ip ?? "unknown";

@@ -1,0 +1,89 @@
+import { ProtocolError, ProtocolErrorCode, Server, type AuthInfo, type McpServerFactory, type Tool } from "@modelcontextprotocol/server";
+import type { Logger } from "../lib/logger";
+import type { IntegrationsService } from "../modules/integrations/integrations.service";
+import type { UpstreamService } from "../upstream/errors";
+import { callTool, toolDefinition } from "./tools/call-tool";
+import { TOOLS } from "./tools/catalogue";
+import type { ToolContext, ToolSpec } from "./tools/tool";
+
+export const SERVER_NAME = "bridgekeeper";
+
+const INSTRUCTIONS =
+  "Bridgekeeper reads Jira, Confluence and Bitbucket for you. Find things with jira_search (JQL), confluence_search (CQL) " +
+  "and bitbucket_list_repositories, then open one with jira_get_issue, confluence_get_page or bitbucket_get_pull_request. " +
+  "Results are compact: page with the cursor a result gives. A result with isError explains what went wrong and what to try next.";
+
+/** How long a client may reuse a tools/list answer (2026-07-28 cacheable results): it depends on the caller, so `private`. */
+const TOOLS_LIST_TTL_MS = 60_000;
+
+/**
+ * Which services' tools are on offer: those whose integration is configured and active (D11).
+ * Read through the integrations service's own short cache, so a tools/list costs no query.
+ */
+export function createToolAvailability(integrations: IntegrationsService) {
+  return {
+    async context(): Promise<{ services: Set<UpstreamService>; atlassianUrl: string | null; bitbucketWorkspace: string | null }> {
+      const [atlassian, bitbucket] = await Promise.all([integrations.state("atlassian"), integrations.state("bitbucket")]);
+      const services = new Set<UpstreamService>();
+      if (atlassian?.isActive) services.add("jira").add("confluence");
+      if (bitbucket?.isActive) services.add("bitbucket");
+      return {
+        services,
+        atlassianUrl: atlassian?.settings.instanceUrl ?? null,
+        bitbucketWorkspace: bitbucket?.settings.workspace ?? null,
+      };
+    },
+  };
+}
+
+export type ToolAvailability = ReturnType<typeof createToolAvailability>;
+
+/** The tools a caller may see and call: its integration is on, and its token holds the tool's scope. */
+export const toolsFor = (services: Set<UpstreamService>, scopes: readonly string[]): ToolSpec[] =>
+  TOOLS.filter((tool) => services.has(tool.service) && scopes.includes(tool.scope));
+
+/**
+ * The MCP server, one instance per request (both eras are served statelessly, D8). Nothing is
+ * registered per request: tool definitions are computed once (toolDefinition caches them), and
+ * the handlers only filter and dispatch.
+ */
+export function createMcpServerFactory(deps: { integrations: IntegrationsService; availability: ToolAvailability; version: string; log: Logger }): McpServerFactory {
+  return ({ authInfo }) => buildServer(deps, authInfo);
+}
+
+export function buildServer(deps: { integrations: IntegrationsService; availability: ToolAvailability; version: string; log: Logger }, authInfo: AuthInfo | undefined): Server {
+  const server = new Server(
+    { name: SERVER_NAME, title: "Bridgekeeper", version: deps.version },
+    {
+      capabilities: { tools: { listChanged: true }, logging: {} },
+      instructions: INSTRUCTIONS,
+      cacheHints: { "tools/list": { ttlMs: TOOLS_LIST_TTL_MS, cacheScope: "private" } },
+    },
+  );
+  const scopes = authInfo?.scopes ?? [];
+
+  server.setRequestHandler("tools/list", async () => {
+    const { services } = await deps.availability.context();
+    const tools: Tool[] = toolsFor(services, scopes).map(toolDefinition);
+    return { tools };
+  });
+
+  server.setRequestHandler("tools/call", async (request, ctx) => {
+    const { name, arguments: args } = request.params;
+    const available = await deps.availability.context();
+    const tool = toolsFor(available.services, scopes).find((t) => t.name === name);
+    // MCP 2025-11-25 Server/Tools "Error Handling": an unknown tool is a protocol error (-32602).
+    if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}. Call tools/list for the tools available to you.`);
+    const toolContext: ToolContext = {
+      clients: deps.integrations.clients,
+      atlassianUrl: available.atlassianUrl,
+      bitbucketWorkspace: available.bitbucketWorkspace,
+      signal: ctx.mcpReq.signal,
+    };
+    return callTool(tool, args ?? {}, toolContext, deps.log);
+  });
+
+  // The 2025 revisions' logging capability: the client may set a level; we send no log messages yet.
+  server.setRequestHandler("logging/setLevel", async () => ({}));
+  return server;
+}

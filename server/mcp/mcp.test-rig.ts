@@ -1,0 +1,176 @@
+/**
+ * Shared pieces of the MCP tests: the app with both integrations on the sandbox, an OAuth client,
+ * tokens (client_credentials, or user-bound through consent), raw JSON-RPC posts, and a reader of
+ * server-sent events that waits for states, never for time.
+ */
+import { afterAll, beforeAll } from "vitest";
+import { startSandbox, type Sandbox } from "../../sandbox/server";
+import type { OAuthClientDto } from "../../contract/oauth";
+import type { AppConfig } from "../container";
+import { basicOf, createClient, obtainTokens, startRig, type Rig } from "../oauth/oauth.adversarial.helpers";
+import { formPost } from "../test/oauth";
+
+export const MODERN = "2026-07-28";
+
+export interface McpRig extends Rig {
+  sandbox: Sandbox;
+  client: OAuthClientDto;
+  /** A client_credentials token of `client` (no user). */
+  token(scope?: string, client?: OAuthClientDto): Promise<string>;
+  /** A user-bound token: authorize → consent by `rig.user` (an operator) → code → token. */
+  userToken(scope?: string, client?: OAuthClientDto): Promise<string>;
+}
+
+export async function startMcpRig(config: Partial<AppConfig> = {}): Promise<McpRig> {
+  const sandbox = await startSandbox();
+  // The API limit is not what these tests are about (it has its own): out of the way unless set.
+  const rig = await startRig(sandbox.url, { config: { RATE_LIMIT_API_PER_MINUTE: 100_000, RATE_LIMIT_API_BURST: 1000, ...config } });
+  const saved = await rig.admin.post("/api/admin/atlassian-config", { instanceUrl: sandbox.url, email: "demo@bridgekeeper.test", apiToken: "sandbox-api-token", isActive: true });
+  if (saved.status >= 300) throw new Error(`atlassian config: ${saved.status} ${saved.text}`);
+  const client = await createClient(rig, { name: "MCP test client" });
+  return {
+    ...rig,
+    sandbox,
+    client,
+    async token(scope = "read write", c = client) {
+      const res = await formPost(`${rig.baseUrl}/oauth/token`, { grant_type: "client_credentials", scope }, basicOf(c));
+      if (res.status !== 200) throw new Error(`token: ${res.status} ${JSON.stringify(res.body)}`);
+      return res.body.access_token as string;
+    },
+    async userToken(scope = "read write", c = client) {
+      return (await obtainTokens(rig, c, { scope })).access_token;
+    },
+  };
+}
+
+/** A rig for the tests of one file. */
+export function mcpRigForFile(use: (rig: McpRig) => void, config: Partial<AppConfig> = {}): void {
+  let rig: McpRig | undefined;
+  beforeAll(async () => {
+    rig = await startMcpRig(config);
+    use(rig);
+  });
+  afterAll(async () => {
+    await rig?.t.close();
+    await rig?.sandbox.close();
+  });
+}
+
+/** The `_meta` envelope a 2026-07-28 request carries. */
+export const envelope = (extra: Record<string, unknown> = {}) => ({
+  "io.modelcontextprotocol/protocolVersion": MODERN,
+  "io.modelcontextprotocol/clientCapabilities": {},
+  "io.modelcontextprotocol/clientInfo": { name: "bridgekeeper-tests", version: "1.0.0" },
+  ...extra,
+});
+
+export interface RpcAnswer {
+  status: number;
+  headers: Headers;
+  text: string;
+  /** The JSON-RPC message: the JSON body, or the last `data:` of an SSE answer. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read whatever shape the answer has
+  json: any;
+}
+
+/** One raw POST; `body` is sent as is when it is a string. */
+export async function rpc(baseUrl: string, token: string | null, body: unknown, headers: Record<string, string> = {}, path = "/mcp"): Promise<RpcAnswer> {
+  const res = await fetch(`${baseUrl}${path}`, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...headers,
+    },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  });
+  const text = await res.text();
+  let json: unknown = undefined;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    const data = text
+      .split(/\n\n/)
+      .map((f) => f.split("\n").filter((l) => l.startsWith("data:")).map((l) => l.slice(5).trim()).join("\n"))
+      .filter(Boolean)
+      .at(-1);
+    if (data) json = JSON.parse(data);
+  }
+  return { status: res.status, headers: res.headers, text, json };
+}
+
+/** A 2026-07-28 request with its envelope and the Mcp-Method / Mcp-Name headers. */
+export function modernRpc(baseUrl: string, token: string, method: string, params: Record<string, unknown> = {}, id: number | string = 1, path = "/mcp") {
+  const headers: Record<string, string> = { "mcp-protocol-version": MODERN, "mcp-method": method };
+  if (method === "tools/call" && typeof params.name === "string") headers["mcp-name"] = params.name;
+  return rpc(baseUrl, token, { jsonrpc: "2.0", id, method, params: { ...params, _meta: envelope() } }, headers, path);
+}
+
+export interface SseEvent {
+  event: string;
+  data: string;
+}
+
+/** Reads a server-sent event stream; `next(predicate)` resolves with the first matching event. */
+export async function openEvents(url: string, headers: Record<string, string>) {
+  const controller = new AbortController();
+  const res = await fetch(url, { headers: { accept: "text/event-stream", ...headers }, signal: controller.signal });
+  // A refusal is a plain body, read whole; a stream is read event by event.
+  const body = res.status === 200 ? "" : await res.text();
+  const events: SseEvent[] = [];
+  const waiters: { match: (e: SseEvent) => boolean; resolve: (e: SseEvent) => void }[] = [];
+  let ended = false;
+  const endWaiters: (() => void)[] = [];
+  const pump = async () => {
+    if (!res.body || res.status !== 200) return;
+    const decoder = new TextDecoder();
+    let buffer = "";
+    try {
+      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+        buffer += decoder.decode(chunk, { stream: true });
+        let cut: number;
+        while ((cut = buffer.indexOf("\n\n")) >= 0) {
+          const frame = buffer.slice(0, cut);
+          buffer = buffer.slice(cut + 2);
+          const lines = frame.split("\n");
+          const event = lines.find((l) => l.startsWith("event:"))?.slice(6).trim() ?? "message";
+          const data = lines.filter((l) => l.startsWith("data:")).map((l) => l.slice(5).trimStart()).join("\n");
+          if (!lines.some((l) => l.startsWith("data:"))) continue; // a comment (keep-alive)
+          const e = { event, data };
+          events.push(e);
+          for (const w of [...waiters]) {
+            if (!w.match(e)) continue;
+            waiters.splice(waiters.indexOf(w), 1);
+            w.resolve(e);
+          }
+        }
+      }
+    } catch {
+      // aborted
+    }
+    ended = true;
+    for (const resolve of endWaiters) resolve();
+  };
+  void pump();
+  return {
+    status: res.status,
+    headers: res.headers,
+    events,
+    next(match: (e: SseEvent) => boolean = () => true, after = 0): Promise<SseEvent> {
+      const seen = events.slice(after).find(match);
+      if (seen) return Promise.resolve(seen);
+      return new Promise((resolve) => waiters.push({ match, resolve }));
+    },
+    nextNamed(name: string) {
+      return this.next((e) => e.event === name);
+    },
+    /** Resolves when the server ends the stream. */
+    ended(): Promise<void> {
+      return ended ? Promise.resolve() : new Promise((resolve) => endWaiters.push(resolve));
+    },
+    close: () => controller.abort(),
+    /** The body of a refused request. */
+    body,
+  };
+}

@@ -1,0 +1,55 @@
+import type { RequestHandler } from "express";
+import { RPC, sendRpcError } from "./json-rpc";
+
+/**
+ * Reads a JSON-RPC POST body ourselves, before the SDK sees it, so every refusal is a JSON-RPC
+ * error with the right HTTP status and the request log can name the method: a media type other
+ * than application/json is 415, more than `limitBytes` is 413 (the connection is closed, not
+ * drained), a body that is not JSON is -32700 (JSON-RPC 2.0 §5.1). The parsed value becomes
+ * `req.body`.
+ */
+export function rpcBody(options: { limitBytes: number }): RequestHandler {
+  return (req, res, next) => {
+    if (req.method !== "POST") return next();
+    const type = (req.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
+    if (type !== "application/json") {
+      return sendRpcError(res, 415, RPC.invalidRequest, "Unsupported Media Type: Content-Type must be application/json");
+    }
+    const tooLarge = () => {
+      res.set("Connection", "close");
+      sendRpcError(res, 413, RPC.invalidRequest, `Request body larger than ${options.limitBytes} bytes`);
+    };
+    if (Number(req.headers["content-length"] ?? 0) > options.limitBytes) {
+      req.resume();
+      return tooLarge();
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let done = false;
+    req.on("data", (chunk: Buffer) => {
+      if (done) return;
+      size += chunk.length;
+      if (size > options.limitBytes) {
+        done = true;
+        req.pause();
+        tooLarge();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on("error", () => {
+      done = true;
+    });
+    req.on("end", () => {
+      if (done) return;
+      done = true;
+      const text = Buffer.concat(chunks).toString("utf8");
+      try {
+        req.body = JSON.parse(text) as unknown;
+      } catch {
+        return sendRpcError(res, 400, RPC.parseError, "Parse error: the body is not valid JSON");
+      }
+      next();
+    });
+  };
+}

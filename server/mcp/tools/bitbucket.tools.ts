@@ -1,0 +1,156 @@
+import { z } from "zod";
+import { clip, nameOf, shortDate } from "./format";
+import { defineTool, type ToolContext } from "./tool";
+
+const READ = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true } as const;
+const SLUG = /^[\w.-]{1,100}$/;
+
+const workspaceArg = z.string().regex(SLUG, "workspace must be a workspace slug such as acme").optional().describe("The workspace slug; omit for the configured workspace.");
+
+function workspaceOf(ctx: ToolContext, given: string | undefined): string {
+  const workspace = given ?? ctx.bitbucketWorkspace;
+  if (!workspace) throw new Error("no Bitbucket workspace is configured");
+  return workspace;
+}
+
+const href = (links: unknown, name: string): string | null => {
+  const link = (links as Record<string, { href?: unknown }> | undefined)?.[name];
+  return typeof link?.href === "string" ? link.href : null;
+};
+
+const RepositorySchema = z.object({
+  slug: z.string(),
+  name: z.string(),
+  fullName: z.string(),
+  description: z.string(),
+  language: z.string().nullable(),
+  isPrivate: z.boolean().nullable(),
+  mainBranch: z.string().nullable(),
+  updated: z.string().nullable(),
+  url: z.string().nullable(),
+});
+
+export const bitbucketListRepositories = defineTool({
+  name: "bitbucket_list_repositories",
+  service: "bitbucket",
+  scope: "read",
+  description:
+    "List the repositories of a Bitbucket workspace (the configured one by default), newest change first, optionally filtered by a name fragment. " +
+    "Returns slug, name, description, language, main branch, last update and link. Pass nextCursor for more. Use the slug with bitbucket_get_pull_request.",
+  input: z.object({
+    workspace: workspaceArg,
+    nameContains: z.string().trim().min(1).max(100, "nameContains may be at most 100 characters").optional().describe("Only repositories whose name contains this text."),
+    maxResults: z.number().int().min(1, "maxResults must be at least 1").max(100, "maxResults may be at most 100").default(25).describe("Repositories per page (1-100, default 25)."),
+    cursor: z.string().regex(/^\d{1,5}$/, "cursor must be the nextCursor of a previous result").optional().describe("nextCursor from the previous page."),
+  }),
+  output: z.object({ workspace: z.string(), repositories: z.array(RepositorySchema), total: z.number().int().nullable(), nextCursor: z.string().nullable() }),
+  annotations: { title: "List Bitbucket repositories", ...READ },
+  async run({ workspace: given, nameContains, maxResults, cursor }, ctx) {
+    const workspace = workspaceOf(ctx, given);
+    const q = nameContains ? `name ~ "${nameContains.replace(/["\\]/g, "")}"` : undefined;
+    const page = await ctx.clients.bitbucket.repositoriesPage(workspace, { q, pagelen: maxResults, page: cursor ? Number(cursor) : 1, sort: "-updated_on" });
+    const repositories = page.values.map((r) => {
+      const raw = r as typeof r & { description?: string; language?: string; updated_on?: string; links?: unknown };
+      return {
+        slug: r.slug,
+        name: r.name,
+        fullName: r.full_name,
+        description: (raw.description ?? "").slice(0, 200),
+        language: raw.language || null,
+        isPrivate: r.is_private ?? null,
+        mainBranch: r.mainbranch?.name ?? null,
+        updated: raw.updated_on ?? null,
+        url: href(raw.links, "html"),
+      };
+    });
+    const nextCursor = page.next ? String((page.page ?? (cursor ? Number(cursor) : 1)) + 1) : null;
+    const lines = repositories.map((r) => `- ${r.slug}${r.name !== r.slug ? ` (${r.name})` : ""}: ${r.description || "no description"} — ${[r.language, r.mainBranch ? `main branch ${r.mainBranch}` : null, r.updated ? `updated ${shortDate(r.updated)}` : null].filter(Boolean).join(" · ")}`);
+    const head = repositories.length === 0 ? `No repositories in ${workspace}${nameContains ? ` matching "${nameContains}"` : ""}.` : `${repositories.length} repositor${repositories.length === 1 ? "y" : "ies"} in ${workspace}${page.size !== undefined ? ` (of ${page.size})` : ""}:`;
+    return { structured: { workspace, repositories, total: page.size ?? null, nextCursor }, text: [head, ...lines, ...(nextCursor ? [`nextCursor: ${nextCursor}`] : [])].join("\n") };
+  },
+});
+
+export const bitbucketGetPullRequest = defineTool({
+  name: "bitbucket_get_pull_request",
+  service: "bitbucket",
+  scope: "read",
+  description:
+    "Read one Bitbucket pull request: title, state, author, source and destination branches, reviewers and approvals, description, comment and task counts, " +
+    "link, and which files changed with lines added and removed. Find repositories with bitbucket_list_repositories.",
+  input: z.object({
+    workspace: workspaceArg,
+    repository: z.string().regex(SLUG, "repository must be a repository slug such as api-gateway").describe("The repository slug."),
+    pullRequestId: z.number().int("pullRequestId must be a whole number").min(1, "pullRequestId must be at least 1").max(10_000_000).describe("The pull request number."),
+    includeFiles: z.boolean().default(true).describe("Include the changed files (diffstat); default true."),
+  }),
+  output: z.object({
+    id: z.number().int(),
+    title: z.string(),
+    state: z.string(),
+    author: z.string().nullable(),
+    source: z.string().nullable(),
+    destination: z.string().nullable(),
+    description: z.string(),
+    reviewers: z.array(z.object({ name: z.string().nullable(), role: z.string().nullable(), approved: z.boolean(), state: z.string().nullable() })),
+    commentCount: z.number().int().nullable(),
+    taskCount: z.number().int().nullable(),
+    created: z.string().nullable(),
+    updated: z.string().nullable(),
+    url: z.string().nullable(),
+    files: z.array(z.object({ path: z.string(), status: z.string(), linesAdded: z.number().int(), linesRemoved: z.number().int() })),
+    filesChanged: z.number().int().nullable(),
+  }),
+  annotations: { title: "Read a Bitbucket pull request", ...READ },
+  async run({ workspace: given, repository, pullRequestId, includeFiles }, ctx) {
+    const workspace = workspaceOf(ctx, given);
+    const client = ctx.clients.bitbucket;
+    const [pr, stats] = await Promise.all([
+      client.pullRequest(workspace, repository, pullRequestId),
+      includeFiles ? collect(client.pullRequestDiffstat(workspace, repository, pullRequestId, 200)) : Promise.resolve([]),
+    ]);
+    const raw = pr as typeof pr & Record<string, unknown>;
+    const participants = (raw.participants as { user?: unknown; role?: string; approved?: boolean; state?: string | null }[] | undefined) ?? [];
+    const files = stats.slice(0, 50).map((s) => {
+      const st = s as typeof s & { new?: { path?: string }; old?: { path?: string } };
+      return { path: st.new?.path ?? st.old?.path ?? "?", status: s.status, linesAdded: s.lines_added ?? 0, linesRemoved: s.lines_removed ?? 0 };
+    });
+    const structured = {
+      id: pr.id,
+      title: pr.title,
+      state: pr.state,
+      author: nameOf(raw.author),
+      source: pr.source?.branch?.name ?? null,
+      destination: pr.destination?.branch?.name ?? null,
+      description: clip(typeof raw.description === "string" ? raw.description : "", 8000).text,
+      reviewers: participants.map((p) => ({ name: nameOf(p.user), role: p.role ?? null, approved: p.approved === true, state: p.state ?? null })),
+      commentCount: typeof raw.comment_count === "number" ? raw.comment_count : null,
+      taskCount: typeof raw.task_count === "number" ? raw.task_count : null,
+      created: typeof raw.created_on === "string" ? raw.created_on : null,
+      updated: typeof raw.updated_on === "string" ? raw.updated_on : null,
+      url: href(raw.links, "html"),
+      files,
+      filesChanged: includeFiles ? stats.length : null,
+    };
+    const added = files.reduce((n, f) => n + f.linesAdded, 0);
+    const removed = files.reduce((n, f) => n + f.linesRemoved, 0);
+    const text = [
+      `# PR #${structured.id}: ${structured.title} [${structured.state}]`,
+      `${repository}: ${structured.source ?? "?"} → ${structured.destination ?? "?"} · by ${structured.author ?? "?"} · created ${shortDate(structured.created) ?? "?"} · updated ${shortDate(structured.updated) ?? "?"}`,
+      `Reviewers: ${structured.reviewers.length ? structured.reviewers.map((r) => `${r.name ?? "?"} (${r.approved ? "approved" : (r.state ?? r.role ?? "pending").toLowerCase()})`).join(", ") : "none"} · ${structured.commentCount ?? 0} comments · ${structured.taskCount ?? 0} tasks`,
+      structured.url,
+      `## Description\n${structured.description || "(none)"}`,
+      includeFiles ? `## Files (${structured.filesChanged}, +${added} −${removed})\n${files.map((f) => `- ${f.status} ${f.path} (+${f.linesAdded} −${f.linesRemoved})`).join("\n")}${(structured.filesChanged ?? 0) > files.length ? `\n… and ${(structured.filesChanged ?? 0) - files.length} more` : ""}` : null,
+    ]
+      .filter(Boolean)
+      .join("\n\n");
+    return { structured, text };
+  },
+});
+
+async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const item of items) out.push(item);
+  return out;
+}
+
+export const BITBUCKET_TOOLS = [bitbucketListRepositories, bitbucketGetPullRequest];

@@ -1,0 +1,97 @@
+import { z } from "zod";
+import type { CallToolResult, Tool } from "@modelcontextprotocol/server";
+import type { Logger } from "../../lib/logger";
+import { isUpstreamError, SERVICE_NAMES, type UpstreamError } from "../../upstream/errors";
+import type { ToolContext, ToolSpec } from "./tool";
+
+const definitions = new WeakMap<ToolSpec, Tool>();
+
+/** JSON Schema of a zod schema as MCP wants it: an object schema, without the `$schema` key. */
+function jsonSchema(schema: z.ZodType, io: "input" | "output"): Tool["inputSchema"] {
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { target: "draft-2020-12", io, unrepresentable: "any" }) as Record<string, unknown>;
+  return { ...rest, type: "object" } as Tool["inputSchema"];
+}
+
+/** The MCP `Tool` of a spec, for tools/list: computed once per spec, then reused (it never changes). */
+export function toolDefinition(spec: ToolSpec): Tool {
+  let tool = definitions.get(spec);
+  if (!tool) {
+    tool = {
+      name: spec.name,
+      title: spec.annotations.title,
+      description: spec.description,
+      inputSchema: jsonSchema(spec.input, "input"),
+      outputSchema: jsonSchema(spec.output, "output") as Tool["outputSchema"],
+      annotations: spec.annotations,
+    };
+    definitions.set(spec, tool);
+  }
+  return tool;
+}
+
+const failure = (text: string): CallToolResult => ({ content: [{ type: "text", text }], isError: true });
+
+/** One sentence per bad field, naming it and what is allowed. */
+function argumentProblems(error: z.ZodError): string {
+  const lines = error.issues.map((issue) => `${issue.path.length ? issue.path.join(".") : "arguments"}: ${issue.message}`);
+  return `Invalid arguments. ${lines.join("; ")}. Fix these and call the tool again.`;
+}
+
+/**
+ * What a model should know about an upstream failure, and what to try next. Every sentence names
+ * the service; none carries credentials (UpstreamError never holds them).
+ */
+export function upstreamSentence(err: UpstreamError): string {
+  const name = SERVICE_NAMES[err.service];
+  switch (err.kind) {
+    case "not_configured":
+      return `${err.message}. An administrator must configure it on Bridgekeeper's Configuration screen; this tool cannot be used until then.`;
+    case "unauthorized":
+      return `${name} refused Bridgekeeper's stored credentials (401). An administrator must update the token on the Configuration screen; retrying will not help.`;
+    case "forbidden":
+      return `${name} denied access (403): the account Bridgekeeper uses may not see this. Try something else, or ask an administrator for access. (${err.message})`;
+    case "not_found":
+      return `${name} found nothing there (404). Check the key or id (search for it first), then try again. (${err.message})`;
+    case "rate_limited":
+      return `${name} is rate limiting requests (429)${err.details.retryAfterSeconds === undefined ? "" : `; wait ${err.details.retryAfterSeconds} s`} before trying again, and make fewer calls.`;
+    case "circuit_open":
+      return `${name} failed several times in a row, so calls are paused${err.details.retryAfterSeconds === undefined ? "" : ` for up to ${err.details.retryAfterSeconds} s`}. Try again later.`;
+    case "timeout":
+      return `${name} did not answer in time. Try again later, or narrow the request (fewer results, a tighter query).`;
+    case "unreachable":
+      return `${name} cannot be reached from Bridgekeeper right now. Try again later.`;
+    case "server_error":
+      return `${name} failed with an internal error (${err.status ?? "5xx"}). Try again later.`;
+    case "too_large":
+      return `${name}'s answer was too large to pass on. Ask for less (a smaller page size or fewer fields).`;
+    case "bad_request":
+      if (err.status === 410) return `${name} no longer offers this API (410 Gone). Use another tool for this.`;
+      return `${name} refused the request as invalid (${err.status ?? 400}): ${err.message}. Fix the arguments (for example the JQL or CQL syntax) and try again.`;
+    case "conflict":
+      return `${name} reported a conflict (409): ${err.message}. Read the current state again, then retry.`;
+    case "host_not_allowed":
+      return `${name}'s configured address is not allowed by this server's network rules. An administrator must fix the integration's URL.`;
+    case "invalid_response":
+    default:
+      return `${name} answered in a way Bridgekeeper could not read: ${err.message}. Try again later.`;
+  }
+}
+
+/**
+ * Runs one tool call: the arguments are checked against the input schema, the tool runs, and
+ * every failure becomes a tool result with `isError: true` and a sentence a model can act on
+ * (MCP 2025-11-25 Server/Tools "Error Handling": input validation and execution errors are tool
+ * results, not protocol errors). Never throws.
+ */
+export async function callTool(spec: ToolSpec, rawArgs: unknown, ctx: ToolContext, log?: Logger): Promise<CallToolResult> {
+  const parsed = spec.input.safeParse(rawArgs ?? {});
+  if (!parsed.success) return failure(argumentProblems(parsed.error));
+  try {
+    const { structured, text } = await spec.run(parsed.data, ctx);
+    return { content: [{ type: "text", text }], structuredContent: structured as Record<string, unknown> };
+  } catch (err) {
+    if (isUpstreamError(err)) return failure(upstreamSentence(err));
+    log?.error({ err, tool: spec.name }, "a tool failed unexpectedly");
+    return failure(`The ${spec.name} tool failed unexpectedly. Try again; if it keeps failing, tell an administrator.`);
+  }
+}

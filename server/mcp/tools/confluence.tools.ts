@@ -1,0 +1,100 @@
+import { z } from "zod";
+import { storageToMarkdown } from "./markdown/storage-to-markdown";
+import { clip, shortDate } from "./format";
+import { defineTool, type ToolContext } from "./tool";
+
+const READ = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true } as const;
+
+/** A Confluence web path (`/spaces/ENG/pages/1/Title`) as a link on the instance. */
+const wikiUrl = (ctx: ToolContext, path: unknown): string | null => (ctx.atlassianUrl && typeof path === "string" && path.startsWith("/") ? `${ctx.atlassianUrl}/wiki${path}` : null);
+
+const SearchResultSchema = z.object({
+  id: z.string().nullable(),
+  type: z.string().nullable(),
+  title: z.string(),
+  space: z.string().nullable(),
+  excerpt: z.string(),
+  lastModified: z.string().nullable(),
+  url: z.string().nullable(),
+});
+
+export const confluenceSearch = defineTool({
+  name: "confluence_search",
+  service: "confluence",
+  scope: "read",
+  description:
+    "Search Confluence with CQL, e.g. `type = page AND text ~ \"deployment\"`, `space = ENG AND title ~ \"runbook\"`, `label = \"onboarding\"`. " +
+    "Returns each result's page id, title, space, an excerpt, last change and link. Pass nextCursor for more. Read a page with confluence_get_page.",
+  input: z.object({
+    cql: z.string().trim().min(1, "cql must not be empty").max(2000, "cql may be at most 2000 characters").describe("The CQL query."),
+    limit: z.number().int("limit must be a whole number").min(1, "limit must be at least 1").max(50, "limit may be at most 50").default(10).describe("Results per page (1-50, default 10)."),
+    cursor: z.string().regex(/^\d{1,6}$/, "cursor must be the nextCursor of a previous result").optional().describe("nextCursor from the previous page; omit for the first page."),
+  }),
+  output: z.object({ results: z.array(SearchResultSchema), totalSize: z.number().int().nullable(), nextCursor: z.string().nullable() }),
+  annotations: { title: "Search Confluence (CQL)", ...READ },
+  async run({ cql, limit, cursor }, ctx) {
+    const start = cursor ? Number(cursor) : 0;
+    const page = await ctx.clients.confluence.search(cql, { limit, start });
+    const results = page.results.map((r) => {
+      const content = (r.content ?? {}) as { id?: string; type?: string; title?: string };
+      const container = r.resultGlobalContainer as { title?: string } | undefined;
+      return {
+        id: content.id ?? null,
+        type: content.type ?? (typeof r.entityType === "string" ? r.entityType : null),
+        title: String(content.title ?? r.title ?? ""),
+        space: container?.title ?? null,
+        excerpt: typeof r.excerpt === "string" ? r.excerpt.replace(/\s+/g, " ").trim().slice(0, 240) : "",
+        lastModified: typeof r.lastModified === "string" ? r.lastModified : null,
+        url: wikiUrl(ctx, r.url),
+      };
+    });
+    const more = Boolean(page._links?.next) || (typeof page.totalSize === "number" && start + results.length < page.totalSize);
+    const nextCursor = more && results.length > 0 ? String(start + results.length) : null;
+    const lines = results.map((r) => `- ${r.title} (${[r.type, r.space, r.id ? `id ${r.id}` : null, r.lastModified ? `changed ${shortDate(r.lastModified)}` : null].filter(Boolean).join(" · ")})${r.excerpt ? `\n  ${r.excerpt}` : ""}${r.url ? `\n  ${r.url}` : ""}`);
+    const head = results.length === 0 ? `Nothing matches: ${cql}` : `${results.length} result${results.length === 1 ? "" : "s"}${typeof page.totalSize === "number" ? ` of ${page.totalSize}` : ""}:`;
+    return { structured: { results, totalSize: typeof page.totalSize === "number" ? page.totalSize : null, nextCursor }, text: [head, ...lines, ...(nextCursor ? [`nextCursor: ${nextCursor}`] : [])].join("\n") };
+  },
+});
+
+export const confluenceGetPage = defineTool({
+  name: "confluence_get_page",
+  service: "confluence",
+  scope: "read",
+  description: "Read one Confluence page by id: title, space, version, parent, last change and its body as Markdown (macros kept as markers). Find ids with confluence_search.",
+  input: z.object({
+    pageId: z.string().trim().regex(/^\d{1,20}$/, "pageId must be a numeric page id such as 1081519").describe("The page id."),
+    maxLength: z.number().int().min(500, "maxLength must be at least 500").max(100_000, "maxLength may be at most 100000").default(20_000).describe("Longest body to return, in characters (default 20000)."),
+  }),
+  output: z.object({
+    id: z.string(),
+    title: z.string(),
+    spaceId: z.string().nullable(),
+    parentId: z.string().nullable(),
+    version: z.number().int().nullable(),
+    lastModified: z.string().nullable(),
+    body: z.string().describe("Markdown"),
+    truncated: z.boolean(),
+    url: z.string().nullable(),
+  }),
+  annotations: { title: "Read a Confluence page", ...READ },
+  async run({ pageId, maxLength }, ctx) {
+    const page = await ctx.clients.confluence.getPage(pageId, "storage");
+    const body = clip(storageToMarkdown(page.body?.storage?.value ?? ""), maxLength);
+    const raw = page as typeof page & { _links?: { webui?: string }; version?: { number: number; createdAt?: string } };
+    const structured = {
+      id: String(page.id),
+      title: page.title,
+      spaceId: page.spaceId ? String(page.spaceId) : null,
+      parentId: page.parentId ? String(page.parentId) : null,
+      version: page.version?.number ?? null,
+      lastModified: raw.version?.createdAt ?? null,
+      body: body.text,
+      truncated: body.truncated,
+      url: wikiUrl(ctx, raw._links?.webui) ?? (ctx.atlassianUrl ? `${ctx.atlassianUrl}/wiki/pages/viewpage.action?pageId=${page.id}` : null),
+    };
+    const facts = [`Page ${structured.id} · version ${structured.version ?? "?"}${structured.lastModified ? ` · changed ${shortDate(structured.lastModified)}` : ""}`, structured.url].filter(Boolean).join("\n");
+    return { structured, text: `# ${structured.title}\n${facts}\n\n${structured.body || "(empty page)"}` };
+  },
+});
+
+export const CONFLUENCE_TOOLS = [confluenceSearch, confluenceGetPage];

@@ -1,0 +1,172 @@
+import { z } from "zod";
+import type { JiraIssue } from "../../upstream/jira.client";
+import { adfToMarkdown } from "./markdown/adf-to-markdown";
+import { brief, clip, nameOf, shortDate } from "./format";
+import { defineTool, type ToolContext } from "./tool";
+
+const READ = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true } as const;
+
+const ISSUE_KEY = /^[A-Za-z][A-Za-z0-9_]{0,49}-\d{1,10}$|^\d{1,15}$/;
+const SEARCH_FIELDS = ["summary", "status", "assignee", "priority", "issuetype", "updated"];
+const DESCRIPTION_LIMIT = 12_000;
+
+const browseUrl = (ctx: ToolContext, key: string): string | null => (ctx.atlassianUrl ? `${ctx.atlassianUrl}/browse/${key}` : null);
+
+const IssueSummarySchema = z.object({
+  key: z.string(),
+  summary: z.string(),
+  status: z.string().nullable(),
+  assignee: z.string().nullable(),
+  priority: z.string().nullable(),
+  type: z.string().nullable(),
+  updated: z.string().nullable(),
+  url: z.string().nullable(),
+  fields: z.record(z.string(), z.string()).optional().describe("The extra fields asked for, each as short text"),
+});
+
+function summarise(issue: JiraIssue, ctx: ToolContext, extra: string[]) {
+  const f = issue.fields;
+  const fields = extra.length ? Object.fromEntries(extra.map((name) => [name, brief(f[name])])) : undefined;
+  return {
+    key: issue.key,
+    summary: typeof f.summary === "string" ? f.summary : "",
+    status: nameOf(f.status),
+    assignee: nameOf(f.assignee),
+    priority: nameOf(f.priority),
+    type: nameOf(f.issuetype),
+    updated: typeof f.updated === "string" ? f.updated : null,
+    url: browseUrl(ctx, issue.key),
+    ...(fields ? { fields } : {}),
+  };
+}
+
+const searchLine = (i: z.infer<typeof IssueSummarySchema>): string => {
+  const facts = [i.type, i.priority, i.assignee ?? "unassigned", i.updated ? `updated ${shortDate(i.updated)}` : null].filter(Boolean).join(" · ");
+  const extra = i.fields ? ` · ${Object.entries(i.fields).map(([k, v]) => `${k}: ${v}`).join(" · ")}` : "";
+  return `- ${i.key} [${i.status ?? "?"}] ${i.summary} — ${facts}${extra}${i.url ? `\n  ${i.url}` : ""}`;
+};
+
+export const jiraSearch = defineTool({
+  name: "jira_search",
+  service: "jira",
+  scope: "read",
+  description:
+    "Search Jira issues with JQL (e.g. `project = BK AND status = \"In Progress\" ORDER BY updated DESC`, `assignee = currentUser()`, `text ~ \"login\"`). " +
+    "Returns each issue's key, summary, status, assignee, priority, type, last update and link. Results come in pages: pass the returned nextCursor to get the next page. " +
+    "Use jira_get_issue for the full description and comments of one issue.",
+  input: z.object({
+    jql: z.string().trim().min(1, "jql must not be empty").max(2000, "jql may be at most 2000 characters").describe("The JQL query. Add ORDER BY for a stable order."),
+    maxResults: z.number().int("maxResults must be a whole number").min(1, "maxResults must be at least 1").max(100, "maxResults may be at most 100").default(20).describe("Issues per page (1-100, default 20)."),
+    fields: z
+      .array(z.string().regex(/^[\w.-]{1,100}$/, "each field must be a Jira field id such as labels or customfield_10016"))
+      .max(20, "at most 20 extra fields")
+      .default([])
+      .describe("Extra field ids to include, e.g. [\"labels\", \"duedate\", \"customfield_10016\"]."),
+    cursor: z.string().min(1).max(4000, "cursor may be at most 4000 characters").optional().describe("nextCursor from the previous page; omit for the first page."),
+  }),
+  output: z.object({
+    issues: z.array(IssueSummarySchema),
+    nextCursor: z.string().nullable().describe("Pass as cursor to get the next page; null on the last page."),
+  }),
+  annotations: { title: "Search Jira issues (JQL)", ...READ },
+  async run({ jql, maxResults, fields, cursor }, ctx) {
+    const page = await ctx.clients.jira.searchJql({ jql, maxResults, fields: [...SEARCH_FIELDS, ...fields], ...(cursor ? { nextPageToken: cursor } : {}) });
+    const issues = page.issues.map((issue) => summarise(issue, ctx, fields));
+    const nextCursor = page.isLast === false && page.nextPageToken ? page.nextPageToken : null;
+    const head = issues.length === 0 ? `No issues match: ${jql}` : `${issues.length} issue${issues.length === 1 ? "" : "s"}${nextCursor ? " (more: call again with the cursor below)" : ""}:`;
+    const text = [head, ...issues.map(searchLine), ...(nextCursor ? [`nextCursor: ${nextCursor}`] : [])].join("\n");
+    return { structured: { issues, nextCursor }, text };
+  },
+});
+
+const CommentSchema = z.object({ author: z.string().nullable(), created: z.string().nullable(), body: z.string() });
+
+export const jiraGetIssue = defineTool({
+  name: "jira_get_issue",
+  service: "jira",
+  scope: "read",
+  description:
+    "Read one Jira issue by key (e.g. BK-12): summary, status, type, priority, assignee, reporter, dates, labels, components, parent, subtasks, links, " +
+    "the description as Markdown, and the latest comments. Find keys with jira_search.",
+  input: z.object({
+    issueKey: z.string().trim().regex(ISSUE_KEY, "issueKey must be an issue key such as BK-12 (or a numeric id)").describe("The issue key, e.g. BK-12."),
+    comments: z.number().int().min(0, "comments must be at least 0").max(50, "comments may be at most 50").default(5).describe("How many of the latest comments to include (0-50, default 5)."),
+  }),
+  output: z.object({
+    key: z.string(),
+    summary: z.string(),
+    status: z.string().nullable(),
+    type: z.string().nullable(),
+    priority: z.string().nullable(),
+    assignee: z.string().nullable(),
+    reporter: z.string().nullable(),
+    created: z.string().nullable(),
+    updated: z.string().nullable(),
+    labels: z.array(z.string()),
+    components: z.array(z.string()),
+    parent: z.string().nullable(),
+    subtasks: z.array(z.string()),
+    links: z.array(z.object({ type: z.string(), key: z.string(), summary: z.string().nullable() })),
+    description: z.string().describe("Markdown"),
+    url: z.string().nullable(),
+    comments: z.array(CommentSchema),
+    commentCount: z.number().int(),
+  }),
+  annotations: { title: "Read a Jira issue", ...READ },
+  async run({ issueKey, comments }, ctx) {
+    const issue = await ctx.clients.jira.getIssue(issueKey.toUpperCase());
+    const f = issue.fields;
+    const all = ((f.comment as { comments?: { author?: unknown; created?: string; body?: unknown }[] } | undefined)?.comments ?? []).map((c) => ({
+      author: nameOf(c.author),
+      created: c.created ?? null,
+      body: clip(adfToMarkdown(c.body), 2000).text,
+    }));
+    const links = ((f.issuelinks as { type?: { outward?: string; inward?: string }; outwardIssue?: JiraIssue; inwardIssue?: JiraIssue }[] | undefined) ?? []).flatMap((l) => {
+      const other = l.outwardIssue ?? l.inwardIssue;
+      if (!other) return [];
+      return [{ type: (l.outwardIssue ? l.type?.outward : l.type?.inward) ?? "relates to", key: other.key, summary: typeof other.fields?.summary === "string" ? other.fields.summary : null }];
+    });
+    const structured = {
+      key: issue.key,
+      summary: typeof f.summary === "string" ? f.summary : "",
+      status: nameOf(f.status),
+      type: nameOf(f.issuetype),
+      priority: nameOf(f.priority),
+      assignee: nameOf(f.assignee),
+      reporter: nameOf(f.reporter),
+      created: typeof f.created === "string" ? f.created : null,
+      updated: typeof f.updated === "string" ? f.updated : null,
+      labels: Array.isArray(f.labels) ? f.labels.filter((l): l is string => typeof l === "string") : [],
+      components: Array.isArray(f.components) ? f.components.map(nameOf).filter((c): c is string => c !== null) : [],
+      parent: (f.parent as { key?: string } | undefined)?.key ?? null,
+      subtasks: Array.isArray(f.subtasks) ? (f.subtasks as { key: string }[]).map((s) => s.key) : [],
+      links,
+      description: clip(adfToMarkdown(f.description), DESCRIPTION_LIMIT).text,
+      url: browseUrl(ctx, issue.key),
+      comments: all.slice(-comments),
+      commentCount: all.length,
+    };
+    const facts = [
+      `Status: ${structured.status ?? "?"} · Type: ${structured.type ?? "?"} · Priority: ${structured.priority ?? "?"}`,
+      `Assignee: ${structured.assignee ?? "unassigned"} · Reporter: ${structured.reporter ?? "?"}`,
+      `Created ${shortDate(structured.created) ?? "?"} · Updated ${shortDate(structured.updated) ?? "?"}`,
+      structured.labels.length ? `Labels: ${structured.labels.join(", ")}` : null,
+      structured.components.length ? `Components: ${structured.components.join(", ")}` : null,
+      structured.parent ? `Parent: ${structured.parent}` : null,
+      structured.subtasks.length ? `Subtasks: ${structured.subtasks.join(", ")}` : null,
+      ...links.map((l) => `Link: ${l.type} ${l.key}${l.summary ? ` (${l.summary})` : ""}`),
+      structured.url,
+    ].filter(Boolean);
+    const text = [
+      `# ${structured.key}: ${structured.summary}`,
+      facts.join("\n"),
+      `## Description\n${structured.description || "(none)"}`,
+      structured.comments.length ? `## Comments (latest ${structured.comments.length} of ${structured.commentCount})\n${structured.comments.map((c) => `**${c.author ?? "?"}**, ${shortDate(c.created) ?? "?"}:\n${c.body}`).join("\n\n")}` : null,
+    ]
+      .filter(Boolean)
+      .join("\n\n");
+    return { structured, text };
+  },
+});
+
+export const JIRA_TOOLS = [jiraSearch, jiraGetIssue];

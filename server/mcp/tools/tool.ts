@@ -1,0 +1,52 @@
+import type { z } from "zod";
+import type { OAuthScope } from "../../../contract/oauth";
+import type { IntegrationsService } from "../../modules/integrations/integrations.service";
+import type { UpstreamService } from "../../upstream/errors";
+
+/** MCP tool annotations (MCP 2025-06-18 and later, "Tool annotations"): hints for the client, never a guarantee. */
+export interface ToolAnnotations {
+  title: string;
+  readOnlyHint: boolean;
+  destructiveHint: boolean;
+  idempotentHint: boolean;
+  openWorldHint: boolean;
+}
+
+/** What a tool hands back: `structured` must satisfy the tool's output schema; `text` is the compact rendering a model reads. */
+export interface ToolOutput<T> {
+  structured: T;
+  text: string;
+}
+
+/** What a tool may use while it runs. */
+export interface ToolContext {
+  /** Typed clients on the stored configuration (server/upstream/*.client.ts). */
+  clients: IntegrationsService["clients"];
+  /** The Atlassian instance URL (no trailing slash), for browse links such as `${instanceUrl}/browse/BK-1`; null when not configured. */
+  atlassianUrl: string | null;
+  /** The configured Bitbucket workspace; null when not configured. */
+  bitbucketWorkspace: string | null;
+  /** Aborted when the client hangs up or cancels. */
+  signal?: AbortSignal;
+}
+
+/**
+ * One MCP tool: an adapter over the upstream clients (ARCHITECTURE rule 1). Its input schema
+ * carries limits, its output schema describes `structuredContent`, and `run` returns both the
+ * structured result and a compact text rendering (not the raw upstream JSON).
+ */
+export interface ToolSpec<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> {
+  name: string;
+  /** The service it calls: the tool is listed only while that service's integration is configured and active. */
+  service: UpstreamService;
+  /** The OAuth scope a client needs to see and call it. */
+  scope: OAuthScope;
+  description: string;
+  input: I;
+  output: O;
+  annotations: ToolAnnotations;
+  run(args: z.output<I>, ctx: ToolContext): Promise<ToolOutput<z.output<O>>>;
+}
+
+/** Keeps the input/output types of a literal tool definition (so `run`'s arguments are typed). */
+export const defineTool = <I extends z.ZodType, O extends z.ZodType>(spec: ToolSpec<I, O>): ToolSpec => spec as unknown as ToolSpec;
