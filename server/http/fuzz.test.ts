@@ -61,7 +61,8 @@ const DEAD_ORIGIN = "http://127.0.0.1:9";
 const APP_REDIRECT = "https://app.example.com/cb";
 const LOOPBACK_REDIRECT = "http://127.0.0.1:8765/cb";
 /** Rows that refused requests legitimately add or touch, or that background writes change. */
-const VOLATILE_TABLES = ["audit_events", "sessions", "oauth_pending_requests", "upstream_sync"];
+// The request log and the connection registry record requests and streams, refused or not (D15).
+const VOLATILE_TABLES = ["audit_events", "sessions", "oauth_pending_requests", "upstream_sync", "request_logs", "sse_connections"];
 const PROXY_5XX = [502, 503, 504];
 
 // ---------------------------------------------------------------------------------------------
@@ -414,6 +415,59 @@ function oauthFormRoute(path: string, fields: Record<string, fc.Arbitrary<string
   return { arb };
 }
 
+const RPC_METHODS = ["initialize", "tools/list", "tools/call", "ping", "server/discover", "logging/setLevel", "notifications/initialized", "resources/list", "prompts/get", "nope/nothing"];
+const MCP_VERSIONS = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28", "1999-01-01", "garbage"];
+
+/**
+ * POST /mcp and friends: JSON-RPC-shaped bodies (and everything jsonBodies makes) with our bearer
+ * token mostly, the revision headers of every era, and foreign origins now and then. Never
+ * subscriptions/listen: a stream that stays open is not a request the fuzz can wait for.
+ */
+function mcpRoute(path: string): RouteFuzz {
+  const params = fc.oneof(
+    anyJson,
+    fc.record({ name: fc.constantFrom("jira_search", "jira_get_issue", "bitbucket_list_repositories", "nope"), arguments: anyJson }),
+    fc.record({ protocolVersion: fc.constantFrom(...MCP_VERSIONS), capabilities: anyJson, clientInfo: anyJson }),
+    fc.record({ _meta: fc.record({ "io.modelcontextprotocol/protocolVersion": fc.constantFrom(...MCP_VERSIONS), "io.modelcontextprotocol/clientCapabilities": anyJson, "io.modelcontextprotocol/clientInfo": anyJson }) }),
+  );
+  const body = jsonBodies({ jsonrpc: fc.constantFrom("2.0", "1.0", 2), id: fc.oneof(fc.nat(), shortNastyString, fc.constant(null)), method: fc.oneof(fc.constantFrom(...RPC_METHODS), shortNastyString), params });
+  const headers = fc.record(
+    {
+      "mcp-protocol-version": fc.constantFrom(...MCP_VERSIONS),
+      "mcp-method": fc.oneof(fc.constantFrom(...RPC_METHODS), shortNastyString),
+      "mcp-name": shortNastyString,
+      origin: fc.constantFrom("https://evil.example", "http://localhost:5000", "null"),
+    },
+    { requiredKeys: [] },
+  );
+  const auth = fc.oneof(
+    { weight: 10, arbitrary: fc.constant(() => ({ authorization: `Bearer ${bearer}` })) },
+    { weight: 1, arbitrary: fc.constant(() => ({})) },
+    { weight: 1, arbitrary: fc.constant(() => ({ authorization: `Bearer ${bearer}x` })) },
+    { weight: 1, arbitrary: fc.constant(() => ({ cookie: adminCookie })) },
+  );
+  const query = path === "/messages" ? queries({ sessionId: fc.oneof(plausible.uuid, shortNastyString) }) : queries({ connectionId: fc.oneof(plausible.uuid, shortNastyString) });
+  const arb = fc.tuple(body, headers, auth, query, fc.constantFrom(...ACCEPTS)).map(([plan, extra, creds, q, accept]) => {
+    const safe = plan.body?.includes("subscriptions/listen") ? { ...plan, body: plan.body.replaceAll("subscriptions/listen", "subscriptions/other") } : plan;
+    const h: Record<string, string> = { ...creds(), ...(extra as Record<string, string>) };
+    return request("POST", `${path}${q}`, safe, h, accept);
+  });
+  return { arb };
+}
+
+/** GET /api/sse/stream and /sse with every credential but a good one: a granted stream stays open, which the fuzz cannot wait for. */
+function refusedStreamRoute(path: string): RouteFuzz {
+  const auth = fc.oneof(
+    fc.constant(() => ({})),
+    fc.constant(() => ({ authorization: `Bearer ${bearer}x` })),
+    fc.constant(() => ({ authorization: "Bearer" })),
+    fc.constant(() => ({ cookie: adminCookie })),
+    shortNastyString.map((v) => () => ({ authorization: `Bearer ${v}` })),
+  );
+  const arb = fc.tuple(auth, queries({ access_token: shortNastyString }), fc.constantFrom(...ACCEPTS)).map(([headers, q, accept]) => request("GET", `${path}${q}`, {}, headers(), accept));
+  return { arb };
+}
+
 function routes(): Record<string, RouteFuzz> {
   const users = () => pools.users;
   const roles = () => pools.roles;
@@ -480,6 +534,18 @@ function routes(): Record<string, RouteFuzz> {
     "DELETE /api/admin/oauth-clients/:clientId": apiRoute("DELETE /api/admin/oauth-clients/:clientId", { params: { clientId: clients } }),
     "GET /api/oauth/requests/:id": apiRoute("GET /api/oauth/requests/:id", { params: { id: pending } }),
     "POST /api/oauth/requests/:id/decision": apiRoute("POST /api/oauth/requests/:id/decision", { params: { id: pending }, body: jsonBodies({ approve: plausible.bool }) }),
+
+    "GET /api/admin/logs": apiRoute("GET /api/admin/logs", {
+      query: { limit: plausible.limit, before: plausible.isoDate, status: fc.constantFrom("success", "error", "x"), method: fc.constantFrom("GET", "post", "BREW"), search: shortNastyString },
+    }),
+    "GET /api/admin/sse-connections": apiRoute("GET /api/admin/sse-connections"),
+    "DELETE /api/admin/sse-connections/:connectionId": apiRoute("DELETE /api/admin/sse-connections/:connectionId"),
+
+    "POST /mcp": mcpRoute("/mcp"),
+    "POST /api/mcp/protocol": mcpRoute("/api/mcp/protocol"),
+    "POST /messages": mcpRoute("/messages"),
+    "GET /api/sse/stream": refusedStreamRoute("/api/sse/stream"),
+    "GET /sse": refusedStreamRoute("/sse"),
 
     "GET /api/atlassian/jira/*path": proxyRoute("/api/atlassian/jira"),
     "GET /api/atlassian/confluence/*path": proxyRoute("/api/atlassian/confluence"),

@@ -125,6 +125,12 @@ describe("MCP: who may call", () => {
     const foreign = await rpc(rig.baseUrl, token, init, { origin: "https://evil.example" });
     expect(foreign.status).toBe(403);
     expect(foreign.json).toMatchObject({ jsonrpc: "2.0", error: { code: -32600 }, id: null });
+    // DNS rebinding: Host and Origin both name the attacker's domain.
+    const rebound = await rpc(rig.baseUrl, token, init, { host: "evil.example", origin: "http://evil.example" });
+    expect(rebound.status).toBe(403);
+    // This server's own loopback origin (a local client page) is fine.
+    const own = await rpc(rig.baseUrl, token, init, { origin: rig.baseUrl });
+    expect(own.status).toBe(200);
     const allowed = await rpc(rig.baseUrl, token, init, { origin: "http://localhost:5000" });
     expect(allowed.status).toBe(200);
     expect(allowed.headers.get("access-control-allow-origin")).toBe("http://localhost:5000");

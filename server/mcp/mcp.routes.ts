@@ -19,6 +19,8 @@ export const SPEC_PROTOCOL_PATH = "/api/mcp/protocol";
 /** Names the `/api/sse/stream` connection a request's response is delivered to as an `mcp-response` event (README). */
 export const CONNECTION_HEADER = "x-connection-id";
 
+const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
 export interface McpHttpDeps {
   factory: McpServerFactory;
   /** Change events for `subscriptions/listen` streams (tools/list_changed). */
@@ -55,15 +57,27 @@ export function mcpRoutes(deps: McpHttpDeps): { router: Router; handler: McpHttp
   const router = Router();
 
   /**
-   * MCP Transports, "Security Warning": a browser page on another site must not reach a local
-   * server (DNS rebinding), so a foreign Origin is refused whatever the Host says. Requests
-   * without Origin (non-browser clients) pass. Allowed origins get CORS headers.
+   * MCP Transports, "Security Warning", and Security Best Practices ("Local MCP Server
+   * Compromise"): a page on another site must not reach this server, not even through DNS
+   * rebinding (its Host and Origin then both name the attacker's domain). A browser's Origin is
+   * accepted when it is one of the allowed origins, or when it is this very origin on a loopback
+   * address (a local client page); anything else is 403. Requests without Origin (non-browser
+   * clients) pass. Allowed origins get CORS headers.
    */
   const origins = new Set(deps.allowedOrigins.map((o) => o.toLowerCase()));
+  const allowedOrigin = (req: Request, origin: string): boolean => {
+    if (origins.has(origin.toLowerCase())) return true;
+    try {
+      const url = new URL(origin);
+      return url.host === req.headers.host && LOOPBACK_HOSTS.has(url.hostname.toLowerCase());
+    } catch {
+      return false;
+    }
+  };
   const originCheck: RequestHandler = (req, res, next) => {
     const origin = req.headers.origin;
     if (origin === undefined) return next();
-    if (!origins.has(origin.toLowerCase())) return sendRpcError(res, 403, RPC.invalidRequest, `Origin ${origin.slice(0, 200)} is not allowed`);
+    if (!allowedOrigin(req, origin)) return sendRpcError(res, 403, RPC.invalidRequest, `Origin ${origin.slice(0, 200)} is not allowed`);
     res.set("Access-Control-Allow-Origin", origin).set("Vary", "Origin").set("Access-Control-Expose-Headers", "Mcp-Session-Id, WWW-Authenticate, Retry-After");
     if (req.method !== "OPTIONS") return next();
     res
@@ -155,12 +169,13 @@ export function mcpRoutes(deps: McpHttpDeps): { router: Router; handler: McpHttp
     sendRpcError(res, 400, RPC.invalidRequest, `JSON-RPC batches are not supported in protocol revision ${version.slice(0, 20)}; send one message per request`);
   };
 
-  const mcpPipeline = (path: string, guard: Guard) => [originCheck, guard, deps.rateLimit, rpcBody({ limitBytes: deps.maxBodyBytes }), batches, note, toolScope(path)];
+  const mcpPipeline = (path: string, guard: Guard) => [guard, deps.rateLimit, rpcBody({ limitBytes: deps.maxBodyBytes }), batches, note, toolScope(path)];
 
-  router.options([MCP_PATH, SPEC_PROTOCOL_PATH], originCheck);
+  // Before any route: a foreign Origin never reaches authentication; a preflight is answered here.
+  router.use([MCP_PATH, SPEC_PROTOCOL_PATH], originCheck);
   router.post(MCP_PATH, ...mcpPipeline(MCP_PATH, deps.guards.mcp), listenStreams, (req: Request, res: Response) => serve(req, res, req.body));
   // 2025 session operations on a stateless server: the SDK answers 405 (D8).
-  router.all(MCP_PATH, originCheck, deps.guards.mcp, (req: Request, res: Response) => serve(req, res));
+  router.all(MCP_PATH, deps.guards.mcp, (req: Request, res: Response) => serve(req, res));
   router.post(SPEC_PROTOCOL_PATH, ...mcpPipeline(SPEC_PROTOCOL_PATH, deps.guards.spec), toStream, listenStreams, (req: Request, res: Response) => serve(req, res, req.body));
   router.use([MCP_PATH, SPEC_PROTOCOL_PATH], rpcErrorHandler);
   return { router, handler };

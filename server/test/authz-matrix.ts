@@ -51,7 +51,21 @@ export const AUTHZ_MATRIX: Record<string, "public" | "session" | PermissionKey |
   "GET /api/atlassian/jira/*path": "bearer:read",
   "GET /api/atlassian/confluence/*path": "bearer:read",
   "GET /api/bitbucket/*path": "bearer:read",
+
+  "GET /api/admin/logs": "logs.read",
+  "GET /api/admin/sse-connections": "sse-connections.read",
+  "DELETE /api/admin/sse-connections/:connectionId": "sse-connections.write",
+
+  // D8, D9: MCP and its streams, bearer tokens only (mounted beside /api, at their full paths).
+  "POST /mcp": "bearer:read",
+  "POST /api/mcp/protocol": "bearer:read",
+  "GET /api/sse/stream": "bearer:read",
+  "GET /sse": "bearer:read",
+  "POST /messages": "bearer:read",
 };
+
+/** Routes mounted outside the /api router that the matrix covers too: MCP and its streams. */
+const MCP_ROUTE = /^\/(?:mcp|sse|messages|api\/)/;
 
 export interface DiscoveredRoute {
   key: string;
@@ -86,7 +100,11 @@ export function discoverApiRoutes(app: Express): DiscoveredRoute[] {
     }
   };
   walk(api.handle.stack);
-  return routes;
+  const before = routes.length;
+  for (const layer of root) if (layer !== api && layer.handle.stack) walk(layer.handle.stack);
+  // Routers at the root are walked whole; of theirs, only the MCP routes belong here (/oauth/* has its own tests).
+  const rootRoutes = routes.splice(before).filter((r) => MCP_ROUTE.test(r.path.replace(/^\/api/, "")));
+  return [...routes, ...rootRoutes.map((r) => ({ ...r, key: r.key.replace(" /api/", " /"), path: r.path.replace(/^\/api/, "") }))];
 }
 
 export const accessLabel = (access: Access | undefined): string =>

@@ -18,11 +18,13 @@ const attr = (tag: string, name: string): string | undefined => new RegExp(`${na
 
 export function storageToMarkdown(xhtml: string): string {
   let s = xhtml;
-  // Code macros: their CDATA body verbatim, fenced.
+  // Code macros: their CDATA body verbatim, fenced; held aside so no later step touches it.
+  const code: string[] = [];
+  const hold = (block: string) => `\n\n@@code${code.push(block) - 1}@@\n\n`;
   s = s.replace(/<ac:structured-macro[^>]*ac:name="code"[^>]*>([\s\S]*?)<\/ac:structured-macro>/gi, (_m, inner: string) => {
     const language = /<ac:parameter ac:name="language">([^<]*)<\/ac:parameter>/i.exec(inner)?.[1] ?? "";
     const body = /<!\[CDATA\[([\s\S]*?)\]\]>/.exec(inner)?.[1] ?? "";
-    return `\n\n\`\`\`${language}\n${body}\n\`\`\`\n\n`;
+    return hold(`\`\`\`${language}\n${body}\n\`\`\``);
   });
   // Panels and the like keep their body; every other macro becomes a marker.
   s = s.replace(/<ac:structured-macro[^>]*ac:name="(info|note|warning|tip|panel|expand)"[^>]*>([\s\S]*?)<\/ac:structured-macro>/gi, (_m, name: string, inner: string) => {
@@ -51,12 +53,13 @@ export function storageToMarkdown(xhtml: string): string {
     return `\n\n${items.join("\n")}\n\n`;
   });
   s = s.replace(/<h([1-6])[^>]*>([\s\S]*?)<\/h\1>/gi, (_m, level: string, inner: string) => `\n\n${"#".repeat(Number(level))} ${inlineText(inner)}\n\n`);
-  s = s.replace(/<pre[^>]*>([\s\S]*?)<\/pre>/gi, (_m, inner: string) => `\n\n\`\`\`\n${decode(inner.replace(/<[^>]+>/g, ""))}\n\`\`\`\n\n`);
+  s = s.replace(/<pre[^>]*>([\s\S]*?)<\/pre>/gi, (_m, inner: string) => hold(`\`\`\`\n${decode(inner.replace(/<[^>]+>/g, ""))}\n\`\`\``));
   s = s.replace(/<blockquote[^>]*>([\s\S]*?)<\/blockquote>/gi, (_m, inner: string) => `\n\n> ${inlineText(inner)}\n\n`);
   s = s.replace(/<hr\s*\/?>/gi, "\n\n---\n\n");
   s = s.replace(/<p[^>]*>([\s\S]*?)<\/p>/gi, (_m, inner: string) => `\n\n${inlineText(inner)}\n\n`);
   return inlineText(s, true)
     .replace(/\n{3,}/g, "\n\n")
+    .replace(/@@code(\d+)@@/g, (_m, i: string) => code[Number(i)] ?? "")
     .trim();
 }
 

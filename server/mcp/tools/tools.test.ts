@@ -1,0 +1,151 @@
+import { describe, expect, it } from "vitest";
+import type { CallToolResult } from "@modelcontextprotocol/server";
+import { mcpRigForFile, type McpRig } from "../mcp.test-rig";
+import { callTool, toolDefinition } from "./call-tool";
+import { TOOLS, toolByName } from "./catalogue";
+import type { ToolContext } from "./tool";
+
+/**
+ * The first six tools against the sandbox over HTTP (issue 10 item 9): real seeded data, compact
+ * answers, paging, and every failure a tool result with `isError` and a sentence, never a throw.
+ */
+describe("MCP tools", () => {
+  let rig: McpRig;
+  mcpRigForFile((r) => (rig = r), { upstream: { maxAttempts: 1, breaker: { consecutiveFailures: 50, halfOpenAfterMs: 1_000 } } });
+
+  const context = async (): Promise<ToolContext> => {
+    const c = await rig.t.container.mcp.toolAvailability.context();
+    return { clients: rig.t.container.services.integrations.clients, atlassianUrl: c.atlassianUrl, bitbucketWorkspace: c.bitbucketWorkspace };
+  };
+  const call = async (name: string, args: unknown): Promise<CallToolResult & { structuredContent?: any }> => callTool(toolByName(name)!, args, await context());
+  const text = (r: CallToolResult) => (r.content[0] as { text: string }).text;
+  const fault = (spec: Record<string, unknown>) => fetch(`${rig.sandbox.url}/__sandbox/faults`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(spec) });
+  const clearFaults = () => fetch(`${rig.sandbox.url}/__sandbox/faults`, { method: "DELETE" });
+
+  it("every tool has a definition with object schemas, annotations and a description", () => {
+    expect(TOOLS.map((t) => t.name)).toEqual([...TOOLS.map((t) => t.name)].sort());
+    for (const tool of TOOLS) {
+      const def = toolDefinition(tool);
+      expect(def).toBe(toolDefinition(tool)); // computed once
+      expect(def.inputSchema.type).toBe("object");
+      expect(def.outputSchema?.type).toBe("object");
+      expect(def.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false, openWorldHint: true });
+      expect(JSON.stringify(def.inputSchema)).not.toContain("$schema");
+    }
+  });
+
+  it("jira_search: 20 compact issues with links, and the cursor gives the next 20", async () => {
+    const first = await call("jira_search", { jql: "project = BK ORDER BY key ASC", maxResults: 20 });
+    expect(first.isError).toBeFalsy();
+    const issues = first.structuredContent.issues as { key: string; summary: string; status: string; url: string }[];
+    expect(issues).toHaveLength(20);
+    expect(issues[0]).toMatchObject({ key: expect.stringMatching(/^BK-\d+$/), status: expect.any(String), url: `${rig.sandbox.url}/browse/${issues[0]!.key}` });
+    expect(text(first).length).toBeLessThanOrEqual(6000);
+    expect(text(first)).not.toContain("avatarUrls");
+    const second = await call("jira_search", { jql: "project = BK ORDER BY key ASC", maxResults: 20, cursor: first.structuredContent.nextCursor });
+    const next = (second.structuredContent.issues as { key: string }[]).map((i) => i.key);
+    expect(next).toHaveLength(20);
+    expect(next.some((k) => issues.some((i) => i.key === k))).toBe(false);
+  });
+
+  it("jira_search: extra fields come as short text; no match says so", async () => {
+    const res = await call("jira_search", { jql: "project = BK ORDER BY key ASC", maxResults: 2, fields: ["labels", "duedate"] });
+    expect(Object.keys(res.structuredContent.issues[0].fields)).toEqual(["labels", "duedate"]);
+    const none = await call("jira_search", { jql: 'project = BK AND summary ~ "zzzz-no-such-thing"' });
+    expect(none.isError).toBeFalsy();
+    expect(text(none)).toMatch(/^No issues match/);
+  });
+
+  it("jira_get_issue: the description as Markdown, comments, links", async () => {
+    const res = await call("jira_get_issue", { issueKey: "bk-1", comments: 2 });
+    expect(res.isError).toBeFalsy();
+    expect(res.structuredContent).toMatchObject({ key: "BK-1", url: `${rig.sandbox.url}/browse/BK-1` });
+    expect(res.structuredContent.description).toMatch(/^## /m);
+    expect(res.structuredContent.comments.length).toBeLessThanOrEqual(2);
+    expect(text(res)).toMatch(/^# BK-1: /);
+    expect(text(res)).not.toContain('"type":"doc"');
+  });
+
+  it("confluence_search and confluence_get_page: results with ids, a page as Markdown", async () => {
+    const found = await call("confluence_search", { cql: 'type = page AND text ~ "deployment"', limit: 3 });
+    expect(found.isError).toBeFalsy();
+    const results = found.structuredContent.results as { id: string; url: string }[];
+    expect(results.length).toBeGreaterThan(0);
+    expect(results[0]!.url).toMatch(new RegExp(`^${rig.sandbox.url}/wiki/`));
+    if (found.structuredContent.nextCursor) {
+      const more = await call("confluence_search", { cql: 'type = page AND text ~ "deployment"', limit: 3, cursor: found.structuredContent.nextCursor });
+      expect((more.structuredContent.results as { id: string }[]).some((r) => results.some((x) => x.id === r.id))).toBe(false);
+    }
+    const page = await call("confluence_get_page", { pageId: results[0]!.id });
+    expect(page.isError).toBeFalsy();
+    expect(page.structuredContent.body).toMatch(/^#{1,2} /m);
+    expect(page.structuredContent.body).not.toMatch(/<\/?(p|h1|table|ac:)/);
+  });
+
+  it("bitbucket_list_repositories and bitbucket_get_pull_request", async () => {
+    const repos = await call("bitbucket_list_repositories", { maxResults: 10 });
+    expect(repos.isError).toBeFalsy();
+    expect(repos.structuredContent).toMatchObject({ workspace: "bridgekeeper", total: 30 });
+    expect(repos.structuredContent.repositories).toHaveLength(10);
+    const page2 = await call("bitbucket_list_repositories", { maxResults: 10, cursor: repos.structuredContent.nextCursor });
+    expect(page2.structuredContent.repositories[0].slug).not.toBe(repos.structuredContent.repositories[0].slug);
+    const filtered = await call("bitbucket_list_repositories", { nameContains: "gateway" });
+    expect(filtered.structuredContent.repositories.map((r: { slug: string }) => r.slug)).toContain("api-gateway");
+
+    const prs = (await (await fetch(`${rig.sandbox.url}/2.0/repositories/bridgekeeper/api-gateway/pullrequests`, { headers: { authorization: `Basic ${Buffer.from("demo:sandbox-app-password").toString("base64")}` } })).json()) as { values: { id: number }[] };
+    const pr = await call("bitbucket_get_pull_request", { repository: "api-gateway", pullRequestId: prs.values[0]!.id });
+    expect(pr.isError).toBeFalsy();
+    expect(pr.structuredContent).toMatchObject({ id: prs.values[0]!.id, state: expect.any(String), source: expect.any(String), destination: "main" });
+    expect(pr.structuredContent.files.length).toBeGreaterThan(0);
+    expect(text(pr)).toMatch(/^# PR #\d+: /);
+  });
+
+  it("bad arguments are a tool error naming each field", async () => {
+    const res = await call("jira_search", { jql: "", maxResults: 500, fields: ["bad field!"] });
+    expect(res.isError).toBe(true);
+    expect(text(res)).toMatch(/jql/);
+    expect(text(res)).toMatch(/maxResults/);
+    expect(text(res)).toMatch(/fields\.0/);
+    expect((await call("jira_get_issue", { issueKey: "not a key" })).isError).toBe(true);
+    expect((await call("bitbucket_get_pull_request", { repository: "../etc", pullRequestId: 1 })).isError).toBe(true);
+  });
+
+  it.each([
+    [{ path: "/rest/api/3/issue/", status: 401 }, /credentials \(401\)/],
+    [{ path: "/rest/api/3/issue/", status: 403 }, /denied access \(403\)/],
+    [{ path: "/rest/api/3/issue/", status: 410 }, /no longer offers this API \(410/],
+    [{ path: "/rest/api/3/issue/", status: 429, retryAfter: 1 }, /rate limiting requests \(429\); wait 1 s/],
+    [{ path: "/rest/api/3/issue/", status: 500 }, /internal error \(500\)/],
+  ])("upstream %o is a tool error with a sentence", async (spec, sentence) => {
+    await fault({ ...spec, times: 1 });
+    try {
+      const res = await call("jira_get_issue", { issueKey: "BK-2" });
+      expect(res.isError).toBe(true);
+      expect(text(res)).toMatch(sentence);
+    } finally {
+      await clearFaults();
+    }
+  });
+
+  it("a missing issue, a timeout and an integration switched off are tool errors too", async () => {
+    const missing = await call("jira_get_issue", { issueKey: "BK-999999" });
+    expect(missing.isError).toBe(true);
+    expect(text(missing)).toMatch(/404/);
+    await fault({ path: "/2.0/repositories/bridgekeeper/api-gateway/pullrequests/", hang: true, times: 1 });
+    try {
+      const slow = await call("bitbucket_get_pull_request", { repository: "api-gateway", pullRequestId: 1, includeFiles: false });
+      expect(slow.isError).toBe(true);
+      expect(text(slow)).toMatch(/did not answer in time/);
+    } finally {
+      await clearFaults();
+    }
+    await rig.admin.post("/api/admin/bitbucket-config", { workspace: "bridgekeeper", username: "demo", appPassword: "", isActive: false });
+    try {
+      const off = await call("bitbucket_list_repositories", {});
+      expect(off.isError).toBe(true);
+      expect(text(off)).toMatch(/inactive/);
+    } finally {
+      await rig.admin.post("/api/admin/bitbucket-config", { workspace: "bridgekeeper", username: "demo", appPassword: "", isActive: true });
+    }
+  }, 30_000);
+});

@@ -1,0 +1,133 @@
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { LogEntryDto } from "../../../contract/logs";
+import { createLogger } from "../../lib/logger";
+import { signedInAs } from "../../test/factories";
+import { createFakeClock } from "../../test/fake-clock";
+import type { TestClient } from "../../test/http-client";
+import { startTestApp, type TestApp } from "../../test/test-app";
+import { openTestDatabase } from "../../test/test-database";
+import { createRequestLogRepo } from "./request-log.repo";
+import { createRequestLogService } from "./request-log.service";
+
+/** D15: the request log, its batching, the admin API over it, and retention. */
+describe("request log", () => {
+  let t: TestApp;
+  let admin: TestClient;
+  const logs = async (query = "") => {
+    await t.container.services.requestLog.flush();
+    return admin.get<LogEntryDto[]>(`/api/admin/logs${query}`);
+  };
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    admin = (await signedInAs(t, ["admin"])).client;
+  });
+  afterAll(() => t.close());
+
+  it("records admin, OAuth and discovery requests with who, where and how long; never the query", async () => {
+    await admin.get("/api/admin/oauth-clients?secret=hunter2", { "user-agent": "log-test/1.0" });
+    await fetch(`${t.baseUrl}/.well-known/oauth-authorization-server`);
+    await fetch(`${t.baseUrl}/oauth/token`, { method: "POST" });
+    const res = await logs();
+    expect(res.status).toBe(200);
+    const clients = res.body.find((e) => e.endpoint === "/api/admin/oauth-clients");
+    expect(clients).toMatchObject({ method: "GET", statusCode: 200, userAgent: "log-test/1.0", ipAddress: expect.stringMatching(/127\.0\.0\.1/), userId: expect.any(String), clientId: null });
+    expect(clients!.responseTime).toBeGreaterThan(0);
+    expect(JSON.stringify(res.body)).not.toContain("hunter2");
+    expect(res.body.some((e) => e.endpoint === "/.well-known/oauth-authorization-server" && e.statusCode === 200)).toBe(true);
+    expect(res.body.some((e) => e.endpoint === "/oauth/token" && e.method === "POST" && e.statusCode >= 400)).toBe(true);
+  });
+
+  it("does not record the console's own reads or its pages", async () => {
+    const marker = randomUUID();
+    await admin.get(`/api/session?m=${marker}`);
+    await fetch(`${t.baseUrl}/users`);
+    const res = await logs("?limit=5000");
+    expect(res.body.some((e) => e.endpoint === "/api/session" || e.endpoint === "/users")).toBe(false);
+  });
+
+  it("lists newest first, filtered by status, method and search, bounded by limit and before", async () => {
+    await admin.get("/api/admin/nope-such-route");
+    const all = (await logs("?limit=5000")).body;
+    const times = all.map((e) => Date.parse(e.createdAt));
+    expect(times).toEqual([...times].sort((a, b) => b - a));
+    const errors = (await logs("?status=error")).body;
+    expect(errors.length).toBeGreaterThan(0);
+    expect(errors.every((e) => e.statusCode >= 400)).toBe(true);
+    expect((await logs("?status=success")).body.every((e) => e.statusCode < 400)).toBe(true);
+    expect((await logs("?method=post")).body.every((e) => e.method === "POST")).toBe(true);
+    expect((await logs("?search=NOPE-SUCH")).body.map((e) => e.endpoint)).toEqual(["/api/admin/nope-such-route"]);
+    expect((await logs("?search=%25")).body).toEqual([]); // a LIKE wildcard is taken literally
+    expect((await logs("?limit=1")).body).toHaveLength(1);
+    const before = all[Math.floor(all.length / 2)]!.createdAt;
+    expect((await logs(`?before=${encodeURIComponent(before)}`)).body.every((e) => Date.parse(e.createdAt) < Date.parse(before))).toBe(true);
+  });
+
+  it("refuses bad filters with field messages", async () => {
+    for (const [query, field] of [["?limit=0", "limit"], ["?limit=abc", "limit"], ["?status=maybe", "status"], ["?method=BREW", "method"], ["?before=yesterday", "before"], [`?search=${"x".repeat(201)}`, "search"]] as const) {
+      const res = await admin.get(`/api/admin/logs${query}`);
+      expect(res.status, query).toBe(400);
+      expect(res.body.error.fields[field], query).toBeTruthy();
+    }
+  });
+
+  it("a viewer may read the log; a user without logs.read may not; anonymous is 401", async () => {
+    expect((await (await signedInAs(t, ["viewer"])).client.get("/api/admin/logs")).status).toBe(200);
+    expect((await (await signedInAs(t, [])).client.get("/api/admin/logs")).status).toBe(403);
+    expect((await t.client().get("/api/admin/logs")).status).toBe(401);
+  });
+});
+
+describe("request log batching and retention", () => {
+  it("20,000 records are all written, in batches, and close() loses nothing", async () => {
+    const database = await openTestDatabase();
+    const clock = createFakeClock();
+    const service = createRequestLogService({ repo: createRequestLogRepo(database.db), clock, log: createLogger({ level: "silent" }), batchSize: 500, flushIntervalMs: 60_000 });
+    try {
+      for (let i = 0; i < 20_000; i++) service.record({ at: clock.now(), method: "POST", path: "/mcp", statusCode: 200, durationMs: 1.5, clientId: "c", userId: null, ip: "127.0.0.1", userAgent: "x", rpcMethod: "tools/call", toolName: "jira_search" });
+      await service.close();
+      expect(service.buffered).toBe(0);
+      expect((await service.countSince(60_000)).total).toBe(20_000);
+    } finally {
+      await database.close();
+    }
+  });
+
+  it("prune removes rows older than the retention, and only those", async () => {
+    const database = await openTestDatabase();
+    const clock = createFakeClock();
+    const service = createRequestLogService({ repo: createRequestLogRepo(database.db), clock, log: createLogger({ level: "silent" }) });
+    try {
+      const row = (at: Date, statusCode = 200) => ({ at, method: "GET", path: "/api/admin/logs", statusCode, durationMs: 1, clientId: null, userId: null, ip: null, userAgent: null, rpcMethod: null, toolName: null });
+      service.record(row(new Date(clock.now().getTime() - 31 * 86_400_000)));
+      service.record(row(new Date(clock.now().getTime() - 29 * 86_400_000), 429));
+      await service.flush();
+      expect(await service.prune(30)).toBe(1);
+      expect((await service.countSince(60 * 86_400_000))).toEqual({ total: 1, rateLimited: 1 });
+    } finally {
+      await service.close();
+      await database.close();
+    }
+  });
+
+  it("a batch the database refuses is logged without its values, then dropped; the next batch is written", async () => {
+    const database = await openTestDatabase();
+    const lines: string[] = [];
+    const log = createLogger({ level: "info" }, { write: (line: string) => void lines.push(line) } as unknown as NodeJS.WritableStream);
+    const service = createRequestLogService({ repo: createRequestLogRepo(database.db), clock: createFakeClock(), log, flushIntervalMs: 60_000 });
+    try {
+      // A user id that is not a UUID fails the insert (22P02) with the secret-looking value as a parameter.
+      service.record({ at: new Date(), method: "GET", path: "/oauth/token", statusCode: 200, durationMs: 1, clientId: "secret-client-value", userId: "not-a-uuid", ip: null, userAgent: null, rpcMethod: null, toolName: null });
+      await service.flush();
+      expect(lines.join("\n")).toMatch(/could not be written/);
+      expect(lines.join("\n")).not.toContain("secret-client-value");
+      service.record({ at: new Date(), method: "GET", path: "/oauth/token", statusCode: 200, durationMs: 1, clientId: null, userId: null, ip: null, userAgent: null, rpcMethod: null, toolName: null });
+      await service.flush();
+      expect((await service.countSince(60_000)).total).toBe(1);
+    } finally {
+      await service.close();
+      await database.close();
+    }
+  });
+});
