@@ -415,6 +415,9 @@ function oauthFormRoute(path: string, fields: Record<string, fc.Arbitrary<string
   return { arb };
 }
 
+/** What an HTTP client can put in a header: visible ASCII (hostile values belong in bodies and queries). */
+const headerSafe = (v: string): string => v.replace(/[^\x21-\x7e]/g, "") || "x";
+
 const RPC_METHODS = ["initialize", "tools/list", "tools/call", "ping", "server/discover", "logging/setLevel", "notifications/initialized", "resources/list", "prompts/get", "nope/nothing"];
 const MCP_VERSIONS = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28", "1999-01-01", "garbage"];
 
@@ -434,8 +437,8 @@ function mcpRoute(path: string): RouteFuzz {
   const headers = fc.record(
     {
       "mcp-protocol-version": fc.constantFrom(...MCP_VERSIONS),
-      "mcp-method": fc.oneof(fc.constantFrom(...RPC_METHODS), shortNastyString),
-      "mcp-name": shortNastyString,
+      "mcp-method": fc.oneof(fc.constantFrom(...RPC_METHODS), shortNastyString.map(headerSafe)),
+      "mcp-name": shortNastyString.map(headerSafe),
       origin: fc.constantFrom("https://evil.example", "http://localhost:5000", "null"),
     },
     { requiredKeys: [] },
@@ -462,7 +465,7 @@ function refusedStreamRoute(path: string): RouteFuzz {
     fc.constant(() => ({ authorization: `Bearer ${bearer}x` })),
     fc.constant(() => ({ authorization: "Bearer" })),
     fc.constant(() => ({ cookie: adminCookie })),
-    shortNastyString.map((v) => () => ({ authorization: `Bearer ${v}` })),
+    shortNastyString.map((v) => () => ({ authorization: `Bearer ${headerSafe(v)}` })),
   );
   const arb = fc.tuple(auth, queries({ access_token: shortNastyString }), fc.constantFrom(...ACCEPTS)).map(([headers, q, accept]) => request("GET", `${path}${q}`, {}, headers(), accept));
   return { arb };

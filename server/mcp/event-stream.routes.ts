@@ -63,7 +63,7 @@ export async function openEventStream(
   deps.streams.add(stream);
   res.once("close", () => {
     open = false;
-    if (deps.streams.remove(connectionId)) deps.connections.closed(connectionId).catch((err) => deps.log.warn({ err }, "closing a registry row failed"));
+    if (deps.streams.remove(connectionId) && !deps.streams.stopping) deps.connections.closed(connectionId).catch((err) => deps.log.warn({ err }, "closing a registry row failed"));
   });
   try {
     await deps.connections.opened({ connectionId, kind, clientId: owner.clientId, userId: owner.userId, ip: req.ip ?? null, userAgent: req.headers["user-agent"] ?? null });

@@ -122,6 +122,10 @@ export function createLiveStreams(deps: { limits: StreamLimits; log: Logger }) {
     refuseNew(): void {
       refusing = true;
     },
+    /** Whether the process is shutting down (its registry rows are closed all at once then). */
+    get stopping(): boolean {
+      return refusing;
+    },
   };
 }
 

@@ -132,7 +132,7 @@ export function mcpRoutes(deps: McpHttpDeps): { router: Router; handler: McpHttp
       end: () => res.destroy(),
     });
     res.once("close", () => {
-      if (deps.streams.remove(connectionId)) deps.connections.closed(connectionId).catch((err) => deps.log.warn({ err }, "closing a registry row failed"));
+      if (deps.streams.remove(connectionId) && !deps.streams.stopping) deps.connections.closed(connectionId).catch((err) => deps.log.warn({ err }, "closing a registry row failed"));
     });
     deps.connections
       .opened({ connectionId, kind: "listen", clientId: owner.clientId, userId: owner.userId, ip: req.ip ?? null, userAgent: req.headers["user-agent"] ?? null })

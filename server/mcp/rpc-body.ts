@@ -1,6 +1,20 @@
 import type { RequestHandler } from "express";
 import { RPC, sendRpcError } from "./json-rpc";
 
+const MAX_DEPTH = 64;
+
+/** Whether `value` nests objects or arrays deeper than `limit` (iterative: no recursion to overflow). */
+export function tooDeep(value: unknown, limit: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop()!;
+    if (v === null || typeof v !== "object") continue;
+    if (depth >= limit) return true;
+    for (const child of Array.isArray(v) ? v : Object.values(v)) if (child !== null && typeof child === "object") stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
 /**
  * Reads a JSON-RPC POST body ourselves, before the SDK sees it, so every refusal is a JSON-RPC
  * error with the right HTTP status and the request log can name the method: a media type other
@@ -44,11 +58,15 @@ export function rpcBody(options: { limitBytes: number }): RequestHandler {
       if (done) return;
       done = true;
       const text = Buffer.concat(chunks).toString("utf8");
+      let body: unknown;
       try {
-        req.body = JSON.parse(text) as unknown;
+        body = JSON.parse(text) as unknown;
       } catch {
         return sendRpcError(res, 400, RPC.parseError, "Parse error: the body is not valid JSON");
       }
+      // No MCP message nests deeply; a body that does would only exhaust the stack of whoever walks it.
+      if (tooDeep(body, MAX_DEPTH)) return sendRpcError(res, 400, RPC.invalidRequest, `Invalid Request: JSON nested more than ${MAX_DEPTH} levels deep`);
+      req.body = body;
       next();
     });
   };
