@@ -63,6 +63,7 @@ export async function startServer({ dataDir = null, env = {}, timeoutMs = 30_000
     url,
     readyMs,
     dataDir: dir,
+    pid: child.pid,
     async stop({ keepData = false } = {}) {
       const exited = new Promise((r) => child.once("exit", r));
       child.kill("SIGTERM");

@@ -77,6 +77,7 @@ describe.skipIf(process.env.TEST_DB === "postgres")("MCP fuzz: malformed bodies"
       }
     };
     await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+    // eslint-disable-next-line no-console -- the figures for the note
     console.log(`MCP fuzz: ${CASES} bodies, seed ${SEED}, statuses ${JSON.stringify(Object.fromEntries([...statuses].sort(([a], [b]) => a - b)))}`);
     expect(problems.slice(0, 10)).toEqual([]);
     expect((await fetch(`${rig.baseUrl}/api/mcp/health`)).status).toBe(200);
