@@ -1,0 +1,152 @@
+// MCP (issue 10): `tools/call jira_search` (20 results) through Bridgekeeper, beside (a) the same
+// search as a plain request to the sandbox and (b) a minimal SDK v1 server (stateful
+// StreamableHTTPServerTransport) making the same upstream call and passing the body through, all
+// in one run, alternating so the machine's noise falls on all three alike. Also: the size of the
+// search's text answer, and the same at concurrency 16 with 20 ms of upstream latency.
+import { fork } from "node:child_process";
+import { join } from "node:path";
+import autocannon from "autocannon";
+import { Agent, request } from "undici";
+import { fmt, freePort, median, percentile, requireBuild, ROOT, startSandboxProcess, startServer } from "./lib.mjs";
+
+const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const SERIAL_CALLS = Number(process.env.BENCH_SERIAL_CALLS ?? 1500);
+const MODERN = "2026-07-28";
+const JQL = "project = BK ORDER BY updated DESC";
+const SANDBOX_AUTH = `Basic ${Buffer.from("demo@bridgekeeper.test:sandbox-api-token").toString("base64")}`;
+const FIELDS = ["summary", "status", "assignee", "priority", "issuetype", "updated"];
+
+const cannon = (opts) => new Promise((resolve, reject) => autocannon({ duration: SECONDS, ...opts }, (err, res) => (err ? reject(err) : resolve(res))));
+
+/** The three targets as request descriptions (url, method, headers, a body maker with a fresh id). */
+async function targets(server, sandbox, baselineUrl) {
+  const login = await fetch(`${server.url}/api/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ username: "admin", password: "bench-admin-password" }) });
+  const cookie = login.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+  const created = await fetch(`${server.url}/api/admin/oauth-clients`, {
+    method: "POST",
+    headers: { "content-type": "application/json", cookie, origin: server.url },
+    body: JSON.stringify({ name: "bench", redirectUris: ["https://app.example.com/cb"], scopes: ["read", "write"], isActive: true }),
+  });
+  const { clientId, clientSecret } = await created.json();
+  const tokenRes = await fetch(`${server.url}/oauth/token`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded", authorization: `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString("base64")}` },
+    body: "grant_type=client_credentials&scope=read",
+  });
+  const { access_token: token } = await tokenRes.json();
+
+  const init = await fetch(`${baselineUrl}/mcp`, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "bench", version: "1" } } }),
+  });
+  const session = init.headers.get("mcp-session-id");
+  await init.text();
+  await fetch(`${baselineUrl}/mcp`, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-session-id": session, "mcp-protocol-version": "2025-11-25" }, body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) }).then((r) => r.text());
+
+  let id = 1;
+  const call = (extra = {}) => ({ jsonrpc: "2.0", id: id++, method: "tools/call", params: { name: "jira_search", arguments: { jql: JQL, maxResults: 20 }, ...extra } });
+  return {
+    token,
+    plain: { name: "(a) sandbox, plain search", url: `${sandbox.url}/rest/api/3/search/jql`, headers: { authorization: SANDBOX_AUTH, "content-type": "application/json", accept: "application/json" }, body: () => JSON.stringify({ jql: JQL, maxResults: 20, fields: FIELDS }) },
+    baseline: {
+      name: "(b) SDK v1 stateful server, body passed through",
+      url: `${baselineUrl}/mcp`,
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-session-id": session, "mcp-protocol-version": "2025-11-25" },
+      body: () => JSON.stringify(call()),
+    },
+    ours: {
+      name: "Bridgekeeper /mcp, 2026-07-28",
+      url: `${server.url}/mcp`,
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": MODERN, "mcp-method": "tools/call", "mcp-name": "jira_search" },
+      body: () =>
+        JSON.stringify(
+          call({ _meta: { "io.modelcontextprotocol/protocolVersion": MODERN, "io.modelcontextprotocol/clientCapabilities": {}, "io.modelcontextprotocol/clientInfo": { name: "bench", version: "1" } } }),
+        ),
+    },
+    ours2025: {
+      name: "Bridgekeeper /mcp, 2025-11-25 (stateless)",
+      url: `${server.url}/mcp`,
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25" },
+      body: () => JSON.stringify(call()),
+    },
+  };
+}
+
+/** Concurrency 1, timed per call in this process (sub-millisecond resolution). */
+async function serial(target, agent) {
+  const times = [];
+  for (let i = 0; i < SERIAL_CALLS; i++) {
+    const t0 = process.hrtime.bigint();
+    const res = await request(target.url, { method: "POST", headers: target.headers, body: target.body(), dispatcher: agent });
+    const text = await res.body.text();
+    if (res.statusCode !== 200 || text.includes('"isError":true')) throw new Error(`${target.name}: ${res.statusCode} ${text.slice(0, 300)}`);
+    times.push(Number(process.hrtime.bigint() - t0) / 1e6);
+  }
+  return { p50: percentile(times, 50), p99: percentile(times, 99), rps: 1000 / (times.reduce((a, b) => a + b, 0) / times.length) };
+}
+
+/** Concurrency 16 with autocannon; every request gets a fresh JSON-RPC id. */
+async function loaded(target, connections = 16) {
+  const r = await cannon({ url: target.url, method: "POST", connections, headers: target.headers, requests: [{ setupRequest: (req) => ({ ...req, body: target.body() }) }] });
+  if (r.non2xx + r.errors > 0) throw new Error(`${target.name}: ${r.non2xx} non-2xx, ${r.errors} errors`);
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99 };
+}
+
+const summary = (name, list, unit = "req/s") => ({
+  name,
+  median: `${fmt(median(list.map((x) => x.rps)))} ${unit}, p50 ${fmt(median(list.map((x) => x.p50)), 2)} ms, p99 ${fmt(median(list.map((x) => x.p99)), 2)} ms`,
+  runs: list.map((x) => fmt(x.rps)).join(", "),
+});
+
+export async function run() {
+  requireBuild();
+  const sandbox = await startSandboxProcess();
+  const server = await startServer({ env: { DEMO_SANDBOX_URL: sandbox.url, RATE_LIMIT_API_PER_MINUTE: "100000000", RATE_LIMIT_API_BURST: "1000000" } });
+  const port = await freePort();
+  const baselineProc = fork(join(ROOT, "bench/mcp-baseline-server.mjs"), [], { env: { ...process.env, PORT: String(port), SANDBOX_URL: sandbox.url }, stdio: ["ignore", "ignore", "inherit", "ipc"] });
+  await new Promise((resolve) => baselineProc.once("message", resolve));
+  const agent = new Agent({ keepAliveTimeout: 30_000, connections: 32 });
+  try {
+    const t = await targets(server, sandbox, `http://127.0.0.1:${port}`);
+    const order = [t.plain, t.baseline, t.ours, t.ours2025];
+    // Warm every path (JIT, pools, caches) before measuring.
+    for (const target of order) await serial(target, agent).catch((err) => Promise.reject(err));
+
+    const one = new Map(order.map((x) => [x, []]));
+    const sixteen = new Map(order.map((x) => [x, []]));
+    for (let i = 0; i < RUNS; i++) {
+      for (const target of order) one.get(target).push(await serial(target, agent));
+      for (const target of order) sixteen.get(target).push(await loaded(target));
+    }
+    const rows = [];
+    for (const target of order) rows.push(summary(`concurrency 1: ${target.name}`, one.get(target)));
+    const overPlain = one.get(t.ours).map((x, i) => x.p50 - one.get(t.plain)[i].p50);
+    rows.push({ name: "concurrency 1: Bridgekeeper p50 over (a) (target ≤ 0.5 ms)", median: `${fmt(median(overPlain), 3)} ms`, runs: overPlain.map((x) => fmt(x, 3)).join(", ") });
+    for (const target of order) rows.push(summary(`concurrency 16: ${target.name}`, sixteen.get(target)));
+    const ratio = sixteen.get(t.ours).map((x, i) => x.rps / sixteen.get(t.baseline)[i].rps);
+    rows.push({ name: "concurrency 16: Bridgekeeper / (b) throughput (target ≥ 2, aim 3)", median: `${fmt(median(ratio), 2)}×`, runs: ratio.map((x) => fmt(x, 2)).join(", ") });
+
+    // The answer a model reads.
+    const answer = await (await fetch(t.ours.url, { method: "POST", headers: t.ours.headers, body: t.ours.body() })).json();
+    rows.push({ name: "jira_search text answer, 20 issues (target ≤ 6,000 characters)", median: `${answer.result.content[0].text.length} characters (raw upstream body: ${(await (await fetch(t.plain.url, { method: "POST", headers: t.plain.headers, body: t.plain.body() })).text()).length})` });
+
+    // With 20 ms of upstream latency, the server's own cost should vanish behind the wait.
+    await fetch(`${sandbox.url}/__sandbox/faults`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ path: "/rest/api/3/search/jql", latencyMs: 20 }) });
+    const slow = { plain: [], ours: [] };
+    for (let i = 0; i < RUNS; i++) {
+      slow.plain.push(await loaded(t.plain));
+      slow.ours.push(await loaded(t.ours));
+    }
+    const slowRatio = slow.ours.map((x, i) => x.rps / slow.plain[i].rps);
+    rows.push(summary("20 ms upstream latency, concurrency 16: (a) sandbox", slow.plain), summary("20 ms upstream latency, concurrency 16: Bridgekeeper", slow.ours));
+    rows.push({ name: "20 ms upstream latency: Bridgekeeper / (a) (target ≥ 0.95)", median: `${fmt(median(slowRatio), 3)}`, runs: slowRatio.map((x) => fmt(x, 3)).join(", ") });
+    return rows;
+  } finally {
+    baselineProc.kill("SIGTERM");
+    await agent.close();
+    await server.stop();
+    await sandbox.stop();
+  }
+}
