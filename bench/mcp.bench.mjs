@@ -19,8 +19,8 @@ const FIELDS = ["summary", "status", "assignee", "priority", "issuetype", "updat
 
 const cannon = (opts) => new Promise((resolve, reject) => autocannon({ duration: SECONDS, ...opts }, (err, res) => (err ? reject(err) : resolve(res))));
 
-/** The three targets as request descriptions (url, method, headers, a body maker with a fresh id). */
-async function targets(server, sandbox, baselineUrl) {
+/** A read token for a new OAuth client on `server`, through the console's API as the bench admin. */
+async function readToken(server) {
   const login = await fetch(`${server.url}/api/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ username: "admin", password: "bench-admin-password" }) });
   const cookie = login.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
   const created = await fetch(`${server.url}/api/admin/oauth-clients`, {
@@ -34,7 +34,24 @@ async function targets(server, sandbox, baselineUrl) {
     headers: { "content-type": "application/x-www-form-urlencoded", authorization: `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString("base64")}` },
     body: "grant_type=client_credentials&scope=read",
   });
-  const { access_token: token } = await tokenRes.json();
+  return (await tokenRes.json()).access_token;
+}
+
+let nextId = 1;
+const call = (extra = {}) => ({ jsonrpc: "2.0", id: nextId++, method: "tools/call", params: { name: "jira_search", arguments: { jql: JQL, maxResults: 20 }, ...extra } });
+const ENVELOPE = { "io.modelcontextprotocol/protocolVersion": MODERN, "io.modelcontextprotocol/clientCapabilities": {}, "io.modelcontextprotocol/clientInfo": { name: "bench", version: "1" } };
+
+/** tools/call jira_search on Bridgekeeper's /mcp, 2026-07-28. */
+const ourTarget = (server, token, name = "Bridgekeeper /mcp, 2026-07-28") => ({
+  name,
+  url: `${server.url}/mcp`,
+  headers: { authorization: `Bearer ${token}`, "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": MODERN, "mcp-method": "tools/call", "mcp-name": "jira_search" },
+  body: () => JSON.stringify(call({ _meta: ENVELOPE })),
+});
+
+/** The three targets as request descriptions (url, method, headers, a body maker with a fresh id). */
+async function targets(server, sandbox, baselineUrl) {
+  const token = await readToken(server);
 
   const init = await fetch(`${baselineUrl}/mcp`, {
     method: "POST",
@@ -45,8 +62,6 @@ async function targets(server, sandbox, baselineUrl) {
   await init.text();
   await fetch(`${baselineUrl}/mcp`, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-session-id": session, "mcp-protocol-version": "2025-11-25" }, body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) }).then((r) => r.text());
 
-  let id = 1;
-  const call = (extra = {}) => ({ jsonrpc: "2.0", id: id++, method: "tools/call", params: { name: "jira_search", arguments: { jql: JQL, maxResults: 20 }, ...extra } });
   return {
     token,
     plain: { name: "(a) sandbox, plain search", url: `${sandbox.url}/rest/api/3/search/jql`, headers: { authorization: SANDBOX_AUTH, "content-type": "application/json", accept: "application/json" }, body: () => JSON.stringify({ jql: JQL, maxResults: 20, fields: FIELDS }) },
@@ -56,15 +71,7 @@ async function targets(server, sandbox, baselineUrl) {
       headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-session-id": session, "mcp-protocol-version": "2025-11-25" },
       body: () => JSON.stringify(call()),
     },
-    ours: {
-      name: "Bridgekeeper /mcp, 2026-07-28",
-      url: `${server.url}/mcp`,
-      headers: { authorization: `Bearer ${token}`, "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": MODERN, "mcp-method": "tools/call", "mcp-name": "jira_search" },
-      body: () =>
-        JSON.stringify(
-          call({ _meta: { "io.modelcontextprotocol/protocolVersion": MODERN, "io.modelcontextprotocol/clientCapabilities": {}, "io.modelcontextprotocol/clientInfo": { name: "bench", version: "1" } } }),
-        ),
-    },
+    ours: ourTarget(server, token),
     ours2025: {
       name: "Bridgekeeper /mcp, 2025-11-25 (stateless)",
       url: `${server.url}/mcp`,
@@ -99,6 +106,31 @@ const summary = (name, list, unit = "req/s") => ({
   median: `${fmt(median(list.map((x) => x.rps)))} ${unit}, p50 ${fmt(median(list.map((x) => x.p50)), 2)} ms, p99 ${fmt(median(list.map((x) => x.p99)), 2)} ms`,
   runs: list.map((x) => fmt(x.rps)).join(", "),
 });
+
+/** tools/call at concurrency 16 on two servers, request log on and off, alternating (for request-log.bench.mjs). */
+export async function toolsCallLatency(runs) {
+  const sandbox = await startSandboxProcess();
+  const env = { DEMO_SANDBOX_URL: sandbox.url, RATE_LIMIT_API_PER_MINUTE: "100000000", RATE_LIMIT_API_BURST: "1000000" };
+  const withLog = await startServer({ env });
+  const withoutLog = await startServer({ env: { ...env, REQUEST_LOG: "false" } });
+  try {
+    const a = ourTarget(withLog, await readToken(withLog));
+    const b = ourTarget(withoutLog, await readToken(withoutLog));
+    await loaded(a);
+    await loaded(b);
+    const on = [];
+    const off = [];
+    for (let i = 0; i < runs; i++) {
+      on.push(await loaded(a));
+      off.push(await loaded(b));
+    }
+    return { on, off };
+  } finally {
+    await withLog.stop();
+    await withoutLog.stop();
+    await sandbox.stop();
+  }
+}
 
 export async function run() {
   requireBuild();

@@ -162,6 +162,10 @@ export const CONFIG_KEYS = {
   oauthWindowMinutes: "rateLimit.oauth.windowMinutes",
   sseStreamsPerMinute: "rateLimit.sse.streamsPerMinute",
   sseMaxConcurrent: "rateLimit.sse.maxConcurrent",
+  mcpMaxStreams: "mcp.maxStreams",
+  mcpLegacySse: "mcp.legacySse",
+  requestLog: "logs.enabled",
+  logRetentionDays: "logs.retentionDays",
 } as const;
 
 /** Spec section 8 toasts of the Configuration screen. */

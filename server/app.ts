@@ -68,7 +68,7 @@ export function buildApp(container: Container, options: BuildAppOptions): expres
     }),
   );
   app.use(securityHeaders({ devMode: config.NODE_ENV === "development" }));
-  app.use(requestLog({ service: services.requestLog, now: () => container.clock.now() }));
+  if (config.REQUEST_LOG) app.use(requestLog({ service: services.requestLog, now: () => container.clock.now() }));
 
   // The OAuth 2.1 authorization server (D13) and its metadata, outside /api: form bodies, no cookies.
   const issuer = services.oauthTokens.issuer;

@@ -109,6 +109,8 @@ export const EnvSchema = z.object({
   /** A refresh token presented again this soon after its rotation yields the same pair (parallel refreshes); 0 turns it off. */
   OAUTH_REFRESH_GRACE_SECONDS: z.coerce.number().int().min(0).max(60).default(10),
   OAUTH_REFRESH_TOKEN_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(30),
+  /** Whether requests are recorded in the request log at all (D15); off, the Logs screen stays empty. */
+  REQUEST_LOG: bool.default(true),
   /** Request log rows older than this are removed (D15). */
   LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   /** The 2024-11-05 HTTP+SSE transport (GET /sse, POST /messages) for older MCP clients; deprecated by the protocol. */

@@ -36,6 +36,10 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
       import("drizzle-orm/node-postgres/migrator"),
     ]);
     const pool = new pg.Pool({ connectionString: target.url, max: 10, idleTimeoutMillis: 30_000 });
+    // An idle client the server disconnects (a restart, a failover, 57P01) is an 'error' event on the
+    // pool: unheard, it would end the process. The pool drops that client and the next query opens
+    // another; the queries in flight fail on their own and are answered there.
+    pool.on("error", () => undefined);
     const db = drizzlePg(pool, { schema }) as unknown as Db;
     return {
       db,

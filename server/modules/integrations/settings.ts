@@ -19,6 +19,10 @@ export type SettingsConfig = Pick<
   | "RATE_LIMIT_OAUTH_WINDOW_MINUTES"
   | "RATE_LIMIT_SSE_PER_MINUTE"
   | "RATE_LIMIT_SSE_MAX_CONCURRENT"
+  | "MCP_MAX_STREAMS"
+  | "MCP_LEGACY_SSE"
+  | "REQUEST_LOG"
+  | "LOG_RETENTION_DAYS"
 >;
 
 const MASK = "••••••••";
@@ -53,5 +57,9 @@ export function serverSettings(config: SettingsConfig): ConfigEntry[] {
     { key: CONFIG_KEYS.oauthWindowMinutes, value: String(config.RATE_LIMIT_OAUTH_WINDOW_MINUTES) },
     { key: CONFIG_KEYS.sseStreamsPerMinute, value: String(config.RATE_LIMIT_SSE_PER_MINUTE) },
     { key: CONFIG_KEYS.sseMaxConcurrent, value: String(config.RATE_LIMIT_SSE_MAX_CONCURRENT) },
+    { key: CONFIG_KEYS.mcpMaxStreams, value: String(config.MCP_MAX_STREAMS) },
+    { key: CONFIG_KEYS.mcpLegacySse, value: String(config.MCP_LEGACY_SSE) },
+    { key: CONFIG_KEYS.requestLog, value: String(config.REQUEST_LOG) },
+    { key: CONFIG_KEYS.logRetentionDays, value: String(config.LOG_RETENTION_DAYS) },
   ];
 }

@@ -13,6 +13,8 @@ interface Row {
   masked?: boolean | undefined;
 }
 
+const onOff = (value: string | null): string | null => (value === null ? null : value === "true" ? "On" : "Off");
+
 function rowsOf(entries: readonly ConfigEntry[] | null | undefined): Row[] {
   const text = (key: string) => entryOf(entries, key)?.value ?? null;
   const masked = (key: string) => entryOf(entries, key)?.masked;
@@ -28,6 +30,12 @@ function rowsOf(entries: readonly ConfigEntry[] | null | undefined): Row[] {
     { label: "Upstream timeout", value: timeout },
     { label: "Atlassian hourly budget", value: perHour(CONFIG_KEYS.atlassianHourlyBudget) },
     { label: "Bitbucket hourly budget", value: perHour(CONFIG_KEYS.bitbucketHourlyBudget) },
+    { label: "MCP streams per process", value: entryOf(entries, CONFIG_KEYS.mcpMaxStreams) ? formatNumber(numberOf(entries, CONFIG_KEYS.mcpMaxStreams, 0)) : null },
+    { label: "Legacy HTTP+SSE transport", value: onOff(text(CONFIG_KEYS.mcpLegacySse)) },
+    {
+      label: "Request log",
+      value: text(CONFIG_KEYS.requestLog) === null ? null : text(CONFIG_KEYS.requestLog) === "true" ? `On, kept ${formatNumber(numberOf(entries, CONFIG_KEYS.logRetentionDays, 0))} days` : "Off",
+    },
   ];
 }
 
