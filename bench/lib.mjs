@@ -111,3 +111,23 @@ export const percentile = (xs, p) => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
 };
+
+/** Signs in as the bench admin and makes an OAuth client through the console's API; its Basic credentials. */
+export async function benchClient(server, { name = "bench", scopes = ["read", "write"] } = {}) {
+  const login = await fetch(`${server.url}/api/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ username: "admin", password: "bench-admin-password" }) });
+  const cookie = login.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+  const created = await fetch(`${server.url}/api/admin/oauth-clients`, {
+    method: "POST",
+    headers: { "content-type": "application/json", cookie, origin: server.url },
+    body: JSON.stringify({ name, redirectUris: ["https://app.example.com/cb"], scopes, isActive: true }),
+  });
+  const { clientId, clientSecret } = await created.json();
+  return { clientId, clientSecret, basic: `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString("base64")}` };
+}
+
+/** A client_credentials access token with `scope`, for a new bench client. */
+export async function benchToken(server, scope = "read") {
+  const { basic } = await benchClient(server, { scopes: scope.split(" ") });
+  const res = await fetch(`${server.url}/oauth/token`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", authorization: basic }, body: `grant_type=client_credentials&scope=${encodeURIComponent(scope)}` });
+  return (await res.json()).access_token;
+}

@@ -4,29 +4,12 @@
 // two rounds. Bounded: STREAMS connections, at most ~2 minutes.
 import { readFileSync } from "node:fs";
 import { request as httpRequest, Agent } from "node:http";
-import { fmt, median, percentile, requireBuild, startServer } from "./lib.mjs";
+import { benchToken, fmt, median, percentile, requireBuild, startServer } from "./lib.mjs";
 
 const STREAMS = Number(process.env.BENCH_STREAMS ?? 10_000);
 const ROUNDS = 2;
 
 const rssKb = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))[1]);
-
-async function token(server) {
-  const login = await fetch(`${server.url}/api/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ username: "admin", password: "bench-admin-password" }) });
-  const cookie = login.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
-  const created = await fetch(`${server.url}/api/admin/oauth-clients`, {
-    method: "POST",
-    headers: { "content-type": "application/json", cookie, origin: server.url },
-    body: JSON.stringify({ name: "bench streams", redirectUris: ["https://app.example.com/cb"], scopes: ["read"], isActive: true }),
-  });
-  const { clientId, clientSecret } = await created.json();
-  const res = await fetch(`${server.url}/oauth/token`, {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded", authorization: `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString("base64")}` },
-    body: "grant_type=client_credentials&scope=read",
-  });
-  return (await res.json()).access_token;
-}
 
 export async function run() {
   requireBuild();
@@ -37,7 +20,7 @@ export async function run() {
   const lateness = [];
   let heartbeats = 0;
   try {
-    const bearer = await token(server);
+    const bearer = await benchToken(server);
     const { port } = new URL(server.url);
     await fetch(`${server.url}/api/mcp/health`);
     const before = rssKb(server.pid);

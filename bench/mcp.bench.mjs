@@ -7,7 +7,7 @@ import { fork } from "node:child_process";
 import { join } from "node:path";
 import autocannon from "autocannon";
 import { Agent, request } from "undici";
-import { fmt, freePort, median, percentile, requireBuild, ROOT, startSandboxProcess, startServer } from "./lib.mjs";
+import { benchToken, fmt, freePort, median, percentile, requireBuild, ROOT, startSandboxProcess, startServer } from "./lib.mjs";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -18,24 +18,6 @@ const SANDBOX_AUTH = `Basic ${Buffer.from("demo@bridgekeeper.test:sandbox-api-to
 const FIELDS = ["summary", "status", "assignee", "priority", "issuetype", "updated"];
 
 const cannon = (opts) => new Promise((resolve, reject) => autocannon({ duration: SECONDS, ...opts }, (err, res) => (err ? reject(err) : resolve(res))));
-
-/** A read token for a new OAuth client on `server`, through the console's API as the bench admin. */
-async function readToken(server) {
-  const login = await fetch(`${server.url}/api/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ username: "admin", password: "bench-admin-password" }) });
-  const cookie = login.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
-  const created = await fetch(`${server.url}/api/admin/oauth-clients`, {
-    method: "POST",
-    headers: { "content-type": "application/json", cookie, origin: server.url },
-    body: JSON.stringify({ name: "bench", redirectUris: ["https://app.example.com/cb"], scopes: ["read", "write"], isActive: true }),
-  });
-  const { clientId, clientSecret } = await created.json();
-  const tokenRes = await fetch(`${server.url}/oauth/token`, {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded", authorization: `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString("base64")}` },
-    body: "grant_type=client_credentials&scope=read",
-  });
-  return (await tokenRes.json()).access_token;
-}
 
 let nextId = 1;
 const call = (extra = {}) => ({ jsonrpc: "2.0", id: nextId++, method: "tools/call", params: { name: "jira_search", arguments: { jql: JQL, maxResults: 20 }, ...extra } });
@@ -51,7 +33,7 @@ const ourTarget = (server, token, name = "Bridgekeeper /mcp, 2026-07-28") => ({
 
 /** The three targets as request descriptions (url, method, headers, a body maker with a fresh id). */
 async function targets(server, sandbox, baselineUrl) {
-  const token = await readToken(server);
+  const token = await benchToken(server);
 
   const init = await fetch(`${baselineUrl}/mcp`, {
     method: "POST",
@@ -114,8 +96,8 @@ export async function toolsCallLatency(runs) {
   const withLog = await startServer({ env });
   const withoutLog = await startServer({ env: { ...env, REQUEST_LOG: "false" } });
   try {
-    const a = ourTarget(withLog, await readToken(withLog));
-    const b = ourTarget(withoutLog, await readToken(withoutLog));
+    const a = ourTarget(withLog, await benchToken(withLog));
+    const b = ourTarget(withoutLog, await benchToken(withoutLog));
     await loaded(a);
     await loaded(b);
     const on = [];

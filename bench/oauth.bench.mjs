@@ -5,7 +5,7 @@
 import { join } from "node:path";
 import autocannon from "autocannon";
 import { build } from "esbuild";
-import { fmt, median, requireBuild, ROOT, startServer } from "./lib.mjs";
+import { benchClient, fmt, median, requireBuild, ROOT, startServer } from "./lib.mjs";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -22,15 +22,7 @@ async function loadProbe() {
 async function tokenEndpoint() {
   const server = await startServer({ env: { RATE_LIMIT_OAUTH_REQUESTS: "100000000" } });
   try {
-    const login = await fetch(`${server.url}/api/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ username: "admin", password: "bench-admin-password" }) });
-    const cookie = login.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
-    const created = await fetch(`${server.url}/api/admin/oauth-clients`, {
-      method: "POST",
-      headers: { "content-type": "application/json", cookie, origin: server.url },
-      body: JSON.stringify({ name: "bench", redirectUris: ["https://app.example.com/cb"], scopes: ["read", "write"], isActive: true }),
-    });
-    const { clientId, clientSecret } = await created.json();
-    const basic = `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString("base64")}`;
+    const { basic } = await benchClient(server);
     const token = { rps: [], p50: [], p99: [] };
     const health = { rps: [] };
     let bad = 0;

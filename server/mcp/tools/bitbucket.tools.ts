@@ -1,15 +1,17 @@
 import { z } from "zod";
+import { collect } from "../../upstream/paginate";
+import { UpstreamError } from "../../upstream/errors";
 import { clip, nameOf, shortDate } from "./format";
-import { defineTool, type ToolContext } from "./tool";
+import { defineTool, READ_ONLY, type ToolContext } from "./tool";
 
-const READ = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true } as const;
 const SLUG = /^[\w.-]{1,100}$/;
 
 const workspaceArg = z.string().regex(SLUG, "workspace must be a workspace slug such as acme").optional().describe("The workspace slug; omit for the configured workspace.");
 
 function workspaceOf(ctx: ToolContext, given: string | undefined): string {
   const workspace = given ?? ctx.bitbucketWorkspace;
-  if (!workspace) throw new Error("no Bitbucket workspace is configured");
+  // A tool error a model can act on ("not configured"), not an unexpected failure.
+  if (!workspace) throw new UpstreamError("bitbucket", "not_configured", "No Bitbucket workspace is configured and none was given");
   return workspace;
 }
 
@@ -44,7 +46,7 @@ export const bitbucketListRepositories = defineTool({
     cursor: z.string().regex(/^\d{1,5}$/, "cursor must be the nextCursor of a previous result").optional().describe("nextCursor from the previous page."),
   }),
   output: z.object({ workspace: z.string(), repositories: z.array(RepositorySchema), total: z.number().int().nullable(), nextCursor: z.string().nullable() }),
-  annotations: { title: "List Bitbucket repositories", ...READ },
+  annotations: { title: "List Bitbucket repositories", ...READ_ONLY },
   async run({ workspace: given, nameContains, maxResults, cursor }, ctx) {
     const workspace = workspaceOf(ctx, given);
     const q = nameContains ? `name ~ "${nameContains.replace(/["\\]/g, "")}"` : undefined;
@@ -100,7 +102,7 @@ export const bitbucketGetPullRequest = defineTool({
     files: z.array(z.object({ path: z.string(), status: z.string(), linesAdded: z.number().int(), linesRemoved: z.number().int() })),
     filesChanged: z.number().int().nullable(),
   }),
-  annotations: { title: "Read a Bitbucket pull request", ...READ },
+  annotations: { title: "Read a Bitbucket pull request", ...READ_ONLY },
   async run({ workspace: given, repository, pullRequestId, includeFiles }, ctx) {
     const workspace = workspaceOf(ctx, given);
     const client = ctx.clients.bitbucket;
@@ -146,11 +148,5 @@ export const bitbucketGetPullRequest = defineTool({
     return { structured, text };
   },
 });
-
-async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
-  const out: T[] = [];
-  for await (const item of items) out.push(item);
-  return out;
-}
 
 export const BITBUCKET_TOOLS = [bitbucketListRepositories, bitbucketGetPullRequest];

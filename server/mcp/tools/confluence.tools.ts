@@ -1,9 +1,8 @@
 import { z } from "zod";
 import { storageToMarkdown } from "./markdown/storage-to-markdown";
 import { clip, shortDate } from "./format";
-import { defineTool, type ToolContext } from "./tool";
+import { defineTool, READ_ONLY, type ToolContext } from "./tool";
 
-const READ = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true } as const;
 
 /** A Confluence web path (`/spaces/ENG/pages/1/Title`) as a link on the instance. */
 const wikiUrl = (ctx: ToolContext, path: unknown): string | null => (ctx.atlassianUrl && typeof path === "string" && path.startsWith("/") ? `${ctx.atlassianUrl}/wiki${path}` : null);
@@ -31,7 +30,7 @@ export const confluenceSearch = defineTool({
     cursor: z.string().regex(/^\d{1,6}$/, "cursor must be the nextCursor of a previous result").optional().describe("nextCursor from the previous page; omit for the first page."),
   }),
   output: z.object({ results: z.array(SearchResultSchema), totalSize: z.number().int().nullable(), nextCursor: z.string().nullable() }),
-  annotations: { title: "Search Confluence (CQL)", ...READ },
+  annotations: { title: "Search Confluence (CQL)", ...READ_ONLY },
   async run({ cql, limit, cursor }, ctx) {
     const start = cursor ? Number(cursor) : 0;
     const page = await ctx.clients.confluence.search(cql, { limit, start });
@@ -76,7 +75,7 @@ export const confluenceGetPage = defineTool({
     truncated: z.boolean(),
     url: z.string().nullable(),
   }),
-  annotations: { title: "Read a Confluence page", ...READ },
+  annotations: { title: "Read a Confluence page", ...READ_ONLY },
   async run({ pageId, maxLength }, ctx) {
     const page = await ctx.clients.confluence.getPage(pageId, "storage");
     const body = clip(storageToMarkdown(page.body?.storage?.value ?? ""), maxLength);

@@ -2,9 +2,8 @@ import { z } from "zod";
 import type { JiraIssue } from "../../upstream/jira.client";
 import { adfToMarkdown } from "./markdown/adf-to-markdown";
 import { brief, clip, nameOf, shortDate } from "./format";
-import { defineTool, type ToolContext } from "./tool";
+import { defineTool, READ_ONLY, type ToolContext } from "./tool";
 
-const READ = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true } as const;
 
 const ISSUE_KEY = /^[A-Za-z][A-Za-z0-9_]{0,49}-\d{1,10}$|^\d{1,15}$/;
 const SEARCH_FIELDS = ["summary", "status", "assignee", "priority", "issuetype", "updated"];
@@ -68,7 +67,7 @@ export const jiraSearch = defineTool({
     issues: z.array(IssueSummarySchema),
     nextCursor: z.string().nullable().describe("Pass as cursor to get the next page; null on the last page."),
   }),
-  annotations: { title: "Search Jira issues (JQL)", ...READ },
+  annotations: { title: "Search Jira issues (JQL)", ...READ_ONLY },
   async run({ jql, maxResults, fields, cursor }, ctx) {
     const page = await ctx.clients.jira.searchJql({ jql, maxResults, fields: [...SEARCH_FIELDS, ...fields], ...(cursor ? { nextPageToken: cursor } : {}) });
     const issues = page.issues.map((issue) => summarise(issue, ctx, fields));
@@ -112,7 +111,7 @@ export const jiraGetIssue = defineTool({
     comments: z.array(CommentSchema),
     commentCount: z.number().int(),
   }),
-  annotations: { title: "Read a Jira issue", ...READ },
+  annotations: { title: "Read a Jira issue", ...READ_ONLY },
   async run({ issueKey, comments }, ctx) {
     const issue = await ctx.clients.jira.getIssue(issueKey.toUpperCase());
     const f = issue.fields;

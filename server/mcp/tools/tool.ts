@@ -12,6 +12,9 @@ export interface ToolAnnotations {
   openWorldHint: boolean;
 }
 
+/** The hints of a tool that only reads an upstream service (the open world). */
+export const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true } as const;
+
 /** What a tool hands back: `structured` must satisfy the tool's output schema; `text` is the compact rendering a model reads. */
 export interface ToolOutput<T> {
   structured: T;

@@ -72,10 +72,10 @@ describe("MCP tools", () => {
     const results = found.structuredContent.results as { id: string; url: string }[];
     expect(results.length).toBeGreaterThan(0);
     expect(results[0]!.url).toMatch(new RegExp(`^${rig.sandbox.url}/wiki/`));
-    if (found.structuredContent.nextCursor) {
-      const more = await call("confluence_search", { cql: 'type = page AND text ~ "deployment"', limit: 3, cursor: found.structuredContent.nextCursor });
-      expect((more.structuredContent.results as { id: string }[]).some((r) => results.some((x) => x.id === r.id))).toBe(false);
-    }
+    expect(found.structuredContent.nextCursor).toEqual(expect.any(String));
+    const more = await call("confluence_search", { cql: 'type = page AND text ~ "deployment"', limit: 3, cursor: found.structuredContent.nextCursor });
+    expect(more.structuredContent.results.length).toBeGreaterThan(0);
+    expect((more.structuredContent.results as { id: string }[]).some((r) => results.some((x) => x.id === r.id))).toBe(false);
     const page = await call("confluence_get_page", { pageId: results[0]!.id });
     expect(page.isError).toBeFalsy();
     expect(page.structuredContent.body).toMatch(/^#{1,2} /m);

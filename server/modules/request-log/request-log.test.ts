@@ -79,6 +79,23 @@ describe("request log", () => {
   });
 });
 
+describe("request log switched off (REQUEST_LOG=false)", () => {
+  it("records nothing, and says so in the settings in force", async () => {
+    const t = await startTestApp({ config: { REQUEST_LOG: false } });
+    try {
+      const admin = (await signedInAs(t, ["admin"])).client;
+      await admin.get("/api/admin/oauth-clients");
+      await fetch(`${t.baseUrl}/.well-known/oauth-authorization-server`);
+      await t.container.services.requestLog.flush();
+      expect((await admin.get<LogEntryDto[]>("/api/admin/logs")).body).toEqual([]);
+      const settings = (await admin.get<{ key: string; value: string }[]>("/api/admin/config")).body;
+      expect(settings.find((e) => e.key === "logs.enabled")?.value).toBe("false");
+    } finally {
+      await t.close();
+    }
+  });
+});
+
 describe("request log batching and retention", () => {
   it("20,000 records are all written, in batches, and close() loses nothing", async () => {
     const database = await openTestDatabase();
