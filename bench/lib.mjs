@@ -1,6 +1,6 @@
 // Shared helpers for the benchmarks: start the built server, wait for it, summarise runs.
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -35,11 +35,11 @@ export const freePort = () =>
  * built checkout to run (default: this one), e.g. an older commit's worktree for a comparison.
  * Resolves when /api/mcp/health first answers 200, with the milliseconds since spawn.
  */
-export async function startServer({ dataDir = null, env = {}, timeoutMs = 30_000, root = ROOT } = {}) {
+export async function startServer({ dataDir = null, env = {}, timeoutMs = 30_000, root = ROOT, nodeArgs = [] } = {}) {
   const port = await freePort();
   const dir = dataDir ?? mkdtempSync(join(tmpdir(), "bk-bench-"));
   const started = performance.now();
-  const child = spawn(process.execPath, [join(root, "dist/server/main.js")], {
+  const child = spawn(process.execPath, [...nodeArgs, join(root, "dist/server/main.js")], {
     cwd: root,
     env: { ...process.env, NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dir, LOG_LEVEL: "warn", ADMIN_PASSWORD: "bench-admin-password", UPSTREAM_ALLOW_PRIVATE: "true", ...env },
     stdio: ["ignore", "ignore", "inherit"],
@@ -98,12 +98,21 @@ export async function startSandboxProcess({ timeoutMs = 15_000 } = {}) {
   }
   return {
     url,
+    pid: child.pid,
     async stop() {
       const exited = new Promise((r) => child.once("exit", r));
       child.kill("SIGTERM");
       await exited;
     },
   };
+}
+
+/** CPU time (user + system) a process has used so far, in ms (Linux /proc; clock ticks of 10 ms). */
+export function cpuTimeMs(pid) {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  // Fields 14 and 15 of proc(5) (utime, stime), counted from the state field (3) here.
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
 }
 
 /** Percentile of a sorted copy of `xs` (0..100). */

@@ -7,7 +7,7 @@ import { fork } from "node:child_process";
 import { join } from "node:path";
 import autocannon from "autocannon";
 import { Agent, request } from "undici";
-import { benchToken, fmt, freePort, median, percentile, requireBuild, ROOT, startSandboxProcess, startServer } from "./lib.mjs";
+import { benchToken, cpuTimeMs, fmt, freePort, median, percentile, requireBuild, ROOT, startSandboxProcess, startServer } from "./lib.mjs";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -26,13 +26,14 @@ const ENVELOPE = { "io.modelcontextprotocol/protocolVersion": MODERN, "io.modelc
 /** tools/call jira_search on Bridgekeeper's /mcp, 2026-07-28. */
 const ourTarget = (server, token, name = "Bridgekeeper /mcp, 2026-07-28") => ({
   name,
+  pid: server.pid,
   url: `${server.url}/mcp`,
   headers: { authorization: `Bearer ${token}`, "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": MODERN, "mcp-method": "tools/call", "mcp-name": "jira_search" },
   body: () => JSON.stringify(call({ _meta: ENVELOPE })),
 });
 
 /** The three targets as request descriptions (url, method, headers, a body maker with a fresh id). */
-async function targets(server, sandbox, baselineUrl) {
+async function targets(server, sandbox, baselineUrl, baselinePid) {
   const token = await benchToken(server);
 
   const init = await fetch(`${baselineUrl}/mcp`, {
@@ -46,9 +47,10 @@ async function targets(server, sandbox, baselineUrl) {
 
   return {
     token,
-    plain: { name: "(a) sandbox, plain search", url: `${sandbox.url}/rest/api/3/search/jql`, headers: { authorization: SANDBOX_AUTH, "content-type": "application/json", accept: "application/json" }, body: () => JSON.stringify({ jql: JQL, maxResults: 20, fields: FIELDS }) },
+    plain: { name: "(a) sandbox, plain search", pid: sandbox.pid, url: `${sandbox.url}/rest/api/3/search/jql`, headers: { authorization: SANDBOX_AUTH, "content-type": "application/json", accept: "application/json" }, body: () => JSON.stringify({ jql: JQL, maxResults: 20, fields: FIELDS }) },
     baseline: {
       name: "(b) SDK v1 stateful server, body passed through",
+      pid: baselinePid,
       url: `${baselineUrl}/mcp`,
       headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-session-id": session, "mcp-protocol-version": "2025-11-25" },
       body: () => JSON.stringify(call()),
@@ -56,6 +58,7 @@ async function targets(server, sandbox, baselineUrl) {
     ours: ourTarget(server, token),
     ours2025: {
       name: "Bridgekeeper /mcp, 2025-11-25 (stateless)",
+      pid: server.pid,
       url: `${server.url}/mcp`,
       headers: { authorization: `Bearer ${token}`, "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25" },
       body: () => JSON.stringify(call()),
@@ -76,11 +79,17 @@ async function serial(target, agent) {
   return { p50: percentile(times, 50), p99: percentile(times, 99), rps: 1000 / (times.reduce((a, b) => a + b, 0) / times.length) };
 }
 
-/** Concurrency 16 with autocannon; every request gets a fresh JSON-RPC id. */
+/**
+ * Concurrency 16 with autocannon; every request gets a fresh JSON-RPC id. Also the CPU time the
+ * serving process spent per call: on this shared 2-core machine the sandbox and the load generator
+ * compete for the same cores, so CPU per call is the figure that carries over to a real server.
+ */
 async function loaded(target, connections = 16) {
+  const cpu0 = cpuTimeMs(target.pid);
   const r = await cannon({ url: target.url, method: "POST", connections, headers: target.headers, requests: [{ setupRequest: (req) => ({ ...req, body: target.body() }) }] });
+  const cpuMs = cpuTimeMs(target.pid) - cpu0;
   if (r.non2xx + r.errors > 0) throw new Error(`${target.name}: ${r.non2xx} non-2xx, ${r.errors} errors`);
-  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99 };
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, cpuPerCall: cpuMs / r.requests.total };
 }
 
 const summary = (name, list, unit = "req/s") => ({
@@ -123,7 +132,7 @@ export async function run() {
   await new Promise((resolve) => baselineProc.once("message", resolve));
   const agent = new Agent({ keepAliveTimeout: 30_000, connections: 32 });
   try {
-    const t = await targets(server, sandbox, `http://127.0.0.1:${port}`);
+    const t = await targets(server, sandbox, `http://127.0.0.1:${port}`, baselineProc.pid);
     const order = [t.plain, t.baseline, t.ours, t.ours2025];
     // Warm every path (JIT, pools, caches) before measuring.
     for (const target of order) await serial(target, agent).catch((err) => Promise.reject(err));
@@ -141,6 +150,12 @@ export async function run() {
     for (const target of order) rows.push(summary(`concurrency 16: ${target.name}`, sixteen.get(target)));
     const ratio = sixteen.get(t.ours).map((x, i) => x.rps / sixteen.get(t.baseline)[i].rps);
     rows.push({ name: "concurrency 16: Bridgekeeper / (b) throughput (target ≥ 2, aim 3)", median: `${fmt(median(ratio), 2)}×`, runs: ratio.map((x) => fmt(x, 2)).join(", ") });
+    for (const target of order) {
+      const perCall = sixteen.get(target).map((x) => x.cpuPerCall);
+      rows.push({ name: `concurrency 16: CPU per call of the serving process, ${target.name}`, median: `${fmt(median(perCall), 3)} ms`, runs: perCall.map((x) => fmt(x, 3)).join(", ") });
+    }
+    const cpuRatio = sixteen.get(t.baseline).map((x, i) => x.cpuPerCall / sixteen.get(t.ours)[i].cpuPerCall);
+    rows.push({ name: "concurrency 16: (b)'s CPU per call / Bridgekeeper's (the throughput ratio on a machine of its own)", median: `${fmt(median(cpuRatio), 2)}×`, runs: cpuRatio.map((x) => fmt(x, 2)).join(", ") });
 
     // The answer a model reads.
     const answer = await (await fetch(t.ours.url, { method: "POST", headers: t.ours.headers, body: t.ours.body() })).json();

@@ -21,7 +21,7 @@ import { oauthRoutes } from "./oauth/oauth.routes";
 import { rolesRoutes } from "./http/routes/roles.routes";
 import { usersRoutes } from "./http/routes/users.routes";
 import { redactUrl } from "./lib/logger";
-import { createMcpServerFactory } from "./mcp/mcp-server";
+import { createMcpCore, createMcpServerFactory } from "./mcp/mcp-server";
 import { MCP_PATH, mcpRoutes, SPEC_PROTOCOL_PATH } from "./mcp/mcp.routes";
 import { EVENT_STREAM_PATH, eventStreamRoutes } from "./mcp/event-stream.routes";
 import { legacySseRoutes, LEGACY_SSE_PATH } from "./mcp/legacy-sse.routes";
@@ -89,10 +89,13 @@ export function buildApp(container: Container, options: BuildAppOptions): expres
 
   // MCP (D8): /mcp and the specification's /api/mcp/protocol, its event stream, the legacy transport.
   const readTokenAt = (resourcePath: string) => bearer({ verifier: services.oauthTokens, issuer, scope: "read", resourcePath });
-  const mcpFactory = createMcpServerFactory({ integrations: services.integrations, availability: container.mcp.toolAvailability, version: options.version, log });
+  const mcpCore = createMcpCore({ integrations: services.integrations, availability: container.mcp.toolAvailability, version: options.version, log });
+  const mcpFactory = createMcpServerFactory(mcpCore);
   const streamDeps = { streams: container.mcp.streams, connections: services.connections, log };
   const { router: mcpRouter } = mcpRoutes({
     factory: mcpFactory,
+    core: mcpCore,
+    fastLane: config.MCP_FAST_LANE,
     bus: container.mcp.bus,
     guards: { mcp: readTokenAt(MCP_PATH), spec: readTokenAt(SPEC_PROTOCOL_PATH) },
     rateLimit: apiRateLimit,

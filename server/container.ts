@@ -45,6 +45,7 @@ export type AppConfig = Pick<
   | "UPSTREAM_ALLOW_PRIVATE"
   | "UPSTREAM_ALLOWED_HOSTS"
   | "MCP_LEGACY_SSE"
+  | "MCP_FAST_LANE"
   | "MCP_MAX_STREAMS"
 > &
   SettingsConfig & {

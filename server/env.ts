@@ -115,6 +115,11 @@ export const EnvSchema = z.object({
   LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   /** The 2024-11-05 HTTP+SSE transport (GET /sse, POST /messages) for older MCP clients; deprecated by the protocol. */
   MCP_LEGACY_SSE: bool.default(true),
+  /**
+   * The MCP fast lane for tools/list and tools/call (server/mcp/fast-lane.ts). On by default; off,
+   * every MCP request goes through the SDK's handler (an escape hatch, and how tests compare the two).
+   */
+  MCP_FAST_LANE: bool.default(true),
   /** Long-lived streams (/api/sse/stream, /sse, subscriptions/listen) one process holds at once (D16). */
   MCP_MAX_STREAMS: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
   /** `npm run demo`: configure both integrations to the sandbox at this URL on start. */

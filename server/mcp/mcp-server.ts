@@ -14,7 +14,7 @@ const INSTRUCTIONS =
   "Results are compact: page with the cursor a result gives. A result with isError explains what went wrong and what to try next.";
 
 /** How long a client may reuse a tools/list answer (2026-07-28 cacheable results): it depends on the caller, so `private`. */
-const TOOLS_LIST_TTL_MS = 60_000;
+export const TOOLS_LIST_TTL_MS = 60_000;
 
 /**
  * Which services' tools are on offer: those whose integration is configured and active (D11).
@@ -42,45 +42,67 @@ export type ToolAvailability = ReturnType<typeof createToolAvailability>;
 export const toolsFor = (services: Set<UpstreamService>, scopes: readonly string[]): ToolSpec[] =>
   TOOLS.filter((tool) => services.has(tool.service) && scopes.includes(tool.scope));
 
+export interface McpCoreDeps {
+  integrations: IntegrationsService;
+  availability: ToolAvailability;
+  version: string;
+  log: Logger;
+}
+
+/**
+ * What both ways of serving MCP share (the SDK server below and the fast lane): who we are, the
+ * tools a caller may see, and running one. Keeping them here means the two cannot drift apart.
+ */
+export function createMcpCore(deps: McpCoreDeps) {
+  const serverInfo = { name: SERVER_NAME, title: "Bridgekeeper", version: deps.version };
+  return {
+    deps,
+    serverInfo,
+    async listTools(scopes: readonly string[]): Promise<{ tools: Tool[] }> {
+      const { services } = await deps.availability.context();
+      return { tools: toolsFor(services, scopes).map(toolDefinition) };
+    },
+    /** The tool `name` as this caller may run it, with what it runs with; undefined when it is not on offer to them. */
+    async resolveTool(name: string, scopes: readonly string[]): Promise<{ tool: ToolSpec; context: (signal?: AbortSignal) => ToolContext } | undefined> {
+      const available = await deps.availability.context();
+      const tool = toolsFor(available.services, scopes).find((t) => t.name === name);
+      if (!tool) return undefined;
+      return {
+        tool,
+        context: (signal) => ({ clients: deps.integrations.clients, atlassianUrl: available.atlassianUrl, bitbucketWorkspace: available.bitbucketWorkspace, ...(signal ? { signal } : {}) }),
+      };
+    },
+    callTool: (tool: ToolSpec, args: unknown, context: ToolContext) => callTool(tool, args ?? {}, context, deps.log),
+  };
+}
+
+export type McpCore = ReturnType<typeof createMcpCore>;
+
 /**
  * The MCP server, one instance per request (both eras are served statelessly, D8). Nothing is
  * registered per request: tool definitions are computed once (toolDefinition caches them), and
  * the handlers only filter and dispatch.
  */
-export function createMcpServerFactory(deps: { integrations: IntegrationsService; availability: ToolAvailability; version: string; log: Logger }): McpServerFactory {
-  return ({ authInfo }) => buildServer(deps, authInfo);
+export function createMcpServerFactory(core: McpCore): McpServerFactory {
+  return ({ authInfo }) => buildServer(core, authInfo);
 }
 
-export function buildServer(deps: { integrations: IntegrationsService; availability: ToolAvailability; version: string; log: Logger }, authInfo: AuthInfo | undefined): Server {
-  const server = new Server(
-    { name: SERVER_NAME, title: "Bridgekeeper", version: deps.version },
-    {
-      capabilities: { tools: { listChanged: true }, logging: {} },
-      instructions: INSTRUCTIONS,
-      cacheHints: { "tools/list": { ttlMs: TOOLS_LIST_TTL_MS, cacheScope: "private" } },
-    },
-  );
+export function buildServer(core: McpCore, authInfo: AuthInfo | undefined): Server {
+  const server = new Server(core.serverInfo, {
+    capabilities: { tools: { listChanged: true }, logging: {} },
+    instructions: INSTRUCTIONS,
+    cacheHints: { "tools/list": { ttlMs: TOOLS_LIST_TTL_MS, cacheScope: "private" } },
+  });
   const scopes = authInfo?.scopes ?? [];
 
-  server.setRequestHandler("tools/list", async () => {
-    const { services } = await deps.availability.context();
-    const tools: Tool[] = toolsFor(services, scopes).map(toolDefinition);
-    return { tools };
-  });
+  server.setRequestHandler("tools/list", () => core.listTools(scopes));
 
   server.setRequestHandler("tools/call", async (request, ctx) => {
     const { name, arguments: args } = request.params;
-    const available = await deps.availability.context();
-    const tool = toolsFor(available.services, scopes).find((t) => t.name === name);
+    const resolved = await core.resolveTool(name, scopes);
     // MCP 2025-11-25 Server/Tools "Error Handling": an unknown tool is a protocol error (-32602).
-    if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}. Call tools/list for the tools available to you.`);
-    const toolContext: ToolContext = {
-      clients: deps.integrations.clients,
-      atlassianUrl: available.atlassianUrl,
-      bitbucketWorkspace: available.bitbucketWorkspace,
-      signal: ctx.mcpReq.signal,
-    };
-    return callTool(tool, args ?? {}, toolContext, deps.log);
+    if (!resolved) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}. Call tools/list for the tools available to you.`);
+    return core.callTool(resolved.tool, args, resolved.context(ctx.mcpReq.signal));
   });
 
   // The 2025 revisions' logging capability: the client may set a level; we send no log messages yet.

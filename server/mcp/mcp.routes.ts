@@ -10,6 +10,8 @@ import { bearerChallenge } from "../http/middleware/bearer";
 import type { Guard } from "../http/middleware/access";
 import { describeRpc, RPC, rpcErrorHandler, rpcIdOf, sendRpcError } from "./json-rpc";
 import { ownerOf, sameOwner, type LiveStreams } from "./live-streams";
+import { fastLane } from "./fast-lane";
+import type { McpCore } from "./mcp-server";
 import { rpcBody } from "./rpc-body";
 import { toolByName } from "./tools/catalogue";
 
@@ -23,6 +25,10 @@ const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
 export interface McpHttpDeps {
   factory: McpServerFactory;
+  /** Shared with the factory's servers; serves the fast lane. */
+  core: McpCore;
+  /** The fast lane for tools/list and tools/call (default on; off only to compare it with the SDK in tests). */
+  fastLane?: boolean;
   /** Change events for `subscriptions/listen` streams (tools/list_changed). */
   bus: ServerEventBus;
   /** The read-scope bearer guards for /mcp and the specification's path (resource metadata under each). */
@@ -170,13 +176,14 @@ export function mcpRoutes(deps: McpHttpDeps): { router: Router; handler: McpHttp
   };
 
   const mcpPipeline = (path: string, guard: Guard) => [guard, deps.rateLimit, rpcBody({ limitBytes: deps.maxBodyBytes }), batches, note, toolScope(path)];
+  const lane: RequestHandler = deps.fastLane === false ? (_req, _res, next) => next() : fastLane(deps.core);
 
   // Before any route: a foreign Origin never reaches authentication; a preflight is answered here.
   router.use([MCP_PATH, SPEC_PROTOCOL_PATH], originCheck);
-  router.post(MCP_PATH, ...mcpPipeline(MCP_PATH, deps.guards.mcp), listenStreams, (req: Request, res: Response) => serve(req, res, req.body));
+  router.post(MCP_PATH, ...mcpPipeline(MCP_PATH, deps.guards.mcp), lane, listenStreams, (req: Request, res: Response) => serve(req, res, req.body));
   // 2025 session operations on a stateless server: the SDK answers 405 (D8).
   router.all(MCP_PATH, deps.guards.mcp, (req: Request, res: Response) => serve(req, res));
-  router.post(SPEC_PROTOCOL_PATH, ...mcpPipeline(SPEC_PROTOCOL_PATH, deps.guards.spec), toStream, listenStreams, (req: Request, res: Response) => serve(req, res, req.body));
+  router.post(SPEC_PROTOCOL_PATH, ...mcpPipeline(SPEC_PROTOCOL_PATH, deps.guards.spec), toStream, lane, listenStreams, (req: Request, res: Response) => serve(req, res, req.body));
   router.use([MCP_PATH, SPEC_PROTOCOL_PATH], rpcErrorHandler);
   return { router, handler };
 }
