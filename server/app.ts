@@ -1,10 +1,9 @@
-import { randomUUID } from "node:crypto";
 import express, { type RequestHandler } from "express";
-import { pinoHttp } from "pino-http";
 import { LIMITS } from "../contract/limits";
 import type { Container } from "./container";
 import { csrfGuard } from "./http/middleware/csrf";
 import { apiNotFound, errorHandler, notFound } from "./http/middleware/error-handler";
+import { httpLog } from "./http/middleware/http-log";
 import { jsonBody } from "./http/middleware/json-body";
 import { securityHeaders } from "./http/middleware/security-headers";
 import { loadSession } from "./http/middleware/session";
@@ -20,7 +19,6 @@ import { createOAuthProvider } from "./oauth/provider";
 import { oauthRoutes } from "./oauth/oauth.routes";
 import { rolesRoutes } from "./http/routes/roles.routes";
 import { usersRoutes } from "./http/routes/users.routes";
-import { redactUrl } from "./lib/logger";
 import { createMcpCore, createMcpServerFactory } from "./mcp/mcp-server";
 import { MCP_PATH, mcpRoutes, SPEC_PROTOCOL_PATH } from "./mcp/mcp.routes";
 import { EVENT_STREAM_PATH, eventStreamRoutes } from "./mcp/event-stream.routes";
@@ -29,7 +27,6 @@ import { TIMINGS } from "../contract/limits";
 import { requestLog } from "./http/middleware/request-log";
 import { logsRoutes } from "./http/routes/logs.routes";
 import { sseConnectionsRoutes } from "./http/routes/sse-connections.routes";
-import { safeError } from "./lib/safe-error";
 
 export interface BuildAppOptions {
   version: string;
@@ -47,26 +44,7 @@ export function buildApp(container: Container, options: BuildAppOptions): expres
   app.set("trust proxy", config.TRUST_PROXY);
   app.set("etag", false);
 
-  app.use(
-    pinoHttp({
-      logger: log,
-      genReqId: (req, res) => {
-        const id = randomUUID();
-        res.setHeader("X-Request-Id", id);
-        return id;
-      },
-      // Allow-lists: no header (so no cookie or bearer token) and no query value is ever logged.
-      // Unwrapped, so `err` reaches safeError as thrown (pino's own serializer would drop its cause).
-      wrapSerializers: false,
-      serializers: {
-        err: safeError,
-        req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: redactUrl(req.url) }),
-        res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
-      },
-      customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? "error" : res.statusCode >= 400 ? "warn" : "info"),
-      autoLogging: { ignore: (req) => req.url === "/api/mcp/health" },
-    }),
-  );
+  app.use(httpLog(log, { ignore: (path) => path === "/api/mcp/health" }));
   app.use(securityHeaders({ devMode: config.NODE_ENV === "development" }));
   if (config.REQUEST_LOG) app.use(requestLog({ service: services.requestLog, now: () => container.clock.now() }));
 

@@ -1,6 +1,7 @@
 import type { ErrorRequestHandler, RequestHandler } from "express";
 import type { ErrorBody, ErrorCode } from "../../../contract/errors";
 import { AppError, isAppError } from "../../lib/app-error";
+import { redactUrl } from "../../lib/logger";
 import { isUpstreamError, type UpstreamError } from "../../upstream/errors";
 
 /** body-parser and friends mark their errors with `type` and `status`. */
@@ -80,7 +81,7 @@ export function sendError(res: Parameters<RequestHandler>[1], error: AppError, r
 export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
   const known = isAppError(err) ? err : isUpstreamError(err) ? fromUpstreamError(err) : fromParserError(err as HttpishError);
   const error = known ?? new AppError("internal" satisfies ErrorCode, "Internal server error");
-  if (!known) req.log.error({ err }, "unhandled error");
+  if (!known) req.log.error({ err, req: { id: req.id, method: req.method, url: redactUrl(req.originalUrl) } }, "unhandled error");
   if (res.headersSent) {
     res.destroy();
     return;

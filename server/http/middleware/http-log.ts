@@ -1,0 +1,41 @@
+import { randomUUID } from "node:crypto";
+import type { RequestHandler } from "express";
+import { redactUrl, type Logger } from "../../lib/logger";
+
+declare module "http" {
+  interface IncomingMessage {
+    /** This request's id: the X-Request-Id header and `requestId` of an error body. */
+    id: string;
+    /** The process logger (what the request was is logged with the line that needs it). */
+    log: Logger;
+  }
+}
+
+/**
+ * One log line per request when it ends (ARCHITECTURE rule 5: the path with parameter names only,
+ * the status, the time; never a header or a query value), and the request id. Nothing is built
+ * per request beyond the id: a line whose level is off costs nothing, and a long-lived stream
+ * holds no logger of its own.
+ */
+export function httpLog(log: Logger, options: { ignore?: (path: string) => boolean } = {}): RequestHandler {
+  return (req, res, next) => {
+    const id = randomUUID();
+    req.id = id;
+    req.log = log;
+    res.setHeader("X-Request-Id", id);
+    const started = process.hrtime.bigint();
+    const done = () => {
+      res.off("finish", done);
+      res.off("close", done);
+      const status = res.statusCode;
+      const finished = res.writableFinished;
+      const level = status >= 500 ? "error" : status >= 400 || !finished ? "warn" : "info";
+      if (!log.isLevelEnabled(level) || options.ignore?.(req.path)) return;
+      const responseTime = Math.round(Number(process.hrtime.bigint() - started) / 1e4) / 100;
+      log[level]({ req: { id, method: req.method, url: redactUrl(req.originalUrl) }, res: { statusCode: status }, responseTime }, finished ? "request completed" : "request aborted");
+    };
+    res.once("finish", done);
+    res.once("close", done);
+    next();
+  };
+}
