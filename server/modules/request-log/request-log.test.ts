@@ -25,6 +25,26 @@ describe("request log", () => {
   });
   afterAll(() => t.close());
 
+  it("stores every field as recorded, whatever characters the text holds (one INSERT of unnested columns)", async () => {
+    const database = await openTestDatabase();
+    const repo = createRequestLogRepo(database.db);
+    try {
+      const userId = randomUUID();
+      const awkward = `/mcp/{a,b}"quoted" \\back\\slash NULL 'single' é✓`;
+      const at = new Date("2026-11-24T10:00:00.123Z");
+      await repo.insertMany([
+        { at, method: "POST", path: awkward, statusCode: 201, durationMs: 12.5, clientId: "bk_client,1", userId, ip: "::1", userAgent: "NULL", rpcMethod: "tools/call", toolName: "jira_search" },
+        { at, method: "GET", path: "/oauth/token", statusCode: 400, durationMs: 0.25, clientId: null, userId: null, ip: null, userAgent: null, rpcMethod: null, toolName: null },
+      ]);
+      const rows = await repo.list({ limit: 10 });
+      const byPath = new Map(rows.map((r) => [r.path, r]));
+      expect(byPath.get(awkward)).toMatchObject({ at, method: "POST", statusCode: 201, durationMs: 12.5, clientId: "bk_client,1", userId, ip: "::1", userAgent: "NULL", rpcMethod: "tools/call", toolName: "jira_search" });
+      expect(byPath.get("/oauth/token")).toMatchObject({ method: "GET", statusCode: 400, durationMs: 0.25, clientId: null, userId: null, ip: null, userAgent: null, rpcMethod: null, toolName: null });
+    } finally {
+      await database.close();
+    }
+  });
+
   it("records admin, OAuth and discovery requests with who, where and how long; never the query", async () => {
     await admin.get("/api/admin/oauth-clients?secret=hunter2", { "user-agent": "log-test/1.0" });
     await fetch(`${t.baseUrl}/.well-known/oauth-authorization-server`);
