@@ -240,12 +240,10 @@ async function readBounded(service: UpstreamService, res: Dispatcher.ResponseDat
 export function upstreamMessage(text: string): string | null {
   try {
     const body = JSON.parse(text) as Record<string, unknown>;
-    const candidates: unknown[] = [
-      Array.isArray(body.errorMessages) ? body.errorMessages[0] : undefined,
-      body.errors && typeof body.errors === "object" ? Object.values(body.errors as Record<string, unknown>)[0] : undefined,
-      (body.error as { message?: unknown } | undefined)?.message,
-      body.message,
-    ];
+    // Jira: errorMessages, and errors by field (each named, so a caller knows which field to fix).
+    const fieldErrors = body.errors && typeof body.errors === "object" && !Array.isArray(body.errors) ? Object.entries(body.errors as Record<string, unknown>).filter(([, m]) => typeof m === "string" && m.trim() !== "").map(([field, m]) => `${field}: ${String(m)}`) : [];
+    const jira = [...(Array.isArray(body.errorMessages) ? body.errorMessages.filter((m): m is string => typeof m === "string" && m.trim() !== "") : []), ...fieldErrors];
+    const candidates: unknown[] = [jira.length ? jira.join("; ") : undefined, (body.error as { message?: unknown } | undefined)?.message, body.message];
     const found = candidates.find((c): c is string => typeof c === "string" && c.trim() !== "");
     return found ? found.slice(0, 300) : null;
   } catch {

@@ -65,8 +65,8 @@ export function createJiraClient(http: UpstreamHttp, target: TargetProvider) {
 
     getTransitions: (key: string) => call<{ transitions: { id: string; name: string; to: { name: string } }[] }>({ path: `/rest/api/3/issue/${enc(key)}/transitions` }),
 
-    transitionIssue: (key: string, transitionId: string, fields?: Record<string, unknown>) =>
-      call<void>({ method: "POST", path: `/rest/api/3/issue/${enc(key)}/transitions`, body: { transition: { id: transitionId }, ...(fields ? { fields } : {}) } }),
+    transitionIssue: (key: string, transitionId: string, change: { fields?: Record<string, unknown>; update?: Record<string, unknown> } = {}) =>
+      call<void>({ method: "POST", path: `/rest/api/3/issue/${enc(key)}/transitions`, body: { transition: { id: transitionId }, ...change } }),
 
     /** Every comment of an issue (offset pages). */
     comments: (key: string, maxItems?: number) =>

@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { CallToolResult, Tool } from "@modelcontextprotocol/server";
 import type { Logger } from "../../lib/logger";
 import { isUpstreamError, SERVICE_NAMES, type UpstreamError } from "../../upstream/errors";
-import type { ToolContext, ToolSpec } from "./tool";
+import { ToolError, type ToolContext, type ToolSpec } from "./tool";
 
 const definitions = new WeakMap<ToolSpec, Tool>();
 
@@ -91,6 +91,7 @@ export async function callTool(spec: ToolSpec, rawArgs: unknown, ctx: ToolContex
     return { content: [{ type: "text", text }], structuredContent: structured as Record<string, unknown> };
   } catch (err) {
     if (isUpstreamError(err)) return failure(upstreamSentence(err));
+    if (err instanceof ToolError) return failure(err.message);
     log?.error({ err, tool: spec.name }, "a tool failed unexpectedly");
     return failure(`The ${spec.name} tool failed unexpectedly. Try again; if it keeps failing, tell an administrator.`);
   }

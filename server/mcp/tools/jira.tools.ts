@@ -4,12 +4,11 @@ import { adfToMarkdown } from "./markdown/adf-to-markdown";
 import { brief, clip, nameOf, shortDate } from "./format";
 import { defineTool, READ_ONLY, type ToolContext } from "./tool";
 
-
-const ISSUE_KEY = /^[A-Za-z][A-Za-z0-9_]{0,49}-\d{1,10}$|^\d{1,15}$/;
+export const ISSUE_KEY = /^[A-Za-z][A-Za-z0-9_]{0,49}-\d{1,10}$|^\d{1,15}$/;
 const SEARCH_FIELDS = ["summary", "status", "assignee", "priority", "issuetype", "updated"];
 const DESCRIPTION_LIMIT = 12_000;
 
-const browseUrl = (ctx: ToolContext, key: string): string | null => (ctx.atlassianUrl ? `${ctx.atlassianUrl}/browse/${key}` : null);
+export const browseUrl = (ctx: ToolContext, key: string): string | null => (ctx.atlassianUrl ? `${ctx.atlassianUrl}/browse/${key}` : null);
 
 const IssueSummarySchema = z.object({
   key: z.string(),

@@ -15,6 +15,17 @@ export interface ToolAnnotations {
 /** The hints of a tool that only reads an upstream service (the open world). */
 export const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true } as const;
 
+/** The hints of a tool that changes an upstream service without destroying anything. */
+export const WRITES = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true } as const;
+
+/**
+ * A failure a tool explains itself (an unknown transition name, nothing to change): it becomes a
+ * tool result with `isError` and this sentence, which says what to do instead.
+ */
+export class ToolError extends Error {
+  override name = "ToolError";
+}
+
 /** What a tool hands back: `structured` must satisfy the tool's output schema; `text` is the compact rendering a model reads. */
 export interface ToolOutput<T> {
   structured: T;

@@ -29,7 +29,7 @@ describe("MCP tools", () => {
       expect(def).toBe(toolDefinition(tool)); // computed once
       expect(def.inputSchema.type).toBe("object");
       expect(def.outputSchema?.type).toBe("object");
-      expect(def.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false, openWorldHint: true });
+      expect(def.annotations).toMatchObject({ readOnlyHint: tool.scope === "read", destructiveHint: false, openWorldHint: true });
       expect(JSON.stringify(def.inputSchema)).not.toContain("$schema");
     }
   });

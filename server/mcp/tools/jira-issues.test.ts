@@ -1,0 +1,125 @@
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MODERN, startMcpRig, type McpRig } from "../mcp.test-rig";
+
+/**
+ * The Jira issue tools through a real MCP client (SDK v2, 2026-07-28) against the sandbox over
+ * HTTP: Markdown in and out, the workflow, bad arguments and upstream refusals as tool errors.
+ */
+describe("Jira issue tools", () => {
+  let rig: McpRig;
+  let client: Client;
+  beforeAll(async () => {
+    rig = await startMcpRig({ upstream: { maxAttempts: 1 } });
+    const token = await rig.token("read write");
+    client = new Client({ name: "jira-issues-test", version: "1.0.0" }, { versionNegotiation: { mode: { pin: MODERN } } });
+    await client.connect(new StreamableHTTPClientTransport(new URL("/mcp", rig.baseUrl), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+  });
+  afterAll(async () => {
+    await client?.close();
+    await rig?.t.close();
+    await rig?.sandbox.close();
+  });
+
+  const call = async (name: string, args: Record<string, unknown>): Promise<{ isError: boolean; text: string; data: any }> => {
+    const res = await client.callTool({ name, arguments: args });
+    return { isError: res.isError === true, text: (res.content as { text: string }[])[0]!.text, data: res.structuredContent };
+  };
+  const fault = (spec: Record<string, unknown>) => fetch(`${rig.sandbox.url}/__sandbox/faults`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ ...spec, times: 1 }) });
+
+  const DESCRIPTION = [
+    "## Steps",
+    "",
+    "1. Open the **login** page",
+    "2. Enter a `token` that expired",
+    "",
+    "Expected: a [clear message](https://example.com/help).",
+    "",
+    "```ts",
+    "const expired = true;",
+    "```",
+    "",
+    "| Browser | Result |",
+    "| --- | --- |",
+    "| Firefox | fails |",
+  ].join("\n");
+
+  it("creates an issue from Markdown and reads the same Markdown back", async () => {
+    const created = await call("jira_create_issue", { projectKey: "bk", issueType: "Bug", summary: "Expired token shows a blank page", description: DESCRIPTION, priority: "High", labels: ["auth", "login"] });
+    expect(created.isError).toBe(false);
+    expect(created.data).toMatchObject({ key: expect.stringMatching(/^BK-\d+$/), summary: "Expired token shows a blank page", url: `${rig.sandbox.url}/browse/${created.data.key}` });
+    expect(created.text).toContain(created.data.key);
+
+    const read = await call("jira_get_issue", { issueKey: created.data.key });
+    expect(read.data).toMatchObject({ summary: "Expired token shows a blank page", type: "Bug", priority: "High", labels: ["auth", "login"] });
+    const normalise = (md: string) => md.replace(/[ \t]+$/gm, "").replace(/\n{3,}/g, "\n\n").trim();
+    // Heading, ordered list, strong, code, link, code block and table: the very Markdown written.
+    expect(normalise(read.data.description as string)).toBe(DESCRIPTION);
+  });
+
+  it("updates only the fields given; nothing to change is a tool error", async () => {
+    const res = await call("jira_update_issue", { issueKey: "BK-3", summary: "Renamed by a tool", labels: ["renamed"], fields: { duedate: "2027-01-31" } });
+    expect(res.isError).toBe(false);
+    expect(res.data.changed).toEqual(expect.arrayContaining(["summary", "labels", "duedate"]));
+    const read = await call("jira_get_issue", { issueKey: "BK-3" });
+    expect(read.data).toMatchObject({ summary: "Renamed by a tool", labels: ["renamed"] });
+
+    const nothing = await call("jira_update_issue", { issueKey: "BK-3" });
+    expect(nothing.isError).toBe(true);
+    expect(nothing.text).toMatch(/nothing to change/);
+  });
+
+  it("comments in Markdown", async () => {
+    const res = await call("jira_add_comment", { issueKey: "BK-4", body: "Looked into it:\n\n- the cache is stale\n- **fix** is in review" });
+    expect(res.isError).toBe(false);
+    expect(res.data.url).toContain(`/browse/BK-4?focusedCommentId=${res.data.commentId}`);
+    const read = await call("jira_get_issue", { issueKey: "BK-4", comments: 1 });
+    expect(read.data.comments[0].body).toMatch(/- the cache is stale\n- \*\*fix\*\* is in review/);
+  });
+
+  it("moves an issue through the workflow by transition name or target status, with a comment", async () => {
+    const created = await call("jira_create_issue", { projectKey: "BK", summary: "Workflow test" });
+    const key = created.data.key as string;
+    const transitions = await call("jira_get_transitions", { issueKey: key });
+    expect(transitions.data.transitions.length).toBeGreaterThan(0);
+    const target = transitions.data.transitions[0] as { name: string; to: string };
+    const moved = await call("jira_transition_issue", { issueKey: key, transition: target.to.toUpperCase(), comment: "Starting *now*" });
+    expect(moved.isError).toBe(false);
+    expect(moved.data).toMatchObject({ key, status: target.to });
+    const read = await call("jira_get_issue", { issueKey: key });
+    expect(read.data.status).toBe(target.to);
+    // Emphasis comes back in its underscore form: the same content.
+    expect(read.data.comments.at(-1).body).toContain("Starting _now_");
+
+    const unknown = await call("jira_transition_issue", { issueKey: key, transition: "Teleport" });
+    expect(unknown.isError).toBe(true);
+    expect(unknown.text).toMatch(/has no transition "Teleport" now\. Available: .+/);
+  });
+
+  it("lists projects", async () => {
+    const res = await call("jira_list_projects", {});
+    expect(res.data.projects.map((p: { key: string }) => p.key)).toContain("BK");
+    expect(res.text).toMatch(/^\d+ projects?/);
+  });
+
+  it("bad arguments and upstream refusals are tool errors that say what to fix", async () => {
+    const empty = await call("jira_create_issue", { projectKey: "BK", summary: "  " });
+    expect(empty.isError).toBe(true);
+    expect(empty.text).toMatch(/summary: summary must not be empty/);
+    const spaced = await call("jira_update_issue", { issueKey: "BK-2", labels: ["two words"] });
+    expect(spaced.text).toMatch(/labels\.0: a label is one word/);
+    const project = await call("jira_create_issue", { projectKey: "NOPE", summary: "x" });
+    expect(project.isError).toBe(true);
+    expect(project.text).toMatch(/project: Specify a valid project/);
+    const missing = await call("jira_add_comment", { issueKey: "BK-999999", body: "hello" });
+    expect(missing.isError).toBe(true);
+    expect(missing.text).toMatch(/found nothing there \(404\)/);
+
+    await fault({ method: "POST", path: "/rest/api/3/issue", status: 500 });
+    const failed = await call("jira_create_issue", { projectKey: "BK", summary: "Never created" });
+    expect(failed.isError).toBe(true);
+    expect(failed.text).toMatch(/internal error \(500\)/);
+    const search = await call("jira_search", { jql: 'summary ~ "Never created"' });
+    expect(search.data.issues).toHaveLength(0);
+  });
+});

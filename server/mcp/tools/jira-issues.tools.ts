@@ -1,0 +1,195 @@
+import { z } from "zod";
+import { collect } from "../../upstream/paginate";
+import { markdownToAdf } from "./markdown/markdown-to-adf";
+import { ISSUE_KEY, browseUrl } from "./jira.tools";
+import { defineTool, READ_ONLY, ToolError, WRITES, type ToolContext } from "./tool";
+
+/**
+ * Changing Jira issues: create, update, assign, comment, move through the workflow, and the
+ * projects to create them in. Rich text is Markdown in, ADF out (markdownToAdf); field values a
+ * tool does not model go through `fields` as Jira's own JSON (custom fields included).
+ */
+
+const PROJECT_KEY = /^[A-Za-z][A-Za-z0-9_]{0,49}$/;
+const LABEL = z.string().regex(/^\S{1,255}$/, "a label is one word without spaces (at most 255 characters)");
+const MARKDOWN_LIMIT = 32_000;
+const markdown = (what: string) => z.string().max(MARKDOWN_LIMIT, `${what} may be at most ${MARKDOWN_LIMIT} characters`);
+const accountId = z.string().trim().min(1).max(128, "accountId may be at most 128 characters");
+/** Jira's own field JSON for fields the tool does not name (custom fields such as customfield_10016). */
+const extraFields = z
+  .record(z.string().regex(/^[\w.-]{1,100}$/, "each key must be a Jira field id such as customfield_10016"), z.unknown())
+  .refine((f) => Object.keys(f).length <= 50, "at most 50 extra fields")
+  .optional()
+  .describe('Other fields as Jira JSON, by field id, e.g. {"customfield_10016": 5, "duedate": "2026-12-31"}.');
+
+const ChangedIssueSchema = z.object({ key: z.string(), url: z.string().nullable() });
+
+export const jiraCreateIssue = defineTool({
+  name: "jira_create_issue",
+  service: "jira",
+  scope: "write",
+  description:
+    "Create a Jira issue. The description is Markdown (headings, lists, tables, code blocks, links). " +
+    "Find project keys with jira_list_projects; a sub-task needs parentKey. Returns the new key and its link.",
+  input: z.object({
+    projectKey: z.string().trim().regex(PROJECT_KEY, "projectKey must be a project key such as BK").describe("The project key, e.g. BK."),
+    issueType: z.string().trim().min(1).max(100).default("Task").describe("The issue type name: Task (default), Bug, Story, Epic, Sub-task."),
+    summary: z.string().trim().min(1, "summary must not be empty").max(255, "summary may be at most 255 characters"),
+    description: markdown("description").optional().describe("Markdown."),
+    priority: z.string().trim().min(1).max(100).optional().describe("A priority name, e.g. High."),
+    labels: z.array(LABEL).max(50).optional(),
+    assigneeAccountId: accountId.optional().describe("The assignee's accountId (find it with the user search)."),
+    parentKey: z.string().trim().regex(ISSUE_KEY, "parentKey must be an issue key such as BK-12").optional().describe("The parent issue (for a sub-task, or an epic's child)."),
+    fields: extraFields,
+  }),
+  output: ChangedIssueSchema.extend({ id: z.string(), summary: z.string() }),
+  annotations: { title: "Create a Jira issue", ...WRITES },
+  async run(args, ctx) {
+    const fields: Record<string, unknown> = {
+      ...args.fields,
+      project: { key: args.projectKey.toUpperCase() },
+      issuetype: { name: args.issueType },
+      summary: args.summary,
+      ...(args.description !== undefined ? { description: markdownToAdf(args.description) } : {}),
+      ...(args.priority ? { priority: { name: args.priority } } : {}),
+      ...(args.labels ? { labels: args.labels } : {}),
+      ...(args.assigneeAccountId ? { assignee: { accountId: args.assigneeAccountId } } : {}),
+      ...(args.parentKey ? { parent: { key: args.parentKey.toUpperCase() } } : {}),
+    };
+    const created = await ctx.clients.jira.createIssue(fields);
+    const structured = { key: created.key, id: created.id, summary: args.summary, url: browseUrl(ctx, created.key) };
+    return { structured, text: `Created ${created.key}: ${args.summary}${structured.url ? `\n${structured.url}` : ""}` };
+  },
+});
+
+export const jiraUpdateIssue = defineTool({
+  name: "jira_update_issue",
+  service: "jira",
+  scope: "write",
+  description:
+    "Change fields of a Jira issue: summary, description (Markdown, replaces the old one), priority, labels (replace the set), assignee, " +
+    "and any other field by id through `fields` (custom fields included). Only what is given changes. To change the status use jira_transition_issue.",
+  input: z
+    .object({
+      issueKey: z.string().trim().regex(ISSUE_KEY, "issueKey must be an issue key such as BK-12 (or a numeric id)"),
+      summary: z.string().trim().min(1, "summary must not be empty").max(255, "summary may be at most 255 characters").optional(),
+      description: markdown("description").optional().describe("Markdown; replaces the description."),
+      priority: z.string().trim().min(1).max(100).optional().describe("A priority name, e.g. High."),
+      labels: z.array(LABEL).max(50).optional().describe("The labels the issue will have (replaces the set)."),
+      assigneeAccountId: accountId.nullable().optional().describe("The new assignee's accountId; null to unassign."),
+      fields: extraFields,
+    })
+    .refine((a) => ["summary", "description", "priority", "labels", "assigneeAccountId", "fields"].some((k) => a[k as keyof typeof a] !== undefined), "nothing to change: give at least one field"),
+  output: ChangedIssueSchema.extend({ changed: z.array(z.string()) }),
+  annotations: { title: "Update a Jira issue", ...WRITES, idempotentHint: true },
+  async run(args, ctx) {
+    const key = args.issueKey.toUpperCase();
+    const fields: Record<string, unknown> = {
+      ...args.fields,
+      ...(args.summary !== undefined ? { summary: args.summary } : {}),
+      ...(args.description !== undefined ? { description: markdownToAdf(args.description) } : {}),
+      ...(args.priority !== undefined ? { priority: { name: args.priority } } : {}),
+      ...(args.labels !== undefined ? { labels: args.labels } : {}),
+      ...(args.assigneeAccountId !== undefined ? { assignee: args.assigneeAccountId === null ? null : { accountId: args.assigneeAccountId } } : {}),
+    };
+    await ctx.clients.jira.updateIssue(key, { fields });
+    const changed = Object.keys(fields);
+    const url = browseUrl(ctx, key);
+    return { structured: { key, url, changed }, text: `Updated ${key}: ${changed.join(", ")}${url ? `\n${url}` : ""}` };
+  },
+});
+
+export const jiraAddComment = defineTool({
+  name: "jira_add_comment",
+  service: "jira",
+  scope: "write",
+  description: "Add a comment to a Jira issue. The body is Markdown (lists, code blocks, links, tables).",
+  input: z.object({
+    issueKey: z.string().trim().regex(ISSUE_KEY, "issueKey must be an issue key such as BK-12 (or a numeric id)"),
+    body: markdown("body").trim().min(1, "body must not be empty").describe("The comment, in Markdown."),
+  }),
+  output: ChangedIssueSchema.extend({ commentId: z.string() }),
+  annotations: { title: "Comment on a Jira issue", ...WRITES },
+  async run({ issueKey, body }, ctx) {
+    const key = issueKey.toUpperCase();
+    const comment = await ctx.clients.jira.addComment(key, markdownToAdf(body));
+    const url = browseUrl(ctx, key);
+    const commentUrl = url ? `${url}?focusedCommentId=${comment.id}` : null;
+    return { structured: { key, url: commentUrl, commentId: comment.id }, text: `Commented on ${key} (comment ${comment.id})${commentUrl ? `\n${commentUrl}` : ""}` };
+  },
+});
+
+const TransitionSchema = z.object({ id: z.string(), name: z.string(), to: z.string().nullable() });
+
+async function transitionsOf(ctx: ToolContext, key: string) {
+  const { transitions } = await ctx.clients.jira.getTransitions(key);
+  return transitions.map((t) => ({ id: String(t.id), name: t.name, to: t.to?.name ?? null }));
+}
+
+export const jiraGetTransitions = defineTool({
+  name: "jira_get_transitions",
+  service: "jira",
+  scope: "read",
+  description: "The workflow transitions a Jira issue can take now (id, name, target status). Use one with jira_transition_issue.",
+  input: z.object({ issueKey: z.string().trim().regex(ISSUE_KEY, "issueKey must be an issue key such as BK-12 (or a numeric id)") }),
+  output: z.object({ key: z.string(), transitions: z.array(TransitionSchema) }),
+  annotations: { title: "List a Jira issue's transitions", ...READ_ONLY },
+  async run({ issueKey }, ctx) {
+    const key = issueKey.toUpperCase();
+    const transitions = await transitionsOf(ctx, key);
+    const lines = transitions.map((t) => `- ${t.name} (id ${t.id}) → ${t.to ?? "?"}`);
+    return { structured: { key, transitions }, text: transitions.length ? `${key} can move:\n${lines.join("\n")}` : `${key} has no transitions available now.` };
+  },
+});
+
+export const jiraTransitionIssue = defineTool({
+  name: "jira_transition_issue",
+  service: "jira",
+  scope: "write",
+  description:
+    "Move a Jira issue through its workflow, e.g. to In Progress or Done. `transition` is a transition name or id from jira_get_transitions " +
+    "(a target status name works too). Optionally add a Markdown comment and set fields (e.g. resolution) in the same step.",
+  input: z.object({
+    issueKey: z.string().trim().regex(ISSUE_KEY, "issueKey must be an issue key such as BK-12 (or a numeric id)"),
+    transition: z.string().trim().min(1, "transition must not be empty").max(100).describe("A transition name or id, or the target status name."),
+    comment: markdown("comment").optional().describe("Markdown, added as a comment with the transition."),
+    fields: extraFields,
+  }),
+  output: ChangedIssueSchema.extend({ transition: z.string(), status: z.string().nullable() }),
+  annotations: { title: "Transition a Jira issue", ...WRITES },
+  async run({ issueKey, transition, comment, fields }, ctx) {
+    const key = issueKey.toUpperCase();
+    const available = await transitionsOf(ctx, key);
+    const wanted = transition.toLowerCase();
+    const chosen = available.find((t) => t.id === transition) ?? available.find((t) => t.name.toLowerCase() === wanted) ?? available.find((t) => t.to?.toLowerCase() === wanted);
+    if (!chosen) {
+      const names = available.map((t) => `${t.name} (→ ${t.to ?? "?"})`).join(", ");
+      throw new ToolError(`${key} has no transition "${transition}" now. Available: ${names || "none"}. Call again with one of these names.`);
+    }
+    await ctx.clients.jira.transitionIssue(key, chosen.id, {
+      ...(fields ? { fields } : {}),
+      ...(comment?.trim() ? { update: { comment: [{ add: { body: markdownToAdf(comment) } }] } } : {}),
+    });
+    const url = browseUrl(ctx, key);
+    return { structured: { key, url, transition: chosen.name, status: chosen.to }, text: `${key}: ${chosen.name} → ${chosen.to ?? "?"}${url ? `\n${url}` : ""}` };
+  },
+});
+
+export const jiraListProjects = defineTool({
+  name: "jira_list_projects",
+  service: "jira",
+  scope: "read",
+  description: "The Jira projects Bridgekeeper's account can see: key, name and type. Use a key in JQL (project = KEY) or with jira_create_issue.",
+  input: z.object({ maxResults: z.number().int().min(1, "maxResults must be at least 1").max(500, "maxResults may be at most 500").default(100).describe("At most this many projects (default 100).") }),
+  output: z.object({ projects: z.array(z.object({ key: z.string(), name: z.string(), type: z.string().nullable(), url: z.string().nullable() })), truncated: z.boolean() }),
+  annotations: { title: "List Jira projects", ...READ_ONLY },
+  async run({ maxResults }, ctx) {
+    const all: { key: string; name: string; projectTypeKey?: string }[] = await collect(ctx.clients.jira.projects(maxResults + 1));
+    const truncated = all.length > maxResults;
+    const projects = all.slice(0, maxResults).map((p) => ({ key: p.key, name: p.name, type: p.projectTypeKey ?? null, url: ctx.atlassianUrl ? `${ctx.atlassianUrl}/browse/${p.key}` : null }));
+    const lines = projects.map((p) => `- ${p.key}: ${p.name}${p.type ? ` (${p.type})` : ""}`);
+    return { structured: { projects, truncated }, text: [`${projects.length} project${projects.length === 1 ? "" : "s"}${truncated ? ` (more exist: raise maxResults)` : ""}:`, ...lines].join("\n") };
+  },
+});
+
+export const JIRA_ISSUE_TOOLS = [jiraCreateIssue, jiraUpdateIssue, jiraAddComment, jiraGetTransitions, jiraTransitionIssue, jiraListProjects];
