@@ -46,6 +46,7 @@ export type AppConfig = Pick<
   | "UPSTREAM_ALLOWED_HOSTS"
   | "MCP_LEGACY_SSE"
   | "MCP_FAST_LANE"
+  | "MCP_DESTRUCTIVE_TOOLS"
   | "MCP_MAX_STREAMS"
 > &
   SettingsConfig & {
@@ -130,6 +131,11 @@ export function createContainer(deps: { database: Database; config: AppConfig; c
   // OAuth access that ended or narrowed anywhere: no cached token check may outlive it.
   events.on("oauth.client-revoked", () => oauthTokens.forgetVerified());
   events.on("user.access-changed", () => oauthTokens.forgetVerified());
+  // A client's policy travels with its verified tokens: the next request reads the new one, and listeners hear the tool list changed.
+  events.on("oauth.client-policy-changed", () => {
+    oauthTokens.forgetVerified();
+    mcpBus.publish({ kind: "tools_list_changed" });
+  });
   // ...and no stream may outlive it either (issue 10 item 5): checked again after the cache is gone.
   events.on("oauth.client-revoked", ({ clientId, reason }) => streamKeeper.endClient(clientId, `The OAuth client's access ended: ${reason}`));
   events.on("oauth.token-revoked", () => void streamKeeper.checkOwners());

@@ -120,6 +120,8 @@ export const EnvSchema = z.object({
    * every MCP request goes through the SDK's handler (an escape hatch, and how tests compare the two).
    */
   MCP_FAST_LANE: bool.default(true),
+  /** Tools that delete or merge (destructive): false hides them from every client (issue 11 item 4). */
+  MCP_DESTRUCTIVE_TOOLS: bool.default(true),
   /** Long-lived streams (/api/sse/stream, /sse, subscriptions/listen) one process holds at once (D16). */
   MCP_MAX_STREAMS: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
   /** `npm run demo`: configure both integrations to the sandbox at this URL on start. */

@@ -1,3 +1,4 @@
+import type { ClientPolicy } from "../../contract/policy";
 import { sql } from "drizzle-orm";
 import { boolean, index, integer, jsonb, pgTable, primaryKey, real, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 
@@ -170,6 +171,8 @@ export const oauthClients = pgTable(
     isActive: boolean("is_active").notNull().default(true),
     /** "console" or "dynamic" (RFC 7591 registration). */
     registeredVia: text("registered_via").notNull().default("console"),
+    /** What the administrator lets this client touch (contract/policy.ts); null: nothing restricted. */
+    policy: jsonb("policy").$type<ClientPolicy>(),
     createdBy: uuid("created_by"),
     ...timestamps,
   },

@@ -89,6 +89,7 @@ describe("authorization matrix", () => {
       "POST /api/admin/bitbucket-config": { workspace: "evil", username: "e", appPassword: "stolen" },
       "POST /api/admin/oauth-clients": { name: "intruder", redirectUris: ["https://evil.example/cb"], scopes: ["read", "write"] },
       "PATCH /api/admin/oauth-clients/:clientId": { isActive: false },
+      "PUT /api/admin/oauth-clients/:clientId/policy": { readOnly: true, jiraProjects: ["EVIL"] },
     };
     const writes = cases.filter(([key]) => !key.startsWith("GET ") && !key.startsWith("POST /api/oauth/requests"));
 

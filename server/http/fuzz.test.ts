@@ -533,6 +533,18 @@ function routes(): Record<string, RouteFuzz> {
       body: jsonBodies({ name: plausible.clientName, redirectUris: plausible.redirectUris, scopes: plausible.scopes, isActive: plausible.bool, clientType: plausible.clientType }),
     }),
     "PATCH /api/admin/oauth-clients/:clientId": apiRoute("PATCH /api/admin/oauth-clients/:clientId", { params: { clientId: clients }, body: jsonBodies({ isActive: plausible.bool }) }),
+    "GET /api/admin/oauth-clients/:clientId/policy": apiRoute("GET /api/admin/oauth-clients/:clientId/policy", { params: { clientId: clients } }),
+    "PUT /api/admin/oauth-clients/:clientId/policy": apiRoute("PUT /api/admin/oauth-clients/:clientId/policy", {
+      params: { clientId: clients },
+      body: jsonBodies({
+        readOnly: plausible.bool,
+        toolsets: fc.option(fc.subarray(["jira-issues", "confluence-pages", "bitbucket-prs", "nope"]), { nil: null }),
+        disabledTools: fc.subarray(["jira_search", "Not A Tool", "bitbucket_get_pull_request"]),
+        jiraProjects: fc.option(fc.subarray(["BK", "ops", "not a key", "SECRET"]), { nil: null }),
+        confluenceSpaces: fc.option(fc.subarray(["ENG", "~ada", "bad space"]), { nil: null }),
+        bitbucketRepositories: fc.option(fc.subarray(["api-gateway", "acme/billing", "../etc"]), { nil: null }),
+      }),
+    }),
     "POST /api/admin/oauth-clients/:clientId/secret": apiRoute("POST /api/admin/oauth-clients/:clientId/secret", { params: { clientId: clients } }),
     "DELETE /api/admin/oauth-clients/:clientId": apiRoute("DELETE /api/admin/oauth-clients/:clientId", { params: { clientId: clients } }),
     "GET /api/oauth/requests/:id": apiRoute("GET /api/oauth/requests/:id", { params: { id: pending } }),

@@ -10,6 +10,8 @@ import type { Logger } from "./logger";
 export interface DomainEvents {
   /** An OAuth client's tokens stopped working: deactivated, deleted, or its secret regenerated. */
   "oauth.client-revoked": { clientId: string; reason: string };
+  /** An administrator changed what an OAuth client may touch (its policy): its tool lists and cached token checks change. */
+  "oauth.client-policy-changed": { clientId: string };
   /** An authorization (grant) or a single token was revoked: reuse detected, revocation request. */
   "oauth.token-revoked": { grantId: string | null; reason: string };
   /** A user's OAuth access ended or narrowed: deactivated, deleted, or their roles or permissions changed. */

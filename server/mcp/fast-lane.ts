@@ -1,7 +1,7 @@
 import { classifyInboundRequest, SERVER_INFO_META_KEY } from "@modelcontextprotocol/server";
 import type { RequestHandler } from "express";
 import { RPC, sendRpcError } from "./json-rpc";
-import { TOOLS_LIST_TTL_MS, type McpCore } from "./mcp-server";
+import { callerOf, TOOLS_LIST_TTL_MS, type McpCore } from "./mcp-server";
 
 /** The 2026-07-28 revision: the one modern revision served (the SDK's supported list). */
 const MODERN = "2026-07-28";
@@ -63,13 +63,13 @@ export function fastLane(core: McpCore): RequestHandler {
     const lane = laneFor((name) => req.get(name), req.body);
     if (!lane) return next();
     const { era, method, id, params } = lane;
-    const scopes = req.auth?.scopes ?? [];
+    const caller = callerOf(req.auth);
     let result: Record<string, unknown>;
     try {
       if (method === "tools/list") {
-        result = await core.listTools(scopes);
+        result = await core.listTools(caller);
       } else {
-        const resolved = await core.resolveTool(params.name as string, scopes);
+        const resolved = await core.resolveTool(params.name as string, caller);
         // An unknown tool is a protocol error: the SDK writes it.
         if (!resolved) return next();
         const abort = new AbortController();

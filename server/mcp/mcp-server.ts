@@ -4,6 +4,7 @@ import type { IntegrationsService } from "../modules/integrations/integrations.s
 import type { UpstreamService } from "../upstream/errors";
 import { callTool, toolDefinition } from "./tools/call-tool";
 import { TOOLS } from "./tools/catalogue";
+import { OPEN_POLICY, type ClientPolicy } from "../../contract/policy";
 import type { ToolContext, ToolSpec } from "./tools/tool";
 
 export const SERVER_NAME = "bridgekeeper";
@@ -38,15 +39,40 @@ export function createToolAvailability(integrations: IntegrationsService) {
 
 export type ToolAvailability = ReturnType<typeof createToolAvailability>;
 
-/** The tools a caller may see and call: its integration is on, and its token holds the tool's scope. */
-export const toolsFor = (services: Set<UpstreamService>, scopes: readonly string[]): ToolSpec[] =>
-  TOOLS.filter((tool) => services.has(tool.service) && scopes.includes(tool.scope));
+/** Who is calling, as the tools need it: the token's scopes and its client's policy. */
+export interface Caller {
+  scopes: readonly string[];
+  policy: ClientPolicy;
+}
+
+export const callerOf = (auth: AuthInfo | undefined): Caller => ({
+  scopes: auth?.scopes ?? [],
+  policy: ((auth?.extra as { policy?: ClientPolicy | null } | undefined)?.policy ?? null) || OPEN_POLICY,
+});
+
+/**
+ * The tools a caller may see and call: its integration is on, its token holds the tool's scope,
+ * and its client's policy allows it (read-only, toolsets, tools switched off); destructive tools
+ * only while MCP_DESTRUCTIVE_TOOLS allows them.
+ */
+export const toolsFor = (services: Set<UpstreamService>, caller: Caller, options: { destructive?: boolean } = {}): ToolSpec[] =>
+  TOOLS.filter(
+    (tool) =>
+      services.has(tool.service) &&
+      caller.scopes.includes(tool.scope) &&
+      !(caller.policy.readOnly && tool.scope !== "read") &&
+      (caller.policy.toolsets === null || caller.policy.toolsets.includes(tool.toolset)) &&
+      !caller.policy.disabledTools.includes(tool.name) &&
+      (options.destructive !== false || !tool.annotations.destructiveHint),
+  );
 
 export interface McpCoreDeps {
   integrations: IntegrationsService;
   availability: ToolAvailability;
   version: string;
   log: Logger;
+  /** MCP_DESTRUCTIVE_TOOLS: false hides tools that delete or merge, for every client. */
+  destructiveTools?: boolean;
 }
 
 /**
@@ -58,18 +84,18 @@ export function createMcpCore(deps: McpCoreDeps) {
   return {
     deps,
     serverInfo,
-    async listTools(scopes: readonly string[]): Promise<{ tools: Tool[] }> {
+    async listTools(caller: Caller): Promise<{ tools: Tool[] }> {
       const { services } = await deps.availability.context();
-      return { tools: toolsFor(services, scopes).map(toolDefinition) };
+      return { tools: toolsFor(services, caller, { destructive: deps.destructiveTools }).map(toolDefinition) };
     },
     /** The tool `name` as this caller may run it, with what it runs with; undefined when it is not on offer to them. */
-    async resolveTool(name: string, scopes: readonly string[]): Promise<{ tool: ToolSpec; context: (signal?: AbortSignal) => ToolContext } | undefined> {
+    async resolveTool(name: string, caller: Caller): Promise<{ tool: ToolSpec; context: (signal?: AbortSignal) => ToolContext } | undefined> {
       const available = await deps.availability.context();
-      const tool = toolsFor(available.services, scopes).find((t) => t.name === name);
+      const tool = toolsFor(available.services, caller, { destructive: deps.destructiveTools }).find((t) => t.name === name);
       if (!tool) return undefined;
       return {
         tool,
-        context: (signal) => ({ clients: deps.integrations.clients, atlassianUrl: available.atlassianUrl, bitbucketWorkspace: available.bitbucketWorkspace, ...(signal ? { signal } : {}) }),
+        context: (signal) => ({ clients: deps.integrations.clients, atlassianUrl: available.atlassianUrl, bitbucketWorkspace: available.bitbucketWorkspace, policy: caller.policy, ...(signal ? { signal } : {}) }),
       };
     },
     callTool: (tool: ToolSpec, args: unknown, context: ToolContext) => callTool(tool, args ?? {}, context, deps.log),
@@ -93,13 +119,13 @@ export function buildServer(core: McpCore, authInfo: AuthInfo | undefined): Serv
     instructions: INSTRUCTIONS,
     cacheHints: { "tools/list": { ttlMs: TOOLS_LIST_TTL_MS, cacheScope: "private" } },
   });
-  const scopes = authInfo?.scopes ?? [];
+  const caller = callerOf(authInfo);
 
-  server.setRequestHandler("tools/list", () => core.listTools(scopes));
+  server.setRequestHandler("tools/list", () => core.listTools(caller));
 
   server.setRequestHandler("tools/call", async (request, ctx) => {
     const { name, arguments: args } = request.params;
-    const resolved = await core.resolveTool(name, scopes);
+    const resolved = await core.resolveTool(name, caller);
     // MCP 2025-11-25 Server/Tools "Error Handling": an unknown tool is a protocol error (-32602).
     if (!resolved) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}. Call tools/list for the tools available to you.`);
     return core.callTool(resolved.tool, args, resolved.context(ctx.mcpReq.signal));

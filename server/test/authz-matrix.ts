@@ -43,6 +43,8 @@ export const AUTHZ_MATRIX: Record<string, "public" | "session" | PermissionKey |
   "POST /api/admin/oauth-clients": "oauth-clients.write",
   "PATCH /api/admin/oauth-clients/:clientId": "oauth-clients.write",
   "POST /api/admin/oauth-clients/:clientId/secret": "oauth-clients.write",
+  "GET /api/admin/oauth-clients/:clientId/policy": "oauth-clients.read",
+  "PUT /api/admin/oauth-clients/:clientId/policy": "oauth-clients.write",
   "DELETE /api/admin/oauth-clients/:clientId": "oauth-clients.write",
   "GET /api/oauth/requests/:id": "session",
   "POST /api/oauth/requests/:id/decision": "session",

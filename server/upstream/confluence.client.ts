@@ -50,6 +50,7 @@ export function createConfluenceClient(http: UpstreamHttp, target: TargetProvide
   return {
     /** One page of spaces: the connection test's call. */
     spacesPage: (limit = 25, timeoutMs?: number) => call<Links & { results: ConfluenceSpace[] }>({ path: "/api/v2/spaces", query: { limit }, timeoutMs }),
+    space: (id: string) => call<ConfluenceSpace>({ path: `/api/v2/spaces/${enc(id)}` }),
     spaces: (maxItems?: number) => follow<ConfluenceSpace>({ path: "/api/v2/spaces", query: { limit: 100 } }, maxItems),
 
     getPage: (id: string, bodyFormat: "storage" | "atlas_doc_format" | "view" = "storage") =>

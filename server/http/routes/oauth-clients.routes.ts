@@ -1,5 +1,6 @@
 import { Router, type Request } from "express";
 import { ConsentDecisionSchema, OAuthClientCreateSchema, OAuthClientUpdateSchema } from "../../../contract/oauth";
+import { ClientPolicySchema } from "../../../contract/policy";
 import type { OAuthClientsService } from "../../modules/oauth/oauth-clients.service";
 import type { OAuthTokensService } from "../../modules/oauth/oauth-tokens.service";
 import { AppError } from "../../lib/app-error";
@@ -29,6 +30,13 @@ export function oauthClientsRoutes(deps: { clients: OAuthClientsService; tokens:
   router.patch("/admin/oauth-clients/:clientId", can("oauth-clients.write"), async (req, res) => {
     const { isActive } = parseInput(OAuthClientUpdateSchema, req.body);
     res.json(await clients.setActive(clientIdParam(req.params.clientId), isActive, actorOf(req)));
+  });
+  // What the client's AI may touch (issue 11 item 4): read by those who see clients, set by those who manage them.
+  router.get("/admin/oauth-clients/:clientId/policy", can("oauth-clients.read"), async (req, res) => {
+    res.json(await clients.policy(clientIdParam(req.params.clientId)));
+  });
+  router.put("/admin/oauth-clients/:clientId/policy", can("oauth-clients.write"), async (req, res) => {
+    res.json(await clients.setPolicy(clientIdParam(req.params.clientId), parseInput(ClientPolicySchema, req.body), actorOf(req)));
   });
   router.post("/admin/oauth-clients/:clientId/secret", can("oauth-clients.write"), async (req, res) => {
     res.json(await clients.regenerateSecret(clientIdParam(req.params.clientId), actorOf(req)));

@@ -1,3 +1,4 @@
+import { proxyAllowed, type ClientPolicy } from "../../../contract/policy";
 import { Router, type Request, type RequestHandler, type Response } from "express";
 import { AppError } from "../../lib/app-error";
 import type { IntegrationsService } from "../../modules/integrations/integrations.service";
@@ -34,6 +35,10 @@ export function proxyRoutes(deps: { integrations: IntegrationsService; readGuard
     const pathPart = raw.split("?")[0]!;
     if (!pathPart.startsWith(PREFIXES[service]) || /(^|\/)(\.|%2e){1,2}(\/|$)/i.test(pathPart) || /\\|%5c/i.test(pathPart)) {
       throw new AppError("bad_request", "The path may not contain . or .. segments or backslashes");
+    }
+    const policy = (req.auth?.extra as { policy?: ClientPolicy | null } | undefined)?.policy;
+    if (!proxyAllowed(policy, service)) {
+      throw new AppError("forbidden", "An administrator limited what this OAuth client may touch, and the raw proxy paths cannot honour those limits: use the MCP tools");
     }
     const rest = raw.slice(PREFIXES[service].length) || "/";
     const upstream = await deps.integrations.proxyGet(service, rest.startsWith("/") ? rest : `/${rest}`);

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { collect } from "../../upstream/paginate";
 import { UpstreamError } from "../../upstream/errors";
 import { clip, nameOf, shortDate } from "./format";
+import { assertRepositoryAllowed, repositoryAllowed } from "./policy";
 import { defineTool, READ_ONLY, type ToolContext } from "./tool";
 
 const SLUG = /^[\w.-]{1,100}$/;
@@ -35,6 +36,7 @@ const RepositorySchema = z.object({
 export const bitbucketListRepositories = defineTool({
   name: "bitbucket_list_repositories",
   service: "bitbucket",
+  toolset: "bitbucket-code",
   scope: "read",
   description:
     "List the repositories of a Bitbucket workspace (the configured one by default), newest change first, optionally filtered by a name fragment. " +
@@ -51,7 +53,7 @@ export const bitbucketListRepositories = defineTool({
     const workspace = workspaceOf(ctx, given);
     const q = nameContains ? `name ~ "${nameContains.replace(/["\\]/g, "")}"` : undefined;
     const page = await ctx.clients.bitbucket.repositoriesPage(workspace, { q, pagelen: maxResults, page: cursor ? Number(cursor) : 1, sort: "-updated_on" });
-    const repositories = page.values.map((r) => {
+    const repositories = page.values.filter((r) => repositoryAllowed(ctx.policy, workspace, r.slug)).map((r) => {
       const raw = r as typeof r & { description?: string; language?: string; updated_on?: string; links?: unknown };
       return {
         slug: r.slug,
@@ -75,6 +77,7 @@ export const bitbucketListRepositories = defineTool({
 export const bitbucketGetPullRequest = defineTool({
   name: "bitbucket_get_pull_request",
   service: "bitbucket",
+  toolset: "bitbucket-prs",
   scope: "read",
   description:
     "Read one Bitbucket pull request: title, state, author, source and destination branches, reviewers and approvals, description, comment and task counts, " +
@@ -105,6 +108,7 @@ export const bitbucketGetPullRequest = defineTool({
   annotations: { title: "Read a Bitbucket pull request", ...READ_ONLY },
   async run({ workspace: given, repository, pullRequestId, includeFiles }, ctx) {
     const workspace = workspaceOf(ctx, given);
+    assertRepositoryAllowed(ctx, workspace, repository);
     const client = ctx.clients.bitbucket;
     const [pr, stats] = await Promise.all([
       client.pullRequest(workspace, repository, pullRequestId),

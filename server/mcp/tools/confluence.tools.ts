@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { storageToMarkdown } from "./markdown/storage-to-markdown";
 import { clip, shortDate } from "./format";
+import { assertSpaceAllowed, constrainCql } from "./policy";
 import { defineTool, READ_ONLY, type ToolContext } from "./tool";
-
 
 /** A Confluence web path (`/spaces/ENG/pages/1/Title`) as a link on the instance. */
 const wikiUrl = (ctx: ToolContext, path: unknown): string | null => (ctx.atlassianUrl && typeof path === "string" && path.startsWith("/") ? `${ctx.atlassianUrl}/wiki${path}` : null);
@@ -20,6 +20,7 @@ const SearchResultSchema = z.object({
 export const confluenceSearch = defineTool({
   name: "confluence_search",
   service: "confluence",
+  toolset: "confluence-pages",
   scope: "read",
   description:
     "Search Confluence with CQL, e.g. `type = page AND text ~ \"deployment\"`, `space = ENG AND title ~ \"runbook\"`, `label = \"onboarding\"`. " +
@@ -33,7 +34,7 @@ export const confluenceSearch = defineTool({
   annotations: { title: "Search Confluence (CQL)", ...READ_ONLY },
   async run({ cql, limit, cursor }, ctx) {
     const start = cursor ? Number(cursor) : 0;
-    const page = await ctx.clients.confluence.search(cql, { limit, start });
+    const page = await ctx.clients.confluence.search(constrainCql(cql, ctx.policy), { limit, start });
     const results = page.results.map((r) => {
       const content = (r.content ?? {}) as { id?: string; type?: string; title?: string };
       const container = r.resultGlobalContainer as { title?: string } | undefined;
@@ -58,6 +59,7 @@ export const confluenceSearch = defineTool({
 export const confluenceGetPage = defineTool({
   name: "confluence_get_page",
   service: "confluence",
+  toolset: "confluence-pages",
   scope: "read",
   description: "Read one Confluence page by id: title, space, version, parent, last change and its body as Markdown (macros kept as markers). Find ids with confluence_search.",
   input: z.object({
@@ -78,6 +80,8 @@ export const confluenceGetPage = defineTool({
   annotations: { title: "Read a Confluence page", ...READ_ONLY },
   async run({ pageId, maxLength }, ctx) {
     const page = await ctx.clients.confluence.getPage(pageId, "storage");
+    // A space allow-list: the page's space (the page names it by id) must be on it.
+    if (ctx.policy.confluenceSpaces !== null) assertSpaceAllowed(ctx, page.spaceId ? (await ctx.clients.confluence.space(String(page.spaceId))).key : null);
     const body = clip(storageToMarkdown(page.body?.storage?.value ?? ""), maxLength);
     const raw = page as typeof page & { _links?: { webui?: string }; version?: { number: number; createdAt?: string } };
     const structured = {

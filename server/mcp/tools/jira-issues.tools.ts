@@ -2,6 +2,7 @@ import { z } from "zod";
 import { collect } from "../../upstream/paginate";
 import { markdownToAdf } from "./markdown/markdown-to-adf";
 import { ISSUE_KEY, browseUrl } from "./jira.tools";
+import { assertIssueAllowed, assertProjectAllowed } from "./policy";
 import { defineTool, READ_ONLY, ToolError, WRITES, type ToolContext } from "./tool";
 
 /**
@@ -27,6 +28,7 @@ const ChangedIssueSchema = z.object({ key: z.string(), url: z.string().nullable(
 export const jiraCreateIssue = defineTool({
   name: "jira_create_issue",
   service: "jira",
+  toolset: "jira-issues",
   scope: "write",
   description:
     "Create a Jira issue. The description is Markdown (headings, lists, tables, code blocks, links). " +
@@ -45,6 +47,8 @@ export const jiraCreateIssue = defineTool({
   output: ChangedIssueSchema.extend({ id: z.string(), summary: z.string() }),
   annotations: { title: "Create a Jira issue", ...WRITES },
   async run(args, ctx) {
+    assertProjectAllowed(ctx, args.projectKey);
+    if (args.parentKey) assertIssueAllowed(ctx, args.parentKey);
     const fields: Record<string, unknown> = {
       ...args.fields,
       project: { key: args.projectKey.toUpperCase() },
@@ -65,6 +69,7 @@ export const jiraCreateIssue = defineTool({
 export const jiraUpdateIssue = defineTool({
   name: "jira_update_issue",
   service: "jira",
+  toolset: "jira-issues",
   scope: "write",
   description:
     "Change fields of a Jira issue: summary, description (Markdown, replaces the old one), priority, labels (replace the set), assignee, " +
@@ -83,6 +88,7 @@ export const jiraUpdateIssue = defineTool({
   output: ChangedIssueSchema.extend({ changed: z.array(z.string()) }),
   annotations: { title: "Update a Jira issue", ...WRITES, idempotentHint: true },
   async run(args, ctx) {
+    assertIssueAllowed(ctx, args.issueKey);
     const key = args.issueKey.toUpperCase();
     const fields: Record<string, unknown> = {
       ...args.fields,
@@ -102,6 +108,7 @@ export const jiraUpdateIssue = defineTool({
 export const jiraAddComment = defineTool({
   name: "jira_add_comment",
   service: "jira",
+  toolset: "jira-issues",
   scope: "write",
   description: "Add a comment to a Jira issue. The body is Markdown (lists, code blocks, links, tables).",
   input: z.object({
@@ -111,6 +118,7 @@ export const jiraAddComment = defineTool({
   output: ChangedIssueSchema.extend({ commentId: z.string() }),
   annotations: { title: "Comment on a Jira issue", ...WRITES },
   async run({ issueKey, body }, ctx) {
+    assertIssueAllowed(ctx, issueKey);
     const key = issueKey.toUpperCase();
     const comment = await ctx.clients.jira.addComment(key, markdownToAdf(body));
     const url = browseUrl(ctx, key);
@@ -129,12 +137,14 @@ async function transitionsOf(ctx: ToolContext, key: string) {
 export const jiraGetTransitions = defineTool({
   name: "jira_get_transitions",
   service: "jira",
+  toolset: "jira-issues",
   scope: "read",
   description: "The workflow transitions a Jira issue can take now (id, name, target status). Use one with jira_transition_issue.",
   input: z.object({ issueKey: z.string().trim().regex(ISSUE_KEY, "issueKey must be an issue key such as BK-12 (or a numeric id)") }),
   output: z.object({ key: z.string(), transitions: z.array(TransitionSchema) }),
   annotations: { title: "List a Jira issue's transitions", ...READ_ONLY },
   async run({ issueKey }, ctx) {
+    assertIssueAllowed(ctx, issueKey);
     const key = issueKey.toUpperCase();
     const transitions = await transitionsOf(ctx, key);
     const lines = transitions.map((t) => `- ${t.name} (id ${t.id}) → ${t.to ?? "?"}`);
@@ -145,6 +155,7 @@ export const jiraGetTransitions = defineTool({
 export const jiraTransitionIssue = defineTool({
   name: "jira_transition_issue",
   service: "jira",
+  toolset: "jira-issues",
   scope: "write",
   description:
     "Move a Jira issue through its workflow, e.g. to In Progress or Done. `transition` is a transition name or id from jira_get_transitions " +
@@ -158,6 +169,7 @@ export const jiraTransitionIssue = defineTool({
   output: ChangedIssueSchema.extend({ transition: z.string(), status: z.string().nullable() }),
   annotations: { title: "Transition a Jira issue", ...WRITES },
   async run({ issueKey, transition, comment, fields }, ctx) {
+    assertIssueAllowed(ctx, issueKey);
     const key = issueKey.toUpperCase();
     const available = await transitionsOf(ctx, key);
     const wanted = transition.toLowerCase();
@@ -178,13 +190,16 @@ export const jiraTransitionIssue = defineTool({
 export const jiraListProjects = defineTool({
   name: "jira_list_projects",
   service: "jira",
+  toolset: "jira-projects",
   scope: "read",
   description: "The Jira projects Bridgekeeper's account can see: key, name and type. Use a key in JQL (project = KEY) or with jira_create_issue.",
   input: z.object({ maxResults: z.number().int().min(1, "maxResults must be at least 1").max(500, "maxResults may be at most 500").default(100).describe("At most this many projects (default 100).") }),
   output: z.object({ projects: z.array(z.object({ key: z.string(), name: z.string(), type: z.string().nullable(), url: z.string().nullable() })), truncated: z.boolean() }),
   annotations: { title: "List Jira projects", ...READ_ONLY },
   async run({ maxResults }, ctx) {
-    const all: { key: string; name: string; projectTypeKey?: string }[] = await collect(ctx.clients.jira.projects(maxResults + 1));
+    const allowed = ctx.policy.jiraProjects;
+    const listed: { key: string; name: string; projectTypeKey?: string }[] = await collect(ctx.clients.jira.projects(allowed === null ? maxResults + 1 : undefined));
+    const all = allowed === null ? listed : listed.filter((p) => allowed.includes(p.key.toUpperCase()));
     const truncated = all.length > maxResults;
     const projects = all.slice(0, maxResults).map((p) => ({ key: p.key, name: p.name, type: p.projectTypeKey ?? null, url: ctx.atlassianUrl ? `${ctx.atlassianUrl}/browse/${p.key}` : null }));
     const lines = projects.map((p) => `- ${p.key}: ${p.name}${p.type ? ` (${p.type})` : ""}`);

@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { JiraIssue } from "../../upstream/jira.client";
 import { adfToMarkdown } from "./markdown/adf-to-markdown";
 import { brief, clip, nameOf, shortDate } from "./format";
+import { assertIssueAllowed, constrainJql, projectOfKey } from "./policy";
 import { defineTool, READ_ONLY, type ToolContext } from "./tool";
 
 export const ISSUE_KEY = /^[A-Za-z][A-Za-z0-9_]{0,49}-\d{1,10}$|^\d{1,15}$/;
@@ -48,6 +49,7 @@ export const jiraSearch = defineTool({
   name: "jira_search",
   service: "jira",
   scope: "read",
+  toolset: "jira-issues",
   description:
     "Search Jira issues with JQL (e.g. `project = BK AND status = \"In Progress\" ORDER BY updated DESC`, `assignee = currentUser()`, `text ~ \"login\"`). " +
     "Returns each issue's key, summary, status, assignee, priority, type, last update and link. Results come in pages: pass the returned nextCursor to get the next page. " +
@@ -68,7 +70,7 @@ export const jiraSearch = defineTool({
   }),
   annotations: { title: "Search Jira issues (JQL)", ...READ_ONLY },
   async run({ jql, maxResults, fields, cursor }, ctx) {
-    const page = await ctx.clients.jira.searchJql({ jql, maxResults, fields: [...SEARCH_FIELDS, ...fields], ...(cursor ? { nextPageToken: cursor } : {}) });
+    const page = await ctx.clients.jira.searchJql({ jql: constrainJql(jql, ctx.policy), maxResults, fields: [...SEARCH_FIELDS, ...fields], ...(cursor ? { nextPageToken: cursor } : {}) });
     const issues = page.issues.map((issue) => summarise(issue, ctx, fields));
     const nextCursor = page.isLast === false && page.nextPageToken ? page.nextPageToken : null;
     const head = issues.length === 0 ? `No issues match: ${jql}` : `${issues.length} issue${issues.length === 1 ? "" : "s"}${nextCursor ? " (more: call again with the cursor below)" : ""}:`;
@@ -83,6 +85,7 @@ export const jiraGetIssue = defineTool({
   name: "jira_get_issue",
   service: "jira",
   scope: "read",
+  toolset: "jira-issues",
   description:
     "Read one Jira issue by key (e.g. BK-12): summary, status, type, priority, assignee, reporter, dates, labels, components, parent, subtasks, links, " +
     "the description as Markdown, and the latest comments. Find keys with jira_search.",
@@ -112,7 +115,10 @@ export const jiraGetIssue = defineTool({
   }),
   annotations: { title: "Read a Jira issue", ...READ_ONLY },
   async run({ issueKey, comments }, ctx) {
+    if (projectOfKey(issueKey)) assertIssueAllowed(ctx, issueKey);
     const issue = await ctx.clients.jira.getIssue(issueKey.toUpperCase());
+    // Asked by numeric id: placed by what came back.
+    assertIssueAllowed(ctx, issue.key);
     const f = issue.fields;
     const all = ((f.comment as { comments?: { author?: unknown; created?: string; body?: unknown }[] } | undefined)?.comments ?? []).map((c) => ({
       author: nameOf(c.author),

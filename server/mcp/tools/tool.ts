@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import type { OAuthScope } from "../../../contract/oauth";
+import type { ClientPolicy, Toolset } from "../../../contract/policy";
 import type { IntegrationsService } from "../../modules/integrations/integrations.service";
 import type { UpstreamService } from "../../upstream/errors";
 
@@ -40,6 +41,8 @@ export interface ToolContext {
   atlassianUrl: string | null;
   /** The configured Bitbucket workspace; null when not configured. */
   bitbucketWorkspace: string | null;
+  /** What the calling client may touch (OPEN_POLICY when nobody restricted it); tools apply its lists (policy.ts). */
+  policy: ClientPolicy;
   /** Aborted when the client hangs up or cancels. */
   signal?: AbortSignal;
 }
@@ -55,6 +58,8 @@ export interface ToolSpec<I extends z.ZodType = z.ZodType, O extends z.ZodType =
   service: UpstreamService;
   /** The OAuth scope a client needs to see and call it. */
   scope: OAuthScope;
+  /** The group a client's policy switches on or off. */
+  toolset: Toolset;
   description: string;
   input: I;
   output: O;

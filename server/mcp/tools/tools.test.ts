@@ -3,6 +3,7 @@ import type { CallToolResult } from "@modelcontextprotocol/server";
 import { mcpRigForFile, type McpRig } from "../mcp.test-rig";
 import { callTool, toolDefinition } from "./call-tool";
 import { TOOLS, toolByName } from "./catalogue";
+import { OPEN_POLICY } from "../../../contract/policy";
 import type { ToolContext } from "./tool";
 
 /**
@@ -15,7 +16,7 @@ describe("MCP tools", () => {
 
   const context = async (): Promise<ToolContext> => {
     const c = await rig.t.container.mcp.toolAvailability.context();
-    return { clients: rig.t.container.services.integrations.clients, atlassianUrl: c.atlassianUrl, bitbucketWorkspace: c.bitbucketWorkspace };
+    return { clients: rig.t.container.services.integrations.clients, atlassianUrl: c.atlassianUrl, bitbucketWorkspace: c.bitbucketWorkspace, policy: OPEN_POLICY };
   };
   const call = async (name: string, args: unknown): Promise<CallToolResult & { structuredContent?: any }> => callTool(toolByName(name)!, args, await context());
   const text = (r: CallToolResult) => (r.content[0] as { text: string }).text;

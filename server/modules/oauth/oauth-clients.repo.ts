@@ -50,7 +50,7 @@ export function createOAuthClientsRepo(db: Db) {
       return row ?? (await db.select().from(oauthClients).where(eq(oauthClients.clientId, values.clientId)).limit(1))[0]!;
     },
 
-    async update(clientId: string, values: Partial<Pick<OAuthClientRow, "isActive" | "secretSealed">> & { updatedAt: Date }): Promise<OAuthClientRow | undefined> {
+    async update(clientId: string, values: Partial<Pick<OAuthClientRow, "isActive" | "secretSealed" | "policy">> & { updatedAt: Date }): Promise<OAuthClientRow | undefined> {
       const [row] = await db.update(oauthClients).set(values).where(eq(oauthClients.clientId, clientId)).returning();
       return row;
     },

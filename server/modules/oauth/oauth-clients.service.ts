@@ -1,3 +1,4 @@
+import { OPEN_POLICY, type ClientPolicy } from "../../../contract/policy";
 import { randomBytes } from "node:crypto";
 import { CustomOAuthError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
 import type { OAuthClientInformationFull } from "@modelcontextprotocol/sdk/shared/auth.js";
@@ -149,6 +150,20 @@ export function createOAuthClientsService(deps: {
       if (!isActive) await revokeAll(row, "client deactivated");
       await audit.record(actor, { action: "oauth_client.status_changed", targetType: "oauth_client", targetId: clientId, details: { before: { isActive: before.isActive }, after: { isActive } } });
       return toDto(row, true);
+    },
+
+    /** What the client may touch (issue 11 item 4); OPEN_POLICY when nobody restricted it. */
+    async policy(clientId: string): Promise<ClientPolicy> {
+      return (await mustFind(clientId)).policy ?? OPEN_POLICY;
+    },
+
+    /** Replaces the client's policy; its tokens follow at once (cached checks dropped, tool lists changed). */
+    async setPolicy(clientId: string, policy: ClientPolicy, actor: Actor): Promise<ClientPolicy> {
+      const before = await mustFind(clientId);
+      await repo.update(clientId, { policy, updatedAt: clock.now() });
+      await audit.record(actor, { action: "oauth_client.policy_changed", targetType: "oauth_client", targetId: clientId, details: { before: before.policy ?? OPEN_POLICY, after: policy } });
+      deps.events.emit("oauth.client-policy-changed", { clientId });
+      return policy;
     },
 
     /** A new secret; the old one stops working at once. Public clients have none to regenerate. */

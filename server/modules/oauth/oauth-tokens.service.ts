@@ -294,7 +294,7 @@ export function createOAuthTokensService(deps: { repo: OAuthGrantsRepo; audit: A
         scopes: row.scopes,
         expiresAt: Math.floor(row.expiresAt.getTime() / 1000),
         resource: new URL(grant.resource),
-        extra: { userId: grant.userId, grantId: grant.id },
+        extra: { userId: grant.userId, grantId: grant.id, policy: client.policy ?? null },
       };
       if (verified.size >= VERIFY_CACHE_MAX) verified.clear();
       verified.set(hash, { info, at: nowMs });

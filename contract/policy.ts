@@ -1,0 +1,72 @@
+import { z } from "zod";
+
+/**
+ * What an administrator lets one OAuth client's AI touch (issue 11 item 4). Every field narrows;
+ * null or empty means "no limit of this kind". The user behind a token narrows it further (a
+ * write tool needs the `write` scope, which a user without `mcp.write` cannot hold).
+ */
+
+/** Groups of MCP tools, switched on or off together. */
+export const TOOLSETS = {
+  "jira-issues": "Jira issues: search, read, create, update, comment, transitions",
+  "jira-projects": "Jira projects",
+  "confluence-pages": "Confluence pages: search and read",
+  "bitbucket-code": "Bitbucket repositories",
+  "bitbucket-prs": "Bitbucket pull requests",
+} as const;
+export type Toolset = keyof typeof TOOLSETS;
+export const TOOLSET_NAMES = Object.keys(TOOLSETS) as [Toolset, ...Toolset[]];
+
+const JIRA_PROJECT = /^[A-Za-z][A-Za-z0-9_]{0,49}$/;
+const CONFLUENCE_SPACE = /^~?[\w-]{1,255}$/;
+/** `repo`, or `workspace/repo` (Bitbucket slugs). */
+const BITBUCKET_REPOSITORY = /^(?:[\w.-]{1,100}\/)?[\w.-]{1,100}$/;
+
+const keyList = (pattern: RegExp, what: string, example: string, normalise: (key: string) => string = (k) => k) =>
+  z
+    .array(z.string().trim().regex(pattern, `each ${what} must look like ${example}`), { error: `${what}s must be a list` })
+    .max(200, `at most 200 ${what}s`)
+    .nullable()
+    .default(null)
+    .transform((list) => (list === null ? null : [...new Set(list.map(normalise))]));
+
+export const ClientPolicySchema = z
+  .object({
+    /** Only tools that read: writing tools are neither listed nor callable. */
+    readOnly: z.boolean({ error: "readOnly must be true or false" }).default(false),
+    /** The toolsets on offer; null: all of them. */
+    toolsets: z.array(z.enum(TOOLSET_NAMES, { error: `toolsets are ${TOOLSET_NAMES.join(", ")}` })).nullable().default(null),
+    /** Tools switched off one by one (names as in tools/list). */
+    disabledTools: z.array(z.string().regex(/^[a-z][a-z0-9_]{0,63}$/, "each disabled tool must be a tool name such as jira_create_issue")).max(200).default([]),
+    /** Jira project keys the client may read and change; null: any. */
+    jiraProjects: keyList(JIRA_PROJECT, "Jira project key", "BK", (k) => k.toUpperCase()),
+    /** Confluence space keys; null: any. */
+    confluenceSpaces: keyList(CONFLUENCE_SPACE, "Confluence space key", "ENG"),
+    /** Bitbucket repositories, `repo` or `workspace/repo`; null: any. */
+    bitbucketRepositories: keyList(BITBUCKET_REPOSITORY, "Bitbucket repository", "api-gateway or bridgekeeper/api-gateway"),
+  })
+  .strict();
+
+export type ClientPolicy = z.output<typeof ClientPolicySchema>;
+export type ClientPolicyInput = z.input<typeof ClientPolicySchema>;
+
+/** The policy of a client nobody restricted. */
+export const OPEN_POLICY: ClientPolicy = { readOnly: false, toolsets: null, disabledTools: [], jiraProjects: null, confluenceSpaces: null, bitbucketRepositories: null };
+
+/** The toolsets of each service, to tell whether a policy leaves a client any of it. */
+const SERVICE_TOOLSETS: Record<"jira" | "confluence" | "bitbucket", Toolset[]> = {
+  jira: ["jira-issues", "jira-projects"],
+  confluence: ["confluence-pages"],
+  bitbucket: ["bitbucket-code", "bitbucket-prs"],
+};
+
+/**
+ * Whether a client may read a service through the raw proxy paths (D12), which pass any GET and
+ * so cannot honour allow-lists: not when any allow-list applies, nor when its toolsets leave it
+ * nothing of that service.
+ */
+export function proxyAllowed(p: ClientPolicy | null | undefined, service: "jira" | "confluence" | "bitbucket"): boolean {
+  if (!p) return true;
+  if (p.jiraProjects !== null || p.confluenceSpaces !== null || p.bitbucketRepositories !== null) return false;
+  return p.toolsets === null || SERVICE_TOOLSETS[service].some((t) => p.toolsets!.includes(t));
+}

@@ -1,0 +1,210 @@
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ClientPolicySchema, OPEN_POLICY, type ClientPolicyInput } from "../../../contract/policy";
+import type { OAuthClientDto } from "../../../contract/oauth";
+import { createClient } from "../../oauth/oauth.adversarial.helpers";
+import { signedInAs } from "../../test/factories";
+import { envelope, MODERN, modernRpc, startMcpRig, type McpRig } from "../mcp.test-rig";
+import { constrainCql, constrainJql, repositoryAllowed, splitOrderBy } from "./policy";
+
+const policy = (p: ClientPolicyInput = {}) => ClientPolicySchema.parse(p);
+
+describe("client policy: the pieces", () => {
+  it.each([
+    ["project = BK ORDER BY key", "project = BK", "ORDER BY key"],
+    ["status = Done order   by updated DESC", "status = Done", "order   by updated DESC"],
+    ['summary ~ "order by" AND x = 1', 'summary ~ "order by" AND x = 1', ""],
+    ["(a = 1 ORDER BY b) OR c = 2", "(a = 1 ORDER BY b) OR c = 2", ""],
+    ["ORDER BY created", "", "ORDER BY created"],
+    ["reorder = 1", "reorder = 1", ""],
+  ])("splitOrderBy(%j)", (query, where, orderBy) => {
+    expect(splitOrderBy(query)).toEqual({ where, orderBy, balanced: true });
+  });
+
+  it("wraps JQL and CQL in the allowed keys, keeping the order; no list, no change", () => {
+    expect(constrainJql("status = Done OR assignee = currentUser() ORDER BY key", policy({ jiraProjects: ["bk", "OPS", "BK"] }))).toBe('project in ("BK", "OPS") AND (status = Done OR assignee = currentUser()) ORDER BY key');
+    expect(constrainJql("ORDER BY key", policy({ jiraProjects: ["BK"] }))).toBe('project in ("BK") ORDER BY key');
+    // A model cannot break out of the clause: a query that closes a parenthesis it never opened, or leaves one open, is refused.
+    for (const escape of ["x = 1) OR (project = SECRET", "x = 1) OR project = SECRET OR (y = 2", "(x = 1", 'summary ~ "open']) {
+      expect(splitOrderBy(escape).balanced).toBe(false);
+      expect(() => constrainJql(escape, policy({ jiraProjects: ["BK"] }))).toThrow(/do not balance/);
+    }
+    expect(constrainJql('summary ~ "a) OR (b"', policy({ jiraProjects: ["BK"] }))).toBe('project in ("BK") AND (summary ~ "a) OR (b")');
+    expect(constrainCql('type = page AND text ~ "x"', policy({ confluenceSpaces: ["ENG"] }))).toBe('space in ("ENG") AND (type = page AND text ~ "x")');
+    expect(constrainJql("project = X", OPEN_POLICY)).toBe("project = X");
+  });
+
+  it("repository entries name a slug anywhere, or a workspace's slug", () => {
+    const p = policy({ bitbucketRepositories: ["api-gateway", "acme/billing"] });
+    expect(repositoryAllowed(p, "bridgekeeper", "api-gateway")).toBe(true);
+    expect(repositoryAllowed(p, "acme", "billing")).toBe(true);
+    expect(repositoryAllowed(p, "bridgekeeper", "billing")).toBe(false);
+    expect(repositoryAllowed(OPEN_POLICY, "x", "y")).toBe(true);
+  });
+
+  it("refuses bad policies with field messages", () => {
+    const bad = ClientPolicySchema.safeParse({ readOnly: "yes", toolsets: ["jira-everything"], jiraProjects: ["not a key"], extra: 1 });
+    expect(bad.success).toBe(false);
+    const paths = bad.error!.issues.map((i) => i.path.join(".") || i.code);
+    expect(paths).toEqual(expect.arrayContaining(["readOnly", "toolsets.0", "jiraProjects.0"]));
+  });
+});
+
+/**
+ * The policy API and its enforcement, through a real MCP client against the sandbox: one open
+ * client to look around, one restricted client whose policy each test sets.
+ */
+describe("client policy: set by an administrator, enforced on every tool", () => {
+  let rig: McpRig;
+  let restricted: OAuthClientDto;
+  let mcp: Client;
+  let token: string;
+  beforeAll(async () => {
+    rig = await startMcpRig({ upstream: { maxAttempts: 1 } });
+    restricted = await createClient(rig, { name: "Restricted client" });
+    token = await rig.token("read write", restricted);
+    mcp = new Client({ name: "policy-test", version: "1.0.0" }, { versionNegotiation: { mode: { pin: MODERN } } });
+    await mcp.connect(new StreamableHTTPClientTransport(new URL("/mcp", rig.baseUrl), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+  });
+  afterAll(async () => {
+    await mcp?.close();
+    await rig?.t.close();
+    await rig?.sandbox.close();
+  });
+
+  const setPolicy = async (p: ClientPolicyInput) => {
+    const res = await rig.admin.put(`/api/admin/oauth-clients/${restricted.clientId}/policy`, p);
+    expect(res.status).toBe(200);
+  };
+  // Raw, not the SDK client: it keeps a tools/list answer for its ttlMs (a listener would hear list_changed).
+  const names = async () => ((await modernRpc(rig.baseUrl, token, "tools/list")).json.result.tools as { name: string }[]).map((t) => t.name);
+  const call = async (name: string, args: Record<string, unknown>) => {
+    const res = await mcp.callTool({ name, arguments: args });
+    return { isError: res.isError === true, text: (res.content as { text: string }[])[0]!.text, data: res.structuredContent as Record<string, never> };
+  };
+
+  it("the API: read and set by those allowed, bad input refused with field messages, audited", async () => {
+    const path = `/api/admin/oauth-clients/${restricted.clientId}/policy`;
+    expect((await rig.admin.get(path)).body).toEqual(OPEN_POLICY);
+    const set = await rig.admin.put(path, { readOnly: true, jiraProjects: ["bk"] });
+    expect(set.status).toBe(200);
+    expect(set.body).toEqual({ ...OPEN_POLICY, readOnly: true, jiraProjects: ["BK"] });
+    expect((await rig.admin.get(path)).body).toEqual(set.body);
+
+    const bad = await rig.admin.put(path, { toolsets: ["nope"], bitbucketRepositories: "api-gateway" });
+    expect(bad.status).toBe(400);
+    expect(JSON.stringify(bad.body)).toMatch(/toolsets/);
+    expect((await rig.admin.get(path)).body).toEqual(set.body);
+
+    expect((await rig.admin.put("/api/admin/oauth-clients/bk_nope/policy", {})).status).toBe(404);
+    const viewer = (await signedInAs(rig.t, ["viewer"])).client;
+    expect((await viewer.get(path)).status).toBe(200);
+    expect((await viewer.put(path, {})).status).toBe(403);
+    expect((await fetch(`${rig.baseUrl}${path}`, { method: "PUT", headers: { "content-type": "application/json" }, body: "{}" })).status).toBe(401);
+
+    const audit = await rig.admin.get<{ items: { action: string; targetId: string }[] }>("/api/admin/audit?action=oauth_client.policy_changed");
+    expect(JSON.stringify(audit.body)).toContain(restricted.clientId);
+    await setPolicy({});
+  });
+
+  it("read-only, toolsets and switched-off tools shape the tool list, and what is not listed cannot be called", async () => {
+    const all = await names();
+    expect(all).toContain("jira_create_issue");
+    await setPolicy({ readOnly: true });
+    expect(await names()).toEqual(all.filter((n) => !["jira_create_issue", "jira_update_issue", "jira_add_comment", "jira_transition_issue"].includes(n)));
+    await expect(mcp.callTool({ name: "jira_add_comment", arguments: { issueKey: "BK-1", body: "x" } })).rejects.toThrow(/Unknown tool/);
+
+    await setPolicy({ toolsets: ["confluence-pages"], disabledTools: ["confluence_get_page"] });
+    expect(await names()).toEqual(["confluence_search"]);
+    await setPolicy({});
+    expect(await names()).toEqual(all);
+  });
+
+  it("a Jira project list constrains searches and refuses issues and projects outside it", async () => {
+    const projects = (await call("jira_list_projects", {})).data.projects as unknown as { key: string }[];
+    const other = projects.map((p) => p.key).find((k) => k !== "BK")!;
+    expect(other).toBeDefined();
+    await setPolicy({ jiraProjects: ["BK"] });
+
+    const search = await call("jira_search", { jql: `project in (BK, ${other}) ORDER BY created DESC`, maxResults: 50 });
+    const keys = (search.data.issues as unknown as { key: string }[]).map((i) => i.key);
+    expect(keys.length).toBeGreaterThan(0);
+    expect(keys.every((k) => k.startsWith("BK-"))).toBe(true);
+    expect((await call("jira_search", { jql: `project = ${other}` })).data.issues).toHaveLength(0);
+
+    for (const [tool, args] of [
+      ["jira_get_issue", { issueKey: `${other}-1` }],
+      ["jira_add_comment", { issueKey: `${other}-1`, body: "hi" }],
+      ["jira_create_issue", { projectKey: other, summary: "outside" }],
+      ["jira_transition_issue", { issueKey: `${other}-1`, transition: "Done" }],
+    ] as const) {
+      const res = await call(tool, args);
+      expect(res.isError, tool).toBe(true);
+      expect(res.text).toMatch(new RegExp(`may not use the Jira project ${other}: an administrator limited it to BK`));
+    }
+    expect((await call("jira_get_issue", { issueKey: "BK-1" })).isError).toBe(false);
+    expect((await call("jira_list_projects", {})).data.projects).toEqual([expect.objectContaining({ key: "BK" })]);
+    await setPolicy({});
+  });
+
+  it("Confluence spaces and Bitbucket repositories: listings filtered, reads outside refused", async () => {
+    const sandboxAuth = { authorization: `Basic ${Buffer.from("demo@bridgekeeper.test:sandbox-api-token").toString("base64")}` };
+    const spaces = ((await (await fetch(`${rig.sandbox.url}/wiki/api/v2/spaces?limit=10`, { headers: sandboxAuth })).json()) as { results: { id: string; key: string; homepageId?: string }[] }).results;
+    const [allowed, outside] = spaces;
+    await setPolicy({ confluenceSpaces: [allowed!.key], bitbucketRepositories: ["api-gateway"] });
+
+    const found = await call("confluence_search", { cql: "type = page", limit: 25 });
+    expect(found.isError).toBe(false);
+    const pageIds = (found.data.results as unknown as { id: string }[]).map((r) => r.id);
+    expect(pageIds.length).toBeGreaterThan(0);
+    const inside = await call("confluence_get_page", { pageId: pageIds[0] });
+    expect(inside.isError).toBe(false);
+    const refused = await call("confluence_get_page", { pageId: String(outside!.homepageId) });
+    expect(refused.isError).toBe(true);
+    expect(refused.text).toMatch(/may not use the Confluence space/);
+
+    const repos = await call("bitbucket_list_repositories", { maxResults: 50 });
+    expect((repos.data.repositories as unknown as { slug: string }[]).map((r) => r.slug)).toEqual(["api-gateway"]);
+    const pr = await call("bitbucket_get_pull_request", { repository: "auth-service", pullRequestId: 1 });
+    expect(pr.isError).toBe(true);
+    expect(pr.text).toMatch(/may not use the Bitbucket repository bridgekeeper\/auth-service/);
+    await setPolicy({});
+  });
+
+  it("a policy change is announced: subscriptions/listen hears tools/list_changed", async () => {
+    const res = await fetch(`${rig.baseUrl}/mcp`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": MODERN, "mcp-method": "subscriptions/listen" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "subscriptions/listen", params: { notifications: { toolsListChanged: true }, _meta: envelope() } }),
+    });
+    expect(res.status).toBe(200);
+    const reader = res.body!.getReader();
+    const decoder = new TextDecoder();
+    let seen = "";
+    const waitFor = async (text: string) => {
+      while (!seen.includes(text)) {
+        const { value, done } = await reader.read();
+        if (done) throw new Error(`stream ended before ${text}: ${seen}`);
+        seen += decoder.decode(value);
+      }
+    };
+    await waitFor("notifications/subscriptions/acknowledged");
+    await setPolicy({ readOnly: true });
+    await waitFor("notifications/tools/list_changed");
+    await reader.cancel();
+    await setPolicy({});
+  });
+
+  it("the raw proxy paths are refused (403) to a client under allow-lists, and open again without", async () => {
+    const get = () => fetch(`${rig.baseUrl}/api/atlassian/jira/rest/api/3/myself`, { headers: { authorization: `Bearer ${token}` } });
+    expect((await get()).status).toBe(200);
+    await setPolicy({ jiraProjects: ["BK"] });
+    const refused = await get();
+    expect(refused.status).toBe(403);
+    expect(((await refused.json()) as { error: { message: string } }).error.message).toMatch(/use the MCP tools/);
+    await setPolicy({ toolsets: ["bitbucket-prs"] });
+    expect((await get()).status).toBe(403);
+    await setPolicy({});
+    expect((await get()).status).toBe(200);
+  });
+});
