@@ -26,6 +26,7 @@ import { legacySseRoutes, LEGACY_SSE_PATH } from "./mcp/legacy-sse.routes";
 import { TIMINGS } from "../contract/limits";
 import { requestLog } from "./http/middleware/request-log";
 import { logsRoutes } from "./http/routes/logs.routes";
+import { toolCallsRoutes } from "./http/routes/tool-calls.routes";
 import { sseConnectionsRoutes } from "./http/routes/sse-connections.routes";
 
 export interface BuildAppOptions {
@@ -67,7 +68,7 @@ export function buildApp(container: Container, options: BuildAppOptions): expres
 
   // MCP (D8): /mcp and the specification's /api/mcp/protocol, its event stream, the legacy transport.
   const readTokenAt = (resourcePath: string) => bearer({ verifier: services.oauthTokens, issuer, scope: "read", resourcePath });
-  const mcpCore = createMcpCore({ integrations: services.integrations, availability: container.mcp.toolAvailability, version: options.version, log, destructiveTools: config.MCP_DESTRUCTIVE_TOOLS });
+  const mcpCore = createMcpCore({ integrations: services.integrations, availability: container.mcp.toolAvailability, toolCalls: services.toolCalls, version: options.version, log, destructiveTools: config.MCP_DESTRUCTIVE_TOOLS });
   const mcpFactory = createMcpServerFactory(mcpCore);
   const streamDeps = { streams: container.mcp.streams, connections: services.connections, log };
   const { router: mcpRouter } = mcpRoutes({
@@ -110,6 +111,7 @@ export function buildApp(container: Container, options: BuildAppOptions): expres
   api.use(integrationsRoutes({ integrations: services.integrations, status: services.integrationStatus, settings: config }));
   api.use(oauthClientsRoutes({ clients: services.oauthClients, tokens: services.oauthTokens }));
   api.use(logsRoutes({ requestLog: services.requestLog }));
+  api.use(toolCallsRoutes({ toolCalls: services.toolCalls }));
   api.use(sseConnectionsRoutes({ connections: services.connections }));
   api.use(apiNotFound);
   app.use("/api", api);

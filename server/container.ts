@@ -27,6 +27,7 @@ import { InMemoryServerEventBus } from "@modelcontextprotocol/server";
 import { hostname } from "node:os";
 import { randomBytes } from "node:crypto";
 import { createConnectionsService } from "./modules/connections/connections.service";
+import { createToolCallsService } from "./modules/tool-calls/tool-calls.service";
 import { createRequestLogService, type RequestLogOptions } from "./modules/request-log/request-log.service";
 
 export type AppConfig = Pick<
@@ -111,6 +112,7 @@ export function createContainer(deps: { database: Database; config: AppConfig; c
   });
 
   const requestLog = createRequestLogService({ repo: repos.requestLogRepo, clock, log, ...config.requestLog });
+  const toolCalls = createToolCallsService({ repo: repos.toolCallsRepo, clock, log, ...config.requestLog });
   // Which process holds a stream: registry rows name it, so a stop or a crash can end them.
   const instanceId = `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
   const connections = createConnectionsService({ repo: repos.connectionsRepo, clock, audit, events, instanceId });
@@ -161,14 +163,14 @@ export function createContainer(deps: { database: Database; config: AppConfig; c
     repos,
     transact,
     upstream: { http, meter, hostPolicy },
-    services: { audit, auth, users, roles, integrations, integrationStatus, oauthClients, oauthTokens, requestLog, connections },
+    services: { audit, auth, users, roles, integrations, integrationStatus, oauthClients, oauthTokens, requestLog, connections, toolCalls },
     events,
     mcp: { streams, streamKeeper, toolAvailability, bus: mcpBus },
     /** Stops what holds sockets or timers (the upstream connection pool, the log's timer) and flushes the request log. */
     close: async () => {
       streamKeeper.stop();
       // Buffered request log rows are written before the database goes (issue 10 item 8).
-      await requestLog.close();
+      await Promise.all([requestLog.close(), toolCalls.close()]);
       await Promise.all([http.close(), metadataDocuments?.close()]);
     },
   };

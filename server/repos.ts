@@ -8,6 +8,7 @@ import { createRolesRepo } from "./modules/roles/roles.repo";
 import { createUserRolesRepo } from "./modules/users/user-roles.repo";
 import { createUsersRepo } from "./modules/users/users.repo";
 import { createRequestLogRepo } from "./modules/request-log/request-log.repo";
+import { createToolCallsRepo } from "./modules/tool-calls/tool-calls.repo";
 import { createConnectionsRepo } from "./modules/connections/connections.repo";
 
 /** Every repo over one connection or transaction. */
@@ -22,6 +23,7 @@ export function createRepos(db: Db) {
     oauthClientsRepo: createOAuthClientsRepo(db),
     oauthGrantsRepo: createOAuthGrantsRepo(db),
     requestLogRepo: createRequestLogRepo(db),
+    toolCallsRepo: createToolCallsRepo(db),
     connectionsRepo: createConnectionsRepo(db),
   };
 }

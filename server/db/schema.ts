@@ -264,6 +264,36 @@ export type OAuthPendingRequestRow = typeof oauthPendingRequests.$inferSelect;
  * D15: one row per request to the MCP, OAuth, proxy and admin endpoints, written in batches off the
  * request path. The path is stored without its query (query values may be secrets).
  */
+/**
+ * The tool-call audit (issue 11 item 5): one row per MCP tool call, whoever made it and however
+ * it ended, with what it read or changed upstream.
+ */
+export const toolCalls = pgTable(
+  "tool_calls",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    at: timestamp("at", { withTimezone: true }).notNull(),
+    /** The OAuth client (its public client_id); no foreign key, so rows outlive deleted clients. */
+    clientId: text("client_id").notNull(),
+    userId: uuid("user_id"),
+    tool: text("tool").notNull(),
+    /** The arguments, redacted: long text replaced by its length, everything bounded. */
+    arguments: jsonb("arguments").$type<Record<string, unknown>>().notNull(),
+    /** "ok" or "error" (a tool result with isError). */
+    outcome: text("outcome").notNull(),
+    /** The sentence of an error result, bounded. */
+    error: text("error"),
+    durationMs: real("duration_ms").notNull(),
+    /** Upstream objects read or changed: issue keys, page ids, workspace/repo#pr. */
+    objects: jsonb("objects").$type<string[]>().notNull(),
+    /** The HTTP request's X-Request-Id, to find its request log row. */
+    requestId: text("request_id"),
+  },
+  (t) => [index("tool_calls_at_idx").on(t.at)],
+);
+export type ToolCallRow = typeof toolCalls.$inferSelect;
+export type NewToolCallRow = typeof toolCalls.$inferInsert;
+
 export const requestLogs = pgTable(
   "request_logs",
   {

@@ -533,6 +533,9 @@ function routes(): Record<string, RouteFuzz> {
       body: jsonBodies({ name: plausible.clientName, redirectUris: plausible.redirectUris, scopes: plausible.scopes, isActive: plausible.bool, clientType: plausible.clientType }),
     }),
     "PATCH /api/admin/oauth-clients/:clientId": apiRoute("PATCH /api/admin/oauth-clients/:clientId", { params: { clientId: clients }, body: jsonBodies({ isActive: plausible.bool }) }),
+    "GET /api/admin/tool-calls": apiRoute("GET /api/admin/tool-calls", {
+      query: { limit: plausible.limit, tool: fc.constantFrom("jira_search", "Bad Tool"), outcome: fc.constantFrom("ok", "error", "maybe"), before: fc.constantFrom("bm90LWEtY3Vyc29y", "!!", "MjAyNi0wMS0wMVQwMDowMDowMC4wMDBafDAwMDAwMDAwLTAwMDAtNDAwMC04MDAwLTAwMDAwMDAwMDAwMA"), clientId: shortNastyString },
+    }),
     "GET /api/admin/oauth-clients/:clientId/policy": apiRoute("GET /api/admin/oauth-clients/:clientId/policy", { params: { clientId: clients } }),
     "PUT /api/admin/oauth-clients/:clientId/policy": apiRoute("PUT /api/admin/oauth-clients/:clientId/policy", {
       params: { clientId: clients },

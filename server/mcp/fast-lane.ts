@@ -77,7 +77,7 @@ export function fastLane(core: McpCore): RequestHandler {
           if (!res.writableFinished) abort.abort();
         };
         res.once("close", onClose);
-        result = await core.callTool(resolved.tool, params.arguments, resolved.context(abort.signal));
+        result = await core.callTool(resolved.tool, params.arguments, resolved.context(abort.signal), resolved.caller);
         res.off("close", onClose);
       }
     } catch (err) {

@@ -1,4 +1,5 @@
-import { ProtocolError, ProtocolErrorCode, Server, type AuthInfo, type McpServerFactory, type Tool } from "@modelcontextprotocol/server";
+import { ProtocolError, ProtocolErrorCode, Server, type AuthInfo, type CallToolResult, type McpServerFactory, type Tool } from "@modelcontextprotocol/server";
+import { objectsOf, redactArguments, type ToolCallsService } from "../modules/tool-calls/tool-calls.service";
 import type { Logger } from "../lib/logger";
 import type { IntegrationsService } from "../modules/integrations/integrations.service";
 import type { UpstreamService } from "../upstream/errors";
@@ -43,12 +44,16 @@ export type ToolAvailability = ReturnType<typeof createToolAvailability>;
 export interface Caller {
   scopes: readonly string[];
   policy: ClientPolicy;
+  /** For the tool-call audit: the OAuth client, the user behind the token, the HTTP request. */
+  clientId: string;
+  userId: string | null;
+  requestId: string | null;
 }
 
-export const callerOf = (auth: AuthInfo | undefined): Caller => ({
-  scopes: auth?.scopes ?? [],
-  policy: ((auth?.extra as { policy?: ClientPolicy | null } | undefined)?.policy ?? null) || OPEN_POLICY,
-});
+export function callerOf(auth: AuthInfo | undefined): Caller {
+  const extra = (auth?.extra ?? {}) as { policy?: ClientPolicy | null; userId?: string | null; requestId?: string };
+  return { scopes: auth?.scopes ?? [], policy: extra.policy ?? OPEN_POLICY, clientId: auth?.clientId ?? "unknown", userId: extra.userId ?? null, requestId: extra.requestId ?? null };
+}
 
 /**
  * The tools a caller may see and call: its integration is on, its token holds the tool's scope,
@@ -71,6 +76,8 @@ export interface McpCoreDeps {
   availability: ToolAvailability;
   version: string;
   log: Logger;
+  /** Where every call is recorded (issue 11 item 5). */
+  toolCalls: ToolCallsService;
   /** MCP_DESTRUCTIVE_TOOLS: false hides tools that delete or merge, for every client. */
   destructiveTools?: boolean;
 }
@@ -89,16 +96,33 @@ export function createMcpCore(deps: McpCoreDeps) {
       return { tools: toolsFor(services, caller, { destructive: deps.destructiveTools }).map(toolDefinition) };
     },
     /** The tool `name` as this caller may run it, with what it runs with; undefined when it is not on offer to them. */
-    async resolveTool(name: string, caller: Caller): Promise<{ tool: ToolSpec; context: (signal?: AbortSignal) => ToolContext } | undefined> {
+    async resolveTool(name: string, caller: Caller): Promise<{ tool: ToolSpec; context: (signal?: AbortSignal) => ToolContext; caller: Caller } | undefined> {
       const available = await deps.availability.context();
       const tool = toolsFor(available.services, caller, { destructive: deps.destructiveTools }).find((t) => t.name === name);
       if (!tool) return undefined;
       return {
         tool,
+        caller,
         context: (signal) => ({ clients: deps.integrations.clients, atlassianUrl: available.atlassianUrl, bitbucketWorkspace: available.bitbucketWorkspace, policy: caller.policy, ...(signal ? { signal } : {}) }),
       };
     },
-    callTool: (tool: ToolSpec, args: unknown, context: ToolContext) => callTool(tool, args ?? {}, context, deps.log),
+    /** Runs the tool (never throws) and records the call in the tool-call audit. */
+    async callTool(tool: ToolSpec, args: unknown, context: ToolContext, caller: Caller): Promise<CallToolResult> {
+      const started = performance.now();
+      const result = await callTool(tool, args ?? {}, context, deps.log);
+      const input = (args ?? {}) as Record<string, unknown>;
+      deps.toolCalls.record({
+        clientId: caller.clientId,
+        userId: caller.userId,
+        tool: tool.name,
+        arguments: redactArguments(input),
+        error: result.isError ? ((result.content[0] as { text?: string } | undefined)?.text ?? "error") : null,
+        durationMs: performance.now() - started,
+        objects: result.isError ? objectsOf(tool.service, input, undefined, context.bitbucketWorkspace) : objectsOf(tool.service, input, result.structuredContent, context.bitbucketWorkspace),
+        requestId: caller.requestId,
+      });
+      return result;
+    },
   };
 }
 
@@ -128,7 +152,7 @@ export function buildServer(core: McpCore, authInfo: AuthInfo | undefined): Serv
     const resolved = await core.resolveTool(name, caller);
     // MCP 2025-11-25 Server/Tools "Error Handling": an unknown tool is a protocol error (-32602).
     if (!resolved) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}. Call tools/list for the tools available to you.`);
-    return core.callTool(resolved.tool, args, resolved.context(ctx.mcpReq.signal));
+    return core.callTool(resolved.tool, args, resolved.context(ctx.mcpReq.signal), resolved.caller);
   });
 
   // The 2025 revisions' logging capability: the client may set a level; we send no log messages yet.

@@ -175,7 +175,13 @@ export function mcpRoutes(deps: McpHttpDeps): { router: Router; handler: McpHttp
     sendRpcError(res, 400, RPC.invalidRequest, `JSON-RPC batches are not supported in protocol revision ${version.slice(0, 20)}; send one message per request`);
   };
 
-  const mcpPipeline = (path: string, guard: Guard) => [guard, deps.rateLimit, rpcBody({ limitBytes: deps.maxBodyBytes }), batches, note, toolScope(path)];
+  /** The request's id rides with its caller (a copy: the verified AuthInfo is shared by requests), for the tool-call audit. */
+  const stampRequest: RequestHandler = (req, _res, next) => {
+    if (req.auth) req.auth = { ...req.auth, extra: { ...req.auth.extra, requestId: req.id } };
+    next();
+  };
+
+  const mcpPipeline = (path: string, guard: Guard) => [guard, stampRequest, deps.rateLimit, rpcBody({ limitBytes: deps.maxBodyBytes }), batches, note, toolScope(path)];
   const lane: RequestHandler = deps.fastLane === false ? (_req, _res, next) => next() : fastLane(deps.core);
 
   // Before any route: a foreign Origin never reaches authentication; a preflight is answered here.

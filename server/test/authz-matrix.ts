@@ -44,6 +44,7 @@ export const AUTHZ_MATRIX: Record<string, "public" | "session" | PermissionKey |
   "PATCH /api/admin/oauth-clients/:clientId": "oauth-clients.write",
   "POST /api/admin/oauth-clients/:clientId/secret": "oauth-clients.write",
   "GET /api/admin/oauth-clients/:clientId/policy": "oauth-clients.read",
+  "GET /api/admin/tool-calls": "audit.read",
   "PUT /api/admin/oauth-clients/:clientId/policy": "oauth-clients.write",
   "DELETE /api/admin/oauth-clients/:clientId": "oauth-clients.write",
   "GET /api/oauth/requests/:id": "session",

@@ -1,0 +1,121 @@
+import type { ToolCallDto, ToolCallPage, ToolCallQuery } from "../../../contract/tool-calls";
+import type { NewToolCallRow, ToolCallRow } from "../../db/schema";
+import { AppError } from "../../lib/app-error";
+import { createBatchWriter, type BatchWriterOptions } from "../../lib/batch-writer";
+import type { Clock } from "../../lib/clock";
+import type { Logger } from "../../lib/logger";
+import type { ToolCallsRepo } from "./tool-calls.repo";
+
+/** Argument names that carry prose a user wrote (Markdown bodies): kept as their length only. */
+const PROSE = new Set(["description", "body", "comment", "content", "text", "message"]);
+const MAX_STRING = 200;
+const MAX_OBJECTS = 50;
+
+/** The arguments as the audit keeps them: prose as its length, long strings cut, nested values bounded. */
+export function redactArguments(args: unknown): Record<string, unknown> {
+  if (!args || typeof args !== "object" || Array.isArray(args)) return {};
+  const brief = (key: string, value: unknown, depth: number): unknown => {
+    if (typeof value === "string") {
+      if (PROSE.has(key)) return `[${value.length} characters]`;
+      return value.length > MAX_STRING ? `${value.slice(0, MAX_STRING)}… [${value.length} characters]` : value;
+    }
+    if (value === null || typeof value !== "object") return value;
+    if (depth >= 2) return `[${Array.isArray(value) ? "list" : "object"}, ${JSON.stringify(value).length} characters]`;
+    if (Array.isArray(value)) return value.slice(0, 20).map((v) => brief(key, v, depth + 1));
+    return Object.fromEntries(Object.entries(value).slice(0, 50).map(([k, v]) => [k, brief(k, v, depth + 1)]));
+  };
+  return Object.fromEntries(Object.entries(args as Record<string, unknown>).slice(0, 50).map(([k, v]) => [k, brief(k, v, 0)]));
+}
+
+/**
+ * The upstream objects a call named or got back: Jira issue keys, Confluence `page:<id>`,
+ * Bitbucket `workspace/repo` and `workspace/repo#<pr>`. Bounded.
+ */
+export function objectsOf(service: "jira" | "confluence" | "bitbucket", args: Record<string, unknown>, structured: unknown, defaultWorkspace: string | null): string[] {
+  const out = new Set<string>();
+  const s = (structured ?? {}) as Record<string, unknown>;
+  const str = (v: unknown): string | null => (typeof v === "string" && v !== "" ? v : typeof v === "number" ? String(v) : null);
+  const each = (list: unknown, pick: (item: Record<string, unknown>) => string | null) => {
+    if (Array.isArray(list)) for (const item of list) if (item && typeof item === "object") {
+      const v = pick(item as Record<string, unknown>);
+      if (v) out.add(v);
+    }
+  };
+  if (service === "jira") {
+    for (const v of [args.issueKey, args.parentKey, s.key]) if (str(v)) out.add(str(v)!.toUpperCase());
+    each(s.issues, (i) => str(i.key));
+  } else if (service === "confluence") {
+    for (const v of [args.pageId, s.id]) if (str(v)) out.add(`page:${str(v)}`);
+    each(s.results, (r) => (str(r.id) ? `page:${str(r.id)}` : null));
+  } else {
+    const workspace = str(s.workspace) ?? str(args.workspace) ?? defaultWorkspace;
+    const repository = str(args.repository);
+    if (workspace && repository) out.add(str(args.pullRequestId) ? `${workspace}/${repository}#${str(args.pullRequestId)}` : `${workspace}/${repository}`);
+    if (workspace) each(s.repositories, (r) => (str(r.slug) ? `${workspace}/${str(r.slug)}` : null));
+  }
+  return [...out].slice(0, MAX_OBJECTS);
+}
+
+export interface ToolCallRecord {
+  clientId: string;
+  userId: string | null;
+  tool: string;
+  arguments: Record<string, unknown>;
+  error: string | null;
+  durationMs: number;
+  objects: string[];
+  requestId: string | null;
+}
+
+const present = (row: ToolCallRow): ToolCallDto => ({
+  id: row.id,
+  at: row.at.toISOString(),
+  clientId: row.clientId,
+  userId: row.userId,
+  tool: row.tool,
+  arguments: row.arguments,
+  outcome: row.outcome === "error" ? "error" : "ok",
+  error: row.error,
+  durationMs: Math.round(row.durationMs * 100) / 100,
+  objects: row.objects,
+  requestId: row.requestId,
+});
+
+const cursorOf = (row: ToolCallRow): string => Buffer.from(`${row.at.toISOString()}|${row.id}`).toString("base64url");
+function positionOf(cursor: string): { at: Date; id: string } {
+  const [at, id] = Buffer.from(cursor, "base64url").toString("utf8").split("|");
+  const when = new Date(at ?? "");
+  if (!id || !/^[0-9a-f-]{36}$/.test(id) || Number.isNaN(when.getTime())) throw new AppError("validation_failed", "before must be the nextCursor of a previous page", { fields: { before: "before must be the nextCursor of a previous page" } });
+  return { at: when, id };
+}
+
+/** Issue 11 item 5: every MCP tool call, recorded in batches off the request path, read newest first. */
+export function createToolCallsService(deps: { repo: ToolCallsRepo; clock: Clock; log: Logger } & BatchWriterOptions) {
+  const writer = createBatchWriter<NewToolCallRow>({ ...deps, what: "tool-call audit", insertMany: (rows) => deps.repo.insertMany(rows) });
+  return {
+    record(call: ToolCallRecord): void {
+      writer.add({
+        at: deps.clock.now(),
+        clientId: call.clientId.slice(0, 300),
+        userId: call.userId,
+        tool: call.tool.slice(0, 100),
+        arguments: call.arguments,
+        outcome: call.error === null ? "ok" : "error",
+        error: call.error === null ? null : call.error.slice(0, 1000),
+        durationMs: call.durationMs,
+        objects: call.objects,
+        requestId: call.requestId,
+      });
+    },
+    async list(q: ToolCallQuery): Promise<ToolCallPage> {
+      const rows = await deps.repo.list({ limit: q.limit + 1, before: q.before ? positionOf(q.before) : undefined, tool: q.tool, clientId: q.clientId, outcome: q.outcome });
+      const page = rows.slice(0, q.limit);
+      return { items: page.map(present), nextCursor: rows.length > q.limit ? cursorOf(page.at(-1)!) : null };
+    },
+    flush: writer.flush,
+    close: writer.close,
+    prune: (retentionDays: number) => deps.repo.pruneBefore(new Date(deps.clock.now().getTime() - retentionDays * 86_400_000)),
+  };
+}
+
+export type ToolCallsService = ReturnType<typeof createToolCallsService>;

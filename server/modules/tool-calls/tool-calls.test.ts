@@ -1,0 +1,87 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ToolCallPage } from "../../../contract/tool-calls";
+import { signedInAs } from "../../test/factories";
+import { modernRpc, startMcpRig, type McpRig } from "../../mcp/mcp.test-rig";
+import { objectsOf, redactArguments } from "./tool-calls.service";
+
+describe("tool-call audit: what a row keeps", () => {
+  it("keeps prose as its length, cuts long strings, bounds nested values", () => {
+    const long = "x".repeat(500);
+    expect(redactArguments({ issueKey: "BK-1", description: "secret plan ".repeat(10), summary: long, labels: ["a", "b"], fields: { customfield_1: { deep: { deeper: 1 } } } })).toEqual({
+      issueKey: "BK-1",
+      description: "[120 characters]",
+      summary: `${"x".repeat(200)}… [500 characters]`,
+      labels: ["a", "b"],
+      fields: { customfield_1: { deep: "[object, 12 characters]" } },
+    });
+    expect(redactArguments(null)).toEqual({});
+  });
+
+  it("names the upstream objects of each service", () => {
+    expect(objectsOf("jira", { issueKey: "bk-2" }, { issues: [{ key: "BK-3" }, { key: "BK-4" }] }, null)).toEqual(["BK-2", "BK-3", "BK-4"]);
+    expect(objectsOf("confluence", { pageId: "12" }, { results: [{ id: "13" }] }, null)).toEqual(["page:12", "page:13"]);
+    expect(objectsOf("bitbucket", { repository: "api-gateway", pullRequestId: 7 }, {}, "bridgekeeper")).toEqual(["bridgekeeper/api-gateway#7"]);
+    expect(objectsOf("bitbucket", {}, { workspace: "acme", repositories: [{ slug: "a" }] }, null)).toEqual(["acme/a"]);
+  });
+});
+
+/** Every MCP tool call is a row an administrator can read (GET /api/admin/tool-calls), newest first. */
+describe("tool-call audit: recorded for every call, read by administrators", () => {
+  let rig: McpRig;
+  let token: string;
+  beforeAll(async () => {
+    rig = await startMcpRig();
+    token = await rig.token();
+  });
+  afterAll(async () => {
+    await rig?.t.close();
+    await rig?.sandbox.close();
+  });
+  const calls = async (query = "") => {
+    await rig.t.container.services.toolCalls.flush();
+    return rig.admin.get<ToolCallPage>(`/api/admin/tool-calls${query}`);
+  };
+
+  it("records who called which tool with what, how it ended and what it touched", async () => {
+    const ok = await modernRpc(rig.baseUrl, token, "tools/call", { name: "jira_get_issue", arguments: { issueKey: "BK-1" } });
+    expect(ok.status).toBe(200);
+    const failed = await modernRpc(rig.baseUrl, token, "tools/call", { name: "jira_add_comment", arguments: { issueKey: "BK-999999", body: "A private note about the plan" } }, 2);
+    expect(failed.json.result.isError).toBe(true);
+
+    const page = await calls();
+    expect(page.status).toBe(200);
+    const [comment, read] = page.body.items;
+    expect(read).toMatchObject({ tool: "jira_get_issue", clientId: rig.client.clientId, userId: null, outcome: "ok", error: null, arguments: { issueKey: "BK-1" }, objects: ["BK-1"], requestId: ok.headers.get("x-request-id") });
+    expect(read!.durationMs).toBeGreaterThan(0);
+    expect(comment).toMatchObject({ tool: "jira_add_comment", outcome: "error", arguments: { issueKey: "BK-999999", body: "[29 characters]" }, objects: ["BK-999999"], requestId: failed.headers.get("x-request-id") });
+    expect(comment!.error).toMatch(/found nothing there \(404\)/);
+    expect(JSON.stringify(page.body)).not.toContain("private note");
+  });
+
+  it("filters by tool, outcome and client, and pages with a cursor", async () => {
+    for (let i = 0; i < 3; i++) await modernRpc(rig.baseUrl, token, "tools/call", { name: "jira_search", arguments: { jql: "project = BK", maxResults: 1 } }, 10 + i);
+    const searches = await calls("?tool=jira_search");
+    expect(searches.body.items.map((c) => c.tool)).toEqual(["jira_search", "jira_search", "jira_search"]);
+    expect((await calls("?outcome=error")).body.items.every((c) => c.outcome === "error")).toBe(true);
+    expect((await calls(`?clientId=${encodeURIComponent(rig.client.clientId)}`)).body.items.length).toBeGreaterThanOrEqual(5);
+    expect((await calls("?clientId=bk_someone_else")).body.items).toHaveLength(0);
+
+    const first = await calls("?tool=jira_search&limit=2");
+    expect(first.body.items).toHaveLength(2);
+    const second = await calls(`?tool=jira_search&limit=2&before=${first.body.nextCursor}`);
+    expect(second.body.items).toHaveLength(1);
+    expect(second.body.nextCursor).toBeNull();
+    expect(new Set([...first.body.items, ...second.body.items].map((c) => c.id)).size).toBe(3);
+  });
+
+  it("bad filters are 400 with field messages; only administrators may read it", async () => {
+    for (const query of ["?limit=0", "?outcome=maybe", "?tool=Bad%20Tool", "?before=bm90LWEtY3Vyc29y"]) {
+      const res = await rig.admin.get<{ error: { fields: Record<string, string> } }>(`/api/admin/tool-calls${query}`);
+      expect(res.status, query).toBe(400);
+      expect(Object.keys(res.body.error.fields).length).toBeGreaterThan(0);
+    }
+    const operator = (await signedInAs(rig.t, ["operator"])).client;
+    expect((await operator.get("/api/admin/tool-calls")).status).toBe(403);
+    expect((await fetch(`${rig.baseUrl}/api/admin/tool-calls`)).status).toBe(401);
+  });
+});
