@@ -68,10 +68,19 @@ export function createBitbucketClient(http: UpstreamHttp, target: TargetProvider
     pullRequestDiff: (workspace: string, slug: string, id: number) => call<string>({ path: `${repo(workspace, slug)}/pullrequests/${id}/diff`, accept: "text" }),
     pullRequestDiffstat: (workspace: string, slug: string, id: number, maxItems?: number) =>
       follow<{ status: string; lines_added: number; lines_removed: number }>({ path: `${repo(workspace, slug)}/pullrequests/${id}/diffstat` }, maxItems),
-    commentOnPullRequest: (workspace: string, slug: string, id: number, raw: string) =>
-      call<{ id: number }>({ method: "POST", path: `${repo(workspace, slug)}/pullrequests/${id}/comments`, body: { content: { raw } } }),
+    pullRequestsPage: (workspace: string, slug: string, options: { state?: string | undefined; pagelen?: number; page?: number } = {}) =>
+      call<BitbucketPage<BitbucketPullRequest>>({ path: `${repo(workspace, slug)}/pullrequests`, query: { state: options.state, pagelen: options.pagelen ?? 25, page: options.page ?? 1 } }),
+    /** A comment in Markdown; `inline` anchors it to a line of a file (`to`: the new file's line), `parentId` makes it a reply. */
+    commentOnPullRequest: (workspace: string, slug: string, id: number, raw: string, options: { inline?: { path: string; to: number }; parentId?: number } = {}) =>
+      call<{ id: number; links?: unknown }>({
+        method: "POST",
+        path: `${repo(workspace, slug)}/pullrequests/${id}/comments`,
+        body: { content: { raw }, ...(options.inline ? { inline: options.inline } : {}), ...(options.parentId ? { parent: { id: options.parentId } } : {}) },
+      }),
     approvePullRequest: (workspace: string, slug: string, id: number) => call<{ approved: boolean }>({ method: "POST", path: `${repo(workspace, slug)}/pullrequests/${id}/approve` }),
-    mergePullRequest: (workspace: string, slug: string, id: number, options: { message?: string; merge_strategy?: string } = {}) =>
+    unapprovePullRequest: (workspace: string, slug: string, id: number) => call<void>({ method: "DELETE", path: `${repo(workspace, slug)}/pullrequests/${id}/approve` }),
+    declinePullRequest: (workspace: string, slug: string, id: number) => call<BitbucketPullRequest>({ method: "POST", path: `${repo(workspace, slug)}/pullrequests/${id}/decline` }),
+    mergePullRequest: (workspace: string, slug: string, id: number, options: { message?: string; merge_strategy?: string; close_source_branch?: boolean } = {}) =>
       call<BitbucketPullRequest>({ method: "POST", path: `${repo(workspace, slug)}/pullrequests/${id}/merge`, body: options }),
 
     searchCode: (workspace: string, query: string, page = 1) =>

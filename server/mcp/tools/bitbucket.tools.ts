@@ -5,18 +5,18 @@ import { clip, nameOf, shortDate } from "./format";
 import { assertRepositoryAllowed, repositoryAllowed } from "./policy";
 import { defineTool, READ_ONLY, type ToolContext } from "./tool";
 
-const SLUG = /^[\w.-]{1,100}$/;
+export const SLUG = /^[\w.-]{1,100}$/;
 
-const workspaceArg = z.string().regex(SLUG, "workspace must be a workspace slug such as acme").optional().describe("The workspace slug; omit for the configured workspace.");
+export const workspaceArg = z.string().regex(SLUG, "workspace must be a workspace slug such as acme").optional().describe("The workspace slug; omit for the configured workspace.");
 
-function workspaceOf(ctx: ToolContext, given: string | undefined): string {
+export function workspaceOf(ctx: ToolContext, given: string | undefined): string {
   const workspace = given ?? ctx.bitbucketWorkspace;
   // A tool error a model can act on ("not configured"), not an unexpected failure.
   if (!workspace) throw new UpstreamError("bitbucket", "not_configured", "No Bitbucket workspace is configured and none was given");
   return workspace;
 }
 
-const href = (links: unknown, name: string): string | null => {
+export const href = (links: unknown, name: string): string | null => {
   const link = (links as Record<string, { href?: unknown }> | undefined)?.[name];
   return typeof link?.href === "string" ? link.href : null;
 };

@@ -5,6 +5,7 @@ import type { OAuthClientDto } from "../../../contract/oauth";
 import { createClient } from "../../oauth/oauth.adversarial.helpers";
 import { signedInAs } from "../../test/factories";
 import { envelope, MODERN, modernRpc, startMcpRig, type McpRig } from "../mcp.test-rig";
+import { TOOLS } from "./catalogue";
 import { constrainCql, constrainJql, repositoryAllowed, splitOrderBy } from "./policy";
 
 const policy = (p: ClientPolicyInput = {}) => ClientPolicySchema.parse(p);
@@ -111,7 +112,7 @@ describe("client policy: set by an administrator, enforced on every tool", () =>
     const all = await names();
     expect(all).toContain("jira_create_issue");
     await setPolicy({ readOnly: true });
-    expect(await names()).toEqual(all.filter((n) => !["jira_create_issue", "jira_update_issue", "jira_add_comment", "jira_transition_issue"].includes(n)));
+    expect(await names()).toEqual(all.filter((n) => TOOLS.find((t) => t.name === n)!.scope === "read"));
     await expect(mcp.callTool({ name: "jira_add_comment", arguments: { issueKey: "BK-1", body: "x" } })).rejects.toThrow(/Unknown tool/);
 
     await setPolicy({ toolsets: ["confluence-pages"], disabledTools: ["confluence_get_page"] });

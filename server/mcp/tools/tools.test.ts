@@ -30,7 +30,9 @@ describe("MCP tools", () => {
       expect(def).toBe(toolDefinition(tool)); // computed once
       expect(def.inputSchema.type).toBe("object");
       expect(def.outputSchema?.type).toBe("object");
-      expect(def.annotations).toMatchObject({ readOnlyHint: tool.scope === "read", destructiveHint: false, openWorldHint: true });
+      expect(def.annotations).toMatchObject({ readOnlyHint: tool.scope === "read", openWorldHint: true });
+      // Only a writing tool may destroy; the destructive ones are few and named.
+      expect(def.annotations?.destructiveHint).toBe(["bitbucket_decline_pull_request", "bitbucket_merge_pull_request"].includes(tool.name));
       expect(JSON.stringify(def.inputSchema)).not.toContain("$schema");
     }
   });

@@ -1,0 +1,223 @@
+import { z } from "zod";
+import { nameOf, shortDate } from "./format";
+import { href, SLUG, workspaceArg, workspaceOf } from "./bitbucket.tools";
+import { assertRepositoryAllowed } from "./policy";
+import { defineTool, READ_ONLY, WRITES, type ToolContext } from "./tool";
+
+/**
+ * Working on Bitbucket pull requests: list them, read the diff (bounded), comment (also on a
+ * line, or as a reply), approve, and the destructive pair merge and decline (hidden when
+ * MCP_DESTRUCTIVE_TOOLS=false). Bitbucket's rich text is Markdown already.
+ */
+
+const repository = z.string().regex(SLUG, "repository must be a repository slug such as api-gateway").describe("The repository slug.");
+const pullRequestId = z.number().int("pullRequestId must be a whole number").min(1, "pullRequestId must be at least 1").max(10_000_000).describe("The pull request number.");
+const STATES = ["OPEN", "MERGED", "DECLINED", "SUPERSEDED"] as const;
+
+/** The repository a PR tool works on, inside the client's allow-list. */
+function target(ctx: ToolContext, given: string | undefined, repo: string): { workspace: string; repo: string } {
+  const workspace = workspaceOf(ctx, given);
+  assertRepositoryAllowed(ctx, workspace, repo);
+  return { workspace, repo };
+}
+
+const PullRequestLineSchema = z.object({
+  id: z.number().int(),
+  title: z.string(),
+  state: z.string(),
+  author: z.string().nullable(),
+  source: z.string().nullable(),
+  destination: z.string().nullable(),
+  updated: z.string().nullable(),
+  commentCount: z.number().int().nullable(),
+  url: z.string().nullable(),
+});
+
+export const bitbucketListPullRequests = defineTool({
+  name: "bitbucket_list_pull_requests",
+  service: "bitbucket",
+  toolset: "bitbucket-prs",
+  scope: "read",
+  description: "List a repository's pull requests, newest activity first: open ones by default, or merged, declined or superseded ones. Read one with bitbucket_get_pull_request.",
+  input: z.object({
+    workspace: workspaceArg,
+    repository,
+    state: z.enum(STATES, { error: `state must be one of ${STATES.join(", ")}` }).default("OPEN").describe("OPEN (default), MERGED, DECLINED or SUPERSEDED."),
+    maxResults: z.number().int().min(1, "maxResults must be at least 1").max(50, "maxResults may be at most 50").default(25),
+    cursor: z.string().regex(/^\d{1,6}$/, "cursor must be the nextCursor of a previous result").optional(),
+  }),
+  output: z.object({ pullRequests: z.array(PullRequestLineSchema), nextCursor: z.string().nullable() }),
+  annotations: { title: "List Bitbucket pull requests", ...READ_ONLY },
+  async run({ workspace: given, repository: slug, state, maxResults, cursor }, ctx) {
+    const { workspace, repo } = target(ctx, given, slug);
+    const page = await ctx.clients.bitbucket.pullRequestsPage(workspace, repo, { state, pagelen: maxResults, page: cursor ? Number(cursor) : 1 });
+    const pullRequests = page.values.map((pr) => {
+      const raw = pr as typeof pr & Record<string, unknown>;
+      return {
+        id: pr.id,
+        title: pr.title,
+        state: pr.state,
+        author: nameOf(raw.author),
+        source: pr.source?.branch?.name ?? null,
+        destination: pr.destination?.branch?.name ?? null,
+        updated: typeof raw.updated_on === "string" ? raw.updated_on : null,
+        commentCount: typeof raw.comment_count === "number" ? raw.comment_count : null,
+        url: href(raw.links, "html"),
+      };
+    });
+    const nextCursor = page.next ? String((page.page ?? (cursor ? Number(cursor) : 1)) + 1) : null;
+    const head = pullRequests.length === 0 ? `No ${state.toLowerCase()} pull requests in ${workspace}/${repo}.` : `${pullRequests.length} ${state.toLowerCase()} pull request${pullRequests.length === 1 ? "" : "s"} in ${workspace}/${repo}:`;
+    const lines = pullRequests.map((p) => `- #${p.id} ${p.title} — ${p.source ?? "?"} → ${p.destination ?? "?"} · by ${p.author ?? "?"} · updated ${shortDate(p.updated) ?? "?"}${p.url ? `\n  ${p.url}` : ""}`);
+    return { structured: { pullRequests, nextCursor }, text: [head, ...lines, ...(nextCursor ? [`nextCursor: ${nextCursor}`] : [])].join("\n") };
+  },
+});
+
+/** Cuts a unified diff after `maxLines` lines, at a file boundary when one is near. */
+function boundedDiff(diff: string, maxLines: number): { text: string; lines: number; shown: number; truncated: boolean } {
+  const all = diff.split("\n");
+  if (all.at(-1) === "") all.pop();
+  if (all.length <= maxLines) return { text: all.join("\n"), lines: all.length, shown: all.length, truncated: false };
+  let cut = maxLines;
+  for (let i = maxLines; i > maxLines * 0.8; i--) {
+    if (all[i]?.startsWith("diff --git ")) {
+      cut = i;
+      break;
+    }
+  }
+  return { text: all.slice(0, cut).join("\n"), lines: all.length, shown: cut, truncated: true };
+}
+
+export const bitbucketGetPullRequestDiff = defineTool({
+  name: "bitbucket_get_pull_request_diff",
+  service: "bitbucket",
+  toolset: "bitbucket-prs",
+  scope: "read",
+  description:
+    "The unified diff of a Bitbucket pull request, cut after maxLines lines (default 500) with `truncated` set; " +
+    "narrow it with `paths` to the files you care about (see the files of bitbucket_get_pull_request).",
+  input: z.object({
+    workspace: workspaceArg,
+    repository,
+    pullRequestId,
+    maxLines: z.number().int().min(20, "maxLines must be at least 20").max(5000, "maxLines may be at most 5000").default(500),
+    paths: z.array(z.string().min(1).max(500)).max(50).optional().describe("Only these files (paths as in the diff)."),
+  }),
+  output: z.object({ diff: z.string(), lines: z.number().int(), shownLines: z.number().int(), truncated: z.boolean() }),
+  annotations: { title: "Read a Bitbucket pull request's diff", ...READ_ONLY },
+  async run({ workspace: given, repository: slug, pullRequestId: id, maxLines, paths }, ctx) {
+    const { workspace, repo } = target(ctx, given, slug);
+    let diff = await ctx.clients.bitbucket.pullRequestDiff(workspace, repo, id);
+    if (paths?.length) {
+      const wanted = new Set(paths);
+      diff = diff
+        .split(/(?=^diff --git )/m)
+        .filter((file) => {
+          const m = /^diff --git a\/(.+?) b\/(.+)$/m.exec(file);
+          return m !== null && (wanted.has(m[1]!) || wanted.has(m[2]!));
+        })
+        .join("");
+    }
+    const bounded = boundedDiff(diff, maxLines);
+    const note = bounded.truncated ? `\n\n[… ${bounded.lines - bounded.shown} more lines: raise maxLines, or pass paths]` : "";
+    return {
+      structured: { diff: bounded.text, lines: bounded.lines, shownLines: bounded.shown, truncated: bounded.truncated },
+      text: bounded.text ? `\`\`\`diff\n${bounded.text}\n\`\`\`${note}` : "No changes (or none in the given paths).",
+    };
+  },
+});
+
+export const bitbucketCommentPullRequest = defineTool({
+  name: "bitbucket_comment_pull_request",
+  service: "bitbucket",
+  toolset: "bitbucket-prs",
+  scope: "write",
+  description:
+    "Comment on a Bitbucket pull request in Markdown: on the whole PR, on a line of a file (path and line of the new version), or as a reply to a comment (parentId).",
+  input: z
+    .object({
+      workspace: workspaceArg,
+      repository,
+      pullRequestId,
+      body: z.string().trim().min(1, "body must not be empty").max(32_000, "body may be at most 32000 characters").describe("Markdown."),
+      path: z.string().min(1).max(500).optional().describe("Comment on this file…"),
+      line: z.number().int().min(1).max(10_000_000).optional().describe("…at this line of its new version."),
+      parentId: z.number().int().min(1).optional().describe("Reply to this comment."),
+    })
+    .refine((a) => (a.path === undefined) === (a.line === undefined), "path and line go together: give both for a comment on a line, or neither"),
+  output: z.object({ commentId: z.number().int(), url: z.string().nullable() }),
+  annotations: { title: "Comment on a Bitbucket pull request", ...WRITES },
+  async run({ workspace: given, repository: slug, pullRequestId: id, body, path, line, parentId }, ctx) {
+    const { workspace, repo } = target(ctx, given, slug);
+    const comment = await ctx.clients.bitbucket.commentOnPullRequest(workspace, repo, id, body, {
+      ...(path !== undefined && line !== undefined ? { inline: { path, to: line } } : {}),
+      ...(parentId ? { parentId } : {}),
+    });
+    const url = href(comment.links, "html");
+    const where = path ? ` on ${path}:${line}` : parentId ? ` in reply to ${parentId}` : "";
+    return { structured: { commentId: comment.id, url }, text: `Commented on #${id}${where} (comment ${comment.id})${url ? `\n${url}` : ""}` };
+  },
+});
+
+export const bitbucketApprovePullRequest = defineTool({
+  name: "bitbucket_approve_pull_request",
+  service: "bitbucket",
+  toolset: "bitbucket-prs",
+  scope: "write",
+  description: "Approve a Bitbucket pull request as Bitbucket's account, or withdraw that approval (approve: false).",
+  input: z.object({ workspace: workspaceArg, repository, pullRequestId, approve: z.boolean().default(true).describe("true (default) to approve, false to withdraw the approval.") }),
+  output: z.object({ approved: z.boolean() }),
+  annotations: { title: "Approve a Bitbucket pull request", ...WRITES, idempotentHint: true },
+  async run({ workspace: given, repository: slug, pullRequestId: id, approve }, ctx) {
+    const { workspace, repo } = target(ctx, given, slug);
+    if (approve) await ctx.clients.bitbucket.approvePullRequest(workspace, repo, id);
+    else await ctx.clients.bitbucket.unapprovePullRequest(workspace, repo, id);
+    return { structured: { approved: approve }, text: approve ? `Approved #${id} in ${workspace}/${repo}.` : `Withdrew the approval of #${id} in ${workspace}/${repo}.` };
+  },
+});
+
+const DESTRUCTIVE = { ...WRITES, destructiveHint: true } as const;
+
+export const bitbucketMergePullRequest = defineTool({
+  name: "bitbucket_merge_pull_request",
+  service: "bitbucket",
+  toolset: "bitbucket-prs",
+  scope: "write",
+  description: "Merge an open Bitbucket pull request with a strategy (merge_commit, squash or fast_forward). This changes the destination branch: confirm with the user first.",
+  input: z.object({
+    workspace: workspaceArg,
+    repository,
+    pullRequestId,
+    strategy: z.enum(["merge_commit", "squash", "fast_forward"], { error: "strategy must be merge_commit, squash or fast_forward" }).default("merge_commit"),
+    message: z.string().trim().min(1).max(5000).optional().describe("The merge commit message; Bitbucket writes one when omitted."),
+    closeSourceBranch: z.boolean().optional().describe("Delete the source branch after the merge."),
+  }),
+  output: z.object({ state: z.string(), mergeCommit: z.string().nullable(), url: z.string().nullable() }),
+  annotations: { title: "Merge a Bitbucket pull request", ...DESTRUCTIVE },
+  async run({ workspace: given, repository: slug, pullRequestId: id, strategy, message, closeSourceBranch }, ctx) {
+    const { workspace, repo } = target(ctx, given, slug);
+    const pr = await ctx.clients.bitbucket.mergePullRequest(workspace, repo, id, { merge_strategy: strategy, ...(message ? { message } : {}), ...(closeSourceBranch !== undefined ? { close_source_branch: closeSourceBranch } : {}) });
+    const raw = pr as typeof pr & { merge_commit?: { hash?: string } | null; links?: unknown };
+    const mergeCommit = raw.merge_commit?.hash ?? null;
+    const url = href(raw.links, "html");
+    return { structured: { state: pr.state, mergeCommit, url }, text: `Merged #${id} in ${workspace}/${repo} (${strategy})${mergeCommit ? `: ${mergeCommit.slice(0, 12)}` : ""}${url ? `\n${url}` : ""}` };
+  },
+});
+
+export const bitbucketDeclinePullRequest = defineTool({
+  name: "bitbucket_decline_pull_request",
+  service: "bitbucket",
+  toolset: "bitbucket-prs",
+  scope: "write",
+  description: "Decline (close without merging) an open Bitbucket pull request. It cannot be reopened by a tool: confirm with the user first.",
+  input: z.object({ workspace: workspaceArg, repository, pullRequestId }),
+  output: z.object({ state: z.string(), url: z.string().nullable() }),
+  annotations: { title: "Decline a Bitbucket pull request", ...DESTRUCTIVE },
+  async run({ workspace: given, repository: slug, pullRequestId: id }, ctx) {
+    const { workspace, repo } = target(ctx, given, slug);
+    const pr = await ctx.clients.bitbucket.declinePullRequest(workspace, repo, id);
+    const url = href((pr as typeof pr & { links?: unknown }).links, "html");
+    return { structured: { state: pr.state, url }, text: `Declined #${id} in ${workspace}/${repo}.${url ? `\n${url}` : ""}` };
+  },
+});
+
+export const BITBUCKET_PR_TOOLS = [bitbucketListPullRequests, bitbucketGetPullRequestDiff, bitbucketCommentPullRequest, bitbucketApprovePullRequest, bitbucketMergePullRequest, bitbucketDeclinePullRequest];
