@@ -122,9 +122,14 @@ export const percentile = (xs, p) => {
 };
 
 /** Signs in as the bench admin and makes an OAuth client through the console's API; its Basic credentials. */
-export async function benchClient(server, { name = "bench", scopes = ["read", "write"] } = {}) {
+/** The bench admin's session cookie, for console routes (CSRF is checked by Origin: send the server's own). */
+export async function adminCookie(server) {
   const login = await fetch(`${server.url}/api/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ username: "admin", password: "bench-admin-password" }) });
-  const cookie = login.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+  return login.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+}
+
+export async function benchClient(server, { name = "bench", scopes = ["read", "write"] } = {}) {
+  const cookie = await adminCookie(server);
   const created = await fetch(`${server.url}/api/admin/oauth-clients`, {
     method: "POST",
     headers: { "content-type": "application/json", cookie, origin: server.url },
@@ -136,7 +141,11 @@ export async function benchClient(server, { name = "bench", scopes = ["read", "w
 
 /** A client_credentials access token with `scope`, for a new bench client. */
 export async function benchToken(server, scope = "read") {
-  const { basic } = await benchClient(server, { scopes: scope.split(" ") });
+  return clientToken(server, await benchClient(server, { scopes: scope.split(" ") }), scope);
+}
+
+/** A client_credentials token of a client made by benchClient. */
+export async function clientToken(server, { basic }, scope = "read") {
   const res = await fetch(`${server.url}/oauth/token`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", authorization: basic }, body: `grant_type=client_credentials&scope=${encodeURIComponent(scope)}` });
   return (await res.json()).access_token;
 }

@@ -1,0 +1,93 @@
+// The tool catalogue (issue 11): how much of a model's context tools/list takes (characters, and
+// tokens estimated as characters ÷ 4) for a read-only token and for everything; answer sizes
+// against the raw upstream JSON of the same data; and jira_search throughput at concurrency 16
+// with a Jira project allow-list in force against without (same server, alternating runs).
+import autocannon from "autocannon";
+import { adminCookie, benchClient, benchToken, clientToken, fmt, median, requireBuild, startSandboxProcess, startServer } from "./lib.mjs";
+
+const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const MODERN = "2026-07-28";
+const ENVELOPE = { "io.modelcontextprotocol/protocolVersion": MODERN, "io.modelcontextprotocol/clientCapabilities": {}, "io.modelcontextprotocol/clientInfo": { name: "bench", version: "1" } };
+const SANDBOX_AUTH = `Basic ${Buffer.from("demo@bridgekeeper.test:sandbox-api-token").toString("base64")}`;
+const BITBUCKET_AUTH = `Basic ${Buffer.from("demo:sandbox-app-password").toString("base64")}`;
+
+let nextId = 1;
+const headers = (token, method, name) => ({ authorization: `Bearer ${token}`, "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": MODERN, "mcp-method": method, ...(name ? { "mcp-name": name } : {}) });
+const rpc = async (server, token, method, params = {}) => {
+  const res = await fetch(`${server.url}/mcp`, { method: "POST", headers: headers(token, method, params.name), body: JSON.stringify({ jsonrpc: "2.0", id: nextId++, method, params: { ...params, _meta: ENVELOPE } }) });
+  const body = await res.json();
+  if (!body.result) throw new Error(`${method}: ${JSON.stringify(body).slice(0, 300)}`);
+  return body.result;
+};
+const raw = async (url, init = {}) => (await (await fetch(url, { ...init, headers: { authorization: SANDBOX_AUTH, accept: "application/json", "content-type": "application/json", ...init.headers } })).text()).length;
+const size = (tools) => {
+  const chars = JSON.stringify(tools).length;
+  return `${tools.length} tools, ${chars} characters ≈ ${Math.round(chars / 4)} tokens`;
+};
+
+export async function run() {
+  requireBuild();
+  const sandbox = await startSandboxProcess();
+  const server = await startServer({ env: { DEMO_SANDBOX_URL: sandbox.url, BITBUCKET_API_URL: `${sandbox.url}/2.0`, RATE_LIMIT_API_PER_MINUTE: "100000000", RATE_LIMIT_API_BURST: "1000000" } });
+  try {
+    const rows = [];
+    const readToken = await benchToken(server, "read");
+    const allToken = await benchToken(server, "read write");
+    rows.push({ name: "tools/list, read-only token (target ≤ 6,000 tokens for the default set)", median: size((await rpc(server, readToken, "tools/list")).tools) });
+    rows.push({ name: "tools/list, everything (read write; target ≤ 20,000 tokens)", median: size((await rpc(server, allToken, "tools/list")).tools) });
+
+    // Answer sizes against the raw upstream JSON of the same request.
+    const search = await rpc(server, readToken, "tools/call", { name: "jira_search", arguments: { jql: "project = BK ORDER BY key ASC", maxResults: 20 } });
+    const searchRaw = await raw(`${sandbox.url}/rest/api/3/search/jql`, { method: "POST", body: JSON.stringify({ jql: "project = BK ORDER BY key ASC", maxResults: 20, fields: ["summary", "status", "assignee", "priority", "issuetype", "updated"] }) });
+    rows.push({ name: "answer: jira_search, 20 issues", median: `${search.content[0].text.length} characters (raw upstream JSON: ${searchRaw})` });
+
+    // The seeded issue with the most comments (at least 10 where the seed has one).
+    const withComments = JSON.parse(await (await fetch(`${sandbox.url}/rest/api/3/search/jql`, { method: "POST", headers: { authorization: SANDBOX_AUTH, "content-type": "application/json" }, body: JSON.stringify({ jql: "project = BK", maxResults: 100, fields: ["comment"] }) })).text())
+      .issues.map((i) => ({ key: i.key, n: i.fields.comment?.total ?? i.fields.comment?.comments?.length ?? 0 }))
+      .sort((a, b) => b.n - a.n)[0];
+    const issue = await rpc(server, readToken, "tools/call", { name: "jira_get_issue", arguments: { issueKey: withComments.key, comments: 10 } });
+    const issueRaw = await raw(`${sandbox.url}/rest/api/3/issue/${withComments.key}`);
+    rows.push({ name: `answer: jira_get_issue with its latest ${issue.structuredContent.comments.length} comments`, median: `${issue.content[0].text.length} characters (raw upstream JSON: ${issueRaw})` });
+
+    const prs = await rpc(server, readToken, "tools/call", { name: "bitbucket_list_pull_requests", arguments: { repository: "api-gateway", maxResults: 1 } });
+    if (prs.isError) throw new Error(`bitbucket_list_pull_requests: ${prs.content[0].text}`);
+    const pr = prs.structuredContent.pullRequests[0];
+    if (pr) {
+      const diff = await rpc(server, readToken, "tools/call", { name: "bitbucket_get_pull_request_diff", arguments: { repository: "api-gateway", pullRequestId: pr.id, maxLines: 500 } });
+      const diffRaw = await raw(`${sandbox.url}/2.0/repositories/bridgekeeper/api-gateway/pullrequests/${pr.id}/diff`, { headers: { accept: "text/plain", authorization: BITBUCKET_AUTH } });
+      rows.push({ name: `answer: bitbucket_get_pull_request_diff, at most 500 lines (${diff.structuredContent.shownLines} of ${diff.structuredContent.lines} shown)`, median: `${diff.content[0].text.length} characters (raw upstream diff: ${diffRaw})` });
+    }
+
+    // jira_search under a project allow-list against without: two clients of the same server.
+    const limited = await benchClient(server, { name: "bench limited" });
+    const put = await fetch(`${server.url}/api/admin/oauth-clients/${limited.clientId}/policy`, { method: "PUT", headers: { "content-type": "application/json", cookie: await adminCookie(server), origin: server.url }, body: JSON.stringify({ jiraProjects: ["BK"] }) });
+    if (put.status !== 200) throw new Error(`policy: ${put.status} ${await put.text()}`);
+    const limitedToken = await clientToken(server, limited, "read");
+    // The same upstream work both ways: the open client asks for BK itself, the limited one is held to BK by the policy.
+    const body = (jql) => () => JSON.stringify({ jsonrpc: "2.0", id: nextId++, method: "tools/call", params: { name: "jira_search", arguments: { jql, maxResults: 20 }, _meta: ENVELOPE } });
+    const bodies = new Map([[readToken, body("project = BK ORDER BY updated DESC")], [limitedToken, body("ORDER BY updated DESC")]]);
+    const load = (token) =>
+      new Promise((resolve, reject) =>
+        autocannon({ url: `${server.url}/mcp`, method: "POST", connections: 16, duration: SECONDS, headers: headers(token, "tools/call", "jira_search"), requests: [{ setupRequest: (req) => ({ ...req, body: bodies.get(token)() }) }] }, (err, r) =>
+          err ? reject(err) : r.non2xx + r.errors > 0 ? reject(new Error(`${r.non2xx} non-2xx, ${r.errors} errors`)) : resolve(r.requests.average),
+        ),
+      );
+    await load(readToken);
+    await load(limitedToken);
+    const open = [];
+    const restricted = [];
+    for (let i = 0; i < RUNS; i++) {
+      open.push(await load(readToken));
+      restricted.push(await load(limitedToken));
+    }
+    const ratio = restricted.map((r, i) => r / open[i]);
+    rows.push({ name: "jira_search, concurrency 16, no allow-list", median: `${fmt(median(open))} req/s`, runs: open.map((x) => fmt(x)).join(", ") });
+    rows.push({ name: "jira_search, concurrency 16, Jira project allow-list [BK]", median: `${fmt(median(restricted))} req/s`, runs: restricted.map((x) => fmt(x)).join(", ") });
+    rows.push({ name: "allow-list / none (target within 10 %)", median: `${fmt(median(ratio), 3)}`, runs: ratio.map((x) => fmt(x, 3)).join(", ") });
+    return rows;
+  } finally {
+    await server.stop();
+    await sandbox.stop();
+  }
+}
