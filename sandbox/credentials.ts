@@ -1,6 +1,7 @@
 /**
  * The sandbox's accounts. Jira and Confluence take Basic `email:apiToken` (or a bearer token),
- * Bitbucket takes Basic `username:appPassword` (or a bearer token), as the real clouds do.
+ * Bitbucket takes Basic `username:appPassword` or `email:apiToken` (the Atlassian API token that
+ * replaced app passwords in 2026), or a bearer token, as the real clouds do.
  */
 export interface SandboxCredentials {
   atlassian: { email: string; apiToken: string; accountId: string; displayName: string };

@@ -49,13 +49,17 @@ function acceptedHeaders(accounts: SandboxCredentials): Record<Service, Set<stri
   const basic = (user: string, secret: string) => `Basic ${Buffer.from(`${user}:${secret}`).toString("base64")}`;
   const bearer = accounts.bearerTokens.map((t) => `Bearer ${t}`);
   const atlassian = new Set([basic(accounts.atlassian.email, accounts.atlassian.apiToken), ...bearer]);
-  return { jira: atlassian, confluence: atlassian, bitbucket: new Set([basic(accounts.bitbucket.username, accounts.bitbucket.appPassword), ...bearer]) };
+  // Bitbucket also takes the Atlassian account's email and API token (what replaced app passwords in 2026).
+  return { jira: atlassian, confluence: atlassian, bitbucket: new Set([basic(accounts.bitbucket.username, accounts.bitbucket.appPassword), basic(accounts.atlassian.email, accounts.atlassian.apiToken), ...bearer]) };
 }
 
 function authorised(service: Service, credentials: Credentials, accounts: SandboxCredentials): boolean {
   if (credentials.kind === "bearer") return accounts.bearerTokens.includes(credentials.token);
   if (credentials.kind !== "basic") return false;
-  if (service === "bitbucket") return credentials.user === accounts.bitbucket.username && credentials.secret === accounts.bitbucket.appPassword;
+  if (service === "bitbucket") {
+    const appPassword = credentials.user === accounts.bitbucket.username && credentials.secret === accounts.bitbucket.appPassword;
+    return appPassword || (credentials.user.toLowerCase() === accounts.atlassian.email.toLowerCase() && credentials.secret === accounts.atlassian.apiToken);
+  }
   return credentials.user.toLowerCase() === accounts.atlassian.email.toLowerCase() && credentials.secret === accounts.atlassian.apiToken;
 }
 

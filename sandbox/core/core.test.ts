@@ -23,11 +23,18 @@ describe("sandbox core", () => {
     const confluence = await get(PATHS.confluence);
     expect(confluence.status).toBe(401);
     expect(await confluence.json()).toMatchObject({ statusCode: 401, message: expect.any(String) });
-    // Bitbucket's app password does not open Jira, and Atlassian's token does not open Bitbucket.
-    const bitbucket = await get(PATHS.bitbucket, `Basic ${Buffer.from("demo@bridgekeeper.test:sandbox-api-token").toString("base64")}`);
+    // Bitbucket's app password does not open Jira; a wrong one does not open Bitbucket.
+    expect((await get(PATHS.jira, `Basic ${Buffer.from("demo:sandbox-app-password").toString("base64")}`)).status).toBe(401);
+    const bitbucket = await get(PATHS.bitbucket, `Basic ${Buffer.from("demo:wrong-app-password").toString("base64")}`);
     expect(bitbucket.status).toBe(401);
     expect(bitbucket.headers.get("www-authenticate")).toMatch(/^Basic/);
     expect(await bitbucket.json()).toMatchObject({ type: "error", error: { message: expect.any(String) } });
+  });
+
+  it("Bitbucket takes an app password, or the Atlassian email and API token that replaced app passwords in 2026", async () => {
+    expect((await get(PATHS.bitbucket, `Basic ${Buffer.from("demo:sandbox-app-password").toString("base64")}`)).status).toBe(200);
+    expect((await get(PATHS.bitbucket, `Basic ${Buffer.from("Demo@Bridgekeeper.test:sandbox-api-token").toString("base64")}`)).status).toBe(200);
+    expect((await get(PATHS.bitbucket, `Basic ${Buffer.from("demo@bridgekeeper.test:not-the-token").toString("base64")}`)).status).toBe(401);
   });
 
   it("sets faults over HTTP (validated), applies them a given number of times, and clears them", async () => {

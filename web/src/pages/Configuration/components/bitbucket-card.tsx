@@ -19,7 +19,8 @@ const BITBUCKET: IntegrationSpec<BitbucketConfigDto, z.input<ReturnType<typeof b
     label: "App password",
     hintKey: "appPasswordHint",
     storedNoun: "An app password",
-    howTo: "Create one in Bitbucket: Personal settings, App passwords, with read access to repositories.",
+    // Bitbucket retired app passwords in 2026: an Atlassian API token with Bitbucket scopes takes their place.
+    howTo: "Bitbucket replaced app passwords with API tokens: create an Atlassian API token with Bitbucket scopes (repositories and pull requests) and enter your Atlassian email as the username. An existing app password also works.",
   },
   activeDescription: "Bitbucket tools are offered and status is checked.",
   schema: bitbucketConfigFormSchema,
