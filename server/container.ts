@@ -1,3 +1,4 @@
+import { createOutboundProxy, proxySettingsFrom, type OutboundProxySettings } from "./upstream/outbound-proxy";
 import type { Env } from "./env";
 import type { SecretBox } from "./lib/secret-box";
 import { createIntegrationStatusService } from "./modules/integrations/integration-status.service";
@@ -58,6 +59,8 @@ export type AppConfig = Pick<
     heartbeatMs?: number;
     /** Batching of the request log (tests and benchmarks). */
     requestLog?: RequestLogOptions;
+    /** HTTPS_PROXY / HTTP_PROXY / NO_PROXY; read from the environment when absent (tests set it). */
+    outboundProxy?: OutboundProxySettings;
     /** Overrides of the upstream layer's retry, breaker and size limits (tests). */
     upstream?: Partial<Omit<UpstreamOptions, "meter">>;
   };
@@ -83,7 +86,7 @@ export function createContainer(deps: { database: Database; config: AppConfig; c
   const roles = createRolesService({ repos, transact, audit, clock, events });
   const meter = createUpstreamMeter({ clock, events, hourlyBudget: { atlassian: config.ATLASSIAN_HOURLY_BUDGET, bitbucket: config.BITBUCKET_HOURLY_BUDGET } });
   const hostPolicy = createHostPolicy({ allowPrivate: config.UPSTREAM_ALLOW_PRIVATE, allowedHosts: config.UPSTREAM_ALLOWED_HOSTS });
-  const http = createUpstreamHttp({ meter, timeoutMs: config.UPSTREAM_TIMEOUT_MS, hostPolicy, ...config.upstream });
+  const http = createUpstreamHttp({ meter, timeoutMs: config.UPSTREAM_TIMEOUT_MS, hostPolicy, proxy: createOutboundProxy(config.outboundProxy ?? proxySettingsFrom(process.env)), ...config.upstream });
   const integrations = createIntegrationsService({ repo: repos.integrationsRepo, secretBox, audit, clock, http, hostPolicy, bitbucketApiUrl: config.BITBUCKET_API_URL, events });
   const integrationStatus = createIntegrationStatusService({
     integrations,

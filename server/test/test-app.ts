@@ -18,7 +18,8 @@ import { openTestDatabase } from "./test-database";
  * The defaults of every setting (server/env.ts), in test mode. The sandbox and fake upstreams
  * listen on loopback, so private addresses are allowed here; the SSRF tests turn it off.
  */
-export const TEST_CONFIG: AppConfig = { ...parseEnv({ NODE_ENV: "test" }), UPSTREAM_TIMEOUT_MS: 5_000, UPSTREAM_ALLOW_PRIVATE: true };
+// No outbound proxy, whatever the machine's environment says: tests reach the sandbox directly.
+export const TEST_CONFIG: AppConfig = { ...parseEnv({ NODE_ENV: "test" }), UPSTREAM_TIMEOUT_MS: 5_000, UPSTREAM_ALLOW_PRIVATE: true, outboundProxy: {} };
 
 export interface TestApp {
   baseUrl: string;

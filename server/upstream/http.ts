@@ -1,9 +1,10 @@
 import { BrokenCircuitError, circuitBreaker, ConsecutiveBreaker, handleWhen, type CircuitBreakerPolicy } from "cockatiel";
-import { Agent, type Dispatcher } from "undici";
+import { Agent, ProxyAgent, type Dispatcher } from "undici";
 import { SERVICE_NAMES, UpstreamError, type UpstreamService } from "./errors";
 import type { UpstreamMeter } from "./meter";
 import { isIP } from "node:net";
 import { HostNotAllowedError, hostRuleMessage, type HostPolicy } from "./host-policy";
+import type { OutboundProxy } from "./outbound-proxy";
 
 /** Where a call goes and with which credentials (an `Authorization` header value). */
 export interface UpstreamTarget {
@@ -45,6 +46,8 @@ export interface UpstreamOptions {
   userAgent?: string;
   /** Which addresses calls may reach (SSRF rule); without it, any (only tests of this layer omit it). */
   hostPolicy?: HostPolicy;
+  /** HTTPS_PROXY / HTTP_PROXY / NO_PROXY (outbound-proxy.ts); null: every call connects directly. */
+  proxy?: OutboundProxy | null;
 }
 
 const IDEMPOTENT = new Set(["GET", "HEAD", "PUT", "DELETE"]);
@@ -66,6 +69,26 @@ export function createUpstreamHttp(options: UpstreamOptions) {
   // Every new connection resolves its host through the policy: checked after DNS, each time.
   const agent = new Agent({ keepAliveTimeout: 30_000, keepAliveMaxTimeout: 120_000, connections: 64, connect: { timeout: 10_000, ...(policy ? { lookup: policy.lookup } : {}) } });
   const breakers = new Map<string, CircuitBreakerPolicy>();
+  // Through a proxy the proxy resolves the name, so the address rule is checked here first (cached briefly).
+  const proxies = new Map<string, ProxyAgent>();
+  const proxyAgent = (uri: string): ProxyAgent => {
+    let found = proxies.get(uri);
+    if (!found) {
+      found = new ProxyAgent({ uri, keepAliveTimeout: 30_000, keepAliveMaxTimeout: 120_000, connections: 64, connect: { timeout: 10_000 } });
+      proxies.set(uri, found);
+    }
+    return found;
+  };
+  const checkedHosts = new Map<string, { problem: string | null; at: number }>();
+  async function hostProblem(host: string): Promise<string | null> {
+    if (!policy) return null;
+    const hit = checkedHosts.get(host);
+    if (hit && Date.now() - hit.at < 30_000) return hit.problem;
+    const problem = await policy.problem(host);
+    if (checkedHosts.size > 1000) checkedHosts.clear();
+    checkedHosts.set(host, { problem, at: Date.now() });
+    return problem;
+  }
 
   const breakerFor = (service: UpstreamService, origin: string): CircuitBreakerPolicy => {
     const key = `${service} ${origin}`;
@@ -152,7 +175,12 @@ export function createUpstreamHttp(options: UpstreamOptions) {
     req: { origin: string; path: string; method: string; headers: Record<string, string>; body: string | undefined; signal: AbortSignal; accept: "json" | "text" | "raw"; timeoutMs: number },
   ): Promise<UpstreamResponse<T>> {
     options.meter.recordCall(service);
-    const res: Dispatcher.ResponseData = await agent.request({
+    const proxied = options.proxy?.proxyFor(req.origin) ?? null;
+    if (proxied) {
+      const problem = await hostProblem(new URL(req.origin).hostname);
+      if (problem) throw new HostNotAllowedError(problem);
+    }
+    const res: Dispatcher.ResponseData = await (proxied ? proxyAgent(proxied) : agent).request({
       origin: req.origin,
       path: req.path,
       method: req.method as Dispatcher.HttpMethod,
@@ -182,7 +210,7 @@ export function createUpstreamHttp(options: UpstreamOptions) {
     resetCircuits(service: UpstreamService): void {
       for (const key of [...breakers.keys()]) if (key.startsWith(`${service} `)) breakers.delete(key);
     },
-    close: () => agent.close(),
+    close: () => Promise.all([agent.close(), ...[...proxies.values()].map((p) => p.close())]).then(() => undefined),
   };
 }
 
