@@ -10,6 +10,7 @@ import { z } from "zod";
 export const TOOLSETS = {
   "jira-issues": "Jira issues: search, read, create, update, comment, transitions",
   "jira-projects": "Jira projects",
+  "jira-agile": "Jira Software boards and sprints",
   "confluence-pages": "Confluence pages: search and read",
   "bitbucket-code": "Bitbucket repositories",
   "bitbucket-prs": "Bitbucket pull requests",
@@ -55,7 +56,7 @@ export const OPEN_POLICY: ClientPolicy = { readOnly: false, toolsets: null, disa
 
 /** The toolsets of each service, to tell whether a policy leaves a client any of it. */
 const SERVICE_TOOLSETS: Record<"jira" | "confluence" | "bitbucket", Toolset[]> = {
-  jira: ["jira-issues", "jira-projects"],
+  jira: ["jira-issues", "jira-projects", "jira-agile"],
   confluence: ["confluence-pages"],
   bitbucket: ["bitbucket-code", "bitbucket-prs"],
 };

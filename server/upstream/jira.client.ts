@@ -93,6 +93,8 @@ export function createJiraClient(http: UpstreamHttp, target: TargetProvider) {
         return { ...page, items: page.values };
       }, maxItems),
 
+    board: (boardId: number) => call<{ id: number; name: string; type: string; location?: { projectKey?: string } }>({ path: `/rest/agile/1.0/board/${boardId}` }),
+
     sprints: (boardId: number, state?: "future" | "active" | "closed", maxItems?: number) =>
       paginateStartAt(async (startAt) => {
         const page = await call<StartAtPage & { values: { id: number; name: string; state: string }[] }>({ path: `/rest/agile/1.0/board/${boardId}/sprint`, query: { startAt, maxResults: 50, state } });

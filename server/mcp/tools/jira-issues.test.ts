@@ -102,6 +102,25 @@ describe("Jira issue tools", () => {
     expect(res.text).toMatch(/^\d+ projects?/);
   });
 
+  it("boards, their sprints and a sprint's issues grouped by status", async () => {
+    const boards = await call("jira_list_boards", { projectKey: "BK" });
+    expect(boards.isError).toBe(false);
+    const scrum = (boards.data.boards as { id: number; type: string; project: string }[]).find((b) => b.type === "scrum")!;
+    expect(scrum).toMatchObject({ project: "BK" });
+    const sprints = await call("jira_list_sprints", { boardId: scrum.id, state: "active" });
+    expect(sprints.isError).toBe(false);
+    const [sprint] = sprints.data.sprints as { id: number; state: string }[];
+    expect(sprint).toMatchObject({ state: "active" });
+    const issues = await call("jira_get_sprint_issues", { sprintId: sprint!.id });
+    expect(issues.isError).toBe(false);
+    expect((issues.data.issues as { key: string }[]).length).toBeGreaterThan(0);
+    expect(issues.text).toMatch(/^Sprint \d+: \d+ issues?/);
+    expect(issues.text).toMatch(/\n## .+ \(\d+\)\n- BK-\d+ /);
+    const missing = await call("jira_list_sprints", { boardId: 999_999 });
+    expect(missing.isError).toBe(true);
+    expect(missing.text).toMatch(/found nothing there \(404\)/);
+  });
+
   it("bad arguments and upstream refusals are tool errors that say what to fix", async () => {
     const empty = await call("jira_create_issue", { projectKey: "BK", summary: "  " });
     expect(empty.isError).toBe(true);

@@ -125,7 +125,14 @@ describe("client policy: set by an administrator, enforced on every tool", () =>
     const projects = (await call("jira_list_projects", {})).data.projects as unknown as { key: string }[];
     const other = projects.map((p) => p.key).find((k) => k !== "BK")!;
     expect(other).toBeDefined();
+    const otherBoard = ((await call("jira_list_boards", { projectKey: other })).data.boards as unknown as { id: number }[])[0]!;
     await setPolicy({ jiraProjects: ["BK"] });
+    const boards = (await call("jira_list_boards", {})).data.boards as unknown as { project: string }[];
+    expect(boards.length).toBeGreaterThan(0);
+    expect(boards.every((b) => b.project === "BK")).toBe(true);
+    const sprints = await call("jira_list_sprints", { boardId: otherBoard.id });
+    expect(sprints.isError).toBe(true);
+    expect(sprints.text).toMatch(new RegExp(`may not use the Jira project ${other}`));
 
     const search = await call("jira_search", { jql: `project in (BK, ${other}) ORDER BY created DESC`, maxResults: 50 });
     const keys = (search.data.issues as unknown as { key: string }[]).map((i) => i.key);
