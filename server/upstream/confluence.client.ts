@@ -51,6 +51,8 @@ export function createConfluenceClient(http: UpstreamHttp, target: TargetProvide
     /** One page of spaces: the connection test's call. */
     spacesPage: (limit = 25, timeoutMs?: number) => call<Links & { results: ConfluenceSpace[] }>({ path: "/api/v2/spaces", query: { limit }, timeoutMs }),
     space: (id: string) => call<ConfluenceSpace>({ path: `/api/v2/spaces/${enc(id)}` }),
+    /** The space with this key, or undefined. */
+    spaceByKey: async (key: string): Promise<ConfluenceSpace | undefined> => (await call<{ results: ConfluenceSpace[] }>({ path: "/api/v2/spaces", query: { keys: key, limit: 1 } })).results[0],
     spaces: (maxItems?: number) => follow<ConfluenceSpace>({ path: "/api/v2/spaces", query: { limit: 100 } }, maxItems),
 
     getPage: (id: string, bodyFormat: "storage" | "atlas_doc_format" | "view" = "storage") =>

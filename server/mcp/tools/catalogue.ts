@@ -1,5 +1,6 @@
 import { BITBUCKET_PR_TOOLS } from "./bitbucket-prs.tools";
 import { BITBUCKET_TOOLS } from "./bitbucket.tools";
+import { CONFLUENCE_PAGE_TOOLS } from "./confluence-pages.tools";
 import { CONFLUENCE_TOOLS } from "./confluence.tools";
 import { JIRA_AGILE_TOOLS } from "./jira-agile.tools";
 import { JIRA_ISSUE_TOOLS } from "./jira-issues.tools";
@@ -7,7 +8,7 @@ import { JIRA_TOOLS } from "./jira.tools";
 import type { ToolSpec } from "./tool";
 
 /** Every tool, in a fixed order (by name), so tools/list answers the same list every time. */
-export const TOOLS: readonly ToolSpec[] = [...JIRA_TOOLS, ...JIRA_ISSUE_TOOLS, ...JIRA_AGILE_TOOLS, ...CONFLUENCE_TOOLS, ...BITBUCKET_TOOLS, ...BITBUCKET_PR_TOOLS].sort((a, b) => a.name.localeCompare(b.name));
+export const TOOLS: readonly ToolSpec[] = [...JIRA_TOOLS, ...JIRA_ISSUE_TOOLS, ...JIRA_AGILE_TOOLS, ...CONFLUENCE_TOOLS, ...CONFLUENCE_PAGE_TOOLS, ...BITBUCKET_TOOLS, ...BITBUCKET_PR_TOOLS].sort((a, b) => a.name.localeCompare(b.name));
 
 const byName = new Map(TOOLS.map((tool) => [tool.name, tool]));
 

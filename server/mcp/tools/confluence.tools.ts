@@ -5,7 +5,7 @@ import { assertSpaceAllowed, constrainCql } from "./policy";
 import { defineTool, READ_ONLY, type ToolContext } from "./tool";
 
 /** A Confluence web path (`/spaces/ENG/pages/1/Title`) as a link on the instance. */
-const wikiUrl = (ctx: ToolContext, path: unknown): string | null => (ctx.atlassianUrl && typeof path === "string" && path.startsWith("/") ? `${ctx.atlassianUrl}/wiki${path}` : null);
+export const wikiUrl = (ctx: ToolContext, path: unknown): string | null => (ctx.atlassianUrl && typeof path === "string" && path.startsWith("/") ? `${ctx.atlassianUrl}/wiki${path}` : null);
 
 const SearchResultSchema = z.object({
   id: z.string().nullable(),

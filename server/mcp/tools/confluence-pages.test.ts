@@ -1,0 +1,92 @@
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MODERN, startMcpRig, type McpRig } from "../mcp.test-rig";
+import { markdownToStorage } from "./markdown/markdown-to-storage";
+
+const PAGE = [
+  "## Runbook",
+  "",
+  "Restart the **gateway** with `kubectl`, then check [the dashboard](https://grafana.example/d/1).",
+  "",
+  "- first step",
+  "- second step",
+  "",
+  "```bash",
+  "kubectl rollout restart deploy/gateway",
+  "```",
+  "",
+  "| Service | Owner |",
+  "| --- | --- |",
+  "| gateway | Platform |",
+].join("\n");
+
+describe("Markdown to Confluence storage", () => {
+  it("writes code as the code macro, raw HTML as text, and self-closes what XHTML needs", () => {
+    expect(markdownToStorage("```ts\nconst a = 1; // ]]> inside\n```")).toBe(
+      '<ac:structured-macro ac:name="code"><ac:parameter ac:name="language">ts</ac:parameter><ac:plain-text-body><![CDATA[const a = 1; // ]]]]><![CDATA[> inside]]></ac:plain-text-body></ac:structured-macro>',
+    );
+    expect(markdownToStorage("<script>alert(1)</script>")).not.toContain("<script>");
+    expect(markdownToStorage("a  \nb\n\n---")).toBe("<p>a<br />b</p>\n<hr />");
+    expect(markdownToStorage("![diagram](https://x.example/d.png)")).toBe('<p><ac:image ac:alt="diagram"><ri:url ri:value="https://x.example/d.png" /></ac:image></p>');
+  });
+});
+
+/** Confluence page tools through a real MCP client against the sandbox over HTTP. */
+describe("Confluence page tools", () => {
+  let rig: McpRig;
+  let client: Client;
+  let spaceKey: string;
+  beforeAll(async () => {
+    rig = await startMcpRig({ upstream: { maxAttempts: 1 } });
+    client = new Client({ name: "confluence-pages-test", version: "1.0.0" }, { versionNegotiation: { mode: { pin: MODERN } } });
+    await client.connect(new StreamableHTTPClientTransport(new URL("/mcp", rig.baseUrl), { requestInit: { headers: { authorization: `Bearer ${await rig.token("read write")}` } } }));
+    const auth = `Basic ${Buffer.from("demo@bridgekeeper.test:sandbox-api-token").toString("base64")}`;
+    spaceKey = ((await (await fetch(`${rig.sandbox.url}/wiki/api/v2/spaces?limit=1`, { headers: { authorization: auth } })).json()) as { results: { key: string }[] }).results[0]!.key;
+  });
+  afterAll(async () => {
+    await client?.close();
+    await rig?.t.close();
+    await rig?.sandbox.close();
+  });
+  const call = async (name: string, args: Record<string, unknown>) => {
+    const res = await client.callTool({ name, arguments: args });
+    return { isError: res.isError === true, text: (res.content as { text: string }[])[0]!.text, data: res.structuredContent as Record<string, never> };
+  };
+  const normalise = (md: string) => md.replace(/[ \t]+$/gm, "").replace(/\n{3,}/g, "\n\n").trim();
+
+  it("creates a page from Markdown and reads the same Markdown back; updates by version; a stale version is a conflict naming the current one", async () => {
+    const created = await call("confluence_create_page", { spaceKey, title: "Gateway runbook", body: PAGE });
+    expect(created.isError).toBe(false);
+    expect(created.data).toMatchObject({ title: "Gateway runbook", version: 1 });
+    const id = created.data.id as unknown as string;
+    const read = await call("confluence_get_page", { pageId: id });
+    expect(normalise(read.data.body as unknown as string)).toBe(PAGE);
+
+    const updated = await call("confluence_update_page", { pageId: id, version: 1, body: `${PAGE}\n\nUpdated by a tool.`, message: "note added" });
+    expect(updated.isError).toBe(false);
+    expect(updated.data.version).toBe(2);
+    expect(normalise((await call("confluence_get_page", { pageId: id })).data.body as unknown as string)).toBe(`${PAGE}\n\nUpdated by a tool.`);
+
+    const stale = await call("confluence_update_page", { pageId: id, version: 1, title: "Renamed" });
+    expect(stale.isError).toBe(true);
+    expect(stale.text).toMatch(/Version 1 is stale: page \d+ is at version 2\. Read it again/);
+    const renamed = await call("confluence_update_page", { pageId: id, version: 2, title: "Renamed" });
+    expect(renamed.data).toMatchObject({ title: "Renamed", version: 3 });
+    expect(normalise((await call("confluence_get_page", { pageId: id })).data.body as unknown as string)).toBe(`${PAGE}\n\nUpdated by a tool.`);
+
+    const comment = await call("confluence_add_comment", { pageId: id, body: "Reviewed: **fine**." });
+    expect(comment.isError).toBe(false);
+    expect(comment.data.pageId).toBe(id);
+  });
+
+  it("bad arguments and missing things are tool errors that say what to do", async () => {
+    const nothing = await call("confluence_update_page", { pageId: "1", version: 1 });
+    expect(nothing.text).toMatch(/nothing to change/);
+    const space = await call("confluence_create_page", { spaceKey: "NOSUCHSPACE", title: "x", body: "y" });
+    expect(space.isError).toBe(true);
+    expect(space.text).toMatch(/There is no Confluence space NOSUCHSPACE/);
+    const missing = await call("confluence_add_comment", { pageId: "999999999", body: "hi" });
+    expect(missing.isError).toBe(true);
+    expect(missing.text).toMatch(/found nothing there \(404\)/);
+  });
+});

@@ -1,0 +1,105 @@
+import { z } from "zod";
+import type { ConfluencePage } from "../../upstream/confluence.client";
+import { wikiUrl } from "./confluence.tools";
+import { markdownToStorage } from "./markdown/markdown-to-storage";
+import { assertSpaceAllowed } from "./policy";
+import { defineTool, ToolError, WRITES, type ToolContext } from "./tool";
+
+/**
+ * Writing Confluence pages: create, update (guarded by the version the model read) and comment.
+ * Bodies are Markdown, stored as Confluence storage format (markdownToStorage), so reading the
+ * page back (confluence_get_page) gives the same Markdown.
+ */
+
+const pageId = z.string().trim().regex(/^\d{1,20}$/, "pageId must be a numeric page id such as 1081519").describe("The page id.");
+const markdown = z.string().max(200_000, "the body may be at most 200000 characters");
+const PageResultSchema = z.object({ id: z.string(), title: z.string(), version: z.number().int().nullable(), url: z.string().nullable() });
+
+const pageUrl = (ctx: ToolContext, page: ConfluencePage): string | null => {
+  const webui = (page as ConfluencePage & { _links?: { webui?: string } })._links?.webui;
+  return wikiUrl(ctx, webui) ?? (ctx.atlassianUrl ? `${ctx.atlassianUrl}/wiki/pages/viewpage.action?pageId=${page.id}` : null);
+};
+
+/** The page, held to the client's space allow-list (its space is named by id on the page). */
+async function pageInReach(ctx: ToolContext, id: string): Promise<ConfluencePage> {
+  const page = await ctx.clients.confluence.getPage(id, "storage");
+  if (ctx.policy.confluenceSpaces !== null) assertSpaceAllowed(ctx, page.spaceId ? (await ctx.clients.confluence.space(String(page.spaceId))).key : null);
+  return page;
+}
+
+export const confluenceCreatePage = defineTool({
+  name: "confluence_create_page",
+  service: "confluence",
+  toolset: "confluence-pages",
+  scope: "write",
+  description: "Create a Confluence page in a space (optionally under a parent page). The body is Markdown: headings, lists, tables, links and fenced code blocks (stored as code macros).",
+  input: z.object({
+    spaceKey: z.string().trim().regex(/^~?[\w-]{1,255}$/, "spaceKey must be a space key such as ENG").describe("The space key, e.g. ENG."),
+    title: z.string().trim().min(1, "title must not be empty").max(255, "title may be at most 255 characters"),
+    body: markdown.describe("Markdown."),
+    parentId: pageId.optional().describe("Create it under this page."),
+  }),
+  output: PageResultSchema,
+  annotations: { title: "Create a Confluence page", ...WRITES },
+  async run({ spaceKey, title, body, parentId }, ctx) {
+    assertSpaceAllowed(ctx, spaceKey.toUpperCase().startsWith("~") ? spaceKey : spaceKey.toUpperCase());
+    const space = await ctx.clients.confluence.spaceByKey(spaceKey);
+    if (!space) throw new ToolError(`There is no Confluence space ${spaceKey}. Find spaces with confluence_search (type = space) and try again.`);
+    if (parentId) await pageInReach(ctx, parentId);
+    const page = await ctx.clients.confluence.createPage({ spaceId: String(space.id), title, body: markdownToStorage(body), ...(parentId ? { parentId } : {}) });
+    const structured = { id: String(page.id), title: page.title, version: page.version?.number ?? 1, url: pageUrl(ctx, page) };
+    return { structured, text: `Created page ${structured.id} "${structured.title}" in ${space.key}${structured.url ? `\n${structured.url}` : ""}` };
+  },
+});
+
+export const confluenceUpdatePage = defineTool({
+  name: "confluence_update_page",
+  service: "confluence",
+  toolset: "confluence-pages",
+  scope: "write",
+  description:
+    "Replace a Confluence page's body (Markdown) and/or title. Pass the version you read with confluence_get_page: if someone changed the page since, " +
+    "nothing is written and the answer names the current version, so you can read it again and reapply your change.",
+  input: z
+    .object({
+      pageId,
+      version: z.number().int().min(1).describe("The version you read (confluence_get_page's version)."),
+      body: markdown.optional().describe("Markdown; replaces the whole body."),
+      title: z.string().trim().min(1, "title must not be empty").max(255, "title may be at most 255 characters").optional(),
+      message: z.string().trim().max(500).optional().describe("A version comment, e.g. what changed."),
+    })
+    .refine((a) => a.body !== undefined || a.title !== undefined, "nothing to change: give a body, a title, or both"),
+  output: PageResultSchema,
+  annotations: { title: "Update a Confluence page", ...WRITES, idempotentHint: true },
+  async run({ pageId: id, version, body, title, message }, ctx) {
+    const current = await pageInReach(ctx, id);
+    const at = current.version?.number ?? 1;
+    if (version !== at) throw new ToolError(`Version ${version} is stale: page ${id} is at version ${at}. Read it again with confluence_get_page, apply your change to the current text, and pass version ${at}.`);
+    const page = await ctx.clients.confluence.updatePage(id, {
+      title: title ?? current.title,
+      body: body !== undefined ? markdownToStorage(body) : (current.body?.storage?.value ?? ""),
+      version: at + 1,
+      ...(message ? { message } : {}),
+    });
+    const structured = { id: String(page.id), title: page.title, version: page.version?.number ?? at + 1, url: pageUrl(ctx, page) };
+    return { structured, text: `Updated page ${id} "${structured.title}" to version ${structured.version}${structured.url ? `\n${structured.url}` : ""}` };
+  },
+});
+
+export const confluenceAddComment = defineTool({
+  name: "confluence_add_comment",
+  service: "confluence",
+  toolset: "confluence-pages",
+  scope: "write",
+  description: "Add a footer comment to a Confluence page. The body is Markdown.",
+  input: z.object({ pageId, body: z.string().trim().min(1, "body must not be empty").max(32_000, "body may be at most 32000 characters").describe("Markdown.") }),
+  output: z.object({ commentId: z.string(), pageId: z.string() }),
+  annotations: { title: "Comment on a Confluence page", ...WRITES },
+  async run({ pageId: id, body }, ctx) {
+    await pageInReach(ctx, id);
+    const comment = await ctx.clients.confluence.addComment(id, markdownToStorage(body));
+    return { structured: { commentId: String(comment.id), pageId: id }, text: `Commented on page ${id} (comment ${comment.id}).` };
+  },
+});
+
+export const CONFLUENCE_PAGE_TOOLS = [confluenceCreatePage, confluenceUpdatePage, confluenceAddComment];
