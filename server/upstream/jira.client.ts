@@ -37,6 +37,13 @@ export function createJiraClient(http: UpstreamHttp, target: TargetProvider) {
 
   return {
     myself: (timeoutMs?: number) => call<JiraUser>({ path: "/rest/api/3/myself", timeoutMs }),
+
+    /** Users whose name or email matches `query` (Jira's /user/search; assignable ones of an issue or project with /user/assignable/search). */
+    searchUsers: (query: string, options: { maxResults?: number; assignableTo?: { issueKey?: string; project?: string } } = {}) =>
+      call<(JiraUser & { emailAddress?: string; active?: boolean })[]>({
+        path: options.assignableTo ? "/rest/api/3/user/assignable/search" : "/rest/api/3/user/search",
+        query: { query, maxResults: options.maxResults ?? 20, issueKey: options.assignableTo?.issueKey, project: options.assignableTo?.project },
+      }),
     serverInfo: () => call<{ baseUrl: string; version: string; deploymentType: string }>({ path: "/rest/api/3/serverInfo" }),
 
     /** One page of the enhanced JQL search (the old /search is gone from the cloud). */

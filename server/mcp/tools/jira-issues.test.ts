@@ -96,6 +96,20 @@ describe("Jira issue tools", () => {
     expect(unknown.text).toMatch(/has no transition "Teleport" now\. Available: .+/);
   });
 
+  it("finds users by name, and only those assignable where asked; the accountId assigns", async () => {
+    const found = await call("jira_search_users", { query: "a", maxResults: 5 });
+    expect(found.isError).toBe(false);
+    const [user] = found.data.users as { accountId: string; name: string }[];
+    expect(user!.accountId).toMatch(/\S+/);
+    expect(found.text).toContain(user!.accountId);
+    const assignable = await call("jira_search_users", { query: user!.name.slice(0, 3), issueKey: "BK-5" });
+    expect(assignable.isError).toBe(false);
+    const assigned = await call("jira_update_issue", { issueKey: "BK-5", assigneeAccountId: user!.accountId });
+    expect(assigned.isError).toBe(false);
+    expect((await call("jira_get_issue", { issueKey: "BK-5" })).data.assignee).toBe(user!.name);
+    expect((await call("jira_search_users", { query: "zzzz-nobody" })).text).toMatch(/No users match/);
+  });
+
   it("lists projects", async () => {
     const res = await call("jira_list_projects", {});
     expect(res.data.projects.map((p: { key: string }) => p.key)).toContain("BK");

@@ -40,7 +40,7 @@ export const jiraCreateIssue = defineTool({
     description: markdown("description").optional().describe("Markdown."),
     priority: z.string().trim().min(1).max(100).optional().describe("A priority name, e.g. High."),
     labels: z.array(LABEL).max(50).optional(),
-    assigneeAccountId: accountId.optional().describe("The assignee's accountId (find it with the user search)."),
+    assigneeAccountId: accountId.optional().describe("The assignee's accountId (find it with jira_search_users)."),
     parentKey: z.string().trim().regex(ISSUE_KEY, "parentKey must be an issue key such as BK-12").optional().describe("The parent issue (for a sub-task, or an epic's child)."),
     fields: extraFields,
   }),
@@ -81,7 +81,7 @@ export const jiraUpdateIssue = defineTool({
       description: markdown("description").optional().describe("Markdown; replaces the description."),
       priority: z.string().trim().min(1).max(100).optional().describe("A priority name, e.g. High."),
       labels: z.array(LABEL).max(50).optional().describe("The labels the issue will have (replaces the set)."),
-      assigneeAccountId: accountId.nullable().optional().describe("The new assignee's accountId; null to unassign."),
+      assigneeAccountId: accountId.nullable().optional().describe("The new assignee's accountId (jira_search_users); null to unassign."),
       fields: extraFields,
     })
     .refine((a) => ["summary", "description", "priority", "labels", "assigneeAccountId", "fields"].some((k) => a[k as keyof typeof a] !== undefined), "nothing to change: give at least one field"),
@@ -207,4 +207,29 @@ export const jiraListProjects = defineTool({
   },
 });
 
-export const JIRA_ISSUE_TOOLS = [jiraCreateIssue, jiraUpdateIssue, jiraAddComment, jiraGetTransitions, jiraTransitionIssue, jiraListProjects];
+export const jiraSearchUsers = defineTool({
+  name: "jira_search_users",
+  service: "jira",
+  toolset: "jira-issues",
+  scope: "read",
+  description: "Find Jira users by name or email: their accountId (what assignee fields take), display name and whether they are active. Give issueKey or projectKey to list only those who can be assigned there.",
+  input: z.object({
+    query: z.string().trim().min(1, "query must not be empty").max(200),
+    issueKey: z.string().trim().regex(ISSUE_KEY, "issueKey must be an issue key such as BK-12").optional().describe("Only users assignable to this issue."),
+    projectKey: z.string().trim().regex(PROJECT_KEY, "projectKey must be a project key such as BK").optional().describe("Only users assignable in this project."),
+    maxResults: z.number().int().min(1).max(50, "maxResults may be at most 50").default(10),
+  }),
+  output: z.object({ users: z.array(z.object({ accountId: z.string(), name: z.string(), email: z.string().nullable(), active: z.boolean().nullable() })) }),
+  annotations: { title: "Find Jira users", ...READ_ONLY },
+  async run({ query, issueKey, projectKey, maxResults }, ctx) {
+    if (issueKey) assertIssueAllowed(ctx, issueKey);
+    if (projectKey) assertProjectAllowed(ctx, projectKey);
+    const assignableTo = issueKey || projectKey ? { ...(issueKey ? { issueKey: issueKey.toUpperCase() } : {}), ...(projectKey ? { project: projectKey.toUpperCase() } : {}) } : undefined;
+    const found = await ctx.clients.jira.searchUsers(query, { maxResults, ...(assignableTo ? { assignableTo } : {}) });
+    const users = found.map((u) => ({ accountId: u.accountId, name: u.displayName, email: u.emailAddress ?? null, active: typeof u.active === "boolean" ? u.active : null }));
+    const lines = users.map((u) => `- ${u.name}${u.email ? ` <${u.email}>` : ""}: ${u.accountId}${u.active === false ? " (inactive)" : ""}`);
+    return { structured: { users }, text: users.length ? [`${users.length} user${users.length === 1 ? "" : "s"}:`, ...lines].join("\n") : `No users match "${query}".` };
+  },
+});
+
+export const JIRA_ISSUE_TOOLS = [jiraSearchUsers, jiraCreateIssue, jiraUpdateIssue, jiraAddComment, jiraGetTransitions, jiraTransitionIssue, jiraListProjects];
