@@ -91,6 +91,13 @@ describe("Jira issue tools", () => {
     // Emphasis comes back in its underscore form: the same content.
     expect(read.data.comments.at(-1).body).toContain("Starting _now_");
 
+    // The issue's own record shows the move: its changelog, and the transitions it has now.
+    const history = await call("jira_get_issue", { issueKey: key, include: ["changelog", "transitions"] });
+    expect(history.data.changelog.some((h: { changes: { field: string; to: string | null }[] }) => h.changes.some((c) => c.field === "status" && c.to === target.to))).toBe(true);
+    expect(Array.isArray(history.data.transitions)).toBe(true);
+    expect(history.text).toMatch(/## Changes \(latest \d+\)\n- .+status .+ → /);
+    expect((await call("jira_get_issue", { issueKey: key })).data.changelog).toBeUndefined();
+
     const unknown = await call("jira_transition_issue", { issueKey: key, transition: "Teleport" });
     expect(unknown.isError).toBe(true);
     expect(unknown.text).toMatch(/has no transition "Teleport" now\. Available: .+/);

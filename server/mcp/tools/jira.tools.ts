@@ -92,6 +92,11 @@ export const jiraGetIssue = defineTool({
   input: z.object({
     issueKey: z.string().trim().regex(ISSUE_KEY, "issueKey must be an issue key such as BK-12 (or a numeric id)").describe("The issue key, e.g. BK-12."),
     comments: z.number().int().min(0, "comments must be at least 0").max(50, "comments may be at most 50").default(5).describe("How many of the latest comments to include (0-50, default 5)."),
+    include: z
+      .array(z.enum(["transitions", "changelog"], { error: "include takes transitions and changelog" }))
+      .max(2)
+      .default([])
+      .describe('Also return "transitions" (the workflow moves available now) and/or "changelog" (the latest 20 changes).'),
   }),
   output: z.object({
     key: z.string(),
@@ -112,11 +117,17 @@ export const jiraGetIssue = defineTool({
     url: z.string().nullable(),
     comments: z.array(CommentSchema),
     commentCount: z.number().int(),
+    attachments: z.array(z.object({ filename: z.string(), size: z.number().nullable(), mimeType: z.string().nullable() })),
+    transitions: z.array(z.object({ id: z.string(), name: z.string(), to: z.string().nullable() })).optional(),
+    changelog: z.array(z.object({ author: z.string().nullable(), created: z.string().nullable(), changes: z.array(z.object({ field: z.string(), from: z.string().nullable(), to: z.string().nullable() })) })).optional(),
   }),
   annotations: { title: "Read a Jira issue", ...READ_ONLY },
-  async run({ issueKey, comments }, ctx) {
+  async run({ issueKey, comments, include }, ctx) {
     if (projectOfKey(issueKey)) assertIssueAllowed(ctx, issueKey);
-    const issue = await ctx.clients.jira.getIssue(issueKey.toUpperCase());
+    const issue = (await ctx.clients.jira.getIssue(issueKey.toUpperCase(), include.length ? { expand: include } : {})) as JiraIssue & {
+      transitions?: { id: string; name: string; to?: { name?: string } }[];
+      changelog?: { histories?: { author?: unknown; created?: string; items?: { field?: string; fromString?: string | null; toString?: string | null }[] }[] };
+    };
     // Asked by numeric id: placed by what came back.
     assertIssueAllowed(ctx, issue.key);
     const f = issue.fields;
@@ -149,6 +160,17 @@ export const jiraGetIssue = defineTool({
       url: browseUrl(ctx, issue.key),
       comments: all.slice(-comments),
       commentCount: all.length,
+      attachments: (Array.isArray(f.attachment) ? (f.attachment as { filename?: string; size?: number; mimeType?: string }[]) : []).map((a) => ({ filename: a.filename ?? "?", size: typeof a.size === "number" ? a.size : null, mimeType: a.mimeType ?? null })),
+      ...(include.includes("transitions") ? { transitions: ((issue.transitions ?? []) as { id: string; name: string; to?: { name?: string } }[]).map((t) => ({ id: String(t.id), name: t.name, to: t.to?.name ?? null })) } : {}),
+      ...(include.includes("changelog")
+        ? {
+            changelog: (issue.changelog?.histories ?? []).slice(-20).map((h) => ({
+              author: nameOf(h.author),
+              created: h.created ?? null,
+              changes: (h.items ?? []).map((i) => ({ field: i.field ?? "?", from: i.fromString ?? null, to: i.toString ?? null })),
+            })),
+          }
+        : {}),
     };
     const facts = [
       `Status: ${structured.status ?? "?"} · Type: ${structured.type ?? "?"} · Priority: ${structured.priority ?? "?"}`,
@@ -165,6 +187,9 @@ export const jiraGetIssue = defineTool({
       `# ${structured.key}: ${structured.summary}`,
       facts.join("\n"),
       `## Description\n${structured.description || "(none)"}`,
+      structured.attachments.length ? `## Attachments\n${structured.attachments.map((a) => `- ${a.filename}${a.size !== null ? ` (${a.size} bytes)` : ""}`).join("\n")}` : null,
+      structured.transitions ? `## Transitions\n${structured.transitions.map((t) => `- ${t.name} (id ${t.id}) → ${t.to ?? "?"}`).join("\n") || "(none now)"}` : null,
+      structured.changelog ? `## Changes (latest ${structured.changelog.length})\n${structured.changelog.map((h) => `- ${shortDate(h.created) ?? "?"} ${h.author ?? "?"}: ${h.changes.map((c) => `${c.field} ${c.from ?? "∅"} → ${c.to ?? "∅"}`).join("; ")}`).join("\n")}` : null,
       structured.comments.length ? `## Comments (latest ${structured.comments.length} of ${structured.commentCount})\n${structured.comments.map((c) => `**${c.author ?? "?"}**, ${shortDate(c.created) ?? "?"}:\n${c.body}`).join("\n\n")}` : null,
     ]
       .filter(Boolean)
