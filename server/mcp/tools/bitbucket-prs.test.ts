@@ -80,6 +80,29 @@ describe("Bitbucket pull request tools", () => {
     expect((await call("bitbucket_approve_pull_request", { repository: REPO, pullRequestId: pr!.id, approve: false })).isError).toBe(false);
   });
 
+  it("searches code and reads files and directories at the main branch or a ref", async () => {
+    const top = await call("bitbucket_get_file", { repository: REPO });
+    expect(top.isError).toBe(false);
+    expect(top.data.kind).toBe("directory");
+    const entries = top.data.entries as unknown as { path: string; type: string }[];
+    const file = entries.find((e) => e.type === "file")!;
+    const read = await call("bitbucket_get_file", { repository: REPO, path: file.path, maxLines: 10 });
+    expect(read.isError).toBe(false);
+    expect(read.data).toMatchObject({ kind: "file", path: file.path });
+    expect(read.text).toMatch(/```/);
+    if ((read.data.lines as unknown as number) > 10) expect(read.data.truncated).toBe(true);
+
+    const word = ((read.data.content as unknown as string).match(/[A-Za-z]{5,}/) ?? ["README"])[0];
+    const found = await call("bitbucket_search_code", { query: word, repository: REPO });
+    expect(found.isError).toBe(false);
+    expect((found.data.results as unknown as { repository: string }[]).every((r) => r.repository === REPO)).toBe(true);
+
+    expect((await call("bitbucket_get_file", { repository: REPO, path: "../secrets" })).text).toMatch(/path must be relative/);
+    const missing = await call("bitbucket_get_file", { repository: REPO, path: "no/such/file.txt" });
+    expect(missing.isError).toBe(true);
+    expect(missing.text).toMatch(/\(404\)/);
+  });
+
   it("merges and declines; a second merge is a tool error saying why", async () => {
     const [first, second] = await openPrs();
     const merged = await call("bitbucket_merge_pull_request", { repository: REPO, pullRequestId: first!.id, strategy: "squash" });

@@ -1,3 +1,4 @@
+import { BITBUCKET_CODE_TOOLS } from "./bitbucket-code.tools";
 import { BITBUCKET_PR_TOOLS } from "./bitbucket-prs.tools";
 import { BITBUCKET_TOOLS } from "./bitbucket.tools";
 import { CONFLUENCE_PAGE_TOOLS } from "./confluence-pages.tools";
@@ -8,7 +9,7 @@ import { JIRA_TOOLS } from "./jira.tools";
 import type { ToolSpec } from "./tool";
 
 /** Every tool, in a fixed order (by name), so tools/list answers the same list every time. */
-export const TOOLS: readonly ToolSpec[] = [...JIRA_TOOLS, ...JIRA_ISSUE_TOOLS, ...JIRA_AGILE_TOOLS, ...CONFLUENCE_TOOLS, ...CONFLUENCE_PAGE_TOOLS, ...BITBUCKET_TOOLS, ...BITBUCKET_PR_TOOLS].sort((a, b) => a.name.localeCompare(b.name));
+export const TOOLS: readonly ToolSpec[] = [...JIRA_TOOLS, ...JIRA_ISSUE_TOOLS, ...JIRA_AGILE_TOOLS, ...CONFLUENCE_TOOLS, ...CONFLUENCE_PAGE_TOOLS, ...BITBUCKET_TOOLS, ...BITBUCKET_PR_TOOLS, ...BITBUCKET_CODE_TOOLS].sort((a, b) => a.name.localeCompare(b.name));
 
 const byName = new Map(TOOLS.map((tool) => [tool.name, tool]));
 
