@@ -2,7 +2,7 @@ import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { describe, expect, it } from "vitest";
 import { createClient } from "../oauth/oauth.adversarial.helpers";
-import { envelope, mcpRigForFile, MODERN, openEvents, rpc, type McpRig } from "./mcp.test-rig";
+import { envelope, listenForToolChanges, mcpRigForFile, MODERN, openEvents, rpc, type McpRig } from "./mcp.test-rig";
 
 interface ConnectionRow {
   connectionId: string;
@@ -135,28 +135,15 @@ describe("MCP event streams", () => {
 
   it("subscriptions/listen hears tools/list_changed when an integration is switched off", async () => {
     const token = await rig.token();
-    const res = await fetch(`${rig.baseUrl}/mcp`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${token}`, "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": MODERN, "mcp-method": "subscriptions/listen" },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "subscriptions/listen", params: { notifications: { toolsListChanged: true }, _meta: envelope() } }),
-    });
-    expect(res.status).toBe(200);
-    const reader = res.body!.getReader();
-    const decoder = new TextDecoder();
-    let seen = "";
-    const waitFor = async (text: string) => {
-      while (!seen.includes(text)) {
-        const { value, done } = await reader.read();
-        if (done) throw new Error(`stream ended before ${text}: ${seen}`);
-        seen += decoder.decode(value);
-      }
-    };
+    const listen = await listenForToolChanges(rig.baseUrl, token);
+    expect(listen.status).toBe(200);
+    const waitFor = listen.waitFor;
     await waitFor("notifications/subscriptions/acknowledged");
     await until(connections, (rows) => rows.some((r) => r.kind === "listen" && r.isActive));
     await rig.admin.post("/api/admin/atlassian-config", { instanceUrl: rig.sandbox.url, email: "demo@bridgekeeper.test", apiToken: "", isActive: false });
     await waitFor("notifications/tools/list_changed");
     await rig.admin.post("/api/admin/atlassian-config", { instanceUrl: rig.sandbox.url, email: "demo@bridgekeeper.test", apiToken: "", isActive: true });
-    await reader.cancel();
+    await listen.close();
     await until(connections, (rows) => !rows.some((r) => r.kind === "listen" && r.isActive));
   });
 });

@@ -3,6 +3,7 @@
  * tokens (client_credentials, or user-bound through consent), raw JSON-RPC posts, and a reader of
  * server-sent events that waits for states, never for time.
  */
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll } from "vitest";
 import { startSandbox, type Sandbox } from "../../sandbox/server";
 import type { OAuthClientDto } from "../../contract/oauth";
@@ -172,5 +173,50 @@ export async function openEvents(url: string, headers: Record<string, string>) {
     close: () => controller.abort(),
     /** The body of a refused request. */
     body,
+  };
+}
+
+/** A tool's answer as the tests read it: the error flag, the text a model reads, the structured content. */
+export interface ToolAnswer {
+  isError: boolean;
+  text: string;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each tool's structuredContent has its own shape
+  data: any;
+}
+
+/** A real MCP client (SDK v2, 2026-07-28) on /mcp with `token`, and a `call` that reads its answers. */
+export async function mcpClient(rig: McpRig, token: string, name = "bridgekeeper-tests") {
+  const client = new Client({ name, version: "1.0.0" }, { versionNegotiation: { mode: { pin: MODERN } } });
+  await client.connect(new StreamableHTTPClientTransport(new URL("/mcp", rig.baseUrl), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+  return {
+    client,
+    async call(tool: string, args: Record<string, unknown>): Promise<ToolAnswer> {
+      const res = await client.callTool({ name: tool, arguments: args });
+      return { isError: res.isError === true, text: (res.content as { text: string }[])[0]!.text, data: res.structuredContent };
+    },
+    close: () => client.close(),
+  };
+}
+
+/** A `subscriptions/listen` stream for tools/list_changed; `waitFor(text)` resolves once the stream has carried it. */
+export async function listenForToolChanges(baseUrl: string, token: string) {
+  const res = await fetch(`${baseUrl}/mcp`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": MODERN, "mcp-method": "subscriptions/listen" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "subscriptions/listen", params: { notifications: { toolsListChanged: true }, _meta: envelope() } }),
+  });
+  const reader = res.body!.getReader();
+  const decoder = new TextDecoder();
+  let seen = "";
+  return {
+    status: res.status,
+    async waitFor(text: string): Promise<void> {
+      while (!seen.includes(text)) {
+        const { value, done } = await reader.read();
+        if (done) throw new Error(`stream ended before ${text}: ${seen}`);
+        seen += decoder.decode(value);
+      }
+    },
+    close: () => reader.cancel(),
   };
 }

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { SLUG, workspaceArg, workspaceOf } from "./bitbucket.tools";
+import { repositoryTarget, SLUG, workspaceArg, workspaceOf } from "./bitbucket.tools";
 import { assertRepositoryAllowed, repositoryAllowed } from "./policy";
 import { defineTool, READ_ONLY } from "./tool";
 
@@ -75,8 +75,7 @@ export const bitbucketGetFile = defineTool({
   }),
   annotations: { title: "Read a file on Bitbucket", ...READ_ONLY },
   async run({ workspace: given, repository: slug, path, ref, maxLines }, ctx) {
-    const workspace = workspaceOf(ctx, given);
-    assertRepositoryAllowed(ctx, workspace, slug);
+    const { workspace } = repositoryTarget(ctx, given, slug);
     const at = ref ?? (await ctx.clients.bitbucket.repository(workspace, slug)).mainbranch?.name ?? "HEAD";
     const raw = await ctx.clients.bitbucket.fileContent(workspace, slug, at, path.replace(/\/+$/, ""));
     // A directory answers with a JSON listing.

@@ -1,8 +1,7 @@
 import { z } from "zod";
 import { nameOf, shortDate } from "./format";
-import { href, SLUG, workspaceArg, workspaceOf } from "./bitbucket.tools";
-import { assertRepositoryAllowed } from "./policy";
-import { defineTool, READ_ONLY, WRITES, type ToolContext } from "./tool";
+import { href, repositoryTarget, SLUG, workspaceArg } from "./bitbucket.tools";
+import { defineTool, READ_ONLY, WRITES } from "./tool";
 
 /**
  * Working on Bitbucket pull requests: list them, read the diff (bounded), comment (also on a
@@ -13,13 +12,6 @@ import { defineTool, READ_ONLY, WRITES, type ToolContext } from "./tool";
 const repository = z.string().regex(SLUG, "repository must be a repository slug such as api-gateway").describe("The repository slug.");
 const pullRequestId = z.number().int("pullRequestId must be a whole number").min(1, "pullRequestId must be at least 1").max(10_000_000).describe("The pull request number.");
 const STATES = ["OPEN", "MERGED", "DECLINED", "SUPERSEDED"] as const;
-
-/** The repository a PR tool works on, inside the client's allow-list. */
-function target(ctx: ToolContext, given: string | undefined, repo: string): { workspace: string; repo: string } {
-  const workspace = workspaceOf(ctx, given);
-  assertRepositoryAllowed(ctx, workspace, repo);
-  return { workspace, repo };
-}
 
 const PullRequestLineSchema = z.object({
   id: z.number().int(),
@@ -49,7 +41,7 @@ export const bitbucketListPullRequests = defineTool({
   output: z.object({ pullRequests: z.array(PullRequestLineSchema), nextCursor: z.string().nullable() }),
   annotations: { title: "List Bitbucket pull requests", ...READ_ONLY },
   async run({ workspace: given, repository: slug, state, maxResults, cursor }, ctx) {
-    const { workspace, repo } = target(ctx, given, slug);
+    const { workspace, repo } = repositoryTarget(ctx, given, slug);
     const page = await ctx.clients.bitbucket.pullRequestsPage(workspace, repo, { state, pagelen: maxResults, page: cursor ? Number(cursor) : 1 });
     const pullRequests = page.values.map((pr) => {
       const raw = pr as typeof pr & Record<string, unknown>;
@@ -105,7 +97,7 @@ export const bitbucketGetPullRequestDiff = defineTool({
   output: z.object({ diff: z.string(), lines: z.number().int(), shownLines: z.number().int(), truncated: z.boolean() }),
   annotations: { title: "Read a Bitbucket pull request's diff", ...READ_ONLY },
   async run({ workspace: given, repository: slug, pullRequestId: id, maxLines, paths }, ctx) {
-    const { workspace, repo } = target(ctx, given, slug);
+    const { workspace, repo } = repositoryTarget(ctx, given, slug);
     let diff = await ctx.clients.bitbucket.pullRequestDiff(workspace, repo, id);
     if (paths?.length) {
       const wanted = new Set(paths);
@@ -147,7 +139,7 @@ export const bitbucketCommentPullRequest = defineTool({
   output: z.object({ commentId: z.number().int(), url: z.string().nullable() }),
   annotations: { title: "Comment on a Bitbucket pull request", ...WRITES },
   async run({ workspace: given, repository: slug, pullRequestId: id, body, path, line, parentId }, ctx) {
-    const { workspace, repo } = target(ctx, given, slug);
+    const { workspace, repo } = repositoryTarget(ctx, given, slug);
     const comment = await ctx.clients.bitbucket.commentOnPullRequest(workspace, repo, id, body, {
       ...(path !== undefined && line !== undefined ? { inline: { path, to: line } } : {}),
       ...(parentId ? { parentId } : {}),
@@ -168,7 +160,7 @@ export const bitbucketApprovePullRequest = defineTool({
   output: z.object({ approved: z.boolean() }),
   annotations: { title: "Approve a Bitbucket pull request", ...WRITES, idempotentHint: true },
   async run({ workspace: given, repository: slug, pullRequestId: id, approve }, ctx) {
-    const { workspace, repo } = target(ctx, given, slug);
+    const { workspace, repo } = repositoryTarget(ctx, given, slug);
     if (approve) await ctx.clients.bitbucket.approvePullRequest(workspace, repo, id);
     else await ctx.clients.bitbucket.unapprovePullRequest(workspace, repo, id);
     return { structured: { approved: approve }, text: approve ? `Approved #${id} in ${workspace}/${repo}.` : `Withdrew the approval of #${id} in ${workspace}/${repo}.` };
@@ -194,7 +186,7 @@ export const bitbucketMergePullRequest = defineTool({
   output: z.object({ state: z.string(), mergeCommit: z.string().nullable(), url: z.string().nullable() }),
   annotations: { title: "Merge a Bitbucket pull request", ...DESTRUCTIVE },
   async run({ workspace: given, repository: slug, pullRequestId: id, strategy, message, closeSourceBranch }, ctx) {
-    const { workspace, repo } = target(ctx, given, slug);
+    const { workspace, repo } = repositoryTarget(ctx, given, slug);
     const pr = await ctx.clients.bitbucket.mergePullRequest(workspace, repo, id, { merge_strategy: strategy, ...(message ? { message } : {}), ...(closeSourceBranch !== undefined ? { close_source_branch: closeSourceBranch } : {}) });
     const raw = pr as typeof pr & { merge_commit?: { hash?: string } | null; links?: unknown };
     const mergeCommit = raw.merge_commit?.hash ?? null;
@@ -213,7 +205,7 @@ export const bitbucketDeclinePullRequest = defineTool({
   output: z.object({ state: z.string(), url: z.string().nullable() }),
   annotations: { title: "Decline a Bitbucket pull request", ...DESTRUCTIVE },
   async run({ workspace: given, repository: slug, pullRequestId: id }, ctx) {
-    const { workspace, repo } = target(ctx, given, slug);
+    const { workspace, repo } = repositoryTarget(ctx, given, slug);
     const pr = await ctx.clients.bitbucket.declinePullRequest(workspace, repo, id);
     const url = href((pr as typeof pr & { links?: unknown }).links, "html");
     return { structured: { state: pr.state, url }, text: `Declined #${id} in ${workspace}/${repo}.${url ? `\n${url}` : ""}` };

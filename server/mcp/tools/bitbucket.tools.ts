@@ -16,6 +16,13 @@ export function workspaceOf(ctx: ToolContext, given: string | undefined): string
   return workspace;
 }
 
+/** The workspace and repository a tool works on, inside the client's repository allow-list. */
+export function repositoryTarget(ctx: ToolContext, given: string | undefined, repository: string): { workspace: string; repo: string } {
+  const workspace = workspaceOf(ctx, given);
+  assertRepositoryAllowed(ctx, workspace, repository);
+  return { workspace, repo: repository };
+}
+
 export const href = (links: unknown, name: string): string | null => {
   const link = (links as Record<string, { href?: unknown }> | undefined)?.[name];
   return typeof link?.href === "string" ? link.href : null;
@@ -107,8 +114,7 @@ export const bitbucketGetPullRequest = defineTool({
   }),
   annotations: { title: "Read a Bitbucket pull request", ...READ_ONLY },
   async run({ workspace: given, repository, pullRequestId, includeFiles }, ctx) {
-    const workspace = workspaceOf(ctx, given);
-    assertRepositoryAllowed(ctx, workspace, repository);
+    const { workspace } = repositoryTarget(ctx, given, repository);
     const client = ctx.clients.bitbucket;
     const [pr, stats] = await Promise.all([
       client.pullRequest(workspace, repository, pullRequestId),

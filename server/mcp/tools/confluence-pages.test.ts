@@ -1,6 +1,5 @@
-import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MODERN, startMcpRig, type McpRig } from "../mcp.test-rig";
+import { mcpClient, startMcpRig, type McpRig } from "../mcp.test-rig";
 import { markdownToStorage } from "./markdown/markdown-to-storage";
 
 const PAGE = [
@@ -34,12 +33,11 @@ describe("Markdown to Confluence storage", () => {
 /** Confluence page tools through a real MCP client against the sandbox over HTTP. */
 describe("Confluence page tools", () => {
   let rig: McpRig;
-  let client: Client;
+  let client: Awaited<ReturnType<typeof mcpClient>>;
   let spaceKey: string;
   beforeAll(async () => {
     rig = await startMcpRig({ upstream: { maxAttempts: 1 } });
-    client = new Client({ name: "confluence-pages-test", version: "1.0.0" }, { versionNegotiation: { mode: { pin: MODERN } } });
-    await client.connect(new StreamableHTTPClientTransport(new URL("/mcp", rig.baseUrl), { requestInit: { headers: { authorization: `Bearer ${await rig.token("read write")}` } } }));
+    client = await mcpClient(rig, await rig.token("read write"), "confluence-pages-test");
     const auth = `Basic ${Buffer.from("demo@bridgekeeper.test:sandbox-api-token").toString("base64")}`;
     spaceKey = ((await (await fetch(`${rig.sandbox.url}/wiki/api/v2/spaces?limit=1`, { headers: { authorization: auth } })).json()) as { results: { key: string }[] }).results[0]!.key;
   });
@@ -48,10 +46,7 @@ describe("Confluence page tools", () => {
     await rig?.t.close();
     await rig?.sandbox.close();
   });
-  const call = async (name: string, args: Record<string, unknown>) => {
-    const res = await client.callTool({ name, arguments: args });
-    return { isError: res.isError === true, text: (res.content as { text: string }[])[0]!.text, data: res.structuredContent as Record<string, never> };
-  };
+  const call = (name: string, args: Record<string, unknown>) => client.call(name, args);
   const normalise = (md: string) => md.replace(/[ \t]+$/gm, "").replace(/\n{3,}/g, "\n\n").trim();
 
   it("creates a page from Markdown and reads the same Markdown back; updates by version; a stale version is a conflict naming the current one", async () => {

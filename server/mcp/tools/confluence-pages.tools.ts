@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { ConfluencePage } from "../../upstream/confluence.client";
-import { wikiUrl } from "./confluence.tools";
+import { pageInReach, wikiUrl } from "./confluence.tools";
 import { markdownToStorage } from "./markdown/markdown-to-storage";
 import { assertSpaceAllowed } from "./policy";
 import { defineTool, ToolError, WRITES, type ToolContext } from "./tool";
@@ -19,13 +19,6 @@ const pageUrl = (ctx: ToolContext, page: ConfluencePage): string | null => {
   const webui = (page as ConfluencePage & { _links?: { webui?: string } })._links?.webui;
   return wikiUrl(ctx, webui) ?? (ctx.atlassianUrl ? `${ctx.atlassianUrl}/wiki/pages/viewpage.action?pageId=${page.id}` : null);
 };
-
-/** The page, held to the client's space allow-list (its space is named by id on the page). */
-async function pageInReach(ctx: ToolContext, id: string): Promise<ConfluencePage> {
-  const page = await ctx.clients.confluence.getPage(id, "storage");
-  if (ctx.policy.confluenceSpaces !== null) assertSpaceAllowed(ctx, page.spaceId ? (await ctx.clients.confluence.space(String(page.spaceId))).key : null);
-  return page;
-}
 
 export const confluenceCreatePage = defineTool({
   name: "confluence_create_page",

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { storageToMarkdown } from "./markdown/storage-to-markdown";
 import { clip, shortDate } from "./format";
+import type { ConfluencePage } from "../../upstream/confluence.client";
 import { assertSpaceAllowed, constrainCql } from "./policy";
 import { defineTool, READ_ONLY, type ToolContext } from "./tool";
 
@@ -16,6 +17,13 @@ const SearchResultSchema = z.object({
   lastModified: z.string().nullable(),
   url: z.string().nullable(),
 });
+
+/** A page, held to the client's space allow-list (the page names its space by id). */
+export async function pageInReach(ctx: ToolContext, id: string): Promise<ConfluencePage> {
+  const page = await ctx.clients.confluence.getPage(id, "storage");
+  if (ctx.policy.confluenceSpaces !== null) assertSpaceAllowed(ctx, page.spaceId ? (await ctx.clients.confluence.space(String(page.spaceId))).key : null);
+  return page;
+}
 
 export const confluenceSearch = defineTool({
   name: "confluence_search",
@@ -79,9 +87,7 @@ export const confluenceGetPage = defineTool({
   }),
   annotations: { title: "Read a Confluence page", ...READ_ONLY },
   async run({ pageId, maxLength }, ctx) {
-    const page = await ctx.clients.confluence.getPage(pageId, "storage");
-    // A space allow-list: the page's space (the page names it by id) must be on it.
-    if (ctx.policy.confluenceSpaces !== null) assertSpaceAllowed(ctx, page.spaceId ? (await ctx.clients.confluence.space(String(page.spaceId))).key : null);
+    const page = await pageInReach(ctx, pageId);
     const body = clip(storageToMarkdown(page.body?.storage?.value ?? ""), maxLength);
     const raw = page as typeof page & { _links?: { webui?: string }; version?: { number: number; createdAt?: string } };
     const structured = {

@@ -1,6 +1,5 @@
-import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MODERN, startMcpRig, type McpRig } from "../mcp.test-rig";
+import { mcpClient, startMcpRig, type McpRig } from "../mcp.test-rig";
 
 /**
  * The Jira issue tools through a real MCP client (SDK v2, 2026-07-28) against the sandbox over
@@ -8,12 +7,11 @@ import { MODERN, startMcpRig, type McpRig } from "../mcp.test-rig";
  */
 describe("Jira issue tools", () => {
   let rig: McpRig;
-  let client: Client;
+  let client: Awaited<ReturnType<typeof mcpClient>>;
   beforeAll(async () => {
     rig = await startMcpRig({ upstream: { maxAttempts: 1 } });
     const token = await rig.token("read write");
-    client = new Client({ name: "jira-issues-test", version: "1.0.0" }, { versionNegotiation: { mode: { pin: MODERN } } });
-    await client.connect(new StreamableHTTPClientTransport(new URL("/mcp", rig.baseUrl), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+    client = await mcpClient(rig, token, "jira-issues-test");
   });
   afterAll(async () => {
     await client?.close();
@@ -21,10 +19,7 @@ describe("Jira issue tools", () => {
     await rig?.sandbox.close();
   });
 
-  const call = async (name: string, args: Record<string, unknown>): Promise<{ isError: boolean; text: string; data: any }> => {
-    const res = await client.callTool({ name, arguments: args });
-    return { isError: res.isError === true, text: (res.content as { text: string }[])[0]!.text, data: res.structuredContent };
-  };
+  const call = (name: string, args: Record<string, unknown>) => client.call(name, args);
   const fault = (spec: Record<string, unknown>) => fetch(`${rig.sandbox.url}/__sandbox/faults`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ ...spec, times: 1 }) });
 
   const DESCRIPTION = [

@@ -1,10 +1,9 @@
-import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ClientPolicySchema, OPEN_POLICY, type ClientPolicyInput } from "../../../contract/policy";
 import type { OAuthClientDto } from "../../../contract/oauth";
 import { createClient } from "../../oauth/oauth.adversarial.helpers";
 import { signedInAs } from "../../test/factories";
-import { envelope, MODERN, modernRpc, startMcpRig, type McpRig } from "../mcp.test-rig";
+import { listenForToolChanges, mcpClient, modernRpc, startMcpRig, type McpRig } from "../mcp.test-rig";
 import { TOOLS } from "./catalogue";
 import { constrainCql, constrainJql, repositoryAllowed, splitOrderBy } from "./policy";
 
@@ -58,14 +57,13 @@ describe("client policy: the pieces", () => {
 describe("client policy: set by an administrator, enforced on every tool", () => {
   let rig: McpRig;
   let restricted: OAuthClientDto;
-  let mcp: Client;
+  let mcp: Awaited<ReturnType<typeof mcpClient>>;
   let token: string;
   beforeAll(async () => {
     rig = await startMcpRig({ upstream: { maxAttempts: 1 } });
     restricted = await createClient(rig, { name: "Restricted client" });
     token = await rig.token("read write", restricted);
-    mcp = new Client({ name: "policy-test", version: "1.0.0" }, { versionNegotiation: { mode: { pin: MODERN } } });
-    await mcp.connect(new StreamableHTTPClientTransport(new URL("/mcp", rig.baseUrl), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+    mcp = await mcpClient(rig, token, "policy-test");
   });
   afterAll(async () => {
     await mcp?.close();
@@ -79,10 +77,7 @@ describe("client policy: set by an administrator, enforced on every tool", () =>
   };
   // Raw, not the SDK client: it keeps a tools/list answer for its ttlMs (a listener would hear list_changed).
   const names = async () => ((await modernRpc(rig.baseUrl, token, "tools/list")).json.result.tools as { name: string }[]).map((t) => t.name);
-  const call = async (name: string, args: Record<string, unknown>) => {
-    const res = await mcp.callTool({ name, arguments: args });
-    return { isError: res.isError === true, text: (res.content as { text: string }[])[0]!.text, data: res.structuredContent as Record<string, never> };
-  };
+  const call = (name: string, args: Record<string, unknown>) => mcp.call(name, args);
 
   it("the API: read and set by those allowed, bad input refused with field messages, audited", async () => {
     const path = `/api/admin/oauth-clients/${restricted.clientId}/policy`;
@@ -113,7 +108,7 @@ describe("client policy: set by an administrator, enforced on every tool", () =>
     expect(all).toContain("jira_create_issue");
     await setPolicy({ readOnly: true });
     expect(await names()).toEqual(all.filter((n) => TOOLS.find((t) => t.name === n)!.scope === "read"));
-    await expect(mcp.callTool({ name: "jira_add_comment", arguments: { issueKey: "BK-1", body: "x" } })).rejects.toThrow(/Unknown tool/);
+    await expect(mcp.client.callTool({ name: "jira_add_comment", arguments: { issueKey: "BK-1", body: "x" } })).rejects.toThrow(/Unknown tool/);
 
     await setPolicy({ toolsets: ["confluence-pages"], disabledTools: ["confluence_get_page"] });
     expect(await names()).toEqual(TOOLS.filter((t) => t.toolset === "confluence-pages" && t.name !== "confluence_get_page").map((t) => t.name));
@@ -181,26 +176,12 @@ describe("client policy: set by an administrator, enforced on every tool", () =>
   });
 
   it("a policy change is announced: subscriptions/listen hears tools/list_changed", async () => {
-    const res = await fetch(`${rig.baseUrl}/mcp`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${token}`, "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": MODERN, "mcp-method": "subscriptions/listen" },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "subscriptions/listen", params: { notifications: { toolsListChanged: true }, _meta: envelope() } }),
-    });
-    expect(res.status).toBe(200);
-    const reader = res.body!.getReader();
-    const decoder = new TextDecoder();
-    let seen = "";
-    const waitFor = async (text: string) => {
-      while (!seen.includes(text)) {
-        const { value, done } = await reader.read();
-        if (done) throw new Error(`stream ended before ${text}: ${seen}`);
-        seen += decoder.decode(value);
-      }
-    };
-    await waitFor("notifications/subscriptions/acknowledged");
+    const listen = await listenForToolChanges(rig.baseUrl, token);
+    expect(listen.status).toBe(200);
+    await listen.waitFor("notifications/subscriptions/acknowledged");
     await setPolicy({ readOnly: true });
-    await waitFor("notifications/tools/list_changed");
-    await reader.cancel();
+    await listen.waitFor("notifications/tools/list_changed");
+    await listen.close();
     await setPolicy({});
   });
 

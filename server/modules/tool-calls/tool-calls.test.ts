@@ -85,3 +85,25 @@ describe("tool-call audit: recorded for every call, read by administrators", () 
     expect((await fetch(`${rig.baseUrl}/api/admin/tool-calls`)).status).toBe(401);
   });
 });
+
+/** The SDK's path (what serves whatever the fast lane leaves alone) records its calls the same way. */
+describe("tool-call audit: the SDK path", () => {
+  let rig: McpRig;
+  beforeAll(async () => {
+    rig = await startMcpRig({ MCP_FAST_LANE: false });
+  });
+  afterAll(async () => {
+    await rig?.t.close();
+    await rig?.sandbox.close();
+  });
+
+  it("records a call served by the SDK, with its request id", async () => {
+    const token = await rig.token("read");
+    const res = await modernRpc(rig.baseUrl, token, "tools/call", { name: "confluence_get_page", arguments: { pageId: "not-a-page" } });
+    expect(res.json.result.isError).toBe(true);
+    await rig.t.container.services.toolCalls.flush();
+    const page = await rig.admin.get<ToolCallPage>("/api/admin/tool-calls?tool=confluence_get_page");
+    expect(page.body.items).toHaveLength(1);
+    expect(page.body.items[0]).toMatchObject({ tool: "confluence_get_page", outcome: "error", clientId: rig.client.clientId, requestId: res.headers.get("x-request-id") });
+  });
+});
