@@ -32,7 +32,7 @@ describe("HTTP hygiene", () => {
   });
 
   it("sends the security headers on every response", async () => {
-    for (const path of ["/api/mcp/health", "/api/session", "/api/nope"]) {
+    for (const path of ["/api/mcp/health", "/api/session", "/api/nope", "/mcp"]) {
       const res = await t.client().get(path);
       const csp = res.headers.get("content-security-policy") ?? "";
       expect(csp).toContain("frame-ancestors 'none'");
@@ -42,6 +42,11 @@ describe("HTTP hygiene", () => {
       expect(res.headers.get("referrer-policy")).toBe("strict-origin-when-cross-origin");
       expect(res.headers.get("x-frame-options")).toBe("DENY");
       expect(res.headers.get("x-powered-by")).toBeNull();
+      expect(res.headers.get("strict-transport-security")).toMatch(/^max-age=\d+; includeSubDomains$/);
+      expect(res.headers.get("cross-origin-opener-policy")).toBe("same-origin");
+      expect(res.headers.get("cross-origin-resource-policy")).toBe("same-origin");
+      expect(res.headers.get("x-permitted-cross-domain-policies")).toBe("none");
+      expect(res.headers.get("x-xss-protection")).toBe("0");
     }
   });
 

@@ -90,8 +90,10 @@ export function fastLane(core: McpCore): RequestHandler {
       // The 2026-07-28 encode steps, in the SDK's order: resultType, the cache fields of a list, serverInfo.
       const cache = method === "tools/list" ? { ttlMs: TOOLS_LIST_TTL_MS, cacheScope: "private" } : {};
       const message = { result: { ...result, resultType: "complete", ...cache, _meta: { [SERVER_INFO_META_KEY]: core.serverInfo } }, jsonrpc: "2.0", id };
-      // Plain node writes: Express's res.set would add a charset the SDK's answer does not carry.
-      res.writeHead(200, { "Content-Type": "application/json" }).end(JSON.stringify(message));
+      // Plain node writes: Express's res.set would add a charset the SDK's answer does not carry. A
+      // Content-Length spares the chunked encoding (and its extra writes) of a body known whole.
+      const json = JSON.stringify(message);
+      res.writeHead(200, { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(json) }).end(json);
     } else {
       res
         .writeHead(200, { "Content-Type": "text/event-stream", "Cache-Control": "no-cache, no-transform", "X-Accel-Buffering": "no" })

@@ -1,4 +1,4 @@
-import { and, desc, eq, lt, or, type SQL } from "drizzle-orm";
+import { and, desc, eq, lt, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { toolCalls, type NewToolCallRow, type ToolCallRow } from "../../db/schema";
 
@@ -16,8 +16,18 @@ export type ToolCallsRepo = ReturnType<typeof createToolCallsRepo>;
 /** The tool-call audit's rows (the only code touching tool_calls). */
 export function createToolCallsRepo(db: Db) {
   return {
+    /** One INSERT of any number of rows, a column of values per parameter (as the request log does). */
     async insertMany(rows: NewToolCallRow[]): Promise<void> {
-      if (rows.length > 0) await db.insert(toolCalls).values(rows);
+      if (rows.length === 0) return;
+      const column = <T>(pick: (row: NewToolCallRow) => T) => sql.param(rows.map(pick));
+      await db.execute(sql`
+        insert into tool_calls (at, client_id, user_id, tool, arguments, outcome, error, duration_ms, objects, request_id)
+        select * from unnest(
+          ${column((r) => r.at.toISOString())}::timestamptz[], ${column((r) => r.clientId)}::text[], ${column((r) => r.userId ?? null)}::uuid[],
+          ${column((r) => r.tool)}::text[], ${column((r) => JSON.stringify(r.arguments))}::jsonb[], ${column((r) => r.outcome)}::text[],
+          ${column((r) => r.error ?? null)}::text[], ${column((r) => r.durationMs)}::real[], ${column((r) => JSON.stringify(r.objects))}::jsonb[],
+          ${column((r) => r.requestId ?? null)}::text[]
+        )`);
     },
 
     /** Newest first; ties on `at` broken by id, so a page boundary never skips or repeats a row. */

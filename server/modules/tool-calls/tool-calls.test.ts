@@ -58,10 +58,17 @@ describe("tool-call audit: recorded for every call, read by administrators", () 
     expect(JSON.stringify(page.body)).not.toContain("private note");
   });
 
+  it("keeps arguments with quotes, backslashes and other scripts exactly", async () => {
+    const jql = 'summary ~ "say \\"hi\\"" AND text ~ "{a,b}" AND labels = "Grüße_日本"';
+    await modernRpc(rig.baseUrl, token, "tools/call", { name: "jira_search", arguments: { jql, maxResults: 1 } }, 3);
+    const [row] = (await calls("?tool=jira_search&limit=1")).body.items;
+    expect(row!.arguments).toEqual({ jql, maxResults: 1 });
+  });
+
   it("filters by tool, outcome and client, and pages with a cursor", async () => {
     for (let i = 0; i < 3; i++) await modernRpc(rig.baseUrl, token, "tools/call", { name: "jira_search", arguments: { jql: "project = BK", maxResults: 1 } }, 10 + i);
     const searches = await calls("?tool=jira_search");
-    expect(searches.body.items.map((c) => c.tool)).toEqual(["jira_search", "jira_search", "jira_search"]);
+    expect(searches.body.items.map((c) => c.tool)).toEqual(["jira_search", "jira_search", "jira_search", "jira_search"]);
     expect((await calls("?outcome=error")).body.items.every((c) => c.outcome === "error")).toBe(true);
     expect((await calls(`?clientId=${encodeURIComponent(rig.client.clientId)}`)).body.items.length).toBeGreaterThanOrEqual(5);
     expect((await calls("?clientId=bk_someone_else")).body.items).toHaveLength(0);
@@ -69,9 +76,9 @@ describe("tool-call audit: recorded for every call, read by administrators", () 
     const first = await calls("?tool=jira_search&limit=2");
     expect(first.body.items).toHaveLength(2);
     const second = await calls(`?tool=jira_search&limit=2&before=${first.body.nextCursor}`);
-    expect(second.body.items).toHaveLength(1);
+    expect(second.body.items).toHaveLength(2);
     expect(second.body.nextCursor).toBeNull();
-    expect(new Set([...first.body.items, ...second.body.items].map((c) => c.id)).size).toBe(3);
+    expect(new Set([...first.body.items, ...second.body.items].map((c) => c.id)).size).toBe(4);
   });
 
   it("bad filters are 400 with field messages; only administrators may read it", async () => {
