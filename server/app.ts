@@ -68,7 +68,7 @@ export function buildApp(container: Container, options: BuildAppOptions): expres
 
   // MCP (D8): /mcp and the specification's /api/mcp/protocol, its event stream, the legacy transport.
   const readTokenAt = (resourcePath: string) => bearer({ verifier: services.oauthTokens, issuer, scope: "read", resourcePath });
-  const mcpCore = createMcpCore({ integrations: services.integrations, availability: container.mcp.toolAvailability, toolCalls: services.toolCalls, version: options.version, log, destructiveTools: config.MCP_DESTRUCTIVE_TOOLS });
+  const mcpCore = createMcpCore({ targets: container.upstream.targets, availability: container.mcp.toolAvailability, toolCalls: services.toolCalls, version: options.version, log, destructiveTools: config.MCP_DESTRUCTIVE_TOOLS });
   const mcpFactory = createMcpServerFactory(mcpCore);
   const streamDeps = { streams: container.mcp.streams, connections: services.connections, log };
   const { router: mcpRouter } = mcpRoutes({
@@ -94,7 +94,7 @@ export function buildApp(container: Container, options: BuildAppOptions): expres
   const api = express.Router();
   api.use(healthRoutes({ version: options.version, startedAt: options.startedAt, clock: container.clock, pingDatabase: container.database.ping }));
   // Bearer-token routes (D9, D12) come before the cookie machinery: a cookie never stands in for a token.
-  api.use(proxyRoutes({ integrations: services.integrations, readGuard: readToken, rateLimit: apiRateLimit }));
+  api.use(proxyRoutes({ targets: container.upstream.targets, readGuard: readToken, rateLimit: apiRateLimit }));
   api.use(csrfGuard({ trustedOrigins: config.CORS_ORIGINS }));
   api.use(jsonBody({ limitBytes: LIMITS.jsonBodyBytes }));
   api.use(loadSession(services.auth));

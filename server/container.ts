@@ -2,7 +2,9 @@ import { createOutboundProxy, proxySettingsFrom, type OutboundProxySettings } fr
 import type { Env } from "./env";
 import type { SecretBox } from "./lib/secret-box";
 import { createIntegrationStatusService } from "./modules/integrations/integration-status.service";
-import { createIntegrationsService, SERVICES_OF } from "./modules/integrations/integrations.service";
+import { createIntegrationConfigService } from "./modules/integrations/integration-config.service";
+import { createSyncRecorder } from "./modules/integrations/sync-recorder";
+import { createUpstreamTargets, SERVICES_OF } from "./modules/integrations/upstream-targets";
 import { createEventBus } from "./lib/event-bus";
 import type { SettingsConfig } from "./modules/integrations/settings";
 import { createOAuthClientsService } from "./modules/oauth/oauth-clients.service";
@@ -87,15 +89,11 @@ export function createContainer(deps: { database: Database; config: AppConfig; c
   const meter = createUpstreamMeter({ clock, events, hourlyBudget: { atlassian: config.ATLASSIAN_HOURLY_BUDGET, bitbucket: config.BITBUCKET_HOURLY_BUDGET } });
   const hostPolicy = createHostPolicy({ allowPrivate: config.UPSTREAM_ALLOW_PRIVATE, allowedHosts: config.UPSTREAM_ALLOWED_HOSTS });
   const http = createUpstreamHttp({ meter, timeoutMs: config.UPSTREAM_TIMEOUT_MS, hostPolicy, proxy: createOutboundProxy(config.outboundProxy ?? proxySettingsFrom(process.env)), ...config.upstream });
-  const integrations = createIntegrationsService({ repo: repos.integrationsRepo, secretBox, audit, clock, http, hostPolicy, bitbucketApiUrl: config.BITBUCKET_API_URL, events });
-  const integrationStatus = createIntegrationStatusService({
-    integrations,
-    repo: repos.integrationsRepo,
-    meter,
-    clock,
-    log,
-    probeTimeoutMs: Math.min(config.UPSTREAM_TIMEOUT_MS, 5_000),
-  });
+  // The integrations (issue 11 repair): configuration, where calls go, and what the last calls did, apart.
+  const integrations = createIntegrationConfigService({ repos, transact, secretBox, audit, clock, hostPolicy, bitbucketApiUrl: config.BITBUCKET_API_URL, events });
+  const upstreamTargets = createUpstreamTargets({ repo: repos.integrationsRepo, secretBox, http, bitbucketApiUrl: config.BITBUCKET_API_URL, events });
+  const syncRecorder = createSyncRecorder({ repo: repos.integrationsRepo, meter, log });
+  const integrationStatus = createIntegrationStatusService({ targets: upstreamTargets, meter, clock, probeTimeoutMs: Math.min(config.UPSTREAM_TIMEOUT_MS, 5_000) });
   const metadataDocuments = config.OAUTH_CLIENT_ID_METADATA_DOCUMENTS ? createClientMetadataDocuments({ hostPolicy, clock, ...(config.clientMetadataTls ? { tls: config.clientMetadataTls } : {}) }) : undefined;
   const oauthClients = createOAuthClientsService({ repo: repos.oauthClientsRepo, grantsRepo: repos.oauthGrantsRepo, secretBox, audit, clock, log, events, ...(metadataDocuments ? { metadataDocuments } : {}) });
   const oauthTokens = createOAuthTokensService({
@@ -128,7 +126,7 @@ export function createContainer(deps: { database: Database; config: AppConfig; c
   const streamKeeper = createStreamKeeper({ streams, connections, verify: (token) => oauthTokens.verifyAccessToken(token), intervalMs: config.heartbeatMs ?? TIMINGS.sseHeartbeatMs, log });
   // Heartbeats run for as long as the container lives (an unref'd timer; close() stops it).
   streamKeeper.start();
-  const toolAvailability = createToolAvailability(integrations);
+  const toolAvailability = createToolAvailability(upstreamTargets);
   /** Change events for MCP listeners: `subscriptions/listen` streams (the SDK) and legacy sessions subscribe. */
   const mcpBus = new InMemoryServerEventBus((err) => log.warn({ err }, "an MCP change listener failed"));
 
@@ -148,7 +146,9 @@ export function createContainer(deps: { database: Database; config: AppConfig; c
   // An administrator ended a connection (on this instance; others notice at their next heartbeat).
   events.on("connection.terminated", ({ connectionId }) => streamKeeper.endConnection(connectionId, "The connection was ended by an administrator"));
   // A saved integration is another target: what was known about the old one no longer holds.
-  events.on("integration.saved", ({ kind }) => {
+  events.on("integration.saved", ({ kind, elsewhere }) => {
+    // Saved here: the next call reads it (a re-read that noticed another instance's save has it already).
+    if (!elsewhere) upstreamTargets.forget(kind);
     meter.forgetOutcomes(SERVICES_OF[kind]);
     for (const service of SERVICES_OF[kind]) http.resetCircuits(service);
     integrationStatus.forgetWorkspace(kind);
@@ -156,7 +156,7 @@ export function createContainer(deps: { database: Database; config: AppConfig; c
     mcpBus.publish({ kind: "tools_list_changed" });
   });
   // Last sync survives a restart.
-  events.on("upstream.outcome", ({ service, outcome }) => integrationStatus.persistOutcome(service, outcome));
+  events.on("upstream.outcome", ({ service, outcome }) => syncRecorder.record(service, outcome));
 
   return {
     database,
@@ -165,7 +165,7 @@ export function createContainer(deps: { database: Database; config: AppConfig; c
     log,
     repos,
     transact,
-    upstream: { http, meter, hostPolicy },
+    upstream: { http, meter, hostPolicy, targets: upstreamTargets, syncRecorder },
     services: { audit, auth, users, roles, integrations, integrationStatus, oauthClients, oauthTokens, requestLog, connections, toolCalls },
     events,
     mcp: { streams, streamKeeper, toolAvailability, bus: mcpBus },

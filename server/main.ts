@@ -62,7 +62,7 @@ async function main(): Promise<void> {
   const secretKey = loadSecretKey({ secretKey: env.SECRET_KEY, dataDir: env.DATA_DIR });
   const container = createContainer({ database, config: env, clock: systemClock, log, secretBox: createSecretBox(secretKey.key) });
   await container.services.roles.syncBuiltins();
-  await container.services.integrationStatus.restore();
+  await container.upstream.syncRecorder.restore();
   if (env.DEMO_SANDBOX_URL) {
     await configureDemo(container.services.integrations, env.DEMO_SANDBOX_URL);
     log.info({ sandbox: env.DEMO_SANDBOX_URL }, "demo mode: Atlassian and Bitbucket configured to the sandbox");

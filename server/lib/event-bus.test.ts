@@ -8,7 +8,7 @@ describe("the event bus", () => {
     bus.on("integration.saved", ({ kind }) => seen.push(`a:${kind}`));
     bus.on("integration.saved", ({ kind }) => seen.push(`b:${kind}`));
     bus.on("user.access-changed", () => seen.push("user"));
-    bus.emit("integration.saved", { kind: "bitbucket" });
+    bus.emit("integration.saved", { kind: "bitbucket", elsewhere: false });
     expect(seen).toEqual(["a:bitbucket", "b:bitbucket"]);
   });
 

@@ -16,8 +16,8 @@ export interface DomainEvents {
   "oauth.token-revoked": { grantId: string | null; reason: string };
   /** A user's OAuth access ended or narrowed: deactivated, deleted, or their roles or permissions changed. */
   "user.access-changed": { userId: string | null; reason: string };
-  /** An integration's configuration was saved (here, or by another instance, noticed on a re-read). */
-  "integration.saved": { kind: IntegrationKind };
+  /** An integration's configuration was saved: here, or by another instance (`elsewhere`, noticed on a re-read). */
+  "integration.saved": { kind: IntegrationKind; elsewhere: boolean };
   /** An administrator ended a live connection (its registry row is inactive already). */
   "connection.terminated": { connectionId: string };
   /** The outcome of a call to Jira, Confluence or Bitbucket. */

@@ -1,7 +1,7 @@
 import { ProtocolError, ProtocolErrorCode, Server, type AuthInfo, type CallToolResult, type McpServerFactory, type Tool } from "@modelcontextprotocol/server";
 import { objectsOf, redactArguments, type ToolCallsService } from "../modules/tool-calls/tool-calls.service";
 import type { Logger } from "../lib/logger";
-import type { IntegrationsService } from "../modules/integrations/integrations.service";
+import type { UpstreamTargets } from "../modules/integrations/upstream-targets";
 import type { UpstreamService } from "../upstream/errors";
 import { callTool, toolDefinition } from "./tools/call-tool";
 import { TOOLS } from "./tools/catalogue";
@@ -20,12 +20,12 @@ export const TOOLS_LIST_TTL_MS = 60_000;
 
 /**
  * Which services' tools are on offer: those whose integration is configured and active (D11).
- * Read through the integrations service's own short cache, so a tools/list costs no query.
+ * Read through the upstream targets' own short cache, so a tools/list costs no query.
  */
-export function createToolAvailability(integrations: IntegrationsService) {
+export function createToolAvailability(targets: UpstreamTargets) {
   return {
     async context(): Promise<{ services: Set<UpstreamService>; atlassianUrl: string | null; bitbucketWorkspace: string | null }> {
-      const [atlassian, bitbucket] = await Promise.all([integrations.state("atlassian"), integrations.state("bitbucket")]);
+      const [atlassian, bitbucket] = await Promise.all([targets.state("atlassian"), targets.state("bitbucket")]);
       const services = new Set<UpstreamService>();
       if (atlassian?.isActive) services.add("jira").add("confluence");
       if (bitbucket?.isActive) services.add("bitbucket");
@@ -72,7 +72,7 @@ export const toolsFor = (services: Set<UpstreamService>, caller: Caller, options
   );
 
 export interface McpCoreDeps {
-  integrations: IntegrationsService;
+  targets: UpstreamTargets;
   availability: ToolAvailability;
   version: string;
   log: Logger;
@@ -103,7 +103,7 @@ export function createMcpCore(deps: McpCoreDeps) {
       return {
         tool,
         caller,
-        context: (signal) => ({ clients: deps.integrations.clients, atlassianUrl: available.atlassianUrl, bitbucketWorkspace: available.bitbucketWorkspace, policy: caller.policy, ...(signal ? { signal } : {}) }),
+        context: (signal) => ({ clients: deps.targets.clients, atlassianUrl: available.atlassianUrl, bitbucketWorkspace: available.bitbucketWorkspace, policy: caller.policy, ...(signal ? { signal } : {}) }),
       };
     },
     /** Runs the tool (never throws) and records the call in the tool-call audit. */

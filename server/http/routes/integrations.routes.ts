@@ -1,14 +1,14 @@
 import { Router } from "express";
 import { AtlassianConfigInputSchema, BitbucketConfigInputSchema } from "../../../contract/integrations";
 import type { IntegrationStatusService } from "../../modules/integrations/integration-status.service";
-import type { IntegrationsService } from "../../modules/integrations/integrations.service";
+import type { IntegrationConfigService } from "../../modules/integrations/integration-config.service";
 import { serverSettings, type SettingsConfig } from "../../modules/integrations/settings";
 import { actorOf } from "../actor";
 import { can } from "../middleware/access";
 import { parseInput } from "../validate";
 
 /** Configuration screen and status cards (spec section 7): stored configs, tests, status, server settings. */
-export function integrationsRoutes(deps: { integrations: IntegrationsService; status: IntegrationStatusService; settings: SettingsConfig }): Router {
+export function integrationsRoutes(deps: { integrations: IntegrationConfigService; status: IntegrationStatusService; settings: SettingsConfig }): Router {
   const { integrations, status } = deps;
   const router = Router();
 

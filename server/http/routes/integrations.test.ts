@@ -4,7 +4,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startSandbox, type Sandbox } from "../../../sandbox/server";
 import { createSecretBox } from "../../lib/secret-box";
-import { createIntegrationsService } from "../../modules/integrations/integrations.service";
+import { createUpstreamTargets } from "../../modules/integrations/upstream-targets";
 import { signedInAs } from "../../test/factories";
 import type { TestClient } from "../../test/http-client";
 import { startTestApp, type TestApp } from "../../test/test-app";
@@ -127,11 +127,12 @@ describe("integrations: configuration, tests and status", () => {
 
     it("a token sealed under another key (SECRET_KEY changed) is a clear error, not a 500", async () => {
       await admin.post("/api/admin/atlassian-config", atlassian());
-      const { services, repos, clock, upstream, config } = t.container;
+      const { repos, upstream, config } = t.container;
       // The same database, read by a server whose key differs.
-      const other = createIntegrationsService({ repo: repos.integrationsRepo, secretBox: createSecretBox(randomBytes(32)), audit: services.audit, clock, http: upstream.http, hostPolicy: upstream.hostPolicy, events: createEventBus(), bitbucketApiUrl: config.BITBUCKET_API_URL });
+      const other = createUpstreamTargets({ repo: repos.integrationsRepo, secretBox: createSecretBox(randomBytes(32)), http: upstream.http, events: createEventBus(), bitbucketApiUrl: config.BITBUCKET_API_URL });
       await expect(other.clients.jira.myself()).rejects.toThrow("The stored Atlassian secret cannot be decrypted (was SECRET_KEY changed?): enter it again");
-      expect((await other.getAtlassian()).apiTokenHint).toBe(TOKEN.slice(-4));
+      expect((await other.state("atlassian"))?.isActive).toBe(true);
+      expect((await admin.get("/api/admin/atlassian-config")).body.apiTokenHint).toBe(TOKEN.slice(-4));
     });
 
     it("a blank token keeps the stored one; a wrong one is reported per service", async () => {
@@ -163,7 +164,7 @@ describe("integrations: configuration, tests and status", () => {
       sandbox.clearRequests();
       const status = (await admin.get("/api/atlassian-status")).body;
       expect(status).toMatchObject({ configured: true, isActive: false, jiraConnected: false, jiraError: "The Atlassian integration is inactive" });
-      await expect(t.container.services.integrations.clients.jira.myself()).rejects.toThrow("The Atlassian integration is inactive");
+      await expect(t.container.upstream.targets.clients.jira.myself()).rejects.toThrow("The Atlassian integration is inactive");
       expect(sandbox.requests()).toHaveLength(0);
       // a connection test still works while inactive
       expect((await admin.post("/api/admin/test-atlassian")).body.jiraConnected).toBe(true);

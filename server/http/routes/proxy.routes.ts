@@ -1,7 +1,7 @@
 import { proxyAllowed, type ClientPolicy } from "../../../contract/policy";
 import { Router, type Request, type RequestHandler, type Response } from "express";
 import { AppError } from "../../lib/app-error";
-import type { IntegrationsService } from "../../modules/integrations/integrations.service";
+import type { UpstreamTargets } from "../../modules/integrations/upstream-targets";
 import type { UpstreamService } from "../../upstream/errors";
 import type { Guard } from "../middleware/access";
 
@@ -26,7 +26,7 @@ export const safeContentType = (type: string | undefined): string => {
  * through to the upstream REST API (the path after the prefix is the upstream path) with the
  * server's stored credentials, for bearer clients with the read scope.
  */
-export function proxyRoutes(deps: { integrations: IntegrationsService; readGuard: Guard; rateLimit: RequestHandler }): Router {
+export function proxyRoutes(deps: { targets: UpstreamTargets; readGuard: Guard; rateLimit: RequestHandler }): Router {
   const router = Router();
   const pass = (service: UpstreamService) => async (req: Request, res: Response) => {
     // The raw path is what goes upstream: it must say plainly where it goes. Dot segments (raw or
@@ -41,7 +41,7 @@ export function proxyRoutes(deps: { integrations: IntegrationsService; readGuard
       throw new AppError("forbidden", "An administrator limited what this OAuth client may touch, and the raw proxy paths cannot honour those limits: use the MCP tools");
     }
     const rest = raw.slice(PREFIXES[service].length) || "/";
-    const upstream = await deps.integrations.proxyGet(service, rest.startsWith("/") ? rest : `/${rest}`);
+    const upstream = await deps.targets.proxyGet(service, rest.startsWith("/") ? rest : `/${rest}`);
     res.status(upstream.status).set("Cache-Control", "no-store").type(safeContentType(upstream.contentType)).send(upstream.body);
   };
   router.get("/atlassian/jira/*path", deps.readGuard, deps.rateLimit, pass("jira"));

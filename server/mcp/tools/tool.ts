@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import type { OAuthScope } from "../../../contract/oauth";
 import type { ClientPolicy, Toolset } from "../../../contract/policy";
-import type { IntegrationsService } from "../../modules/integrations/integrations.service";
+import type { UpstreamTargets } from "../../modules/integrations/upstream-targets";
 import type { UpstreamService } from "../../upstream/errors";
 
 /** MCP tool annotations (MCP 2025-06-18 and later, "Tool annotations"): hints for the client, never a guarantee. */
@@ -36,7 +36,7 @@ export interface ToolOutput<T> {
 /** What a tool may use while it runs. */
 export interface ToolContext {
   /** Typed clients on the stored configuration (server/upstream/*.client.ts). */
-  clients: IntegrationsService["clients"];
+  clients: UpstreamTargets["clients"];
   /** The Atlassian instance URL (no trailing slash), for browse links such as `${instanceUrl}/browse/BK-1`; null when not configured. */
   atlassianUrl: string | null;
   /** The configured Bitbucket workspace; null when not configured. */

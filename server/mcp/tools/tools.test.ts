@@ -16,7 +16,7 @@ describe("MCP tools", () => {
 
   const context = async (): Promise<ToolContext> => {
     const c = await rig.t.container.mcp.toolAvailability.context();
-    return { clients: rig.t.container.services.integrations.clients, atlassianUrl: c.atlassianUrl, bitbucketWorkspace: c.bitbucketWorkspace, policy: OPEN_POLICY };
+    return { clients: rig.t.container.upstream.targets.clients, atlassianUrl: c.atlassianUrl, bitbucketWorkspace: c.bitbucketWorkspace, policy: OPEN_POLICY };
   };
   const call = async (name: string, args: unknown): Promise<CallToolResult & { structuredContent?: any }> => callTool(toolByName(name)!, args, await context());
   const text = (r: CallToolResult) => (r.content[0] as { text: string }).text;

@@ -2,18 +2,14 @@ import type { IntegrationKind } from "./integrations.repo";
 import type { AtlassianStatusDto, AtlassianTestResult, BitbucketStatusDto, BitbucketTestResult } from "../../../contract/integrations";
 import { AppError } from "../../lib/app-error";
 import type { Clock } from "../../lib/clock";
-import type { Logger } from "../../lib/logger";
 import { isUpstreamError, type UpstreamService } from "../../upstream/errors";
-import type { Outcome, UpstreamMeter } from "../../upstream/meter";
-import type { IntegrationsRepo } from "./integrations.repo";
-import type { IntegrationsService } from "./integrations.service";
+import type { UpstreamMeter } from "../../upstream/meter";
+import type { UpstreamTargets } from "./upstream-targets";
 
 /** Outcomes older than this are checked again when a status is asked for. */
 const PROBE_FRESH_MS = 5 * 60_000;
 /** A status answer never waits longer than this for a probe (D24: a dead upstream never blocks the console). */
 const STATUS_WAIT_MS = 3_000;
-/** A success is written to the database at most this often per service (a state change at once). */
-const PERSIST_EVERY_MS = 60_000;
 
 const workspaceMissing = (workspace: string) => `Bitbucket has no workspace "${workspace}" that this user can see`;
 
@@ -23,35 +19,24 @@ const messageOf = (err: unknown): string => (isUpstreamError(err) || err instanc
  * Connection tests and the status cards (D14): connected means the last call reached the service
  * and was accepted; last sync is the last successful call (kept across restarts); usage is the
  * meter's. A status older than five minutes is refreshed by a probe, one at a time per service.
+ * It only reads: the configuration, the meter (kept across restarts by the sync recorder), and
+ * the services themselves through the upstream targets.
  */
-export function createIntegrationStatusService(deps: { integrations: IntegrationsService; repo: IntegrationsRepo; meter: UpstreamMeter; clock: Clock; log: Logger; probeTimeoutMs: number }) {
-  const { integrations, meter, clock, log } = deps;
+export function createIntegrationStatusService(deps: { targets: UpstreamTargets; meter: UpstreamMeter; clock: Clock; probeTimeoutMs: number }) {
+  const { targets, meter, clock } = deps;
   const probes = new Map<UpstreamService, Promise<void>>();
   let workspaceFacts: { workspace: string; name: string | null; repositoryCount: number | null } | null = null;
-  const persisted = new Map<UpstreamService, { ok: boolean; at: number }>();
-
-  /** Last sync survives a restart: outcomes are written through, a success at most once a minute. */
-  function persistOutcome(service: UpstreamService, outcome: Outcome): void {
-    const last = persisted.get(service);
-    const now = outcome.at.getTime();
-    if (last && last.ok === outcome.ok && now - last.at < PERSIST_EVERY_MS) return;
-    persisted.set(service, { ok: outcome.ok, at: now });
-    const h = meter.health(service);
-    deps.repo
-      .upsertSync({ service, lastSuccessAt: h.lastSuccessAt, lastFailureAt: h.lastFailureAt, lastError: h.lastError })
-      .catch((err) => log.warn({ err, service }, "could not store the upstream sync state"));
-  }
 
   const probeCalls: Record<UpstreamService, () => Promise<unknown>> = {
-    jira: () => integrations.clients.jira.myself(deps.probeTimeoutMs),
-    confluence: () => integrations.clients.confluence.spacesPage(1, deps.probeTimeoutMs),
+    jira: () => targets.clients.jira.myself(deps.probeTimeoutMs),
+    confluence: () => targets.clients.confluence.spacesPage(1, deps.probeTimeoutMs),
     bitbucket: async () => {
-      const state = await integrations.state("bitbucket");
+      const state = await targets.state("bitbucket");
       const workspace = state?.settings.workspace ?? "";
       try {
         const [info, count] = await Promise.all([
-          integrations.clients.bitbucket.workspace(workspace, deps.probeTimeoutMs),
-          integrations.clients.bitbucket.repositoryCount(workspace, deps.probeTimeoutMs),
+          targets.clients.bitbucket.workspace(workspace, deps.probeTimeoutMs),
+          targets.clients.bitbucket.repositoryCount(workspace, deps.probeTimeoutMs),
         ]);
         workspaceFacts = { workspace, name: info.name, repositoryCount: count };
       } catch (err) {
@@ -93,22 +78,14 @@ export function createIntegrationStatusService(deps: { integrations: Integration
   };
 
   return {
-    /** Reactions (subscribed in container.ts): an outcome to persist, a saved configuration to forget about. */
-    persistOutcome,
+    /** A reaction (subscribed in container.ts): a saved configuration's workspace facts are forgotten. */
     forgetWorkspace(kind: IntegrationKind): void {
       if (kind === "bitbucket") workspaceFacts = null;
     },
 
-    /** Restores last sync times stored by a previous run. */
-    async restore(): Promise<void> {
-      for (const row of await deps.repo.listSync()) {
-        meter.restoreHealth(row.service as UpstreamService, { lastSuccessAt: row.lastSuccessAt, lastFailureAt: row.lastFailureAt, lastError: row.lastError });
-      }
-    },
-
     async testAtlassian(): Promise<AtlassianTestResult> {
-      if (!(await integrations.state("atlassian"))) throw new AppError("bad_request", "Save the Atlassian configuration before testing it");
-      const { jira, confluence } = integrations.testClients;
+      if (!(await targets.state("atlassian"))) throw new AppError("bad_request", "Save the Atlassian configuration before testing it");
+      const { jira, confluence } = targets.testClients;
       const [j, c] = await Promise.allSettled([jira.myself(), confluence.spacesPage(1)]);
       return {
         jiraConnected: j.status === "fulfilled",
@@ -119,15 +96,15 @@ export function createIntegrationStatusService(deps: { integrations: Integration
     },
 
     async testBitbucket(): Promise<BitbucketTestResult> {
-      if (!(await integrations.state("bitbucket"))) throw new AppError("bad_request", "Save the Bitbucket configuration before testing it");
-      const workspace = (await integrations.state("bitbucket"))?.settings.workspace ?? "";
+      if (!(await targets.state("bitbucket"))) throw new AppError("bad_request", "Save the Bitbucket configuration before testing it");
+      const workspace = (await targets.state("bitbucket"))?.settings.workspace ?? "";
       try {
-        await integrations.testClients.bitbucket.user();
+        await targets.testClients.bitbucket.user();
       } catch (err) {
         return { connected: false, error: messageOf(err) };
       }
       try {
-        await integrations.testClients.bitbucket.workspace(workspace);
+        await targets.testClients.bitbucket.workspace(workspace);
         return { connected: true };
       } catch (err) {
         return { connected: false, error: isUpstreamError(err) && err.kind === "not_found" ? workspaceMissing(workspace) : messageOf(err) };
@@ -135,7 +112,7 @@ export function createIntegrationStatusService(deps: { integrations: Integration
     },
 
     async atlassianStatus(): Promise<AtlassianStatusDto> {
-      const state = await integrations.state("atlassian");
+      const state = await targets.state("atlassian");
       const apiRateLimit = meter.usage("atlassian");
       const stored = { jira: view("jira"), confluence: view("confluence") };
       if (!state || !state.isActive) {
@@ -159,7 +136,7 @@ export function createIntegrationStatusService(deps: { integrations: Integration
     },
 
     async bitbucketStatus(): Promise<BitbucketStatusDto> {
-      const state = await integrations.state("bitbucket");
+      const state = await targets.state("bitbucket");
       if (!state || !state.isActive) {
         const why = state ? "The Bitbucket integration is inactive" : "The Bitbucket integration is not configured";
         return { configured: Boolean(state), isActive: state?.isActive ?? false, connected: false, lastSync: view("bitbucket").lastSync, error: why, workspaceName: null, repositoryCount: null, apiRateLimit: meter.usage("bitbucket") };

@@ -1,0 +1,108 @@
+import type { IntegrationConfigRow } from "../../db/schema";
+import type { EventBus } from "../../lib/event-bus";
+import type { SecretBox } from "../../lib/secret-box";
+import { createBitbucketClient } from "../../upstream/bitbucket.client";
+import { createConfluenceClient } from "../../upstream/confluence.client";
+import { UpstreamError, type UpstreamService } from "../../upstream/errors";
+import type { UpstreamHttp, UpstreamTarget } from "../../upstream/http";
+import { createJiraClient } from "../../upstream/jira.client";
+import type { IntegrationKind, IntegrationsRepo } from "./integrations.repo";
+
+/** Other instances may have saved a new configuration: the cached row is re-read this often. */
+const CONFIG_CACHE_MS = 30_000;
+export const SERVICES_OF: Record<IntegrationKind, UpstreamService[]> = { atlassian: ["jira", "confluence"], bitbucket: ["bitbucket"] };
+const LABEL: Record<IntegrationKind, string> = { atlassian: "Atlassian", bitbucket: "Bitbucket" };
+
+const basic = (user: string, secret: string) => `Basic ${Buffer.from(`${user}:${secret}`, "utf8").toString("base64")}`;
+
+/**
+ * Where Jira, Confluence and Bitbucket calls go and with which credentials, and the typed clients
+ * that make them. The stored row is cached (still sealed); its secret is opened only when a call
+ * is made. The clients ask for their target on every call, so a saved change takes effect at once.
+ */
+export function createUpstreamTargets(deps: { repo: IntegrationsRepo; secretBox: SecretBox; http: UpstreamHttp; bitbucketApiUrl: string; events: EventBus }) {
+  const { repo, secretBox, http } = deps;
+  const cache = new Map<IntegrationKind, { row: IntegrationConfigRow | null; at: number }>();
+  /** Bumped by every save: a read that started before it must not put the old row back in the cache. */
+  const generation = new Map<IntegrationKind, number>();
+  const loading = new Map<IntegrationKind, Promise<IntegrationConfigRow | null>>();
+
+  function load(kind: IntegrationKind): Promise<IntegrationConfigRow | null> {
+    const cached = cache.get(kind);
+    if (cached && Date.now() - cached.at < CONFIG_CACHE_MS) return Promise.resolve(cached.row);
+    // One read at a time per kind: N callers after the cache expired share it.
+    let pending = loading.get(kind);
+    if (!pending) {
+      pending = read(kind, generation.get(kind) ?? 0).finally(() => loading.delete(kind));
+      loading.set(kind, pending);
+    }
+    return pending;
+  }
+
+  async function read(kind: IntegrationKind, startedAt: number): Promise<IntegrationConfigRow | null> {
+    const row = (await repo.find(kind)) ?? null;
+    if ((generation.get(kind) ?? 0) !== startedAt) return row; // a save happened meanwhile: answer, but do not cache
+    const previous = cache.get(kind)?.row;
+    cache.set(kind, { row, at: Date.now() });
+    // Another instance changed it: what we knew about the old target no longer holds.
+    if (previous && row && previous.updatedAt.getTime() !== row.updatedAt.getTime()) deps.events.emit("integration.saved", { kind, elsewhere: true });
+    return row;
+  }
+
+  /** The call target of a service; `requireActive: false` for connection tests of an inactive integration. */
+  async function target(service: UpstreamService, options: { requireActive?: boolean } = {}): Promise<UpstreamTarget> {
+    const kind: IntegrationKind = service === "bitbucket" ? "bitbucket" : "atlassian";
+    const row = await load(kind);
+    const label = LABEL[kind];
+    if (!row) throw new UpstreamError(service, "not_configured", `The ${label} integration is not configured`);
+    if ((options.requireActive ?? true) && !row.isActive) throw new UpstreamError(service, "not_configured", `The ${label} integration is inactive`);
+    let secret: string;
+    try {
+      secret = secretBox.open(row.secretSealed, kind);
+    } catch {
+      // Sealed with another key (SECRET_KEY changed): the integration needs its secret again.
+      throw new UpstreamError(service, "not_configured", `The stored ${label} secret cannot be decrypted (was SECRET_KEY changed?): enter it again`);
+    }
+    const s = row.settings;
+    if (kind === "bitbucket") return { baseUrl: deps.bitbucketApiUrl, authorization: basic(s.username ?? "", secret) };
+    const root = s.instanceUrl ?? "";
+    return { baseUrl: service === "confluence" ? `${root}/wiki` : root, authorization: basic(s.email ?? "", secret) };
+  }
+
+  const clientsOn = (options: { requireActive?: boolean }) => ({
+    jira: createJiraClient(http, () => target("jira", options)),
+    confluence: createConfluenceClient(http, () => target("confluence", options)),
+    bitbucket: createBitbucketClient(http, () => target("bitbucket", options)),
+  });
+
+  return {
+    /** A configuration saved here: the next call reads it (subscribed in container.ts). */
+    forget(kind: IntegrationKind): void {
+      generation.set(kind, (generation.get(kind) ?? 0) + 1);
+      cache.delete(kind);
+    },
+
+    /** The stored state without secrets, for status and tool availability: null when not configured. */
+    async state(kind: IntegrationKind): Promise<{ isActive: boolean; settings: Record<string, string> } | null> {
+      const row = await load(kind);
+      return row ? { isActive: row.isActive, settings: row.settings } : null;
+    },
+
+    target,
+
+    /** D12: a read-only pass-through GET of an upstream path (with its query), on the stored credentials. */
+    async proxyGet(service: UpstreamService, pathAndQuery: string): Promise<{ status: number; body: string; contentType: string | undefined }> {
+      const res = await http.request<string>(service, await target(service), { path: pathAndQuery, accept: "raw" });
+      const type = res.headers["content-type"];
+      return { status: res.status, body: res.data, contentType: Array.isArray(type) ? type[0] : type };
+    },
+
+    /** Clients on the stored configuration (inactive or missing: every call fails with not_configured). */
+    clients: clientsOn({}),
+
+    /** Clients that also work while the integration is inactive: for connection tests. */
+    testClients: clientsOn({ requireActive: false }),
+  };
+}
+
+export type UpstreamTargets = ReturnType<typeof createUpstreamTargets>;
