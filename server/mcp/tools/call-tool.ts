@@ -6,10 +6,34 @@ import { ToolError, type ToolContext, type ToolSpec } from "./tool";
 
 const definitions = new WeakMap<ToolSpec, Tool>();
 
-/** JSON Schema of a zod schema as MCP wants it: an object schema, without the `$schema` key. */
+/** JSON Schema of a zod schema as MCP wants it: an object schema, without the `$schema` key, compacted. */
 function jsonSchema(schema: z.ZodType, io: "input" | "output"): Tool["inputSchema"] {
   const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { target: "draft-2020-12", io, unrepresentable: "any" }) as Record<string, unknown>;
-  return { ...rest, type: "object" } as Tool["inputSchema"];
+  return compact({ ...rest, type: "object" }, io) as Tool["inputSchema"];
+}
+
+/**
+ * tools/list is read into a model's context on every conversation, so its schemas carry only what
+ * informs a call (issue 11: the catalogue's size is a figure). Dropped everywhere: the safe-integer
+ * bounds zod adds to every `.int()`, which say nothing. Dropped from output schemas: `required`
+ * and `additionalProperties: false`, which restate every property name; the looser schema still
+ * describes each field and its type, and every answer still conforms to it. Also dropped:
+ * `propertyNames: {type: "string"}` (object keys are strings anyway).
+ */
+const isPlainString = (value: unknown): boolean => JSON.stringify(value) === '{"type":"string"}';
+
+function compact(node: unknown, io: "input" | "output"): unknown {
+  if (Array.isArray(node)) return node.map((item) => compact(item, io));
+  if (node === null || typeof node !== "object") return node;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) {
+    if ((key === "minimum" && value === Number.MIN_SAFE_INTEGER) || (key === "maximum" && value === Number.MAX_SAFE_INTEGER)) continue;
+    if (io === "output" && (key === "required" || (key === "additionalProperties" && value === false))) continue;
+    if (key === "propertyNames" && isPlainString(value)) continue; // JSON object keys are strings anyway
+    // Property names are data, not keywords: only their schemas are compacted.
+    out[key] = key === "properties" && value && typeof value === "object" ? Object.fromEntries(Object.entries(value).map(([name, schema]) => [name, compact(schema, io)])) : compact(value, io);
+  }
+  return out;
 }
 
 /** The MCP `Tool` of a spec, for tools/list: computed once per spec, then reused (it never changes). */

@@ -34,7 +34,21 @@ describe("MCP tools", () => {
       // Only a writing tool may destroy; the destructive ones are few and named.
       expect(def.annotations?.destructiveHint).toBe(["bitbucket_decline_pull_request", "bitbucket_merge_pull_request"].includes(tool.name));
       expect(JSON.stringify(def.inputSchema)).not.toContain("$schema");
+      // Compact: no safe-integer bounds anywhere, no restated property lists in output schemas.
+      expect(JSON.stringify(def)).not.toContain(String(Number.MAX_SAFE_INTEGER));
+      expect(JSON.stringify(def.outputSchema)).not.toMatch(/"required"|"additionalProperties":false/);
     }
+  });
+
+  it("the compacted output schema still accepts every answer and says each field's type", async () => {
+    const { Ajv2020 } = await import("ajv/dist/2020.js");
+    const ajv = new Ajv2020({ strict: false });
+    const result = await call("jira_get_issue", { issueKey: "BK-1", include: ["transitions", "changelog"] });
+    expect(result.isError).toBeFalsy();
+    expect(ajv.validate(toolDefinition(toolByName("jira_get_issue")!).outputSchema!, result.structuredContent), JSON.stringify(ajv.errors)).toBe(true);
+    const schema = toolDefinition(toolByName("jira_get_issue")!).outputSchema as { properties: Record<string, { type: unknown }> };
+    expect(schema.properties.status!.type).toEqual(["string", "null"]);
+    expect(ajv.validate(schema, { ...result.structuredContent, status: 7 })).toBe(false);
   });
 
   it("jira_search: 20 compact issues with links, and the cursor gives the next 20", async () => {
