@@ -1,3 +1,4 @@
+import type { ClientPolicy } from "./policy";
 import { z } from "zod";
 import { line, multiline } from "./text";
 
@@ -114,6 +115,8 @@ export interface OAuthClientDto {
   registeredVia: ClientOrigin;
   /** Live grants of this client (unexpired, unrevoked). */
   activeGrants: number;
+  /** What an administrator lets this client's AI touch (issue 11); OPEN_POLICY when unrestricted. */
+  policy: ClientPolicy;
   createdAt: string;
 }
 

@@ -71,3 +71,41 @@ export function proxyAllowed(p: ClientPolicy | null | undefined, service: "jira"
   if (p.jiraProjects !== null || p.confluenceSpaces !== null || p.bitbucketRepositories !== null) return false;
   return p.toolsets === null || SERVICE_TOOLSETS[service].some((t) => p.toolsets!.includes(t));
 }
+
+/** The console's policy form (OAuth Clients, "Policy"): each list as text, keys separated by commas, spaces or lines. */
+export interface PolicyFormValues {
+  readOnly: boolean;
+  toolsets: Toolset[];
+  disabledTools: string;
+  jiraProjects: string;
+  confluenceSpaces: string;
+  bitbucketRepositories: string;
+}
+
+export const POLICY_FORM_FIELDS = ["readOnly", "toolsets", "disabledTools", "jiraProjects", "confluenceSpaces", "bitbucketRepositories"] as const satisfies readonly (keyof PolicyFormValues)[];
+
+const words = (text: string): string[] => text.split(/[\s,]+/).filter(Boolean);
+const listOrNull = (text: string): string[] | null => (words(text).length > 0 ? words(text) : null);
+
+export const policyToForm = (p: ClientPolicy): PolicyFormValues => ({
+  readOnly: p.readOnly,
+  toolsets: p.toolsets ?? [...TOOLSET_NAMES],
+  disabledTools: p.disabledTools.join(", "),
+  jiraProjects: (p.jiraProjects ?? []).join(", "),
+  confluenceSpaces: (p.confluenceSpaces ?? []).join(", "),
+  bitbucketRepositories: (p.bitbucketRepositories ?? []).join(", "),
+});
+
+/** What PUT .../policy takes: every toolset ticked is "all" (null), a blank list is "any" (null). */
+export const policyFromForm = (v: PolicyFormValues): ClientPolicyInput => ({
+  readOnly: v.readOnly,
+  toolsets: TOOLSET_NAMES.every((t) => v.toolsets.includes(t)) ? null : TOOLSET_NAMES.filter((t) => v.toolsets.includes(t)),
+  disabledTools: words(v.disabledTools),
+  jiraProjects: listOrNull(v.jiraProjects),
+  confluenceSpaces: listOrNull(v.confluenceSpaces),
+  bitbucketRepositories: listOrNull(v.bitbucketRepositories),
+});
+
+/** Whether a policy restricts nothing. */
+export const isOpenPolicy = (p: ClientPolicy): boolean =>
+  !p.readOnly && p.toolsets === null && p.disabledTools.length === 0 && p.jiraProjects === null && p.confluenceSpaces === null && p.bitbucketRepositories === null;

@@ -302,6 +302,8 @@ test("a viewer sees clients without secrets and no write action, and the server 
   await expect(page.getByRole("button", { name: "Create Client" })).toHaveCount(0);
   await expect(page.getByRole("button", { name: /^Delete client / })).toHaveCount(0);
   await expect(page.getByRole("button", { name: /^More actions for / })).toHaveCount(0);
+  await expect(page.getByRole("button", { name: /^Edit policy of / })).toHaveCount(0);
+  await expect(client.getByText("Every tool its scopes allow")).toBeVisible();
   await expect(page.getByText(created.clientSecret!)).toHaveCount(0);
 
   const listed = await fetchClient(page, name);
@@ -313,6 +315,55 @@ test("a viewer sees clients without secrets and no write action, and the server 
 
   expect((await api.login(ADMIN)).status()).toBe(200);
   expect((await api.delete(`${LIST_URL}/${encodeURIComponent(created.clientId)}`)).status()).toBe(204);
+});
+
+test("the Policy section: read-only, toolsets and allow-lists, checked per field, saved and shown on the card", async ({ page, baseURL }) => {
+  await openClients(page);
+  const name = unique("e2e-policy-");
+  const created = await createClientViaApi(page, baseURL!, { name });
+  await page.getByRole("button", { name: "Refresh" }).click();
+  const client = card(page, name);
+  await expect(client.getByText("Every tool its scopes allow")).toBeVisible();
+
+  const edit = client.getByRole("button", { name: `Edit policy of ${name}` });
+  await edit.click();
+  const dialog = page.getByRole("dialog", { name: `Policy for ${name}` });
+  await expect(dialog.getByRole("checkbox")).toHaveCount(6);
+  await dialog.getByRole("switch", { name: "Read-only" }).click();
+  await dialog.getByRole("checkbox", { name: /Bitbucket pull requests/ }).click();
+  await dialog.getByLabel("Jira projects", { exact: true }).fill("bk, ops");
+  await dialog.getByLabel("Confluence spaces", { exact: true }).fill("ENG, bad space!");
+  await dialog.getByRole("button", { name: "Save Policy" }).click();
+  await expect(dialog.getByText("each Confluence space key must look like ENG")).toBeVisible();
+  await expect(dialog.getByLabel("Confluence spaces", { exact: true })).toHaveAttribute("aria-invalid", "true");
+
+  await dialog.getByLabel("Confluence spaces", { exact: true }).fill("ENG");
+  mkdirSync("e2e/screenshots", { recursive: true });
+  await page.screenshot({ path: "e2e/screenshots/oauth-client-policy-dialog.png" });
+  await dialog.getByRole("button", { name: "Save Policy" }).click();
+  await expect(toast(page, "Policy saved")).toBeVisible();
+  await expect(dialog).toBeHidden();
+  await expect(edit).toBeFocused();
+  const policy = client.getByRole("list", { name: `Policy of ${name}` });
+  await expect(policy.getByText("Read-only", { exact: true })).toBeVisible();
+  await expect(policy.getByText("Toolsets: jira-issues, jira-projects, jira-agile, confluence-pages, bitbucket-code")).toBeVisible();
+  await expect(policy.getByText("Jira projects: BK, OPS")).toBeVisible();
+  await expect(policy.getByText("Confluence spaces: ENG")).toBeVisible();
+  await client.screenshot({ path: "e2e/screenshots/oauth-client-policy-card.png" });
+
+  const stored = await page.request.get(`${LIST_URL}/${encodeURIComponent(created.clientId)}/policy`);
+  expect(await stored.json()).toEqual({ readOnly: true, toolsets: ["jira-issues", "jira-projects", "jira-agile", "confluence-pages", "bitbucket-code"], disabledTools: [], jiraProjects: ["BK", "OPS"], confluenceSpaces: ["ENG"], bitbucketRepositories: null });
+
+  // Back to unrestricted: every box ticked, the lists blank.
+  await edit.click();
+  await dialog.getByRole("switch", { name: "Read-only" }).click();
+  await dialog.getByRole("checkbox", { name: /Bitbucket pull requests/ }).click();
+  await dialog.getByLabel("Jira projects", { exact: true }).fill("");
+  await dialog.getByLabel("Confluence spaces", { exact: true }).fill("");
+  await dialog.getByRole("button", { name: "Save Policy" }).click();
+  await expect(dialog).toBeHidden();
+  await expect(client.getByText("Every tool its scopes allow")).toBeVisible();
+  expect((await apiClient(page, baseURL!).delete(`${LIST_URL}/${encodeURIComponent(created.clientId)}`)).status()).toBe(204);
 });
 
 test("keyboard: the create dialog opens with Enter, the client type moves with the arrow keys, focus returns", async ({ page }) => {

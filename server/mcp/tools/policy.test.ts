@@ -86,6 +86,9 @@ describe("client policy: set by an administrator, enforced on every tool", () =>
     expect(set.status).toBe(200);
     expect(set.body).toEqual({ ...OPEN_POLICY, readOnly: true, jiraProjects: ["BK"] });
     expect((await rig.admin.get(path)).body).toEqual(set.body);
+    // The console's client list carries it too (the card's Policy section).
+    const listed = (await rig.admin.get<{ clientId: string; policy: unknown }[]>("/api/admin/oauth-clients")).body.find((c) => c.clientId === restricted.clientId);
+    expect(listed?.policy).toEqual(set.body);
 
     const bad = await rig.admin.put(path, { toolsets: ["nope"], bitbucketRepositories: "api-gateway" });
     expect(bad.status).toBe(400);

@@ -92,6 +92,7 @@ export function createOAuthClientsService(deps: {
     isActive: row.isActive,
     registeredVia: registeredViaOf(row.registeredVia),
     activeGrants: row.activeGrants ?? 0,
+    policy: row.policy ?? OPEN_POLICY,
     createdAt: row.createdAt.toISOString(),
   });
 

@@ -7,6 +7,7 @@
  */
 import { useMutation, useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
 import { OAUTH_CLIENT_TOASTS, type OAuthClientCreate, type OAuthClientDto } from "@contract/oauth";
+import type { ClientPolicy, ClientPolicyInput } from "@contract/policy";
 import { toast } from "@/hooks/use-toast";
 import type { ApiError } from "./client";
 import { apiRequest } from "./client";
@@ -81,6 +82,20 @@ export function useRegenerateOAuthClientSecret() {
     onSuccess: async (client) => {
       toast({ title: "Secret regenerated", description: `${client.name} has a new client secret; the old one no longer works.` });
       replaceInList(queryClient, client);
+      await refetchClients(queryClient);
+    },
+    onError: toastFailure,
+  });
+}
+
+/** What the client's AI may touch (issue 11): PUT .../policy; its tokens follow at once. */
+export function useSetOAuthClientPolicy() {
+  const queryClient = useQueryClient();
+  return useMutation<ClientPolicy, ApiError, { client: OAuthClientDto; policy: ClientPolicyInput }>({
+    mutationFn: ({ client, policy }) => apiRequest<ClientPolicy>("PUT", `${clientUrl(client.clientId)}/policy`, policy),
+    onSuccess: async (policy, { client }) => {
+      toast({ title: "Policy saved", description: `${client.name}'s tools follow the new policy from its next request.` });
+      replaceInList(queryClient, { ...client, policy });
       await refetchClients(queryClient);
     },
     onError: toastFailure,

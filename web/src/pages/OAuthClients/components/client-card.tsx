@@ -6,6 +6,7 @@ import { Card } from "@/components/ui/card";
 import { activeGrantsText, formatDate, formatDateTime } from "../lib/format";
 import { ClientActions, type ClientAction } from "./client-actions";
 import { ClientIdValue, ClientSecretValue } from "./credential-rows";
+import { PolicySummary } from "./policy-summary";
 
 interface ClientCardProps {
   client: OAuthClientDto;
@@ -27,7 +28,8 @@ function Field({ label, children }: { label: string; children: ReactNode }) {
 /**
  * One OAuth client (spec section 2): name, created date, Active/Inactive, the delete button, the
  * client ID and secret with copy buttons, redirect URIs and scope badges; beyond the spec its type,
- * how it was registered and its live grants (D13: "active sessions").
+ * how it was registered, its live grants (D13: "active sessions") and its policy (issue 11: what
+ * its AI may touch).
  */
 export function ClientCard({ client, canWrite, revealed, onToggleReveal, onAction }: ClientCardProps) {
   const headingId = `oauth-client-${client.id}-name`;
@@ -95,6 +97,9 @@ export function ClientCard({ client, canWrite, revealed, onToggleReveal, onActio
               </li>
             ))}
           </ul>
+        </Field>
+        <Field label="Policy">
+          <PolicySummary client={client} canWrite={canWrite} />
         </Field>
       </dl>
     </Card>
