@@ -68,7 +68,7 @@ export function buildApp(container: Container, options: BuildAppOptions): expres
 
   // MCP (D8): /mcp and the specification's /api/mcp/protocol, its event stream, the legacy transport.
   const readTokenAt = (resourcePath: string) => bearer({ verifier: services.oauthTokens, issuer, scope: "read", resourcePath });
-  const mcpCore = createMcpCore({ targets: container.upstream.targets, availability: container.mcp.toolAvailability, toolCalls: services.toolCalls, version: options.version, log, destructiveTools: config.MCP_DESTRUCTIVE_TOOLS });
+  const mcpCore = createMcpCore({ targets: container.upstream.targets, cursors: container.mcp.cursors, availability: container.mcp.toolAvailability, toolCalls: services.toolCalls, version: options.version, log, destructiveTools: config.MCP_DESTRUCTIVE_TOOLS });
   const mcpFactory = createMcpServerFactory(mcpCore);
   const streamDeps = { streams: container.mcp.streams, connections: services.connections, log };
   const { router: mcpRouter } = mcpRoutes({

@@ -11,6 +11,7 @@ import { createOAuthClientsService } from "./modules/oauth/oauth-clients.service
 import { createOAuthTokensService } from "./modules/oauth/oauth-tokens.service";
 import { createUpstreamHttp, type UpstreamOptions } from "./upstream/http";
 import { createUpstreamMeter } from "./upstream/meter";
+import { createCursors } from "./mcp/tools/cursor";
 import { createHostPolicy } from "./upstream/host-policy";
 import { createClientMetadataDocuments } from "./oauth/client-metadata-documents";
 import type { Database } from "./db/client";
@@ -127,6 +128,7 @@ export function createContainer(deps: { database: Database; config: AppConfig; c
   // Heartbeats run for as long as the container lives (an unref'd timer; close() stops it).
   streamKeeper.start();
   const toolAvailability = createToolAvailability(upstreamTargets);
+  const cursors = createCursors(secretBox);
   /** Change events for MCP listeners: `subscriptions/listen` streams (the SDK) and legacy sessions subscribe. */
   const mcpBus = new InMemoryServerEventBus((err) => log.warn({ err }, "an MCP change listener failed"));
 
@@ -168,7 +170,7 @@ export function createContainer(deps: { database: Database; config: AppConfig; c
     upstream: { http, meter, hostPolicy, targets: upstreamTargets, syncRecorder },
     services: { audit, auth, users, roles, integrations, integrationStatus, oauthClients, oauthTokens, requestLog, connections, toolCalls },
     events,
-    mcp: { streams, streamKeeper, toolAvailability, bus: mcpBus },
+    mcp: { streams, streamKeeper, toolAvailability, bus: mcpBus, cursors },
     /** Stops what holds sockets or timers (the upstream connection pool, the log's timer) and flushes the request log. */
     close: async () => {
       streamKeeper.stop();

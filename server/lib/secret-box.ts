@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto";
+import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, randomBytes } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
@@ -11,13 +11,25 @@ export interface SecretBox {
   seal(plaintext: string, purpose: string): string;
   /** Throws when the value was not sealed with this key for this purpose. */
   open(sealed: string, purpose: string): string;
+  /** HMAC-SHA256 of `data` under a key derived (HKDF) from this key for `purpose`: tamper checks that need no secrecy. */
+  mac(data: string, purpose: string): Buffer;
 }
 
 const VERSION = "v1";
 
 export function createSecretBox(key: Buffer): SecretBox {
   if (key.length !== 32) throw new Error("secret box key must be 32 bytes");
+  const macKeys = new Map<string, Buffer>();
+  const macKey = (purpose: string): Buffer => {
+    let derived = macKeys.get(purpose);
+    if (!derived) {
+      derived = Buffer.from(hkdfSync("sha256", key, Buffer.alloc(0), `bridgekeeper mac: ${purpose}`, 32));
+      macKeys.set(purpose, derived);
+    }
+    return derived;
+  };
   return {
+    mac: (data, purpose) => createHmac("sha256", macKey(purpose)).update(data, "utf8").digest(),
     seal(plaintext, purpose) {
       const nonce = randomBytes(12);
       const cipher = createCipheriv("aes-256-gcm", key, nonce);

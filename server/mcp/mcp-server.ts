@@ -7,6 +7,7 @@ import { callTool, toolDefinition } from "./tools/call-tool";
 import { TOOLS } from "./tools/catalogue";
 import { OPEN_POLICY, type ClientPolicy } from "../../contract/policy";
 import type { ToolContext, ToolSpec } from "./tools/tool";
+import type { Cursors } from "./tools/cursor";
 
 export const SERVER_NAME = "bridgekeeper";
 
@@ -78,6 +79,8 @@ export interface McpCoreDeps {
   log: Logger;
   /** Where every call is recorded (issue 11 item 5). */
   toolCalls: ToolCallsService;
+  /** The tools' cursor sealer (a key of this server's). */
+  cursors: Cursors;
   /** MCP_DESTRUCTIVE_TOOLS: false hides tools that delete or merge, for every client. */
   destructiveTools?: boolean;
 }
@@ -103,7 +106,7 @@ export function createMcpCore(deps: McpCoreDeps) {
       return {
         tool,
         caller,
-        context: (signal) => ({ clients: deps.targets.clients, atlassianUrl: available.atlassianUrl, bitbucketWorkspace: available.bitbucketWorkspace, policy: caller.policy, ...(signal ? { signal } : {}) }),
+        context: (signal) => ({ clients: deps.targets.clients, cursors: deps.cursors, atlassianUrl: available.atlassianUrl, bitbucketWorkspace: available.bitbucketWorkspace, policy: caller.policy, ...(signal ? { signal } : {}) }),
       };
     },
     /** Runs the tool (never throws) and records the call in the tool-call audit. */

@@ -24,6 +24,23 @@ export interface JiraSearchPage {
   isLast?: boolean;
 }
 
+export interface JiraComment {
+  id: string;
+  author?: JiraUser;
+  body?: unknown;
+  created?: string;
+  updated?: string;
+}
+
+export interface JiraWorklog {
+  id: string;
+  author?: JiraUser;
+  comment?: unknown;
+  started?: string;
+  timeSpent?: string;
+  timeSpentSeconds?: number;
+}
+
 interface StartAtPage {
   startAt?: number;
   maxResults?: number;
@@ -86,7 +103,41 @@ export function createJiraClient(http: UpstreamHttp, target: TargetProvider) {
     addComment: (key: string, body: unknown) => call<{ id: string }>({ method: "POST", path: `/rest/api/3/issue/${enc(key)}/comment`, body: { body } }),
 
     addWorklog: (key: string, worklog: { timeSpentSeconds: number; started?: string; comment?: unknown }) =>
-      call<{ id: string }>({ method: "POST", path: `/rest/api/3/issue/${enc(key)}/worklog`, body: worklog }),
+      call<JiraWorklog>({ method: "POST", path: `/rest/api/3/issue/${enc(key)}/worklog`, body: worklog }),
+
+    /** One page of an issue's work log (oldest first). */
+    worklogsPage: (key: string, startAt: number, maxResults: number) =>
+      call<StartAtPage & { worklogs: JiraWorklog[] }>({ path: `/rest/api/3/issue/${enc(key)}/worklog`, query: { startAt, maxResults } }),
+
+    /** One page of an issue's comments, newest first. */
+    commentsPage: (key: string, startAt: number, maxResults: number) =>
+      call<StartAtPage & { comments: JiraComment[] }>({ path: `/rest/api/3/issue/${enc(key)}/comment`, query: { startAt, maxResults, orderBy: "-created" } }),
+
+    /** `body` is an Atlassian Document Format document. */
+    editComment: (key: string, id: string, body: unknown) => call<JiraComment>({ method: "PUT", path: `/rest/api/3/issue/${enc(key)}/comment/${enc(id)}`, body: { body } }),
+
+    deleteComment: (key: string, id: string) => call<void>({ method: "DELETE", path: `/rest/api/3/issue/${enc(key)}/comment/${enc(id)}` }),
+
+    deleteIssue: (key: string, deleteSubtasks: boolean) => call<void>({ method: "DELETE", path: `/rest/api/3/issue/${enc(key)}`, query: { deleteSubtasks: String(deleteSubtasks) } }),
+
+    /** null unassigns. */
+    assignIssue: (key: string, accountId: string | null) => call<void>({ method: "PUT", path: `/rest/api/3/issue/${enc(key)}/assignee`, body: { accountId } }),
+
+    project: (key: string) =>
+      call<{ id: string; key: string; name: string; description?: string; lead?: JiraUser; issueTypes?: { id: string; name: string; subtask?: boolean }[]; components?: { id: string; name: string }[]; versions?: { id: string; name: string; released?: boolean; releaseDate?: string }[] }>({
+        path: `/rest/api/3/project/${enc(key)}`,
+      }),
+
+    projectComponents: (key: string) => call<{ id: string; name: string; description?: string }[]>({ path: `/rest/api/3/project/${enc(key)}/components` }),
+    projectVersions: (key: string) => call<{ id: string; name: string; released?: boolean; archived?: boolean; releaseDate?: string }[]>({ path: `/rest/api/3/project/${enc(key)}/versions` }),
+
+    fields: () => call<{ id: string; name: string; custom: boolean; schema?: { type?: string; items?: string; custom?: string } }[]>({ path: "/rest/api/3/field" }),
+
+    linkTypes: () => call<{ issueLinkTypes: { id: string; name: string; inward: string; outward: string }[] }>({ path: "/rest/api/3/issueLinkType" }),
+
+    /** The outward issue `type.outward` the inward one ("BK-1 blocks BK-2": outward BK-1, inward BK-2, per Jira's naming). */
+    linkIssues: (type: string, inwardKey: string, outwardKey: string, comment?: unknown) =>
+      call<void>({ method: "POST", path: "/rest/api/3/issueLink", body: { type: { name: type }, inwardIssue: { key: inwardKey }, outwardIssue: { key: outwardKey }, ...(comment ? { comment: { body: comment } } : {}) } }),
 
     projects: (maxItems?: number) =>
       paginateStartAt(async (startAt) => {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { cursorArg, pageNumber } from "./cursor";
 import { repositoryTarget, SLUG, workspaceArg, workspaceOf } from "./bitbucket.tools";
 import { assertRepositoryAllowed, repositoryAllowed } from "./policy";
 import { defineTool, READ_ONLY } from "./tool";
@@ -20,7 +21,7 @@ export const bitbucketSearchCode = defineTool({
     query: z.string().trim().min(1, "query must not be empty").max(200, "query may be at most 200 characters"),
     repository: repository.optional().describe("Only this repository."),
     maxResults: z.number().int().min(1).max(50, "maxResults may be at most 50").default(10),
-    cursor: z.string().regex(/^\d{1,6}$/, "cursor must be the nextCursor of a previous result").optional(),
+    cursor: cursorArg,
   }),
   output: z.object({
     results: z.array(z.object({ repository: z.string(), path: z.string(), matches: z.array(z.object({ line: z.number().int(), text: z.string() })) })),
@@ -30,7 +31,9 @@ export const bitbucketSearchCode = defineTool({
   async run({ workspace: given, query, repository: slug, maxResults, cursor }, ctx) {
     const workspace = workspaceOf(ctx, given);
     if (slug) assertRepositoryAllowed(ctx, workspace, slug);
-    const page = await ctx.clients.bitbucket.searchCode(workspace, slug ? `repo:${slug} ${query}` : query, cursor ? Number(cursor) : 1);
+    const scope = `bitbucket_search_code\u0000${workspace}\u0000${slug ?? ""}\u0000${query}`;
+    const pageNo = pageNumber(ctx.cursors, scope, cursor, 1);
+    const page = await ctx.clients.bitbucket.searchCode(workspace, slug ? `repo:${slug} ${query}` : query, pageNo);
     const results = page.values
       .map((hit) => {
         const file = (hit.file ?? {}) as { path?: string; commit?: { repository?: { full_name?: string; name?: string } } };
@@ -42,7 +45,7 @@ export const bitbucketSearchCode = defineTool({
       })
       .filter((r) => repositoryAllowed(ctx.policy, workspace, r.repository))
       .slice(0, maxResults);
-    const nextCursor = page.next ? String((page.page ?? (cursor ? Number(cursor) : 1)) + 1) : null;
+    const nextCursor = page.next ? ctx.cursors.seal(scope, String((page.page ?? pageNo) + 1)) : null;
     const lines = results.map((r) => `- ${r.repository}/${r.path}\n${r.matches.map((m) => `  ${m.line}: ${m.text.trim()}`).join("\n")}`);
     const head = results.length ? `${results.length} file${results.length === 1 ? "" : "s"} match "${query}":` : `No code matches "${query}".`;
     return { structured: { results, nextCursor }, text: [head, ...lines, ...(nextCursor ? [`nextCursor: ${nextCursor}`] : [])].join("\n") };

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { cursorArg, pageNumber } from "./cursor";
 import { nameOf, shortDate } from "./format";
 import { href, repositoryTarget, SLUG, workspaceArg } from "./bitbucket.tools";
 import { defineTool, READ_ONLY, WRITES } from "./tool";
@@ -36,13 +37,15 @@ export const bitbucketListPullRequests = defineTool({
     repository,
     state: z.enum(STATES, { error: `state must be one of ${STATES.join(", ")}` }).default("OPEN").describe("OPEN (default), MERGED, DECLINED or SUPERSEDED."),
     maxResults: z.number().int().min(1, "maxResults must be at least 1").max(50, "maxResults may be at most 50").default(25),
-    cursor: z.string().regex(/^\d{1,6}$/, "cursor must be the nextCursor of a previous result").optional(),
+    cursor: cursorArg,
   }),
   output: z.object({ pullRequests: z.array(PullRequestLineSchema), nextCursor: z.string().nullable() }),
   annotations: { title: "List Bitbucket pull requests", ...READ_ONLY },
   async run({ workspace: given, repository: slug, state, maxResults, cursor }, ctx) {
     const { workspace, repo } = repositoryTarget(ctx, given, slug);
-    const page = await ctx.clients.bitbucket.pullRequestsPage(workspace, repo, { state, pagelen: maxResults, page: cursor ? Number(cursor) : 1 });
+    const scope = `bitbucket_list_pull_requests\u0000${workspace}/${repo}\u0000${state}`;
+    const pageNo = pageNumber(ctx.cursors, scope, cursor, 1);
+    const page = await ctx.clients.bitbucket.pullRequestsPage(workspace, repo, { state, pagelen: maxResults, page: pageNo });
     const pullRequests = page.values.map((pr) => {
       const raw = pr as typeof pr & Record<string, unknown>;
       return {
@@ -57,7 +60,7 @@ export const bitbucketListPullRequests = defineTool({
         url: href(raw.links, "html"),
       };
     });
-    const nextCursor = page.next ? String((page.page ?? (cursor ? Number(cursor) : 1)) + 1) : null;
+    const nextCursor = page.next ? ctx.cursors.seal(scope, String((page.page ?? pageNo) + 1)) : null;
     const head = pullRequests.length === 0 ? `No ${state.toLowerCase()} pull requests in ${workspace}/${repo}.` : `${pullRequests.length} ${state.toLowerCase()} pull request${pullRequests.length === 1 ? "" : "s"} in ${workspace}/${repo}:`;
     const lines = pullRequests.map((p) => `- #${p.id} ${p.title} — ${p.source ?? "?"} → ${p.destination ?? "?"} · by ${p.author ?? "?"} · updated ${shortDate(p.updated) ?? "?"}${p.url ? `\n  ${p.url}` : ""}`);
     return { structured: { pullRequests, nextCursor }, text: [head, ...lines, ...(nextCursor ? [`nextCursor: ${nextCursor}`] : [])].join("\n") };

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { cursorArg, pageNumber } from "./cursor";
 import { collect } from "../../upstream/paginate";
 import { UpstreamError } from "../../upstream/errors";
 import { clip, nameOf, shortDate } from "./format";
@@ -52,14 +53,16 @@ export const bitbucketListRepositories = defineTool({
     workspace: workspaceArg,
     nameContains: z.string().trim().min(1).max(100, "nameContains may be at most 100 characters").optional().describe("Only repositories whose name contains this text."),
     maxResults: z.number().int().min(1, "maxResults must be at least 1").max(100, "maxResults may be at most 100").default(25).describe("Repositories per page (1-100, default 25)."),
-    cursor: z.string().regex(/^\d{1,5}$/, "cursor must be the nextCursor of a previous result").optional().describe("nextCursor from the previous page."),
+    cursor: cursorArg,
   }),
   output: z.object({ workspace: z.string(), repositories: z.array(RepositorySchema), total: z.number().int().nullable(), nextCursor: z.string().nullable() }),
   annotations: { title: "List Bitbucket repositories", ...READ_ONLY },
   async run({ workspace: given, nameContains, maxResults, cursor }, ctx) {
     const workspace = workspaceOf(ctx, given);
     const q = nameContains ? `name ~ "${nameContains.replace(/["\\]/g, "")}"` : undefined;
-    const page = await ctx.clients.bitbucket.repositoriesPage(workspace, { q, pagelen: maxResults, page: cursor ? Number(cursor) : 1, sort: "-updated_on" });
+    const scope = `bitbucket_list_repositories\u0000${workspace}\u0000${nameContains ?? ""}`;
+    const pageNo = pageNumber(ctx.cursors, scope, cursor, 1);
+    const page = await ctx.clients.bitbucket.repositoriesPage(workspace, { q, pagelen: maxResults, page: pageNo, sort: "-updated_on" });
     const repositories = page.values.filter((r) => repositoryAllowed(ctx.policy, workspace, r.slug)).map((r) => {
       const raw = r as typeof r & { description?: string; language?: string; updated_on?: string; links?: unknown };
       return {
@@ -74,7 +77,7 @@ export const bitbucketListRepositories = defineTool({
         url: href(raw.links, "html"),
       };
     });
-    const nextCursor = page.next ? String((page.page ?? (cursor ? Number(cursor) : 1)) + 1) : null;
+    const nextCursor = page.next ? ctx.cursors.seal(scope, String((page.page ?? pageNo) + 1)) : null;
     const lines = repositories.map((r) => `- ${r.slug}${r.name !== r.slug ? ` (${r.name})` : ""}: ${r.description || "no description"} — ${[r.language, r.mainBranch ? `main branch ${r.mainBranch}` : null, r.updated ? `updated ${shortDate(r.updated)}` : null].filter(Boolean).join(" · ")}`);
     const head = repositories.length === 0 ? `No repositories in ${workspace}${nameContains ? ` matching "${nameContains}"` : ""}.` : `${repositories.length} repositor${repositories.length === 1 ? "y" : "ies"} in ${workspace}${page.size !== undefined ? ` (of ${page.size})` : ""}:`;
     return { structured: { workspace, repositories, total: page.size ?? null, nextCursor }, text: [head, ...lines, ...(nextCursor ? [`nextCursor: ${nextCursor}`] : [])].join("\n") };

@@ -3,6 +3,7 @@ import { storageToMarkdown } from "./markdown/storage-to-markdown";
 import { clip, shortDate } from "./format";
 import type { ConfluencePage } from "../../upstream/confluence.client";
 import { assertSpaceAllowed, constrainCql } from "./policy";
+import { cursorArg, pageNumber } from "./cursor";
 import { defineTool, READ_ONLY, type ToolContext } from "./tool";
 
 /** A Confluence web path (`/spaces/ENG/pages/1/Title`) as a link on the instance. */
@@ -36,12 +37,13 @@ export const confluenceSearch = defineTool({
   input: z.object({
     cql: z.string().trim().min(1, "cql must not be empty").max(2000, "cql may be at most 2000 characters").describe("The CQL query."),
     limit: z.number().int("limit must be a whole number").min(1, "limit must be at least 1").max(50, "limit may be at most 50").default(10).describe("Results per page (1-50, default 10)."),
-    cursor: z.string().regex(/^\d{1,6}$/, "cursor must be the nextCursor of a previous result").optional().describe("nextCursor from the previous page; omit for the first page."),
+    cursor: cursorArg,
   }),
   output: z.object({ results: z.array(SearchResultSchema), totalSize: z.number().int().nullable(), nextCursor: z.string().nullable() }),
   annotations: { title: "Search Confluence (CQL)", ...READ_ONLY },
   async run({ cql, limit, cursor }, ctx) {
-    const start = cursor ? Number(cursor) : 0;
+    const scope = `confluence_search\u0000${cql}`;
+    const start = pageNumber(ctx.cursors, scope, cursor, 0);
     const page = await ctx.clients.confluence.search(constrainCql(cql, ctx.policy), { limit, start });
     const results = page.results.map((r) => {
       const content = (r.content ?? {}) as { id?: string; type?: string; title?: string };
@@ -57,7 +59,7 @@ export const confluenceSearch = defineTool({
       };
     });
     const more = Boolean(page._links?.next) || (typeof page.totalSize === "number" && start + results.length < page.totalSize);
-    const nextCursor = more && results.length > 0 ? String(start + results.length) : null;
+    const nextCursor = more && results.length > 0 ? ctx.cursors.seal(scope, String(start + results.length)) : null;
     const lines = results.map((r) => `- ${r.title} (${[r.type, r.space, r.id ? `id ${r.id}` : null, r.lastModified ? `changed ${shortDate(r.lastModified)}` : null].filter(Boolean).join(" · ")})${r.excerpt ? `\n  ${r.excerpt}` : ""}${r.url ? `\n  ${r.url}` : ""}`);
     const head = results.length === 0 ? `Nothing matches: ${cql}` : `${results.length} result${results.length === 1 ? "" : "s"}${typeof page.totalSize === "number" ? ` of ${page.totalSize}` : ""}:`;
     return { structured: { results, totalSize: typeof page.totalSize === "number" ? page.totalSize : null, nextCursor }, text: [head, ...lines, ...(nextCursor ? [`nextCursor: ${nextCursor}`] : [])].join("\n") };

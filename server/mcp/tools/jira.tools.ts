@@ -3,6 +3,7 @@ import type { JiraIssue } from "../../upstream/jira.client";
 import { adfToMarkdown } from "./markdown/adf-to-markdown";
 import { brief, clip, nameOf, shortDate } from "./format";
 import { assertIssueAllowed, constrainJql, projectOfKey } from "./policy";
+import { cursorArg } from "./cursor";
 import { defineTool, READ_ONLY, type ToolContext } from "./tool";
 
 export const ISSUE_KEY = /^[A-Za-z][A-Za-z0-9_]{0,49}-\d{1,10}$|^\d{1,15}$/;
@@ -62,7 +63,7 @@ export const jiraSearch = defineTool({
       .max(20, "at most 20 extra fields")
       .default([])
       .describe("Extra field ids to include, e.g. [\"labels\", \"duedate\", \"customfield_10016\"]."),
-    cursor: z.string().min(1).max(4000, "cursor may be at most 4000 characters").optional().describe("nextCursor from the previous page; omit for the first page."),
+    cursor: cursorArg,
   }),
   output: z.object({
     issues: z.array(IssueSummarySchema),
@@ -70,9 +71,12 @@ export const jiraSearch = defineTool({
   }),
   annotations: { title: "Search Jira issues (JQL)", ...READ_ONLY },
   async run({ jql, maxResults, fields, cursor }, ctx) {
-    const page = await ctx.clients.jira.searchJql({ jql: constrainJql(jql, ctx.policy), maxResults, fields: [...SEARCH_FIELDS, ...fields], ...(cursor ? { nextPageToken: cursor } : {}) });
+    // Jira's page token, sealed with the query it belongs to.
+    const scope = `jira_search\u0000${jql}`;
+    const token = cursor === undefined ? undefined : ctx.cursors.open(scope, cursor);
+    const page = await ctx.clients.jira.searchJql({ jql: constrainJql(jql, ctx.policy), maxResults, fields: [...SEARCH_FIELDS, ...fields], ...(token ? { nextPageToken: token } : {}) });
     const issues = page.issues.map((issue) => summarise(issue, ctx, fields));
-    const nextCursor = page.isLast === false && page.nextPageToken ? page.nextPageToken : null;
+    const nextCursor = page.isLast === false && page.nextPageToken ? ctx.cursors.seal(scope, page.nextPageToken) : null;
     const head = issues.length === 0 ? `No issues match: ${jql}` : `${issues.length} issue${issues.length === 1 ? "" : "s"}${nextCursor ? " (more: call again with the cursor below)" : ""}:`;
     const text = [head, ...issues.map(searchLine), ...(nextCursor ? [`nextCursor: ${nextCursor}`] : [])].join("\n");
     return { structured: { issues, nextCursor }, text };

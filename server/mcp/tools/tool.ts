@@ -3,6 +3,7 @@ import type { OAuthScope } from "../../../contract/oauth";
 import type { ClientPolicy, Toolset } from "../../../contract/policy";
 import type { UpstreamTargets } from "../../modules/integrations/upstream-targets";
 import type { UpstreamService } from "../../upstream/errors";
+import type { Cursors } from "./cursor";
 
 /** MCP tool annotations (MCP 2025-06-18 and later, "Tool annotations"): hints for the client, never a guarantee. */
 export interface ToolAnnotations {
@@ -43,6 +44,8 @@ export interface ToolContext {
   bitbucketWorkspace: string | null;
   /** What the calling client may touch (OPEN_POLICY when nobody restricted it); tools apply its lists (policy.ts). */
   policy: ClientPolicy;
+  /** Seals and opens the tool's nextCursor (opaque, tamper-checked, bound to its query). */
+  cursors: Cursors;
   /** Aborted when the client hangs up or cancels. */
   signal?: AbortSignal;
 }

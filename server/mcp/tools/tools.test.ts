@@ -16,7 +16,7 @@ describe("MCP tools", () => {
 
   const context = async (): Promise<ToolContext> => {
     const c = await rig.t.container.mcp.toolAvailability.context();
-    return { clients: rig.t.container.upstream.targets.clients, atlassianUrl: c.atlassianUrl, bitbucketWorkspace: c.bitbucketWorkspace, policy: OPEN_POLICY };
+    return { clients: rig.t.container.upstream.targets.clients, cursors: rig.t.container.mcp.cursors, atlassianUrl: c.atlassianUrl, bitbucketWorkspace: c.bitbucketWorkspace, policy: OPEN_POLICY };
   };
   const call = async (name: string, args: unknown): Promise<CallToolResult & { structuredContent?: any }> => callTool(toolByName(name)!, args, await context());
   const text = (r: CallToolResult) => (r.content[0] as { text: string }).text;
@@ -63,6 +63,29 @@ describe("MCP tools", () => {
     const next = (second.structuredContent.issues as { key: string }[]).map((i) => i.key);
     expect(next).toHaveLength(20);
     expect(next.some((k) => issues.some((i) => i.key === k))).toBe(false);
+
+    // The cursor is bound to its query: another JQL, or an edited cursor, is a tool error saying what to do.
+    const elsewhere = await call("jira_search", { jql: "project = OPS ORDER BY key ASC", cursor: first.structuredContent.nextCursor });
+    expect(elsewhere.isError).toBe(true);
+    expect(text(elsewhere)).toMatch(/cursor is not a nextCursor this server gave for this query.*Call again without cursor/);
+    const cursor = first.structuredContent.nextCursor as string;
+    const edited = await call("jira_search", { jql: "project = BK ORDER BY key ASC", cursor: `${cursor.slice(0, 5)}x${cursor.slice(6)}` });
+    expect(edited.isError).toBe(true);
+  });
+
+  it("paged tools of each service give sealed cursors that open only for the same query", async () => {
+    const confluence = await call("confluence_search", { cql: "type = page", limit: 2 });
+    expect(confluence.structuredContent.nextCursor).toMatch(/^[\w-]+\.[\w-]{22}$/);
+    const page2 = await call("confluence_search", { cql: "type = page", limit: 2, cursor: confluence.structuredContent.nextCursor });
+    expect(page2.isError).toBeFalsy();
+    expect(page2.structuredContent.results[0].id).not.toBe(confluence.structuredContent.results[0].id);
+    expect((await call("confluence_search", { cql: "type = blogpost", limit: 2, cursor: confluence.structuredContent.nextCursor })).isError).toBe(true);
+
+    const repos = await call("bitbucket_list_repositories", { maxResults: 5 });
+    const repos2 = await call("bitbucket_list_repositories", { maxResults: 5, cursor: repos.structuredContent.nextCursor });
+    expect(repos2.isError).toBeFalsy();
+    expect(repos2.structuredContent.repositories[0].slug).not.toBe(repos.structuredContent.repositories[0].slug);
+    expect((await call("bitbucket_list_repositories", { maxResults: 5, nameContains: "api", cursor: repos.structuredContent.nextCursor })).isError).toBe(true);
   });
 
   it("jira_search: extra fields come as short text; no match says so", async () => {

@@ -1,0 +1,50 @@
+import { timingSafeEqual } from "node:crypto";
+import { z } from "zod";
+import type { SecretBox } from "../../lib/secret-box";
+import { ToolError } from "./tool";
+
+const PURPOSE = "mcp tool cursor";
+const TAG_BYTES = 16;
+
+/**
+ * Opaque, tamper-checked cursors (issue 11 item 2). A tool seals what it needs to fetch the next
+ * page (an upstream page number or token) with the scope of the query it belongs to (the tool and
+ * the arguments that define the result set); opening checks both. So a cursor cannot be edited,
+ * nor carried to another query, another tool, or another server (each has its own key): the
+ * model gets a sentence telling it to start again instead of a wrong page.
+ */
+export interface Cursors {
+  seal(scope: string, value: string): string;
+  /** The sealed value; a ToolError when the cursor is not one this server gave for this scope. */
+  open(scope: string, cursor: string): string;
+}
+
+export function createCursors(box: Pick<SecretBox, "mac">): Cursors {
+  const tag = (scope: string, body: string) => box.mac(`${scope}\u0000${body}`, PURPOSE).subarray(0, TAG_BYTES);
+  return {
+    seal(scope, value) {
+      const body = Buffer.from(value, "utf8").toString("base64url");
+      return `${body}.${tag(scope, body).toString("base64url")}`;
+    },
+    open(scope, cursor) {
+      const [body, given, extra] = cursor.split(".");
+      const expected = body ? tag(scope, body) : null;
+      const presented = given ? Buffer.from(given, "base64url") : null;
+      if (extra !== undefined || !expected || !presented || presented.length !== TAG_BYTES || !timingSafeEqual(presented, expected)) {
+        throw new ToolError("cursor is not a nextCursor this server gave for this query (it may be from another query or edited). Call again without cursor to start from the first page.");
+      }
+      return Buffer.from(body!, "base64url").toString("utf8");
+    },
+  };
+}
+
+/** A page number cursor's value, checked to be one. */
+export function pageNumber(cursors: Cursors, scope: string, cursor: string | undefined, first: number): number {
+  if (cursor === undefined) return first;
+  const value = Number(cursors.open(scope, cursor));
+  if (!Number.isSafeInteger(value) || value < first) throw new ToolError("cursor does not name a page. Call again without cursor to start from the first page.");
+  return value;
+}
+
+/** The `cursor` argument of a paginated tool. */
+export const cursorArg = z.string().min(1, "cursor must not be empty").max(4000, "cursor may be at most 4000 characters").optional().describe("nextCursor from the previous page; omit for the first page.");
