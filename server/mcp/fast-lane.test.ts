@@ -1,3 +1,5 @@
+import { randomBytes } from "node:crypto";
+import { createSecretBox } from "../lib/secret-box";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { laneFor } from "./fast-lane";
 import { envelope, MODERN, rpc, startMcpRig, type McpRig, type RpcAnswer } from "./mcp.test-rig";
@@ -75,7 +77,9 @@ describe("the MCP fast lane answers exactly as the SDK does", () => {
   let laneToken: string;
   let sdkToken: string;
   beforeAll(async () => {
-    [lane, sdk] = await Promise.all([startMcpRig(), startMcpRig({ MCP_FAST_LANE: false })]);
+    // One key for both: their sealed cursors must compare equal.
+    const secretBox = createSecretBox(randomBytes(32));
+    [lane, sdk] = await Promise.all([startMcpRig({}, { secretBox }), startMcpRig({ MCP_FAST_LANE: false }, { secretBox })]);
     [laneToken, sdkToken] = await Promise.all([lane.token(), sdk.token()]);
   });
   afterAll(async () => {

@@ -3,6 +3,7 @@
  * tokens (client_credentials, or user-bound through consent), raw JSON-RPC posts, and a reader of
  * server-sent events that waits for states, never for time.
  */
+import type { SecretBox } from "../lib/secret-box";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll } from "vitest";
 import { startSandbox, type Sandbox } from "../../sandbox/server";
@@ -22,10 +23,11 @@ export interface McpRig extends Rig {
   userToken(scope?: string, client?: OAuthClientDto): Promise<string>;
 }
 
-export async function startMcpRig(config: Partial<AppConfig> = {}): Promise<McpRig> {
+/** `secretBox`: shared by rigs whose sealed values (tool cursors) must compare equal. */
+export async function startMcpRig(config: Partial<AppConfig> = {}, options: { secretBox?: SecretBox } = {}): Promise<McpRig> {
   const sandbox = await startSandbox();
   // The API limit is not what these tests are about (it has its own): out of the way unless set.
-  const rig = await startRig(sandbox.url, { config: { RATE_LIMIT_API_PER_MINUTE: 100_000, RATE_LIMIT_API_BURST: 1000, ...config } });
+  const rig = await startRig(sandbox.url, { config: { RATE_LIMIT_API_PER_MINUTE: 100_000, RATE_LIMIT_API_BURST: 1000, ...config }, ...options });
   const saved = await rig.admin.post("/api/admin/atlassian-config", { instanceUrl: sandbox.url, email: "demo@bridgekeeper.test", apiToken: "sandbox-api-token", isActive: true });
   if (saved.status >= 300) throw new Error(`atlassian config: ${saved.status} ${saved.text}`);
   const client = await createClient(rig, { name: "MCP test client" });

@@ -3,6 +3,7 @@
  * Bitbucket sandbox behind it, clients made through the admin API, and the authorize → consent →
  * token steps done by hand so each test can break exactly one of them.
  */
+import type { SecretBox } from "../lib/secret-box";
 import { afterAll, beforeAll, expect } from "vitest";
 import { startSandbox, type Sandbox } from "../../sandbox/server";
 import type { OAuthClientCreate, OAuthClientDto } from "../../contract/oauth";
@@ -24,8 +25,8 @@ export interface Rig {
 }
 
 /** The app (OAuth rate limit out of the way unless overridden), Bitbucket configured, an admin and a user signed in. */
-export async function startRig(sandboxUrl: string, options: { config?: Partial<AppConfig>; clock?: Clock } = {}): Promise<Rig> {
-  const t = await startTestApp({ config: { RATE_LIMIT_OAUTH_REQUESTS: 1000, BITBUCKET_API_URL: `${sandboxUrl}/2.0`, ...options.config }, ...(options.clock ? { clock: options.clock } : {}) });
+export async function startRig(sandboxUrl: string, options: { config?: Partial<AppConfig>; clock?: Clock; secretBox?: SecretBox } = {}): Promise<Rig> {
+  const t = await startTestApp({ config: { RATE_LIMIT_OAUTH_REQUESTS: 1000, BITBUCKET_API_URL: `${sandboxUrl}/2.0`, ...options.config }, ...(options.clock ? { clock: options.clock } : {}), ...(options.secretBox ? { secretBox: options.secretBox } : {}) });
   const admin = (await signedInAs(t, ["admin"])).client;
   const saved = await admin.post("/api/admin/bitbucket-config", { workspace: "bridgekeeper", username: "demo", appPassword: "sandbox-app-password", isActive: true });
   if (saved.status >= 300) throw new Error(`bitbucket config: ${saved.status} ${saved.text}`);
