@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { ClientPolicySchema, isOpenPolicy, OPEN_POLICY, policyFromForm, policyToForm, TOOLSET_NAMES } from "./policy";
+import { ClientPolicySchema, DEFAULT_TOOLSETS, isOpenPolicy, OPEN_POLICY, policyFromForm, policyToForm, TOOLSET_NAMES, toolsetsOf } from "./policy";
 
 /** The console's policy form and the API's policy convert both ways without losing anything. */
 describe("policy form", () => {
-  it("an open policy is every toolset ticked and blank lists, and comes back open", () => {
+  it("an open policy is the default toolsets ticked and blank lists, and comes back open", () => {
     const form = policyToForm(OPEN_POLICY);
-    expect(form).toEqual({ readOnly: false, toolsets: [...TOOLSET_NAMES], disabledTools: "", jiraProjects: "", confluenceSpaces: "", bitbucketRepositories: "" });
+    expect(form).toEqual({ readOnly: false, toolsets: [...DEFAULT_TOOLSETS], disabledTools: "", jiraProjects: "", confluenceSpaces: "", bitbucketRepositories: "" });
     expect(ClientPolicySchema.parse(policyFromForm(form))).toEqual(OPEN_POLICY);
     expect(isOpenPolicy(OPEN_POLICY)).toBe(true);
   });
@@ -18,7 +18,13 @@ describe("policy form", () => {
     expect(ClientPolicySchema.parse(policyFromForm(policyToForm(policy)))).toEqual(policy);
   });
 
-  it("no toolset ticked is an empty list (nothing on offer), not 'all'", () => {
+  it("the default toolsets leave out comments, work logs and links; every toolset ticked is a list of all", () => {
+    expect(DEFAULT_TOOLSETS).toEqual(["jira-issues", "jira-projects", "jira-agile", "confluence-pages", "bitbucket-code", "bitbucket-prs"]);
+    expect(toolsetsOf(OPEN_POLICY)).toEqual(DEFAULT_TOOLSETS);
+    expect(policyFromForm({ ...policyToForm(OPEN_POLICY), toolsets: [...TOOLSET_NAMES] }).toolsets).toEqual(TOOLSET_NAMES);
+  });
+
+  it("no toolset ticked is an empty list (nothing on offer), not 'default'", () => {
     expect(policyFromForm({ ...policyToForm(OPEN_POLICY), toolsets: [] }).toolsets).toEqual([]);
   });
 

@@ -6,17 +6,28 @@ import { z } from "zod";
  * write tool needs the `write` scope, which a user without `mcp.write` cannot hold).
  */
 
-/** Groups of MCP tools, switched on or off together. */
+/**
+ * Groups of MCP tools, switched on or off together. A client nobody restricted gets the default
+ * ones (about 30 tools: what most work needs, and a tools/list that fits a model's context); an
+ * administrator switches the others on per client (its policy's toolsets).
+ */
 export const TOOLSETS = {
-  "jira-issues": "Jira issues: search, read, create, update, comment, transitions",
-  "jira-projects": "Jira projects",
-  "jira-agile": "Jira Software boards and sprints",
-  "confluence-pages": "Confluence pages: search and read",
-  "bitbucket-code": "Bitbucket repositories",
-  "bitbucket-prs": "Bitbucket pull requests",
-} as const;
+  "jira-issues": { label: "Jira issues: search, read, create, update, assign, comment, transitions", default: true },
+  "jira-comments": { label: "Jira comments: list all, edit, delete", default: false },
+  "jira-worklogs": { label: "Jira work logs: list, log time", default: false },
+  "jira-links": { label: "Jira issue links", default: false },
+  "jira-projects": { label: "Jira projects, fields and the current user", default: true },
+  "jira-agile": { label: "Jira Software boards and sprints", default: true },
+  "confluence-pages": { label: "Confluence pages: search, read, create, update, comment", default: true },
+  "bitbucket-code": { label: "Bitbucket repositories and code", default: true },
+  "bitbucket-prs": { label: "Bitbucket pull requests", default: true },
+} as const satisfies Record<string, { label: string; default: boolean }>;
 export type Toolset = keyof typeof TOOLSETS;
 export const TOOLSET_NAMES = Object.keys(TOOLSETS) as [Toolset, ...Toolset[]];
+/** What a client whose policy names no toolsets (null) gets. */
+export const DEFAULT_TOOLSETS: readonly Toolset[] = TOOLSET_NAMES.filter((t) => TOOLSETS[t].default);
+/** The toolsets a policy puts on offer. */
+export const toolsetsOf = (p: Pick<ClientPolicy, "toolsets">): readonly Toolset[] => p.toolsets ?? DEFAULT_TOOLSETS;
 
 const JIRA_PROJECT = /^[A-Za-z][A-Za-z0-9_]{0,49}$/;
 const CONFLUENCE_SPACE = /^~?[\w-]{1,255}$/;
@@ -35,7 +46,7 @@ export const ClientPolicySchema = z
   .object({
     /** Only tools that read: writing tools are neither listed nor callable. */
     readOnly: z.boolean({ error: "readOnly must be true or false" }).default(false),
-    /** The toolsets on offer; null: all of them. */
+    /** The toolsets on offer; null: the default ones (DEFAULT_TOOLSETS). */
     toolsets: z.array(z.enum(TOOLSET_NAMES, { error: `toolsets are ${TOOLSET_NAMES.join(", ")}` })).nullable().default(null),
     /** Tools switched off one by one (names as in tools/list). */
     disabledTools: z.array(z.string().regex(/^[a-z][a-z0-9_]{0,63}$/, "each disabled tool must be a tool name such as jira_create_issue")).max(200).default([]),
@@ -56,7 +67,7 @@ export const OPEN_POLICY: ClientPolicy = { readOnly: false, toolsets: null, disa
 
 /** The toolsets of each service, to tell whether a policy leaves a client any of it. */
 const SERVICE_TOOLSETS: Record<"jira" | "confluence" | "bitbucket", Toolset[]> = {
-  jira: ["jira-issues", "jira-projects", "jira-agile"],
+  jira: ["jira-issues", "jira-comments", "jira-worklogs", "jira-links", "jira-projects", "jira-agile"],
   confluence: ["confluence-pages"],
   bitbucket: ["bitbucket-code", "bitbucket-prs"],
 };
@@ -69,7 +80,7 @@ const SERVICE_TOOLSETS: Record<"jira" | "confluence" | "bitbucket", Toolset[]> =
 export function proxyAllowed(p: ClientPolicy | null | undefined, service: "jira" | "confluence" | "bitbucket"): boolean {
   if (!p) return true;
   if (p.jiraProjects !== null || p.confluenceSpaces !== null || p.bitbucketRepositories !== null) return false;
-  return p.toolsets === null || SERVICE_TOOLSETS[service].some((t) => p.toolsets!.includes(t));
+  return SERVICE_TOOLSETS[service].some((t) => toolsetsOf(p).includes(t));
 }
 
 /** The console's policy form (OAuth Clients, "Policy"): each list as text, keys separated by commas, spaces or lines. */
@@ -89,17 +100,19 @@ const listOrNull = (text: string): string[] | null => (words(text).length > 0 ? 
 
 export const policyToForm = (p: ClientPolicy): PolicyFormValues => ({
   readOnly: p.readOnly,
-  toolsets: p.toolsets ?? [...TOOLSET_NAMES],
+  toolsets: [...toolsetsOf(p)],
   disabledTools: p.disabledTools.join(", "),
   jiraProjects: (p.jiraProjects ?? []).join(", "),
   confluenceSpaces: (p.confluenceSpaces ?? []).join(", "),
   bitbucketRepositories: (p.bitbucketRepositories ?? []).join(", "),
 });
 
-/** What PUT .../policy takes: every toolset ticked is "all" (null), a blank list is "any" (null). */
+const sameToolsets = (a: readonly Toolset[], b: readonly Toolset[]) => a.length === b.length && a.every((t) => b.includes(t));
+
+/** What PUT .../policy takes: the default toolsets ticked is "default" (null), a blank list is "any" (null). */
 export const policyFromForm = (v: PolicyFormValues): ClientPolicyInput => ({
   readOnly: v.readOnly,
-  toolsets: TOOLSET_NAMES.every((t) => v.toolsets.includes(t)) ? null : TOOLSET_NAMES.filter((t) => v.toolsets.includes(t)),
+  toolsets: sameToolsets(v.toolsets, DEFAULT_TOOLSETS) ? null : TOOLSET_NAMES.filter((t) => v.toolsets.includes(t)),
   disabledTools: words(v.disabledTools),
   jiraProjects: listOrNull(v.jiraProjects),
   confluenceSpaces: listOrNull(v.confluenceSpaces),

@@ -303,7 +303,7 @@ test("a viewer sees clients without secrets and no write action, and the server 
   await expect(page.getByRole("button", { name: /^Delete client / })).toHaveCount(0);
   await expect(page.getByRole("button", { name: /^More actions for / })).toHaveCount(0);
   await expect(page.getByRole("button", { name: /^Edit policy of / })).toHaveCount(0);
-  await expect(client.getByText("Every tool its scopes allow")).toBeVisible();
+  await expect(client.getByText("Default toolsets, as its scopes allow")).toBeVisible();
   await expect(page.getByText(created.clientSecret!)).toHaveCount(0);
 
   const listed = await fetchClient(page, name);
@@ -323,14 +323,17 @@ test("the Policy section: read-only, toolsets and allow-lists, checked per field
   const created = await createClientViaApi(page, baseURL!, { name });
   await page.getByRole("button", { name: "Refresh" }).click();
   const client = card(page, name);
-  await expect(client.getByText("Every tool its scopes allow")).toBeVisible();
+  await expect(client.getByText("Default toolsets, as its scopes allow")).toBeVisible();
 
   const edit = client.getByRole("button", { name: `Edit policy of ${name}` });
   await edit.click();
   const dialog = page.getByRole("dialog", { name: `Policy for ${name}` });
-  await expect(dialog.getByRole("checkbox")).toHaveCount(6);
+  await expect(dialog.getByRole("checkbox")).toHaveCount(9);
+  await expect(dialog.getByRole("checkbox", { name: /Jira work logs/ })).not.toBeChecked();
+  await expect(dialog.getByRole("checkbox", { name: /Jira issues/ })).toBeChecked();
   await dialog.getByRole("switch", { name: "Read-only" }).click();
   await dialog.getByRole("checkbox", { name: /Bitbucket pull requests/ }).click();
+  await dialog.getByRole("checkbox", { name: /Jira work logs/ }).click();
   await dialog.getByLabel("Jira projects", { exact: true }).fill("bk, ops");
   await dialog.getByLabel("Confluence spaces", { exact: true }).fill("ENG, bad space!");
   await dialog.getByRole("button", { name: "Save Policy" }).click();
@@ -346,23 +349,24 @@ test("the Policy section: read-only, toolsets and allow-lists, checked per field
   await expect(edit).toBeFocused();
   const policy = client.getByRole("list", { name: `Policy of ${name}` });
   await expect(policy.getByText("Read-only", { exact: true })).toBeVisible();
-  await expect(policy.getByText("Toolsets: jira-issues, jira-projects, jira-agile, confluence-pages, bitbucket-code")).toBeVisible();
+  await expect(policy.getByText("Toolsets: jira-issues, jira-worklogs, jira-projects, jira-agile, confluence-pages, bitbucket-code")).toBeVisible();
   await expect(policy.getByText("Jira projects: BK, OPS")).toBeVisible();
   await expect(policy.getByText("Confluence spaces: ENG")).toBeVisible();
   await client.screenshot({ path: "e2e/screenshots/oauth-client-policy-card.png" });
 
   const stored = await page.request.get(`${LIST_URL}/${encodeURIComponent(created.clientId)}/policy`);
-  expect(await stored.json()).toEqual({ readOnly: true, toolsets: ["jira-issues", "jira-projects", "jira-agile", "confluence-pages", "bitbucket-code"], disabledTools: [], jiraProjects: ["BK", "OPS"], confluenceSpaces: ["ENG"], bitbucketRepositories: null });
+  expect(await stored.json()).toEqual({ readOnly: true, toolsets: ["jira-issues", "jira-worklogs", "jira-projects", "jira-agile", "confluence-pages", "bitbucket-code"], disabledTools: [], jiraProjects: ["BK", "OPS"], confluenceSpaces: ["ENG"], bitbucketRepositories: null });
 
-  // Back to unrestricted: every box ticked, the lists blank.
+  // Back to unrestricted: the default toolsets, the lists blank.
   await edit.click();
   await dialog.getByRole("switch", { name: "Read-only" }).click();
   await dialog.getByRole("checkbox", { name: /Bitbucket pull requests/ }).click();
+  await dialog.getByRole("checkbox", { name: /Jira work logs/ }).click();
   await dialog.getByLabel("Jira projects", { exact: true }).fill("");
   await dialog.getByLabel("Confluence spaces", { exact: true }).fill("");
   await dialog.getByRole("button", { name: "Save Policy" }).click();
   await expect(dialog).toBeHidden();
-  await expect(client.getByText("Every tool its scopes allow")).toBeVisible();
+  await expect(client.getByText("Default toolsets, as its scopes allow")).toBeVisible();
   expect((await apiClient(page, baseURL!).delete(`${LIST_URL}/${encodeURIComponent(created.clientId)}`)).status()).toBe(204);
 });
 

@@ -5,7 +5,7 @@ import type { UpstreamTargets } from "../modules/integrations/upstream-targets";
 import type { UpstreamService } from "../upstream/errors";
 import { callTool, toolDefinition } from "./tools/call-tool";
 import { TOOLS } from "./tools/catalogue";
-import { OPEN_POLICY, type ClientPolicy } from "../../contract/policy";
+import { OPEN_POLICY, toolsetsOf, type ClientPolicy } from "../../contract/policy";
 import type { ToolContext, ToolSpec } from "./tools/tool";
 import type { Cursors } from "./tools/cursor";
 
@@ -67,7 +67,7 @@ export const toolsFor = (services: Set<UpstreamService>, caller: Caller, options
       services.has(tool.service) &&
       caller.scopes.includes(tool.scope) &&
       !(caller.policy.readOnly && tool.scope !== "read") &&
-      (caller.policy.toolsets === null || caller.policy.toolsets.includes(tool.toolset)) &&
+      toolsetsOf(caller.policy).includes(tool.toolset) &&
       !caller.policy.disabledTools.includes(tool.name) &&
       (options.destructive !== false || !tool.annotations.destructiveHint),
   );

@@ -1,3 +1,4 @@
+import { DEFAULT_TOOLSETS } from "../../contract/policy";
 import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport as StreamableV1 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { Client as ClientV2, StreamableHTTPClientTransport as StreamableV2 } from "@modelcontextprotocol/client";
@@ -6,8 +7,10 @@ import { envelope, mcpRigForFile, MODERN, modernRpc, rpc, type McpRig } from "./
 import { TOOLS } from "./tools/catalogue";
 
 /** What a `read write` token sees (every tool, in the catalogue's order), and a `read` one. */
-const ALL_TOOLS = TOOLS.map((t) => t.name);
-const READ_TOOLS = TOOLS.filter((t) => t.scope === "read").map((t) => t.name);
+/** What a client nobody restricted is offered: the tools of the default toolsets. */
+const DEFAULT_OFFER = TOOLS.filter((t) => DEFAULT_TOOLSETS.includes(t.toolset));
+const OFFERED_TOOLS = DEFAULT_OFFER.map((t) => t.name);
+const OFFERED_READ_TOOLS = DEFAULT_OFFER.filter((t) => t.scope === "read").map((t) => t.name);
 
 /**
  * /mcp speaks both protocol eras (D8): the 2025 revisions through `initialize` (statelessly) and
@@ -28,11 +31,11 @@ describe("MCP on /mcp: both protocol eras", () => {
     expect(client.getServerVersion()?.name).toBe("bridgekeeper");
     expect(client.getServerCapabilities()?.tools?.listChanged).toBe(true);
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(ALL_TOOLS);
+    expect(tools.map((t) => t.name)).toEqual(OFFERED_TOOLS);
     for (const tool of tools) {
       expect(tool.inputSchema.type).toBe("object");
       expect(tool.outputSchema?.type).toBe("object");
-      expect(tool.annotations?.readOnlyHint).toBe(READ_TOOLS.includes(tool.name));
+      expect(tool.annotations?.readOnlyHint).toBe(OFFERED_READ_TOOLS.includes(tool.name));
       expect(tool.description?.length).toBeGreaterThan(40);
     }
     const result = await client.callTool({ name: "jira_search", arguments: { jql: "project = BK ORDER BY key ASC", maxResults: 5 } });
@@ -45,7 +48,7 @@ describe("MCP on /mcp: both protocol eras", () => {
     const client = new ClientV2({ name: "v2-client", version: "1.0.0" }, { versionNegotiation: { mode: { pin: MODERN } } });
     await client.connect(new StreamableV2(url(), auth()));
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(ALL_TOOLS);
+    expect(tools.map((t) => t.name)).toEqual(OFFERED_TOOLS);
     const result = await client.callTool({ name: "jira_get_issue", arguments: { issueKey: "BK-1" } });
     expect(result.isError).toBeFalsy();
     expect(JSON.stringify(result.content)).toContain("BK-1");
@@ -59,7 +62,7 @@ describe("MCP on /mcp: both protocol eras", () => {
     expect(res.json.result.capabilities).toMatchObject({ tools: { listChanged: true }, logging: {} });
     // Stateless: a later request without any session header is served (hosted connectors never echo one).
     const list = await rpc(rig.baseUrl, token, { jsonrpc: "2.0", id: 2, method: "tools/list" }, { "mcp-protocol-version": version });
-    expect(list.json.result.tools).toHaveLength(ALL_TOOLS.length);
+    expect(list.json.result.tools).toHaveLength(OFFERED_TOOLS.length);
   });
 
   it("2026-07-28: discover, results with resultType, serverInfo, and a private cache hint on tools/list", async () => {
@@ -105,7 +108,7 @@ describe("MCP on /mcp: both protocol eras", () => {
     const res = await rpc(rig.baseUrl, token, { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "1" } } }, {}, "/api/mcp/protocol");
     expect(res.json.result.serverInfo.name).toBe("bridgekeeper");
     const modern = await modernRpc(rig.baseUrl, token, "tools/list", {}, 2, "/api/mcp/protocol");
-    expect(modern.json.result.tools).toHaveLength(ALL_TOOLS.length);
+    expect(modern.json.result.tools).toHaveLength(OFFERED_TOOLS.length);
   });
 });
 
@@ -145,7 +148,7 @@ describe("MCP: who may call", () => {
   it("a read-only token sees the read tools; a revoked token is 401", async () => {
     const token = await rig.token("read");
     const list = await modernRpc(rig.baseUrl, token, "tools/list");
-    expect(list.json.result.tools.map((t: { name: string }) => t.name)).toEqual(READ_TOOLS);
+    expect(list.json.result.tools.map((t: { name: string }) => t.name)).toEqual(OFFERED_READ_TOOLS);
     // A write tool is refused with a scope challenge naming what to ask for (MCP Authorization, insufficient scope).
     const write = await modernRpc(rig.baseUrl, token, "tools/call", { name: "jira_add_comment", arguments: { issueKey: "BK-1", body: "hi" } });
     expect(write.status).toBe(403);
@@ -166,7 +169,7 @@ describe("MCP: who may call", () => {
     expect(off.status).toBeLessThan(300);
     try {
       const list = await modernRpc(rig.baseUrl, token, "tools/list");
-      expect(list.json.result.tools.map((t: { name: string }) => t.name)).toEqual(ALL_TOOLS.filter((n) => !n.startsWith("bitbucket")));
+      expect(list.json.result.tools.map((t: { name: string }) => t.name)).toEqual(OFFERED_TOOLS.filter((n) => !n.startsWith("bitbucket")));
       const call = await modernRpc(rig.baseUrl, token, "tools/call", { name: "bitbucket_list_repositories", arguments: {} });
       expect(call.json.error.code).toBe(-32602);
     } finally {

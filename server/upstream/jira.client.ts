@@ -135,9 +135,9 @@ export function createJiraClient(http: UpstreamHttp, target: TargetProvider) {
 
     linkTypes: () => call<{ issueLinkTypes: { id: string; name: string; inward: string; outward: string }[] }>({ path: "/rest/api/3/issueLinkType" }),
 
-    /** The outward issue `type.outward` the inward one ("BK-1 blocks BK-2": outward BK-1, inward BK-2, per Jira's naming). */
-    linkIssues: (type: string, inwardKey: string, outwardKey: string, comment?: unknown) =>
-      call<void>({ method: "POST", path: "/rest/api/3/issueLink", body: { type: { name: type }, inwardIssue: { key: inwardKey }, outwardIssue: { key: outwardKey }, ...(comment ? { comment: { body: comment } } : {}) } }),
+    /** A link "outward <type's outward reading> inward", in Jira's naming: Blocks with outward BK-1 and inward BK-2 is "BK-1 blocks BK-2". */
+    linkIssues: (type: string, inwardKey: string, outwardKey: string) =>
+      call<void>({ method: "POST", path: "/rest/api/3/issueLink", body: { type: { name: type }, inwardIssue: { key: inwardKey }, outwardIssue: { key: outwardKey } } }),
 
     projects: (maxItems?: number) =>
       paginateStartAt(async (startAt) => {

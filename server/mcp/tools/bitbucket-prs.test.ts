@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { TOOLSET_NAMES } from "../../../contract/policy";
 import { mcpClient, modernRpc, startMcpRig, type McpRig } from "../mcp.test-rig";
 
 const REPO = "api-gateway";
@@ -131,13 +132,18 @@ describe("MCP_DESTRUCTIVE_TOOLS=false", () => {
     await rig?.sandbox.close();
   });
 
-  it("hides merge and decline from every client, and refuses them", async () => {
+  it("hides merge, decline and the Jira deletes from every client, and refuses them", async () => {
+    // Every toolset on: the switch hides destructive tools whatever the policy offers.
+    expect((await rig.admin.put(`/api/admin/oauth-clients/${rig.client.clientId}/policy`, { toolsets: TOOLSET_NAMES })).status).toBe(200);
     const token = await rig.token("read write");
     const list = await modernRpc(rig.baseUrl, token, "tools/list");
     const names = (list.json.result.tools as { name: string }[]).map((t) => t.name);
     expect(names).toContain("bitbucket_comment_pull_request");
     expect(names).not.toContain("bitbucket_merge_pull_request");
     expect(names).not.toContain("bitbucket_decline_pull_request");
+    expect(names).toContain("jira_edit_comment");
+    expect(names).not.toContain("jira_delete_comment");
+    expect(names).not.toContain("jira_delete_issue");
     const merge = await modernRpc(rig.baseUrl, token, "tools/call", { name: "bitbucket_merge_pull_request", arguments: { repository: REPO, pullRequestId: 1 } });
     expect(merge.json.error.code).toBe(-32602);
   });

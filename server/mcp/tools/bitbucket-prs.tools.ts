@@ -2,7 +2,7 @@ import { z } from "zod";
 import { cursorArg, pageNumber } from "./cursor";
 import { nameOf, shortDate } from "./format";
 import { href, repositoryTarget, SLUG, workspaceArg } from "./bitbucket.tools";
-import { defineTool, READ_ONLY, WRITES } from "./tool";
+import { defineTool, DESTRUCTIVE, READ_ONLY, WRITES } from "./tool";
 
 /**
  * Working on Bitbucket pull requests: list them, read the diff (bounded), comment (also on a
@@ -170,7 +170,6 @@ export const bitbucketApprovePullRequest = defineTool({
   },
 });
 
-const DESTRUCTIVE = { ...WRITES, destructiveHint: true } as const;
 
 export const bitbucketMergePullRequest = defineTool({
   name: "bitbucket_merge_pull_request",

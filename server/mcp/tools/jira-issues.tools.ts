@@ -3,7 +3,7 @@ import { collect } from "../../upstream/paginate";
 import { markdownToAdf } from "./markdown/markdown-to-adf";
 import { ISSUE_KEY, browseUrl } from "./jira.tools";
 import { assertIssueAllowed, assertProjectAllowed } from "./policy";
-import { defineTool, READ_ONLY, ToolError, WRITES, type ToolContext } from "./tool";
+import { defineTool, DESTRUCTIVE, READ_ONLY, ToolError, WRITES, type ToolContext } from "./tool";
 
 /**
  * Changing Jira issues: create, update, assign, comment, move through the workflow, and the
@@ -232,4 +232,45 @@ export const jiraSearchUsers = defineTool({
   },
 });
 
-export const JIRA_ISSUE_TOOLS = [jiraSearchUsers, jiraCreateIssue, jiraUpdateIssue, jiraAddComment, jiraGetTransitions, jiraTransitionIssue, jiraListProjects];
+export const jiraAssignIssue = defineTool({
+  name: "jira_assign_issue",
+  service: "jira",
+  toolset: "jira-issues",
+  scope: "write",
+  description: "Assign a Jira issue to someone (their accountId, from jira_search_users or jira_current_user), or unassign it with null.",
+  input: z.object({
+    issueKey: z.string().trim().regex(ISSUE_KEY, "issueKey must be an issue key such as BK-12 (or a numeric id)"),
+    accountId: accountId.nullable().describe("The assignee's accountId; null to unassign."),
+  }),
+  output: ChangedIssueSchema.extend({ assignee: z.string().nullable() }),
+  annotations: { title: "Assign a Jira issue", ...WRITES, idempotentHint: true },
+  async run({ issueKey, accountId: assignee }, ctx) {
+    assertIssueAllowed(ctx, issueKey);
+    const key = issueKey.toUpperCase();
+    await ctx.clients.jira.assignIssue(key, assignee);
+    const url = browseUrl(ctx, key);
+    return { structured: { key, url, assignee }, text: `${assignee ? `Assigned ${key} to ${assignee}` : `Unassigned ${key}`}.${url ? `\n${url}` : ""}` };
+  },
+});
+
+export const jiraDeleteIssue = defineTool({
+  name: "jira_delete_issue",
+  service: "jira",
+  toolset: "jira-issues",
+  scope: "write",
+  description: "Delete a Jira issue for good (its comments, work log and links go with it). An issue with sub-tasks needs deleteSubtasks: true. Prefer a transition to Done or Won't Do unless asked to delete.",
+  input: z.object({
+    issueKey: z.string().trim().regex(ISSUE_KEY, "issueKey must be an issue key such as BK-12 (or a numeric id)"),
+    deleteSubtasks: z.boolean().default(false).describe("Also delete its sub-tasks (required when it has any)."),
+  }),
+  output: z.object({ key: z.string(), deleted: z.boolean() }),
+  annotations: { title: "Delete a Jira issue", ...DESTRUCTIVE, idempotentHint: true },
+  async run({ issueKey, deleteSubtasks }, ctx) {
+    assertIssueAllowed(ctx, issueKey);
+    const key = issueKey.toUpperCase();
+    await ctx.clients.jira.deleteIssue(key, deleteSubtasks);
+    return { structured: { key, deleted: true }, text: `Deleted ${key}${deleteSubtasks ? " and its sub-tasks" : ""}.` };
+  },
+});
+
+export const JIRA_ISSUE_TOOLS = [jiraSearchUsers, jiraCreateIssue, jiraUpdateIssue, jiraAssignIssue, jiraDeleteIssue, jiraAddComment, jiraGetTransitions, jiraTransitionIssue, jiraListProjects];

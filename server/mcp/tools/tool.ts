@@ -20,6 +20,9 @@ export const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempoten
 /** The hints of a tool that changes an upstream service without destroying anything. */
 export const WRITES = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true } as const;
 
+/** The hints of a tool that deletes or merges: hidden everywhere by MCP_DESTRUCTIVE_TOOLS=false. */
+export const DESTRUCTIVE = { ...WRITES, destructiveHint: true } as const;
+
 /**
  * A failure a tool explains itself (an unknown transition name, nothing to change): it becomes a
  * tool result with `isError` and this sentence, which says what to do instead.

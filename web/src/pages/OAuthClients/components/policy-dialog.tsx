@@ -98,7 +98,7 @@ function PolicyForm({ client, onDone }: { client: OAuthClientDto; onDone: () => 
         <fieldset className="grid gap-2" aria-describedby={errors.toolsets ? `${ID}-toolsets-error` : `${ID}-toolsets-hint`}>
           <legend className="mb-1 text-sm font-medium leading-none">Toolsets</legend>
           <p id={`${ID}-toolsets-hint`} className="text-xs text-muted-foreground">
-            The groups of tools on offer. All ticked: every toolset, including ones added later.
+            The groups of tools on offer. The default ones suit most clients and keep the tool list small.
           </p>
           <Controller
             control={form.control}
@@ -118,8 +118,11 @@ function PolicyForm({ client, onDone }: { client: OAuthClientDto; onDone: () => 
                         onBlur={field.onBlur}
                       />
                       <Label htmlFor={itemId} className="grid gap-0.5 font-normal leading-snug">
-                        <span>{TOOLSETS[name]}</span>
-                        <span className="font-mono text-xs text-muted-foreground">{name}</span>
+                        <span>{TOOLSETS[name].label}</span>
+                        <span className="font-mono text-xs text-muted-foreground">
+                          {name}
+                          {TOOLSETS[name].default && <span className="font-sans"> · default</span>}
+                        </span>
                       </Label>
                     </li>
                   );

@@ -33,7 +33,7 @@ export function PolicySummary({ client, canWrite }: { client: OAuthClientDto; ca
       {isOpenPolicy(client.policy) ? (
         <p className="inline-flex items-center gap-1.5 pt-0.5 text-sm text-muted-foreground">
           <ShieldCheck className="size-4" aria-hidden="true" />
-          Every tool its scopes allow
+          Default toolsets, as its scopes allow
         </p>
       ) : (
         <ul className="flex min-w-0 flex-wrap gap-1" aria-label={`Policy of ${client.name}`}>
