@@ -3,7 +3,7 @@
 // against the raw upstream JSON of the same data; and jira_search throughput at concurrency 16
 // with a Jira project allow-list in force against without (same server, alternating runs).
 import autocannon from "autocannon";
-import { adminCookie, benchClient, benchToken, clientToken, fmt, median, requireBuild, startSandboxProcess, startServer } from "./lib.mjs";
+import { adminCookie, contractModule, benchClient, benchToken, clientToken, fmt, median, requireBuild, startSandboxProcess, startServer } from "./lib.mjs";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -33,9 +33,15 @@ export async function run() {
   try {
     const rows = [];
     const readToken = await benchToken(server, "read");
-    const allToken = await benchToken(server, "read write");
-    rows.push({ name: "tools/list, read-only token (target ≤ 6,000 tokens for the default set)", median: size((await rpc(server, readToken, "tools/list")).tools) });
-    rows.push({ name: "tools/list, everything (read write; target ≤ 20,000 tokens)", median: size((await rpc(server, allToken, "tools/list")).tools) });
+    const defaultToken = await benchToken(server, "read write");
+    // Everything: a client whose policy switches every toolset on.
+    const everything = await benchClient(server, { name: "bench everything" });
+    const all = await fetch(`${server.url}/api/admin/oauth-clients/${everything.clientId}/policy`, { method: "PUT", headers: { "content-type": "application/json", cookie: await adminCookie(server), origin: server.url }, body: JSON.stringify({ toolsets: (await contractModule("policy")).TOOLSET_NAMES }) });
+    if (all.status !== 200) throw new Error(`policy: ${all.status} ${await all.text()}`);
+    const allToken = await clientToken(server, everything, "read write");
+    rows.push({ name: "tools/list, default toolsets, read write (target ≤ 6,000 tokens)", median: size((await rpc(server, defaultToken, "tools/list")).tools) });
+    rows.push({ name: "tools/list, default toolsets, read-only token", median: size((await rpc(server, readToken, "tools/list")).tools) });
+    rows.push({ name: "tools/list, every toolset, read write (target ≤ 20,000 tokens)", median: size((await rpc(server, allToken, "tools/list")).tools) });
 
     // Answer sizes against the raw upstream JSON of the same request.
     const search = await rpc(server, readToken, "tools/call", { name: "jira_search", arguments: { jql: "project = BK ORDER BY key ASC", maxResults: 20 } });
@@ -50,14 +56,15 @@ export async function run() {
     const issueRaw = await raw(`${sandbox.url}/rest/api/3/issue/${withComments.key}`);
     rows.push({ name: `answer: jira_get_issue with its latest ${issue.structuredContent.comments.length} comments`, median: `${issue.content[0].text.length} characters (raw upstream JSON: ${issueRaw})` });
 
-    const prs = await rpc(server, readToken, "tools/call", { name: "bitbucket_list_pull_requests", arguments: { repository: "api-gateway", maxResults: 1 } });
+    // The sandbox's one large open pull request (config-service, about 700 diff lines), read at most 500 lines.
+    const prs = await rpc(server, readToken, "tools/call", { name: "bitbucket_list_pull_requests", arguments: { repository: "config-service", maxResults: 50 } });
     if (prs.isError) throw new Error(`bitbucket_list_pull_requests: ${prs.content[0].text}`);
-    const pr = prs.structuredContent.pullRequests[0];
-    if (pr) {
-      const diff = await rpc(server, readToken, "tools/call", { name: "bitbucket_get_pull_request_diff", arguments: { repository: "api-gateway", pullRequestId: pr.id, maxLines: 500 } });
-      const diffRaw = await raw(`${sandbox.url}/2.0/repositories/bridgekeeper/api-gateway/pullrequests/${pr.id}/diff`, { headers: { accept: "text/plain", authorization: BITBUCKET_AUTH } });
-      rows.push({ name: `answer: bitbucket_get_pull_request_diff, at most 500 lines (${diff.structuredContent.shownLines} of ${diff.structuredContent.lines} shown)`, median: `${diff.content[0].text.length} characters (raw upstream diff: ${diffRaw})` });
-    }
+    const pr = prs.structuredContent.pullRequests.find((p) => p.title === "Validate every setting against its schema");
+    if (!pr) throw new Error("the sandbox's large pull request is missing");
+    const diff = await rpc(server, readToken, "tools/call", { name: "bitbucket_get_pull_request_diff", arguments: { repository: "config-service", pullRequestId: pr.id, maxLines: 500 } });
+    const diffRaw = await raw(`${sandbox.url}/2.0/repositories/bridgekeeper/config-service/pullrequests/${pr.id}/diff`, { headers: { accept: "text/plain", authorization: BITBUCKET_AUTH } });
+    const cut500 = diff.structuredContent;
+    rows.push({ name: `answer: bitbucket_get_pull_request_diff, maxLines 500 (${cut500.shownLines} of ${cut500.lines} lines shown, truncated ${cut500.truncated})`, median: `${diff.content[0].text.length} characters (raw upstream diff, all ${cut500.lines} lines: ${diffRaw})` });
 
     // jira_search under a project allow-list against without: two clients of the same server.
     const limited = await benchClient(server, { name: "bench limited" });

@@ -149,3 +149,10 @@ export async function clientToken(server, { basic }, scope = "read") {
   const res = await fetch(`${server.url}/oauth/token`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", authorization: basic }, body: `grant_type=client_credentials&scope=${encodeURIComponent(scope)}` });
   return (await res.json()).access_token;
 }
+
+/** A module of contract/ (TypeScript), bundled on the fly: the benches use the product's own names and schemas. */
+export async function contractModule(name) {
+  const { build } = await import("esbuild");
+  const out = await build({ entryPoints: [join(ROOT, `contract/${name}.ts`)], bundle: true, format: "esm", platform: "node", write: false, logLevel: "silent" });
+  return import(`data:text/javascript;base64,${Buffer.from(out.outputFiles[0].text).toString("base64")}`);
+}

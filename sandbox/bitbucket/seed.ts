@@ -1,4 +1,4 @@
-import { SEED_EPOCH, type Rng } from "../core/random";
+import { Rng, SEED_EPOCH } from "../core/random";
 import { DEFAULT_CREDENTIALS } from "../credentials";
 import { displayName, PEOPLE, PROJECTS, REPOS, WORKSPACE, type CatalogRepo } from "./catalog";
 import { baseTree, REVIEW_COMMENTS, topic, TOPIC_COUNT, type ChangeTopic } from "./content";
@@ -211,6 +211,56 @@ function seedRepo(rng: Rng, state: BitbucketState, cat: CatalogRepo, index: numb
   return repo;
 }
 
+/** The repository holding the one large open pull request (for answer-size figures: a diff of 500+ lines). */
+export const LARGE_PR_REPO = "config-service";
+
+/**
+ * One large open pull request in config-service: a schema validator and its test table, about
+ * 560 diff lines. Seeded after every repository, from an Rng of its own, so the rest of the
+ * seed stays exactly as it was.
+ */
+function addLargePullRequest(state: BitbucketState): void {
+  const repo = state.reposBySlug.get(LARGE_PR_REPO)!;
+  const rng = new Rng(0x1a76e);
+  const main = repo.branches.get(repo.mainbranch)!;
+  const author = state.users[1]!;
+  const keys = Array.from({ length: 60 }, (_, i) => `setting_${String(i + 1).padStart(2, "0")}`);
+  const validator = [
+    "package schema",
+    "",
+    "// Validate checks every setting against its declared type, range and owner.",
+    "// A setting that fails is reported with the rule it broke, never silently dropped.",
+    "",
+    'import "fmt"',
+    "",
+    "type Rule struct {",
+    "\tKey     string",
+    "\tKind    string",
+    "\tMin     int",
+    "\tMax     int",
+    "\tOwner   string",
+    "}",
+    "",
+    "var Rules = []Rule{",
+    ...keys.map((k, i) => `\t{Key: "${k}", Kind: "${["int", "duration", "bool", "string"][i % 4]}", Min: ${i}, Max: ${(i + 1) * 100}, Owner: "team-${(i % 5) + 1}"},`),
+    "}",
+    "",
+    ...keys.flatMap((k, i) => [`// check_${k} enforces the bounds of ${k}.`, `func check_${k}(v int) error {`, `\tif v < ${i} || v > ${(i + 1) * 100} {`, `\t\treturn fmt.Errorf("${k}: %d is outside ${i}..${(i + 1) * 100}", v)`, "\t}", "\treturn nil", "}", ""]),
+  ];
+  const table = ["package schema", "", "var cases = []struct {", "\tkey string", "\tin  int", "\tok  bool", "}{", ...keys.flatMap((k, i) => [`\t{"${k}", ${i}, true},`, `\t{"${k}", ${(i + 1) * 100 + 1}, false},`]), "}", ""];
+  const ops: FileOp[] = [
+    { kind: "add", path: "internal/schema/validate.go", content: `${validator.join("\n")}\n` },
+    { kind: "add", path: "internal/schema/validate_cases_test.go", content: `${table.join("\n")}\n` },
+  ];
+  const tip = [...repo.commits.values()].reduce((a, b) => (a.date > b.date ? a : b));
+  const c: Commit = { hash: rng.hex(40), message: "Validate every setting against its schema", author, date: tip.date + HOUR, parents: [main], ops };
+  repo.commits.set(c.hash, c);
+  const t = { message: c.message, branch: "feature/schema-validation", note: "Every setting is checked against its type, range and owner before it is served." };
+  repo.branches.set(t.branch, c.hash);
+  const ctx: RepoSeed = { rng, state, repo, files: [], clock: c.date };
+  addPullRequest(ctx, "OPEN", author, t, [c], main);
+}
+
 export function seedBitbucket(rng: Rng): BitbucketState {
   const createdOn = (days: number) => SEED_EPOCH - days * DAY - rng.int(0, 1439) * 60_000;
   const me: User = {
@@ -244,5 +294,6 @@ export function seedBitbucket(rng: Rng): BitbucketState {
     state.repos.push(repo);
     state.reposBySlug.set(repo.slug, repo);
   });
+  addLargePullRequest(state);
   return state;
 }

@@ -50,6 +50,18 @@ describe("Bitbucket pull request tools", () => {
     expect((one.data.diff as unknown as string).match(/^diff --git /gm)).toHaveLength(1);
   });
 
+  it("a large diff (the seeded 700-line pull request) is cut at maxLines, flagged, and narrowed by paths", async () => {
+    const prs = (await call("bitbucket_list_pull_requests", { repository: "config-service" })).data.pullRequests as unknown as { id: number; title: string }[];
+    const large = prs.find((p) => p.title === "Validate every setting against its schema")!;
+    const cut = await call("bitbucket_get_pull_request_diff", { repository: "config-service", pullRequestId: large.id, maxLines: 500 });
+    expect(cut.data).toMatchObject({ truncated: true, shownLines: 500 });
+    expect(cut.data.lines as unknown as number).toBeGreaterThan(600);
+    expect(cut.text).toMatch(/more lines: raise maxLines, or pass paths\]$/);
+    const one = await call("bitbucket_get_pull_request_diff", { repository: "config-service", pullRequestId: large.id, maxLines: 500, paths: ["internal/schema/validate_cases_test.go"] });
+    expect(one.data.truncated).toBe(false);
+    expect((one.data.diff as unknown as string).match(/^diff --git /gm)).toHaveLength(1);
+  });
+
   it("comments on the PR, on a line, and as a reply; approves and withdraws", async () => {
     const [pr] = await openPrs();
     const top = await call("bitbucket_comment_pull_request", { repository: REPO, pullRequestId: pr!.id, body: "Looks **good** overall." });
