@@ -19,8 +19,10 @@ export const TOOLSETS = {
   "jira-projects": { label: "Jira projects, fields and the current user", default: true },
   "jira-agile": { label: "Jira Software boards and sprints", default: true },
   "confluence-pages": { label: "Confluence pages: search, read, create, update, comment", default: true },
+  "confluence-tree": { label: "Confluence spaces and page trees", default: false },
   "bitbucket-code": { label: "Bitbucket repositories and code", default: true },
   "bitbucket-prs": { label: "Bitbucket pull requests", default: true },
+  "bitbucket-history": { label: "Bitbucket branches and commits", default: false },
 } as const satisfies Record<string, { label: string; default: boolean }>;
 export type Toolset = keyof typeof TOOLSETS;
 export const TOOLSET_NAMES = Object.keys(TOOLSETS) as [Toolset, ...Toolset[]];
@@ -68,8 +70,8 @@ export const OPEN_POLICY: ClientPolicy = { readOnly: false, toolsets: null, disa
 /** The toolsets of each service, to tell whether a policy leaves a client any of it. */
 const SERVICE_TOOLSETS: Record<"jira" | "confluence" | "bitbucket", Toolset[]> = {
   jira: ["jira-issues", "jira-comments", "jira-worklogs", "jira-links", "jira-projects", "jira-agile"],
-  confluence: ["confluence-pages"],
-  bitbucket: ["bitbucket-code", "bitbucket-prs"],
+  confluence: ["confluence-pages", "confluence-tree"],
+  bitbucket: ["bitbucket-code", "bitbucket-prs", "bitbucket-history"],
 };
 
 /**

@@ -28,6 +28,20 @@ export interface BitbucketPullRequest {
 }
 
 /** Bitbucket Cloud REST 2.0, on BITBUCKET_API_URL. */
+export interface BitbucketCommit {
+  hash: string;
+  message: string;
+  date: string;
+  author?: { raw?: string; user?: { display_name?: string } };
+  links?: unknown;
+}
+
+export interface BitbucketBranch {
+  name: string;
+  target: BitbucketCommit;
+  links?: unknown;
+}
+
 export function createBitbucketClient(http: UpstreamHttp, target: TargetProvider) {
   const call = async <T>(c: UpstreamCall): Promise<T> => (await http.request<T>("bitbucket", await target(), c)).data;
 
@@ -56,9 +70,9 @@ export function createBitbucketClient(http: UpstreamHttp, target: TargetProvider
     repositoriesPage: (workspace: string, options: { q?: string | undefined; pagelen?: number; page?: number; sort?: string } = {}) =>
       call<BitbucketPage<BitbucketRepository>>({ path: `/repositories/${enc(workspace)}`, query: { pagelen: options.pagelen ?? 25, page: options.page, q: options.q, sort: options.sort } }),
     repository: (workspace: string, slug: string) => call<BitbucketRepository>({ path: repo(workspace, slug) }),
-    branches: (workspace: string, slug: string, maxItems?: number) => follow<{ name: string; target: { hash: string } }>({ path: `${repo(workspace, slug)}/refs/branches`, query: { pagelen: 100 } }, maxItems),
+    branches: (workspace: string, slug: string, maxItems?: number) => follow<BitbucketBranch>({ path: `${repo(workspace, slug)}/refs/branches`, query: { pagelen: 100 } }, maxItems),
     commits: (workspace: string, slug: string, revision?: string, maxItems?: number) =>
-      follow<{ hash: string; message: string; date: string }>({ path: `${repo(workspace, slug)}/commits${revision ? `/${enc(revision)}` : ""}`, query: { pagelen: 50 } }, maxItems),
+      follow<BitbucketCommit>({ path: `${repo(workspace, slug)}/commits${revision ? `/${enc(revision)}` : ""}`, query: { pagelen: 50 } }, maxItems),
     fileContent: (workspace: string, slug: string, commit: string, path: string) =>
       call<string>({ path: `${repo(workspace, slug)}/src/${enc(commit)}/${path.split("/").map(enc).join("/")}`, accept: "text" }),
 

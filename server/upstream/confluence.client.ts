@@ -60,6 +60,9 @@ export function createConfluenceClient(http: UpstreamHttp, target: TargetProvide
 
     pagesInSpace: (spaceId: string, maxItems?: number) => follow<ConfluencePage>({ path: `/api/v2/spaces/${enc(spaceId)}/pages`, query: { limit: 100 } }, maxItems),
 
+    /** The page's ancestors, the root first (ids only, as Confluence gives them). */
+    ancestors: (pageId: string) => follow<{ id: string; type?: string }>({ path: `/api/v2/pages/${enc(pageId)}/ancestors`, query: { limit: 50 } }, 50),
+
     children: (pageId: string, maxItems?: number) => follow<ConfluencePage>({ path: `/api/v2/pages/${enc(pageId)}/children`, query: { limit: 100 } }, maxItems),
 
     /** CQL search (v1), one page. */

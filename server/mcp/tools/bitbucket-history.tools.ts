@@ -1,0 +1,66 @@
+import { z } from "zod";
+import { collect } from "../../upstream/paginate";
+import type { BitbucketCommit } from "../../upstream/bitbucket.client";
+import { nameOf, shortDate } from "./format";
+import { href, repositoryTarget, SLUG, workspaceArg } from "./bitbucket.tools";
+import { defineTool, READ_ONLY } from "./tool";
+
+/** A repository's history: its branches, and the commits on one. */
+
+const repository = z.string().regex(SLUG, "repository must be a repository slug such as api-gateway").describe("The repository slug, e.g. api-gateway.");
+const REF = /^[\w./-]{1,200}$/;
+
+const CommitSchema = z.object({ hash: z.string(), date: z.string().nullable(), author: z.string().nullable(), message: z.string(), url: z.string().nullable() });
+
+const commitLine = (c: BitbucketCommit) => ({
+  hash: c.hash.slice(0, 12),
+  date: c.date ?? null,
+  author: nameOf(c.author?.user) ?? c.author?.raw?.replace(/\s*<[^>]*>$/, "") ?? null,
+  message: (c.message ?? "").split("\n")[0]!.slice(0, 200),
+  url: href(c.links, "html"),
+});
+
+export const bitbucketListBranches = defineTool({
+  name: "bitbucket_list_branches",
+  service: "bitbucket",
+  toolset: "bitbucket-history",
+  scope: "read",
+  description: "A repository's branches with their latest commit (hash, date, author, message). Read a branch's files with bitbucket_get_file (ref).",
+  input: z.object({ workspace: workspaceArg, repository, maxResults: z.number().int().min(1).max(200, "maxResults may be at most 200").default(50) }),
+  output: z.object({ branches: z.array(z.object({ name: z.string(), tip: CommitSchema })), truncated: z.boolean() }),
+  annotations: { title: "List Bitbucket branches", ...READ_ONLY },
+  async run({ workspace: given, repository: slug, maxResults }, ctx) {
+    const { workspace, repo } = repositoryTarget(ctx, given, slug);
+    const listed = await collect(ctx.clients.bitbucket.branches(workspace, repo, maxResults + 1));
+    const branches = listed.slice(0, maxResults).map((b) => ({ name: b.name, tip: commitLine(b.target) }));
+    const truncated = listed.length > maxResults;
+    const text = [`${branches.length} branch${branches.length === 1 ? "" : "es"} in ${workspace}/${repo}${truncated ? " (more: raise maxResults)" : ""}:`, ...branches.map((b) => `- ${b.name}: ${b.tip.hash} ${shortDate(b.tip.date) ?? "?"} ${b.tip.author ?? "?"} — ${b.tip.message}`)].join("\n");
+    return { structured: { branches, truncated }, text };
+  },
+});
+
+export const bitbucketListCommits = defineTool({
+  name: "bitbucket_list_commits",
+  service: "bitbucket",
+  toolset: "bitbucket-history",
+  scope: "read",
+  description: "The latest commits of a repository's branch, tag or commit (the main branch by default), newest first: hash, date, author, first line of the message, link.",
+  input: z.object({
+    workspace: workspaceArg,
+    repository,
+    ref: z.string().trim().regex(REF, "ref must be a branch, tag or commit hash").optional().describe("A branch, tag or commit; default the main branch."),
+    maxResults: z.number().int().min(1).max(100, "maxResults may be at most 100").default(20),
+  }),
+  output: z.object({ ref: z.string().nullable(), commits: z.array(CommitSchema), truncated: z.boolean() }),
+  annotations: { title: "List Bitbucket commits", ...READ_ONLY },
+  async run({ workspace: given, repository: slug, ref, maxResults }, ctx) {
+    const { workspace, repo } = repositoryTarget(ctx, given, slug);
+    const listed = await collect(ctx.clients.bitbucket.commits(workspace, repo, ref, maxResults + 1));
+    const commits = listed.slice(0, maxResults).map(commitLine);
+    const truncated = listed.length > maxResults;
+    const text = [`${commits.length} latest commit${commits.length === 1 ? "" : "s"} of ${workspace}/${repo}${ref ? ` at ${ref}` : ""}${truncated ? " (more: raise maxResults)" : ""}:`, ...commits.map((c) => `- ${c.hash} ${shortDate(c.date) ?? "?"} ${c.author ?? "?"}: ${c.message}`)].join("\n");
+    return { structured: { ref: ref ?? null, commits, truncated }, text };
+  },
+});
+
+export const BITBUCKET_HISTORY_TOOLS = [bitbucketListBranches, bitbucketListCommits];

@@ -1,0 +1,72 @@
+import { z } from "zod";
+import { collect } from "../../upstream/paginate";
+import { pageInReach, wikiUrl } from "./confluence.tools";
+import { defineTool, READ_ONLY, type ToolContext } from "./tool";
+
+/** Finding one's way around Confluence: the spaces, and where a page sits (its parents and children). */
+
+const pageId = z.string().trim().regex(/^\d{1,20}$/, "pageId must be a page id (digits), as confluence_search gives it");
+const PageLineSchema = z.object({ id: z.string(), title: z.string(), url: z.string().nullable() });
+
+const pageUrl = (ctx: ToolContext, id: string, links?: { webui?: string }) => wikiUrl(ctx, links?.webui) ?? (ctx.atlassianUrl ? `${ctx.atlassianUrl}/wiki/pages/viewpage.action?pageId=${id}` : null);
+
+export const confluenceListSpaces = defineTool({
+  name: "confluence_list_spaces",
+  service: "confluence",
+  toolset: "confluence-tree",
+  scope: "read",
+  description: "The Confluence spaces Bridgekeeper's account can see: key, name and link. Use a key in CQL (space = KEY) or with confluence_create_page.",
+  input: z.object({ maxResults: z.number().int().min(1).max(250, "maxResults may be at most 250").default(100) }),
+  output: z.object({ spaces: z.array(z.object({ key: z.string(), name: z.string(), id: z.string(), url: z.string().nullable() })), truncated: z.boolean() }),
+  annotations: { title: "List Confluence spaces", ...READ_ONLY },
+  async run({ maxResults }, ctx) {
+    const allowed = ctx.policy.confluenceSpaces;
+    const listed = await collect(ctx.clients.confluence.spaces(allowed === null ? maxResults + 1 : undefined));
+    const visible = allowed === null ? listed : listed.filter((s) => allowed.includes(s.key));
+    const spaces = visible.slice(0, maxResults).map((s) => ({ key: s.key, name: s.name, id: String(s.id), url: wikiUrl(ctx, `/spaces/${s.key}`) }));
+    const truncated = visible.length > maxResults;
+    const text = spaces.length ? [`${spaces.length} space${spaces.length === 1 ? "" : "s"}${truncated ? " (more: raise maxResults)" : ""}:`, ...spaces.map((s) => `- ${s.key}: ${s.name}`)].join("\n") : "No spaces.";
+    return { structured: { spaces, truncated }, text };
+  },
+});
+
+export const confluenceGetPageChildren = defineTool({
+  name: "confluence_get_page_children",
+  service: "confluence",
+  toolset: "confluence-tree",
+  scope: "read",
+  description: "The pages directly under a Confluence page, in the space's order: id, title and link. Read one with confluence_get_page.",
+  input: z.object({ pageId, maxResults: z.number().int().min(1).max(250, "maxResults may be at most 250").default(50) }),
+  output: z.object({ pageId: z.string(), title: z.string(), children: z.array(PageLineSchema), truncated: z.boolean() }),
+  annotations: { title: "List a Confluence page's children", ...READ_ONLY },
+  async run({ pageId: id, maxResults }, ctx) {
+    const parent = await pageInReach(ctx, id);
+    const listed = await collect(ctx.clients.confluence.children(id, maxResults + 1));
+    const children = listed.slice(0, maxResults).map((p) => ({ id: String(p.id), title: p.title, url: pageUrl(ctx, String(p.id), (p as { _links?: { webui?: string } })._links) }));
+    const truncated = listed.length > maxResults;
+    const text = children.length ? [`${children.length} page${children.length === 1 ? "" : "s"} under "${parent.title}"${truncated ? " (more: raise maxResults)" : ""}:`, ...children.map((c) => `- ${c.title} (id ${c.id})`)].join("\n") : `"${parent.title}" has no child pages.`;
+    return { structured: { pageId: id, title: parent.title, children, truncated }, text };
+  },
+});
+
+export const confluenceGetPageAncestors = defineTool({
+  name: "confluence_get_page_ancestors",
+  service: "confluence",
+  toolset: "confluence-tree",
+  scope: "read",
+  description: "Where a Confluence page sits: its parents from the space's top page down (id, title, link), as a breadcrumb.",
+  input: z.object({ pageId }),
+  output: z.object({ pageId: z.string(), title: z.string(), ancestors: z.array(PageLineSchema) }),
+  annotations: { title: "Show a Confluence page's parents", ...READ_ONLY },
+  async run({ pageId: id }, ctx) {
+    const page = await pageInReach(ctx, id);
+    const ids = (await collect(ctx.clients.confluence.ancestors(id))).map((a) => String(a.id));
+    // Confluence names ancestors by id only: their titles are read alongside (a handful, in parallel).
+    const pages = await Promise.all(ids.map((a) => ctx.clients.confluence.getPage(a, "storage")));
+    const ancestors = pages.map((p) => ({ id: String(p.id), title: p.title, url: pageUrl(ctx, String(p.id), (p as { _links?: { webui?: string } })._links) }));
+    const crumbs = [...ancestors.map((a) => a.title), page.title].join(" › ");
+    return { structured: { pageId: id, title: page.title, ancestors }, text: ancestors.length ? crumbs : `"${page.title}" is at the top of its space.` };
+  },
+});
+
+export const CONFLUENCE_TREE_TOOLS = [confluenceListSpaces, confluenceGetPageChildren, confluenceGetPageAncestors];

@@ -1,0 +1,86 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { TOOLSET_NAMES } from "../../../contract/policy";
+import { createClient } from "../../oauth/oauth.adversarial.helpers";
+import { mcpClient, startMcpRig, type McpRig } from "../mcp.test-rig";
+
+/** Finding one's way: Confluence spaces and page trees, Bitbucket branches and commits (toolsets switched on per client). */
+describe("Confluence tree and Bitbucket history tools", () => {
+  let rig: McpRig;
+  let client: Awaited<ReturnType<typeof mcpClient>>;
+  beforeAll(async () => {
+    rig = await startMcpRig({ upstream: { maxAttempts: 1 } });
+    expect((await rig.admin.put(`/api/admin/oauth-clients/${rig.client.clientId}/policy`, { toolsets: TOOLSET_NAMES })).status).toBe(200);
+    client = await mcpClient(rig, await rig.token("read"), "navigation-test");
+  });
+  afterAll(async () => {
+    await client?.close();
+    await rig?.t.close();
+    await rig?.sandbox.close();
+  });
+  const call = (name: string, args: Record<string, unknown> = {}) => client.call(name, args);
+
+  /** A seeded page with a parent (the sandbox's spaces have trees). */
+  async function nestedPage(): Promise<{ id: string; title: string }> {
+    const found = await call("confluence_search", { cql: "type = page", limit: 50 });
+    for (const r of found.data.results as { id: string; title: string }[]) {
+      const up = await call("confluence_get_page_ancestors", { pageId: r.id });
+      if ((up.data.ancestors as unknown[]).length > 0) return r;
+    }
+    throw new Error("no nested page in the seed");
+  }
+
+  it("lists spaces; a page's parents as a breadcrumb; its parent's children include it", async () => {
+    const spaces = await call("confluence_list_spaces");
+    expect(spaces.isError).toBe(false);
+    expect((spaces.data.spaces as { key: string; url: string }[]).length).toBeGreaterThan(1);
+    expect((spaces.data.spaces as { key: string; url: string }[])[0]!.url).toMatch(/\/wiki\/spaces\//);
+
+    const page = await nestedPage();
+    const up = await call("confluence_get_page_ancestors", { pageId: page.id });
+    const ancestors = up.data.ancestors as { id: string; title: string }[];
+    expect(up.text).toBe([...ancestors.map((a) => a.title), page.title].join(" › "));
+    const parent = ancestors[ancestors.length - 1]!;
+    const down = await call("confluence_get_page_children", { pageId: parent.id });
+    expect((down.data.children as { id: string }[]).map((c) => c.id)).toContain(page.id);
+    expect(down.text).toContain(`under "${parent.title}"`);
+
+    expect((await call("confluence_get_page_children", { pageId: "99999999" })).isError).toBe(true);
+    expect((await call("confluence_get_page_children", { pageId: "abc" })).text).toMatch(/pageId must be a page id/);
+  });
+
+  it("lists branches with their tips, and commits of the main branch or a branch", async () => {
+    const branches = await call("bitbucket_list_branches", { repository: "config-service" });
+    expect(branches.isError).toBe(false);
+    const names = (branches.data.branches as { name: string; tip: { hash: string } }[]).map((b) => b.name);
+    expect(names).toEqual(expect.arrayContaining(["main", "feature/schema-validation"]));
+
+    const main = await call("bitbucket_list_commits", { repository: "config-service", maxResults: 5 });
+    expect(main.data.commits).toHaveLength(5);
+    expect(main.data.truncated).toBe(true);
+    expect((main.data.commits as { hash: string }[])[0]!.hash).toMatch(/^[0-9a-f]{12}$/);
+    const feature = await call("bitbucket_list_commits", { repository: "config-service", ref: "feature/schema-validation", maxResults: 1 });
+    expect((feature.data.commits as { message: string }[])[0]!.message).toBe("Validate every setting against its schema");
+    expect((await call("bitbucket_list_commits", { repository: "config-service", ref: "no-such-branch" })).isError).toBe(true);
+    expect((await call("bitbucket_list_commits", { repository: "config-service", ref: "bad ref!" })).text).toMatch(/ref must be a branch, tag or commit/);
+  });
+
+  it("allow-lists hold: spaces are filtered, pages and repositories outside are refused", async () => {
+    const spaces = (await call("confluence_list_spaces")).data.spaces as { key: string }[];
+    const [inside, outside] = [spaces[0]!.key, spaces[1]!.key];
+    const limited = await createClient(rig, { name: "limited-navigation" });
+    expect((await rig.admin.put(`/api/admin/oauth-clients/${limited.clientId}/policy`, { toolsets: TOOLSET_NAMES, confluenceSpaces: [inside], bitbucketRepositories: ["api-gateway"] })).status).toBe(200);
+    const held = await mcpClient(rig, await rig.token("read", limited), "limited-navigation");
+    try {
+      expect(((await held.call("confluence_list_spaces", {})).data.spaces as { key: string }[]).map((s) => s.key)).toEqual([inside]);
+      const elsewhere = ((await call("confluence_search", { cql: `space = ${outside} AND type = page`, limit: 1 })).data.results as { id: string }[])[0]!;
+      const refused = await held.call("confluence_get_page_children", { pageId: elsewhere.id });
+      expect(refused.isError).toBe(true);
+      expect(refused.text).toMatch(/may not use the Confluence space/);
+      expect((await held.call("confluence_get_page_ancestors", { pageId: elsewhere.id })).isError).toBe(true);
+      expect((await held.call("bitbucket_list_branches", { repository: "config-service" })).text).toMatch(/may not use the Bitbucket repository/);
+      expect((await held.call("bitbucket_list_commits", { repository: "api-gateway", maxResults: 1 })).isError).toBe(false);
+    } finally {
+      await held.close();
+    }
+  });
+});
