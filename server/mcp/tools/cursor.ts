@@ -48,3 +48,19 @@ export function pageNumber(cursors: Cursors, scope: string, cursor: string | und
 
 /** The `cursor` argument of a paginated tool. */
 export const cursorArg = z.string().min(1, "cursor must not be empty").max(4000, "cursor may be at most 4000 characters").optional().describe("nextCursor from the previous page; omit for the first page.");
+
+/**
+ * An offset-paged listing (Jira's startAt/total): where this page starts, and once it is read,
+ * its end, the total and the sealed cursor of the next page (null on the last).
+ */
+export function offsetPaging(cursors: Cursors, scope: string, cursor: string | undefined) {
+  const startAt = pageNumber(cursors, scope, cursor, 0);
+  return {
+    startAt,
+    next(shown: number, reportedTotal: unknown): { end: number; total: number | null; nextCursor: string | null } {
+      const total = typeof reportedTotal === "number" ? reportedTotal : null;
+      const end = startAt + shown;
+      return { end, total, nextCursor: shown > 0 && total !== null && end < total ? cursors.seal(scope, String(end)) : null };
+    },
+  };
+}

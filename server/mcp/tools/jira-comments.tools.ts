@@ -5,7 +5,7 @@ import { markdownToAdf } from "./markdown/markdown-to-adf";
 import { clip, nameOf, shortDate } from "./format";
 import { browseUrl, ISSUE_KEY } from "./jira.tools";
 import { assertIssueAllowed } from "./policy";
-import { cursorArg, pageNumber } from "./cursor";
+import { cursorArg, offsetPaging } from "./cursor";
 import { defineTool, DESTRUCTIVE, READ_ONLY, WRITES, type ToolContext } from "./tool";
 
 /**
@@ -45,13 +45,11 @@ export const jiraListComments = defineTool({
   async run({ issueKey: given, maxResults, cursor }, ctx) {
     assertIssueAllowed(ctx, given);
     const key = given.toUpperCase();
-    const scope = `jira_list_comments\u0000${key}`;
-    const startAt = pageNumber(ctx.cursors, scope, cursor, 0);
+    const paging = offsetPaging(ctx.cursors, `jira_list_comments\u0000${key}`, cursor);
+    const { startAt } = paging;
     const page = await ctx.clients.jira.commentsPage(key, startAt, maxResults);
     const comments = page.comments.map((c) => present(ctx, key, c));
-    const total = typeof page.total === "number" ? page.total : null;
-    const next = startAt + comments.length;
-    const nextCursor = comments.length > 0 && total !== null && next < total ? ctx.cursors.seal(scope, String(next)) : null;
+    const { end: next, total, nextCursor } = paging.next(comments.length, page.total);
     const head = comments.length ? `Comments on ${key} ${startAt + 1}-${next}${total !== null ? ` of ${total}` : ""}, newest first:` : `${key} has no ${startAt > 0 ? "more " : ""}comments.`;
     const lines = comments.map((c) => `### ${c.author ?? "?"}, ${shortDate(c.created) ?? "?"}${c.updated ? ` (edited ${shortDate(c.updated)})` : ""} · id ${c.id}\n${c.body}`);
     return { structured: { key, comments, total, nextCursor }, text: [head, ...lines, ...(nextCursor ? [`nextCursor: ${nextCursor}`] : [])].join("\n\n") };

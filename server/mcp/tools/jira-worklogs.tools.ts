@@ -5,7 +5,7 @@ import { markdownToAdf } from "./markdown/markdown-to-adf";
 import { clip, nameOf, shortDate } from "./format";
 import { ISSUE_KEY } from "./jira.tools";
 import { assertIssueAllowed } from "./policy";
-import { cursorArg, pageNumber } from "./cursor";
+import { cursorArg, offsetPaging } from "./cursor";
 import { defineTool, READ_ONLY, ToolError, WRITES } from "./tool";
 
 /** Time tracking on Jira issues: the work log, and logging time. */
@@ -45,13 +45,10 @@ export const jiraListWorklogs = defineTool({
   async run({ issueKey: given, maxResults, cursor }, ctx) {
     assertIssueAllowed(ctx, given);
     const key = given.toUpperCase();
-    const scope = `jira_list_worklogs\u0000${key}`;
-    const startAt = pageNumber(ctx.cursors, scope, cursor, 0);
-    const page = await ctx.clients.jira.worklogsPage(key, startAt, maxResults);
+    const paging = offsetPaging(ctx.cursors, `jira_list_worklogs\u0000${key}`, cursor);
+    const page = await ctx.clients.jira.worklogsPage(key, paging.startAt, maxResults);
     const worklogs = page.worklogs.map(present);
-    const total = typeof page.total === "number" ? page.total : null;
-    const next = startAt + worklogs.length;
-    const nextCursor = worklogs.length > 0 && total !== null && next < total ? ctx.cursors.seal(scope, String(next)) : null;
+    const { total, nextCursor } = paging.next(worklogs.length, page.total);
     const loggedSeconds = worklogs.reduce((sum, w) => sum + (w.timeSpentSeconds ?? 0), 0);
     const hours = (loggedSeconds / 3600).toFixed(loggedSeconds % 3600 === 0 ? 0 : 1);
     const head = worklogs.length ? `Work log of ${key}: ${worklogs.length} entr${worklogs.length === 1 ? "y" : "ies"}${total !== null ? ` of ${total}` : ""}, ${hours} h on this page:` : `No time logged on ${key}.`;
