@@ -93,6 +93,24 @@ export function createBitbucketClient(http: UpstreamHttp, target: TargetProvider
       }),
     approvePullRequest: (workspace: string, slug: string, id: number) => call<{ approved: boolean }>({ method: "POST", path: `${repo(workspace, slug)}/pullrequests/${id}/approve` }),
     unapprovePullRequest: (workspace: string, slug: string, id: number) => call<void>({ method: "DELETE", path: `${repo(workspace, slug)}/pullrequests/${id}/approve` }),
+    requestChanges: (workspace: string, slug: string, id: number) => call<unknown>({ method: "POST", path: `${repo(workspace, slug)}/pullrequests/${id}/request-changes` }),
+    withdrawChangeRequest: (workspace: string, slug: string, id: number) => call<void>({ method: "DELETE", path: `${repo(workspace, slug)}/pullrequests/${id}/request-changes` }),
+    /** Reviewers by UUID (`{…}`) or account id. */
+    createPullRequest: (workspace: string, slug: string, pr: { title: string; source: string; destination?: string; description?: string; reviewers?: string[]; closeSourceBranch?: boolean }) =>
+      call<BitbucketPullRequest>({
+        method: "POST",
+        path: `${repo(workspace, slug)}/pullrequests`,
+        body: {
+          title: pr.title,
+          source: { branch: { name: pr.source } },
+          ...(pr.destination ? { destination: { branch: { name: pr.destination } } } : {}),
+          ...(pr.description !== undefined ? { description: pr.description } : {}),
+          ...(pr.reviewers ? { reviewers: pr.reviewers.map((r) => (r.startsWith("{") ? { uuid: r } : { account_id: r })) } : {}),
+          ...(pr.closeSourceBranch !== undefined ? { close_source_branch: pr.closeSourceBranch } : {}),
+        },
+      }),
+    createBranch: (workspace: string, slug: string, name: string, commitHash: string) =>
+      call<BitbucketBranch>({ method: "POST", path: `${repo(workspace, slug)}/refs/branches`, body: { name, target: { hash: commitHash } } }),
     declinePullRequest: (workspace: string, slug: string, id: number) => call<BitbucketPullRequest>({ method: "POST", path: `${repo(workspace, slug)}/pullrequests/${id}/decline` }),
     mergePullRequest: (workspace: string, slug: string, id: number, options: { message?: string; merge_strategy?: string; close_source_branch?: boolean } = {}) =>
       call<BitbucketPullRequest>({ method: "POST", path: `${repo(workspace, slug)}/pullrequests/${id}/merge`, body: options }),

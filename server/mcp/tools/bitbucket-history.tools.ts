@@ -3,14 +3,22 @@ import { collect } from "../../upstream/paginate";
 import type { BitbucketCommit } from "../../upstream/bitbucket.client";
 import { nameOf, shortDate } from "./format";
 import { href, repositoryTarget, SLUG, workspaceArg } from "./bitbucket.tools";
-import { defineTool, READ_ONLY } from "./tool";
+import { defineTool, READ_ONLY, ToolError, WRITES, type ToolContext } from "./tool";
 
-/** A repository's history: its branches, and the commits on one. */
+/** A repository's history: its branches (and a new one), and the commits on one. */
 
 const repository = z.string().regex(SLUG, "repository must be a repository slug such as api-gateway").describe("The repository slug, e.g. api-gateway.");
 const REF = /^[\w./-]{1,200}$/;
 
 const CommitSchema = z.object({ hash: z.string(), date: z.string().nullable(), author: z.string().nullable(), message: z.string(), url: z.string().nullable() });
+
+/** A ref as given, or the repository's main branch (Bitbucket's /commits without one lists every branch). */
+async function refOrMain(ctx: ToolContext, workspace: string, repo: string, ref: string | undefined): Promise<string> {
+  if (ref) return ref;
+  const main = (await ctx.clients.bitbucket.repository(workspace, repo)).mainbranch?.name;
+  if (!main) throw new ToolError(`${workspace}/${repo} has no main branch yet: name a ref.`);
+  return main;
+}
 
 const commitLine = (c: BitbucketCommit) => ({
   hash: c.hash.slice(0, 12),
@@ -51,16 +59,43 @@ export const bitbucketListCommits = defineTool({
     ref: z.string().trim().regex(REF, "ref must be a branch, tag or commit hash").optional().describe("A branch, tag or commit; default the main branch."),
     maxResults: z.number().int().min(1).max(100, "maxResults may be at most 100").default(20),
   }),
-  output: z.object({ ref: z.string().nullable(), commits: z.array(CommitSchema), truncated: z.boolean() }),
+  output: z.object({ ref: z.string(), commits: z.array(CommitSchema), truncated: z.boolean() }),
   annotations: { title: "List Bitbucket commits", ...READ_ONLY },
   async run({ workspace: given, repository: slug, ref, maxResults }, ctx) {
     const { workspace, repo } = repositoryTarget(ctx, given, slug);
-    const listed = await collect(ctx.clients.bitbucket.commits(workspace, repo, ref, maxResults + 1));
+    const at = await refOrMain(ctx, workspace, repo, ref);
+    const listed = await collect(ctx.clients.bitbucket.commits(workspace, repo, at, maxResults + 1));
     const commits = listed.slice(0, maxResults).map(commitLine);
     const truncated = listed.length > maxResults;
-    const text = [`${commits.length} latest commit${commits.length === 1 ? "" : "s"} of ${workspace}/${repo}${ref ? ` at ${ref}` : ""}${truncated ? " (more: raise maxResults)" : ""}:`, ...commits.map((c) => `- ${c.hash} ${shortDate(c.date) ?? "?"} ${c.author ?? "?"}: ${c.message}`)].join("\n");
-    return { structured: { ref: ref ?? null, commits, truncated }, text };
+    const text = [`${commits.length} latest commit${commits.length === 1 ? "" : "s"} of ${workspace}/${repo} at ${at}${truncated ? " (more: raise maxResults)" : ""}:`, ...commits.map((c) => `- ${c.hash} ${shortDate(c.date) ?? "?"} ${c.author ?? "?"}: ${c.message}`)].join("\n");
+    return { structured: { ref: at, commits, truncated }, text };
   },
 });
 
-export const BITBUCKET_HISTORY_TOOLS = [bitbucketListBranches, bitbucketListCommits];
+export const bitbucketCreateBranch = defineTool({
+  name: "bitbucket_create_branch",
+  service: "bitbucket",
+  toolset: "bitbucket-history",
+  scope: "write",
+  description: "Create a branch in a Bitbucket repository, from the main branch or from a given branch, tag or commit.",
+  input: z.object({
+    workspace: workspaceArg,
+    repository,
+    name: z.string().trim().regex(/^(?!\/)(?!.*\/\/)(?!.*\.\.)[\w./-]{1,200}(?<![./])$/, "name must be a branch name such as feature/retry-budget").describe("The new branch, e.g. feature/retry-budget."),
+    from: z.string().trim().regex(REF, "from must be a branch, tag or commit hash").optional().describe("Where it starts; default the main branch."),
+  }),
+  output: z.object({ name: z.string(), tip: CommitSchema, url: z.string().nullable() }),
+  annotations: { title: "Create a Bitbucket branch", ...WRITES },
+  async run({ workspace: given, repository: slug, name, from }, ctx) {
+    const { workspace, repo } = repositoryTarget(ctx, given, slug);
+    // Bitbucket wants a commit hash: the starting point's latest commit.
+    const at = await refOrMain(ctx, workspace, repo, from);
+    const [start] = await collect(ctx.clients.bitbucket.commits(workspace, repo, at, 1));
+    if (!start) throw new ToolError(`${at} has no commits to start a branch from.`);
+    const branch = await ctx.clients.bitbucket.createBranch(workspace, repo, name, start.hash);
+    const url = href(branch.links, "html");
+    return { structured: { name: branch.name, tip: commitLine(branch.target), url }, text: `Created ${branch.name} in ${workspace}/${repo} at ${start.hash.slice(0, 12)} (from ${at}).${url ? `\n${url}` : ""}` };
+  },
+});
+
+export const BITBUCKET_HISTORY_TOOLS = [bitbucketListBranches, bitbucketListCommits, bitbucketCreateBranch];

@@ -214,4 +214,52 @@ export const bitbucketDeclinePullRequest = defineTool({
   },
 });
 
-export const BITBUCKET_PR_TOOLS = [bitbucketListPullRequests, bitbucketGetPullRequestDiff, bitbucketCommentPullRequest, bitbucketApprovePullRequest, bitbucketMergePullRequest, bitbucketDeclinePullRequest];
+const BRANCH = z.string().trim().regex(/^[\w./-]{1,200}$/, "a branch name such as feature/retry-budget");
+/** A reviewer: a UUID in braces or an account id, as bitbucket_get_pull_request and Bitbucket's users give them. */
+const REVIEWER = z.string().trim().regex(/^\{[0-9a-fA-F-]{36}\}$|^[\w:-]{1,128}$/, "each reviewer must be a user's {UUID} or account id");
+
+export const bitbucketCreatePullRequest = defineTool({
+  name: "bitbucket_create_pull_request",
+  service: "bitbucket",
+  toolset: "bitbucket-prs",
+  scope: "write",
+  description: "Open a pull request from a branch (to the main branch unless destination is given), with a Markdown description and reviewers. Returns its number and link.",
+  input: z.object({
+    workspace: workspaceArg,
+    repository,
+    title: z.string().trim().min(1, "title must not be empty").max(255, "title may be at most 255 characters"),
+    source: BRANCH.describe("The branch with the changes."),
+    destination: BRANCH.optional().describe("The branch to merge into; default the main branch."),
+    description: z.string().max(32_000, "description may be at most 32000 characters").optional().describe("Markdown."),
+    reviewers: z.array(REVIEWER).max(20, "at most 20 reviewers").optional().describe("Reviewers' {UUID}s or account ids."),
+    closeSourceBranch: z.boolean().optional().describe("Delete the source branch once merged."),
+  }),
+  output: z.object({ id: z.number().int(), title: z.string(), source: z.string(), destination: z.string().nullable(), url: z.string().nullable() }),
+  annotations: { title: "Open a Bitbucket pull request", ...WRITES },
+  async run({ workspace: given, repository: slug, title, source, destination, description, reviewers, closeSourceBranch }, ctx) {
+    const { workspace, repo } = repositoryTarget(ctx, given, slug);
+    const pr = await ctx.clients.bitbucket.createPullRequest(workspace, repo, { title, source, ...(destination ? { destination } : {}), ...(description !== undefined ? { description } : {}), ...(reviewers ? { reviewers } : {}), ...(closeSourceBranch !== undefined ? { closeSourceBranch } : {}) });
+    const url = href((pr as typeof pr & { links?: unknown }).links, "html");
+    const into = pr.destination?.branch?.name ?? destination ?? null;
+    return { structured: { id: pr.id, title: pr.title, source, destination: into, url }, text: `Opened #${pr.id} in ${workspace}/${repo}: ${pr.title} (${source} → ${into ?? "?"})${url ? `\n${url}` : ""}` };
+  },
+});
+
+export const bitbucketRequestChanges = defineTool({
+  name: "bitbucket_request_changes",
+  service: "bitbucket",
+  toolset: "bitbucket-prs",
+  scope: "write",
+  description: "Mark a Bitbucket pull request as needing changes (as the connected account), or withdraw that with request: false. Say what to change in a comment (bitbucket_comment_pull_request).",
+  input: z.object({ workspace: workspaceArg, repository, pullRequestId, request: z.boolean().default(true).describe("false withdraws the request.") }),
+  output: z.object({ changesRequested: z.boolean() }),
+  annotations: { title: "Request changes on a Bitbucket pull request", ...WRITES, idempotentHint: true },
+  async run({ workspace: given, repository: slug, pullRequestId: id, request }, ctx) {
+    const { workspace, repo } = repositoryTarget(ctx, given, slug);
+    if (request) await ctx.clients.bitbucket.requestChanges(workspace, repo, id);
+    else await ctx.clients.bitbucket.withdrawChangeRequest(workspace, repo, id);
+    return { structured: { changesRequested: request }, text: request ? `Requested changes on #${id} in ${workspace}/${repo}.` : `Withdrew the change request on #${id} in ${workspace}/${repo}.` };
+  },
+});
+
+export const BITBUCKET_PR_TOOLS = [bitbucketListPullRequests, bitbucketGetPullRequestDiff, bitbucketCreatePullRequest, bitbucketCommentPullRequest, bitbucketApprovePullRequest, bitbucketRequestChanges, bitbucketMergePullRequest, bitbucketDeclinePullRequest];
