@@ -131,7 +131,7 @@ export function createJiraClient(http: UpstreamHttp, target: TargetProvider) {
     projectComponents: (key: string) => call<{ id: string; name: string; description?: string }[]>({ path: `/rest/api/3/project/${enc(key)}/components` }),
     projectVersions: (key: string) => call<{ id: string; name: string; released?: boolean; archived?: boolean; releaseDate?: string }[]>({ path: `/rest/api/3/project/${enc(key)}/versions` }),
 
-    fields: () => call<{ id: string; name: string; custom: boolean; schema?: { type?: string; items?: string; custom?: string } }[]>({ path: "/rest/api/3/field" }),
+    fields: () => call<{ id: string; name: string; custom: boolean; clauseNames?: string[]; schema?: { type?: string; items?: string; custom?: string } }[]>({ path: "/rest/api/3/field" }),
 
     linkTypes: () => call<{ issueLinkTypes: { id: string; name: string; inward: string; outward: string }[] }>({ path: "/rest/api/3/issueLinkType" }),
 

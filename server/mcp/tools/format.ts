@@ -30,3 +30,29 @@ export function clip(text: string, max: number): { text: string; truncated: bool
   const at = cut > max * 0.5 ? cut : max;
   return { text: `${text.slice(0, at)}\n\n[… ${text.length - at} more characters]`, truncated: true };
 }
+
+/** Edit distance (Levenshtein, with a swap of two neighbours counted once), for "did you mean" hints. */
+export function editDistance(a: string, b: string): number {
+  const d = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
+  for (let j = 1; j <= b.length; j++) d[0]![j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1);
+    }
+  }
+  return d[a.length]![b.length]!;
+}
+
+/** The candidate nearest to `word` (case-insensitive), if it is near enough to be a typo of it. */
+export function closest(word: string, candidates: Iterable<string>): string | null {
+  const w = word.toLowerCase();
+  const limit = w.length <= 4 ? 1 : 2;
+  let best: { name: string; distance: number } | null = null;
+  for (const name of candidates) {
+    const distance = editDistance(w, name.toLowerCase());
+    if (distance <= limit && (!best || distance < best.distance)) best = { name, distance };
+  }
+  return best?.name ?? null;
+}

@@ -1,10 +1,11 @@
 import { z } from "zod";
 import type { JiraIssue } from "../../upstream/jira.client";
 import { adfToMarkdown } from "./markdown/adf-to-markdown";
-import { brief, clip, nameOf, shortDate } from "./format";
+import { brief, clip, closest, nameOf, shortDate } from "./format";
+import { isUpstreamError } from "../../upstream/errors";
 import { assertIssueAllowed, constrainJql, projectOfKey } from "./policy";
 import { cursorArg } from "./cursor";
-import { defineTool, READ_ONLY, type ToolContext } from "./tool";
+import { defineTool, READ_ONLY, ToolError, type ToolContext } from "./tool";
 
 export const ISSUE_KEY = /^[A-Za-z][A-Za-z0-9_]{0,49}-\d{1,10}$|^\d{1,15}$/;
 const SEARCH_FIELDS = ["summary", "status", "assignee", "priority", "issuetype", "updated"];
@@ -46,6 +47,21 @@ const searchLine = (i: z.infer<typeof IssueSummarySchema>): string => {
   return `- ${i.key} [${i.status ?? "?"}] ${i.summary} — ${facts}${extra}${i.url ? `\n  ${i.url}` : ""}`;
 };
 
+/**
+ * Jira's "Field 'sprintt' does not exist" with the field it most likely meant, read from Jira's
+ * own field list (clause names included): a model fixes a typo in one step instead of guessing.
+ */
+async function explainJqlError(ctx: ToolContext, err: unknown): Promise<never> {
+  const unknown = isUpstreamError(err) && err.kind === "bad_request" ? /Field '([^']{1,100})' does not exist/.exec(err.message)?.[1] : undefined;
+  if (!unknown) throw err;
+  const names = await ctx.clients.jira.fields().then(
+    (list) => list.flatMap((f) => [...(f.clauseNames ?? []), f.name]),
+    () => [] as string[],
+  );
+  const guess = closest(unknown, names);
+  throw new ToolError(`JQL: field '${unknown}' does not exist${guess ? `; did you mean '${guess}'?` : "."} Find field names with jira_search_fields, fix the JQL and search again.`);
+}
+
 export const jiraSearch = defineTool({
   name: "jira_search",
   service: "jira",
@@ -74,7 +90,7 @@ export const jiraSearch = defineTool({
     // Jira's page token, sealed with the query it belongs to.
     const scope = `jira_search\u0000${jql}`;
     const token = cursor === undefined ? undefined : ctx.cursors.open(scope, cursor);
-    const page = await ctx.clients.jira.searchJql({ jql: constrainJql(jql, ctx.policy), maxResults, fields: [...SEARCH_FIELDS, ...fields], ...(token ? { nextPageToken: token } : {}) });
+    const page = await ctx.clients.jira.searchJql({ jql: constrainJql(jql, ctx.policy), maxResults, fields: [...SEARCH_FIELDS, ...fields], ...(token ? { nextPageToken: token } : {}) }).catch((err: unknown) => explainJqlError(ctx, err));
     const issues = page.issues.map((issue) => summarise(issue, ctx, fields));
     const nextCursor = page.isLast === false && page.nextPageToken ? ctx.cursors.seal(scope, page.nextPageToken) : null;
     const head = issues.length === 0 ? `No issues match: ${jql}` : `${issues.length} issue${issues.length === 1 ? "" : "s"}${nextCursor ? " (more: call again with the cursor below)" : ""}:`;

@@ -73,6 +73,14 @@ describe("MCP tools", () => {
     expect(edited.isError).toBe(true);
   });
 
+  it("jira_search: an unknown JQL field is named with the field it most likely meant", async () => {
+    const typo = await call("jira_search", { jql: "project = BK AND sprintt = 1" });
+    expect(typo.isError).toBe(true);
+    expect(text(typo)).toBe("JQL: field 'sprintt' does not exist; did you mean 'sprint'? Find field names with jira_search_fields, fix the JQL and search again.");
+    const far = await call("jira_search", { jql: "qqqqqqqq = 1" });
+    expect(text(far)).toMatch(/^JQL: field 'qqqqqqqq' does not exist\. Find field names/);
+  });
+
   it("paged tools of each service give sealed cursors that open only for the same query", async () => {
     const confluence = await call("confluence_search", { cql: "type = page", limit: 2 });
     expect(confluence.structuredContent.nextCursor).toMatch(/^[\w-]+\.[\w-]{22}$/);
