@@ -9,13 +9,27 @@ export interface BuiltUser {
   password: string;
 }
 
-/** A stored user with a known password; every field can be overridden. */
+/**
+ * argon2id costs tens of milliseconds a hash by design: a test worker hashes each password once
+ * (a hash with its own salt serves every user given that password; the users are still distinct).
+ */
+const hashes = new Map<string, Promise<string>>();
+const hashOnce = (password: string): Promise<string> => {
+  let hashed = hashes.get(password);
+  if (!hashed) {
+    hashed = hashPassword(password);
+    hashes.set(password, hashed);
+  }
+  return hashed;
+};
+
+/** A stored user with a known password (shared by users built without one); every field can be overridden. */
 export async function buildUser(
   container: Container,
   overrides: Partial<Omit<NewUserRow, "passwordHash">> & { password?: string; roles?: string[] } = {},
 ): Promise<BuiltUser> {
   const suffix = randomBytes(4).toString("hex");
-  const { password = `pw-${suffix}-secret`, roles = [], ...rest } = overrides;
+  const { password = "pw-built-user-secret", roles = [], ...rest } = overrides;
   const row = await container.repos.usersRepo.insertIfUsernameFree({
     username: `user_${suffix}`,
     email: `user_${suffix}@example.test`,
@@ -23,7 +37,7 @@ export async function buildUser(
     lastName: "User",
     isActive: true,
     ...rest,
-    passwordHash: await hashPassword(password),
+    passwordHash: await hashOnce(password),
   });
   if (!row) throw new Error(`username ${rest.username} is taken`);
   for (const name of roles) {
