@@ -19,7 +19,7 @@ export const TOOLSETS = {
   "jira-projects": { label: "Jira projects, fields and the current user", default: true },
   "jira-agile": { label: "Jira Software boards and sprints", default: true },
   "confluence-pages": { label: "Confluence pages: search, read, create, update, comment", default: true },
-  "confluence-tree": { label: "Confluence spaces and page trees", default: false },
+  "confluence-tree": { label: "Confluence spaces, page trees and labels", default: false },
   "bitbucket-code": { label: "Bitbucket repositories and code", default: true },
   "bitbucket-prs": { label: "Bitbucket pull requests", default: true },
   "bitbucket-history": { label: "Bitbucket branches and commits", default: false },

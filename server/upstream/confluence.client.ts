@@ -86,6 +86,10 @@ export function createConfluenceClient(http: UpstreamHttp, target: TargetProvide
         body: { id, status: "current", title: page.title, body: { representation: "storage", value: page.body }, version: { number: page.version, message: page.message } },
       }),
 
+    labels: (id: string) => call<{ results: { name: string; prefix?: string }[] }>({ path: `/rest/api/content/${enc(id)}/label`, query: { limit: 200 } }),
+
+    removeLabel: (id: string, label: string) => call<void>({ method: "DELETE", path: `/rest/api/content/${enc(id)}/label/${enc(label)}` }),
+
     addLabels: (id: string, labels: string[]) =>
       call<{ results: { name: string }[] }>({ method: "POST", path: `/rest/api/content/${enc(id)}/label`, body: labels.map((name) => ({ prefix: "global", name })) }),
 

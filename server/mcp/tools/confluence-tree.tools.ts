@@ -1,9 +1,10 @@
 import { z } from "zod";
 import { collect } from "../../upstream/paginate";
 import { pageInReach, wikiUrl } from "./confluence.tools";
-import { defineTool, READ_ONLY, type ToolContext } from "./tool";
+import { isUpstreamError } from "../../upstream/errors";
+import { defineTool, READ_ONLY, WRITES, type ToolContext } from "./tool";
 
-/** Finding one's way around Confluence: the spaces, and where a page sits (its parents and children). */
+/** Finding one's way around Confluence: the spaces, where a page sits (its parents and children), its labels. */
 
 const pageId = z.string().trim().regex(/^\d{1,20}$/, "pageId must be a page id (digits), as confluence_search gives it");
 const PageLineSchema = z.object({ id: z.string(), title: z.string(), url: z.string().nullable() });
@@ -69,4 +70,32 @@ export const confluenceGetPageAncestors = defineTool({
   },
 });
 
-export const CONFLUENCE_TREE_TOOLS = [confluenceListSpaces, confluenceGetPageChildren, confluenceGetPageAncestors];
+/** Confluence's rule for a label: one word, lower case, none of :;,.?&[]()#^*@! */
+const LABEL = z.string().trim().toLowerCase().regex(/^[^\s:;,.?&[\]()#^*@!]{1,255}$/, "a label is one word without spaces or any of :;,.?&[]()#^*@!");
+
+export const confluenceLabelPage = defineTool({
+  name: "confluence_label_page",
+  service: "confluence",
+  toolset: "confluence-tree",
+  scope: "write",
+  description: "Add labels to a Confluence page, remove some, or both; answers with the page's labels after the change. Find pages by label with confluence_search (label = \"x\").",
+  input: z
+    .object({ pageId, add: z.array(LABEL).max(20, "at most 20 labels at once").default([]), remove: z.array(LABEL).max(20, "at most 20 labels at once").default([]) })
+    .refine((a) => a.add.length + a.remove.length > 0, "nothing to change: give labels to add or remove"),
+  output: z.object({ pageId: z.string(), labels: z.array(z.string()) }),
+  annotations: { title: "Label a Confluence page", ...WRITES, idempotentHint: true },
+  async run({ pageId: id, add, remove }, ctx) {
+    const page = await pageInReach(ctx, id);
+    if (add.length > 0) await ctx.clients.confluence.addLabels(id, add);
+    for (const label of remove) {
+      await ctx.clients.confluence.removeLabel(id, label).catch((err: unknown) => {
+        // Removing a label the page does not have leaves it as asked.
+        if (!(isUpstreamError(err) && err.kind === "not_found")) throw err;
+      });
+    }
+    const labels = (await ctx.clients.confluence.labels(id)).results.map((l) => l.name);
+    return { structured: { pageId: id, labels }, text: `"${page.title}" is labelled ${labels.length ? labels.join(", ") : "with nothing"}.` };
+  },
+});
+
+export const CONFLUENCE_TREE_TOOLS = [confluenceListSpaces, confluenceGetPageChildren, confluenceGetPageAncestors, confluenceLabelPage];

@@ -48,6 +48,25 @@ describe("Confluence tree and Bitbucket history tools", () => {
     expect((await call("confluence_get_page_children", { pageId: "abc" })).text).toMatch(/pageId must be a page id/);
   });
 
+  it("labels a page, finds it by the label, removes one; bad labels and no change are refused", async () => {
+    const writer = await mcpClient(rig, await rig.token("read write"), "labels-writer");
+    try {
+      const page = await nestedPage();
+      const labelled = await writer.call("confluence_label_page", { pageId: page.id, add: ["Runbook-2027", "ops"] });
+      expect(labelled.isError, labelled.text).toBe(false);
+      expect(labelled.data.labels).toEqual(expect.arrayContaining(["runbook-2027", "ops"]));
+      const found = await call("confluence_search", { cql: 'label = "runbook-2027"' });
+      expect((found.data.results as { id: string }[]).map((r) => r.id)).toEqual([page.id]);
+      const removed = await writer.call("confluence_label_page", { pageId: page.id, remove: ["ops", "never-there"] });
+      expect(removed.data.labels).toContain("runbook-2027");
+      expect(removed.data.labels).not.toContain("ops");
+      expect((await writer.call("confluence_label_page", { pageId: page.id, add: ["two words"] })).text).toMatch(/a label is one word/);
+      expect((await writer.call("confluence_label_page", { pageId: page.id })).text).toMatch(/nothing to change/);
+    } finally {
+      await writer.close();
+    }
+  });
+
   it("lists branches with their tips, and commits of the main branch or a branch", async () => {
     const branches = await call("bitbucket_list_branches", { repository: "config-service" });
     expect(branches.isError).toBe(false);
