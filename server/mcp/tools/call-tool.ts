@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { CallToolResult, Tool } from "@modelcontextprotocol/server";
 import type { Logger } from "../../lib/logger";
 import { isUpstreamError, SERVICE_NAMES, type UpstreamError } from "../../upstream/errors";
+import { clip } from "./format";
 import { ToolError, type ToolContext, type ToolSpec } from "./tool";
 
 const definitions = new WeakMap<ToolSpec, Tool>();
@@ -54,6 +55,18 @@ export function toolDefinition(spec: ToolSpec): Tool {
 }
 
 const failure = (text: string): CallToolResult => ({ content: [{ type: "text", text }], isError: true });
+
+/**
+ * The most text one answer may put into a model's context. Tools bound their own answers (page
+ * sizes, maxLines, maxLength) well below it; this is the backstop, and says how to get less.
+ */
+export const MAX_ANSWER_CHARS = 60_000;
+
+function bounded(text: string): string {
+  if (text.length <= MAX_ANSWER_CHARS) return text;
+  const { text: cut } = clip(text, MAX_ANSWER_CHARS);
+  return `${cut}\n[The answer was cut at ${MAX_ANSWER_CHARS} characters: ask for less (a smaller page, fewer fields or lines) to see the rest.]`;
+}
 
 /** One sentence per bad field, naming it and what is allowed. */
 function argumentProblems(error: z.ZodError): string {
@@ -112,7 +125,7 @@ export async function callTool(spec: ToolSpec, rawArgs: unknown, ctx: ToolContex
   if (!parsed.success) return failure(argumentProblems(parsed.error));
   try {
     const { structured, text } = await spec.run(parsed.data, ctx);
-    return { content: [{ type: "text", text }], structuredContent: structured as Record<string, unknown> };
+    return { content: [{ type: "text", text: bounded(text) }], structuredContent: structured as Record<string, unknown> };
   } catch (err) {
     if (isUpstreamError(err)) return failure(upstreamSentence(err));
     if (err instanceof ToolError) return failure(err.message);
