@@ -70,3 +70,17 @@ export async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
   for await (const item of items) out.push(item);
   return out;
 }
+
+/**
+ * The first `max` items that `keep` accepts, and whether there were more: reading stops at the
+ * first kept item past `max`, so a listing costs no more pages than the answer needs.
+ */
+export async function firstOf<T>(items: AsyncIterable<T>, max: number, keep: (item: T) => boolean = () => true): Promise<{ items: T[]; truncated: boolean }> {
+  const out: T[] = [];
+  for await (const item of items) {
+    if (!keep(item)) continue;
+    if (out.length === max) return { items: out, truncated: true };
+    out.push(item);
+  }
+  return { items: out, truncated: false };
+}

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { collect } from "../../upstream/paginate";
+import { collect, firstOf } from "../../upstream/paginate";
 import type { BitbucketCommit } from "../../upstream/bitbucket.client";
 import { nameOf, shortDate } from "./format";
 import { href, repositoryTarget, SLUG, workspaceArg } from "./bitbucket.tools";
@@ -39,9 +39,8 @@ export const bitbucketListBranches = defineTool({
   annotations: { title: "List Bitbucket branches", ...READ_ONLY },
   async run({ workspace: given, repository: slug, maxResults }, ctx) {
     const { workspace, repo } = repositoryTarget(ctx, given, slug);
-    const listed = await collect(ctx.clients.bitbucket.branches(workspace, repo, maxResults + 1));
-    const branches = listed.slice(0, maxResults).map((b) => ({ name: b.name, tip: commitLine(b.target) }));
-    const truncated = listed.length > maxResults;
+    const { items, truncated } = await firstOf(ctx.clients.bitbucket.branches(workspace, repo), maxResults);
+    const branches = items.map((b) => ({ name: b.name, tip: commitLine(b.target) }));
     const text = [`${branches.length} branch${branches.length === 1 ? "" : "es"} in ${workspace}/${repo}${truncated ? " (more: raise maxResults)" : ""}:`, ...branches.map((b) => `- ${b.name}: ${b.tip.hash} ${shortDate(b.tip.date) ?? "?"} ${b.tip.author ?? "?"} — ${b.tip.message}`)].join("\n");
     return { structured: { branches, truncated }, text };
   },
@@ -64,9 +63,8 @@ export const bitbucketListCommits = defineTool({
   async run({ workspace: given, repository: slug, ref, maxResults }, ctx) {
     const { workspace, repo } = repositoryTarget(ctx, given, slug);
     const at = await refOrMain(ctx, workspace, repo, ref);
-    const listed = await collect(ctx.clients.bitbucket.commits(workspace, repo, at, maxResults + 1));
-    const commits = listed.slice(0, maxResults).map(commitLine);
-    const truncated = listed.length > maxResults;
+    const { items, truncated } = await firstOf(ctx.clients.bitbucket.commits(workspace, repo, at), maxResults);
+    const commits = items.map(commitLine);
     const text = [`${commits.length} latest commit${commits.length === 1 ? "" : "s"} of ${workspace}/${repo} at ${at}${truncated ? " (more: raise maxResults)" : ""}:`, ...commits.map((c) => `- ${c.hash} ${shortDate(c.date) ?? "?"} ${c.author ?? "?"}: ${c.message}`)].join("\n");
     return { structured: { ref: at, commits, truncated }, text };
   },

@@ -1,9 +1,8 @@
 import { z } from "zod";
-import type { ConfluencePage } from "../../upstream/confluence.client";
-import { pageInReach, wikiUrl } from "./confluence.tools";
+import { pageInReach, pageUrl } from "./confluence.tools";
 import { markdownToStorage } from "./markdown/markdown-to-storage";
 import { assertSpaceAllowed } from "./policy";
-import { defineTool, ToolError, WRITES, type ToolContext } from "./tool";
+import { defineTool, ToolError, WRITES } from "./tool";
 
 /**
  * Writing Confluence pages: create, update (guarded by the version the model read) and comment.
@@ -14,11 +13,6 @@ import { defineTool, ToolError, WRITES, type ToolContext } from "./tool";
 const pageId = z.string().trim().regex(/^\d{1,20}$/, "pageId must be a numeric page id such as 1081519").describe("The page id.");
 const markdown = z.string().max(200_000, "the body may be at most 200000 characters");
 const PageResultSchema = z.object({ id: z.string(), title: z.string(), version: z.number().int().nullable(), url: z.string().nullable() });
-
-const pageUrl = (ctx: ToolContext, page: ConfluencePage): string | null => {
-  const webui = (page as ConfluencePage & { _links?: { webui?: string } })._links?.webui;
-  return wikiUrl(ctx, webui) ?? (ctx.atlassianUrl ? `${ctx.atlassianUrl}/wiki/pages/viewpage.action?pageId=${page.id}` : null);
-};
 
 export const confluenceCreatePage = defineTool({
   name: "confluence_create_page",

@@ -1,15 +1,13 @@
 import { z } from "zod";
-import { collect } from "../../upstream/paginate";
-import { pageInReach, wikiUrl } from "./confluence.tools";
+import { collect, firstOf } from "../../upstream/paginate";
+import { pageInReach, pageUrl, wikiUrl } from "./confluence.tools";
 import { isUpstreamError } from "../../upstream/errors";
-import { defineTool, READ_ONLY, WRITES, type ToolContext } from "./tool";
+import { defineTool, READ_ONLY, WRITES } from "./tool";
 
 /** Finding one's way around Confluence: the spaces, where a page sits (its parents and children), its labels. */
 
 const pageId = z.string().trim().regex(/^\d{1,20}$/, "pageId must be a page id (digits), as confluence_search gives it");
 const PageLineSchema = z.object({ id: z.string(), title: z.string(), url: z.string().nullable() });
-
-const pageUrl = (ctx: ToolContext, id: string, links?: { webui?: string }) => wikiUrl(ctx, links?.webui) ?? (ctx.atlassianUrl ? `${ctx.atlassianUrl}/wiki/pages/viewpage.action?pageId=${id}` : null);
 
 export const confluenceListSpaces = defineTool({
   name: "confluence_list_spaces",
@@ -22,10 +20,8 @@ export const confluenceListSpaces = defineTool({
   annotations: { title: "List Confluence spaces", ...READ_ONLY },
   async run({ maxResults }, ctx) {
     const allowed = ctx.policy.confluenceSpaces;
-    const listed = await collect(ctx.clients.confluence.spaces(allowed === null ? maxResults + 1 : undefined));
-    const visible = allowed === null ? listed : listed.filter((s) => allowed.includes(s.key));
-    const spaces = visible.slice(0, maxResults).map((s) => ({ key: s.key, name: s.name, id: String(s.id), url: wikiUrl(ctx, `/spaces/${s.key}`) }));
-    const truncated = visible.length > maxResults;
+    const { items, truncated } = await firstOf(ctx.clients.confluence.spaces(), maxResults, (s) => allowed === null || allowed.includes(s.key));
+    const spaces = items.map((s) => ({ key: s.key, name: s.name, id: String(s.id), url: wikiUrl(ctx, `/spaces/${s.key}`) }));
     const text = spaces.length ? [`${spaces.length} space${spaces.length === 1 ? "" : "s"}${truncated ? " (more: raise maxResults)" : ""}:`, ...spaces.map((s) => `- ${s.key}: ${s.name}`)].join("\n") : "No spaces.";
     return { structured: { spaces, truncated }, text };
   },
@@ -42,9 +38,8 @@ export const confluenceGetPageChildren = defineTool({
   annotations: { title: "List a Confluence page's children", ...READ_ONLY },
   async run({ pageId: id, maxResults }, ctx) {
     const parent = await pageInReach(ctx, id);
-    const listed = await collect(ctx.clients.confluence.children(id, maxResults + 1));
-    const children = listed.slice(0, maxResults).map((p) => ({ id: String(p.id), title: p.title, url: pageUrl(ctx, String(p.id), (p as { _links?: { webui?: string } })._links) }));
-    const truncated = listed.length > maxResults;
+    const { items, truncated } = await firstOf(ctx.clients.confluence.children(id), maxResults);
+    const children = items.map((p) => ({ id: String(p.id), title: p.title, url: pageUrl(ctx, p) }));
     const text = children.length ? [`${children.length} page${children.length === 1 ? "" : "s"} under "${parent.title}"${truncated ? " (more: raise maxResults)" : ""}:`, ...children.map((c) => `- ${c.title} (id ${c.id})`)].join("\n") : `"${parent.title}" has no child pages.`;
     return { structured: { pageId: id, title: parent.title, children, truncated }, text };
   },
@@ -64,7 +59,7 @@ export const confluenceGetPageAncestors = defineTool({
     const ids = (await collect(ctx.clients.confluence.ancestors(id))).map((a) => String(a.id));
     // Confluence names ancestors by id only: their titles are read alongside (a handful, in parallel).
     const pages = await Promise.all(ids.map((a) => ctx.clients.confluence.getPage(a, "storage")));
-    const ancestors = pages.map((p) => ({ id: String(p.id), title: p.title, url: pageUrl(ctx, String(p.id), (p as { _links?: { webui?: string } })._links) }));
+    const ancestors = pages.map((p) => ({ id: String(p.id), title: p.title, url: pageUrl(ctx, p) }));
     const crumbs = [...ancestors.map((a) => a.title), page.title].join(" › ");
     return { structured: { pageId: id, title: page.title, ancestors }, text: ancestors.length ? crumbs : `"${page.title}" is at the top of its space.` };
   },

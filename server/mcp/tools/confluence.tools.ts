@@ -19,6 +19,12 @@ const SearchResultSchema = z.object({
   url: z.string().nullable(),
 });
 
+/** A page's browser link: the one Confluence gives, or the viewpage address every page has. */
+export function pageUrl(ctx: ToolContext, page: { id: string | number }): string | null {
+  const webui = (page as { _links?: { webui?: string } })._links?.webui;
+  return wikiUrl(ctx, webui) ?? (ctx.atlassianUrl ? `${ctx.atlassianUrl}/wiki/pages/viewpage.action?pageId=${page.id}` : null);
+}
+
 /** A page, held to the client's space allow-list (the page names its space by id). */
 export async function pageInReach(ctx: ToolContext, id: string): Promise<ConfluencePage> {
   const page = await ctx.clients.confluence.getPage(id, "storage");
@@ -101,7 +107,7 @@ export const confluenceGetPage = defineTool({
       lastModified: raw.version?.createdAt ?? null,
       body: body.text,
       truncated: body.truncated,
-      url: wikiUrl(ctx, raw._links?.webui) ?? (ctx.atlassianUrl ? `${ctx.atlassianUrl}/wiki/pages/viewpage.action?pageId=${page.id}` : null),
+      url: pageUrl(ctx, page),
     };
     const facts = [`Page ${structured.id} · version ${structured.version ?? "?"}${structured.lastModified ? ` · changed ${shortDate(structured.lastModified)}` : ""}`, structured.url].filter(Boolean).join("\n");
     return { structured, text: `# ${structured.title}\n${facts}\n\n${structured.body || "(empty page)"}` };

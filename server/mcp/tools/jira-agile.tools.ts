@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { collect } from "../../upstream/paginate";
+import { collect, firstOf } from "../../upstream/paginate";
 import { nameOf, shortDate } from "./format";
 import { browseUrl } from "./jira.tools";
 import { assertProjectAllowed } from "./policy";
@@ -83,13 +83,9 @@ export const jiraGetSprintIssues = defineTool({
   }),
   annotations: { title: "Read a sprint's issues", ...READ_ONLY },
   async run({ sprintId, maxResults }, ctx) {
-    const found = await collect(ctx.clients.jira.sprintIssues(sprintId, maxResults + 1));
     const allowed = ctx.policy.jiraProjects;
-    const issues = found
-      .filter((i) => allowed === null || allowed.includes(i.key.split("-")[0]!.toUpperCase()))
-      .slice(0, maxResults)
-      .map((i) => ({ key: i.key, summary: typeof i.fields.summary === "string" ? i.fields.summary : "", status: nameOf(i.fields.status), assignee: nameOf(i.fields.assignee), type: nameOf(i.fields.issuetype), url: browseUrl(ctx, i.key) }));
-    const truncated = found.length > maxResults;
+    const { items: found, truncated } = await firstOf(ctx.clients.jira.sprintIssues(sprintId), maxResults, (i) => allowed === null || allowed.includes(i.key.split("-")[0]!.toUpperCase()));
+    const issues = found.map((i) => ({ key: i.key, summary: typeof i.fields.summary === "string" ? i.fields.summary : "", status: nameOf(i.fields.status), assignee: nameOf(i.fields.assignee), type: nameOf(i.fields.issuetype), url: browseUrl(ctx, i.key) }));
     const byStatus = new Map<string, typeof issues>();
     for (const i of issues) byStatus.set(i.status ?? "?", [...(byStatus.get(i.status ?? "?") ?? []), i]);
     const sections = [...byStatus].map(([status, list]) => `## ${status} (${list.length})\n${list.map((i) => `- ${i.key} ${i.summary} — ${i.type ?? "?"} · ${i.assignee ?? "unassigned"}`).join("\n")}`);

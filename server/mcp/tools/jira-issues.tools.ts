@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { collect } from "../../upstream/paginate";
+import { firstOf } from "../../upstream/paginate";
 import { markdownToAdf } from "./markdown/markdown-to-adf";
 import { ISSUE_KEY, browseUrl } from "./jira.tools";
 import { assertIssueAllowed, assertProjectAllowed } from "./policy";
@@ -198,10 +198,8 @@ export const jiraListProjects = defineTool({
   annotations: { title: "List Jira projects", ...READ_ONLY },
   async run({ maxResults }, ctx) {
     const allowed = ctx.policy.jiraProjects;
-    const listed: { key: string; name: string; projectTypeKey?: string }[] = await collect(ctx.clients.jira.projects(allowed === null ? maxResults + 1 : undefined));
-    const all = allowed === null ? listed : listed.filter((p) => allowed.includes(p.key.toUpperCase()));
-    const truncated = all.length > maxResults;
-    const projects = all.slice(0, maxResults).map((p) => ({ key: p.key, name: p.name, type: p.projectTypeKey ?? null, url: ctx.atlassianUrl ? `${ctx.atlassianUrl}/browse/${p.key}` : null }));
+    const { items, truncated } = await firstOf(ctx.clients.jira.projects(), maxResults, (p) => allowed === null || allowed.includes(p.key.toUpperCase()));
+    const projects = (items as { key: string; name: string; projectTypeKey?: string }[]).map((p) => ({ key: p.key, name: p.name, type: p.projectTypeKey ?? null, url: ctx.atlassianUrl ? `${ctx.atlassianUrl}/browse/${p.key}` : null }));
     const lines = projects.map((p) => `- ${p.key}: ${p.name}${p.type ? ` (${p.type})` : ""}`);
     return { structured: { projects, truncated }, text: [`${projects.length} project${projects.length === 1 ? "" : "s"}${truncated ? ` (more exist: raise maxResults)` : ""}:`, ...lines].join("\n") };
   },

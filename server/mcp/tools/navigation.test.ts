@@ -110,8 +110,10 @@ describe("Confluence tree and Bitbucket history tools", () => {
       const large = ((await call("bitbucket_list_pull_requests", { repository: "config-service" })).data.pullRequests as { id: number; title: string }[]).find((p) => p.title === "Validate every setting against its schema")!;
       expect((await writer.call("bitbucket_request_changes", { repository: "config-service", pullRequestId: large.id })).data).toEqual({ changesRequested: true });
       const reviewed = await call("bitbucket_get_pull_request", { repository: "config-service", pullRequestId: large.id, includeFiles: false });
-      expect(JSON.stringify(reviewed.data)).toMatch(/changes_requested|changesRequested/);
+      expect(reviewed.data.reviewers).toEqual(expect.arrayContaining([expect.objectContaining({ approved: false, state: "changes_requested" })]));
       expect((await writer.call("bitbucket_request_changes", { repository: "config-service", pullRequestId: large.id, request: false })).data).toEqual({ changesRequested: false });
+      const withdrawn = await call("bitbucket_get_pull_request", { repository: "config-service", pullRequestId: large.id, includeFiles: false });
+      expect((withdrawn.data.reviewers as { state: string | null }[]).some((r) => r.state === "changes_requested")).toBe(false);
       // A read token is not offered the writing tools at all.
       expect((await client.client.listTools()).tools.map((t) => t.name)).not.toContain("bitbucket_create_branch");
     } finally {
