@@ -5,7 +5,8 @@ import { csrfGuard } from "./http/middleware/csrf";
 import { apiNotFound, errorHandler, notFound } from "./http/middleware/error-handler";
 import { httpLog } from "./http/middleware/http-log";
 import { jsonBody } from "./http/middleware/json-body";
-import { securityHeaders } from "./http/middleware/security-headers";
+import { securityHeaderList, securityHeaders } from "./http/middleware/security-headers";
+import { frontDoor, type FrontDoor } from "./http/front-door";
 import { loadSession } from "./http/middleware/session";
 import { auditRoutes } from "./http/routes/audit.routes";
 import { authRoutes } from "./http/routes/auth.routes";
@@ -36,7 +37,13 @@ export interface BuildAppOptions {
   consoleHandler?: RequestHandler;
 }
 
-export function buildApp(container: Container, options: BuildAppOptions): express.Express {
+/** The app, and the requests served before it (front-door.ts); lastResort puts them together. */
+export interface BuiltApp {
+  app: express.Express;
+  front: FrontDoor;
+}
+
+export function buildApp(container: Container, options: BuildAppOptions): BuiltApp {
   const { config, services, log } = container;
   const app = express();
   app.disable("x-powered-by");
@@ -46,8 +53,10 @@ export function buildApp(container: Container, options: BuildAppOptions): expres
   app.set("etag", false);
 
   app.use(httpLog(log, { ignore: (path) => path === "/api/mcp/health" }));
-  app.use(securityHeaders({ devMode: config.NODE_ENV === "development" }));
-  if (config.REQUEST_LOG) app.use(requestLog({ service: services.requestLog, now: () => container.clock.now() }));
+  const headers = securityHeaderList({ devMode: config.NODE_ENV === "development" });
+  app.use(securityHeaders(headers));
+  const requestLogDeps = { service: services.requestLog, now: () => container.clock.now() };
+  if (config.REQUEST_LOG) app.use(requestLog(requestLogDeps));
 
   // The OAuth 2.1 authorization server (D13) and its metadata, outside /api: form bodies, no cookies.
   const issuer = services.oauthTokens.issuer;
@@ -86,7 +95,8 @@ export function buildApp(container: Container, options: BuildAppOptions): expres
     log,
   });
   app.use(mcpRouter);
-  app.use(eventStreamRoutes({ ...streamDeps, guard: readTokenAt(EVENT_STREAM_PATH), heartbeatMs: config.heartbeatMs ?? TIMINGS.sseHeartbeatMs }));
+  const eventStream = { deps: { ...streamDeps, heartbeatMs: config.heartbeatMs ?? TIMINGS.sseHeartbeatMs }, guard: readTokenAt(EVENT_STREAM_PATH) };
+  app.use(eventStreamRoutes({ ...eventStream.deps, guard: eventStream.guard }));
   if (config.MCP_LEGACY_SSE) {
     app.use(legacySseRoutes({ ...streamDeps, factory: mcpFactory, bus: container.mcp.bus, guard: readTokenAt(LEGACY_SSE_PATH), rateLimit: apiRateLimit, maxBodyBytes: LIMITS.mcpBodyBytes }));
   }
@@ -119,5 +129,7 @@ export function buildApp(container: Container, options: BuildAppOptions): expres
   if (options.consoleHandler) app.use(options.consoleHandler);
   app.use(notFound);
   app.use(errorHandler);
-  return app;
+
+  const front = frontDoor({ log, headers, ...(config.REQUEST_LOG ? { requestLog: requestLogDeps } : {}), trustProxy: app.get("trust proxy fn") as (address: string, hop: number) => boolean, eventStream });
+  return { app, front };
 }

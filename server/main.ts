@@ -77,9 +77,9 @@ async function main(): Promise<void> {
   await container.services.connections.sweepAtStart(database.kind).catch((err) => log.warn({ err }, "sweeping the connection registry failed"));
   phase("seed");
 
-  const app = buildApp(container, { version: APP_VERSION, startedAt, consoleHandler: await consoleHandler(env) });
+  const { app, front } = buildApp(container, { version: APP_VERSION, startedAt, consoleHandler: await consoleHandler(env) });
   phase("buildApp");
-  const server: Server = createServer(lastResort(app, log));
+  const server: Server = createServer(lastResort(app, log, front));
   answerClientErrors(server);
   server.listen(env.PORT, env.HOST);
   await new Promise<void>((resolve, reject) => {

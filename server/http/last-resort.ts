@@ -3,14 +3,15 @@ import type { Socket } from "node:net";
 import type { Express } from "express";
 import type { Logger } from "../lib/logger";
 import { BODY_HEADERS } from "./middleware/error-handler";
+import type { FrontDoor } from "./front-door";
 
 /**
- * The request listener: the app, with a final handler of our own in place of Express's (which
+ * The request listener: the front door (front-door.ts), then the app, with a final handler of our own in place of Express's (which
  * answers in HTML, with a stack in development). It only runs for what no route or error handler
  * answered, such as a request target Express cannot route (`GET *`, `GET http:/x`) or an error
  * raised while an error was being written. Always JSON, never a stack trace.
  */
-export function lastResort(app: Express, log: Logger): RequestListener {
+export function lastResort(app: Express, log: Logger, front: FrontDoor): RequestListener {
   return (req: IncomingMessage, res: ServerResponse) => {
     const done = (err?: unknown, status = err ? 500 : 404) => {
       if (err) log.error({ err, url: req.url?.split("?")[0]?.slice(0, 200) }, "request failed outside the app's error handler");
@@ -26,7 +27,7 @@ export function lastResort(app: Express, log: Logger): RequestListener {
     };
     // RFC 9112 §3.2: origin-form only; `*` (OPTIONS) and absolute-form are not for this server.
     if (!req.url?.startsWith("/")) return done(undefined, 400);
-    (app as unknown as (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) => void)(req, res, done);
+    front(req, res, () => (app as unknown as (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) => void)(req, res, done));
   };
 }
 

@@ -1,5 +1,7 @@
 import { randomUUID } from "node:crypto";
-import { Router, type Request, type RequestHandler, type Response } from "express";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { AuthInfo } from "@modelcontextprotocol/server";
+import { Router, type RequestHandler } from "express";
 import { AppError, retryAfter } from "../lib/app-error";
 import type { Logger } from "../lib/logger";
 import type { ConnectionsService } from "../modules/connections/connections.service";
@@ -16,19 +18,23 @@ interface OpenStreamDeps {
 
 /**
  * Opens a long-lived server-sent event stream for a bearer-authenticated request: admitted under
- * the stream limits (D16, 429 with Retry-After otherwise), registered in this process and in the
- * connection registry, and cleaned up however it ends. `onOpen` writes the first event.
+ * the stream limits (D16, 429 with Retry-After otherwise; `admitted` when the caller already
+ * was), registered in this process and in the connection registry, and cleaned up however it
+ * ends. `onOpen` writes the first event. Plain Node request and response: front-door.ts opens
+ * streams before Express.
  */
 export async function openEventStream(
   deps: OpenStreamDeps,
-  req: Request,
-  res: Response,
+  req: IncomingMessage,
+  res: ServerResponse,
   kind: StreamKind,
-  extra: { onOpen: (stream: LiveStream) => void; deliver?: LiveStream["deliver"]; connectionId?: string },
+  extra: { caller: StreamCaller; onOpen: (stream: LiveStream) => void; deliver?: LiveStream["deliver"]; connectionId?: string; admitted?: boolean },
 ): Promise<LiveStream> {
-  const owner = ownerOf(req.auth!);
-  const admission = await deps.streams.admit(owner.clientId);
-  if (!admission.ok) throw new AppError("rate_limited", admission.message, { headers: retryAfter(admission.retryAfterMs) });
+  const owner = ownerOf(extra.caller.auth);
+  if (!extra.admitted) {
+    const admission = await deps.streams.admit(owner.clientId);
+    if (!admission.ok) throw new AppError("rate_limited", admission.message, { headers: retryAfter(admission.retryAfterMs) });
+  }
 
   const connectionId = extra.connectionId ?? randomUUID();
   res.writeHead(200, {
@@ -66,7 +72,7 @@ export async function openEventStream(
     if (deps.streams.remove(connectionId) && !deps.streams.stopping) deps.connections.closed(connectionId).catch((err) => deps.log.warn({ err }, "closing a registry row failed"));
   });
   try {
-    await deps.connections.opened({ connectionId, kind, clientId: owner.clientId, userId: owner.userId, ip: req.ip ?? null, userAgent: req.headers["user-agent"] ?? null });
+    await deps.connections.opened({ connectionId, kind, clientId: owner.clientId, userId: owner.userId, ip: extra.caller.ip, userAgent: req.headers["user-agent"] ?? null });
   } catch (err) {
     deps.log.warn({ err }, "registering a stream failed");
   }
@@ -79,13 +85,11 @@ export async function openEventStream(
  * 30 s, `mcp-response` for requests posted to /api/mcp/protocol naming this connection
  * (`X-Connection-Id`), and `error` (the last event when the server ends the stream).
  */
-export function eventStreamRoutes(deps: OpenStreamDeps & { guard: Guard; heartbeatMs: number }): Router {
+export function eventStreamRoutes(deps: EventStreamDeps & { guard: Guard }): Router {
   const router = Router();
   const handler: RequestHandler = async (req, res, next) => {
     try {
-      await openEventStream(deps, req, res, "sse-stream", {
-        onOpen: (stream) => stream.send("connected", { connectionId: stream.connectionId, heartbeatIntervalMs: deps.heartbeatMs, timestamp: new Date().toISOString() }),
-      });
+      await openSpecStream(deps, req, res, { auth: req.auth!, ip: req.ip ?? null });
     } catch (err) {
       next(err);
     }
@@ -93,3 +97,19 @@ export function eventStreamRoutes(deps: OpenStreamDeps & { guard: Guard; heartbe
   router.get(EVENT_STREAM_PATH, deps.guard, handler);
   return router;
 }
+
+export type EventStreamDeps = OpenStreamDeps & { heartbeatMs: number };
+
+/** Who opens a stream: their verified token, and their address (the registry's `ip`). */
+export interface StreamCaller {
+  auth: AuthInfo;
+  ip: string | null;
+}
+
+/** The `/api/sse/stream` stream itself: opened, and its `connected` event sent. */
+export const openSpecStream = (deps: EventStreamDeps, req: IncomingMessage, res: ServerResponse, caller: StreamCaller, admitted = false): Promise<LiveStream> =>
+  openEventStream(deps, req, res, "sse-stream", {
+    caller,
+    admitted,
+    onOpen: (stream) => stream.send("connected", { connectionId: stream.connectionId, heartbeatIntervalMs: deps.heartbeatMs, timestamp: new Date().toISOString() }),
+  });

@@ -48,6 +48,7 @@ export function legacySseRoutes(deps: Parameters<typeof openEventStream>[0] & { 
     try {
       const server = await deps.factory({ era: "legacy", authInfo: req.auth! });
       current = await openEventStream(deps, req, res, "legacy-sse", {
+        caller: { auth: req.auth!, ip: req.ip ?? null },
         connectionId: sessionId,
         // 2024-11-05 "HTTP with SSE": the first event is `endpoint`, its data the URI to POST to (plain text, not JSON).
         onOpen: (stream) => stream.res.write(`event: endpoint\ndata: ${LEGACY_MESSAGES_PATH}?sessionId=${stream.connectionId}\n\n`),

@@ -1,6 +1,8 @@
 import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
-import { describe, expect, it } from "vitest";
+import type { IncomingMessage } from "node:http";
+import { describe, expect, it, vi } from "vitest";
+import type { LogEntryDto } from "../../contract/logs";
 import { createClient } from "../oauth/oauth.adversarial.helpers";
 import { envelope, listenForToolChanges, mcpRigForFile, MODERN, openEvents, rpc, type McpRig } from "./mcp.test-rig";
 
@@ -50,6 +52,57 @@ describe("MCP event streams", () => {
     });
     events.close();
     await until(connections, (rows) => rows.some((r) => r.connectionId === connected.connectionId && !r.isActive));
+  });
+
+  it("served before Express (front-door.ts) exactly as Express's route serves it; every refusal is Express's", async () => {
+    const token = await rig.token();
+    // Express's app hands every request it gets to app.handle (express/lib/application.js).
+    const app = rig.t.app as unknown as { handle: (req: IncomingMessage, ...rest: unknown[]) => void };
+    const handle = vi.spyOn(app, "handle");
+    const throughExpress = () => handle.mock.calls.filter(([req]) => req.url?.startsWith("/api/sse/stream")).length;
+    try {
+      const front = await stream(token);
+      const frontId = (JSON.parse((await front.nextNamed("connected")).data) as { connectionId: string }).connectionId;
+      expect(throughExpress()).toBe(0);
+      // A query string is not the front door's: Express's route opens this one.
+      const routed = await stream(token, "/api/sse/stream?via=express");
+      const routedId = (JSON.parse((await routed.nextNamed("connected")).data) as { connectionId: string }).connectionId;
+      expect(throughExpress()).toBe(1);
+
+      const names = (h: Headers) => [...h.keys()].filter((name) => name !== "date").sort();
+      expect(names(front.headers)).toEqual(names(routed.headers));
+      for (const name of names(front.headers)) if (name !== "x-request-id") expect(front.headers.get(name), name).toBe(routed.headers.get(name));
+      expect(front.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+      expect(front.headers.get("content-security-policy")).toContain("default-src 'self'");
+
+      const rows = await until(connections, (all) => [frontId, routedId].every((id) => all.some((r) => r.connectionId === id)));
+      const row = (id: string) => rows.find((r) => r.connectionId === id)!;
+      expect(row(frontId)).toMatchObject({ kind: "sse-stream", clientId: rig.client.clientId, isActive: true, clientInfo: row(routedId).clientInfo });
+
+      front.close();
+      routed.close();
+      // Each stream's request-log row is written when it ends: the same client, address and agent.
+      const logged = async () => (await rig.admin.get<LogEntryDto[]>("/api/admin/logs?search=/api/sse/stream")).body.filter((e) => e.clientId === rig.client.clientId);
+      const entries = await until(logged, (all) => all.length >= 2);
+      expect(entries.slice(0, 2).map((e) => ({ ...e, id: 0, createdAt: "", responseTime: 0 }))).toEqual([
+        expect.objectContaining({ method: "GET", endpoint: "/api/sse/stream", statusCode: 200, ipAddress: expect.stringMatching(/127\.0\.0\.1/), userAgent: "stream-test/1.0" }),
+        expect.objectContaining({ method: "GET", endpoint: "/api/sse/stream", statusCode: 200, ipAddress: expect.stringMatching(/127\.0\.0\.1/), userAgent: "stream-test/1.0" }),
+      ]);
+
+      // Refusals: no token, a bad one, one without the read scope: Express answers, as before.
+      const before = throughExpress();
+      const missing = await openEvents(`${rig.baseUrl}/api/sse/stream`, {});
+      expect(missing.status).toBe(401);
+      const bad = await stream("not-a-token");
+      expect(bad.status).toBe(401);
+      expect(bad.headers.get("www-authenticate")).toMatch(/^Bearer error="invalid_token"/);
+      const writeOnly = await stream(await rig.token("write"));
+      expect(writeOnly.status).toBe(403);
+      expect(writeOnly.headers.get("www-authenticate")).toMatch(/insufficient_scope/);
+      expect(throughExpress() - before).toBe(3);
+    } finally {
+      handle.mockRestore();
+    }
   });
 
   it("a request posted to /api/mcp/protocol naming the connection is answered as an mcp-response event", async () => {

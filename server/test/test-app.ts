@@ -62,8 +62,8 @@ export async function startTestApp(
   const baseUrl = `http://127.0.0.1:${port}`;
   const container = createContainer({ database, config: { ...TEST_CONFIG, PUBLIC_URL: baseUrl, ...options.config }, clock, log, secretBox });
   await container.services.roles.syncBuiltins();
-  const app = buildApp(container, { version: "0.0.0-test", startedAt: clock.now(), ...options.app });
-  server.on("request", lastResort(app, log));
+  const { app, front } = buildApp(container, { version: "0.0.0-test", startedAt: clock.now(), ...options.app });
+  server.on("request", lastResort(app, log, front));
   answerClientErrors(server);
   return {
     baseUrl,

@@ -1,5 +1,7 @@
 import { requireBearerAuth } from "@modelcontextprotocol/sdk/server/auth/middleware/bearerAuth.js";
 import type { OAuthTokenVerifier } from "@modelcontextprotocol/sdk/server/auth/provider.js";
+import type { IncomingMessage } from "node:http";
+import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import type { RequestHandler } from "express";
 import { RateLimiterMemory } from "rate-limiter-flexible";
 import { InvalidRequestError, InvalidTokenError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
@@ -36,7 +38,7 @@ const INVALID_TOKEN_LIMIT = { attempts: 20, windowSeconds: 60 };
  * refused outright (OAuth 2.1 §5.2: it would end up in logs and Referer headers).
  * An address that presented INVALID_TOKEN_LIMIT bad tokens within its window gets 429.
  */
-export function bearer(deps: { verifier: OAuthTokenVerifier; issuer: string; scope: OAuthScope; resourcePath?: string }): Guard {
+export function bearer(deps: { verifier: OAuthTokenVerifier; issuer: string; scope: OAuthScope; resourcePath?: string }): BearerGuard {
   const origin = new URL(deps.issuer).origin;
   const badTokens = new RateLimiterMemory({ keyPrefix: "bad-bearer", points: INVALID_TOKEN_LIMIT.attempts, duration: INVALID_TOKEN_LIMIT.windowSeconds });
   const resourceMetadataUrl = resourceMetadataUrlOf(deps.issuer, deps.resourcePath);
@@ -71,5 +73,27 @@ export function bearer(deps: { verifier: OAuthTokenVerifier; issuer: string; sco
       next();
     });
   };
-  return Object.assign(handler, { access: { kind: "bearer" as const, scope: deps.scope } });
+  /** The guard's ordinary case, for a request served before Express (front-door.ts). */
+  async function admits(req: IncomingMessage, ip: string): Promise<AuthInfo | undefined> {
+    const seen = await badTokens.get(ip);
+    if (seen && seen.consumedPoints >= INVALID_TOKEN_LIMIT.attempts) return undefined;
+    // The same reading of the header as the SDK's guard.
+    const [type, token] = (req.headers.authorization ?? "").split(" ");
+    if (type?.toLowerCase() !== "bearer" || !token) return undefined;
+    const info = await deps.verifier.verifyAccessToken(token).catch(() => undefined);
+    if (!info?.scopes.includes(deps.scope) || typeof info.expiresAt !== "number" || !(info.expiresAt >= Date.now() / 1000)) return undefined;
+    if (!withinResource(new URL(req.url ?? "/", origin), info.resource)) return undefined;
+    return info;
+  }
+
+  return Object.assign(handler, { access: { kind: "bearer" as const, scope: deps.scope }, admits });
 }
+
+/**
+ * A bearer guard, and its ordinary case on its own: `admits` answers the token's AuthInfo when the
+ * guard would let the request through at once (a well-formed header, a token that verifies for the
+ * scope and this resource and has not expired, from an address that is not turned away), and
+ * undefined for anything else, which the guard itself must then answer. It decides nothing the
+ * guard would decide otherwise, and writes nothing.
+ */
+export type BearerGuard = Guard & { admits(req: IncomingMessage, ip: string): Promise<AuthInfo | undefined> };

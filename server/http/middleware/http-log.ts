@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import type { RequestHandler } from "express";
 import { redactUrl, type Logger } from "../../lib/logger";
 
@@ -19,23 +20,31 @@ declare module "http" {
  */
 export function httpLog(log: Logger, options: { ignore?: (path: string) => boolean } = {}): RequestHandler {
   return (req, res, next) => {
-    const id = randomUUID();
-    req.id = id;
+    req.id = trackRequest(log, req, res, options.ignore?.(req.path) ?? false);
     req.log = log;
-    res.setHeader("X-Request-Id", id);
-    const started = process.hrtime.bigint();
-    const done = () => {
-      res.off("finish", done);
-      res.off("close", done);
-      const status = res.statusCode;
-      const finished = res.writableFinished;
-      const level = status >= 500 ? "error" : status >= 400 || !finished ? "warn" : "info";
-      if (!log.isLevelEnabled(level) || options.ignore?.(req.path)) return;
-      const responseTime = Math.round(Number(process.hrtime.bigint() - started) / 1e4) / 100;
-      log[level]({ req: { id, method: req.method, url: redactUrl(req.originalUrl) }, res: { statusCode: status }, responseTime }, finished ? "request completed" : "request aborted");
-    };
-    res.once("finish", done);
-    res.once("close", done);
     next();
   };
+}
+
+/**
+ * httpLog's work for one request, also for those served before Express (front-door.ts, which
+ * adds nothing to a request it holds for hours): the request's id, answered in X-Request-Id.
+ */
+export function trackRequest(log: Logger, req: IncomingMessage, res: ServerResponse, quiet: boolean): string {
+  const id = randomUUID();
+  res.setHeader("X-Request-Id", id);
+  const started = process.hrtime.bigint();
+  const done = () => {
+    res.off("finish", done);
+    res.off("close", done);
+    const status = res.statusCode;
+    const finished = res.writableFinished;
+    const level = status >= 500 ? "error" : status >= 400 || !finished ? "warn" : "info";
+    if (quiet || !log.isLevelEnabled(level)) return;
+    const responseTime = Math.round(Number(process.hrtime.bigint() - started) / 1e4) / 100;
+    log[level]({ req: { id, method: req.method, url: redactUrl((req as { originalUrl?: string }).originalUrl ?? req.url ?? "") }, res: { statusCode: status }, responseTime }, finished ? "request completed" : "request aborted");
+  };
+  res.once("finish", done);
+  res.once("close", done);
+  return id;
 }

@@ -1,3 +1,5 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { AuthInfo } from "@modelcontextprotocol/server";
 import type { RequestHandler } from "express";
 import type { RequestLogService } from "../../modules/request-log/request-log.service";
 
@@ -11,36 +13,50 @@ export const isLogged = (path: string): boolean => LOGGED.test(path);
  * stream's row is written when it ends, its duration the stream's life). Only the path is kept,
  * never the query (it may carry secrets); the JSON-RPC method and tool come from `res.locals.mcp`.
  */
-export function requestLog(deps: { service: RequestLogService; now?: () => Date }): RequestHandler {
-  const now = deps.now ?? (() => new Date());
+export function requestLog(deps: RequestLogDeps): RequestHandler {
   return (req, res, next) => {
     const path = req.originalUrl.split("?")[0]!;
-    if (!isLogged(path)) return next();
-    const started = process.hrtime.bigint();
-    const at = now();
-    let done = false;
-    const record = () => {
-      if (done) return;
-      done = true;
-      const mcp = res.locals.mcp as { rpcMethod?: string; toolName?: string } | undefined;
-      const extra = req.auth?.extra as { userId?: string | null } | undefined;
-      deps.service.record({
-        at,
-        method: req.method.slice(0, 16),
-        path: path.slice(0, 2048),
-        // A response the client abandoned before it was sent: 499, as proxies record it.
-        statusCode: res.headersSent || res.writableFinished ? res.statusCode : 499,
-        durationMs: Number(process.hrtime.bigint() - started) / 1e6,
-        clientId: req.auth?.clientId ?? null,
-        userId: extra?.userId ?? req.session?.user.id ?? null,
-        ip: req.ip ?? null,
-        userAgent: req.headers["user-agent"]?.slice(0, 512) ?? null,
-        rpcMethod: mcp?.rpcMethod ?? null,
-        toolName: mcp?.toolName ?? null,
-      });
-    };
-    res.once("finish", record);
-    res.once("close", record);
+    if (isLogged(path)) recordRequest(deps, req, res, { path, ip: req.ip ?? null, auth: () => req.auth });
     next();
   };
+}
+
+export interface RequestLogDeps {
+  service: RequestLogService;
+  now?: () => Date;
+}
+
+/** requestLog's work for one request, also for those served before Express (front-door.ts). */
+export function recordRequest(
+  deps: RequestLogDeps,
+  req: IncomingMessage & { session?: { user: { id: string } } },
+  res: ServerResponse & { locals?: Record<string, unknown> },
+  what: { path: string; ip: string | null; auth: () => AuthInfo | undefined },
+): void {
+  const started = process.hrtime.bigint();
+  const at = deps.now?.() ?? new Date();
+  let done = false;
+  const record = () => {
+    if (done) return;
+    done = true;
+    const mcp = res.locals?.mcp as { rpcMethod?: string; toolName?: string } | undefined;
+    const auth = what.auth();
+    const extra = auth?.extra as { userId?: string | null } | undefined;
+    deps.service.record({
+      at,
+      method: (req.method ?? "").slice(0, 16),
+      path: what.path.slice(0, 2048),
+      // A response the client abandoned before it was sent: 499, as proxies record it.
+      statusCode: res.headersSent || res.writableFinished ? res.statusCode : 499,
+      durationMs: Number(process.hrtime.bigint() - started) / 1e6,
+      clientId: auth?.clientId ?? null,
+      userId: extra?.userId ?? req.session?.user.id ?? null,
+      ip: what.ip,
+      userAgent: req.headers["user-agent"]?.slice(0, 512) ?? null,
+      rpcMethod: mcp?.rpcMethod ?? null,
+      toolName: mcp?.toolName ?? null,
+    });
+  };
+  res.once("finish", record);
+  res.once("close", record);
 }

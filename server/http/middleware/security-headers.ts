@@ -1,3 +1,4 @@
+import type { ServerResponse } from "node:http";
 import type { RequestHandler } from "express";
 import helmet from "helmet";
 
@@ -6,11 +7,24 @@ import helmet from "helmet";
  * page must never be framed: clickjacking). Inline styles stay allowed because Radix positions
  * popovers with style attributes. `devMode` relaxes script-src for Vite's HMR preamble only.
  */
-export function securityHeaders(options: { devMode: boolean }): RequestHandler {
-  const headers = headersOf(helmetFor(options));
+export function securityHeaders(headers: SecurityHeaders): RequestHandler {
   return (_req, res, next) => {
-    for (const [name, value] of headers) res.setHeader(name, value);
+    headers.apply(res);
     next();
+  };
+}
+
+/** The security headers every response carries, computed once; also applied by front-door.ts. */
+export interface SecurityHeaders {
+  apply(res: Pick<ServerResponse, "setHeader">): void;
+}
+
+export function securityHeaderList(options: { devMode: boolean }): SecurityHeaders {
+  const headers = headersOf(helmetFor(options));
+  return {
+    apply(res) {
+      for (const [name, value] of headers) res.setHeader(name, value);
+    },
   };
 }
 
