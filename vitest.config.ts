@@ -19,7 +19,7 @@ if (!postgresAvailable) {
 export default defineConfig({
   test: {
     projects: [
-      { test: { ...shared, name: "pglite", include: ["server/**/*.test.ts", "contract/**/*.test.ts", "sandbox/**/*.test.ts"], env: { TEST_DB: "pglite" } } },
+      { test: { ...shared, name: "pglite", include: ["server/**/*.test.ts", "contract/**/*.test.ts", "sandbox/**/*.test.ts"], env: { TEST_DB: "pglite" }, globalSetup: ["server/test/pglite-global-setup.ts"] } },
       ...(postgresAvailable
         ? [
             {

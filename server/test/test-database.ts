@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
 import pg from "pg";
 import { inject } from "vitest";
 import { PGlite } from "@electric-sql/pglite";
@@ -14,33 +15,34 @@ const adminQuery = async (sql: string) => {
   }
 };
 
-/** An empty database on the "postgres" project's server, and how to drop it. */
-export async function createPostgresTestDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+/**
+ * A new database on the "postgres" project's server, and how to drop it: empty, or a copy of the
+ * migrated template the global setup made.
+ */
+export async function createPostgresTestDatabase({ migrated = false } = {}): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `bk_test_${randomBytes(6).toString("hex")}`;
-  await adminQuery(`create database ${name}`);
+  await adminQuery(migrated ? `create database ${name} template ${inject("postgresTemplate")}` : `create database ${name}`);
   const url = new URL(inject("postgresAdminUrl"));
   url.pathname = `/${name}`;
   return { url: url.toString(), drop: () => adminQuery(`drop database if exists ${name} with (force)`) };
 }
 
-/** One migrated in-memory PGlite per test worker; each test database is a clone (5x faster than a new one). */
-let template: Promise<PGlite> | undefined;
-const pgliteTemplate = () =>
-  (template ??= (async () => {
-    const client = new PGlite();
-    await wrapPglite(client).migrate();
-    return client;
-  })());
+/** The migrated data directory the global setup dumped (pglite-global-setup.ts), read once per file. */
+let template: Blob | undefined;
+const pgliteTemplate = () => (template ??= new Blob([readFileSync(inject("pgliteTemplatePath"))]));
 
 /**
  * A fresh, migrated database for one test file: PGlite in memory, or a new database on the
  * PostgreSQL server of the "postgres" project (dropped again on close).
  */
 export async function openTestDatabase(): Promise<Database> {
-  if (process.env.TEST_DB !== "postgres") return wrapPglite((await (await pgliteTemplate()).clone()) as PGlite);
-  const { url, drop } = await createPostgresTestDatabase();
+  if (process.env.TEST_DB !== "postgres") {
+    const client = new PGlite({ loadDataDir: pgliteTemplate() });
+    await client.waitReady;
+    return wrapPglite(client);
+  }
+  const { url, drop } = await createPostgresTestDatabase({ migrated: true });
   const database = await openDatabase({ kind: "postgres", url });
-  await database.migrate();
   return {
     ...database,
     async close() {
