@@ -19,7 +19,7 @@ describe("policy form", () => {
   });
 
   it("the default toolsets leave out comments, work logs and links; every toolset ticked is a list of all", () => {
-    expect(DEFAULT_TOOLSETS).toEqual(["jira-issues", "jira-projects", "jira-agile", "confluence-pages", "bitbucket-code", "bitbucket-prs"]);
+    expect(DEFAULT_TOOLSETS).toEqual(["jira-issues", "jira-projects", "confluence-pages", "bitbucket-code", "bitbucket-prs"]);
     expect(toolsetsOf(OPEN_POLICY)).toEqual(DEFAULT_TOOLSETS);
     expect(policyFromForm({ ...policyToForm(OPEN_POLICY), toolsets: [...TOOLSET_NAMES] }).toolsets).toEqual(TOOLSET_NAMES);
   });

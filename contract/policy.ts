@@ -16,9 +16,11 @@ export const TOOLSETS = {
   "jira-comments": { label: "Jira comments: list all, edit, delete", default: false },
   "jira-worklogs": { label: "Jira work logs: list, log time", default: false },
   "jira-links": { label: "Jira issue links", default: false },
-  "jira-projects": { label: "Jira projects, fields and the current user", default: true },
-  "jira-agile": { label: "Jira Software boards and sprints", default: true },
-  "confluence-pages": { label: "Confluence pages: search, read, create, update, comment", default: true },
+  "jira-projects": { label: "Jira projects: list, read (issue types, components, versions)", default: true },
+  "jira-admin": { label: "Jira schema and administration: field ids, workflow transitions, the current user, deleting issues", default: false },
+  "jira-agile": { label: "Jira Software boards and sprints", default: false },
+  "confluence-pages": { label: "Confluence pages: search, read, create, update", default: true },
+  "confluence-comments": { label: "Confluence comments: add", default: false },
   "confluence-tree": { label: "Confluence spaces, page trees and labels", default: false },
   "bitbucket-code": { label: "Bitbucket repositories and code", default: true },
   "bitbucket-prs": { label: "Bitbucket pull requests", default: true },
@@ -69,8 +71,8 @@ export const OPEN_POLICY: ClientPolicy = { readOnly: false, toolsets: null, disa
 
 /** The toolsets of each service, to tell whether a policy leaves a client any of it. */
 const SERVICE_TOOLSETS: Record<"jira" | "confluence" | "bitbucket", Toolset[]> = {
-  jira: ["jira-issues", "jira-comments", "jira-worklogs", "jira-links", "jira-projects", "jira-agile"],
-  confluence: ["confluence-pages", "confluence-tree"],
+  jira: ["jira-issues", "jira-comments", "jira-worklogs", "jira-links", "jira-projects", "jira-admin", "jira-agile"],
+  confluence: ["confluence-pages", "confluence-comments", "confluence-tree"],
   bitbucket: ["bitbucket-code", "bitbucket-prs", "bitbucket-history"],
 };
 

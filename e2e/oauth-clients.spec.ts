@@ -328,7 +328,7 @@ test("the Policy section: read-only, toolsets and allow-lists, checked per field
   const edit = client.getByRole("button", { name: `Edit policy of ${name}` });
   await edit.click();
   const dialog = page.getByRole("dialog", { name: `Policy for ${name}` });
-  await expect(dialog.getByRole("checkbox")).toHaveCount(11);
+  await expect(dialog.getByRole("checkbox")).toHaveCount(13);
   await expect(dialog.getByRole("checkbox", { name: /Jira work logs/ })).not.toBeChecked();
   await expect(dialog.getByRole("checkbox", { name: /Jira issues/ })).toBeChecked();
   await dialog.getByRole("switch", { name: "Read-only" }).click();
@@ -349,13 +349,13 @@ test("the Policy section: read-only, toolsets and allow-lists, checked per field
   await expect(edit).toBeFocused();
   const policy = client.getByRole("list", { name: `Policy of ${name}` });
   await expect(policy.getByText("Read-only", { exact: true })).toBeVisible();
-  await expect(policy.getByText("Toolsets: jira-issues, jira-worklogs, jira-projects, jira-agile, confluence-pages, bitbucket-code")).toBeVisible();
+  await expect(policy.getByText("Toolsets: jira-issues, jira-worklogs, jira-projects, confluence-pages, bitbucket-code")).toBeVisible();
   await expect(policy.getByText("Jira projects: BK, OPS")).toBeVisible();
   await expect(policy.getByText("Confluence spaces: ENG")).toBeVisible();
   await client.screenshot({ path: "e2e/screenshots/oauth-client-policy-card.png" });
 
   const stored = await page.request.get(`${LIST_URL}/${encodeURIComponent(created.clientId)}/policy`);
-  expect(await stored.json()).toEqual({ readOnly: true, toolsets: ["jira-issues", "jira-worklogs", "jira-projects", "jira-agile", "confluence-pages", "bitbucket-code"], disabledTools: [], jiraProjects: ["BK", "OPS"], confluenceSpaces: ["ENG"], bitbucketRepositories: null });
+  expect(await stored.json()).toEqual({ readOnly: true, toolsets: ["jira-issues", "jira-worklogs", "jira-projects", "confluence-pages", "bitbucket-code"], disabledTools: [], jiraProjects: ["BK", "OPS"], confluenceSpaces: ["ENG"], bitbucketRepositories: null });
 
   // Back to unrestricted: the default toolsets, the lists blank.
   await edit.click();

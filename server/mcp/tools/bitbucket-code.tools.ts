@@ -1,25 +1,21 @@
 import { z } from "zod";
 import { cursorArg, pageNumber } from "./cursor";
-import { repositoryTarget, SLUG, workspaceArg, workspaceOf } from "./bitbucket.tools";
+import { repositoryArg, repositoryTarget, SLUG, workspaceArg, workspaceOf } from "./bitbucket.tools";
 import { assertRepositoryAllowed, repositoryAllowed } from "./policy";
 import { defineTool, READ_ONLY } from "./tool";
 
 /** Reading code on Bitbucket: search across a workspace's repositories, and files or directories at a branch, tag or commit. */
-
-const repository = z.string().regex(SLUG, "repository must be a repository slug such as api-gateway").describe("The repository slug.");
 
 export const bitbucketSearchCode = defineTool({
   name: "bitbucket_search_code",
   service: "bitbucket",
   toolset: "bitbucket-code",
   scope: "read",
-  description:
-    "Search code on the main branches of a Bitbucket workspace's repositories (optionally one repository): each hit with its repository, path and the matching lines. " +
-    'Words must all appear; quote a phrase ("retry policy"). Open a file with bitbucket_get_file.',
+  description: "Search code on the main branches of a Bitbucket workspace: every word must appear; quote a phrase (\"retry policy\").",
   input: z.object({
     workspace: workspaceArg,
     query: z.string().trim().min(1, "query must not be empty").max(200, "query may be at most 200 characters"),
-    repository: repository.optional().describe("Only this repository."),
+    repository: z.string().regex(SLUG, "repository must be a repository slug such as api-gateway").optional().describe("Only this repository (its slug)."),
     maxResults: z.number().int().min(1).max(50, "maxResults may be at most 50").default(10),
     cursor: cursorArg,
   }),
@@ -57,14 +53,11 @@ export const bitbucketGetFile = defineTool({
   service: "bitbucket",
   toolset: "bitbucket-code",
   scope: "read",
-  description:
-    "Read a file of a Bitbucket repository at a branch, tag or commit (the main branch by default), cut after maxLines lines with `truncated` set; " +
-    "a directory's path lists its entries instead. Use an empty path for the repository's top level.",
+  description: "Read a file at a branch, tag or commit (the main branch by default), cut after maxLines; a directory's path (or an empty one) lists its entries.",
   input: z.object({
-    workspace: workspaceArg,
-    repository,
+    repository: repositoryArg,
     path: z.string().max(1000).regex(/^(?!\/)(?!.*(^|\/)\.\.?(\/|$))[^\0\\]*$/, "path must be relative, without . or .. segments").default("").describe("e.g. src/index.ts; empty for the top level."),
-    ref: z.string().regex(/^[\w./-]{1,200}$/, "ref must be a branch, tag or commit hash").optional().describe("Branch, tag or commit; the main branch when omitted."),
+    ref: z.string().regex(/^[\w./-]{1,200}$/, "ref must be a branch, tag or commit hash").optional().describe("Branch, tag or commit; default the main branch."),
     maxLines: z.number().int().min(10).max(5000, "maxLines may be at most 5000").default(400),
   }),
   output: z.object({
@@ -77,8 +70,8 @@ export const bitbucketGetFile = defineTool({
     entries: z.array(z.object({ path: z.string(), type: z.string() })).nullable(),
   }),
   annotations: { title: "Read a file on Bitbucket", ...READ_ONLY },
-  async run({ workspace: given, repository: slug, path, ref, maxLines }, ctx) {
-    const { workspace } = repositoryTarget(ctx, given, slug);
+  async run({ repository, path, ref, maxLines }, ctx) {
+    const { workspace, repo: slug } = repositoryTarget(ctx, repository);
     const at = ref ?? (await ctx.clients.bitbucket.repository(workspace, slug)).mainbranch?.name ?? "HEAD";
     const raw = await ctx.clients.bitbucket.fileContent(workspace, slug, at, path.replace(/\/+$/, ""));
     // A directory answers with a JSON listing.

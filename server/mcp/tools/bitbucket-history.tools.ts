@@ -2,12 +2,11 @@ import { z } from "zod";
 import { collect, firstOf } from "../../upstream/paginate";
 import type { BitbucketCommit } from "../../upstream/bitbucket.client";
 import { nameOf, shortDate } from "./format";
-import { href, repositoryTarget, SLUG, workspaceArg } from "./bitbucket.tools";
+import { href, repositoryArg as repository, repositoryTarget } from "./bitbucket.tools";
 import { defineTool, READ_ONLY, ToolError, WRITES, type ToolContext } from "./tool";
 
 /** A repository's history: its branches (and a new one), and the commits on one. */
 
-const repository = z.string().regex(SLUG, "repository must be a repository slug such as api-gateway").describe("The repository slug, e.g. api-gateway.");
 const REF = /^[\w./-]{1,200}$/;
 
 const CommitSchema = z.object({ hash: z.string(), date: z.string().nullable(), author: z.string().nullable(), message: z.string(), url: z.string().nullable() });
@@ -34,11 +33,11 @@ export const bitbucketListBranches = defineTool({
   toolset: "bitbucket-history",
   scope: "read",
   description: "A repository's branches with their latest commit (hash, date, author, message). Read a branch's files with bitbucket_get_file (ref).",
-  input: z.object({ workspace: workspaceArg, repository, maxResults: z.number().int().min(1).max(200, "maxResults may be at most 200").default(50) }),
+  input: z.object({ repository, maxResults: z.number().int().min(1).max(200, "maxResults may be at most 200").default(50) }),
   output: z.object({ branches: z.array(z.object({ name: z.string(), tip: CommitSchema })), truncated: z.boolean() }),
   annotations: { title: "List Bitbucket branches", ...READ_ONLY },
-  async run({ workspace: given, repository: slug, maxResults }, ctx) {
-    const { workspace, repo } = repositoryTarget(ctx, given, slug);
+  async run({ repository: slug, maxResults }, ctx) {
+    const { workspace, repo } = repositoryTarget(ctx, slug);
     const { items, truncated } = await firstOf(ctx.clients.bitbucket.branches(workspace, repo), maxResults);
     const branches = items.map((b) => ({ name: b.name, tip: commitLine(b.target) }));
     const text = [`${branches.length} branch${branches.length === 1 ? "" : "es"} in ${workspace}/${repo}${truncated ? " (more: raise maxResults)" : ""}:`, ...branches.map((b) => `- ${b.name}: ${b.tip.hash} ${shortDate(b.tip.date) ?? "?"} ${b.tip.author ?? "?"} — ${b.tip.message}`)].join("\n");
@@ -53,15 +52,14 @@ export const bitbucketListCommits = defineTool({
   scope: "read",
   description: "The latest commits of a repository's branch, tag or commit (the main branch by default), newest first: hash, date, author, first line of the message, link.",
   input: z.object({
-    workspace: workspaceArg,
     repository,
     ref: z.string().trim().regex(REF, "ref must be a branch, tag or commit hash").optional().describe("A branch, tag or commit; default the main branch."),
     maxResults: z.number().int().min(1).max(100, "maxResults may be at most 100").default(20),
   }),
   output: z.object({ ref: z.string(), commits: z.array(CommitSchema), truncated: z.boolean() }),
   annotations: { title: "List Bitbucket commits", ...READ_ONLY },
-  async run({ workspace: given, repository: slug, ref, maxResults }, ctx) {
-    const { workspace, repo } = repositoryTarget(ctx, given, slug);
+  async run({ repository: slug, ref, maxResults }, ctx) {
+    const { workspace, repo } = repositoryTarget(ctx, slug);
     const at = await refOrMain(ctx, workspace, repo, ref);
     const { items, truncated } = await firstOf(ctx.clients.bitbucket.commits(workspace, repo, at), maxResults);
     const commits = items.map(commitLine);
@@ -77,15 +75,14 @@ export const bitbucketCreateBranch = defineTool({
   scope: "write",
   description: "Create a branch in a Bitbucket repository, from the main branch or from a given branch, tag or commit.",
   input: z.object({
-    workspace: workspaceArg,
     repository,
     name: z.string().trim().regex(/^(?!\/)(?!.*\/\/)(?!.*\.\.)[\w./-]{1,200}(?<![./])$/, "name must be a branch name such as feature/retry-budget").describe("The new branch, e.g. feature/retry-budget."),
     from: z.string().trim().regex(REF, "from must be a branch, tag or commit hash").optional().describe("Where it starts; default the main branch."),
   }),
   output: z.object({ name: z.string(), tip: CommitSchema, url: z.string().nullable() }),
   annotations: { title: "Create a Bitbucket branch", ...WRITES },
-  async run({ workspace: given, repository: slug, name, from }, ctx) {
-    const { workspace, repo } = repositoryTarget(ctx, given, slug);
+  async run({ repository: slug, name, from }, ctx) {
+    const { workspace, repo } = repositoryTarget(ctx, slug);
     // Bitbucket wants a commit hash: the starting point's latest commit.
     const at = await refOrMain(ctx, workspace, repo, from);
     const [start] = await collect(ctx.clients.bitbucket.commits(workspace, repo, at, 1));

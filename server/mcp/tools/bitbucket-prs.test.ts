@@ -79,6 +79,14 @@ describe("Bitbucket pull request tools", () => {
     expect((await call("bitbucket_approve_pull_request", { repository: REPO, pullRequestId: pr!.id })).data.approved).toBe(true);
     const read = await call("bitbucket_get_pull_request", { repository: REPO, pullRequestId: pr!.id, includeFiles: false });
     expect((read.data.reviewers as unknown as { approved: boolean }[]).some((r) => r.approved)).toBe(true);
+    // workspace/slug names the same repository; a separate workspace argument is not silently dropped.
+    expect((await call("bitbucket_get_pull_request", { repository: `bridgekeeper/${REPO}`, pullRequestId: pr!.id, includeFiles: false })).data).toEqual(read.data);
+    const stray = await call("bitbucket_get_pull_request", { workspace: "elsewhere", repository: REPO, pullRequestId: pr!.id });
+    expect(stray.isError).toBe(true);
+    expect(stray.text).toMatch(/^Invalid arguments\. bitbucket_get_pull_request does not take 'workspace'; its arguments are repository, pullRequestId, includeFiles\./);
+    const elsewhere = await call("bitbucket_get_pull_request", { repository: `no-such-workspace/${REPO}`, pullRequestId: pr!.id });
+    expect(elsewhere.isError).toBe(true);
+    expect(elsewhere.text).toMatch(/\(404\)/);
     expect((await call("bitbucket_approve_pull_request", { repository: REPO, pullRequestId: pr!.id, approve: false })).isError).toBe(false);
   });
 

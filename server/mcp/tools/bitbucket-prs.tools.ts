@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { cursorArg, pageNumber } from "./cursor";
 import { nameOf, shortDate } from "./format";
-import { href, repositoryTarget, SLUG, workspaceArg } from "./bitbucket.tools";
+import { href, repositoryArg as repository, repositoryTarget } from "./bitbucket.tools";
 import { defineTool, DESTRUCTIVE, READ_ONLY, WRITES } from "./tool";
 
 /**
@@ -10,8 +10,7 @@ import { defineTool, DESTRUCTIVE, READ_ONLY, WRITES } from "./tool";
  * MCP_DESTRUCTIVE_TOOLS=false). Bitbucket's rich text is Markdown already.
  */
 
-const repository = z.string().regex(SLUG, "repository must be a repository slug such as api-gateway").describe("The repository slug.");
-const pullRequestId = z.number().int("pullRequestId must be a whole number").min(1, "pullRequestId must be at least 1").max(10_000_000).describe("The pull request number.");
+const pullRequestId = z.number().int("pullRequestId must be a whole number").min(1, "pullRequestId must be at least 1").max(10_000_000);
 const STATES = ["OPEN", "MERGED", "DECLINED", "SUPERSEDED"] as const;
 
 const PullRequestLineSchema = z.object({
@@ -31,18 +30,17 @@ export const bitbucketListPullRequests = defineTool({
   service: "bitbucket",
   toolset: "bitbucket-prs",
   scope: "read",
-  description: "List a repository's pull requests, newest activity first: open ones by default, or merged, declined or superseded ones. Read one with bitbucket_get_pull_request.",
+  description: "List a repository's pull requests, newest activity first: open ones by default.",
   input: z.object({
-    workspace: workspaceArg,
     repository,
-    state: z.enum(STATES, { error: `state must be one of ${STATES.join(", ")}` }).default("OPEN").describe("OPEN (default), MERGED, DECLINED or SUPERSEDED."),
+    state: z.enum(STATES, { error: `state must be one of ${STATES.join(", ")}` }).default("OPEN"),
     maxResults: z.number().int().min(1, "maxResults must be at least 1").max(50, "maxResults may be at most 50").default(25),
     cursor: cursorArg,
   }),
   output: z.object({ pullRequests: z.array(PullRequestLineSchema), nextCursor: z.string().nullable() }),
   annotations: { title: "List Bitbucket pull requests", ...READ_ONLY },
-  async run({ workspace: given, repository: slug, state, maxResults, cursor }, ctx) {
-    const { workspace, repo } = repositoryTarget(ctx, given, slug);
+  async run({ repository: slug, state, maxResults, cursor }, ctx) {
+    const { workspace, repo } = repositoryTarget(ctx, slug);
     const scope = `bitbucket_list_pull_requests\u0000${workspace}/${repo}\u0000${state}`;
     const pageNo = pageNumber(ctx.cursors, scope, cursor, 1);
     const page = await ctx.clients.bitbucket.pullRequestsPage(workspace, repo, { state, pagelen: maxResults, page: pageNo });
@@ -87,20 +85,17 @@ export const bitbucketGetPullRequestDiff = defineTool({
   service: "bitbucket",
   toolset: "bitbucket-prs",
   scope: "read",
-  description:
-    "The unified diff of a Bitbucket pull request, cut after maxLines lines (default 500) with `truncated` set; " +
-    "narrow it with `paths` to the files you care about (see the files of bitbucket_get_pull_request).",
+  description: "A pull request's unified diff, cut after maxLines with `truncated` set; narrow it to some files with paths.",
   input: z.object({
-    workspace: workspaceArg,
     repository,
     pullRequestId,
     maxLines: z.number().int().min(20, "maxLines must be at least 20").max(5000, "maxLines may be at most 5000").default(500),
-    paths: z.array(z.string().min(1).max(500)).max(50).optional().describe("Only these files (paths as in the diff)."),
+    paths: z.array(z.string().min(1).max(500)).max(50).optional().describe("Only these files."),
   }),
   output: z.object({ diff: z.string(), lines: z.number().int(), shownLines: z.number().int(), truncated: z.boolean() }),
   annotations: { title: "Read a Bitbucket pull request's diff", ...READ_ONLY },
-  async run({ workspace: given, repository: slug, pullRequestId: id, maxLines, paths }, ctx) {
-    const { workspace, repo } = repositoryTarget(ctx, given, slug);
+  async run({ repository: slug, pullRequestId: id, maxLines, paths }, ctx) {
+    const { workspace, repo } = repositoryTarget(ctx, slug);
     let diff = await ctx.clients.bitbucket.pullRequestDiff(workspace, repo, id);
     if (paths?.length) {
       const wanted = new Set(paths);
@@ -126,11 +121,9 @@ export const bitbucketCommentPullRequest = defineTool({
   service: "bitbucket",
   toolset: "bitbucket-prs",
   scope: "write",
-  description:
-    "Comment on a Bitbucket pull request in Markdown: on the whole PR, on a line of a file (path and line of the new version), or as a reply to a comment (parentId).",
+  description: "Comment on a pull request in Markdown: on the whole PR, on a file's line (path, line), or as a reply (parentId).",
   input: z
     .object({
-      workspace: workspaceArg,
       repository,
       pullRequestId,
       body: z.string().trim().min(1, "body must not be empty").max(32_000, "body may be at most 32000 characters").describe("Markdown."),
@@ -141,8 +134,8 @@ export const bitbucketCommentPullRequest = defineTool({
     .refine((a) => (a.path === undefined) === (a.line === undefined), "path and line go together: give both for a comment on a line, or neither"),
   output: z.object({ commentId: z.number().int(), url: z.string().nullable() }),
   annotations: { title: "Comment on a Bitbucket pull request", ...WRITES },
-  async run({ workspace: given, repository: slug, pullRequestId: id, body, path, line, parentId }, ctx) {
-    const { workspace, repo } = repositoryTarget(ctx, given, slug);
+  async run({ repository: slug, pullRequestId: id, body, path, line, parentId }, ctx) {
+    const { workspace, repo } = repositoryTarget(ctx, slug);
     const comment = await ctx.clients.bitbucket.commentOnPullRequest(workspace, repo, id, body, {
       ...(path !== undefined && line !== undefined ? { inline: { path, to: line } } : {}),
       ...(parentId ? { parentId } : {}),
@@ -158,12 +151,12 @@ export const bitbucketApprovePullRequest = defineTool({
   service: "bitbucket",
   toolset: "bitbucket-prs",
   scope: "write",
-  description: "Approve a Bitbucket pull request as Bitbucket's account, or withdraw that approval (approve: false).",
-  input: z.object({ workspace: workspaceArg, repository, pullRequestId, approve: z.boolean().default(true).describe("true (default) to approve, false to withdraw the approval.") }),
+  description: "Approve a pull request, or withdraw the approval (approve: false).",
+  input: z.object({ repository, pullRequestId, approve: z.boolean().default(true).describe("false withdraws the approval.") }),
   output: z.object({ approved: z.boolean() }),
   annotations: { title: "Approve a Bitbucket pull request", ...WRITES, idempotentHint: true },
-  async run({ workspace: given, repository: slug, pullRequestId: id, approve }, ctx) {
-    const { workspace, repo } = repositoryTarget(ctx, given, slug);
+  async run({ repository: slug, pullRequestId: id, approve }, ctx) {
+    const { workspace, repo } = repositoryTarget(ctx, slug);
     if (approve) await ctx.clients.bitbucket.approvePullRequest(workspace, repo, id);
     else await ctx.clients.bitbucket.unapprovePullRequest(workspace, repo, id);
     return { structured: { approved: approve }, text: approve ? `Approved #${id} in ${workspace}/${repo}.` : `Withdrew the approval of #${id} in ${workspace}/${repo}.` };
@@ -176,19 +169,18 @@ export const bitbucketMergePullRequest = defineTool({
   service: "bitbucket",
   toolset: "bitbucket-prs",
   scope: "write",
-  description: "Merge an open Bitbucket pull request with a strategy (merge_commit, squash or fast_forward). This changes the destination branch: confirm with the user first.",
+  description: "Merge an open pull request (merge_commit, squash or fast_forward). This changes the destination branch: confirm with the user first.",
   input: z.object({
-    workspace: workspaceArg,
     repository,
     pullRequestId,
     strategy: z.enum(["merge_commit", "squash", "fast_forward"], { error: "strategy must be merge_commit, squash or fast_forward" }).default("merge_commit"),
-    message: z.string().trim().min(1).max(5000).optional().describe("The merge commit message; Bitbucket writes one when omitted."),
-    closeSourceBranch: z.boolean().optional().describe("Delete the source branch after the merge."),
+    message: z.string().trim().min(1).max(5000).optional().describe("The commit message; Bitbucket's by default."),
+    closeSourceBranch: z.boolean().optional().describe("Delete the source branch."),
   }),
   output: z.object({ state: z.string(), mergeCommit: z.string().nullable(), url: z.string().nullable() }),
   annotations: { title: "Merge a Bitbucket pull request", ...DESTRUCTIVE },
-  async run({ workspace: given, repository: slug, pullRequestId: id, strategy, message, closeSourceBranch }, ctx) {
-    const { workspace, repo } = repositoryTarget(ctx, given, slug);
+  async run({ repository: slug, pullRequestId: id, strategy, message, closeSourceBranch }, ctx) {
+    const { workspace, repo } = repositoryTarget(ctx, slug);
     const pr = await ctx.clients.bitbucket.mergePullRequest(workspace, repo, id, { merge_strategy: strategy, ...(message ? { message } : {}), ...(closeSourceBranch !== undefined ? { close_source_branch: closeSourceBranch } : {}) });
     const raw = pr as typeof pr & { merge_commit?: { hash?: string } | null; links?: unknown };
     const mergeCommit = raw.merge_commit?.hash ?? null;
@@ -202,12 +194,12 @@ export const bitbucketDeclinePullRequest = defineTool({
   service: "bitbucket",
   toolset: "bitbucket-prs",
   scope: "write",
-  description: "Decline (close without merging) an open Bitbucket pull request. It cannot be reopened by a tool: confirm with the user first.",
-  input: z.object({ workspace: workspaceArg, repository, pullRequestId }),
+  description: "Decline an open pull request. A tool cannot reopen it: confirm with the user first.",
+  input: z.object({ repository, pullRequestId }),
   output: z.object({ state: z.string(), url: z.string().nullable() }),
   annotations: { title: "Decline a Bitbucket pull request", ...DESTRUCTIVE },
-  async run({ workspace: given, repository: slug, pullRequestId: id }, ctx) {
-    const { workspace, repo } = repositoryTarget(ctx, given, slug);
+  async run({ repository: slug, pullRequestId: id }, ctx) {
+    const { workspace, repo } = repositoryTarget(ctx, slug);
     const pr = await ctx.clients.bitbucket.declinePullRequest(workspace, repo, id);
     const url = href((pr as typeof pr & { links?: unknown }).links, "html");
     return { structured: { state: pr.state, url }, text: `Declined #${id} in ${workspace}/${repo}.${url ? `\n${url}` : ""}` };
@@ -223,21 +215,20 @@ export const bitbucketCreatePullRequest = defineTool({
   service: "bitbucket",
   toolset: "bitbucket-prs",
   scope: "write",
-  description: "Open a pull request from a branch (to the main branch unless destination is given), with a Markdown description and reviewers. Returns its number and link.",
+  description: "Open a pull request from a branch (to the main branch unless destination is given), with a Markdown description and reviewers.",
   input: z.object({
-    workspace: workspaceArg,
     repository,
     title: z.string().trim().min(1, "title must not be empty").max(255, "title may be at most 255 characters"),
     source: BRANCH.describe("The branch with the changes."),
-    destination: BRANCH.optional().describe("The branch to merge into; default the main branch."),
+    destination: BRANCH.optional().describe("Default: the main branch."),
     description: z.string().max(32_000, "description may be at most 32000 characters").optional().describe("Markdown."),
     reviewers: z.array(REVIEWER).max(20, "at most 20 reviewers").optional().describe("Reviewers' {UUID}s or account ids."),
-    closeSourceBranch: z.boolean().optional().describe("Delete the source branch once merged."),
+    closeSourceBranch: z.boolean().optional().describe("Delete the source branch."),
   }),
   output: z.object({ id: z.number().int(), title: z.string(), source: z.string(), destination: z.string().nullable(), url: z.string().nullable() }),
   annotations: { title: "Open a Bitbucket pull request", ...WRITES },
-  async run({ workspace: given, repository: slug, title, source, destination, description, reviewers, closeSourceBranch }, ctx) {
-    const { workspace, repo } = repositoryTarget(ctx, given, slug);
+  async run({ repository: slug, title, source, destination, description, reviewers, closeSourceBranch }, ctx) {
+    const { workspace, repo } = repositoryTarget(ctx, slug);
     const pr = await ctx.clients.bitbucket.createPullRequest(workspace, repo, { title, source, ...(destination ? { destination } : {}), ...(description !== undefined ? { description } : {}), ...(reviewers ? { reviewers } : {}), ...(closeSourceBranch !== undefined ? { closeSourceBranch } : {}) });
     const url = href((pr as typeof pr & { links?: unknown }).links, "html");
     const into = pr.destination?.branch?.name ?? destination ?? null;
@@ -250,12 +241,12 @@ export const bitbucketRequestChanges = defineTool({
   service: "bitbucket",
   toolset: "bitbucket-prs",
   scope: "write",
-  description: "Mark a Bitbucket pull request as needing changes (as the connected account), or withdraw that with request: false. Say what to change in a comment (bitbucket_comment_pull_request).",
-  input: z.object({ workspace: workspaceArg, repository, pullRequestId, request: z.boolean().default(true).describe("false withdraws the request.") }),
+  description: "Mark a pull request as needing changes, or withdraw that (request: false). Say what to change in a comment.",
+  input: z.object({ repository, pullRequestId, request: z.boolean().default(true).describe("false withdraws the request.") }),
   output: z.object({ changesRequested: z.boolean() }),
   annotations: { title: "Request changes on a Bitbucket pull request", ...WRITES, idempotentHint: true },
-  async run({ workspace: given, repository: slug, pullRequestId: id, request }, ctx) {
-    const { workspace, repo } = repositoryTarget(ctx, given, slug);
+  async run({ repository: slug, pullRequestId: id, request }, ctx) {
+    const { workspace, repo } = repositoryTarget(ctx, slug);
     if (request) await ctx.clients.bitbucket.requestChanges(workspace, repo, id);
     else await ctx.clients.bitbucket.withdrawChangeRequest(workspace, repo, id);
     return { structured: { changesRequested: request }, text: request ? `Requested changes on #${id} in ${workspace}/${repo}.` : `Withdrew the change request on #${id} in ${workspace}/${repo}.` };

@@ -8,7 +8,13 @@ import { defineTool, READ_ONLY, type ToolContext } from "./tool";
 
 export const SLUG = /^[\w.-]{1,100}$/;
 
-export const workspaceArg = z.string().regex(SLUG, "workspace must be a workspace slug such as acme").optional().describe("The workspace slug; omit for the configured workspace.");
+export const workspaceArg = z.string().regex(SLUG, "workspace must be a workspace slug such as acme").optional().describe("Default: the configured workspace.");
+
+/** A repository: its slug in the configured workspace, or `workspace/slug` anywhere else (as in a client's allow-list). */
+export const repositoryArg = z
+  .string()
+  .regex(/^(?:[\w.-]{1,100}\/)?[\w.-]{1,100}$/, "repository must be a repository slug such as api-gateway, or workspace/slug")
+  .describe("e.g. api-gateway, or workspace/slug.");
 
 export function workspaceOf(ctx: ToolContext, given: string | undefined): string {
   const workspace = given ?? ctx.bitbucketWorkspace;
@@ -17,11 +23,13 @@ export function workspaceOf(ctx: ToolContext, given: string | undefined): string
   return workspace;
 }
 
-/** The workspace and repository a tool works on, inside the client's repository allow-list. */
-export function repositoryTarget(ctx: ToolContext, given: string | undefined, repository: string): { workspace: string; repo: string } {
-  const workspace = workspaceOf(ctx, given);
-  assertRepositoryAllowed(ctx, workspace, repository);
-  return { workspace, repo: repository };
+/** The workspace and repository a tool works on (`slug` or `workspace/slug`), inside the client's repository allow-list. */
+export function repositoryTarget(ctx: ToolContext, repository: string): { workspace: string; repo: string } {
+  const slash = repository.indexOf("/");
+  const workspace = workspaceOf(ctx, slash < 0 ? undefined : repository.slice(0, slash));
+  const repo = repository.slice(slash + 1);
+  assertRepositoryAllowed(ctx, workspace, repo);
+  return { workspace, repo };
 }
 
 export const href = (links: unknown, name: string): string | null => {
@@ -46,13 +54,11 @@ export const bitbucketListRepositories = defineTool({
   service: "bitbucket",
   toolset: "bitbucket-code",
   scope: "read",
-  description:
-    "List the repositories of a Bitbucket workspace (the configured one by default), newest change first, optionally filtered by a name fragment. " +
-    "Returns slug, name, description, language, main branch, last update and link. Pass nextCursor for more. Use the slug with bitbucket_get_pull_request.",
+  description: "List a Bitbucket workspace's repositories, most recently changed first.",
   input: z.object({
     workspace: workspaceArg,
-    nameContains: z.string().trim().min(1).max(100, "nameContains may be at most 100 characters").optional().describe("Only repositories whose name contains this text."),
-    maxResults: z.number().int().min(1, "maxResults must be at least 1").max(100, "maxResults may be at most 100").default(25).describe("Repositories per page (1-100, default 25)."),
+    nameContains: z.string().trim().min(1).max(100, "nameContains may be at most 100 characters").optional().describe("A part of the name."),
+    maxResults: z.number().int().min(1, "maxResults must be at least 1").max(100, "maxResults may be at most 100").default(25),
     cursor: cursorArg,
   }),
   output: z.object({ workspace: z.string(), repositories: z.array(RepositorySchema), total: z.number().int().nullable(), nextCursor: z.string().nullable() }),
@@ -89,14 +95,11 @@ export const bitbucketGetPullRequest = defineTool({
   service: "bitbucket",
   toolset: "bitbucket-prs",
   scope: "read",
-  description:
-    "Read one Bitbucket pull request: title, state, author, source and destination branches, reviewers and approvals, description, comment and task counts, " +
-    "link, and which files changed with lines added and removed. Find repositories with bitbucket_list_repositories.",
+  description: "Read a Bitbucket pull request: reviewers and approvals, description, changed files.",
   input: z.object({
-    workspace: workspaceArg,
-    repository: z.string().regex(SLUG, "repository must be a repository slug such as api-gateway").describe("The repository slug."),
-    pullRequestId: z.number().int("pullRequestId must be a whole number").min(1, "pullRequestId must be at least 1").max(10_000_000).describe("The pull request number."),
-    includeFiles: z.boolean().default(true).describe("Include the changed files (diffstat); default true."),
+    repository: repositoryArg,
+    pullRequestId: z.number().int("pullRequestId must be a whole number").min(1, "pullRequestId must be at least 1").max(10_000_000),
+    includeFiles: z.boolean().default(true).describe("Include the changed files."),
   }),
   output: z.object({
     id: z.number().int(),
@@ -116,12 +119,12 @@ export const bitbucketGetPullRequest = defineTool({
     filesChanged: z.number().int().nullable(),
   }),
   annotations: { title: "Read a Bitbucket pull request", ...READ_ONLY },
-  async run({ workspace: given, repository, pullRequestId, includeFiles }, ctx) {
-    const { workspace } = repositoryTarget(ctx, given, repository);
+  async run({ repository, pullRequestId, includeFiles }, ctx) {
+    const { workspace, repo } = repositoryTarget(ctx, repository);
     const client = ctx.clients.bitbucket;
     const [pr, stats] = await Promise.all([
-      client.pullRequest(workspace, repository, pullRequestId),
-      includeFiles ? collect(client.pullRequestDiffstat(workspace, repository, pullRequestId, 200)) : Promise.resolve([]),
+      client.pullRequest(workspace, repo, pullRequestId),
+      includeFiles ? collect(client.pullRequestDiffstat(workspace, repo, pullRequestId, 200)) : Promise.resolve([]),
     ]);
     const raw = pr as typeof pr & Record<string, unknown>;
     const participants = (raw.participants as { user?: unknown; role?: string; approved?: boolean; state?: string | null }[] | undefined) ?? [];

@@ -16,10 +16,15 @@ function jsonSchema(schema: z.ZodType, io: "input" | "output"): Tool["inputSchem
 /**
  * tools/list is read into a model's context on every conversation, so its schemas carry only what
  * informs a call (issue 11: the catalogue's size is a figure). Dropped everywhere: the safe-integer
- * bounds zod adds to every `.int()`, which say nothing. Dropped from output schemas: `required`
- * and `additionalProperties: false`, which restate every property name; the looser schema still
- * describes each field and its type, and every answer still conforms to it. Also dropped:
- * `propertyNames: {type: "string"}` (object keys are strings anyway).
+ * bounds zod adds to every `.int()`, which say nothing. Dropped from input schemas: `pattern`
+ * (identifier syntax such as an issue key's; each such argument's description gives an example,
+ * and the server still checks it and names what is wrong), `minLength: 1`, and the bounds no real
+ * call comes near (`maxLength` of 2,000 and more, `maximum` of a million and more), which the
+ * server still enforces. Dropped from output
+ * schemas: `required` and `additionalProperties: false`, which restate every property name, and
+ * descriptions (the text answer shows what each field holds); the looser schema still names each
+ * field and its type, and every answer still conforms to it.
+ * Also dropped: `propertyNames: {type: "string"}` (object keys are strings anyway).
  */
 const isPlainString = (value: unknown): boolean => JSON.stringify(value) === '{"type":"string"}';
 
@@ -29,12 +34,63 @@ function compact(node: unknown, io: "input" | "output"): unknown {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(node)) {
     if ((key === "minimum" && value === Number.MIN_SAFE_INTEGER) || (key === "maximum" && value === Number.MAX_SAFE_INTEGER)) continue;
-    if (io === "output" && (key === "required" || (key === "additionalProperties" && value === false))) continue;
-    if (key === "propertyNames" && isPlainString(value)) continue; // JSON object keys are strings anyway
+    if (io === "output" && (key === "required" || key === "description" || (key === "additionalProperties" && value === false))) continue;
+    if (io === "input" && (key === "pattern" || (key === "minLength" && value === 1) || (key === "maxLength" && (value as number) >= 2000) || (key === "maximum" && (value as number) >= 1_000_000))) continue;
+    if (key === "propertyNames") {
+      // JSON object keys are strings anyway; a key pattern (input) is checked on the server.
+      const rest = compact(value, io);
+      if (!isPlainString(rest)) out[key] = rest;
+      continue;
+    }
     // Property names are data, not keywords: only their schemas are compacted.
-    out[key] = key === "properties" && value && typeof value === "object" ? Object.fromEntries(Object.entries(value).map(([name, schema]) => [name, compact(schema, io)])) : compact(value, io);
+    out[key] =
+      key === "properties" && value && typeof value === "object"
+        ? Object.fromEntries(Object.entries(value).map(([name, schema]) => [name, compact(io === "output" ? nonNull(schema) : schema, io)]))
+        : compact(value, io);
   }
   return out;
+}
+
+/**
+ * An output property's schema without its `null` branch: structuredContent leaves out a property
+ * whose value is null (withoutNulls), and no output schema requires any property, so "absent"
+ * says what null said in fewer characters (about 90 nullable fields in the default set).
+ */
+function nonNull(schema: unknown): unknown {
+  if (!schema || typeof schema !== "object") return schema;
+  const { type, anyOf, ...rest } = schema as { type?: unknown; anyOf?: unknown[] } & Record<string, unknown>;
+  if (Array.isArray(type) && type.includes("null")) {
+    const types = type.filter((t) => t !== "null");
+    return { type: types.length === 1 ? types[0] : types, ...rest };
+  }
+  if (Array.isArray(anyOf) && anyOf.some((branch) => JSON.stringify(branch) === '{"type":"null"}')) {
+    const others = anyOf.filter((branch) => JSON.stringify(branch) !== '{"type":"null"}');
+    return others.length === 1 ? { ...(others[0] as object), ...rest } : { anyOf: others, ...rest };
+  }
+  return schema;
+}
+
+/** A tool's structured result as sent: properties whose value is null are left out (see nonNull). */
+export function withoutNulls(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutNulls);
+  if (value === null || typeof value !== "object") return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) if (item !== null) out[key] = withoutNulls(item);
+  return out;
+}
+
+/**
+ * The annotations a client needs, without what MCP already assumes when a hint is absent
+ * (openWorldHint true, idempotentHint false, and destructiveHint/idempotentHint mean nothing for a
+ * tool that only reads) and without a second copy of the title (the tool's own `title` carries it).
+ */
+function listedAnnotations({ readOnlyHint, destructiveHint, idempotentHint, openWorldHint }: ToolSpec["annotations"]): Tool["annotations"] {
+  return {
+    readOnlyHint,
+    ...(readOnlyHint ? {} : { destructiveHint }),
+    ...(!readOnlyHint && idempotentHint ? { idempotentHint } : {}),
+    ...(openWorldHint ? {} : { openWorldHint }),
+  };
 }
 
 /** The MCP `Tool` of a spec, for tools/list: computed once per spec, then reused (it never changes). */
@@ -47,7 +103,7 @@ export function toolDefinition(spec: ToolSpec): Tool {
       description: spec.description,
       inputSchema: jsonSchema(spec.input, "input"),
       outputSchema: jsonSchema(spec.output, "output") as Tool["outputSchema"],
-      annotations: spec.annotations,
+      annotations: listedAnnotations(spec.annotations),
     };
     definitions.set(spec, tool);
   }
@@ -72,6 +128,19 @@ function bounded(text: string): string {
 function argumentProblems(error: z.ZodError): string {
   const lines = error.issues.map((issue) => `${issue.path.length ? issue.path.join(".") : "arguments"}: ${issue.message}`);
   return `Invalid arguments. ${lines.join("; ")}. Fix these and call the tool again.`;
+}
+
+/**
+ * An argument the tool does not take is named, not silently dropped: a model that passes, say,
+ * `workspace` to a tool that reads it from `repository` would otherwise act on the wrong object.
+ */
+function unknownArguments(spec: ToolSpec, rawArgs: unknown): string | null {
+  if (!(spec.input instanceof z.ZodObject) || rawArgs === null || typeof rawArgs !== "object" || Array.isArray(rawArgs)) return null;
+  const known = Object.keys(spec.input.shape);
+  const extra = Object.keys(rawArgs).filter((key) => !known.includes(key));
+  if (extra.length === 0) return null;
+  const list = extra.map((key) => `'${clip(key, 40).text}'`).join(", ");
+  return `Invalid arguments. ${spec.name} does not take ${list}; its arguments are ${known.join(", ") || "none"}. Fix these and call the tool again.`;
 }
 
 /**
@@ -121,11 +190,13 @@ export function upstreamSentence(err: UpstreamError): string {
  * results, not protocol errors). Never throws.
  */
 export async function callTool(spec: ToolSpec, rawArgs: unknown, ctx: ToolContext, log?: Logger): Promise<CallToolResult> {
+  const unknown = unknownArguments(spec, rawArgs);
+  if (unknown) return failure(unknown);
   const parsed = spec.input.safeParse(rawArgs ?? {});
   if (!parsed.success) return failure(argumentProblems(parsed.error));
   try {
     const { structured, text } = await spec.run(parsed.data, ctx);
-    return { content: [{ type: "text", text: bounded(text) }], structuredContent: structured as Record<string, unknown> };
+    return { content: [{ type: "text", text: bounded(text) }], structuredContent: withoutNulls(structured) as Record<string, unknown> };
   } catch (err) {
     if (isUpstreamError(err)) return failure(upstreamSentence(err));
     if (err instanceof ToolError) return failure(err.message);

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { TOOLSET_NAMES } from "../../../contract/policy";
 import { mcpClient, startMcpRig, type McpRig } from "../mcp.test-rig";
 import { markdownToStorage } from "./markdown/markdown-to-storage";
 
@@ -37,6 +38,9 @@ describe("Confluence page tools", () => {
   let spaceKey: string;
   beforeAll(async () => {
     rig = await startMcpRig({ upstream: { maxAttempts: 1 } });
+    // Every toolset: comments (confluence-comments) are not in the default set.
+    const set = await rig.admin.put(`/api/admin/oauth-clients/${rig.client.clientId}/policy`, { toolsets: TOOLSET_NAMES });
+    if (set.status !== 200) throw new Error(`policy: ${set.status}`);
     client = await mcpClient(rig, await rig.token("read write"), "confluence-pages-test");
     const auth = `Basic ${Buffer.from("demo@bridgekeeper.test:sandbox-api-token").toString("base64")}`;
     spaceKey = ((await (await fetch(`${rig.sandbox.url}/wiki/api/v2/spaces?limit=1`, { headers: { authorization: auth } })).json()) as { results: { key: string }[] }).results[0]!.key;

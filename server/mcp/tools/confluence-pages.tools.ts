@@ -19,7 +19,7 @@ export const confluenceCreatePage = defineTool({
   service: "confluence",
   toolset: "confluence-pages",
   scope: "write",
-  description: "Create a Confluence page in a space (optionally under a parent page). The body is Markdown: headings, lists, tables, links and fenced code blocks (stored as code macros).",
+  description: "Create a Confluence page from Markdown in a space, optionally under a parent page.",
   input: z.object({
     spaceKey: z.string().trim().regex(/^~?[\w-]{1,255}$/, "spaceKey must be a space key such as ENG").describe("The space key, e.g. ENG."),
     title: z.string().trim().min(1, "title must not be empty").max(255, "title may be at most 255 characters"),
@@ -44,16 +44,14 @@ export const confluenceUpdatePage = defineTool({
   service: "confluence",
   toolset: "confluence-pages",
   scope: "write",
-  description:
-    "Replace a Confluence page's body (Markdown) and/or title. Pass the version you read with confluence_get_page: if someone changed the page since, " +
-    "nothing is written and the answer names the current version, so you can read it again and reapply your change.",
+  description: "Replace a Confluence page's body (Markdown) and/or title. Pass the version you read: if the page changed since, nothing is written and the answer names the current version.",
   input: z
     .object({
       pageId,
-      version: z.number().int().min(1).describe("The version you read (confluence_get_page's version)."),
+      version: z.number().int().min(1).describe("The version you read."),
       body: markdown.optional().describe("Markdown; replaces the whole body."),
       title: z.string().trim().min(1, "title must not be empty").max(255, "title may be at most 255 characters").optional(),
-      message: z.string().trim().max(500).optional().describe("A version comment, e.g. what changed."),
+      message: z.string().trim().max(500).optional().describe("What changed."),
     })
     .refine((a) => a.body !== undefined || a.title !== undefined, "nothing to change: give a body, a title, or both"),
   output: PageResultSchema,
@@ -76,9 +74,9 @@ export const confluenceUpdatePage = defineTool({
 export const confluenceAddComment = defineTool({
   name: "confluence_add_comment",
   service: "confluence",
-  toolset: "confluence-pages",
+  toolset: "confluence-comments",
   scope: "write",
-  description: "Add a footer comment to a Confluence page. The body is Markdown.",
+  description: "Add a footer comment in Markdown to a Confluence page.",
   input: z.object({ pageId, body: z.string().trim().min(1, "body must not be empty").max(32_000, "body may be at most 32000 characters").describe("Markdown.") }),
   output: z.object({ commentId: z.string(), pageId: z.string() }),
   annotations: { title: "Comment on a Confluence page", ...WRITES },

@@ -37,12 +37,10 @@ export const confluenceSearch = defineTool({
   service: "confluence",
   toolset: "confluence-pages",
   scope: "read",
-  description:
-    "Search Confluence with CQL, e.g. `type = page AND text ~ \"deployment\"`, `space = ENG AND title ~ \"runbook\"`, `label = \"onboarding\"`. " +
-    "Returns each result's page id, title, space, an excerpt, last change and link. Pass nextCursor for more. Read a page with confluence_get_page.",
+  description: "Search Confluence with CQL, e.g. `space = ENG AND type = page AND text ~ \"deployment\"`. Pass nextCursor for more.",
   input: z.object({
     cql: z.string().trim().min(1, "cql must not be empty").max(2000, "cql may be at most 2000 characters").describe("The CQL query."),
-    limit: z.number().int("limit must be a whole number").min(1, "limit must be at least 1").max(50, "limit may be at most 50").default(10).describe("Results per page (1-50, default 10)."),
+    limit: z.number().int("limit must be a whole number").min(1, "limit must be at least 1").max(50, "limit may be at most 50").default(10),
     cursor: cursorArg,
   }),
   output: z.object({ results: z.array(SearchResultSchema), totalSize: z.number().int().nullable(), nextCursor: z.string().nullable() }),
@@ -77,10 +75,10 @@ export const confluenceGetPage = defineTool({
   service: "confluence",
   toolset: "confluence-pages",
   scope: "read",
-  description: "Read one Confluence page by id: title, space, version, parent, last change and its body as Markdown (macros kept as markers). Find ids with confluence_search.",
+  description: "Read a Confluence page by id: its version and body as Markdown (macros kept as markers).",
   input: z.object({
     pageId: z.string().trim().regex(/^\d{1,20}$/, "pageId must be a numeric page id such as 1081519").describe("The page id."),
-    maxLength: z.number().int().min(500, "maxLength must be at least 500").max(100_000, "maxLength may be at most 100000").default(20_000).describe("Longest body to return, in characters (default 20000)."),
+    maxLength: z.number().int().min(500, "maxLength must be at least 500").max(100_000, "maxLength may be at most 100000").default(20_000).describe("In characters."),
   }),
   output: z.object({
     id: z.string(),

@@ -17,7 +17,7 @@ export const jiraListBoards = defineTool({
   service: "jira",
   toolset: "jira-agile",
   scope: "read",
-  description: "List Jira Software boards (Scrum and Kanban), optionally of one project: id, name, type and project. Use a board id with jira_list_sprints.",
+  description: "List Jira Software boards (Scrum and Kanban), optionally of one project.",
   input: z.object({
     projectKey: z.string().trim().regex(/^[A-Za-z][A-Za-z0-9_]{0,49}$/, "projectKey must be a project key such as BK").optional().describe("Only this project's boards."),
     maxResults: z.number().int().min(1).max(200, "maxResults may be at most 200").default(50),
@@ -40,7 +40,7 @@ export const jiraListSprints = defineTool({
   service: "jira",
   toolset: "jira-agile",
   scope: "read",
-  description: "List a Scrum board's sprints: active by default, or future or closed ones. Read a sprint's issues with jira_get_sprint_issues.",
+  description: "List a Scrum board's sprints: the active ones by default, or future or closed ones.",
   input: z.object({
     boardId,
     state: z.enum(["active", "future", "closed"], { error: "state must be active, future or closed" }).default("active"),
@@ -72,7 +72,7 @@ export const jiraGetSprintIssues = defineTool({
   service: "jira",
   toolset: "jira-agile",
   scope: "read",
-  description: "The issues of one sprint with status, assignee and type, grouped by status: what the team is working on. Find sprint ids with jira_list_sprints.",
+  description: "The issues of a sprint, grouped by status, with assignee and type.",
   input: z.object({
     sprintId: z.number().int("sprintId must be a whole number").min(1, "sprintId must be at least 1"),
     maxResults: z.number().int().min(1).max(200, "maxResults may be at most 200").default(100),

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { TOOLSET_NAMES } from "../../../contract/policy";
 import { mcpClient, startMcpRig, type McpRig } from "../mcp.test-rig";
 
 /**
@@ -10,6 +11,9 @@ describe("Jira issue tools", () => {
   let client: Awaited<ReturnType<typeof mcpClient>>;
   beforeAll(async () => {
     rig = await startMcpRig({ upstream: { maxAttempts: 1 } });
+    // Every toolset: the workflow (jira-admin) and the boards (jira-agile) are not in the default set.
+    const set = await rig.admin.put(`/api/admin/oauth-clients/${rig.client.clientId}/policy`, { toolsets: TOOLSET_NAMES });
+    if (set.status !== 200) throw new Error(`policy: ${set.status}`);
     const token = await rig.token("read write");
     client = await mcpClient(rig, token, "jira-issues-test");
   });

@@ -21,7 +21,7 @@ const extraFields = z
   .record(z.string().regex(/^[\w.-]{1,100}$/, "each key must be a Jira field id such as customfield_10016"), z.unknown())
   .refine((f) => Object.keys(f).length <= 50, "at most 50 extra fields")
   .optional()
-  .describe('Other fields as Jira JSON, by field id, e.g. {"customfield_10016": 5, "duedate": "2026-12-31"}.');
+  .describe('Other fields by id, as Jira JSON, e.g. {"customfield_10016": 5}.');
 
 const ChangedIssueSchema = z.object({ key: z.string(), url: z.string().nullable() });
 
@@ -30,18 +30,16 @@ export const jiraCreateIssue = defineTool({
   service: "jira",
   toolset: "jira-issues",
   scope: "write",
-  description:
-    "Create a Jira issue. The description is Markdown (headings, lists, tables, code blocks, links). " +
-    "Find project keys with jira_list_projects; a sub-task needs parentKey. Returns the new key and its link.",
+  description: "Create a Jira issue; the description is Markdown. A sub-task needs parentKey. Returns the new key and link.",
   input: z.object({
     projectKey: z.string().trim().regex(PROJECT_KEY, "projectKey must be a project key such as BK").describe("The project key, e.g. BK."),
-    issueType: z.string().trim().min(1).max(100).default("Task").describe("The issue type name: Task (default), Bug, Story, Epic, Sub-task."),
+    issueType: z.string().trim().min(1).max(100).default("Task").describe("e.g. Task, Bug, Story, Epic, Sub-task."),
     summary: z.string().trim().min(1, "summary must not be empty").max(255, "summary may be at most 255 characters"),
     description: markdown("description").optional().describe("Markdown."),
     priority: z.string().trim().min(1).max(100).optional().describe("A priority name, e.g. High."),
     labels: z.array(LABEL).max(50).optional(),
-    assigneeAccountId: accountId.optional().describe("The assignee's accountId (find it with jira_search_users)."),
-    parentKey: z.string().trim().regex(ISSUE_KEY, "parentKey must be an issue key such as BK-12").optional().describe("The parent issue (for a sub-task, or an epic's child)."),
+    assigneeAccountId: accountId.optional().describe("An accountId (jira_search_users)."),
+    parentKey: z.string().trim().regex(ISSUE_KEY, "parentKey must be an issue key such as BK-12").optional().describe("Parent issue: for a sub-task or an epic's child."),
     fields: extraFields,
   }),
   output: ChangedIssueSchema.extend({ id: z.string(), summary: z.string() }),
@@ -71,17 +69,15 @@ export const jiraUpdateIssue = defineTool({
   service: "jira",
   toolset: "jira-issues",
   scope: "write",
-  description:
-    "Change fields of a Jira issue: summary, description (Markdown, replaces the old one), priority, labels (replace the set), assignee, " +
-    "and any other field by id through `fields` (custom fields included). Only what is given changes. To change the status use jira_transition_issue.",
+  description: "Change a Jira issue's fields (custom ones by id in `fields`); only what is given changes. Change the status with jira_transition_issue.",
   input: z
     .object({
       issueKey: z.string().trim().regex(ISSUE_KEY, "issueKey must be an issue key such as BK-12 (or a numeric id)"),
       summary: z.string().trim().min(1, "summary must not be empty").max(255, "summary may be at most 255 characters").optional(),
       description: markdown("description").optional().describe("Markdown; replaces the description."),
       priority: z.string().trim().min(1).max(100).optional().describe("A priority name, e.g. High."),
-      labels: z.array(LABEL).max(50).optional().describe("The labels the issue will have (replaces the set)."),
-      assigneeAccountId: accountId.nullable().optional().describe("The new assignee's accountId (jira_search_users); null to unassign."),
+      labels: z.array(LABEL).max(50).optional().describe("Replaces the labels."),
+      assigneeAccountId: accountId.nullable().optional().describe("An accountId (jira_search_users); null unassigns."),
       fields: extraFields,
     })
     .refine((a) => ["summary", "description", "priority", "labels", "assigneeAccountId", "fields"].some((k) => a[k as keyof typeof a] !== undefined), "nothing to change: give at least one field"),
@@ -110,7 +106,7 @@ export const jiraAddComment = defineTool({
   service: "jira",
   toolset: "jira-issues",
   scope: "write",
-  description: "Add a comment to a Jira issue. The body is Markdown (lists, code blocks, links, tables).",
+  description: "Add a comment to a Jira issue; the body is Markdown (lists, code blocks, links, tables).",
   input: z.object({
     issueKey: z.string().trim().regex(ISSUE_KEY, "issueKey must be an issue key such as BK-12 (or a numeric id)"),
     body: markdown("body").trim().min(1, "body must not be empty").describe("The comment, in Markdown."),
@@ -137,9 +133,9 @@ async function transitionsOf(ctx: ToolContext, key: string) {
 export const jiraGetTransitions = defineTool({
   name: "jira_get_transitions",
   service: "jira",
-  toolset: "jira-issues",
+  toolset: "jira-admin",
   scope: "read",
-  description: "The workflow transitions a Jira issue can take now (id, name, target status). Use one with jira_transition_issue.",
+  description: "The workflow transitions a Jira issue can take now: id, name and target status.",
   input: z.object({ issueKey: z.string().trim().regex(ISSUE_KEY, "issueKey must be an issue key such as BK-12 (or a numeric id)") }),
   output: z.object({ key: z.string(), transitions: z.array(TransitionSchema) }),
   annotations: { title: "List a Jira issue's transitions", ...READ_ONLY },
@@ -157,13 +153,11 @@ export const jiraTransitionIssue = defineTool({
   service: "jira",
   toolset: "jira-issues",
   scope: "write",
-  description:
-    "Move a Jira issue through its workflow, e.g. to In Progress or Done. `transition` is a transition name or id from jira_get_transitions " +
-    "(a target status name works too). Optionally add a Markdown comment and set fields (e.g. resolution) in the same step.",
+  description: "Move a Jira issue through its workflow (a transition name or id, or the target status), optionally with a Markdown comment and fields.",
   input: z.object({
     issueKey: z.string().trim().regex(ISSUE_KEY, "issueKey must be an issue key such as BK-12 (or a numeric id)"),
     transition: z.string().trim().min(1, "transition must not be empty").max(100).describe("A transition name or id, or the target status name."),
-    comment: markdown("comment").optional().describe("Markdown, added as a comment with the transition."),
+    comment: markdown("comment").optional().describe("A Markdown comment to add."),
     fields: extraFields,
   }),
   output: ChangedIssueSchema.extend({ transition: z.string(), status: z.string().nullable() }),
@@ -192,8 +186,8 @@ export const jiraListProjects = defineTool({
   service: "jira",
   toolset: "jira-projects",
   scope: "read",
-  description: "The Jira projects Bridgekeeper's account can see: key, name and type. Use a key in JQL (project = KEY) or with jira_create_issue.",
-  input: z.object({ maxResults: z.number().int().min(1, "maxResults must be at least 1").max(500, "maxResults may be at most 500").default(100).describe("At most this many projects (default 100).") }),
+  description: "List the Jira projects Bridgekeeper's account can see: key, name and type.",
+  input: z.object({ maxResults: z.number().int().min(1, "maxResults must be at least 1").max(500, "maxResults may be at most 500").default(100) }),
   output: z.object({ projects: z.array(z.object({ key: z.string(), name: z.string(), type: z.string().nullable(), url: z.string().nullable() })), truncated: z.boolean() }),
   annotations: { title: "List Jira projects", ...READ_ONLY },
   async run({ maxResults }, ctx) {
@@ -210,7 +204,7 @@ export const jiraSearchUsers = defineTool({
   service: "jira",
   toolset: "jira-issues",
   scope: "read",
-  description: "Find Jira users by name or email: their accountId (what assignee fields take), display name and whether they are active. Give issueKey or projectKey to list only those who can be assigned there.",
+  description: "Find Jira users by name or email (their accountId). With issueKey or projectKey: only those assignable there.",
   input: z.object({
     query: z.string().trim().min(1, "query must not be empty").max(200),
     issueKey: z.string().trim().regex(ISSUE_KEY, "issueKey must be an issue key such as BK-12").optional().describe("Only users assignable to this issue."),
@@ -235,7 +229,7 @@ export const jiraAssignIssue = defineTool({
   service: "jira",
   toolset: "jira-issues",
   scope: "write",
-  description: "Assign a Jira issue to someone (their accountId, from jira_search_users or jira_current_user), or unassign it with null.",
+  description: "Assign a Jira issue to an accountId (from jira_search_users), or unassign it with null.",
   input: z.object({
     issueKey: z.string().trim().regex(ISSUE_KEY, "issueKey must be an issue key such as BK-12 (or a numeric id)"),
     accountId: accountId.nullable().describe("The assignee's accountId; null to unassign."),
@@ -254,7 +248,7 @@ export const jiraAssignIssue = defineTool({
 export const jiraDeleteIssue = defineTool({
   name: "jira_delete_issue",
   service: "jira",
-  toolset: "jira-issues",
+  toolset: "jira-admin",
   scope: "write",
   description: "Delete a Jira issue for good (its comments, work log and links go with it). An issue with sub-tasks needs deleteSubtasks: true. Prefer a transition to Done or Won't Do unless asked to delete.",
   input: z.object({

@@ -12,7 +12,7 @@ export const jiraGetProject = defineTool({
   service: "jira",
   toolset: "jira-projects",
   scope: "read",
-  description: "One Jira project: name, lead, its issue types, components and versions (released or not). Use them with jira_create_issue and jira_update_issue.",
+  description: "Read a Jira project: lead, issue types, components and versions.",
   input: z.object({ projectKey: z.string().trim().regex(PROJECT_KEY, "projectKey must be a project key such as BK").describe("The project key, e.g. BK.") }),
   output: z.object({
     key: z.string(),
@@ -56,7 +56,7 @@ export const jiraGetProject = defineTool({
 export const jiraSearchFields = defineTool({
   name: "jira_search_fields",
   service: "jira",
-  toolset: "jira-projects",
+  toolset: "jira-admin",
   scope: "read",
   description: 'Find Jira field ids by name, e.g. "story points" → customfield_10016: for JQL, jira_search\'s fields, and the fields argument of jira_create_issue and jira_update_issue.',
   input: z.object({
@@ -79,7 +79,7 @@ export const jiraSearchFields = defineTool({
 export const jiraCurrentUser = defineTool({
   name: "jira_current_user",
   service: "jira",
-  toolset: "jira-projects",
+  toolset: "jira-admin",
   scope: "read",
   description: "Who Bridgekeeper acts as in Jira: display name, accountId (for assignee fields and JQL) and time zone.",
   input: z.object({}),

@@ -67,23 +67,20 @@ export const jiraSearch = defineTool({
   service: "jira",
   scope: "read",
   toolset: "jira-issues",
-  description:
-    "Search Jira issues with JQL (e.g. `project = BK AND status = \"In Progress\" ORDER BY updated DESC`, `assignee = currentUser()`, `text ~ \"login\"`). " +
-    "Returns each issue's key, summary, status, assignee, priority, type, last update and link. Results come in pages: pass the returned nextCursor to get the next page. " +
-    "Use jira_get_issue for the full description and comments of one issue.",
+  description: "Search Jira issues with JQL, e.g. `project = BK AND status = \"In Progress\" ORDER BY updated DESC`. Pass nextCursor for more.",
   input: z.object({
     jql: z.string().trim().min(1, "jql must not be empty").max(2000, "jql may be at most 2000 characters").describe("The JQL query. Add ORDER BY for a stable order."),
-    maxResults: z.number().int("maxResults must be a whole number").min(1, "maxResults must be at least 1").max(100, "maxResults may be at most 100").default(20).describe("Issues per page (1-100, default 20)."),
+    maxResults: z.number().int("maxResults must be a whole number").min(1, "maxResults must be at least 1").max(100, "maxResults may be at most 100").default(20),
     fields: z
       .array(z.string().regex(/^[\w.-]{1,100}$/, "each field must be a Jira field id such as labels or customfield_10016"))
       .max(20, "at most 20 extra fields")
       .default([])
-      .describe("Extra field ids to include, e.g. [\"labels\", \"duedate\", \"customfield_10016\"]."),
+      .describe("Extra field ids, e.g. [\"labels\", \"customfield_10016\"]."),
     cursor: cursorArg,
   }),
   output: z.object({
     issues: z.array(IssueSummarySchema),
-    nextCursor: z.string().nullable().describe("Pass as cursor to get the next page; null on the last page."),
+    nextCursor: z.string().nullable().describe("Pass as cursor to get the next page; absent on the last page."),
   }),
   annotations: { title: "Search Jira issues (JQL)", ...READ_ONLY },
   async run({ jql, maxResults, fields, cursor }, ctx) {
@@ -106,17 +103,15 @@ export const jiraGetIssue = defineTool({
   service: "jira",
   scope: "read",
   toolset: "jira-issues",
-  description:
-    "Read one Jira issue by key (e.g. BK-12): summary, status, type, priority, assignee, reporter, dates, labels, components, parent, subtasks, links, " +
-    "the description as Markdown, and the latest comments. Find keys with jira_search.",
+  description: "Read a Jira issue by key: fields, Markdown description, links, attachments, latest comments.",
   input: z.object({
     issueKey: z.string().trim().regex(ISSUE_KEY, "issueKey must be an issue key such as BK-12 (or a numeric id)").describe("The issue key, e.g. BK-12."),
-    comments: z.number().int().min(0, "comments must be at least 0").max(50, "comments may be at most 50").default(5).describe("How many of the latest comments to include (0-50, default 5)."),
+    comments: z.number().int().min(0, "comments must be at least 0").max(50, "comments may be at most 50").default(5).describe("How many of the latest comments to include."),
     include: z
       .array(z.enum(["transitions", "changelog"], { error: "include takes transitions and changelog" }))
       .max(2)
       .default([])
-      .describe('Also return "transitions" (the workflow moves available now) and/or "changelog" (the latest 20 changes).'),
+      .describe('Also the available "transitions" and/or the latest 20 "changelog" entries.'),
   }),
   output: z.object({
     key: z.string(),

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ClientPolicySchema, OPEN_POLICY, type ClientPolicyInput } from "../../../contract/policy";
+import { ClientPolicySchema, OPEN_POLICY, TOOLSET_NAMES, type ClientPolicyInput } from "../../../contract/policy";
 import type { OAuthClientDto } from "../../../contract/oauth";
 import { createClient } from "../../oauth/oauth.adversarial.helpers";
 import { signedInAs } from "../../test/factories";
@@ -124,8 +124,9 @@ describe("client policy: set by an administrator, enforced on every tool", () =>
     const projects = (await call("jira_list_projects", {})).data.projects as unknown as { key: string }[];
     const other = projects.map((p) => p.key).find((k) => k !== "BK")!;
     expect(other).toBeDefined();
+    await setPolicy({ toolsets: TOOLSET_NAMES }); // the boards (jira-agile) are not in the default set
     const otherBoard = ((await call("jira_list_boards", { projectKey: other })).data.boards as unknown as { id: number }[])[0]!;
-    await setPolicy({ jiraProjects: ["BK"] });
+    await setPolicy({ toolsets: TOOLSET_NAMES, jiraProjects: ["BK"] });
     const boards = (await call("jira_list_boards", {})).data.boards as unknown as { project: string }[];
     expect(boards.length).toBeGreaterThan(0);
     expect(boards.every((b) => b.project === "BK")).toBe(true);

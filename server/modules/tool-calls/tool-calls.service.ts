@@ -49,8 +49,10 @@ export function objectsOf(service: "jira" | "confluence" | "bitbucket", args: Re
     each(s.results, (r) => (str(r.id) ? `page:${str(r.id)}` : null));
   } else {
     const workspace = str(s.workspace) ?? str(args.workspace) ?? defaultWorkspace;
-    const repository = str(args.repository);
-    if (workspace && repository) out.add(str(args.pullRequestId) ? `${workspace}/${repository}#${str(args.pullRequestId)}` : `${workspace}/${repository}`);
+    // A repository argument is a slug in the configured workspace, or already workspace/slug.
+    const given = str(args.repository);
+    const repository = given?.includes("/") ? given : workspace && given ? `${workspace}/${given}` : null;
+    if (repository) out.add(str(args.pullRequestId) ? `${repository}#${str(args.pullRequestId)}` : repository);
     if (workspace) each(s.repositories, (r) => (str(r.slug) ? `${workspace}/${str(r.slug)}` : null));
   }
   return [...out].slice(0, MAX_OBJECTS);
