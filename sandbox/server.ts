@@ -11,6 +11,18 @@ import { Rng } from "./core/random";
 import { DEFAULT_CREDENTIALS, type SandboxCredentials } from "./credentials";
 import { jiraModule } from "./jira";
 
+/** Until the response can take more, or the client is gone; either way both listeners are removed again. */
+const drainedOrClosed = (res: ServerResponse) =>
+  new Promise<void>((resolve) => {
+    const done = () => {
+      res.off("drain", done);
+      res.off("close", done);
+      resolve();
+    };
+    res.once("drain", done);
+    res.once("close", done);
+  });
+
 export interface SandboxOptions {
   port?: number;
   host?: string;
@@ -150,7 +162,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         res.writeHead(200, { "content-type": "application/json" });
         res.write('{"values":[');
         for (let i = 0; i < items && !res.destroyed; i++) {
-          if (!res.write(`${i ? "," : ""}"${filler}"`)) await new Promise((r) => (res.once("drain", r), res.once("close", r)));
+          if (!res.write(`${i ? "," : ""}"${filler}"`)) await drainedOrClosed(res);
         }
         if (!res.destroyed) res.end("]}");
         return;

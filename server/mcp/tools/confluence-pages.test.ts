@@ -78,6 +78,30 @@ describe("Confluence page tools", () => {
     expect(comment.data.pageId).toBe(id);
   });
 
+  it("keeps macros Markdown cannot express: read as markers, written back verbatim around an edit", async () => {
+    const auth = { authorization: `Basic ${Buffer.from("demo@bridgekeeper.test:sandbox-api-token").toString("base64")}`, "content-type": "application/json" };
+    const created = await call("confluence_create_page", { spaceKey, title: "Status with macros", body: "placeholder" });
+    const id = created.data.id as unknown as string;
+    const chart = '<ac:structured-macro ac:name="jira" ac:macro-id="7f1"><ac:parameter ac:name="jqlQuery">project = BK</ac:parameter><ac:parameter ac:name="columns">key,summary</ac:parameter></ac:structured-macro>';
+    const status = '<ac:structured-macro ac:name="status"><ac:parameter ac:name="colour">Green</ac:parameter><ac:parameter ac:name="title">ON TRACK</ac:parameter></ac:structured-macro>';
+    const storage = `<h2>Open work</h2>${chart}<p>Release: ${status}</p><p>Owner: <ac:link><ri:user ri:account-id="abc" /></ac:link></p>`;
+    const put = await fetch(`${rig.sandbox.url}/wiki/api/v2/pages/${id}`, { method: "PUT", headers: auth, body: JSON.stringify({ id, status: "current", title: "Status with macros", version: { number: 2 }, body: { representation: "storage", value: storage } }) });
+    expect(put.status).toBe(200);
+
+    const read = await call("confluence_get_page", { pageId: id });
+    const markdown = read.data.body as unknown as string;
+    expect(markdown).toContain("[macro: jira]");
+    expect(markdown).toContain("Release: [macro: status]");
+    const updated = await call("confluence_update_page", { pageId: id, version: 2, body: `${markdown.replace("Open work", "Open work this week")}\n\nChecked on Monday.` });
+    expect(updated.isError).toBe(false);
+
+    const stored = (await (await fetch(`${rig.sandbox.url}/wiki/api/v2/pages/${id}?body-format=storage`, { headers: auth })).json()) as { body: { storage: { value: string } } };
+    expect(stored.body.storage.value).toContain(chart);
+    expect(stored.body.storage.value).toContain(`Release: ${status}`);
+    expect(stored.body.storage.value).toContain("Open work this week");
+    expect(stored.body.storage.value).toContain("Checked on Monday.");
+  });
+
   it("bad arguments and missing things are tool errors that say what to do", async () => {
     const nothing = await call("confluence_update_page", { pageId: "1", version: 1 });
     expect(nothing.text).toMatch(/nothing to change/);

@@ -62,7 +62,7 @@ export const confluenceUpdatePage = defineTool({
     if (version !== at) throw new ToolError(`Version ${version} is stale: page ${id} is at version ${at}. Read it again with confluence_get_page, apply your change to the current text, and pass version ${at}.`);
     const page = await ctx.clients.confluence.updatePage(id, {
       title: title ?? current.title,
-      body: body !== undefined ? markdownToStorage(body) : (current.body?.storage?.value ?? ""),
+      body: body !== undefined ? markdownToStorage(body, current.body?.storage?.value) : (current.body?.storage?.value ?? ""),
       version: at + 1,
       ...(message ? { message } : {}),
     });

@@ -75,7 +75,7 @@ export const confluenceGetPage = defineTool({
   service: "confluence",
   toolset: "confluence-pages",
   scope: "read",
-  description: "Read a Confluence page by id: its version and body as Markdown (macros kept as markers).",
+  description: "Read a Confluence page by id: version and Markdown body; other macros show as [macro: name], which updates keep.",
   input: z.object({
     pageId: z.string().trim().regex(/^\d{1,20}$/, "pageId must be a numeric page id such as 1081519").describe("The page id."),
     maxLength: z.number().int().min(500, "maxLength must be at least 500").max(100_000, "maxLength may be at most 100000").default(20_000).describe("In characters."),

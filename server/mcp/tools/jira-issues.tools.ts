@@ -30,7 +30,7 @@ export const jiraCreateIssue = defineTool({
   service: "jira",
   toolset: "jira-issues",
   scope: "write",
-  description: "Create a Jira issue; the description is Markdown. A sub-task needs parentKey. Returns the new key and link.",
+  description: "Create a Jira issue; the description is Markdown. A sub-task needs parentKey.",
   input: z.object({
     projectKey: z.string().trim().regex(PROJECT_KEY, "projectKey must be a project key such as BK").describe("The project key, e.g. BK."),
     issueType: z.string().trim().min(1).max(100).default("Task").describe("e.g. Task, Bug, Story, Epic, Sub-task."),

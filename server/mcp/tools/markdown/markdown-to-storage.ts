@@ -1,4 +1,5 @@
 import { Marked } from "marked";
+import { restoreMacros } from "./macros";
 
 const escape = (text: string): string => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 
@@ -35,6 +36,11 @@ const marked = new Marked({
   },
 });
 
-export function markdownToStorage(markdown: string): string {
-  return (marked.parse(markdown.replace(/\r\n?/g, "\n"), { async: false }) as string).trim();
+/**
+ * `previous`: the page's storage before this write. Its macros come back where the Markdown still
+ * has their markers (macros.ts), so a model that edits one paragraph loses no chart or status.
+ */
+export function markdownToStorage(markdown: string, previous?: string): string {
+  const storage = (marked.parse(markdown.replace(/\r\n?/g, "\n"), { async: false }) as string).trim();
+  return previous ? restoreMacros(storage, previous) : storage;
 }

@@ -1,3 +1,5 @@
+import { replaceMacrosWithMarkers } from "./macros";
+
 /**
  * Confluence storage format (XHTML with ac:/ri: elements) to Markdown for a model to read (D11).
  * A small tag walker, not a full HTML parser: it handles what Confluence writes (headings,
@@ -17,7 +19,8 @@ const decode = (text: string): string =>
 const attr = (tag: string, name: string): string | undefined => new RegExp(`${name}="([^"]*)"`, "i").exec(tag)?.[1];
 
 export function storageToMarkdown(xhtml: string): string {
-  let s = xhtml;
+  // Macros Markdown cannot express become markers first (nesting respected); a write puts them back (macros.ts).
+  let s = replaceMacrosWithMarkers(xhtml);
   // Code macros: their CDATA body verbatim, fenced; held aside so no later step touches it.
   const code: string[] = [];
   const hold = (block: string) => `\n\n@@code${code.push(block) - 1}@@\n\n`;
@@ -26,13 +29,11 @@ export function storageToMarkdown(xhtml: string): string {
     const body = /<!\[CDATA\[([\s\S]*?)\]\]>/.exec(inner)?.[1] ?? "";
     return hold(`\`\`\`${language}\n${body}\n\`\`\``);
   });
-  // Panels and the like keep their body; every other macro becomes a marker.
+  // Panels and the like keep their body.
   s = s.replace(/<ac:structured-macro[^>]*ac:name="(info|note|warning|tip|panel|expand)"[^>]*>([\s\S]*?)<\/ac:structured-macro>/gi, (_m, name: string, inner: string) => {
-    const body = /<ac:rich-text-body>([\s\S]*?)<\/ac:rich-text-body>/i.exec(inner)?.[1] ?? "";
-    return `\n\n> **${name}:** ${body}\n\n`;
+    const body = storageToMarkdown(/<ac:rich-text-body>([\s\S]*?)<\/ac:rich-text-body>/i.exec(inner)?.[1] ?? "");
+    return hold(`> **${name}:** ${body.split("\n").join("\n> ")}`);
   });
-  s = s.replace(/<ac:structured-macro[^>]*ac:name="([^"]+)"[^>]*\/>/gi, (_m, name: string) => `[macro: ${name}]`);
-  s = s.replace(/<ac:structured-macro[^>]*ac:name="([^"]+)"[^>]*>[\s\S]*?<\/ac:structured-macro>/gi, (_m, name: string) => `[macro: ${name}]`);
   // Links to pages and users.
   s = s.replace(/<ac:link[^>]*>[\s\S]*?<ri:page[^>]*ri:content-title="([^"]*)"[^>]*\/>[\s\S]*?<\/ac:link>/gi, (_m, title: string) => `[[${title}]]`);
   s = s.replace(/<ac:link[^>]*>[\s\S]*?<ri:user[^>]*\/>[\s\S]*?<\/ac:link>/gi, "@user");
