@@ -1,10 +1,11 @@
 import { z } from "zod";
 import { storageToMarkdown } from "./markdown/storage-to-markdown";
-import { clip, shortDate } from "./format";
+import { clip, closest, shortDate } from "./format";
+import { isUpstreamError } from "../../upstream/errors";
 import type { ConfluencePage } from "../../upstream/confluence.client";
 import { assertSpaceAllowed, constrainCql } from "./policy";
 import { cursorArg, pageNumber } from "./cursor";
-import { defineTool, READ_ONLY, type ToolContext } from "./tool";
+import { defineTool, READ_ONLY, ToolError, type ToolContext } from "./tool";
 
 /** A Confluence web path (`/spaces/ENG/pages/1/Title`) as a link on the instance. */
 export const wikiUrl = (ctx: ToolContext, path: unknown): string | null => (ctx.atlassianUrl && typeof path === "string" && path.startsWith("/") ? `${ctx.atlassianUrl}/wiki${path}` : null);
@@ -32,6 +33,30 @@ export async function pageInReach(ctx: ToolContext, id: string): Promise<Conflue
   return page;
 }
 
+/** The fields CQL knows (Confluence Cloud, "CQL fields"), for the hint on a misspelt one. */
+export const CQL_FIELDS = [
+  "ancestor", "container", "content", "created", "creator", "contributor", "favourite", "favorite", "id", "label", "lastmodified", "macro", "mention",
+  "parent", "space", "space.category", "space.key", "space.title", "space.type", "text", "title", "type", "user", "user.accountid", "user.fullname", "watcher",
+];
+
+/** The field names a CQL query compares (`name op ...`), quoted text left out. */
+export function cqlFieldsOf(cql: string): string[] {
+  const bare = cql.replace(/"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'/g, '""');
+  return [...bare.matchAll(/(?:^|[\s(])([A-Za-z][\w.]*)\s*(?:!=|!~|>=|<=|[=~<>]|\s(?:not\s+)?in[\s(])/gi)].map((m) => m[1]!);
+}
+
+/**
+ * Confluence's 400 for a query it cannot parse, with the field it most likely meant when the query
+ * compares a field CQL does not have ("CQL: field 'spacee' does not exist; did you mean 'space'?").
+ */
+function explainCqlError(cql: string, err: unknown): never {
+  if (!isUpstreamError(err) || err.kind !== "bad_request") throw err;
+  const unknown = cqlFieldsOf(cql).find((field) => !CQL_FIELDS.includes(field.toLowerCase()) && !/^(and|or|not)$/i.test(field));
+  if (!unknown) throw err;
+  const guess = closest(unknown, CQL_FIELDS);
+  throw new ToolError(`CQL: field '${unknown}' does not exist${guess ? `; did you mean '${guess}'?` : `. Fields include ${["space", "title", "text", "label", "type", "ancestor", "lastmodified"].join(", ")}.`} Fix the CQL and search again.`);
+}
+
 export const confluenceSearch = defineTool({
   name: "confluence_search",
   service: "confluence",
@@ -48,7 +73,7 @@ export const confluenceSearch = defineTool({
   async run({ cql, limit, cursor }, ctx) {
     const scope = `confluence_search\u0000${cql}`;
     const start = pageNumber(ctx.cursors, scope, cursor, 0);
-    const page = await ctx.clients.confluence.search(constrainCql(cql, ctx.policy), { limit, start });
+    const page = await ctx.clients.confluence.search(constrainCql(cql, ctx.policy), { limit, start }).catch((err: unknown) => explainCqlError(cql, err));
     const results = page.results.map((r) => {
       const content = (r.content ?? {}) as { id?: string; type?: string; title?: string };
       const container = r.resultGlobalContainer as { title?: string } | undefined;

@@ -59,7 +59,7 @@ async function explainJqlError(ctx: ToolContext, err: unknown): Promise<never> {
     () => [] as string[],
   );
   const guess = closest(unknown, names);
-  throw new ToolError(`JQL: field '${unknown}' does not exist${guess ? `; did you mean '${guess}'?` : "."} Find field names with jira_search_fields, fix the JQL and search again.`);
+  throw new ToolError(`JQL: field '${unknown}' does not exist${guess ? `; did you mean '${guess}'?` : " (jira_search_fields finds field names, where it is offered)."} Fix the JQL and search again.`);
 }
 
 export const jiraSearch = defineTool({

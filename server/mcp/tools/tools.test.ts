@@ -3,6 +3,7 @@ import type { CallToolResult } from "@modelcontextprotocol/server";
 import { mcpRigForFile, type McpRig } from "../mcp.test-rig";
 import { callTool, toolDefinition } from "./call-tool";
 import { TOOLS, toolByName } from "./catalogue";
+import { cqlFieldsOf } from "./confluence.tools";
 import { OPEN_POLICY } from "../../../contract/policy";
 import type { ToolContext } from "./tool";
 
@@ -83,9 +84,22 @@ describe("MCP tools", () => {
   it("jira_search: an unknown JQL field is named with the field it most likely meant", async () => {
     const typo = await call("jira_search", { jql: "project = BK AND sprintt = 1" });
     expect(typo.isError).toBe(true);
-    expect(text(typo)).toBe("JQL: field 'sprintt' does not exist; did you mean 'sprint'? Find field names with jira_search_fields, fix the JQL and search again.");
+    expect(text(typo)).toBe("JQL: field 'sprintt' does not exist; did you mean 'sprint'? Fix the JQL and search again.");
     const far = await call("jira_search", { jql: "qqqqqqqq = 1" });
-    expect(text(far)).toMatch(/^JQL: field 'qqqqqqqq' does not exist\. Find field names/);
+    expect(text(far)).toMatch(/^JQL: field 'qqqqqqqq' does not exist \(jira_search_fields finds field names, where it is offered\)\. Fix the JQL/);
+  });
+
+  it("confluence_search: an unknown CQL field is named with the field it most likely meant", async () => {
+    expect(cqlFieldsOf('spacee = ENG AND (title ~ "a = b" OR lastmodified >= now("-4w")) AND label not in (x) AND type!=page ORDER BY created')).toEqual(["spacee", "title", "lastmodified", "label", "type"]);
+    const typo = await call("confluence_search", { cql: 'spacee = ENG AND text ~ "deploy"' });
+    expect(typo.isError).toBe(true);
+    expect(text(typo)).toBe("CQL: field 'spacee' does not exist; did you mean 'space'? Fix the CQL and search again.");
+    const far = await call("confluence_search", { cql: "zzzzzz = 1" });
+    expect(text(far)).toBe("CQL: field 'zzzzzz' does not exist. Fields include space, title, text, label, type, ancestor, lastmodified. Fix the CQL and search again.");
+    // A query CQL cannot parse for another reason keeps Confluence's own words.
+    const broken = await call("confluence_search", { cql: 'space = ENG AND (title ~ "x"' });
+    expect(broken.isError).toBe(true);
+    expect(text(broken)).toMatch(/^Confluence refused the request as invalid \(400\)/);
   });
 
   it("paged tools of each service give sealed cursors that open only for the same query", async () => {
