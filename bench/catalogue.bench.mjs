@@ -26,6 +26,33 @@ const size = (tools) => {
   return `${tools.length} tools, ${chars} characters ≈ ${Math.round(chars / 4)} tokens`;
 };
 
+/** Storage format of a page of about `words` words: what a real runbook or design page holds. */
+function longPage(words) {
+  const vocabulary = "the gateway retries each request twice before it reports a failure to the caller and records the outcome in the audit log so that operators can see which upstream service was slow during the incident window".split(" ");
+  let n = 0;
+  const sentence = (length) => {
+    const out = [];
+    for (let i = 0; i < length; i++) out.push(vocabulary[(n++ * 7) % vocabulary.length]);
+    return `${out.join(" ")}.`;
+  };
+  const parts = [];
+  let written = 0;
+  for (let section = 1; written < words; section++) {
+    parts.push(`<h2>Section ${section}: operating the gateway</h2>`);
+    for (let p = 0; p < 4 && written < words; p++) {
+      parts.push(`<p>${sentence(18)} <strong>${sentence(6)}</strong> ${sentence(20)} <a href="https://example.com/runbook/${section}">${sentence(3)}</a></p>`);
+      written += 47;
+    }
+    if (section % 3 === 0) {
+      parts.push(`<table><tbody><tr><th>Service</th><th>Owner</th><th>Retry budget</th></tr>${[1, 2, 3, 4].map((r) => `<tr><td>service-${r}</td><td><ac:link><ri:user ri:account-id="acc-${r}" /></ac:link></td><td>${r * 2} retries</td></tr>`).join("")}</tbody></table>`);
+      parts.push(`<ac:structured-macro ac:name="code"><ac:parameter ac:name="language">yaml</ac:parameter><ac:plain-text-body><![CDATA[retries: 2\ntimeoutMs: 5000\nbackoff: exponential]]></ac:plain-text-body></ac:structured-macro>`);
+      parts.push(`<ac:structured-macro ac:name="jira" ac:macro-id="m${section}"><ac:parameter ac:name="jqlQuery">project = BK AND component = gateway</ac:parameter></ac:structured-macro>`);
+      written += 30;
+    }
+  }
+  return parts.join("");
+}
+
 export async function run() {
   requireBuild();
   const sandbox = await startSandboxProcess();
@@ -48,10 +75,15 @@ export async function run() {
     const searchRaw = await raw(`${sandbox.url}/rest/api/3/search/jql`, { method: "POST", body: JSON.stringify({ jql: "project = BK ORDER BY key ASC", maxResults: 20, fields: ["summary", "status", "assignee", "priority", "issuetype", "updated"] }) });
     rows.push({ name: "answer: jira_search, 20 issues", median: `${search.content[0].text.length} characters (raw upstream JSON: ${searchRaw})` });
 
-    // The seeded issue with the most comments (at least 10 where the seed has one).
+    // The seeded issue with the most comments, brought to 10 comments if it has fewer.
     const withComments = JSON.parse(await (await fetch(`${sandbox.url}/rest/api/3/search/jql`, { method: "POST", headers: { authorization: SANDBOX_AUTH, "content-type": "application/json" }, body: JSON.stringify({ jql: "project = BK", maxResults: 100, fields: ["comment"] }) })).text())
       .issues.map((i) => ({ key: i.key, n: i.fields.comment?.total ?? i.fields.comment?.comments?.length ?? 0 }))
       .sort((a, b) => b.n - a.n)[0];
+    for (let n = withComments.n; n < 10; n++) {
+      const body = { type: "doc", version: 1, content: [{ type: "paragraph", content: [{ type: "text", text: `Checked the retry budget again (${n + 1}): the gateway still retries twice, and the audit log shows which upstream was slow.` }] }] };
+      const added = await fetch(`${sandbox.url}/rest/api/3/issue/${withComments.key}/comment`, { method: "POST", headers: { authorization: SANDBOX_AUTH, "content-type": "application/json" }, body: JSON.stringify({ body }) });
+      if (added.status !== 201) throw new Error(`comment: ${added.status}`);
+    }
     const issue = await rpc(server, readToken, "tools/call", { name: "jira_get_issue", arguments: { issueKey: withComments.key, comments: 10 } });
     const issueRaw = await raw(`${sandbox.url}/rest/api/3/issue/${withComments.key}`);
     rows.push({ name: `answer: jira_get_issue with its latest ${issue.structuredContent.comments.length} comments`, median: `${issue.content[0].text.length} characters (raw upstream JSON: ${issueRaw})` });
@@ -65,6 +97,19 @@ export async function run() {
     const diffRaw = await raw(`${sandbox.url}/2.0/repositories/bridgekeeper/config-service/pullrequests/${pr.id}/diff`, { headers: { accept: "text/plain", authorization: BITBUCKET_AUTH } });
     const cut500 = diff.structuredContent;
     rows.push({ name: `answer: bitbucket_get_pull_request_diff, maxLines 500 (${cut500.shownLines} of ${cut500.lines} lines shown, truncated ${cut500.truncated})`, median: `${diff.content[0].text.length} characters (raw upstream diff, all ${cut500.lines} lines: ${diffRaw})` });
+
+    // A 3,000-word Confluence page (headings, paragraphs, a table, a code block, a Jira macro, a
+    // mention), read whole as Markdown, against the raw upstream JSON of the same page.
+    const space = (await (await fetch(`${sandbox.url}/wiki/api/v2/spaces?limit=1`, { headers: { authorization: SANDBOX_AUTH } })).json()).results[0];
+    const storage = longPage(3000);
+    const made = await fetch(`${sandbox.url}/wiki/api/v2/pages`, { method: "POST", headers: { authorization: SANDBOX_AUTH, "content-type": "application/json" }, body: JSON.stringify({ spaceId: space.id, status: "current", title: `Bench: a 3,000-word page ${Date.now()}`, body: { representation: "storage", value: storage } }) });
+    if (made.status !== 200) throw new Error(`page: ${made.status} ${await made.text()}`);
+    const pageId = (await made.json()).id;
+    const page = await rpc(server, readToken, "tools/call", { name: "confluence_get_page", arguments: { pageId, maxLength: 100000 } });
+    if (page.isError) throw new Error(`confluence_get_page: ${page.content[0].text}`);
+    const pageRaw = await raw(`${sandbox.url}/wiki/api/v2/pages/${pageId}?body-format=storage`);
+    const words = page.structuredContent.body.split(/\s+/).filter(Boolean).length;
+    rows.push({ name: `answer: confluence_get_page, a 3,000-word page (${words} words of Markdown)`, median: `${page.content[0].text.length} characters (raw upstream JSON, storage format: ${pageRaw})` });
 
     // jira_search under a project allow-list against without: two clients of the same server.
     const limited = await benchClient(server, { name: "bench limited" });
