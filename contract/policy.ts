@@ -24,7 +24,7 @@ export const TOOLSETS = {
   "confluence-tree": { label: "Confluence spaces, page trees and labels", default: false },
   "bitbucket-code": { label: "Bitbucket repositories and code", default: true },
   "bitbucket-prs": { label: "Bitbucket pull requests", default: true },
-  "bitbucket-history": { label: "Bitbucket branches and commits", default: false },
+  "bitbucket-history": { label: "Bitbucket workspaces, repository facts, branches, commits and their diffs", default: false },
 } as const satisfies Record<string, { label: string; default: boolean }>;
 export type Toolset = keyof typeof TOOLSETS;
 export const TOOLSET_NAMES = Object.keys(TOOLSETS) as [Toolset, ...Toolset[]];

@@ -17,6 +17,26 @@ export interface BitbucketRepository {
   full_name: string;
   is_private?: boolean;
   mainbranch?: { name: string };
+  description?: string;
+  language?: string;
+  size?: number;
+  updated_on?: string;
+  links?: { html?: { href?: string }; clone?: { name?: string; href?: string }[] };
+}
+
+export interface BitbucketWorkspace {
+  slug: string;
+  name: string;
+  uuid: string;
+  links?: unknown;
+}
+
+export interface BitbucketDiffstat {
+  status: string;
+  lines_added: number;
+  lines_removed: number;
+  old?: { path?: string } | null;
+  new?: { path?: string } | null;
 }
 
 export interface BitbucketPullRequest {
@@ -33,6 +53,7 @@ export interface BitbucketCommit {
   message: string;
   date: string;
   author?: { raw?: string; user?: { display_name?: string } };
+  parents?: { hash: string }[];
   links?: unknown;
 }
 
@@ -69,7 +90,15 @@ export function createBitbucketClient(http: UpstreamHttp, target: TargetProvider
     /** One page of a workspace's repositories (`page` counts from 1). */
     repositoriesPage: (workspace: string, options: { q?: string | undefined; pagelen?: number; page?: number; sort?: string } = {}) =>
       call<BitbucketPage<BitbucketRepository>>({ path: `/repositories/${enc(workspace)}`, query: { pagelen: options.pagelen ?? 25, page: options.page, q: options.q, sort: options.sort } }),
+    /** The workspaces the account is a member of (with its permission in each). */
+    workspaceMemberships: (maxItems?: number) =>
+      follow<{ permission?: string; workspace: BitbucketWorkspace }>({ path: "/user/permissions/workspaces", query: { pagelen: 100 } }, maxItems),
     repository: (workspace: string, slug: string) => call<BitbucketRepository>({ path: repo(workspace, slug) }),
+    commit: (workspace: string, slug: string, hash: string) => call<BitbucketCommit>({ path: `${repo(workspace, slug)}/commit/${enc(hash)}` }),
+    /** A commit's changes against its first parent, file by file. */
+    commitDiffstat: (workspace: string, slug: string, hash: string, maxItems?: number) =>
+      follow<BitbucketDiffstat>({ path: `${repo(workspace, slug)}/diffstat/${enc(hash)}`, query: { pagelen: 500 } }, maxItems),
+    commitDiff: (workspace: string, slug: string, hash: string) => call<string>({ path: `${repo(workspace, slug)}/diff/${enc(hash)}`, accept: "text" }),
     branches: (workspace: string, slug: string, maxItems?: number) => follow<BitbucketBranch>({ path: `${repo(workspace, slug)}/refs/branches`, query: { pagelen: 100 } }, maxItems),
     commits: (workspace: string, slug: string, revision?: string, maxItems?: number) =>
       follow<BitbucketCommit>({ path: `${repo(workspace, slug)}/commits${revision ? `/${enc(revision)}` : ""}`, query: { pagelen: 50 } }, maxItems),
@@ -81,7 +110,7 @@ export function createBitbucketClient(http: UpstreamHttp, target: TargetProvider
     pullRequest: (workspace: string, slug: string, id: number) => call<BitbucketPullRequest>({ path: `${repo(workspace, slug)}/pullrequests/${id}` }),
     pullRequestDiff: (workspace: string, slug: string, id: number) => call<string>({ path: `${repo(workspace, slug)}/pullrequests/${id}/diff`, accept: "text" }),
     pullRequestDiffstat: (workspace: string, slug: string, id: number, maxItems?: number) =>
-      follow<{ status: string; lines_added: number; lines_removed: number }>({ path: `${repo(workspace, slug)}/pullrequests/${id}/diffstat` }, maxItems),
+      follow<BitbucketDiffstat>({ path: `${repo(workspace, slug)}/pullrequests/${id}/diffstat` }, maxItems),
     pullRequestsPage: (workspace: string, slug: string, options: { state?: string | undefined; pagelen?: number; page?: number } = {}) =>
       call<BitbucketPage<BitbucketPullRequest>>({ path: `${repo(workspace, slug)}/pullrequests`, query: { state: options.state, pagelen: options.pagelen ?? 25, page: options.page ?? 1 } }),
     /** A comment in Markdown; `inline` anchors it to a line of a file (`to`: the new file's line), `parentId` makes it a reply. */
