@@ -57,6 +57,40 @@ export interface BitbucketCommit {
   links?: unknown;
 }
 
+/** A pull request comment: Markdown in `content.raw`; `inline` anchors it to a file's line, `parent` makes it a reply. */
+export interface BitbucketComment {
+  id: number;
+  content?: { raw?: string };
+  user?: unknown;
+  created_on?: string;
+  updated_on?: string;
+  deleted?: boolean;
+  inline?: { path?: string; from?: number | null; to?: number | null } | null;
+  parent?: { id: number } | null;
+  resolution?: { user?: unknown; created_on?: string } | null;
+  links?: unknown;
+}
+
+export interface BitbucketTask {
+  id: number;
+  content?: { raw?: string };
+  state: "UNRESOLVED" | "RESOLVED";
+  creator?: unknown;
+  created_on?: string;
+  resolved_by?: unknown;
+  resolved_on?: string | null;
+  comment?: { id: number } | null;
+  links?: unknown;
+}
+
+/** One entry of a pull request's activity: exactly one of update, approval, changes_requested, comment. */
+export interface BitbucketActivity {
+  update?: { state?: string; author?: unknown; date?: string; title?: string; changes?: Record<string, { old?: string; new?: string }> };
+  approval?: { user?: unknown; date?: string };
+  changes_requested?: { user?: unknown; date?: string };
+  comment?: BitbucketComment;
+}
+
 export interface BitbucketBranch {
   name: string;
   target: BitbucketCommit;
@@ -113,6 +147,26 @@ export function createBitbucketClient(http: UpstreamHttp, target: TargetProvider
       follow<BitbucketDiffstat>({ path: `${repo(workspace, slug)}/pullrequests/${id}/diffstat` }, maxItems),
     pullRequestsPage: (workspace: string, slug: string, options: { state?: string | undefined; pagelen?: number; page?: number } = {}) =>
       call<BitbucketPage<BitbucketPullRequest>>({ path: `${repo(workspace, slug)}/pullrequests`, query: { state: options.state, pagelen: options.pagelen ?? 25, page: options.page ?? 1 } }),
+    /** A pull request's changes as Bitbucket lists them, newest first. */
+    pullRequestActivity: (workspace: string, slug: string, id: number, maxItems?: number) =>
+      follow<BitbucketActivity>({ path: `${repo(workspace, slug)}/pullrequests/${id}/activity`, query: { pagelen: 50 } }, maxItems),
+    pullRequestCommits: (workspace: string, slug: string, id: number, maxItems?: number) =>
+      follow<BitbucketCommit>({ path: `${repo(workspace, slug)}/pullrequests/${id}/commits`, query: { pagelen: 50 } }, maxItems),
+    /** One page of a pull request's comments, oldest first (`page` counts from 1). */
+    pullRequestCommentsPage: (workspace: string, slug: string, id: number, options: { pagelen?: number; page?: number } = {}) =>
+      call<BitbucketPage<BitbucketComment>>({ path: `${repo(workspace, slug)}/pullrequests/${id}/comments`, query: { pagelen: options.pagelen ?? 25, page: options.page ?? 1 } }),
+    resolveComment: (workspace: string, slug: string, id: number, commentId: number) =>
+      call<{ user?: unknown; created_on?: string }>({ method: "POST", path: `${repo(workspace, slug)}/pullrequests/${id}/comments/${commentId}/resolve` }),
+    reopenComment: (workspace: string, slug: string, id: number, commentId: number) => call<void>({ method: "DELETE", path: `${repo(workspace, slug)}/pullrequests/${id}/comments/${commentId}/resolve` }),
+    /** PUT replaces what it is given (the reviewer list whole): send the merged pull request. */
+    updatePullRequest: (workspace: string, slug: string, id: number, body: { title: string; description: string; destination: { branch: { name: string } }; reviewers: ({ uuid: string } | { account_id: string })[] }) =>
+      call<BitbucketPullRequest>({ method: "PUT", path: `${repo(workspace, slug)}/pullrequests/${id}`, body }),
+    pullRequestTasks: (workspace: string, slug: string, id: number, maxItems?: number) =>
+      follow<BitbucketTask>({ path: `${repo(workspace, slug)}/pullrequests/${id}/tasks`, query: { pagelen: 100 } }, maxItems),
+    createPullRequestTask: (workspace: string, slug: string, id: number, raw: string, commentId?: number) =>
+      call<BitbucketTask>({ method: "POST", path: `${repo(workspace, slug)}/pullrequests/${id}/tasks`, body: { content: { raw }, ...(commentId ? { comment: { id: commentId } } : {}) } }),
+    setPullRequestTaskState: (workspace: string, slug: string, id: number, taskId: number, state: "RESOLVED" | "UNRESOLVED") =>
+      call<BitbucketTask>({ method: "PUT", path: `${repo(workspace, slug)}/pullrequests/${id}/tasks/${taskId}`, body: { state } }),
     /** A comment in Markdown; `inline` anchors it to a line of a file (`to`: the new file's line), `parentId` makes it a reply. */
     commentOnPullRequest: (workspace: string, slug: string, id: number, raw: string, options: { inline?: { path: string; to: number }; parentId?: number } = {}) =>
       call<{ id: number; links?: unknown }>({

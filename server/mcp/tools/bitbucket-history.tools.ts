@@ -11,7 +11,7 @@ import { defineTool, READ_ONLY, ToolError, WRITES, type ToolContext } from "./to
 
 const REF = /^[\w./-]{1,200}$/;
 
-const CommitSchema = z.object({ hash: z.string(), date: z.string().nullable(), author: z.string().nullable(), message: z.string(), url: z.string().nullable() });
+export const CommitSchema = z.object({ hash: z.string(), date: z.string().nullable(), author: z.string().nullable(), message: z.string(), url: z.string().nullable() });
 
 /** A ref as given, or the repository's main branch (Bitbucket's /commits without one lists every branch). */
 async function refOrMain(ctx: ToolContext, workspace: string, repo: string, ref: string | undefined): Promise<string> {
@@ -21,7 +21,7 @@ async function refOrMain(ctx: ToolContext, workspace: string, repo: string, ref:
   return main;
 }
 
-const commitLine = (c: BitbucketCommit) => ({
+export const commitLine = (c: BitbucketCommit) => ({
   hash: c.hash.slice(0, 12),
   date: c.date ?? null,
   author: nameOf(c.author?.user) ?? c.author?.raw?.replace(/\s*<[^>]*>$/, "") ?? null,
