@@ -124,7 +124,11 @@ export function createBitbucketClient(http: UpstreamHttp, target: TargetProvider
     /** One page of a workspace's repositories (`page` counts from 1). */
     repositoriesPage: (workspace: string, options: { q?: string | undefined; pagelen?: number; page?: number; sort?: string } = {}) =>
       call<BitbucketPage<BitbucketRepository>>({ path: `/repositories/${enc(workspace)}`, query: { pagelen: options.pagelen ?? 25, page: options.page, q: options.q, sort: options.sort } }),
-    /** The workspaces the account is a member of (with its permission in each). */
+    /**
+     * The workspaces the account is a member of, with its permission in each. Atlassian marked this
+     * endpoint deprecated (CHANGE-2770) with no replacement that gives names and permissions yet;
+     * it still answers.
+     */
     workspaceMemberships: (maxItems?: number) =>
       follow<{ permission?: string; workspace: BitbucketWorkspace }>({ path: "/user/permissions/workspaces", query: { pagelen: 100 } }, maxItems),
     repository: (workspace: string, slug: string) => call<BitbucketRepository>({ path: repo(workspace, slug) }),

@@ -76,9 +76,12 @@ describe("Bitbucket history tools", () => {
     const missing = await call("bitbucket_get_repository", { repository: "no-such-repo" });
     expect(missing.isError).toBe(true);
     expect(missing.text).toMatch(/\(404\)/);
-    const bad = await call("bitbucket_get_repository", { repository: "api gateway" });
-    expect(bad.isError).toBe(true);
-    expect(bad.text).toMatch(/repository must be a repository slug/);
+    // Not a slug, nor a dot segment that would move the request path (../etc is /2.0/etc, ./x the workspace x).
+    for (const repository of ["api gateway", "../etc", "./x", ".."]) {
+      const bad = await call("bitbucket_get_repository", { repository });
+      expect(bad.isError, repository).toBe(true);
+      expect(bad.text, repository).toMatch(/repository must be a repository slug/);
+    }
   });
 
   it("reads a commit with its files, and its diff bounded and narrowed to paths", async () => {
