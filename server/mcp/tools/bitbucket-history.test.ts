@@ -49,6 +49,10 @@ describe("Bitbucket history tools", () => {
     } finally {
       await policy({});
     }
+    expect((await fault({ path: "/2.0/user/permissions/workspaces", status: 502 })).status).toBeLessThan(300);
+    const down = await call("bitbucket_list_workspaces", {});
+    expect(down.isError).toBe(true);
+    expect(down.text).toMatch(/^Bitbucket failed with an internal error \(502\)/);
     const bad = await call("bitbucket_list_workspaces", { maxResults: 500 });
     expect(bad.isError).toBe(true);
     expect(bad.text).toMatch(/maxResults may be at most 100/);

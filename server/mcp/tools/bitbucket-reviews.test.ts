@@ -245,6 +245,13 @@ describe("Bitbucket review tools", () => {
     expect(down.isError).toBe(true);
     expect(down.text).toMatch(/^Bitbucket failed with an internal error \(500\)/);
     expect((await call("bitbucket_get_pull_request_activity", { repository: REPO, pullRequestId: pr.id })).isError).toBe(false);
+    // A write the upstream refuses changes nothing.
+    const count = (await readPr(pr.id)).taskCount as number;
+    expect((await fault({ method: "POST", path: `/2.0/repositories/bridgekeeper/${REPO}/pullrequests/${pr.id}/tasks`, status: 503 })).status).toBeLessThan(300);
+    const refused = await call("bitbucket_create_pull_request_task", { repository: REPO, pullRequestId: pr.id, content: "Not added" });
+    expect(refused.isError).toBe(true);
+    expect(refused.text).toMatch(/^Bitbucket failed with an internal error \(503\)/);
+    expect((await readPr(pr.id)).taskCount).toBe(count);
     for (const tool of READ_TOOLS) {
       const missing = await call(tool, { repository: REPO, pullRequestId: 99_999 });
       expect(missing.isError, tool).toBe(true);
