@@ -24,7 +24,8 @@ export const TOOLSETS = {
   "confluence-tree": { label: "Confluence spaces, page trees and labels", default: false },
   "bitbucket-code": { label: "Bitbucket repositories and code", default: true },
   "bitbucket-prs": { label: "Bitbucket pull requests", default: true },
-  "bitbucket-history": { label: "Bitbucket branches and commits", default: false },
+  "bitbucket-history": { label: "Bitbucket workspaces, repository facts, branches, commits and their diffs", default: false },
+  "bitbucket-reviews": { label: "Bitbucket review work: activity, comments, tasks, PR edits", default: false },
 } as const satisfies Record<string, { label: string; default: boolean }>;
 export type Toolset = keyof typeof TOOLSETS;
 export const TOOLSET_NAMES = Object.keys(TOOLSETS) as [Toolset, ...Toolset[]];
@@ -73,7 +74,7 @@ export const OPEN_POLICY: ClientPolicy = { readOnly: false, toolsets: null, disa
 const SERVICE_TOOLSETS: Record<"jira" | "confluence" | "bitbucket", Toolset[]> = {
   jira: ["jira-issues", "jira-comments", "jira-worklogs", "jira-links", "jira-projects", "jira-admin", "jira-agile"],
   confluence: ["confluence-pages", "confluence-comments", "confluence-tree"],
-  bitbucket: ["bitbucket-code", "bitbucket-prs", "bitbucket-history"],
+  bitbucket: ["bitbucket-code", "bitbucket-prs", "bitbucket-history", "bitbucket-reviews"],
 };
 
 /**

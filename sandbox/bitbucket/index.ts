@@ -4,6 +4,7 @@ import type { BitbucketState } from "./model";
 import { prActionRoutes } from "./pr-actions.routes";
 import { pullRequestRoutes } from "./pullrequests.routes";
 import { repoRoutes } from "./repos.routes";
+import { reviewRoutes } from "./reviews.routes";
 import { searchRoutes } from "./search.routes";
 import { seedBitbucket } from "./seed";
 import { sourceRoutes } from "./source.routes";
@@ -21,6 +22,7 @@ export const bitbucketModule = defineModule<BitbucketState>({
     sourceRoutes(router, state);
     pullRequestRoutes(router, state);
     prActionRoutes(router, state);
+    reviewRoutes(router, state);
     searchRoutes(router, state);
   },
 });

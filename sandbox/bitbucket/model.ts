@@ -60,6 +60,29 @@ export interface Comment {
   inline: { path: string; from: number | null; to: number | null } | null;
   parentId: number | null;
   deleted: boolean;
+  /** Set while the comment (a thread's top comment) is resolved. */
+  resolution: { user: User; on: number } | null;
+}
+
+/** A pull request task: a to-do item, on the pull request or on one of its comments. */
+export interface Task {
+  id: number;
+  raw: string;
+  state: "UNRESOLVED" | "RESOLVED";
+  creator: User;
+  createdOn: number;
+  updatedOn: number;
+  resolvedBy: User | null;
+  resolvedOn: number | null;
+  commentId: number | null;
+  pending: boolean;
+}
+
+/** An edit of an open pull request (its activity's `update` entries), with what changed. */
+export interface PullRequestEdit {
+  by: User;
+  on: number;
+  changes: Record<string, { old: string; new: string }>;
 }
 
 export interface PullRequest {
@@ -74,6 +97,8 @@ export interface PullRequest {
   destination: { branch: string; hash: string };
   mergeCommit: string | null;
   closedBy: User | null;
+  /** When it was merged, declined or superseded. */
+  closedOn: number | null;
   reason: string;
   createdOn: number;
   updatedOn: number;
@@ -84,7 +109,9 @@ export interface PullRequest {
   commentsById: Map<number, Comment>;
   /** Merging fails with a conflict (seeded on a few open pull requests). */
   conflict: boolean;
-  taskCount: number;
+  /** Its `task_count` is the number of unresolved ones. */
+  tasks: Task[];
+  edits: PullRequestEdit[];
 }
 
 export type Language = "typescript" | "javascript" | "python" | "go";
@@ -134,6 +161,7 @@ export interface BitbucketState {
   repos: Repo[];
   reposBySlug: Map<string, Repo>;
   nextCommentId: number;
+  nextTaskId: number;
   /** For ids and hashes created by writes, so a scripted run is reproducible. */
   rng: Rng;
 }

@@ -81,7 +81,7 @@ export function prActionRoutes(router: Router, state: () => BitbucketState): voi
     const input = commentInput(body, pr);
     if (isReply(input)) return input;
     const now = Date.now();
-    const c: Comment = { id: ++s.nextCommentId, user: s.me, createdOn: now, updatedOn: now, deleted: false, ...input };
+    const c: Comment = { id: ++s.nextCommentId, user: s.me, createdOn: now, updatedOn: now, deleted: false, resolution: null, ...input };
     pr.comments.push(c);
     pr.commentsById.set(c.id, c);
     if (pr.author !== s.me) meAsParticipant(s, pr, now);
@@ -152,6 +152,7 @@ export function prActionRoutes(router: Router, state: () => BitbucketState): voi
     pr.state = "MERGED";
     pr.mergeCommit = merged.hash;
     pr.closedBy = s.me;
+    pr.closedOn = now;
     pr.updatedOn = now;
     const close = typeof body.close_source_branch === "boolean" ? body.close_source_branch : pr.closeSourceBranch;
     pr.closeSourceBranch = close;
@@ -167,6 +168,7 @@ export function prActionRoutes(router: Router, state: () => BitbucketState): voi
     pr.destination.hash = repo.branches.get(pr.destination.branch) ?? pr.destination.hash;
     pr.state = "DECLINED";
     pr.closedBy = s.me;
+    pr.closedOn = now;
     pr.reason = typeof field(req.body, "reason") === "string" ? (field(req.body, "reason") as string) : "";
     pr.updatedOn = now;
     return json(presentPullRequest(req.origin, s, repo, pr));

@@ -94,6 +94,7 @@ export function pullRequestRoutes(router: Router, state: () => BitbucketState): 
       destination: { branch: destination, hash: destTip },
       mergeCommit: null,
       closedBy: null,
+      closedOn: null,
       reason: "",
       createdOn: now,
       updatedOn: now,
@@ -102,7 +103,8 @@ export function pullRequestRoutes(router: Router, state: () => BitbucketState): 
       comments: [],
       commentsById: new Map(),
       conflict: false,
-      taskCount: 0,
+      tasks: [],
+      edits: [],
     };
     setReviewers(pr, reviewers);
     repo.pullRequests.set(pr.id, pr);
@@ -125,12 +127,21 @@ export function pullRequestRoutes(router: Router, state: () => BitbucketState): 
     }
     const reviewers = body.reviewers === undefined ? null : parseReviewers(s, body.reviewers, pr.author);
     if (isReply(reviewers)) return reviewers;
+    // What changed, for the activity's update entry.
+    const changes: Record<string, { old: string; new: string }> = {};
+    const change = (name: string, before: string, after: string) => {
+      if (before !== after) changes[name] = { old: before, new: after };
+    };
+    if (typeof body.title === "string") change("title", pr.title, body.title.trim());
+    if (typeof body.description === "string") change("description", pr.description, body.description);
+    if (typeof destination === "string") change("destination", pr.destination.branch, destination);
     if (typeof body.title === "string") pr.title = body.title.trim();
     if (typeof body.description === "string") pr.description = body.description;
     if (typeof destination === "string") pr.destination = { branch: destination, hash: repo.branches.get(destination)! };
     if (reviewers) setReviewers(pr, reviewers);
     if (typeof body.close_source_branch === "boolean") pr.closeSourceBranch = body.close_source_branch;
     pr.updatedOn = Date.now();
+    if (Object.keys(changes).length > 0) pr.edits.push({ by: s.me, on: pr.updatedOn, changes });
     return json(presentPullRequest(req.origin, s, repo, pr));
   }));
 

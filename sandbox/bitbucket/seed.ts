@@ -64,6 +64,9 @@ function addPullRequest(ctx: RepoSeed, state: PullRequestState, author: User, t:
   const first = branch[0]!;
   const tip = branch[branch.length - 1]!;
   const createdOn = first.date + rng.int(1, 4) * HOUR;
+  // Drawn here in the order the object literal used to draw them, so the seed stays as it was.
+  const closeSourceBranch = state !== "OPEN" || rng.chance(0.6);
+  const taskCount = state === "OPEN" ? rng.int(0, 2) : 0;
   const pr: PullRequest = {
     id: repo.nextPrId++,
     title: t.message,
@@ -74,15 +77,17 @@ function addPullRequest(ctx: RepoSeed, state: PullRequestState, author: User, t:
     destination: { branch: repo.mainbranch, hash: destHash },
     mergeCommit: null,
     closedBy: null,
+    closedOn: null,
     reason: "",
     createdOn,
     updatedOn: Math.max(createdOn, tip.date),
-    closeSourceBranch: state !== "OPEN" || rng.chance(0.6),
+    closeSourceBranch,
     participants: new Map(),
     comments: [],
     commentsById: new Map(),
     conflict: false,
-    taskCount: state === "OPEN" ? rng.int(0, 2) : 0,
+    tasks: [],
+    edits: [],
   };
   const others = ctx.state.users.filter((u) => u !== author);
   const approveChance = state === "MERGED" ? 0.85 : state === "OPEN" ? 0.4 : 0.1;
@@ -108,6 +113,7 @@ function addPullRequest(ctx: RepoSeed, state: PullRequestState, author: User, t:
       inline: rng.chance(0.4) ? { path: rng.pick(paths), from: null, to: rng.int(1, 20) } : null,
       parentId: previous && rng.chance(0.25) ? previous.id : null,
       deleted: false,
+      resolution: null,
     };
     pr.comments.push(c);
     pr.commentsById.set(c.id, c);
@@ -116,8 +122,31 @@ function addPullRequest(ctx: RepoSeed, state: PullRequestState, author: User, t:
     }
     pr.updatedOn = Math.max(pr.updatedOn, at);
   }
+  addTasks(ctx.state, pr, taskCount);
   repo.pullRequests.set(pr.id, pr);
   return pr;
+}
+
+const TASKS = ["Add a test for the failure path", "Update the README", "Rename the config key as discussed", "Check the wording of the error message", "Remove the debug logging"];
+
+/** Open tasks by the first reviewer (no random draws: the rest of the seed stays as it was); the first one on the first comment, when there is one. */
+function addTasks(state: BitbucketState, pr: PullRequest, count: number): void {
+  const creator = [...pr.participants.values()][0]?.user ?? pr.author;
+  for (let i = 0; i < count; i++) {
+    const on = pr.createdOn + (i + 1) * 2 * HOUR;
+    pr.tasks.push({
+      id: state.nextTaskId++,
+      raw: TASKS[(pr.id + i) % TASKS.length]!,
+      state: "UNRESOLVED",
+      creator,
+      createdOn: on,
+      updatedOn: on,
+      resolvedBy: null,
+      resolvedOn: null,
+      commentId: i === 0 ? (pr.comments.find((c) => c.parentId === null)?.id ?? null) : null,
+      pending: false,
+    });
+  }
 }
 
 function seedRepo(rng: Rng, state: BitbucketState, cat: CatalogRepo, index: number): Repo {
@@ -163,13 +192,13 @@ function seedRepo(rng: Rng, state: BitbucketState, cat: CatalogRepo, index: numb
       const closer = rng.pick(people.filter((u) => u !== author));
       const tip = branch[branch.length - 1]!;
       const merge = commit(ctx, [main, tip.hash], closer, `Merged in ${t.branch} (pull request #${pr.id})\n\n${t.message}`, branch.flatMap((c) => c.ops), [1, 30]);
-      Object.assign(pr, { mergeCommit: merge.hash, closedBy: closer, updatedOn: Math.max(pr.updatedOn, merge.date) });
+      Object.assign(pr, { mergeCommit: merge.hash, closedBy: closer, closedOn: merge.date, updatedOn: Math.max(pr.updatedOn, merge.date) });
       main = merge.hash;
     } else if (roll < 0.32) {
       const branch = branchCommits(ctx, main, author, t, 2);
       const state = rng.chance(0.3) ? "SUPERSEDED" : "DECLINED";
       const pr = addPullRequest(ctx, state, author, t, branch, main);
-      Object.assign(pr, { closedBy: rng.pick(people), reason: state === "DECLINED" ? "Not needed any more." : "", updatedOn: pr.updatedOn + 2 * HOUR });
+      Object.assign(pr, { closedBy: rng.pick(people), reason: state === "DECLINED" ? "Not needed any more." : "", updatedOn: pr.updatedOn + 2 * HOUR, closedOn: pr.updatedOn + 2 * HOUR });
       if (kept.length === 0 && rng.chance(0.4)) kept.push([t.branch, branch[branch.length - 1]!.hash]);
     } else {
       main = commit(ctx, [main], author, t.message, editOps(rng, ctx.files, t), [2, 72]).hash;
@@ -200,6 +229,11 @@ function seedRepo(rng: Rng, state: BitbucketState, cat: CatalogRepo, index: numb
   for (const pr of repo.pullRequests.values()) {
     pr.createdOn += shift;
     pr.updatedOn += shift;
+    if (pr.closedOn !== null) pr.closedOn += shift;
+    for (const t of pr.tasks) {
+      t.createdOn += shift;
+      t.updatedOn += shift;
+    }
     for (const p of pr.participants.values()) if (p.participatedOn !== null) p.participatedOn += shift;
     for (const c of pr.comments) {
       c.createdOn += shift;
@@ -287,6 +321,7 @@ export function seedBitbucket(rng: Rng): BitbucketState {
     repos: [],
     reposBySlug: new Map(),
     nextCommentId: 480_000_000 + rng.int(0, 9_999_999),
+    nextTaskId: 31_000_001,
     rng,
   };
   REPOS.forEach((cat, i) => {

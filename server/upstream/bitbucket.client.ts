@@ -17,6 +17,26 @@ export interface BitbucketRepository {
   full_name: string;
   is_private?: boolean;
   mainbranch?: { name: string };
+  description?: string;
+  language?: string;
+  size?: number;
+  updated_on?: string;
+  links?: { html?: { href?: string }; clone?: { name?: string; href?: string }[] };
+}
+
+export interface BitbucketWorkspace {
+  slug: string;
+  name: string;
+  uuid: string;
+  links?: unknown;
+}
+
+export interface BitbucketDiffstat {
+  status: string;
+  lines_added: number;
+  lines_removed: number;
+  old?: { path?: string } | null;
+  new?: { path?: string } | null;
 }
 
 export interface BitbucketPullRequest {
@@ -33,7 +53,42 @@ export interface BitbucketCommit {
   message: string;
   date: string;
   author?: { raw?: string; user?: { display_name?: string } };
+  parents?: { hash: string }[];
   links?: unknown;
+}
+
+/** A pull request comment: Markdown in `content.raw`; `inline` anchors it to a file's line, `parent` makes it a reply. */
+export interface BitbucketComment {
+  id: number;
+  content?: { raw?: string };
+  user?: unknown;
+  created_on?: string;
+  updated_on?: string;
+  deleted?: boolean;
+  inline?: { path?: string; from?: number | null; to?: number | null } | null;
+  parent?: { id: number } | null;
+  resolution?: { user?: unknown; created_on?: string } | null;
+  links?: unknown;
+}
+
+export interface BitbucketTask {
+  id: number;
+  content?: { raw?: string };
+  state: "UNRESOLVED" | "RESOLVED";
+  creator?: unknown;
+  created_on?: string;
+  resolved_by?: unknown;
+  resolved_on?: string | null;
+  comment?: { id: number } | null;
+  links?: unknown;
+}
+
+/** One entry of a pull request's activity: exactly one of update, approval, changes_requested, comment. */
+export interface BitbucketActivity {
+  update?: { state?: string; author?: unknown; date?: string; title?: string; changes?: Record<string, { old?: string; new?: string }> };
+  approval?: { user?: unknown; date?: string };
+  changes_requested?: { user?: unknown; date?: string };
+  comment?: BitbucketComment;
 }
 
 export interface BitbucketBranch {
@@ -69,7 +124,19 @@ export function createBitbucketClient(http: UpstreamHttp, target: TargetProvider
     /** One page of a workspace's repositories (`page` counts from 1). */
     repositoriesPage: (workspace: string, options: { q?: string | undefined; pagelen?: number; page?: number; sort?: string } = {}) =>
       call<BitbucketPage<BitbucketRepository>>({ path: `/repositories/${enc(workspace)}`, query: { pagelen: options.pagelen ?? 25, page: options.page, q: options.q, sort: options.sort } }),
+    /**
+     * The workspaces the account is a member of, with its permission in each. Atlassian marked this
+     * endpoint deprecated (CHANGE-2770) with no replacement that gives names and permissions yet;
+     * it still answers.
+     */
+    workspaceMemberships: (maxItems?: number) =>
+      follow<{ permission?: string; workspace: BitbucketWorkspace }>({ path: "/user/permissions/workspaces", query: { pagelen: 100 } }, maxItems),
     repository: (workspace: string, slug: string) => call<BitbucketRepository>({ path: repo(workspace, slug) }),
+    commit: (workspace: string, slug: string, hash: string) => call<BitbucketCommit>({ path: `${repo(workspace, slug)}/commit/${enc(hash)}` }),
+    /** A commit's changes against its first parent, file by file. */
+    commitDiffstat: (workspace: string, slug: string, hash: string, maxItems?: number) =>
+      follow<BitbucketDiffstat>({ path: `${repo(workspace, slug)}/diffstat/${enc(hash)}`, query: { pagelen: 500 } }, maxItems),
+    commitDiff: (workspace: string, slug: string, hash: string) => call<string>({ path: `${repo(workspace, slug)}/diff/${enc(hash)}`, accept: "text" }),
     branches: (workspace: string, slug: string, maxItems?: number) => follow<BitbucketBranch>({ path: `${repo(workspace, slug)}/refs/branches`, query: { pagelen: 100 } }, maxItems),
     commits: (workspace: string, slug: string, revision?: string, maxItems?: number) =>
       follow<BitbucketCommit>({ path: `${repo(workspace, slug)}/commits${revision ? `/${enc(revision)}` : ""}`, query: { pagelen: 50 } }, maxItems),
@@ -81,9 +148,29 @@ export function createBitbucketClient(http: UpstreamHttp, target: TargetProvider
     pullRequest: (workspace: string, slug: string, id: number) => call<BitbucketPullRequest>({ path: `${repo(workspace, slug)}/pullrequests/${id}` }),
     pullRequestDiff: (workspace: string, slug: string, id: number) => call<string>({ path: `${repo(workspace, slug)}/pullrequests/${id}/diff`, accept: "text" }),
     pullRequestDiffstat: (workspace: string, slug: string, id: number, maxItems?: number) =>
-      follow<{ status: string; lines_added: number; lines_removed: number }>({ path: `${repo(workspace, slug)}/pullrequests/${id}/diffstat` }, maxItems),
+      follow<BitbucketDiffstat>({ path: `${repo(workspace, slug)}/pullrequests/${id}/diffstat` }, maxItems),
     pullRequestsPage: (workspace: string, slug: string, options: { state?: string | undefined; pagelen?: number; page?: number } = {}) =>
       call<BitbucketPage<BitbucketPullRequest>>({ path: `${repo(workspace, slug)}/pullrequests`, query: { state: options.state, pagelen: options.pagelen ?? 25, page: options.page ?? 1 } }),
+    /** A pull request's changes as Bitbucket lists them, newest first. */
+    pullRequestActivity: (workspace: string, slug: string, id: number, maxItems?: number) =>
+      follow<BitbucketActivity>({ path: `${repo(workspace, slug)}/pullrequests/${id}/activity`, query: { pagelen: 50 } }, maxItems),
+    pullRequestCommits: (workspace: string, slug: string, id: number, maxItems?: number) =>
+      follow<BitbucketCommit>({ path: `${repo(workspace, slug)}/pullrequests/${id}/commits`, query: { pagelen: 50 } }, maxItems),
+    /** One page of a pull request's comments, oldest first (`page` counts from 1). */
+    pullRequestCommentsPage: (workspace: string, slug: string, id: number, options: { pagelen?: number; page?: number } = {}) =>
+      call<BitbucketPage<BitbucketComment>>({ path: `${repo(workspace, slug)}/pullrequests/${id}/comments`, query: { pagelen: options.pagelen ?? 25, page: options.page ?? 1 } }),
+    resolveComment: (workspace: string, slug: string, id: number, commentId: number) =>
+      call<{ user?: unknown; created_on?: string }>({ method: "POST", path: `${repo(workspace, slug)}/pullrequests/${id}/comments/${commentId}/resolve` }),
+    reopenComment: (workspace: string, slug: string, id: number, commentId: number) => call<void>({ method: "DELETE", path: `${repo(workspace, slug)}/pullrequests/${id}/comments/${commentId}/resolve` }),
+    /** PUT replaces what it is given (the reviewer list whole): send the merged pull request. */
+    updatePullRequest: (workspace: string, slug: string, id: number, body: { title: string; description: string; destination: { branch: { name: string } }; reviewers: ({ uuid: string } | { account_id: string })[] }) =>
+      call<BitbucketPullRequest>({ method: "PUT", path: `${repo(workspace, slug)}/pullrequests/${id}`, body }),
+    pullRequestTasks: (workspace: string, slug: string, id: number, maxItems?: number) =>
+      follow<BitbucketTask>({ path: `${repo(workspace, slug)}/pullrequests/${id}/tasks`, query: { pagelen: 100 } }, maxItems),
+    createPullRequestTask: (workspace: string, slug: string, id: number, raw: string, commentId?: number) =>
+      call<BitbucketTask>({ method: "POST", path: `${repo(workspace, slug)}/pullrequests/${id}/tasks`, body: { content: { raw }, ...(commentId ? { comment: { id: commentId } } : {}) } }),
+    setPullRequestTaskState: (workspace: string, slug: string, id: number, taskId: number, state: "RESOLVED" | "UNRESOLVED") =>
+      call<BitbucketTask>({ method: "PUT", path: `${repo(workspace, slug)}/pullrequests/${id}/tasks/${taskId}`, body: { state } }),
     /** A comment in Markdown; `inline` anchors it to a line of a file (`to`: the new file's line), `parentId` makes it a reply. */
     commentOnPullRequest: (workspace: string, slug: string, id: number, raw: string, options: { inline?: { path: string; to: number }; parentId?: number } = {}) =>
       call<{ id: number; links?: unknown }>({

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { cursorArg, pageNumber } from "./cursor";
 import { nameOf, shortDate } from "./format";
+import { diffAnswer, diffMaxLinesArg, diffPathsArg, DiffOutputSchema } from "./bitbucket-diff";
 import { href, repositoryArg as repository, repositoryTarget } from "./bitbucket.tools";
 import { defineTool, DESTRUCTIVE, READ_ONLY, WRITES } from "./tool";
 
@@ -65,21 +66,6 @@ export const bitbucketListPullRequests = defineTool({
   },
 });
 
-/** Cuts a unified diff after `maxLines` lines, at a file boundary when one is near. */
-function boundedDiff(diff: string, maxLines: number): { text: string; lines: number; shown: number; truncated: boolean } {
-  const all = diff.split("\n");
-  if (all.at(-1) === "") all.pop();
-  if (all.length <= maxLines) return { text: all.join("\n"), lines: all.length, shown: all.length, truncated: false };
-  let cut = maxLines;
-  for (let i = maxLines; i > maxLines * 0.8; i--) {
-    if (all[i]?.startsWith("diff --git ")) {
-      cut = i;
-      break;
-    }
-  }
-  return { text: all.slice(0, cut).join("\n"), lines: all.length, shown: cut, truncated: true };
-}
-
 export const bitbucketGetPullRequestDiff = defineTool({
   name: "bitbucket_get_pull_request_diff",
   service: "bitbucket",
@@ -89,30 +75,14 @@ export const bitbucketGetPullRequestDiff = defineTool({
   input: z.object({
     repository,
     pullRequestId,
-    maxLines: z.number().int().min(20, "maxLines must be at least 20").max(5000, "maxLines may be at most 5000").default(500),
-    paths: z.array(z.string().min(1).max(500)).max(50).optional().describe("Only these files."),
+    maxLines: diffMaxLinesArg,
+    paths: diffPathsArg,
   }),
-  output: z.object({ diff: z.string(), lines: z.number().int(), shownLines: z.number().int(), truncated: z.boolean() }),
+  output: DiffOutputSchema,
   annotations: { title: "Read a Bitbucket pull request's diff", ...READ_ONLY },
   async run({ repository: slug, pullRequestId: id, maxLines, paths }, ctx) {
     const { workspace, repo } = repositoryTarget(ctx, slug);
-    let diff = await ctx.clients.bitbucket.pullRequestDiff(workspace, repo, id);
-    if (paths?.length) {
-      const wanted = new Set(paths);
-      diff = diff
-        .split(/(?=^diff --git )/m)
-        .filter((file) => {
-          const m = /^diff --git a\/(.+?) b\/(.+)$/m.exec(file);
-          return m !== null && (wanted.has(m[1]!) || wanted.has(m[2]!));
-        })
-        .join("");
-    }
-    const bounded = boundedDiff(diff, maxLines);
-    const note = bounded.truncated ? `\n\n[… ${bounded.lines - bounded.shown} more lines: raise maxLines, or pass paths]` : "";
-    return {
-      structured: { diff: bounded.text, lines: bounded.lines, shownLines: bounded.shown, truncated: bounded.truncated },
-      text: bounded.text ? `\`\`\`diff\n${bounded.text}\n\`\`\`${note}` : "No changes (or none in the given paths).",
-    };
+    return diffAnswer(await ctx.clients.bitbucket.pullRequestDiff(workspace, repo, id), maxLines, paths);
   },
 });
 

@@ -6,14 +6,15 @@ import { clip, nameOf, shortDate } from "./format";
 import { assertRepositoryAllowed, repositoryAllowed } from "./policy";
 import { defineTool, READ_ONLY, type ToolContext } from "./tool";
 
-export const SLUG = /^[\w.-]{1,100}$/;
+/** A workspace or repository slug; never `.` or `..`, which would move the request path to another resource. */
+export const SLUG = /^(?!\.\.?$)[\w.-]{1,100}$/;
 
 export const workspaceArg = z.string().regex(SLUG, "workspace must be a workspace slug such as acme").optional().describe("Default: the configured workspace.");
 
 /** A repository: its slug in the configured workspace, or `workspace/slug` anywhere else (as in a client's allow-list). */
 export const repositoryArg = z
   .string()
-  .regex(/^(?:[\w.-]{1,100}\/)?[\w.-]{1,100}$/, "repository must be a repository slug such as api-gateway, or workspace/slug")
+  .regex(/^(?:(?!\.\.?\/)[\w.-]{1,100}\/)?(?!\.\.?$)[\w.-]{1,100}$/, "repository must be a repository slug such as api-gateway, or workspace/slug")
   .describe("e.g. api-gateway, or workspace/slug.");
 
 export function workspaceOf(ctx: ToolContext, given: string | undefined): string {
