@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 // Bundled by bench/request-log.bench.mjs: how many request log rows a second the batched writer
 // stores on PGlite (on disk, as `npm start` runs it), measured in process.
 import { mkdtempSync, rmSync } from "node:fs";
@@ -7,6 +8,8 @@ import { openDatabase } from "../server/db/client";
 import { systemClock } from "../server/lib/clock";
 import { createLogger } from "../server/lib/logger";
 import { createRequestLogRepo } from "../server/modules/request-log/request-log.repo";
+import { createCursors } from "../server/mcp/tools/cursor";
+import { createSecretBox } from "../server/lib/secret-box";
 import { createRequestLogService } from "../server/modules/request-log/request-log.service";
 
 export async function measure(rows = 200_000): Promise<{ rowsPerSecond: number; recordNsPerRow: number }> {
@@ -14,7 +17,7 @@ export async function measure(rows = 200_000): Promise<{ rowsPerSecond: number; 
   const database = await openDatabase({ kind: "pglite", dataDir: dir });
   try {
     await database.migrate();
-    const service = createRequestLogService({ repo: createRequestLogRepo(database.db), clock: systemClock, log: createLogger({ level: "silent" }) });
+    const service = createRequestLogService({ repo: createRequestLogRepo(database.db), cursors: createCursors(createSecretBox(randomBytes(32))), clock: systemClock, log: createLogger({ level: "silent" }) });
     const at = new Date();
     const t0 = performance.now();
     for (let i = 0; i < rows; i++) {

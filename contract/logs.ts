@@ -2,14 +2,41 @@ import { z } from "zod";
 
 export const LOG_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "HEAD"] as const;
 
-/** `GET /api/admin/logs` filters (spec §2 Request Logs: status, method, search). */
-export const LogQuerySchema = z.object({
-  limit: z.coerce.number({ error: "limit must be a number" }).int("limit must be a whole number").min(1, "limit must be at least 1").max(5000, "limit may be at most 5000").default(500),
-  before: z.iso.datetime({ offset: true, error: "before must be an ISO date and time" }).transform((v) => new Date(v)).optional(),
-  status: z.enum(["success", "error"], { error: "status must be success or error" }).optional(),
-  method: z.string().toUpperCase().pipe(z.enum(LOG_METHODS, { error: `method must be one of ${LOG_METHODS.join(", ")}` })).optional(),
-  search: z.string().max(200, "search may be at most 200 characters").optional(),
-});
+const instant = (field: string) =>
+  z.iso
+    .datetime({ offset: true, error: `${field} must be an ISO date and time such as 2026-11-25T08:00:00Z` })
+    .transform((v) => new Date(v))
+    .optional();
+
+/**
+ * What narrows the request log (spec §2 Request Logs: status, method, search; beyond it a time
+ * range (`from` inclusive, `to` exclusive), an exact status code, a client and a tool). The Logs screen's list, its stat cards and
+ * its CSV export all take these, so the three always describe the same rows.
+ */
+export const LogFilterSchema = z
+  .object({
+    status: z.enum(["success", "error"], { error: "status must be success or error" }).optional(),
+    statusCode: z.coerce.number({ error: "statusCode must be a number" }).int("statusCode must be a whole number").min(100, "statusCode must be between 100 and 599").max(599, "statusCode must be between 100 and 599").optional(),
+    method: z.string().toUpperCase().pipe(z.enum(LOG_METHODS, { error: `method must be one of ${LOG_METHODS.join(", ")}` })).optional(),
+    search: z.string().max(200, "search may be at most 200 characters").optional(),
+    clientId: z.string().min(1, "clientId must not be empty").max(300, "clientId may be at most 300 characters").optional(),
+    tool: z.string().regex(/^[a-z][a-z0-9_]{0,63}$/, "tool must be a tool name such as jira_search").optional(),
+    from: instant("from"),
+    to: instant("to"),
+  })
+  .refine((f) => !(f.from && f.to && f.from > f.to), { message: "from must not be after to", path: ["from"] });
+export type LogFilter = z.infer<typeof LogFilterSchema>;
+
+/** `GET /api/admin/logs`: the filters, a page size and the next page's cursor (sent back in `X-Next-Cursor` and a `Link` header). */
+export const LogQuerySchema = z.intersection(
+  LogFilterSchema,
+  z.object({
+    limit: z.coerce.number({ error: "limit must be a number" }).int("limit must be a whole number").min(1, "limit must be at least 1").max(5000, "limit may be at most 5000").default(500),
+    /** Rows older than this instant (kept for callers that page by time). */
+    before: instant("before"),
+    cursor: z.string().regex(/^[\w-]{1,400}\.[\w-]{1,100}$/, "cursor must be the X-Next-Cursor of a previous page").optional(),
+  }),
+);
 export type LogQuery = z.infer<typeof LogQuerySchema>;
 
 /** A request log row as the Logs screen reads it (spec §3, plus who and what for MCP). */
@@ -27,3 +54,18 @@ export interface LogEntryDto {
   rpcMethod: string | null;
   toolName: string | null;
 }
+
+/** The Logs screen's four stat cards, computed by the server over every row the filters match. */
+export interface LogSummaryDto {
+  total: number;
+  successful: number;
+  errors: number;
+  /** Mean response time in ms; null when no row matches. */
+  averageResponseTime: number | null;
+}
+
+/** spec §9: the CSV export's columns, in order. */
+export const LOG_CSV_COLUMNS = ["Timestamp", "Method", "Endpoint", "Status Code", "Response Time", "Client ID", "IP Address", "User Agent"] as const;
+
+/** D22: `mcp-server-logs-YYYY-MM-DD.csv`, the date the export was made (UTC). */
+export const logCsvFileName = (now: Date): string => `mcp-server-logs-${now.toISOString().slice(0, 10)}.csv`;

@@ -27,6 +27,7 @@ import { legacySseRoutes, LEGACY_SSE_PATH } from "./mcp/legacy-sse.routes";
 import { TIMINGS } from "../contract/limits";
 import { requestLog } from "./http/middleware/request-log";
 import { logsRoutes } from "./http/routes/logs.routes";
+import { statsRoutes } from "./http/routes/stats.routes";
 import { toolCallsRoutes } from "./http/routes/tool-calls.routes";
 import { sseConnectionsRoutes } from "./http/routes/sse-connections.routes";
 
@@ -120,7 +121,18 @@ export function buildApp(container: Container, options: BuildAppOptions): BuiltA
   api.use(auditRoutes({ audit: services.audit }));
   api.use(integrationsRoutes({ integrations: services.integrations, status: services.integrationStatus, settings: config }));
   api.use(oauthClientsRoutes({ clients: services.oauthClients, tokens: services.oauthTokens }));
-  api.use(logsRoutes({ requestLog: services.requestLog }));
+  api.use(logsRoutes({ requestLog: services.requestLog, clock: container.clock, log }));
+  api.use(
+    statsRoutes({
+      startedAt: options.startedAt,
+      clock: container.clock,
+      log,
+      activeStreams: services.connections.countActive,
+      oauthClients: services.oauthClients.count,
+      liveGrants: services.oauthTokens.liveGrants,
+      requestsSince: services.requestLog.countSince,
+    }),
+  );
   api.use(toolCallsRoutes({ toolCalls: services.toolCalls }));
   api.use(sseConnectionsRoutes({ connections: services.connections }));
   api.use(apiNotFound);

@@ -113,7 +113,8 @@ export function createContainer(deps: { database: Database; config: AppConfig; c
     events,
   });
 
-  const requestLog = createRequestLogService({ repo: repos.requestLogRepo, clock, log, ...config.requestLog });
+  const cursors = createCursors(secretBox);
+  const requestLog = createRequestLogService({ repo: repos.requestLogRepo, clock, log, cursors, ...config.requestLog });
   const toolCalls = createToolCallsService({ repo: repos.toolCallsRepo, clock, log, ...config.requestLog });
   // Which process holds a stream: registry rows name it, so a stop or a crash can end them.
   const instanceId = `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
@@ -128,7 +129,6 @@ export function createContainer(deps: { database: Database; config: AppConfig; c
   // Heartbeats run for as long as the container lives (an unref'd timer; close() stops it).
   streamKeeper.start();
   const toolAvailability = createToolAvailability(upstreamTargets);
-  const cursors = createCursors(secretBox);
   /** Change events for MCP listeners: `subscriptions/listen` streams (the SDK) and legacy sessions subscribe. */
   const mcpBus = new InMemoryServerEventBus((err) => log.warn({ err }, "an MCP change listener failed"));
 

@@ -97,7 +97,7 @@ describe("authorization matrix", () => {
       it(`as ${role}`, async () => {
         const refused = writes.filter(([, rule]) => rule !== "session" && !(BUILTIN_ROLES[role].permissions as string[]).includes(rule));
         expect(refused.length).toBeGreaterThan(0);
-        const snapshot = await tableSnapshot(t.container.database, ["audit_events", "sessions", "request_logs"]);
+        const snapshot = await tableSnapshot(t.container.database, ["audit_events", "sessions", "request_logs", "request_log_minutes"]);
         const before = await snapshot();
         for (const [key] of refused) {
           const [method, path] = key.split(" ") as [string, string];

@@ -62,7 +62,7 @@ const APP_REDIRECT = "https://app.example.com/cb";
 const LOOPBACK_REDIRECT = "http://127.0.0.1:8765/cb";
 /** Rows that refused requests legitimately add or touch, or that background writes change. */
 // The request log and the connection registry record requests and streams, refused or not (D15).
-const VOLATILE_TABLES = ["audit_events", "sessions", "oauth_pending_requests", "upstream_sync", "request_logs", "sse_connections"];
+const VOLATILE_TABLES = ["audit_events", "sessions", "oauth_pending_requests", "upstream_sync", "request_logs", "request_log_minutes", "sse_connections"];
 const PROXY_5XX = [502, 503, 504];
 
 // ---------------------------------------------------------------------------------------------

@@ -56,6 +56,11 @@ export const AUTHZ_MATRIX: Record<string, "public" | "session" | PermissionKey |
   "GET /api/bitbucket/*path": "bearer:read",
 
   "GET /api/admin/logs": "logs.read",
+  "GET /api/admin/logs/summary": "logs.read",
+  "GET /api/admin/logs/export": "logs.read",
+  "GET /api/admin/logs/:id": "logs.read",
+  "GET /api/stats": "stats.read",
+  "GET /api/admin/stats": "stats.read",
   "GET /api/admin/sse-connections": "sse-connections.read",
   "DELETE /api/admin/sse-connections/:connectionId": "sse-connections.write",
 

@@ -23,6 +23,12 @@ export function createOAuthClientsRepo(db: Db) {
       return rows.map((r) => ({ ...r.client, activeGrants: r.n ?? 0 }));
     },
 
+    /** How many clients there are (the dashboard's "OAuth Clients"). */
+    async count(): Promise<number> {
+      const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(oauthClients);
+      return row?.n ?? 0;
+    },
+
     async findByClientId(clientId: string): Promise<OAuthClientRow | undefined> {
       const [row] = await db.select().from(oauthClients).where(eq(oauthClients.clientId, clientId)).limit(1);
       return row;

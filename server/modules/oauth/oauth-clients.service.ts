@@ -121,6 +121,8 @@ export function createOAuthClientsService(deps: {
   }
 
   return {
+    count: (): Promise<number> => repo.count(),
+
     async list(options: { withSecrets: boolean }): Promise<OAuthClientDto[]> {
       const rows: OAuthClientWithGrants[] = await repo.list(clock.now());
       return rows.map((r) => toDto(r, options.withSecrets));

@@ -1,71 +1,186 @@
 import { and, desc, eq, gte, ilike, lt, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { requestLogs, type NewRequestLogRow, type RequestLogRow } from "../../db/schema";
+import { requestLogMinutes, requestLogs, type NewRequestLogRow, type RequestLogRow } from "../../db/schema";
 
-export interface RequestLogQuery {
-  limit: number;
-  before?: Date | undefined;
+/** What narrows the log (contract/logs.ts LogFilter, parsed). */
+export interface RequestLogFilter {
   status?: "success" | "error" | undefined;
+  statusCode?: number | undefined;
   method?: string | undefined;
   search?: string | undefined;
+  clientId?: string | undefined;
+  tool?: string | undefined;
+  from?: Date | undefined;
+  to?: Date | undefined;
+}
+
+/** A row's place in the newest-first order: pages continue after it. */
+export interface LogPosition {
+  at: Date;
+  id: string;
+}
+
+export interface RequestLogQuery extends RequestLogFilter {
+  limit: number;
+  before?: Date | undefined;
+  after?: LogPosition | undefined;
+}
+
+export interface RequestLogTotals {
+  total: number;
+  successful: number;
+  errors: number;
+  durationMsSum: number;
 }
 
 /** LIKE's wildcards and escape character, taken literally. */
 const likeLiteral = (text: string): string => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
+const MINUTE_MS = 60_000;
+const isWholeMinute = (d: Date | undefined) => d === undefined || d.getTime() % MINUTE_MS === 0;
+
+/**
+ * Whether the per-minute sums can answer for this filter: they know the minute, the method and
+ * the status code, so not a search, a client or a tool, and a time range only on whole minutes.
+ */
+export const summableByMinute = (f: RequestLogFilter): boolean => !f.search && !f.clientId && !f.tool && isWholeMinute(f.from) && isWholeMinute(f.to);
+
 export type RequestLogRepo = ReturnType<typeof createRequestLogRepo>;
 
-/** The request log's rows (the only code touching request_logs). */
+/** The request log's rows and their per-minute sums (the only code touching request_logs and request_log_minutes). */
 export function createRequestLogRepo(db: Db) {
+  /** The filter on the rows themselves: `from` inclusive, `to` exclusive. */
+  const rowFilter = (f: RequestLogFilter): SQL[] => {
+    const where: SQL[] = [];
+    if (f.status === "success") where.push(lt(requestLogs.statusCode, 400));
+    if (f.status === "error") where.push(gte(requestLogs.statusCode, 400));
+    if (f.statusCode !== undefined) where.push(eq(requestLogs.statusCode, f.statusCode));
+    if (f.method) where.push(eq(requestLogs.method, f.method));
+    if (f.clientId) where.push(eq(requestLogs.clientId, f.clientId));
+    if (f.tool) where.push(eq(requestLogs.toolName, f.tool));
+    if (f.from) where.push(gte(requestLogs.at, f.from));
+    if (f.to) where.push(lt(requestLogs.at, f.to));
+    if (f.search) {
+      const pattern = `%${likeLiteral(f.search)}%`;
+      where.push(or(ilike(requestLogs.path, pattern), ilike(requestLogs.method, pattern), ilike(requestLogs.clientId, pattern), ilike(requestLogs.toolName, pattern))!);
+    }
+    return where;
+  };
+  /** The same filter on the per-minute sums (only for filters summableByMinute, whose bounds are whole minutes). */
+  const minuteFilter = (f: RequestLogFilter): SQL[] => {
+    const where: SQL[] = [];
+    if (f.status === "success") where.push(lt(requestLogMinutes.statusCode, 400));
+    if (f.status === "error") where.push(gte(requestLogMinutes.statusCode, 400));
+    if (f.statusCode !== undefined) where.push(eq(requestLogMinutes.statusCode, f.statusCode));
+    if (f.method) where.push(eq(requestLogMinutes.method, f.method));
+    if (f.from) where.push(gte(requestLogMinutes.minute, f.from));
+    if (f.to) where.push(lt(requestLogMinutes.minute, f.to));
+    return where;
+  };
+  const all = (where: SQL[]) => (where.length ? and(...where) : undefined);
+
   return {
     /**
-     * One INSERT of any number of rows: a column of values per parameter, unnested by the
-     * database (11 parameters whatever the batch; building and parsing a VALUES list of 11
-     * parameters a row cost more than twice as much on PGlite, where it runs in this process).
+     * One statement for any number of rows: a column of values per parameter, unnested by the
+     * database (11 parameters whatever the batch; a VALUES list of 11 parameters a row cost more
+     * than twice as much on PGlite, where it runs in this process), and the rows' per-minute sums
+     * added in the same statement, so the sums never disagree with the rows.
      */
     async insertMany(rows: NewRequestLogRow[]): Promise<void> {
       if (rows.length === 0) return;
       const column = <T>(pick: (row: NewRequestLogRow) => T) => sql.param(rows.map(pick));
       await db.execute(sql`
-        insert into request_logs (at, method, path, status_code, duration_ms, client_id, user_id, ip, user_agent, rpc_method, tool_name)
-        select * from unnest(
-          ${column((r) => r.at.toISOString())}::timestamptz[], ${column((r) => r.method)}::text[], ${column((r) => r.path)}::text[],
-          ${column((r) => r.statusCode)}::int[], ${column((r) => r.durationMs)}::real[], ${column((r) => r.clientId ?? null)}::text[],
-          ${column((r) => r.userId ?? null)}::uuid[], ${column((r) => r.ip ?? null)}::text[], ${column((r) => r.userAgent ?? null)}::text[],
-          ${column((r) => r.rpcMethod ?? null)}::text[], ${column((r) => r.toolName ?? null)}::text[]
-        )`);
+        with batch as (
+          select * from unnest(
+            ${column((r) => r.at.toISOString())}::timestamptz[], ${column((r) => r.method)}::text[], ${column((r) => r.path)}::text[],
+            ${column((r) => r.statusCode)}::int[], ${column((r) => r.durationMs)}::real[], ${column((r) => r.clientId ?? null)}::text[],
+            ${column((r) => r.userId ?? null)}::uuid[], ${column((r) => r.ip ?? null)}::text[], ${column((r) => r.userAgent ?? null)}::text[],
+            ${column((r) => r.rpcMethod ?? null)}::text[], ${column((r) => r.toolName ?? null)}::text[]
+          ) as b(at, method, path, status_code, duration_ms, client_id, user_id, ip, user_agent, rpc_method, tool_name)
+        ), logged as (
+          insert into request_logs (at, method, path, status_code, duration_ms, client_id, user_id, ip, user_agent, rpc_method, tool_name)
+          select * from batch
+        )
+        insert into request_log_minutes (minute, method, status_code, requests, duration_ms_sum)
+        select date_trunc('minute', at), method, status_code, count(*), sum(duration_ms) from batch group by 1, 2, 3
+        on conflict (minute, method, status_code) do update
+          set requests = request_log_minutes.requests + excluded.requests, duration_ms_sum = request_log_minutes.duration_ms_sum + excluded.duration_ms_sum`);
     },
 
-    /** Newest first. */
+    /** Newest first, after `after` (keyset paging: a page costs the same at any depth). */
     list(q: RequestLogQuery): Promise<RequestLogRow[]> {
-      const where: SQL[] = [];
+      const where = rowFilter(q);
       if (q.before) where.push(lt(requestLogs.at, q.before));
-      if (q.status === "success") where.push(lt(requestLogs.statusCode, 400));
-      if (q.status === "error") where.push(gte(requestLogs.statusCode, 400));
-      if (q.method) where.push(eq(requestLogs.method, q.method));
-      if (q.search) {
-        const pattern = `%${likeLiteral(q.search)}%`;
-        where.push(or(ilike(requestLogs.path, pattern), ilike(requestLogs.method, pattern), ilike(requestLogs.clientId, pattern))!);
-      }
-      return db
-        .select()
-        .from(requestLogs)
-        .where(where.length ? and(...where) : undefined)
-        .orderBy(desc(requestLogs.at), desc(requestLogs.id))
-        .limit(q.limit);
+      if (q.after) where.push(sql`(${requestLogs.at}, ${requestLogs.id}) < (${q.after.at.toISOString()}::timestamptz, ${q.after.id}::uuid)`);
+      return db.select().from(requestLogs).where(all(where)).orderBy(desc(requestLogs.at), desc(requestLogs.id)).limit(q.limit);
     },
 
-    /** Requests since `since`, and how many of them were answered 429 (D14). */
+    /** One row, or undefined. */
+    async get(id: string): Promise<RequestLogRow | undefined> {
+      const [row] = await db.select().from(requestLogs).where(eq(requestLogs.id, id)).limit(1);
+      return row;
+    },
+
+    /** The filter's totals: from the per-minute sums when they can answer, else from the rows. */
+    async totals(f: RequestLogFilter): Promise<RequestLogTotals> {
+      if (summableByMinute(f)) {
+        const [row] = await db
+          .select({
+            total: sql<number>`coalesce(sum(${requestLogMinutes.requests}), 0)::float8`,
+            successful: sql<number>`coalesce(sum(${requestLogMinutes.requests}) filter (where ${requestLogMinutes.statusCode} < 400), 0)::float8`,
+            durationMsSum: sql<number>`coalesce(sum(${requestLogMinutes.durationMsSum}), 0)::float8`,
+          })
+          .from(requestLogMinutes)
+          .where(all(minuteFilter(f)));
+        const total = Number(row?.total ?? 0);
+        const successful = Number(row?.successful ?? 0);
+        return { total, successful, errors: total - successful, durationMsSum: Number(row?.durationMsSum ?? 0) };
+      }
+      const [row] = await db
+        .select({
+          total: sql<number>`count(*)::float8`,
+          successful: sql<number>`count(*) filter (where ${requestLogs.statusCode} < 400)::float8`,
+          durationMsSum: sql<number>`coalesce(sum(${requestLogs.durationMs}), 0)::float8`,
+        })
+        .from(requestLogs)
+        .where(all(rowFilter(f)));
+      const total = Number(row?.total ?? 0);
+      const successful = Number(row?.successful ?? 0);
+      return { total, successful, errors: total - successful, durationMsSum: Number(row?.durationMsSum ?? 0) };
+    },
+
+    /** Requests from the minute of `since` on, and the 429s among them (D14), from the per-minute sums. */
     async countSince(since: Date): Promise<{ total: number; rateLimited: number }> {
       const [row] = await db
-        .select({ total: sql<number>`count(*)::int`, rateLimited: sql<number>`count(*) filter (where ${requestLogs.statusCode} = 429)::int` })
-        .from(requestLogs)
-        .where(gte(requestLogs.at, since));
-      return { total: row?.total ?? 0, rateLimited: row?.rateLimited ?? 0 };
+        .select({
+          total: sql<number>`coalesce(sum(${requestLogMinutes.requests}), 0)::float8`,
+          rateLimited: sql<number>`coalesce(sum(${requestLogMinutes.requests}) filter (where ${requestLogMinutes.statusCode} = 429), 0)::float8`,
+        })
+        .from(requestLogMinutes)
+        .where(gte(requestLogMinutes.minute, sql`date_trunc('minute', ${since.toISOString()}::timestamptz)`));
+      return { total: Number(row?.total ?? 0), rateLimited: Number(row?.rateLimited ?? 0) };
     },
 
+    /** Requests and errors (status ≥ 400) per minute from the minute of `since` on, oldest first; minutes without requests are absent. */
+    async perMinute(since: Date): Promise<{ minute: Date; requests: number; errors: number }[]> {
+      const rows = await db
+        .select({
+          minute: requestLogMinutes.minute,
+          requests: sql<number>`sum(${requestLogMinutes.requests})::float8`,
+          errors: sql<number>`coalesce(sum(${requestLogMinutes.requests}) filter (where ${requestLogMinutes.statusCode} >= 400), 0)::float8`,
+        })
+        .from(requestLogMinutes)
+        .where(gte(requestLogMinutes.minute, sql`date_trunc('minute', ${since.toISOString()}::timestamptz)`))
+        .groupBy(requestLogMinutes.minute)
+        .orderBy(requestLogMinutes.minute);
+      return rows.map((r) => ({ minute: r.minute, requests: Number(r.requests), errors: Number(r.errors) }));
+    },
+
+    /** Removes rows before `before`, taken down to its minute, and the sums of those minutes: rows and sums stay in step. */
     async pruneBefore(before: Date): Promise<number> {
-      const rows = await db.delete(requestLogs).where(lt(requestLogs.at, before)).returning({ id: requestLogs.id });
+      const edge = new Date(Math.floor(before.getTime() / MINUTE_MS) * MINUTE_MS);
+      const rows = await db.delete(requestLogs).where(lt(requestLogs.at, edge)).returning({ id: requestLogs.id });
+      await db.delete(requestLogMinutes).where(lt(requestLogMinutes.minute, edge));
       return rows.length;
     },
   };

@@ -1,9 +1,11 @@
-import type { LogEntryDto, LogQuery } from "../../../contract/logs";
+import type { LogEntryDto, LogFilter, LogQuery, LogSummaryDto } from "../../../contract/logs";
 import type { NewRequestLogRow, RequestLogRow } from "../../db/schema";
+import { AppError } from "../../lib/app-error";
 import type { Clock } from "../../lib/clock";
 import type { Logger } from "../../lib/logger";
 import { createBatchWriter, type BatchWriterOptions } from "../../lib/batch-writer";
-import type { RequestLogRepo } from "./request-log.repo";
+import type { Cursors } from "../../mcp/tools/cursor";
+import type { LogPosition, RequestLogRepo } from "./request-log.repo";
 
 export type RequestLogEntry = Omit<NewRequestLogRow, "id">;
 
@@ -24,9 +26,34 @@ export const presentLogEntry = (row: RequestLogRow): LogEntryDto => ({
 
 export type RequestLogOptions = BatchWriterOptions;
 
-/** D15: the request log, written in batches off the request path (lib/batch-writer.ts). */
-export function createRequestLogService(deps: { repo: RequestLogRepo; clock: Clock; log: Logger } & RequestLogOptions) {
+/** How many rows the CSV export reads at a time: memory stays flat whatever the log holds. */
+const EXPORT_PAGE = 1000;
+
+const filterOf = (q: LogFilter): LogFilter => ({ status: q.status, statusCode: q.statusCode, method: q.method, search: q.search, clientId: q.clientId, tool: q.tool, from: q.from, to: q.to });
+
+/** A cursor belongs to the filters it was given for: another filter's cursor is refused, not misread. */
+const cursorScope = (q: LogQuery): string => `request-log\u0000${JSON.stringify({ ...filterOf(q), before: q.before })}`;
+
+const badCursor = () => new AppError("validation_failed", "cursor is not an X-Next-Cursor this server gave for these filters; start again without it", { fields: { cursor: "cursor is not an X-Next-Cursor this server gave for these filters; start again without it" } });
+
+function positionIn(cursors: Cursors, q: LogQuery): LogPosition | undefined {
+  if (q.cursor === undefined) return undefined;
+  let value: string;
+  try {
+    value = cursors.open(cursorScope(q), q.cursor);
+  } catch {
+    throw badCursor();
+  }
+  const [at, id] = value.split("|");
+  const when = new Date(at ?? "");
+  if (!id || !/^[0-9a-f-]{36}$/.test(id) || Number.isNaN(when.getTime())) throw badCursor();
+  return { at: when, id };
+}
+
+/** D15: the request log, written in batches off the request path (lib/batch-writer.ts), and read by the Logs screen and the dashboard. */
+export function createRequestLogService(deps: { repo: RequestLogRepo; clock: Clock; log: Logger; cursors: Cursors } & RequestLogOptions) {
   const writer = createBatchWriter<RequestLogEntry>({ ...deps, what: "request log", insertMany: (rows) => deps.repo.insertMany(rows) });
+  const ago = (ms: number) => new Date(deps.clock.now().getTime() - ms);
 
   return {
     /** Synchronous and cheap: the request never waits for the database. */
@@ -37,10 +64,45 @@ export function createRequestLogService(deps: { repo: RequestLogRepo; clock: Clo
     get buffered(): number {
       return writer.buffered;
     },
-    list: async (q: LogQuery): Promise<LogEntryDto[]> => (await deps.repo.list(q)).map(presentLogEntry),
-    /** Requests in the last `windowMs` and the 429s among them (the dashboard's figures, D14). */
-    countSince: (windowMs: number) => deps.repo.countSince(new Date(deps.clock.now().getTime() - windowMs)),
-    prune: (retentionDays: number): Promise<number> => deps.repo.pruneBefore(new Date(deps.clock.now().getTime() - retentionDays * 86_400_000)),
+
+    /** A page, newest first, and the cursor of the next one (null on the last). */
+    async page(q: LogQuery): Promise<{ entries: LogEntryDto[]; nextCursor: string | null }> {
+      const rows = await deps.repo.list({ ...filterOf(q), limit: q.limit + 1, before: q.before, after: positionIn(deps.cursors, q) });
+      const page = rows.slice(0, q.limit);
+      const last = page.at(-1);
+      const nextCursor = rows.length > q.limit && last ? deps.cursors.seal(cursorScope(q), `${last.at.toISOString()}|${last.id}`) : null;
+      return { entries: page.map(presentLogEntry), nextCursor };
+    },
+
+    /** One entry, or undefined. */
+    get: async (id: string): Promise<LogEntryDto | undefined> => {
+      const row = await deps.repo.get(id);
+      return row ? presentLogEntry(row) : undefined;
+    },
+
+    /** The Logs screen's stat cards over every row the filters match. */
+    async summary(f: LogFilter): Promise<LogSummaryDto> {
+      const t = await deps.repo.totals(filterOf(f));
+      return { total: t.total, successful: t.successful, errors: t.errors, averageResponseTime: t.total > 0 ? Math.round((t.durationMsSum / t.total) * 100) / 100 : null };
+    },
+
+    /** Every row the filters match, newest first, a page at a time (the CSV export). */
+    async *matching(f: LogFilter): AsyncGenerator<LogEntryDto[]> {
+      let after: LogPosition | undefined;
+      for (;;) {
+        const rows = await deps.repo.list({ ...filterOf(f), limit: EXPORT_PAGE, after });
+        if (rows.length > 0) yield rows.map(presentLogEntry);
+        if (rows.length < EXPORT_PAGE) return;
+        const last = rows.at(-1)!;
+        after = { at: last.at, id: last.id };
+      }
+    },
+
+    /** Requests in the last `windowMs` and the 429s among them (the dashboard's figures, D14), counted by minute. */
+    countSince: (windowMs: number) => deps.repo.countSince(ago(windowMs - 60_000)),
+    /** Requests and errors per minute over the last `windowMs` (the dashboard's chart). */
+    perMinute: (windowMs: number) => deps.repo.perMinute(ago(windowMs - 60_000)),
+    prune: (retentionDays: number): Promise<number> => deps.repo.pruneBefore(ago(retentionDays * 86_400_000)),
   };
 }
 

@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LogEntryDto } from "../../../contract/logs";
 import { createLogger } from "../../lib/logger";
@@ -8,6 +8,8 @@ import type { TestClient } from "../../test/http-client";
 import { startTestApp, type TestApp } from "../../test/test-app";
 import { openTestDatabase } from "../../test/test-database";
 import { createRequestLogRepo } from "./request-log.repo";
+import { createCursors } from "../../mcp/tools/cursor";
+import { createSecretBox } from "../../lib/secret-box";
 import { createRequestLogService } from "./request-log.service";
 
 /** D15: the request log, its batching, the admin API over it, and retention. */
@@ -120,7 +122,7 @@ describe("request log batching and retention", () => {
   it("20,000 records are all written, in batches, and close() loses nothing", async () => {
     const database = await openTestDatabase();
     const clock = createFakeClock();
-    const service = createRequestLogService({ repo: createRequestLogRepo(database.db), clock, log: createLogger({ level: "silent" }), batchSize: 500, flushIntervalMs: 60_000 });
+    const service = createRequestLogService({ repo: createRequestLogRepo(database.db), cursors: createCursors(createSecretBox(randomBytes(32))), clock, log: createLogger({ level: "silent" }), batchSize: 500, flushIntervalMs: 60_000 });
     try {
       for (let i = 0; i < 20_000; i++) service.record({ at: clock.now(), method: "POST", path: "/mcp", statusCode: 200, durationMs: 1.5, clientId: "c", userId: null, ip: "127.0.0.1", userAgent: "x", rpcMethod: "tools/call", toolName: "jira_search" });
       await service.close();
@@ -134,7 +136,7 @@ describe("request log batching and retention", () => {
   it("prune removes rows older than the retention, and only those", async () => {
     const database = await openTestDatabase();
     const clock = createFakeClock();
-    const service = createRequestLogService({ repo: createRequestLogRepo(database.db), clock, log: createLogger({ level: "silent" }) });
+    const service = createRequestLogService({ repo: createRequestLogRepo(database.db), cursors: createCursors(createSecretBox(randomBytes(32))), clock, log: createLogger({ level: "silent" }) });
     try {
       const row = (at: Date, statusCode = 200) => ({ at, method: "GET", path: "/api/admin/logs", statusCode, durationMs: 1, clientId: null, userId: null, ip: null, userAgent: null, rpcMethod: null, toolName: null });
       service.record(row(new Date(clock.now().getTime() - 31 * 86_400_000)));
@@ -152,7 +154,7 @@ describe("request log batching and retention", () => {
     const database = await openTestDatabase();
     const lines: string[] = [];
     const log = createLogger({ level: "info" }, { write: (line: string) => void lines.push(line) } as unknown as NodeJS.WritableStream);
-    const service = createRequestLogService({ repo: createRequestLogRepo(database.db), clock: createFakeClock(), log, flushIntervalMs: 60_000 });
+    const service = createRequestLogService({ repo: createRequestLogRepo(database.db), cursors: createCursors(createSecretBox(randomBytes(32))), clock: createFakeClock(), log, flushIntervalMs: 60_000 });
     try {
       // A user id that is not a UUID fails the insert (22P02) with the secret-looking value as a parameter.
       service.record({ at: new Date(), method: "GET", path: "/oauth/token", statusCode: 200, durationMs: 1, clientId: "secret-client-value", userId: "not-a-uuid", ip: null, userAgent: null, rpcMethod: null, toolName: null });

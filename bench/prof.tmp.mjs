@@ -1,0 +1,20 @@
+import { Agent, request } from "undici";
+import { benchToken, startSandboxProcess, startServer } from "./lib.mjs";
+const N = Number(process.env.N ?? 4000);
+const sandbox = await startSandboxProcess();
+const server = await startServer({ nodeArgs: ["--cpu-prof", "--cpu-prof-dir=/tmp/prof"], env: { DEMO_SANDBOX_URL: sandbox.url, RATE_LIMIT_API_PER_MINUTE: "100000000", RATE_LIMIT_API_BURST: "1000000" } });
+const token = await benchToken(server);
+const agent = new Agent({ keepAliveTimeout: 30_000, connections: 32 });
+const ENVELOPE = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}, "io.modelcontextprotocol/clientInfo": { name: "bench", version: "1" } };
+const headers = { authorization: `Bearer ${token}`, "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "jira_search" };
+let id = 1;
+const one = async () => { const r = await request(`${server.url}/mcp`, { method: "POST", headers, body: JSON.stringify({ jsonrpc: "2.0", id: id++, method: "tools/call", params: { name: "jira_search", arguments: { jql: "project = BK ORDER BY updated DESC", maxResults: 20 }, _meta: ENVELOPE } }), dispatcher: agent }); const t = await r.body.text(); if (r.statusCode !== 200 || t.includes('"isError":true')) throw new Error(t.slice(0, 300)); };
+for (let i = 0; i < 300; i++) await one();
+const t0 = performance.now();
+const times = [];
+for (let i = 0; i < N; i++) { const a = performance.now(); await one(); times.push(performance.now() - a); }
+times.sort((a, b) => a - b);
+console.log("serial p50", times[Math.floor(times.length / 2)].toFixed(3), "mean", ((performance.now() - t0) / N).toFixed(3));
+await agent.close();
+await server.stop();
+await sandbox.stop();
