@@ -28,6 +28,7 @@ import { TIMINGS } from "../contract/limits";
 import { requestLog } from "./http/middleware/request-log";
 import { logsRoutes } from "./http/routes/logs.routes";
 import { statsRoutes } from "./http/routes/stats.routes";
+import { metricsRoutes } from "./http/routes/metrics.routes";
 import { toolCallsRoutes } from "./http/routes/tool-calls.routes";
 import { sseConnectionsRoutes } from "./http/routes/sse-connections.routes";
 
@@ -53,7 +54,7 @@ export function buildApp(container: Container, options: BuildAppOptions): BuiltA
   app.set("trust proxy", config.TRUST_PROXY);
   app.set("etag", false);
 
-  app.use(httpLog(log, { ignore: (path) => path === "/api/mcp/health" }));
+  app.use(httpLog(log, { ignore: (path) => path === "/api/mcp/health", metrics: container.metrics }));
   const headers = securityHeaderList({ devMode: config.NODE_ENV === "development" });
   app.use(securityHeaders(headers));
   const requestLogDeps = { service: services.requestLog, now: () => container.clock.now() };
@@ -72,13 +73,14 @@ export function buildApp(container: Container, options: BuildAppOptions): BuiltA
       rateLimit: { requests: config.RATE_LIMIT_OAUTH_REQUESTS, windowMinutes: config.RATE_LIMIT_OAUTH_WINDOW_MINUTES },
     }),
   );
+  app.use(metricsRoutes({ metrics: container.metrics, token: config.METRICS_TOKEN, auth: services.auth }));
   const readToken = bearer({ verifier: services.oauthTokens, issuer, scope: "read" });
   // One API budget per OAuth client (D16), whichever bearer route spends it.
   const apiRateLimit = clientRateLimit({ perMinute: config.RATE_LIMIT_API_PER_MINUTE, burst: config.RATE_LIMIT_API_BURST });
 
   // MCP (D8): /mcp and the specification's /api/mcp/protocol, its event stream, the legacy transport.
   const readTokenAt = (resourcePath: string) => bearer({ verifier: services.oauthTokens, issuer, scope: "read", resourcePath });
-  const mcpCore = createMcpCore({ targets: container.upstream.targets, cursors: container.mcp.cursors, availability: container.mcp.toolAvailability, toolCalls: services.toolCalls, version: options.version, log, destructiveTools: config.MCP_DESTRUCTIVE_TOOLS });
+  const mcpCore = createMcpCore({ targets: container.upstream.targets, cursors: container.mcp.cursors, availability: container.mcp.toolAvailability, toolCalls: services.toolCalls, version: options.version, log, destructiveTools: config.MCP_DESTRUCTIVE_TOOLS, metrics: container.metrics });
   const mcpFactory = createMcpServerFactory(mcpCore);
   const streamDeps = { streams: container.mcp.streams, connections: services.connections, log };
   const { router: mcpRouter } = mcpRoutes({
@@ -142,6 +144,6 @@ export function buildApp(container: Container, options: BuildAppOptions): BuiltA
   app.use(notFound);
   app.use(errorHandler);
 
-  const front = frontDoor({ log, headers, ...(config.REQUEST_LOG ? { requestLog: requestLogDeps } : {}), trustProxy: app.get("trust proxy fn") as (address: string, hop: number) => boolean, eventStream });
+  const front = frontDoor({ log, headers, ...(config.REQUEST_LOG ? { requestLog: requestLogDeps } : {}), trustProxy: app.get("trust proxy fn") as (address: string, hop: number) => boolean, eventStream, metrics: container.metrics });
   return { app, front };
 }

@@ -6,6 +6,7 @@ import { createIntegrationConfigService } from "./modules/integrations/integrati
 import { createSyncRecorder } from "./modules/integrations/sync-recorder";
 import { createUpstreamTargets, SERVICES_OF } from "./modules/integrations/upstream-targets";
 import { createEventBus } from "./lib/event-bus";
+import { createMetrics } from "./lib/metrics";
 import type { SettingsConfig } from "./modules/integrations/settings";
 import { createOAuthClientsService } from "./modules/oauth/oauth-clients.service";
 import { createOAuthTokensService } from "./modules/oauth/oauth-tokens.service";
@@ -53,6 +54,7 @@ export type AppConfig = Pick<
   | "MCP_FAST_LANE"
   | "MCP_DESTRUCTIVE_TOOLS"
   | "MCP_MAX_STREAMS"
+  | "METRICS_TOKEN"
 > &
   SettingsConfig & {
     loginLimits?: LoginThrottleLimits;
@@ -89,7 +91,8 @@ export function createContainer(deps: { database: Database; config: AppConfig; c
   const roles = createRolesService({ repos, transact, audit, clock, events });
   const meter = createUpstreamMeter({ clock, events, hourlyBudget: { atlassian: config.ATLASSIAN_HOURLY_BUDGET, bitbucket: config.BITBUCKET_HOURLY_BUDGET } });
   const hostPolicy = createHostPolicy({ allowPrivate: config.UPSTREAM_ALLOW_PRIVATE, allowedHosts: config.UPSTREAM_ALLOWED_HOSTS });
-  const http = createUpstreamHttp({ meter, timeoutMs: config.UPSTREAM_TIMEOUT_MS, hostPolicy, proxy: createOutboundProxy(config.outboundProxy ?? proxySettingsFrom(process.env)), ...config.upstream });
+  const metrics = createMetrics();
+  const http = createUpstreamHttp({ meter, observe: metrics.upstream, timeoutMs: config.UPSTREAM_TIMEOUT_MS, hostPolicy, proxy: createOutboundProxy(config.outboundProxy ?? proxySettingsFrom(process.env)), ...config.upstream });
   // The integrations (issue 11 repair): configuration, where calls go, and what the last calls did, apart.
   const integrations = createIntegrationConfigService({ repos, transact, secretBox, audit, clock, hostPolicy, bitbucketApiUrl: config.BITBUCKET_API_URL, events });
   const upstreamTargets = createUpstreamTargets({ repo: repos.integrationsRepo, secretBox, http, bitbucketApiUrl: config.BITBUCKET_API_URL, events });
@@ -125,6 +128,7 @@ export function createContainer(deps: { database: Database; config: AppConfig; c
     limits: { perMinute: config.RATE_LIMIT_SSE_PER_MINUTE, maxConcurrentPerClient: config.RATE_LIMIT_SSE_MAX_CONCURRENT, maxPerProcess: config.MCP_MAX_STREAMS },
     log,
   });
+  metrics.probe({ openStreams: () => streams.size, logQueueDepth: () => requestLog.buffered });
   const streamKeeper = createStreamKeeper({ streams, connections, verify: (token) => oauthTokens.verifyAccessToken(token), intervalMs: config.heartbeatMs ?? TIMINGS.sseHeartbeatMs, log });
   // Heartbeats run for as long as the container lives (an unref'd timer; close() stops it).
   streamKeeper.start();
@@ -170,6 +174,7 @@ export function createContainer(deps: { database: Database; config: AppConfig; c
     upstream: { http, meter, hostPolicy, targets: upstreamTargets, syncRecorder },
     services: { audit, auth, users, roles, integrations, integrationStatus, oauthClients, oauthTokens, requestLog, connections, toolCalls },
     events,
+    metrics,
     mcp: { streams, streamKeeper, toolAvailability, bus: mcpBus, cursors },
     /** Stops what holds sockets or timers (the upstream connection pool, the log's timer) and flushes the request log. */
     close: async () => {

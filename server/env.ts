@@ -111,6 +111,11 @@ export const EnvSchema = z.object({
   OAUTH_REFRESH_TOKEN_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(30),
   /** Whether requests are recorded in the request log at all (D15); off, the Logs screen stays empty. */
   REQUEST_LOG: bool.default(true),
+  /**
+   * A bearer token that opens GET /metrics to a Prometheus scraper (issue 12 item 6); without it,
+   * only a console session with stats.read may read the metrics. At least 32 characters.
+   */
+  METRICS_TOKEN: z.string().min(32, "must be at least 32 characters").optional(),
   /** Request log rows older than this are removed (D15). */
   LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   /** The 2024-11-05 HTTP+SSE transport (GET /sse, POST /messages) for older MCP clients; deprecated by the protocol. */

@@ -4,6 +4,7 @@ import type { Logger } from "../lib/logger";
 import { EVENT_STREAM_PATH, openSpecStream, type EventStreamDeps, type StreamCaller } from "../mcp/event-stream.routes";
 import type { BearerGuard } from "./middleware/bearer";
 import { trackRequest } from "./middleware/http-log";
+import type { Metrics } from "../lib/metrics";
 import { recordRequest, type RequestLogDeps } from "./middleware/request-log";
 import type { SecurityHeaders } from "./middleware/security-headers";
 
@@ -28,6 +29,7 @@ export function frontDoor(deps: {
   /** Express's compiled "trust proxy" setting, so the address is the one `req.ip` would give. */
   trustProxy: (address: string, hop: number) => boolean;
   eventStream: { deps: EventStreamDeps; guard: BearerGuard };
+  metrics?: Metrics;
 }): FrontDoor {
   const { log, eventStream } = deps;
 
@@ -41,7 +43,7 @@ export function frontDoor(deps: {
   }
 
   function serve(req: IncomingMessage, res: ServerResponse, caller: StreamCaller): void {
-    trackRequest(log, req, res, false);
+    trackRequest(log, req, res, false, deps.metrics, EVENT_STREAM_PATH);
     deps.headers.apply(res);
     if (deps.requestLog) recordRequest(deps.requestLog, req, res, { path: EVENT_STREAM_PATH, ip: caller.ip, auth: () => caller.auth });
     openSpecStream(eventStream.deps, req, res, caller, true).catch((err: unknown) => {

@@ -8,6 +8,7 @@ import { TOOLS } from "./tools/catalogue";
 import { OPEN_POLICY, toolsetsOf, type ClientPolicy } from "../../contract/policy";
 import type { ToolContext, ToolSpec } from "./tools/tool";
 import type { Cursors } from "./tools/cursor";
+import type { Metrics } from "../lib/metrics";
 
 export const SERVER_NAME = "bridgekeeper";
 
@@ -83,6 +84,8 @@ export interface McpCoreDeps {
   cursors: Cursors;
   /** MCP_DESTRUCTIVE_TOOLS: false hides tools that delete or merge, for every client. */
   destructiveTools?: boolean;
+  /** Counts and times each call by tool and outcome. */
+  metrics?: Pick<Metrics, "toolCall">;
 }
 
 /**
@@ -124,6 +127,7 @@ export function createMcpCore(deps: McpCoreDeps) {
         objects: result.isError ? objectsOf(tool.service, input, undefined, context.bitbucketWorkspace) : objectsOf(tool.service, input, result.structuredContent, context.bitbucketWorkspace),
         requestId: caller.requestId,
       });
+      deps.metrics?.toolCall(tool.name, !result.isError, (performance.now() - started) / 1000);
       return result;
     },
   };

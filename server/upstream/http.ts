@@ -48,6 +48,8 @@ export interface UpstreamOptions {
   hostPolicy?: HostPolicy;
   /** HTTPS_PROXY / HTTP_PROXY / NO_PROXY (outbound-proxy.ts); null: every call connects directly. */
   proxy?: OutboundProxy | null;
+  /** Told of each call's end (retries included): the service, "ok" or the error kind, and the seconds it took (the metrics). */
+  observe?: (service: UpstreamService, outcome: string, seconds: number) => void;
 }
 
 const IDEMPOTENT = new Set(["GET", "HEAD", "PUT", "DELETE"]);
@@ -123,12 +125,15 @@ export function createUpstreamHttp(options: UpstreamOptions) {
       headers["content-type"] = "application/json";
     }
     const breaker = breakerFor(service, origin);
+    const started = performance.now();
+    const observed = (outcome: string) => options.observe?.(service, outcome, (performance.now() - started) / 1000);
 
     try {
       for (let attempt = 1; ; attempt++) {
         try {
           const response = await breaker.execute(() => attemptOnce<T>(service, { origin, path, method, headers, body, signal: controller.signal, accept: call.accept ?? "json", timeoutMs }));
           options.meter.recordOutcome(service, true);
+          observed("ok");
           return response;
         } catch (raw) {
           const pause = Math.ceil(breakerOptions.halfOpenAfterMs / 1000);
@@ -136,6 +141,7 @@ export function createUpstreamHttp(options: UpstreamOptions) {
           const wait = attempt < maxAttempts ? retryDelay(err, method, attempt) : null;
           if (wait === null || Date.now() + wait >= deadline) {
             options.meter.recordOutcome(service, err.reachedService, err.reachedService ? null : err.message);
+            observed(err.kind);
             throw err;
           }
           await sleep(wait, controller.signal).catch(() => {

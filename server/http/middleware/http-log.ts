@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { RequestHandler } from "express";
 import { redactUrl, type Logger } from "../../lib/logger";
+import { routeLabel, type Metrics } from "../../lib/metrics";
 
 declare module "http" {
   interface IncomingMessage {
@@ -18,9 +19,9 @@ declare module "http" {
  * per request beyond the id: a line whose level is off costs nothing, and a long-lived stream
  * holds no logger of its own.
  */
-export function httpLog(log: Logger, options: { ignore?: (path: string) => boolean } = {}): RequestHandler {
+export function httpLog(log: Logger, options: { ignore?: (path: string) => boolean; metrics?: Metrics } = {}): RequestHandler {
   return (req, res, next) => {
-    req.id = trackRequest(log, req, res, options.ignore?.(req.path) ?? false);
+    req.id = trackRequest(log, req, res, options.ignore?.(req.path) ?? false, options.metrics);
     req.log = log;
     next();
   };
@@ -28,9 +29,10 @@ export function httpLog(log: Logger, options: { ignore?: (path: string) => boole
 
 /**
  * httpLog's work for one request, also for those served before Express (front-door.ts, which
- * adds nothing to a request it holds for hours): the request's id, answered in X-Request-Id.
+ * adds nothing to a request it holds for hours): the request's id, answered in X-Request-Id, and
+ * its count and time in the metrics (by route pattern, read when it ends: the route is known then).
  */
-export function trackRequest(log: Logger, req: IncomingMessage, res: ServerResponse, quiet: boolean): string {
+export function trackRequest(log: Logger, req: IncomingMessage, res: ServerResponse, quiet: boolean, metrics?: Metrics, route?: string): string {
   const id = randomUUID();
   res.setHeader("X-Request-Id", id);
   const started = process.hrtime.bigint();
@@ -39,6 +41,7 @@ export function trackRequest(log: Logger, req: IncomingMessage, res: ServerRespo
     res.off("close", done);
     const status = res.statusCode;
     const finished = res.writableFinished;
+    metrics?.request(route ?? routeLabel(req as Parameters<typeof routeLabel>[0]), req.method, finished || res.headersSent ? status : 499, Number(process.hrtime.bigint() - started) / 1e9);
     const level = status >= 500 ? "error" : status >= 400 || !finished ? "warn" : "info";
     if (quiet || !log.isLevelEnabled(level)) return;
     const responseTime = Math.round(Number(process.hrtime.bigint() - started) / 1e4) / 100;
