@@ -133,6 +133,18 @@ const plausible = {
   uuid: fc.uuid(),
 };
 
+/** The request log's filters, plausible and not (list, summary and export take the same). */
+const logFilters = {
+  status: fc.constantFrom("success", "error", "x"),
+  statusCode: fc.constantFrom("200", "429", "99", "600", "abc"),
+  method: fc.constantFrom("GET", "post", "BREW"),
+  clientId: fc.constantFrom("bk_x", "", "y".repeat(301)),
+  tool: fc.constantFrom("jira_search", "DROP TABLE"),
+  from: plausible.isoDate,
+  to: plausible.isoDate,
+  search: fc.oneof(fc.string({ maxLength: 40 }), fc.constantFrom("%", "_", "\\", "x".repeat(10_000))),
+};
+
 /** A string an Atlassian instance URL may be only if it points at the closed loopback port. */
 function loopbackOnly(v: unknown): unknown {
   if (typeof v !== "string") return v;
@@ -554,8 +566,13 @@ function routes(): Record<string, RouteFuzz> {
     "POST /api/oauth/requests/:id/decision": apiRoute("POST /api/oauth/requests/:id/decision", { params: { id: pending }, body: jsonBodies({ approve: plausible.bool }) }),
 
     "GET /api/admin/logs": apiRoute("GET /api/admin/logs", {
-      query: { limit: plausible.limit, before: plausible.isoDate, status: fc.constantFrom("success", "error", "x"), method: fc.constantFrom("GET", "post", "BREW"), search: shortNastyString },
+      query: { ...logFilters, limit: plausible.limit, before: plausible.isoDate, cursor: fc.constantFrom("", "abc.def", "x".repeat(500), "eyJ4Ijoi.AAAAAAAAAAAAAAAAAAAAAA") },
     }),
+    "GET /api/admin/logs/summary": apiRoute("GET /api/admin/logs/summary", { query: logFilters }),
+    "GET /api/admin/logs/export": apiRoute("GET /api/admin/logs/export", { query: logFilters }),
+    "GET /api/admin/logs/:id": apiRoute("GET /api/admin/logs/:id", { params: { id: () => ["00000000-0000-4000-8000-000000000000", "not-a-uuid"] } }),
+    "GET /api/stats": apiRoute("GET /api/stats"),
+    "GET /api/admin/stats": apiRoute("GET /api/admin/stats"),
     "GET /api/admin/sse-connections": apiRoute("GET /api/admin/sse-connections"),
     "DELETE /api/admin/sse-connections/:connectionId": apiRoute("DELETE /api/admin/sse-connections/:connectionId"),
 
