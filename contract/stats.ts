@@ -16,3 +16,48 @@ export interface StatsDto {
 }
 
 export const SERVER_RUNNING = "Running";
+
+/**
+ * The endpoints the API Endpoints screen and the dashboard card list (spec §2), plus `/mcp`, in
+ * the screen's order. `match` says how a logged request is counted as one of them: its exact
+ * path, or any path under `path` without the `*`. `stream`: the screen shows the open stream
+ * count instead of a response time.
+ */
+export const API_ENDPOINTS = [
+  { method: "GET", path: "/api/mcp/health", description: "Server health check", match: "exact" },
+  { method: "POST", path: "/mcp", description: "MCP endpoint (Streamable HTTP, every protocol revision)", match: "exact" },
+  { method: "POST", path: "/api/mcp/protocol", description: "MCP protocol handler (JSON-RPC 2.0)", match: "exact" },
+  { method: "SSE", path: "/api/sse/stream", description: "Server-Sent Events stream", match: "exact", stream: true },
+  { method: "POST", path: "/oauth/token", description: "OAuth token endpoint", match: "exact" },
+  { method: "GET", path: "/oauth/authorize", description: "OAuth authorization endpoint", match: "exact" },
+  { method: "GET", path: "/api/atlassian/jira/*", description: "Jira REST API proxy", match: "prefix", service: "jira" },
+  { method: "GET", path: "/api/atlassian/confluence/*", description: "Confluence REST API proxy", match: "prefix", service: "confluence" },
+  { method: "GET", path: "/api/bitbucket/*", description: "Bitbucket REST API proxy", match: "prefix", service: "bitbucket" },
+  { method: "GET", path: "/api/admin/stats", description: "Server statistics", match: "exact" },
+  { method: "GET", path: "/api/admin/oauth-clients", description: "OAuth client management", match: "exact" },
+  { method: "GET", path: "/api/admin/logs", description: "Request logs", match: "exact" },
+] as const satisfies readonly { method: string; path: string; description: string; match: "exact" | "prefix"; stream?: boolean; service?: "jira" | "confluence" | "bitbucket" }[];
+
+export type ApiEndpoint = (typeof API_ENDPOINTS)[number];
+
+/** `GET /api/admin/endpoint-stats`: per endpoint of API_ENDPOINTS, what the last hour measured (D14). */
+export interface EndpointStatDto {
+  method: string;
+  path: string;
+  /** Requests logged in the last hour. */
+  requests: number;
+  /** Median response time in ms over them; null when none was seen (the screen shows a dash). */
+  medianMs: number | null;
+}
+
+/** `GET /api/admin/stats/traffic`: the last 60 minutes, oldest first, one entry per minute (the dashboard's charts). */
+export interface TrafficMinuteDto {
+  /** The minute's start (ISO). */
+  minute: string;
+  /** Requests logged (every instance). */
+  requests: number;
+  /** Those answered 400 or above. */
+  errors: number;
+  /** Calls this instance made to each service. */
+  upstream: { jira: number; confluence: number; bitbucket: number };
+}

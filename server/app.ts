@@ -133,6 +133,9 @@ export function buildApp(container: Container, options: BuildAppOptions): BuiltA
       oauthClients: services.oauthClients.count,
       liveGrants: services.oauthTokens.liveGrants,
       requestsSince: services.requestLog.countSince,
+      endpointMedians: services.requestLog.endpointMedians,
+      requestsPerMinute: services.requestLog.perMinute,
+      upstreamPerMinute: container.upstream.meter.callsPerMinute,
     }),
   );
   api.use(toolCallsRoutes({ toolCalls: services.toolCalls }));

@@ -573,6 +573,8 @@ function routes(): Record<string, RouteFuzz> {
     "GET /api/admin/logs/:id": apiRoute("GET /api/admin/logs/:id", { params: { id: () => ["00000000-0000-4000-8000-000000000000", "not-a-uuid"] } }),
     "GET /api/stats": apiRoute("GET /api/stats"),
     "GET /api/admin/stats": apiRoute("GET /api/admin/stats"),
+    "GET /api/admin/endpoint-stats": apiRoute("GET /api/admin/endpoint-stats"),
+    "GET /api/admin/stats/traffic": apiRoute("GET /api/admin/stats/traffic"),
     "GET /api/admin/sse-connections": apiRoute("GET /api/admin/sse-connections"),
     "DELETE /api/admin/sse-connections/:connectionId": apiRoute("DELETE /api/admin/sse-connections/:connectionId"),
 

@@ -61,6 +61,8 @@ export const AUTHZ_MATRIX: Record<string, "public" | "session" | PermissionKey |
   "GET /api/admin/logs/:id": "logs.read",
   "GET /api/stats": "stats.read",
   "GET /api/admin/stats": "stats.read",
+  "GET /api/admin/endpoint-stats": "stats.read",
+  "GET /api/admin/stats/traffic": "stats.read",
   "GET /api/admin/sse-connections": "sse-connections.read",
   "DELETE /api/admin/sse-connections/:connectionId": "sse-connections.write",
 

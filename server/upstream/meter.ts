@@ -26,36 +26,49 @@ export interface UsageSnapshot {
 }
 
 const HOUR_MS = 3_600_000;
+const SERVICES: readonly UpstreamService[] = ["jira", "confluence", "bitbucket"];
 const MINUTE_MS = 60_000;
 
 /**
- * Measures what the status cards show (D14): calls per budget group in the last hour (a ring of
- * 60 one-minute buckets), the upstream's own rate-limit headers, and each service's last success
- * and failure.
+ * Measures what the status cards show (D14): calls per service in the last hour (a ring of 60
+ * one-minute buckets each; a budget group's use is the sum of its services'), the upstream's own
+ * rate-limit headers, and each service's last success and failure.
  */
 export function createUpstreamMeter(deps: { clock: Clock; hourlyBudget: Record<BudgetGroup, number>; events?: EventBus }) {
-  const buckets: Record<BudgetGroup, { minute: number; count: number }[]> = { atlassian: [], bitbucket: [] };
+  const rings: Record<UpstreamService, { minute: number; count: number }[]> = { jira: [], confluence: [], bitbucket: [] };
   const reported: Partial<Record<BudgetGroup, { limit: number; remaining: number | null; at: number }>> = {};
   const health = new Map<UpstreamService, ServiceHealth>();
 
+  const minuteOf = (ms: number) => Math.floor(ms / MINUTE_MS);
   const callsInLastHour = (group: BudgetGroup, now: number): number => {
-    const current = Math.floor(now / MINUTE_MS);
+    const current = minuteOf(now);
     let sum = 0;
-    for (const b of buckets[group]) if (b.minute > current - 60) sum += b.count;
+    for (const service of SERVICES) {
+      if (budgetGroupOf(service) !== group) continue;
+      for (const b of rings[service]) if (b.minute > current - 60) sum += b.count;
+    }
     return sum;
   };
 
   return {
     /** One HTTP request sent upstream (each retry counts: it spends the budget too). */
     recordCall(service: UpstreamService): void {
-      const ring = buckets[budgetGroupOf(service)];
-      const minute = Math.floor(deps.clock.now().getTime() / MINUTE_MS);
+      const ring = rings[service];
+      const minute = minuteOf(deps.clock.now().getTime());
       const last = ring[ring.length - 1];
       if (last && last.minute === minute) last.count += 1;
       else {
         ring.push({ minute, count: 1 });
         if (ring.length > 60) ring.shift();
       }
+    },
+
+    /** This process's calls to `service` in each of the last 60 minutes, oldest first (the dashboard's chart). */
+    callsPerMinute(service: UpstreamService): number[] {
+      const current = minuteOf(deps.clock.now().getTime());
+      const counts = new Array<number>(60).fill(0);
+      for (const b of rings[service]) if (b.minute > current - 60 && b.minute <= current) counts[59 - (current - b.minute)] = b.count;
+      return counts;
     },
 
     /** X-RateLimit-Limit / X-RateLimit-Remaining, when the upstream sends them. */

@@ -176,6 +176,27 @@ export function createRequestLogRepo(db: Db) {
       return rows.map((r) => ({ minute: r.minute, requests: Number(r.requests), errors: Number(r.errors) }));
     },
 
+    /**
+     * Per endpoint (`endpoints`, matched by method and exact path or path prefix), the requests
+     * since `since` and their median duration: over the most recent `cap` rows of the window, so
+     * the cost stays bounded however busy the hour was.
+     */
+    async endpointMedians(since: Date, endpoints: readonly { key: string; method: string; path: string; prefix: boolean }[], cap: number): Promise<Map<string, { requests: number; medianMs: number }>> {
+      if (endpoints.length === 0) return new Map();
+      const cases = sql.join(
+        endpoints.map((e) => (e.prefix ? sql`when r.method = ${e.method} and r.path like ${`${likeLiteral(e.path)}%`} then ${e.key}` : sql`when r.method = ${e.method} and r.path = ${e.path} then ${e.key}`)),
+        sql` `,
+      );
+      // Both drivers (pg and PGlite) answer execute() with `{ rows }`.
+      const result = (await db.execute(sql`
+        select e.endpoint, count(*)::int as requests, percentile_cont(0.5) within group (order by r.duration_ms) as median
+        from (select method, path, duration_ms from request_logs where at >= ${since.toISOString()}::timestamptz order by at desc limit ${cap}) r
+        cross join lateral (select case ${cases} end as endpoint) e
+        where e.endpoint is not null
+        group by e.endpoint`)) as unknown as { rows: { endpoint: string; requests: number; median: number }[] };
+      return new Map(result.rows.map((r) => [r.endpoint, { requests: Number(r.requests), medianMs: Number(r.median) }]));
+    },
+
     /** Removes rows before `before`, taken down to its minute, and the sums of those minutes: rows and sums stay in step. */
     async pruneBefore(before: Date): Promise<number> {
       const edge = new Date(Math.floor(before.getTime() / MINUTE_MS) * MINUTE_MS);

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LogEntryDto, LogSummaryDto } from "../../../contract/logs";
-import type { StatsDto } from "../../../contract/stats";
+import type { EndpointStatDto, StatsDto, TrafficMinuteDto } from "../../../contract/stats";
 import { signedInAs } from "../../test/factories";
 import type { TestClient } from "../../test/http-client";
 import { startTestApp, type TestApp } from "../../test/test-app";
@@ -156,12 +156,47 @@ describe("request log for the console: pages, totals, CSV, stats", () => {
     expect(after.totalOAuthClients! - before.totalOAuthClients!).toBe(1);
   });
 
+  it("the API Endpoints screen's medians are measured over the last hour, per endpoint (exact paths and proxy prefixes); a dash where none was seen", async () => {
+    const now = Date.now();
+    await record([
+      ...[10, 20, 30].map((ms) => row({ at: new Date(now), method: "POST", path: "/mcp", durationMs: ms })),
+      row({ at: new Date(now - 2 * 3_600_000), method: "POST", path: "/mcp", durationMs: 5000 }),
+      ...[5, 7].map((ms) => row({ at: new Date(now), path: "/api/atlassian/jira/rest/api/3/issue/BK-1", durationMs: ms })),
+      row({ at: new Date(now), path: "/api/atlassian/confluencex/not-the-proxy", durationMs: 1 }),
+    ]);
+    const stats = (await get<EndpointStatDto[]>("/api/admin/endpoint-stats")).body;
+    const of = (method: string, path: string) => stats.find((e) => e.method === method && e.path === path)!;
+    expect(stats.map((e) => `${e.method} ${e.path}`)).toContain("GET /api/bitbucket/*");
+    expect(of("POST", "/mcp")).toEqual({ method: "POST", path: "/mcp", requests: 3, medianMs: 20 });
+    expect(of("GET", "/api/atlassian/jira/*")).toEqual({ method: "GET", path: "/api/atlassian/jira/*", requests: 2, medianMs: 6 });
+    expect(of("GET", "/api/atlassian/confluence/*")).toMatchObject({ requests: 0, medianMs: null });
+    expect(of("GET", "/oauth/authorize")).toMatchObject({ requests: 0, medianMs: null });
+    expect(of("SSE", "/api/sse/stream").medianMs).toBeNull();
+    expect(of("GET", "/api/admin/logs").requests).toBeGreaterThan(0);
+  });
+
+  it("the dashboard's traffic: 60 consecutive minutes, requests and errors moving as traffic happens", async () => {
+    const sum = (list: TrafficMinuteDto[], pick: (m: TrafficMinuteDto) => number) => list.reduce((a, m) => a + pick(m), 0);
+    const before = (await get<TrafficMinuteDto[]>("/api/admin/stats/traffic")).body;
+    expect(before).toHaveLength(60);
+    const minutes = before.map((m) => Date.parse(m.minute));
+    expect(minutes.every((m, i) => i === 0 || m - minutes[i - 1]! === 60_000)).toBe(true);
+    expect(before.every((m) => m.upstream.jira === 0 && m.upstream.confluence === 0 && m.upstream.bitbucket === 0)).toBe(true);
+    await record([row({ at: new Date() }), row({ at: new Date() }), row({ at: new Date() }), row({ at: new Date(), statusCode: 500 }), row({ at: new Date(), statusCode: 404 })]);
+    const after = (await get<TrafficMinuteDto[]>("/api/admin/stats/traffic")).body;
+    // Our 5 rows, and the first traffic request itself (logged once answered).
+    expect(sum(after, (m) => m.requests) - sum(before, (m) => m.requests)).toBe(5 + 1);
+    expect(sum(after, (m) => m.errors) - sum(before, (m) => m.errors)).toBe(2);
+  });
+
   it("stats need stats.read: a viewer may, a user without it may not, anonymous is 401", async () => {
     expect((await (await signedInAs(t, ["viewer"])).client.get("/api/stats")).status).toBe(200);
     expect((await (await signedInAs(t, [])).client.get("/api/admin/stats")).status).toBe(403);
     expect((await t.client().get("/api/stats")).status).toBe(401);
     expect((await (await signedInAs(t, [])).client.get("/api/admin/logs/summary")).status).toBe(403);
     expect((await t.client().get("/api/admin/logs/export")).status).toBe(401);
+    expect((await (await signedInAs(t, [])).client.get("/api/admin/endpoint-stats")).status).toBe(403);
+    expect((await t.client().get("/api/admin/stats/traffic")).status).toBe(401);
   });
 });
 

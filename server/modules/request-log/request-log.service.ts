@@ -100,6 +100,8 @@ export function createRequestLogService(deps: { repo: RequestLogRepo; clock: Clo
 
     /** Requests in the last `windowMs` and the 429s among them (the dashboard's figures, D14), counted by minute. */
     countSince: (windowMs: number) => deps.repo.countSince(ago(windowMs - 60_000)),
+    /** Per endpoint, the last hour's requests and median duration (over its most recent `cap` rows). */
+    endpointMedians: (endpoints: Parameters<RequestLogRepo["endpointMedians"]>[1], cap = 50_000) => deps.repo.endpointMedians(ago(3_600_000), endpoints, cap),
     /** Requests and errors per minute over the last `windowMs` (the dashboard's chart). */
     perMinute: (windowMs: number) => deps.repo.perMinute(ago(windowMs - 60_000)),
     prune: (retentionDays: number): Promise<number> => deps.repo.pruneBefore(ago(retentionDays * 86_400_000)),
