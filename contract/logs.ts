@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { ToolCallDto } from "./tool-calls";
 
 export const LOG_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "HEAD"] as const;
 
@@ -18,6 +19,7 @@ export const LogFilterSchema = z
     status: z.enum(["success", "error"], { error: "status must be success or error" }).optional(),
     statusCode: z.coerce.number({ error: "statusCode must be a number" }).int("statusCode must be a whole number").min(100, "statusCode must be between 100 and 599").max(599, "statusCode must be between 100 and 599").optional(),
     method: z.string().toUpperCase().pipe(z.enum(LOG_METHODS, { error: `method must be one of ${LOG_METHODS.join(", ")}` })).optional(),
+    /** Part of the path, the HTTP or JSON-RPC method, the client id or the tool name (case-insensitive). */
     search: z.string().max(200, "search may be at most 200 characters").optional(),
     clientId: z.string().min(1, "clientId must not be empty").max(300, "clientId may be at most 300 characters").optional(),
     tool: z.string().regex(/^[a-z][a-z0-9_]{0,63}$/, "tool must be a tool name such as jira_search").optional(),
@@ -53,6 +55,15 @@ export interface LogEntryDto {
   userId: string | null;
   rpcMethod: string | null;
   toolName: string | null;
+}
+
+/** A log entry's detail panel: the entry, the headers safe to show, and the tool call it made. */
+export interface LogEntryDetailDto extends LogEntryDto {
+  requestId: string | null;
+  /** Accept, Content-Type, Origin, the MCP headers…; never a credential or a cookie. */
+  headers: Record<string, string>;
+  /** The tool-call audit entry of a tools/call request; null otherwise. */
+  toolCall: ToolCallDto | null;
 }
 
 /** The Logs screen's four stat cards, computed by the server over every row the filters match. */

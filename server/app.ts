@@ -123,7 +123,7 @@ export function buildApp(container: Container, options: BuildAppOptions): BuiltA
   api.use(auditRoutes({ audit: services.audit }));
   api.use(integrationsRoutes({ integrations: services.integrations, status: services.integrationStatus, settings: config }));
   api.use(oauthClientsRoutes({ clients: services.oauthClients, tokens: services.oauthTokens }));
-  api.use(logsRoutes({ requestLog: services.requestLog, clock: container.clock, log }));
+  api.use(logsRoutes({ requestLog: services.requestLog, toolCalls: services.toolCalls, clock: container.clock, log }));
   api.use(
     statsRoutes({
       startedAt: options.startedAt,

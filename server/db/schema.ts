@@ -261,10 +261,6 @@ export type OAuthTokenRow = typeof oauthTokens.$inferSelect;
 export type OAuthPendingRequestRow = typeof oauthPendingRequests.$inferSelect;
 
 /**
- * D15: one row per request to the MCP, OAuth, proxy and admin endpoints, written in batches off the
- * request path. The path is stored without its query (query values may be secrets).
- */
-/**
  * The tool-call audit (issue 11 item 5): one row per MCP tool call, whoever made it and however
  * it ended, with what it read or changed upstream.
  */
@@ -289,11 +285,15 @@ export const toolCalls = pgTable(
     /** The HTTP request's X-Request-Id, to find its request log row. */
     requestId: text("request_id"),
   },
-  (t) => [index("tool_calls_at_idx").on(t.at)],
+  (t) => [index("tool_calls_at_idx").on(t.at), index("tool_calls_request_id_idx").on(t.requestId)],
 );
 export type ToolCallRow = typeof toolCalls.$inferSelect;
 export type NewToolCallRow = typeof toolCalls.$inferInsert;
 
+/**
+ * D15: one row per request to the MCP, OAuth, proxy and admin endpoints, written in batches off the
+ * request path. The path is stored without its query (query values may be secrets).
+ */
 export const requestLogs = pgTable(
   "request_logs",
   {
@@ -312,6 +312,10 @@ export const requestLogs = pgTable(
     /** MCP: the JSON-RPC method, and the tool of a tools/call. */
     rpcMethod: text("rpc_method"),
     toolName: text("tool_name"),
+    /** The request's X-Request-Id: its tool-call audit row carries the same. */
+    requestId: text("request_id"),
+    /** The request headers that are safe to show (request-log.ts SHOWN_HEADERS), bounded; never credentials or cookies. */
+    headers: jsonb("headers").$type<Record<string, string>>(),
   },
   (t) => [index("request_logs_at_idx").on(t.at)],
 );

@@ -43,7 +43,7 @@ export function frontDoor(deps: {
   }
 
   function serve(req: IncomingMessage, res: ServerResponse, caller: StreamCaller): void {
-    trackRequest(log, req, res, false, deps.metrics, EVENT_STREAM_PATH);
+    req.id = trackRequest(log, req, res, false, deps.metrics, EVENT_STREAM_PATH);
     deps.headers.apply(res);
     if (deps.requestLog) recordRequest(deps.requestLog, req, res, { path: EVENT_STREAM_PATH, ip: caller.ip, auth: () => caller.auth });
     openSpecStream(eventStream.deps, req, res, caller, true).catch((err: unknown) => {

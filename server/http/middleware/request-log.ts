@@ -9,6 +9,21 @@ const LOGGED = /^\/(?:mcp(?:\/|$)|api\/mcp\/|api\/sse\/|sse(?:\/|$)|messages(?:\
 export const isLogged = (path: string): boolean => LOGGED.test(path);
 
 /**
+ * The request headers a log entry's detail shows: what the client said it was and spoke, never
+ * a credential (Authorization, cookies, API keys) nor anything a proxy added about other hops.
+ */
+const SHOWN_HEADERS = ["accept", "content-type", "content-length", "origin", "mcp-protocol-version", "mcp-method", "mcp-name", "last-event-id", "x-connection-id"] as const;
+
+function shownHeaders(req: IncomingMessage): Record<string, string> | null {
+  let shown: Record<string, string> | null = null;
+  for (const name of SHOWN_HEADERS) {
+    const value = req.headers[name];
+    if (typeof value === "string") (shown ??= {})[name] = value.slice(0, 256);
+  }
+  return shown;
+}
+
+/**
  * Records each logged request once, when its answer is finished or the client went away (a
  * stream's row is written when it ends, its duration the stream's life). Only the path is kept,
  * never the query (it may carry secrets); the JSON-RPC method and tool come from `res.locals.mcp`.
@@ -55,6 +70,8 @@ export function recordRequest(
       userAgent: req.headers["user-agent"]?.slice(0, 512) ?? null,
       rpcMethod: mcp?.rpcMethod ?? null,
       toolName: mcp?.toolName ?? null,
+      requestId: (req as { id?: string }).id ?? null,
+      headers: shownHeaders(req),
     });
   };
   res.once("finish", record);

@@ -1,10 +1,11 @@
 import { once } from "node:events";
 import { Router } from "express";
-import { LOG_CSV_COLUMNS, LogFilterSchema, LogQuerySchema, logCsvFileName, type LogEntryDto } from "../../../contract/logs";
+import { LOG_CSV_COLUMNS, LogFilterSchema, LogQuerySchema, logCsvFileName, type LogEntryDetailDto, type LogEntryDto } from "../../../contract/logs";
 import { AppError } from "../../lib/app-error";
 import type { Clock } from "../../lib/clock";
 import type { Logger } from "../../lib/logger";
 import type { RequestLogService } from "../../modules/request-log/request-log.service";
+import type { ToolCallsService } from "../../modules/tool-calls/tool-calls.service";
 import { can } from "../middleware/access";
 import { parseInput } from "../validate";
 
@@ -25,7 +26,7 @@ const csvLine = (e: LogEntryDto): string => [e.createdAt, e.method, e.endpoint, 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Request Logs screen (spec §7, D22): newest first, filtered, paged by cursor; totals and the CSV over the same filters. */
-export function logsRoutes(deps: { requestLog: RequestLogService; clock: Clock; log: Logger }): Router {
+export function logsRoutes(deps: { requestLog: RequestLogService; toolCalls: Pick<ToolCallsService, "forRequest">; clock: Clock; log: Logger }): Router {
   const router = Router();
 
   // The spec's answer is an array of entries; the next page's cursor travels in headers (RFC 8288 Link, and plainly).
@@ -71,7 +72,8 @@ export function logsRoutes(deps: { requestLog: RequestLogService; clock: Clock; 
     const id = String(req.params.id);
     const entry = UUID.test(id) ? await deps.requestLog.get(id) : undefined;
     if (!entry) throw new AppError("not_found", "No log entry with that id");
-    res.json(entry);
+    const detail: LogEntryDetailDto = { ...entry, toolCall: entry.requestId && entry.toolName ? await deps.toolCalls.forRequest(entry.requestId) : null };
+    res.json(detail);
   });
   return router;
 }

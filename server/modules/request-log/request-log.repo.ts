@@ -62,7 +62,7 @@ export function createRequestLogRepo(db: Db) {
     if (f.to) where.push(lt(requestLogs.at, f.to));
     if (f.search) {
       const pattern = `%${likeLiteral(f.search)}%`;
-      where.push(or(ilike(requestLogs.path, pattern), ilike(requestLogs.method, pattern), ilike(requestLogs.clientId, pattern), ilike(requestLogs.toolName, pattern))!);
+      where.push(or(ilike(requestLogs.path, pattern), ilike(requestLogs.method, pattern), ilike(requestLogs.clientId, pattern), ilike(requestLogs.toolName, pattern), ilike(requestLogs.rpcMethod, pattern))!);
     }
     return where;
   };
@@ -82,7 +82,7 @@ export function createRequestLogRepo(db: Db) {
   return {
     /**
      * One statement for any number of rows: a column of values per parameter, unnested by the
-     * database (11 parameters whatever the batch; a VALUES list of 11 parameters a row cost more
+     * database (13 parameters whatever the batch; a VALUES list of 13 parameters a row cost more
      * than twice as much on PGlite, where it runs in this process), and the rows' per-minute sums
      * added in the same statement, so the sums never disagree with the rows.
      */
@@ -95,10 +95,11 @@ export function createRequestLogRepo(db: Db) {
             ${column((r) => r.at.toISOString())}::timestamptz[], ${column((r) => r.method)}::text[], ${column((r) => r.path)}::text[],
             ${column((r) => r.statusCode)}::int[], ${column((r) => r.durationMs)}::real[], ${column((r) => r.clientId ?? null)}::text[],
             ${column((r) => r.userId ?? null)}::uuid[], ${column((r) => r.ip ?? null)}::text[], ${column((r) => r.userAgent ?? null)}::text[],
-            ${column((r) => r.rpcMethod ?? null)}::text[], ${column((r) => r.toolName ?? null)}::text[]
-          ) as b(at, method, path, status_code, duration_ms, client_id, user_id, ip, user_agent, rpc_method, tool_name)
+            ${column((r) => r.rpcMethod ?? null)}::text[], ${column((r) => r.toolName ?? null)}::text[],
+            ${column((r) => r.requestId ?? null)}::text[], ${column((r) => (r.headers ? JSON.stringify(r.headers) : null))}::jsonb[]
+          ) as b(at, method, path, status_code, duration_ms, client_id, user_id, ip, user_agent, rpc_method, tool_name, request_id, headers)
         ), logged as (
-          insert into request_logs (at, method, path, status_code, duration_ms, client_id, user_id, ip, user_agent, rpc_method, tool_name)
+          insert into request_logs (at, method, path, status_code, duration_ms, client_id, user_id, ip, user_agent, rpc_method, tool_name, request_id, headers)
           select * from batch
         )
         insert into request_log_minutes (minute, method, status_code, requests, duration_ms_sum)

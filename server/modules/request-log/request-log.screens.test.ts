@@ -136,7 +136,7 @@ describe("request log for the console: pages, totals, CSV, stats", () => {
 
   it("reads one entry; an unknown or malformed id is 404", async () => {
     const [entry] = (await get<LogEntryDto[]>(`/api/admin/logs?clientId=${client}&limit=1`)).body;
-    expect((await get<LogEntryDto>(`/api/admin/logs/${entry!.id}`)).body).toEqual(entry);
+    expect((await get<LogEntryDto>(`/api/admin/logs/${entry!.id}`)).body).toEqual({ ...entry, requestId: null, headers: {}, toolCall: null });
     expect((await get(`/api/admin/logs/${randomUUID()}`)).status).toBe(404);
     expect((await get(`/api/admin/logs/not-an-id`)).status).toBe(404);
   });

@@ -74,10 +74,10 @@ export function createRequestLogService(deps: { repo: RequestLogRepo; clock: Clo
       return { entries: page.map(presentLogEntry), nextCursor };
     },
 
-    /** One entry, or undefined. */
-    get: async (id: string): Promise<LogEntryDto | undefined> => {
+    /** One entry with what its detail shows (the tool call is the route's to add), or undefined. */
+    get: async (id: string): Promise<(LogEntryDto & { requestId: string | null; headers: Record<string, string> }) | undefined> => {
       const row = await deps.repo.get(id);
-      return row ? presentLogEntry(row) : undefined;
+      return row ? { ...presentLogEntry(row), requestId: row.requestId, headers: row.headers ?? {} } : undefined;
     },
 
     /** The Logs screen's stat cards over every row the filters match. */

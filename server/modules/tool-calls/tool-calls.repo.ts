@@ -45,6 +45,12 @@ export function createToolCallsRepo(db: Db) {
         .limit(f.limit);
     },
 
+    /** The call made by one HTTP request (a tools/call is one request), if any. */
+    async byRequestId(requestId: string): Promise<ToolCallRow | undefined> {
+      const [row] = await db.select().from(toolCalls).where(eq(toolCalls.requestId, requestId)).orderBy(desc(toolCalls.at)).limit(1);
+      return row;
+    },
+
     async pruneBefore(before: Date): Promise<void> {
       await db.delete(toolCalls).where(lt(toolCalls.at, before));
     },

@@ -114,6 +114,11 @@ export function createToolCallsService(deps: { repo: ToolCallsRepo; clock: Clock
       const page = rows.slice(0, q.limit);
       return { items: page.map(present), nextCursor: rows.length > q.limit ? cursorOf(page.at(-1)!) : null };
     },
+    /** The tool call a request made (a log entry's detail), or null. */
+    async forRequest(requestId: string): Promise<ToolCallDto | null> {
+      const row = await deps.repo.byRequestId(requestId);
+      return row ? present(row) : null;
+    },
     flush: writer.flush,
     close: writer.close,
     prune: (retentionDays: number) => deps.repo.pruneBefore(new Date(deps.clock.now().getTime() - retentionDays * 86_400_000)),
