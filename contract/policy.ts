@@ -18,7 +18,7 @@ export const TOOLSETS = {
   "jira-links": { label: "Jira issue links", default: false },
   "jira-projects": { label: "Jira projects: list, read (issue types, components, versions)", default: true },
   "jira-admin": { label: "Jira schema and administration: field ids, workflow transitions, the current user, deleting issues", default: false },
-  "jira-agile": { label: "Jira Software boards and sprints", default: false },
+  "jira-agile": { label: "Jira Software boards, sprints (create, change, move issues) and epics", default: false },
   "confluence-pages": { label: "Confluence pages: search, read, create, update", default: true },
   "confluence-comments": { label: "Confluence comments: add", default: false },
   "confluence-tree": { label: "Confluence spaces, page trees and labels", default: false },

@@ -41,6 +41,17 @@ export interface JiraWorklog {
   timeSpentSeconds?: number;
 }
 
+export interface JiraSprint {
+  id: number;
+  name: string;
+  state: string;
+  originBoardId?: number;
+  goal?: string;
+  startDate?: string;
+  endDate?: string;
+  completeDate?: string;
+}
+
 interface StartAtPage {
   startAt?: number;
   maxResults?: number;
@@ -158,6 +169,20 @@ export function createJiraClient(http: UpstreamHttp, target: TargetProvider) {
         const page = await call<StartAtPage & { values: { id: number; name: string; state: string }[] }>({ path: `/rest/agile/1.0/board/${boardId}/sprint`, query: { startAt, maxResults: 50, state } });
         return { ...page, items: page.values };
       }, maxItems),
+
+    sprint: (sprintId: number) => call<JiraSprint>({ path: `/rest/agile/1.0/sprint/${sprintId}` }),
+
+    createSprint: (sprint: { originBoardId: number; name: string; goal?: string; startDate?: string; endDate?: string }) => call<JiraSprint>({ method: "POST", path: "/rest/agile/1.0/sprint", body: sprint }),
+
+    /** A partial update (Agile POST): only the fields given change; `state` active starts the sprint, closed completes it. */
+    updateSprint: (sprintId: number, change: { name?: string; goal?: string; startDate?: string; endDate?: string; state?: "active" | "closed" }) =>
+      call<JiraSprint>({ method: "POST", path: `/rest/agile/1.0/sprint/${sprintId}`, body: change }),
+
+    /** Up to 50 issues (keys or ids) into a sprint; their sub-tasks follow. */
+    moveToSprint: (sprintId: number, issues: string[]) => call<void>({ method: "POST", path: `/rest/agile/1.0/sprint/${sprintId}/issue`, body: { issues } }),
+
+    /** Up to 50 issues out of their sprints, to the backlog. */
+    moveToBacklog: (issues: string[]) => call<void>({ method: "POST", path: "/rest/agile/1.0/backlog/issue", body: { issues } }),
 
     sprintIssues: (sprintId: number, maxItems?: number) =>
       paginateStartAt(async (startAt) => {

@@ -1,0 +1,184 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { TOOLSET_NAMES } from "../../../contract/policy";
+import { createClient } from "../../oauth/oauth.adversarial.helpers";
+import { mcpClient, startMcpRig, type McpRig } from "../mcp.test-rig";
+
+type Client = Awaited<ReturnType<typeof mcpClient>>;
+
+/**
+ * The Jira tools that complete the catalogue (issue 11): sprints and epics, watchers and remote
+ * links, versions, field metadata and batch create, attachments. Through a real MCP client against
+ * the sandbox over HTTP; a second client limited to the OPS project, a third that only reads.
+ */
+describe("Jira catalogue: sprints, watchers, remote links, schema, batch create, attachments", () => {
+  let rig: McpRig;
+  let client: Client;
+  /** Limited to the OPS project. */
+  let ops: Client;
+  /** A read-only client (every toolset on). */
+  let reader: Client;
+  beforeAll(async () => {
+    rig = await startMcpRig({ upstream: { maxAttempts: 1 } });
+    const set = await rig.admin.put(`/api/admin/oauth-clients/${rig.client.clientId}/policy`, { toolsets: TOOLSET_NAMES });
+    if (set.status !== 200) throw new Error(`policy: ${set.status}`);
+    client = await mcpClient(rig, await rig.token("read write"), "jira-catalogue-test");
+    const limited = await createClient(rig, { name: "ops-only" });
+    expect((await rig.admin.put(`/api/admin/oauth-clients/${limited.clientId}/policy`, { toolsets: TOOLSET_NAMES, jiraProjects: ["OPS"] })).status).toBe(200);
+    ops = await mcpClient(rig, await rig.token("read write", limited), "ops-only");
+    const readOnly = await createClient(rig, { name: "read-only" });
+    expect((await rig.admin.put(`/api/admin/oauth-clients/${readOnly.clientId}/policy`, { toolsets: TOOLSET_NAMES, readOnly: true })).status).toBe(200);
+    reader = await mcpClient(rig, await rig.token("read write", readOnly), "read-only");
+  });
+  afterAll(async () => {
+    await Promise.all([client?.close(), ops?.close(), reader?.close()]);
+    await rig?.t.close();
+    await rig?.sandbox.close();
+  });
+
+  const call = (name: string, args: Record<string, unknown> = {}) => client.call(name, args);
+  const fault = (spec: Record<string, unknown>) => fetch(`${rig.sandbox.url}/__sandbox/faults`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ times: 1, ...spec }) });
+  const sandboxAuth = { authorization: `Basic ${Buffer.from("demo@bridgekeeper.test:sandbox-api-token").toString("base64")}` };
+  const sandboxGet = async (path: string): Promise<any> => (await fetch(`${rig.sandbox.url}${path}`, { headers: sandboxAuth })).json();
+  const newIssue = async (summary: string, projectKey = "BK", extra: Record<string, unknown> = {}) => {
+    const res = await call("jira_create_issue", { projectKey, summary, ...extra });
+    expect(res.isError, res.text).toBe(false);
+    return res.data.key as string;
+  };
+  const sprintOf = async (key: string): Promise<number | null> => ((await sandboxGet(`/rest/agile/1.0/issue/${key}?fields=summary`)).fields.sprint?.id as number | undefined) ?? null;
+
+  describe("sprints and epics (jira-agile)", () => {
+    it("creates a sprint, renames it, starts and completes sprints; refuses bad arguments with field messages", async () => {
+      const created = await call("jira_create_sprint", { boardId: 3, name: "Catalogue sprint", goal: "Ship the catalogue", startDate: "2026-12-01", endDate: "2026-12-14T17:00:00Z" });
+      expect(created.isError, created.text).toBe(false);
+      expect(created.data).toMatchObject({ name: "Catalogue sprint", state: "future", goal: "Ship the catalogue", boardId: 3, start: expect.stringMatching(/^2026-12-01T00:00/) });
+      const id = created.data.sprintId as number;
+      expect(created.text).toMatch(new RegExp(`^Created sprint ${id} "Catalogue sprint" \\[future\\] on board 3\\n2026-12-01 00:00 → 2026-12-14 17:00\\nGoal: Ship the catalogue$`));
+      const future = await call("jira_list_sprints", { boardId: 3, state: "future", maxResults: 100 });
+      expect((future.data.sprints as { id: number }[]).map((s) => s.id)).toContain(id);
+
+      const renamed = await call("jira_update_sprint", { sprintId: id, name: "Catalogue II", goal: "Ship it all" });
+      expect(renamed.data).toMatchObject({ sprintId: id, name: "Catalogue II", goal: "Ship it all", state: "future" });
+      expect(renamed.text).toMatch(/\(name, goal\)$/);
+
+      const busy = await call("jira_update_sprint", { sprintId: id, state: "active" });
+      expect(busy.isError).toBe(true);
+      expect(busy.text).toBe("Jira refused the sprint change: This board already has an active sprint. Complete it before starting another one. (See the board's sprints with jira_list_sprints.)");
+      const active = (await call("jira_list_sprints", { boardId: 3 })).data.sprints as { id: number }[];
+      expect((await call("jira_update_sprint", { sprintId: active[0]!.id, state: "closed" })).data.state).toBe("closed");
+      const started = await call("jira_update_sprint", { sprintId: id, state: "active" });
+      expect(started.isError, started.text).toBe(false);
+      expect(started.data).toMatchObject({ state: "active", name: "Catalogue II" });
+      expect((await call("jira_list_sprints", { boardId: 3 })).data.sprints).toEqual([expect.objectContaining({ id, state: "active" })]);
+
+      for (const [args, message] of [
+        [{ boardId: 3, name: "x".repeat(31) }, /name: name may be at most 30 characters/],
+        [{ boardId: 3, name: "Dates", startDate: "next monday" }, /startDate: startDate must be a date such as 2026-12-01/],
+        [{ boardId: 0, name: "Zero" }, /boardId: boardId must be at least 1/],
+        [{ boardId: 3, name: "Backwards", startDate: "2026-12-10", endDate: "2026-12-01" }, /endDate is before startDate/],
+      ] as const) {
+        const res = await call("jira_create_sprint", args);
+        expect(res.isError, JSON.stringify(args)).toBe(true);
+        expect(res.text).toMatch(message);
+      }
+      const nothing = await call("jira_update_sprint", { sprintId: id });
+      expect(nothing.text).toMatch(/nothing to change: give name, goal, startDate, endDate or state/);
+      const missing = await call("jira_update_sprint", { sprintId: 99_999, name: "Ghost" });
+      expect(missing.isError).toBe(true);
+      expect(missing.text).toMatch(/\(404\).*Sprint with id 99999 does not exist/);
+    });
+
+    it("moves issues into a sprint and back to the backlog; the sprint's issues show it", async () => {
+      const sprint = (await call("jira_create_sprint", { boardId: 1, name: "Move target" })).data.sprintId as number;
+      const [a, b] = [await newIssue("Move me"), await newIssue("Move me too")];
+      const moved = await call("jira_move_issues_to_sprint", { sprintId: sprint, issueKeys: [a, b.toLowerCase(), a] });
+      expect(moved.isError, moved.text).toBe(false);
+      expect(moved.data).toEqual({ sprintId: sprint, moved: [{ key: a, url: `${rig.sandbox.url}/browse/${a}` }, { key: b, url: `${rig.sandbox.url}/browse/${b}` }] });
+      expect(moved.text).toBe(`Moved 2 issues to sprint ${sprint}: ${a}, ${b}.`);
+      const inSprint = await call("jira_get_sprint_issues", { sprintId: sprint });
+      expect((inSprint.data.issues as { key: string }[]).map((i) => i.key).sort()).toEqual([a, b].sort());
+
+      const back = await call("jira_move_issues_to_backlog", { issueKeys: [a] });
+      expect(back.data).toMatchObject({ moved: [{ key: a }] });
+      expect(back.text).toBe(`Moved 1 issue to the backlog: ${a}.`);
+      expect(await sprintOf(a)).toBeNull();
+      expect(await sprintOf(b)).toBe(sprint);
+
+      const tooMany = await call("jira_move_issues_to_sprint", { sprintId: sprint, issueKeys: Array.from({ length: 51 }, (_, i) => `BK-${i + 1}`) });
+      expect(tooMany.text).toMatch(/issueKeys: issueKeys may name at most 50 issues/);
+      expect((await call("jira_move_issues_to_backlog", { issueKeys: [] })).text).toMatch(/issueKeys: issueKeys must name at least one issue/);
+      expect((await call("jira_move_issues_to_backlog", { issueKeys: ["not a key"] })).text).toMatch(/each issue key must look like BK-12/);
+      const unknown = await call("jira_move_issues_to_sprint", { sprintId: sprint, issueKeys: ["BK-99999"] });
+      expect(unknown.isError).toBe(true);
+      expect(unknown.text).toMatch(/Issue 'BK-99999' does not exist/);
+    });
+
+    it("lists an epic's children page by page, a new child included", async () => {
+      const epics = (await call("jira_search", { jql: "project = BK AND issuetype = Epic ORDER BY key ASC", maxResults: 50 })).data.issues as { key: string }[];
+      const epic = epics[0]!.key;
+      const child = await newIssue("A child of the epic", "BK", { parentKey: epic });
+      const expected = ((await call("jira_search", { jql: `parent = ${epic} ORDER BY key ASC`, maxResults: 100 })).data.issues as { key: string }[]).map((i) => i.key);
+      expect(expected).toContain(child);
+
+      const keys: string[] = [];
+      let cursor: string | undefined;
+      let pages = 0;
+      do {
+        const page = await call("jira_get_epic_children", { epicKey: epic.toLowerCase(), maxResults: 2, ...(cursor ? { cursor } : {}) });
+        expect(page.isError, page.text).toBe(false);
+        expect(page.data.epic).toBe(epic);
+        keys.push(...(page.data.issues as { key: string }[]).map((i) => i.key));
+        cursor = page.data.nextCursor ?? undefined;
+        pages++;
+      } while (cursor);
+      expect(keys.sort()).toEqual([...expected].sort());
+      expect(pages).toBe(Math.ceil(expected.length / 2));
+      const first = await call("jira_get_epic_children", { epicKey: epic });
+      expect(first.text).toContain(`- ${child} [To Do] A child of the epic — Task · unassigned`);
+      expect(first.data.issues).toContainEqual(expect.objectContaining({ key: child, url: `${rig.sandbox.url}/browse/${child}`, status: "To Do" }));
+
+      const none = await call("jira_get_epic_children", { epicKey: child });
+      expect(none).toMatchObject({ isError: false, text: `${child} has no child issues.` });
+      const missing = await call("jira_get_epic_children", { epicKey: "BK-99999" });
+      expect(missing.isError).toBe(true);
+      expect(missing.text).toMatch(/An issue with key 'BK-99999' does not exist for field 'parent'/);
+    });
+
+    it("the OPS allow-list holds: a BK board, sprint or issue is refused and nothing moves", async () => {
+      const bkSprint = (await call("jira_create_sprint", { boardId: 1, name: "BK only" })).data.sprintId as number;
+      const opsSprint = (await call("jira_create_sprint", { boardId: 2, name: "OPS only" })).data.sprintId as number;
+      const opsIssue = await newIssue("An OPS issue", "OPS");
+      const refusal = /This client may not use the Jira project BK: an administrator limited it to OPS/;
+      for (const [tool, args] of [
+        ["jira_create_sprint", { boardId: 1, name: "Sneaky" }],
+        ["jira_update_sprint", { sprintId: bkSprint, name: "Sneaky" }],
+        ["jira_move_issues_to_sprint", { sprintId: opsSprint, issueKeys: [opsIssue, "BK-1"] }],
+        ["jira_move_issues_to_sprint", { sprintId: bkSprint, issueKeys: [opsIssue] }],
+        ["jira_move_issues_to_backlog", { issueKeys: [opsIssue, "BK-1"] }],
+        ["jira_get_epic_children", { epicKey: "BK-1" }],
+      ] as const) {
+        const res = await ops.call(tool, args);
+        expect(res.isError, tool).toBe(true);
+        expect(res.text, tool).toMatch(refusal);
+      }
+      expect(await sprintOf(opsIssue)).toBeNull();
+      expect(((await call("jira_list_sprints", { boardId: 1, state: "future", maxResults: 100 })).data.sprints as { id: number; name: string }[]).find((s) => s.id === bkSprint)?.name).toBe("BK only");
+      const inside = await ops.call("jira_move_issues_to_sprint", { sprintId: opsSprint, issueKeys: [opsIssue] });
+      expect(inside.isError, inside.text).toBe(false);
+      expect(await sprintOf(opsIssue)).toBe(opsSprint);
+    });
+
+    it("an upstream failure is a tool error with a sentence to act on", async () => {
+      await fault({ method: "POST", path: "/rest/agile/1.0/sprint", status: 500 });
+      const res = await call("jira_create_sprint", { boardId: 1, name: "Unlucky" });
+      expect(res.isError).toBe(true);
+      expect(res.text).toMatch(/^Jira failed with an internal error \(500\)\. Try again later\.$/);
+    });
+  });
+
+  it("a read-only client sees the read tools of the catalogue and none of its write tools", async () => {
+    const names = (await reader.client.listTools()).tools.map((t) => t.name);
+    expect(names).toEqual(expect.arrayContaining(["jira_get_epic_children"]));
+    for (const name of ["jira_create_sprint", "jira_update_sprint", "jira_move_issues_to_sprint", "jira_move_issues_to_backlog"]) expect(names).not.toContain(name);
+    await expect(reader.client.callTool({ name: "jira_create_sprint", arguments: { boardId: 1, name: "x" } })).rejects.toThrow(/Unknown tool/);
+  });
+});
