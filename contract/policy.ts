@@ -15,7 +15,7 @@ export const TOOLSETS = {
   "jira-issues": { label: "Jira issues: search, read, create, update, assign, comment, transitions", default: true },
   "jira-comments": { label: "Jira comments: list all, edit, delete", default: false },
   "jira-worklogs": { label: "Jira work logs: list, log time", default: false },
-  "jira-links": { label: "Jira issue links", default: false },
+  "jira-links": { label: "Jira issue links, watchers and remote links (web pages)", default: false },
   "jira-projects": { label: "Jira projects: list, read (issue types, components, versions)", default: true },
   "jira-admin": { label: "Jira schema and administration: field ids, workflow transitions, the current user, deleting issues", default: false },
   "jira-agile": { label: "Jira Software boards, sprints (create, change, move issues) and epics", default: false },

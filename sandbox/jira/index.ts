@@ -6,6 +6,7 @@ import { metaRoutes } from "./meta.routes";
 import type { JiraState } from "./model";
 import { searchRoutes } from "./search.routes";
 import { seedJira } from "./seed";
+import { watcherRoutes } from "./watchers.routes";
 
 /**
  * The Jira Cloud imitation: REST API v3 (ADF bodies) and v2 (wiki markup) from one implementation,
@@ -20,5 +21,6 @@ export const jiraModule = defineModule<JiraState>({
     issueRoutes(router, state);
     activityRoutes(router, state);
     agileRoutes(router, state);
+    watcherRoutes(router, state);
   },
 });

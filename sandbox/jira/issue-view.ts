@@ -107,7 +107,7 @@ const GETTERS: Record<string, Getter> = {
   aggregatetimeestimate: (_v, i) => i.remainingEstimateSeconds,
   progress: (_v, i) => progress(i, timetracking(i).spent),
   aggregateprogress: (_v, i) => progress(i, timetracking(i).spent),
-  watches: (v, i) => ({ self: `${v.base}/issue/${i.key}/watchers`, watchCount: 1, isWatching: i.reporterId === v.state.users[0]!.accountId }),
+  watches: (v, i) => ({ self: `${v.base}/issue/${i.key}/watchers`, watchCount: i.watcherIds.length, isWatching: i.watcherIds.includes(v.state.users[0]!.accountId) }),
   votes: (v, i) => ({ self: `${v.base}/issue/${i.key}/votes`, votes: 0, hasVoted: false }),
   attachment: () => [],
   security: () => null,

@@ -69,6 +69,8 @@ export function issueRoutes(router: Router, state: () => JiraState): void {
       comments: [],
       worklogs: [],
       histories: [],
+      watcherIds: [me(v.state)],
+      remoteLinks: [],
     };
     const result = applyWrite(v.state, v, issue, fields, update, true);
     Object.assign(errors, result.errors);
@@ -163,7 +165,6 @@ export function issueRoutes(router: Router, state: () => JiraState): void {
   both(router, state, "get", "/issue/:issueIdOrKey/changelog", (req, v) =>
     withIssue(req, v, (issue) => json(page(issue.histories, req.query, (h) => presentHistory(v, h), { defaultMax: 100, max: 100 }))),
   );
-  both(router, state, "get", "/issue/:issueIdOrKey/remotelink", (req, v) => withIssue(req, v, () => json([])));
 
   both(router, state, "post", "/issueLink", (req, v) => {
     const b = bodyObject(req);

@@ -140,7 +140,7 @@ export function seedJira(rng: Rng): JiraState {
     boards,
     sprints,
     sprintsById: new Map(sprints.map((s) => [s.id, s])),
-    next: { issue: 10000, comment: 10000, worklog: 10000, link: 10000, sprint: sprints.length + 1, history: 10000 },
+    next: { issue: 10000, comment: 10000, worklog: 10000, link: 10000, sprint: sprints.length + 1, history: 10000, remoteLink: 10000 },
     // The one wall-clock read: it sets where the sandbox clock starts, not any seeded value.
     startedAt: Date.now(),
     generation: 0,
@@ -192,8 +192,12 @@ export function seedJira(rng: Rng): JiraState {
       comments: [],
       worklogs: [],
       histories: [],
+      watcherIds: [],
+      remoteLinks: [],
     };
     issue.creatorId = issue.reporterId;
+    // As in Jira, the reporter watches the issue (no random draw: the rest of the data is unchanged).
+    issue.watcherIds = [issue.reporterId];
     const span = Math.max(60_000, updated - created);
     for (let c = rng.int(0, 6); c > 0; c--) {
       const at = created + rng.int(0, span / 60_000) * 60_000;

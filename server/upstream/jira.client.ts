@@ -41,6 +41,14 @@ export interface JiraWorklog {
   timeSpentSeconds?: number;
 }
 
+export interface JiraRemoteLink {
+  id: number;
+  globalId?: string;
+  relationship?: string;
+  application?: { name?: string; type?: string };
+  object: { url: string; title: string; summary?: string };
+}
+
 export interface JiraSprint {
   id: number;
   name: string;
@@ -149,6 +157,18 @@ export function createJiraClient(http: UpstreamHttp, target: TargetProvider) {
     /** A link "outward <type's outward reading> inward", in Jira's naming: Blocks with outward BK-1 and inward BK-2 is "BK-1 blocks BK-2". */
     linkIssues: (type: string, inwardKey: string, outwardKey: string) =>
       call<void>({ method: "POST", path: "/rest/api/3/issueLink", body: { type: { name: type }, inwardIssue: { key: inwardKey }, outwardIssue: { key: outwardKey } } }),
+
+    watchers: (key: string) => call<{ isWatching?: boolean; watchCount?: number; watchers: JiraUser[] }>({ path: `/rest/api/3/issue/${enc(key)}/watchers` }),
+
+    /** Jira takes the accountId as a JSON string body. */
+    addWatcher: (key: string, accountId: string) => call<void>({ method: "POST", path: `/rest/api/3/issue/${enc(key)}/watchers`, body: accountId }),
+
+    removeWatcher: (key: string, accountId: string) => call<void>({ method: "DELETE", path: `/rest/api/3/issue/${enc(key)}/watchers`, query: { accountId } }),
+
+    remoteLinks: (key: string) => call<JiraRemoteLink[]>({ path: `/rest/api/3/issue/${enc(key)}/remotelink` }),
+
+    addRemoteLink: (key: string, link: { object: { url: string; title: string; summary?: string }; relationship?: string }) =>
+      call<{ id: number; self: string }>({ method: "POST", path: `/rest/api/3/issue/${enc(key)}/remotelink`, body: link }),
 
     projects: (maxItems?: number) =>
       paginateStartAt(async (startAt) => {

@@ -175,10 +175,86 @@ describe("Jira catalogue: sprints, watchers, remote links, schema, batch create,
     });
   });
 
+  describe("watchers and remote links (jira-links)", () => {
+    it("lists, adds and removes watchers; adding twice and removing twice change nothing more", async () => {
+      const me = (await call("jira_current_user")).data as { accountId: string; displayName: string };
+      const users = (await call("jira_search_users", { query: "a", maxResults: 10 })).data.users as { accountId: string; name: string }[];
+      const other = users.find((u) => u.accountId !== me.accountId)!;
+      const key = await newIssue("Watch me");
+      const first = await call("jira_list_watchers", { issueKey: key.toLowerCase() });
+      expect(first.isError, first.text).toBe(false);
+      expect(first.data).toEqual({ key, watchCount: 1, isWatching: true, watchers: [{ accountId: me.accountId, name: me.displayName, active: true }], url: `${rig.sandbox.url}/browse/${key}` });
+      expect(first.text).toBe(`${key} has 1 watcher:\n- ${me.displayName}: ${me.accountId}`);
+
+      for (let n = 0; n < 2; n++) {
+        const added = await call("jira_add_watcher", { issueKey: key, accountId: other.accountId });
+        expect(added).toMatchObject({ isError: false, text: `${other.accountId} now watches ${key}.`, data: { key, accountId: other.accountId, watching: true } });
+      }
+      expect(((await call("jira_list_watchers", { issueKey: key })).data.watchers as { accountId: string }[]).map((w) => w.accountId)).toEqual([me.accountId, other.accountId]);
+      for (let n = 0; n < 2; n++) expect((await call("jira_remove_watcher", { issueKey: key, accountId: me.accountId })).data).toMatchObject({ watching: false });
+      const after = await call("jira_list_watchers", { issueKey: key });
+      expect(after.data).toMatchObject({ watchCount: 1, isWatching: false, watchers: [{ accountId: other.accountId }] });
+
+      const nobody = await call("jira_add_watcher", { issueKey: key, accountId: "no-such-account" });
+      expect(nobody.isError).toBe(true);
+      expect(nobody.text).toMatch(/Jira found nothing there \(404\).*Specified user does not exist/);
+      expect((await call("jira_add_watcher", { issueKey: key, accountId: "" })).text).toMatch(/accountId: accountId must not be empty/);
+      expect((await call("jira_list_watchers", { issueKey: "BK 1" })).text).toMatch(/issueKey: issueKey must be an issue key such as BK-12/);
+      const tools = (await client.client.listTools()).tools;
+      expect(tools.find((t) => t.name === "jira_remove_watcher")?.annotations).toEqual({ readOnlyHint: false, destructiveHint: false, idempotentHint: true });
+    });
+
+    it("adds remote links and lists them; refuses a URL that is not http(s)", async () => {
+      const key = await newIssue("Has remote links");
+      expect((await call("jira_list_remote_links", { issueKey: key })).text).toBe(`${key} has no remote links.`);
+      const added = await call("jira_add_remote_link", { issueKey: key, url: "https://example.com/design", title: "Design doc", summary: "The plan", relationship: "design" });
+      expect(added.isError, added.text).toBe(false);
+      expect(added.data).toMatchObject({ key, id: expect.any(Number), title: "Design doc", url: "https://example.com/design", issueUrl: `${rig.sandbox.url}/browse/${key}` });
+      await call("jira_add_remote_link", { issueKey: key, url: "http://wiki.example.com/x", title: "Wiki" });
+      const list = await call("jira_list_remote_links", { issueKey: key });
+      expect(list.data.links).toEqual([
+        { id: added.data.id, title: "Design doc", url: "https://example.com/design", summary: "The plan", relationship: "design" },
+        { id: expect.any(Number), title: "Wiki", url: "http://wiki.example.com/x" },
+      ]);
+      expect(list.text).toContain(`- [Design doc](https://example.com/design) (design) — The plan · id ${added.data.id}`);
+
+      for (const url of ["javascript:alert(1)", "ftp://example.com/x", "example.com"]) {
+        const bad = await call("jira_add_remote_link", { issueKey: key, url, title: "Bad" });
+        expect(bad.isError, url).toBe(true);
+        expect(bad.text).toMatch(/url: url must be an http or https URL/);
+      }
+      expect((await call("jira_add_remote_link", { issueKey: key, url: "https://example.com", title: " " })).text).toMatch(/title: title must not be empty/);
+      expect((await call("jira_list_remote_links", { issueKey: key })).data.links).toHaveLength(2);
+    });
+
+    it("the OPS allow-list refuses a BK issue and changes nothing; an upstream failure is a usable sentence", async () => {
+      const key = await newIssue("Outside OPS");
+      const refusal = /This client may not use the Jira project BK: an administrator limited it to OPS/;
+      for (const [tool, args] of [
+        ["jira_list_watchers", { issueKey: key }],
+        ["jira_add_watcher", { issueKey: key, accountId: "x" }],
+        ["jira_remove_watcher", { issueKey: key, accountId: "x" }],
+        ["jira_list_remote_links", { issueKey: key }],
+        ["jira_add_remote_link", { issueKey: key, url: "https://example.com", title: "Sneaky" }],
+      ] as const) {
+        const res = await ops.call(tool, args);
+        expect(res.isError, tool).toBe(true);
+        expect(res.text, tool).toMatch(refusal);
+      }
+      expect((await call("jira_list_remote_links", { issueKey: key })).data.links).toEqual([]);
+      expect((await call("jira_list_watchers", { issueKey: key })).data.watchCount).toBe(1);
+
+      await fault({ method: "GET", path: `/rest/api/3/issue/${key}/watchers`, status: 503 });
+      const failed = await call("jira_list_watchers", { issueKey: key });
+      expect(failed.isError).toBe(true);
+      expect(failed.text).toBe("Jira failed with an internal error (503). Try again later.");
+    });
+  });
+
   it("a read-only client sees the read tools of the catalogue and none of its write tools", async () => {
     const names = (await reader.client.listTools()).tools.map((t) => t.name);
-    expect(names).toEqual(expect.arrayContaining(["jira_get_epic_children"]));
-    for (const name of ["jira_create_sprint", "jira_update_sprint", "jira_move_issues_to_sprint", "jira_move_issues_to_backlog"]) expect(names).not.toContain(name);
+    expect(names).toEqual(expect.arrayContaining(["jira_get_epic_children", "jira_list_watchers", "jira_list_remote_links"]));
+    for (const name of ["jira_create_sprint", "jira_update_sprint", "jira_move_issues_to_sprint", "jira_move_issues_to_backlog", "jira_add_watcher", "jira_remove_watcher", "jira_add_remote_link"]) expect(names).not.toContain(name);
     await expect(reader.client.callTool({ name: "jira_create_sprint", arguments: { boardId: 1, name: "x" } })).rejects.toThrow(/Unknown tool/);
   });
 });
