@@ -17,7 +17,7 @@ export const TOOLSETS = {
   "jira-worklogs": { label: "Jira work logs: list, log time", default: false },
   "jira-links": { label: "Jira issue links, watchers and remote links (web pages)", default: false },
   "jira-projects": { label: "Jira projects: list, read (issue types, components, versions)", default: true },
-  "jira-admin": { label: "Jira schema and administration: field ids, workflow transitions, the current user, deleting issues", default: false },
+  "jira-admin": { label: "Jira schema and administration: field ids, create and edit screens, versions, batch create, workflow transitions, the current user, deleting issues", default: false },
   "jira-agile": { label: "Jira Software boards, sprints (create, change, move issues) and epics", default: false },
   "confluence-pages": { label: "Confluence pages: search, read, create, update", default: true },
   "confluence-comments": { label: "Confluence comments: add", default: false },

@@ -62,3 +62,63 @@ describe("Jira sandbox: watchers and remote links", () => {
     expect((await c.call(`/rest/api/3/issue/${key}/remotelink/${global.body.id}`)).status).toBe(404);
   });
 });
+
+describe("Jira sandbox: versions, field metadata and bulk create", () => {
+  it("creates a version by projectId or key; duplicates and bad dates are field errors", async () => {
+    const project = (await c.call("/rest/api/3/project/OPS")).body;
+    const created = await c.call("/rest/api/3/version", { method: "POST", body: { projectId: Number(project.id), name: "v2.0.0", description: "The big one", releaseDate: "2026-12-24" } });
+    expect(created.status).toBe(201);
+    expect(created.body).toEqual({ self: `${c.sandbox.url}/rest/api/3/version/${created.body.id}`, id: expect.any(String), description: "The big one", name: "v2.0.0", archived: false, released: false, releaseDate: "2026-12-24", projectId: Number(project.id) });
+    expect((await c.call("/rest/api/3/project/OPS/versions")).body.map((x: { name: string }) => x.name)).toContain("v2.0.0");
+    const byKey = await c.call("/rest/api/3/version", { method: "POST", body: { project: "OPS", name: "v2.1.0" } });
+    expect(byKey.status).toBe(201);
+    expect(Number(byKey.body.id)).toBe(Number(created.body.id) + 1);
+
+    const duplicate = await c.call("/rest/api/3/version", { method: "POST", body: { projectId: Number(project.id), name: "V2.0.0", releaseDate: "24/12/2026" } });
+    expect(duplicate.status).toBe(400);
+    expect(duplicate.body.errors).toEqual({ name: "A version with this name already exists in this project.", releaseDate: "The release date is invalid. Use the format yyyy-MM-dd." });
+    expect((await c.call("/rest/api/3/version", { method: "POST", body: { name: "x" } })).body.errors).toEqual({ project: "Project must be specified to create a version." });
+  });
+
+  it("describes the create screen (custom fields included) and an issue's edit screen", async () => {
+    const story = await c.call("/rest/api/3/issue/createmeta/BK/issuetypes/10001");
+    expect(story.body).toMatchObject({ startAt: 0, maxResults: 50, total: story.body.fields.length });
+    const byId = Object.fromEntries(story.body.fields.map((f: { fieldId: string }) => [f.fieldId, f]));
+    expect(byId.summary).toMatchObject({ required: true, schema: { type: "string", system: "summary" }, name: "Summary", key: "summary", operations: ["set"] });
+    expect(byId.customfield_10016).toMatchObject({ required: false, name: "Story point estimate", schema: { type: "number", customId: 10016 } });
+    expect(byId.priority.allowedValues.map((p: { name: string }) => p.name)).toContain("High");
+    const subtask = await c.call("/rest/api/3/issue/createmeta/BK/issuetypes/10004");
+    expect(subtask.body.fields.find((f: { fieldId: string }) => f.fieldId === "parent").required).toBe(true);
+    expect(subtask.body.fields.some((f: { fieldId: string }) => f.fieldId === "customfield_10016")).toBe(false);
+    expect((await c.call("/rest/api/3/issue/createmeta/BK/issuetypes/99")).status).toBe(404);
+
+    const edit = await c.call("/rest/api/3/issue/BK-2/editmeta");
+    expect(edit.status).toBe(200);
+    expect(edit.body.fields.summary).toEqual({ required: true, schema: { type: "string", system: "summary" }, name: "Summary", key: "summary", operations: ["set"] });
+    expect(edit.body.fields.comment.operations).toEqual(["add", "edit", "remove"]);
+    expect(edit.body.fields).not.toHaveProperty("project");
+    expect((await c.call("/rest/api/3/issue/BK-99999/editmeta")).status).toBe(404);
+  });
+
+  it("bulk-creates: per-item errors by element number beside the created issues; 400 when none was created", async () => {
+    const item = (summary: unknown, extra: Record<string, unknown> = {}) => ({ fields: { project: { key: "WEB" }, issuetype: { name: "Task" }, summary, ...extra } });
+    const mixed = await c.call("/rest/api/3/issue/bulk", { method: "POST", body: { issueUpdates: [item("First"), item(""), item("Third"), item("Bad", { priority: { name: "Urgentest" } })] } });
+    expect(mixed.status).toBe(201);
+    expect(mixed.body.issues).toEqual([expect.objectContaining({ key: expect.stringMatching(/^WEB-\d+$/) }), expect.objectContaining({ key: expect.stringMatching(/^WEB-\d+$/) })]);
+    expect(mixed.body.errors).toEqual([
+      { status: 400, elementErrors: { errorMessages: [], errors: { summary: "You must specify a summary of the issue." } }, failedElementNumber: 1 },
+      { status: 400, elementErrors: { errorMessages: [], errors: { priority: "Specify a valid priority" } }, failedElementNumber: 3 },
+    ]);
+    expect((await c.call(`/rest/api/3/issue/${mixed.body.issues[1].key}`)).body.fields.summary).toBe("Third");
+
+    const none = await c.call("/rest/api/3/issue/bulk", { method: "POST", body: { issueUpdates: [item(""), { fields: { project: { key: "NOPE" } } }] } });
+    expect(none.status).toBe(400);
+    expect(none.body.issues).toEqual([]);
+    expect(none.body.errors.map((e: { failedElementNumber: number }) => e.failedElementNumber)).toEqual([0, 1]);
+    expect(none.body.errors[1].elementErrors.errors).toMatchObject({ project: "Specify a valid project ID or key" });
+    const tooMany = await c.call("/rest/api/3/issue/bulk", { method: "POST", body: { issueUpdates: Array.from({ length: 51 }, () => item("x")) } });
+    expect(tooMany.status).toBe(400);
+    expect(tooMany.body.errorMessages[0]).toMatch(/exceeds the maximum of 50/);
+    expect((await c.call("/rest/api/3/issue/bulk", { method: "POST", body: {} })).status).toBe(400);
+  });
+});

@@ -25,6 +25,11 @@ export interface UpstreamCall {
   /** "text" for diffs and raw files; "raw" passes any body through as text (the proxy paths). */
   accept?: "json" | "text" | "raw";
   timeoutMs?: number;
+  /**
+   * Error statuses whose JSON body is the answer rather than a failure: Jira's bulk create says
+   * "none was created" with 400 and the same per-item errors it lists beside created issues.
+   */
+  answerStatuses?: readonly number[];
 }
 
 export interface UpstreamResponse<T> {
@@ -127,7 +132,7 @@ export function createUpstreamHttp(options: UpstreamOptions) {
     try {
       for (let attempt = 1; ; attempt++) {
         try {
-          const response = await breaker.execute(() => attemptOnce<T>(service, { origin, path, method, headers, body, signal: controller.signal, accept: call.accept ?? "json", timeoutMs }));
+          const response = await breaker.execute(() => attemptOnce<T>(service, { origin, path, method, headers, body, signal: controller.signal, accept: call.accept ?? "json", timeoutMs, answerStatuses: call.answerStatuses ?? [] }));
           options.meter.recordOutcome(service, true);
           return response;
         } catch (raw) {
@@ -172,7 +177,7 @@ export function createUpstreamHttp(options: UpstreamOptions) {
 
   async function attemptOnce<T>(
     service: UpstreamService,
-    req: { origin: string; path: string; method: string; headers: Record<string, string>; body: string | undefined; signal: AbortSignal; accept: "json" | "text" | "raw"; timeoutMs: number },
+    req: { origin: string; path: string; method: string; headers: Record<string, string>; body: string | undefined; signal: AbortSignal; accept: "json" | "text" | "raw"; timeoutMs: number; answerStatuses: readonly number[] },
   ): Promise<UpstreamResponse<T>> {
     options.meter.recordCall(service);
     const proxied = options.proxy?.proxyFor(req.origin) ?? null;
@@ -192,6 +197,13 @@ export function createUpstreamHttp(options: UpstreamOptions) {
     });
     options.meter.recordRateLimitHeaders(service, res.headers);
     const text = await readBounded(service, res, maxResponseBytes);
+    if (req.answerStatuses.includes(res.statusCode) && req.accept === "json") {
+      try {
+        return { status: res.statusCode, data: JSON.parse(text) as T, headers: res.headers };
+      } catch {
+        // Not the JSON answer expected: an ordinary failure below.
+      }
+    }
     if (res.statusCode >= 200 && res.statusCode < 300) {
       if (req.accept !== "json") return { status: res.statusCode, data: text as T, headers: res.headers };
       if (text === "") return { status: res.statusCode, data: undefined as T, headers: res.headers };
@@ -280,7 +292,7 @@ export function upstreamMessage(text: string): string | null {
   }
 }
 
-function errorForStatus(service: UpstreamService, status: number, headers: Record<string, string | string[] | undefined>, text: string): UpstreamError {
+export function errorForStatus(service: UpstreamService, status: number, headers: Record<string, string | string[] | undefined>, text: string): UpstreamError {
   const name = SERVICE_NAMES[service];
   const said = upstreamMessage(text);
   const suffix = said ? `: ${said}` : "";

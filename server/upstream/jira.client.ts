@@ -1,4 +1,4 @@
-import type { TargetProvider, UpstreamCall, UpstreamHttp } from "./http";
+import { errorForStatus, type TargetProvider, type UpstreamCall, type UpstreamHttp } from "./http";
 import { paginateStartAt, paginateToken } from "./paginate";
 
 const enc = encodeURIComponent;
@@ -47,6 +47,34 @@ export interface JiraRemoteLink {
   relationship?: string;
   application?: { name?: string; type?: string };
   object: { url: string; title: string; summary?: string };
+}
+
+export interface JiraVersion {
+  id: string;
+  name: string;
+  description?: string;
+  released?: boolean;
+  archived?: boolean;
+  releaseDate?: string;
+  projectId?: number;
+}
+
+/** A field of a create or edit screen (createmeta, editmeta). */
+export interface JiraFieldMeta {
+  fieldId: string;
+  key?: string;
+  name: string;
+  required: boolean;
+  schema?: { type?: string; items?: string; system?: string; custom?: string; customId?: number };
+  operations?: string[];
+  allowedValues?: unknown[];
+  hasDefaultValue?: boolean;
+  autoCompleteUrl?: string;
+}
+
+export interface JiraBulkCreated {
+  issues: { id: string; key: string; self?: string }[];
+  errors: { status?: number; elementErrors?: { errorMessages?: string[]; errors?: Record<string, string> }; failedElementNumber?: number }[];
 }
 
 export interface JiraSprint {
@@ -169,6 +197,30 @@ export function createJiraClient(http: UpstreamHttp, target: TargetProvider) {
 
     addRemoteLink: (key: string, link: { object: { url: string; title: string; summary?: string }; relationship?: string }) =>
       call<{ id: number; self: string }>({ method: "POST", path: `/rest/api/3/issue/${enc(key)}/remotelink`, body: link }),
+
+    createVersion: (version: { projectId: number; name: string; description?: string; releaseDate?: string; startDate?: string; released?: boolean }) =>
+      call<JiraVersion>({ method: "POST", path: "/rest/api/3/version", body: version }),
+
+    /** The issue types one can create in a project (id and name). */
+    createMetaIssueTypes: (projectKey: string) =>
+      call<StartAtPage & { issueTypes: { id: string; name: string; subtask?: boolean }[] }>({ path: `/rest/api/3/issue/createmeta/${enc(projectKey)}/issuetypes`, query: { maxResults: 200 } }),
+
+    /** One page of the create screen's fields of a project's issue type. */
+    createMetaFields: (projectKey: string, issueTypeId: string, startAt: number, maxResults: number) =>
+      call<StartAtPage & { fields: JiraFieldMeta[] }>({ path: `/rest/api/3/issue/createmeta/${enc(projectKey)}/issuetypes/${enc(issueTypeId)}`, query: { startAt, maxResults } }),
+
+    /** The fields an issue's edit screen offers, by field id. */
+    editMeta: (key: string) => call<{ fields: Record<string, Omit<JiraFieldMeta, "fieldId">> }>({ path: `/rest/api/3/issue/${enc(key)}/editmeta` }),
+
+    /**
+     * Up to 50 creates in one call; each succeeds or fails alone. Jira answers 201 when any was
+     * created and 400 when none was, both with `issues` and per-item `errors`.
+     */
+    async createIssues(issueUpdates: { fields: Record<string, unknown> }[]): Promise<JiraBulkCreated> {
+      const res = await http.request<JiraBulkCreated & { errorMessages?: unknown }>("jira", await target(), { method: "POST", path: "/rest/api/3/issue/bulk", body: { issueUpdates }, answerStatuses: [400] });
+      if (res.status === 400 && !Array.isArray(res.data.errors)) throw errorForStatus("jira", 400, res.headers, JSON.stringify(res.data));
+      return { issues: res.data.issues ?? [], errors: res.data.errors ?? [] };
+    },
 
     projects: (maxItems?: number) =>
       paginateStartAt(async (startAt) => {

@@ -251,10 +251,108 @@ describe("Jira catalogue: sprints, watchers, remote links, schema, batch create,
     });
   });
 
+  describe("versions, field metadata and batch create (jira-admin)", () => {
+    it("creates a version, which the project then lists; a duplicate is Jira's field error", async () => {
+      const created = await call("jira_create_version", { projectKey: "web", name: "v9.0.0", description: "Big bang", releaseDate: "2026-12-24" });
+      expect(created.isError, created.text).toBe(false);
+      expect(created.data).toEqual({ id: expect.any(String), name: "v9.0.0", projectKey: "WEB", released: false, releaseDate: "2026-12-24", url: `${rig.sandbox.url}/projects/WEB/versions/${created.data.id}` });
+      expect(created.text).toBe(`Created version v9.0.0 (id ${created.data.id}) in WEB, release 2026-12-24.\n${created.data.url}`);
+      expect((await call("jira_get_project", { projectKey: "WEB" })).data.versions).toContainEqual({ name: "v9.0.0", released: false, releaseDate: "2026-12-24" });
+      const again = await call("jira_create_version", { projectKey: "WEB", name: "v9.0.0" });
+      expect(again.isError).toBe(true);
+      expect(again.text).toMatch(/\(400\).*name: A version with this name already exists in this project/);
+      expect((await call("jira_create_version", { projectKey: "WEB", name: "x", releaseDate: "Christmas" })).text).toMatch(/releaseDate: releaseDate must be a date such as 2026-12-24/);
+      expect((await call("jira_create_version", { projectKey: "WEB", name: "x", startDate: "2026-12-24", releaseDate: "2026-12-01" })).text).toMatch(/releaseDate is before startDate/);
+    });
+
+    it("lists the fields to create an issue (required first, custom field ids, allowed values) and those an issue can change", async () => {
+      const create = await call("jira_get_create_fields", { projectKey: "BK", issueType: "story" });
+      expect(create.isError, create.text).toBe(false);
+      expect(create.data.issueType).toEqual({ id: "10001", name: "Story" });
+      expect(create.data.truncated).toBe(false);
+      const fields = create.data.fields as { id: string; required: boolean; custom: boolean; allowedValues?: string[] }[];
+      expect(fields.slice(0, 3).every((f) => f.required)).toBe(true);
+      expect(fields.find((f) => f.id === "summary")).toEqual({ id: "summary", name: "Summary", required: true, type: "string", custom: false });
+      expect(fields.find((f) => f.id === "customfield_10016")).toEqual({ id: "customfield_10016", name: "Story point estimate", required: false, type: "number", custom: true });
+      expect(fields.find((f) => f.id === "priority")?.allowedValues).toEqual(["Highest", "High", "Medium", "Low", "Lowest"]);
+      expect(create.text).toMatch(/^Fields to create a Story in BK \(3 required\):\n- summary — Summary: string, required/);
+      expect(create.text).toContain("- customfield_10016 — Story point estimate: number\n");
+      expect(create.text).toContain("- components — Components: array of component; values: ");
+      expect((await call("jira_get_create_fields", { projectKey: "BK", issueType: "10004" })).data.fields).toContainEqual(expect.objectContaining({ id: "parent", required: true }));
+      const unknown = await call("jira_get_create_fields", { projectKey: "BK", issueType: "Saga" });
+      expect(unknown.isError).toBe(true);
+      expect(unknown.text).toBe('BK has no issue type "Saga". Its types are: Epic, Story, Task, Bug, Subtask.');
+
+      const edit = await call("jira_get_edit_fields", { issueKey: "bk-2" });
+      expect(edit.isError, edit.text).toBe(false);
+      expect(edit.data.key).toBe("BK-2");
+      expect(edit.data.fields).toContainEqual({ id: "labels", name: "Labels", required: false, type: "array of string", custom: false, operations: ["add", "set", "remove"] });
+      expect((edit.data.fields as { id: string }[]).map((f) => f.id)).not.toContain("project");
+      expect(edit.text).toContain("- comment — Comment: comments-page (add/edit/remove)");
+      expect((await call("jira_get_edit_fields", { issueKey: "BK-99999" })).text).toMatch(/\(404\)/);
+    });
+
+    it("creates a batch: created keys and per-item errors side by side; none created is a tool error", async () => {
+      const res = await call("jira_create_issues", {
+        issues: [
+          { projectKey: "BK", summary: "Batch one", description: "Some **bold** text", labels: ["batch"] },
+          { projectKey: "BK", summary: "Batch two", priority: "Urgentest" },
+          { projectKey: "OPS", issueType: "Bug", summary: "Batch three" },
+        ],
+      });
+      expect(res.isError, res.text).toBe(false);
+      const created = res.data.created as { index: number; key: string; summary: string; url: string }[];
+      expect(created.map((c) => [c.index, c.summary])).toEqual([[0, "Batch one"], [2, "Batch three"]]);
+      expect(created[1]!.key).toMatch(/^OPS-\d+$/);
+      expect(res.data.failed).toEqual([{ index: 1, summary: "Batch two", errors: "priority: Specify a valid priority" }]);
+      expect(res.text).toBe([`Created 2 of 3 issues:`, `- #0 ${created[0]!.key}: Batch one ${created[0]!.url}`, `- #2 ${created[1]!.key}: Batch three ${created[1]!.url}`, "Failed (1; nothing was created for these):", '- #1 "Batch two": priority: Specify a valid priority'].join("\n"));
+      const first = await call("jira_get_issue", { issueKey: created[0]!.key });
+      expect(first.data).toMatchObject({ summary: "Batch one", description: "Some **bold** text", labels: ["batch"] });
+      expect((await call("jira_get_issue", { issueKey: created[1]!.key })).data.type).toBe("Bug");
+
+      const none = await call("jira_create_issues", { issues: [{ projectKey: "BK", summary: "x", priority: "Nope" }, { projectKey: "BK", issueType: "Saga", summary: "y" }] });
+      expect(none.isError).toBe(true);
+      expect(none.text).toBe('Jira created none of the 2 issues. #0 "x": priority: Specify a valid priority. #1 "y": issuetype: The issue type selected is invalid. Fix these and call again.');
+      expect((await call("jira_create_issues", { issues: [] })).text).toMatch(/issues: issues must hold at least one issue/);
+      expect((await call("jira_create_issues", { issues: Array.from({ length: 51 }, (_, n) => ({ projectKey: "BK", summary: `n${n}` })) })).text).toMatch(/issues may hold at most 50 issues/);
+      expect((await call("jira_create_issues", { issues: [{ projectKey: "BK" }] })).text).toMatch(/issues\.0\.summary: /);
+    });
+
+    it("the OPS allow-list refuses a batch with one BK item entirely, and the other admin tools outside it", async () => {
+      const before = (await call("jira_search", { jql: 'summary ~ "Allow-list batch"', maxResults: 10 })).data.issues as unknown[];
+      expect(before).toHaveLength(0);
+      const refusal = /This client may not use the Jira project BK: an administrator limited it to OPS/;
+      for (const [tool, args] of [
+        ["jira_create_issues", { issues: [{ projectKey: "OPS", summary: "Allow-list batch" }, { projectKey: "BK", summary: "Allow-list batch" }] }],
+        ["jira_create_issues", { issues: [{ projectKey: "OPS", summary: "Allow-list batch", parentKey: "BK-1" }] }],
+        ["jira_create_version", { projectKey: "BK", name: "sneaky" }],
+        ["jira_get_create_fields", { projectKey: "BK", issueType: "Task" }],
+        ["jira_get_edit_fields", { issueKey: "BK-1" }],
+      ] as const) {
+        const res = await ops.call(tool, args);
+        expect(res.isError, tool).toBe(true);
+        expect(res.text, tool).toMatch(refusal);
+      }
+      expect((await call("jira_search", { jql: 'summary ~ "Allow-list batch"', maxResults: 10 })).data.issues).toHaveLength(0);
+      const inside = await ops.call("jira_create_issues", { issues: [{ projectKey: "OPS", summary: "Allowed batch" }] });
+      expect(inside.data.created).toEqual([expect.objectContaining({ index: 0, key: expect.stringMatching(/^OPS-/) })]);
+    });
+
+    it("an upstream failure of the batch is a tool error with a usable sentence", async () => {
+      await fault({ method: "POST", path: "/rest/api/3/issue/bulk", status: 502 });
+      const res = await call("jira_create_issues", { issues: [{ projectKey: "BK", summary: "Unlucky" }] });
+      expect(res.isError).toBe(true);
+      expect(res.text).toBe("Jira failed with an internal error (502). Try again later.");
+      await fault({ method: "GET", path: "^/rest/api/3/issue/createmeta/BK/issuetypes$", status: 429, retryAfter: 120 });
+      const limited = await call("jira_get_create_fields", { projectKey: "BK", issueType: "Task" });
+      expect(limited.text).toMatch(/^Jira is rate limiting requests \(429\); wait 120 s before trying again/);
+    });
+  });
+
   it("a read-only client sees the read tools of the catalogue and none of its write tools", async () => {
     const names = (await reader.client.listTools()).tools.map((t) => t.name);
-    expect(names).toEqual(expect.arrayContaining(["jira_get_epic_children", "jira_list_watchers", "jira_list_remote_links"]));
-    for (const name of ["jira_create_sprint", "jira_update_sprint", "jira_move_issues_to_sprint", "jira_move_issues_to_backlog", "jira_add_watcher", "jira_remove_watcher", "jira_add_remote_link"]) expect(names).not.toContain(name);
+    expect(names).toEqual(expect.arrayContaining(["jira_get_epic_children", "jira_list_watchers", "jira_list_remote_links", "jira_get_create_fields", "jira_get_edit_fields"]));
+    for (const name of ["jira_create_sprint", "jira_update_sprint", "jira_move_issues_to_sprint", "jira_move_issues_to_backlog", "jira_add_watcher", "jira_remove_watcher", "jira_add_remote_link", "jira_create_version", "jira_create_issues"]) expect(names).not.toContain(name);
     await expect(reader.client.callTool({ name: "jira_create_sprint", arguments: { boardId: 1, name: "x" } })).rejects.toThrow(/Unknown tool/);
   });
 });

@@ -46,6 +46,7 @@ export function objectsOf(service: "jira" | "confluence" | "bitbucket", args: Re
     if (Array.isArray(args.issueKeys)) for (const v of args.issueKeys) if (str(v)) out.add(str(v)!.toUpperCase());
     each(s.issues, (i) => str(i.key));
     each(s.moved, (i) => str(i.key));
+    each(s.created, (i) => str(i.key));
     // Sprints and boards by id (the sprint tools).
     for (const v of [args.sprintId, s.sprintId]) if (str(v)) out.add(`sprint:${str(v)}`);
     if (str(args.boardId)) out.add(`board:${str(args.boardId)}`);
