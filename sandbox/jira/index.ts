@@ -1,6 +1,7 @@
 import { defineModule } from "../core/module";
 import { activityRoutes } from "./activity.routes";
 import { agileRoutes } from "./agile.routes";
+import { attachmentRoutes } from "./attachments.routes";
 import { issueRoutes } from "./issues.routes";
 import { metaRoutes } from "./meta.routes";
 import type { JiraState } from "./model";
@@ -22,5 +23,6 @@ export const jiraModule = defineModule<JiraState>({
     activityRoutes(router, state);
     agileRoutes(router, state);
     watcherRoutes(router, state);
+    attachmentRoutes(router, state);
   },
 });

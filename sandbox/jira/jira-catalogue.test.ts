@@ -122,3 +122,49 @@ describe("Jira sandbox: versions, field metadata and bulk create", () => {
     expect((await c.call("/rest/api/3/issue/bulk", { method: "POST", body: {} })).status).toBe(400);
   });
 });
+
+describe("Jira sandbox: attachments", () => {
+  const auth = () => ({ authorization: `Basic ${Buffer.from(`${c.sandbox.credentials.atlassian.email}:${c.sandbox.credentials.atlassian.apiToken}`).toString("base64")}` });
+  const upload = (key: string, form: FormData, token = true) => fetch(`${c.sandbox.url}/rest/api/3/issue/${key}/attachments`, { method: "POST", headers: { ...auth(), ...(token ? { "X-Atlassian-Token": "no-check" } : {}) }, body: form });
+
+  it("uploads files as multipart/form-data (the XSRF token required), keeps their bytes, and lists them on the issue", async () => {
+    const bytes = Buffer.from([0, 1, 2, 250, 251, 252, 13, 10, 45, 45]);
+    const form = new FormData();
+    form.append("file", new Blob(["a,b\n1,2\n"], { type: "text/csv" }), "data.csv");
+    form.append("file", new Blob([bytes]), "blob.bin");
+    expect((await upload("BK-2", form, false)).status).toBe(403);
+    const res = await upload("BK-2", form);
+    expect(res.status).toBe(200);
+    const added = (await res.json()) as { id: string; filename: string; size: number; mimeType: string; content: string; author: { accountId: string } }[];
+    expect(added.map((a) => [a.filename, a.size, a.mimeType])).toEqual([["data.csv", 8, "text/csv"], ["blob.bin", bytes.length, "application/octet-stream"]]);
+    expect(added[0]!.content).toBe(`${c.sandbox.url}/rest/api/3/attachment/content/${added[0]!.id}`);
+
+    const meta = await c.call(`/rest/api/3/attachment/${added[1]!.id}`);
+    expect(meta.body).toMatchObject({ id: Number(added[1]!.id), filename: "blob.bin", size: bytes.length, mimeType: "application/octet-stream", properties: {}, created: expect.stringMatching(/\+0000$/) });
+    const redirect = await fetch(`${c.sandbox.url}/rest/api/3/attachment/content/${added[1]!.id}`, { headers: auth(), redirect: "manual" });
+    expect(redirect.status).toBe(303);
+    expect(redirect.headers.get("location")).toBe(`${c.sandbox.url}/rest/api/3/attachment/content/${added[1]!.id}?redirect=false`);
+    const content = await fetch(`${c.sandbox.url}/rest/api/3/attachment/content/${added[1]!.id}?redirect=false`, { headers: auth() });
+    expect(Buffer.from(await content.arrayBuffer())).toEqual(bytes);
+    const part = await fetch(`${c.sandbox.url}/rest/api/3/attachment/content/${added[0]!.id}?redirect=false`, { headers: { ...auth(), range: "bytes=0-2" } });
+    expect(part.status).toBe(206);
+    expect(part.headers.get("content-range")).toBe("bytes 0-2/8");
+    expect(await part.text()).toBe("a,b");
+
+    const listed = (await c.call("/rest/api/3/issue/BK-2?fields=attachment")).body.fields.attachment as { filename: string }[];
+    expect(listed.map((a) => a.filename)).toEqual(["data.csv", "blob.bin"]);
+    expect(((await c.call("/rest/api/3/issue/BK-1?fields=attachment")).body.fields.attachment as { filename: string; mimeType: string }[]).map((a) => [a.filename, a.mimeType])).toEqual([["release-notes.md", "text/markdown"], ["diagram.png", "image/png"]]);
+  });
+
+  it("refuses what Jira refuses: no file part, a JSON body, an unknown issue or attachment", async () => {
+    const empty = new FormData();
+    empty.append("comment", "no file");
+    expect((await upload("BK-2", empty)).status).toBe(400);
+    expect((await c.call("/rest/api/3/issue/BK-2/attachments", { method: "POST", body: { file: "x" } })).status).toBe(403);
+    const file = new FormData();
+    file.append("file", new Blob(["x"]), "x.txt");
+    expect((await upload("BK-99999", file)).status).toBe(404);
+    expect((await c.call("/rest/api/3/attachment/1")).status).toBe(404);
+    expect((await c.call("/rest/api/3/attachment/content/1?redirect=false")).body.errorMessages[0]).toMatch(/does not exist/);
+  });
+});

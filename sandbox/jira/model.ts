@@ -86,6 +86,17 @@ export interface RemoteLink {
   object: { url: string; title: string; summary?: string; icon?: Record<string, unknown>; status?: Record<string, unknown> };
 }
 
+/** A file attached to an issue; its bytes are kept as uploaded. */
+export interface Attachment {
+  id: string;
+  issueId: string;
+  filename: string;
+  authorId: string;
+  created: number;
+  mimeType: string;
+  data: Buffer;
+}
+
 export interface Issue {
   id: string;
   key: string;
@@ -168,7 +179,9 @@ export interface JiraState {
   sprints: Sprint[];
   sprintsById: Map<number, Sprint>;
   /** Counters for new ids. */
-  next: { issue: number; comment: number; worklog: number; link: number; sprint: number; history: number; remoteLink: number };
+  next: { issue: number; comment: number; worklog: number; link: number; sprint: number; history: number; remoteLink: number; attachment: number };
+  /** Every issue's attachments, by id. */
+  attachments: Map<string, Attachment>;
   /** Wall-clock instant the state was seeded: the sandbox clock runs from SEED_EPOCH at that instant. */
   startedAt: number;
   /** Bumped by every write; cached GET responses of an older generation are stale. */

@@ -77,6 +77,16 @@ export interface JiraBulkCreated {
   errors: { status?: number; elementErrors?: { errorMessages?: string[]; errors?: Record<string, string> }; failedElementNumber?: number }[];
 }
 
+export interface JiraAttachment {
+  id: string | number;
+  filename: string;
+  author?: JiraUser;
+  created?: string;
+  size: number;
+  mimeType?: string;
+  content?: string;
+}
+
 export interface JiraSprint {
   id: number;
   name: string;
@@ -221,6 +231,19 @@ export function createJiraClient(http: UpstreamHttp, target: TargetProvider) {
       if (res.status === 400 && !Array.isArray(res.data.errors)) throw errorForStatus("jira", 400, res.headers, JSON.stringify(res.data));
       return { issues: res.data.issues ?? [], errors: res.data.errors ?? [] };
     },
+
+    /** Uploads one file (multipart/form-data, part "file"); Jira asks for `X-Atlassian-Token: no-check` on it. */
+    addAttachment: (key: string, file: { filename: string; mimeType: string; data: Uint8Array }) => {
+      const form = new FormData();
+      form.append("file", new Blob([file.data], { type: file.mimeType }), file.filename);
+      return call<JiraAttachment[]>({ method: "POST", path: `/rest/api/3/issue/${enc(key)}/attachments`, form, headers: { "X-Atlassian-Token": "no-check" } });
+    },
+
+    attachment: (id: string) => call<JiraAttachment>({ path: `/rest/api/3/attachment/${enc(id)}` }),
+
+    /** The first `maxBytes` of an attachment's content as UTF-8 text (a Range request; no redirect to follow). */
+    attachmentText: (id: string, maxBytes: number) =>
+      call<string>({ path: `/rest/api/3/attachment/content/${enc(id)}`, query: { redirect: false }, accept: "text", headers: { range: `bytes=0-${maxBytes - 1}` } }),
 
     projects: (maxItems?: number) =>
       paginateStartAt(async (startAt) => {

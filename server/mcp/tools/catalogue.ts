@@ -7,6 +7,7 @@ import { BITBUCKET_TOOLS } from "./bitbucket.tools";
 import { CONFLUENCE_PAGE_TOOLS } from "./confluence-pages.tools";
 import { CONFLUENCE_TOOLS } from "./confluence.tools";
 import { JIRA_AGILE_TOOLS } from "./jira-agile.tools";
+import { JIRA_ATTACHMENT_TOOLS } from "./jira-attachments.tools";
 import { JIRA_ISSUE_TOOLS } from "./jira-issues.tools";
 import { JIRA_TOOLS } from "./jira.tools";
 import { JIRA_COMMENT_TOOLS } from "./jira-comments.tools";
@@ -19,7 +20,7 @@ import { JIRA_WORKLOG_TOOLS } from "./jira-worklogs.tools";
 import type { ToolSpec } from "./tool";
 
 /** Every tool, in a fixed order (by name), so tools/list answers the same list every time. */
-export const TOOLS: readonly ToolSpec[] = [...JIRA_TOOLS, ...JIRA_ISSUE_TOOLS, ...JIRA_COMMENT_TOOLS, ...JIRA_WORKLOG_TOOLS, ...JIRA_PROJECT_TOOLS, ...JIRA_SCHEMA_TOOLS, ...JIRA_LINK_TOOLS, ...JIRA_WATCHER_TOOLS, ...JIRA_AGILE_TOOLS, ...JIRA_SPRINT_TOOLS, ...CONFLUENCE_TOOLS, ...CONFLUENCE_PAGE_TOOLS, ...CONFLUENCE_TREE_TOOLS, ...BITBUCKET_TOOLS, ...BITBUCKET_PR_TOOLS, ...BITBUCKET_CODE_TOOLS, ...BITBUCKET_HISTORY_TOOLS, ...BITBUCKET_REVIEW_TOOLS].sort((a, b) => a.name.localeCompare(b.name));
+export const TOOLS: readonly ToolSpec[] = [...JIRA_TOOLS, ...JIRA_ISSUE_TOOLS, ...JIRA_COMMENT_TOOLS, ...JIRA_WORKLOG_TOOLS, ...JIRA_PROJECT_TOOLS, ...JIRA_SCHEMA_TOOLS, ...JIRA_LINK_TOOLS, ...JIRA_WATCHER_TOOLS, ...JIRA_AGILE_TOOLS, ...JIRA_SPRINT_TOOLS, ...JIRA_ATTACHMENT_TOOLS, ...CONFLUENCE_TOOLS, ...CONFLUENCE_PAGE_TOOLS, ...CONFLUENCE_TREE_TOOLS, ...BITBUCKET_TOOLS, ...BITBUCKET_PR_TOOLS, ...BITBUCKET_CODE_TOOLS, ...BITBUCKET_HISTORY_TOOLS, ...BITBUCKET_REVIEW_TOOLS].sort((a, b) => a.name.localeCompare(b.name));
 
 const byName = new Map(TOOLS.map((tool) => [tool.name, tool]));
 

@@ -349,10 +349,95 @@ describe("Jira catalogue: sprints, watchers, remote links, schema, batch create,
     });
   });
 
+  describe("attachments (jira-attachments)", () => {
+    it("adds a text and a binary file, lists them, and reads the text one back; the issue shows them", async () => {
+      const key = await newIssue("Has attachments");
+      const notes = "# Notes\n\nGrüße — ünïcödé\n";
+      const text = await call("jira_add_attachment", { issueKey: key, filename: "notes.md", content: notes });
+      expect(text.isError, text.text).toBe(false);
+      expect(text.data.attachment).toMatchObject({ filename: "notes.md", mimeType: "text/markdown", size: Buffer.byteLength(notes) });
+      expect(text.text).toBe(`Attached notes.md (text/markdown, ${Buffer.byteLength(notes)} bytes) to ${key} as attachment ${text.data.attachment.id}.\n${rig.sandbox.url}/browse/${key}`);
+      const bytes = Buffer.from([137, 80, 78, 71, 0, 1, 2, 255]);
+      const binary = await call("jira_add_attachment", { issueKey: key, filename: "pixel.png", content: bytes.toString("base64"), encoding: "base64" });
+      expect(binary.data.attachment).toMatchObject({ filename: "pixel.png", mimeType: "image/png", size: bytes.length });
+      const stored = await fetch(`${rig.sandbox.url}/rest/api/3/attachment/content/${binary.data.attachment.id}?redirect=false`, { headers: sandboxAuth });
+      expect(Buffer.from(await stored.arrayBuffer())).toEqual(bytes);
+
+      const list = await call("jira_list_attachments", { issueKey: key });
+      expect((list.data.attachments as { id: string; filename: string }[]).map((a) => a.filename)).toEqual(["notes.md", "pixel.png"]);
+      expect(list.text).toContain(`- ${text.data.attachment.id}: notes.md (text/markdown, ${Buffer.byteLength(notes)} bytes) by `);
+      expect((await call("jira_get_issue", { issueKey: key })).data.attachments).toEqual([
+        { filename: "notes.md", size: Buffer.byteLength(notes), mimeType: "text/markdown" },
+        { filename: "pixel.png", size: bytes.length, mimeType: "image/png" },
+      ]);
+
+      const read = await call("jira_read_attachment", { issueKey: key, attachmentId: text.data.attachment.id });
+      expect(read.isError, read.text).toBe(false);
+      expect(read.data).toEqual({ key, id: text.data.attachment.id, filename: "notes.md", mimeType: "text/markdown", size: Buffer.byteLength(notes), truncated: false, content: notes });
+      expect(read.text).toBe(`# notes.md (text/markdown, ${Buffer.byteLength(notes)} bytes) on ${key}\n\n${notes}`);
+      const png = await call("jira_read_attachment", { issueKey: key, attachmentId: binary.data.attachment.id });
+      expect(png.isError).toBe(true);
+      expect(png.text).toBe("pixel.png is image/png, a binary file: it cannot be read as text. Only text attachments (text/*, JSON, XML, CSV, YAML) can be read.");
+      const seeded = (await call("jira_list_attachments", { issueKey: "BK-1" })).data.attachments as { id: string; filename: string }[];
+      expect((await call("jira_read_attachment", { issueKey: "BK-1", attachmentId: seeded.find((a) => a.filename === "release-notes.md")!.id })).data.content).toMatch(/^# Release notes/);
+    });
+
+    it("truncates a long text attachment with a flag, and refuses a file over 1 MB, bad base64 and another issue's attachment", async () => {
+      const key = await newIssue("Long attachment");
+      const long = Array.from({ length: 2_000 }, (_, n) => `line ${n} é`).join("\n");
+      const added = await call("jira_add_attachment", { issueKey: key, filename: "long.log", content: long });
+      const id = added.data.attachment.id as string;
+      const read = await call("jira_read_attachment", { issueKey: key, attachmentId: id, maxBytes: 1_001 });
+      expect(read.data).toMatchObject({ truncated: true, size: Buffer.byteLength(long) });
+      expect(long.startsWith(read.data.content)).toBe(true);
+      expect(Buffer.byteLength(read.data.content)).toBeLessThanOrEqual(1_001);
+      expect(Buffer.byteLength(read.data.content)).toBeGreaterThanOrEqual(999);
+      expect(read.text).toMatch(new RegExp(`\\[truncated: the first 1001 of ${Buffer.byteLength(long)} bytes; raise maxBytes \\(up to 100000\\) for more\\]$`));
+      expect((await call("jira_read_attachment", { issueKey: key, attachmentId: id, maxBytes: 100_000 })).data).toMatchObject({ truncated: false, content: long });
+
+      const big = await call("jira_add_attachment", { issueKey: key, filename: "big.bin", content: Buffer.alloc(1024 * 1024 + 1).toString("base64"), encoding: "base64" });
+      expect(big.isError).toBe(true);
+      expect(big.text).toBe("The file is 1048577 bytes; attachments added through Bridgekeeper may be at most 1048576 bytes (1 MB). Attach a smaller file, or split it.");
+      expect((await call("jira_add_attachment", { issueKey: key, filename: "x.bin", content: "not base64!", encoding: "base64" })).text).toMatch(/content is not valid base64/);
+      expect((await call("jira_add_attachment", { issueKey: key, filename: "../etc/passwd", content: "x" })).text).toMatch(/filename: filename must be a plain file name/);
+      expect((await call("jira_read_attachment", { issueKey: key, attachmentId: "abc" })).text).toMatch(/attachmentId: attachmentId must be an attachment id/);
+      expect((await call("jira_read_attachment", { issueKey: key, attachmentId: id, maxBytes: 200_000 })).text).toMatch(/maxBytes: maxBytes may be at most 100000/);
+      const elsewhere = await call("jira_read_attachment", { issueKey: "BK-2", attachmentId: id });
+      expect(elsewhere.isError).toBe(true);
+      expect(elsewhere.text).toMatch(new RegExp(`^BK-2 has no attachment ${id}\\.`));
+      expect((await call("jira_list_attachments", { issueKey: key })).data.attachments).toHaveLength(1);
+    });
+
+    it("the OPS allow-list refuses a BK issue's attachments; an upstream failure of the upload is a usable sentence", async () => {
+      const key = await newIssue("BK attachment");
+      const id = (await call("jira_add_attachment", { issueKey: key, filename: "a.txt", content: "secret" })).data.attachment.id as string;
+      const refusal = /This client may not use the Jira project BK: an administrator limited it to OPS/;
+      for (const [tool, args] of [
+        ["jira_list_attachments", { issueKey: key }],
+        ["jira_add_attachment", { issueKey: key, filename: "b.txt", content: "x" }],
+        ["jira_read_attachment", { issueKey: key, attachmentId: id }],
+      ] as const) {
+        const res = await ops.call(tool, args);
+        expect(res.isError, tool).toBe(true);
+        expect(res.text, tool).toMatch(refusal);
+      }
+      const opsKey = await newIssue("OPS issue", "OPS");
+      const sideways = await ops.call("jira_read_attachment", { issueKey: opsKey, attachmentId: id });
+      expect(sideways.isError).toBe(true);
+      expect(sideways.text).toBe(`${opsKey} has no attachment ${id}. It has no attachments.`);
+      expect((await call("jira_list_attachments", { issueKey: key })).data.attachments).toHaveLength(1);
+
+      await fault({ method: "POST", path: `/rest/api/3/issue/${key}/attachments`, status: 500 });
+      const failed = await call("jira_add_attachment", { issueKey: key, filename: "c.txt", content: "x" });
+      expect(failed).toMatchObject({ isError: true, text: "Jira failed with an internal error (500). Try again later." });
+      expect((await call("jira_list_attachments", { issueKey: key })).data.attachments).toHaveLength(1);
+    });
+  });
+
   it("a read-only client sees the read tools of the catalogue and none of its write tools", async () => {
     const names = (await reader.client.listTools()).tools.map((t) => t.name);
-    expect(names).toEqual(expect.arrayContaining(["jira_get_epic_children", "jira_list_watchers", "jira_list_remote_links", "jira_get_create_fields", "jira_get_edit_fields"]));
-    for (const name of ["jira_create_sprint", "jira_update_sprint", "jira_move_issues_to_sprint", "jira_move_issues_to_backlog", "jira_add_watcher", "jira_remove_watcher", "jira_add_remote_link", "jira_create_version", "jira_create_issues"]) expect(names).not.toContain(name);
+    expect(names).toEqual(expect.arrayContaining(["jira_get_epic_children", "jira_list_watchers", "jira_list_remote_links", "jira_get_create_fields", "jira_get_edit_fields", "jira_list_attachments", "jira_read_attachment"]));
+    for (const name of ["jira_create_sprint", "jira_update_sprint", "jira_move_issues_to_sprint", "jira_move_issues_to_backlog", "jira_add_watcher", "jira_remove_watcher", "jira_add_remote_link", "jira_create_version", "jira_create_issues", "jira_add_attachment"]) expect(names).not.toContain(name);
     await expect(reader.client.callTool({ name: "jira_create_sprint", arguments: { boardId: 1, name: "x" } })).rejects.toThrow(/Unknown tool/);
   });
 });
