@@ -168,3 +168,24 @@ describe("Jira sandbox: attachments", () => {
     expect((await c.call("/rest/api/3/attachment/content/1?redirect=false")).body.errorMessages[0]).toMatch(/does not exist/);
   });
 });
+
+describe("Jira sandbox: sprint partial updates and the backlog", () => {
+  it("a POST to a sprint changes only what it names; issues move to a sprint and back to the backlog, sub-tasks with them", async () => {
+    const sprint = (await c.call("/rest/agile/1.0/sprint", { method: "POST", body: { name: "Partial", originBoardId: 1, goal: "Keep me" } })).body;
+    const renamed = await c.call(`/rest/agile/1.0/sprint/${sprint.id}`, { method: "POST", body: { name: "Renamed" } });
+    expect(renamed.body).toMatchObject({ id: sprint.id, name: "Renamed", goal: "Keep me", state: "future" });
+    expect((await c.call(`/rest/agile/1.0/sprint/${sprint.id}`, { method: "POST", body: { name: "x".repeat(31) } })).body.errors).toEqual({ name: "The sprint name is too long (maximum is 30 characters)." });
+    const parent = (await c.call("/rest/api/3/issue", { method: "POST", body: { fields: { project: { key: "BK" }, issuetype: { name: "Task" }, summary: "Parent" } } })).body.key as string;
+    const sub = (await c.call("/rest/api/3/issue", { method: "POST", body: { fields: { project: { key: "BK" }, issuetype: { name: "Subtask" }, summary: "Child", parent: { key: parent } } } })).body.key as string;
+    const sprintOf = async (key: string) => (await c.call(`/rest/agile/1.0/issue/${key}`)).body.fields.sprint?.id ?? null;
+    expect((await c.call(`/rest/agile/1.0/sprint/${sprint.id}/issue`, { method: "POST", body: { issues: [parent] } })).status).toBe(204);
+    expect([await sprintOf(parent), await sprintOf(sub)]).toEqual([sprint.id, sprint.id]);
+    const subtaskMove = await c.call("/rest/agile/1.0/backlog/issue", { method: "POST", body: { issues: [sub] } });
+    expect(subtaskMove.status).toBe(400);
+    expect(subtaskMove.body.errorMessages[0]).toMatch(/is a sub-task: move its parent instead/);
+    expect((await c.call("/rest/agile/1.0/backlog/issue", { method: "POST", body: { issues: [parent] } })).status).toBe(204);
+    expect([await sprintOf(parent), await sprintOf(sub)]).toEqual([null, null]);
+    expect((await c.call("/rest/agile/1.0/backlog/issue", { method: "POST", body: { issues: [] } })).body.errors).toEqual({ issues: "The issues list cannot be empty." });
+    expect((await c.call("/rest/agile/1.0/backlog/issue", { method: "POST", body: { issues: Array.from({ length: 51 }, (_, n) => `BK-${n + 1}`) } })).body.errors).toEqual({ issues: "You can move at most 50 issues at once." });
+  });
+});
