@@ -15,10 +15,11 @@ export const TOOLSETS = {
   "jira-issues": { label: "Jira issues: search, read, create, update, assign, comment, transitions", default: true },
   "jira-comments": { label: "Jira comments: list all, edit, delete", default: false },
   "jira-worklogs": { label: "Jira work logs: list, log time", default: false },
-  "jira-links": { label: "Jira issue links", default: false },
+  "jira-links": { label: "Jira issue links, watchers and remote links (web pages)", default: false },
   "jira-projects": { label: "Jira projects: list, read (issue types, components, versions)", default: true },
-  "jira-admin": { label: "Jira schema and administration: field ids, workflow transitions, the current user, deleting issues", default: false },
-  "jira-agile": { label: "Jira Software boards and sprints", default: false },
+  "jira-admin": { label: "Jira schema and administration: field ids, create and edit screens, versions, batch create, workflow transitions, the current user, deleting issues", default: false },
+  "jira-agile": { label: "Jira Software boards, sprints (create, change, move issues) and epics", default: false },
+  "jira-attachments": { label: "Jira attachments: list, add, read text", default: false },
   "confluence-pages": { label: "Confluence pages: search, read, create, update", default: true },
   "confluence-comments": { label: "Confluence comments: add", default: false },
   "confluence-tree": { label: "Confluence spaces, page trees and labels", default: false },
@@ -72,7 +73,7 @@ export const OPEN_POLICY: ClientPolicy = { readOnly: false, toolsets: null, disa
 
 /** The toolsets of each service, to tell whether a policy leaves a client any of it. */
 const SERVICE_TOOLSETS: Record<"jira" | "confluence" | "bitbucket", Toolset[]> = {
-  jira: ["jira-issues", "jira-comments", "jira-worklogs", "jira-links", "jira-projects", "jira-admin", "jira-agile"],
+  jira: ["jira-issues", "jira-comments", "jira-worklogs", "jira-links", "jira-projects", "jira-admin", "jira-agile", "jira-attachments"],
   confluence: ["confluence-pages", "confluence-comments", "confluence-tree"],
   bitbucket: ["bitbucket-code", "bitbucket-prs", "bitbucket-history", "bitbucket-reviews"],
 };

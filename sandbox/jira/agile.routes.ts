@@ -120,7 +120,11 @@ export function agileRoutes(router: Router, state: () => JiraState): void {
   const update = withSprint((req, v, s) => {
     const b = bodyObject(req);
     const draft: Sprint = { ...s };
-    if (typeof b.name === "string") draft.name = b.name;
+    if (typeof b.name === "string") {
+      if (!b.name.trim()) return jiraError(400, "", { name: "The sprint name cannot be empty." });
+      if (b.name.length > 30) return jiraError(400, "", { name: "The sprint name is too long (maximum is 30 characters)." });
+      draft.name = b.name;
+    }
     if (typeof b.goal === "string") draft.goal = b.goal;
     for (const key of ["startDate", "endDate"] as const) {
       if (b[key] === undefined) continue;

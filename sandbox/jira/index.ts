@@ -1,11 +1,13 @@
 import { defineModule } from "../core/module";
 import { activityRoutes } from "./activity.routes";
 import { agileRoutes } from "./agile.routes";
+import { attachmentRoutes } from "./attachments.routes";
 import { issueRoutes } from "./issues.routes";
 import { metaRoutes } from "./meta.routes";
 import type { JiraState } from "./model";
 import { searchRoutes } from "./search.routes";
 import { seedJira } from "./seed";
+import { watcherRoutes } from "./watchers.routes";
 
 /**
  * The Jira Cloud imitation: REST API v3 (ADF bodies) and v2 (wiki markup) from one implementation,
@@ -20,5 +22,7 @@ export const jiraModule = defineModule<JiraState>({
     issueRoutes(router, state);
     activityRoutes(router, state);
     agileRoutes(router, state);
+    watcherRoutes(router, state);
+    attachmentRoutes(router, state);
   },
 });

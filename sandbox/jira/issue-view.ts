@@ -1,4 +1,5 @@
 import { adfToHtml } from "./adf";
+import { attachmentsOf, presentAttachment } from "./attachments.routes";
 import { ALL_FIELDS, categoryOf, FIELD_RANK, FIELD_SPRINT, FIELD_STORY_POINTS, fieldById, NAVIGABLE_FIELDS, TRANSITIONS, TYPE_EPIC, TYPE_SUBTASK } from "./catalog";
 import type { Issue } from "./model";
 import * as P from "./presenters";
@@ -107,9 +108,9 @@ const GETTERS: Record<string, Getter> = {
   aggregatetimeestimate: (_v, i) => i.remainingEstimateSeconds,
   progress: (_v, i) => progress(i, timetracking(i).spent),
   aggregateprogress: (_v, i) => progress(i, timetracking(i).spent),
-  watches: (v, i) => ({ self: `${v.base}/issue/${i.key}/watchers`, watchCount: 1, isWatching: i.reporterId === v.state.users[0]!.accountId }),
+  watches: (v, i) => ({ self: `${v.base}/issue/${i.key}/watchers`, watchCount: i.watcherIds.length, isWatching: i.watcherIds.includes(v.state.users[0]!.accountId) }),
   votes: (v, i) => ({ self: `${v.base}/issue/${i.key}/votes`, votes: 0, hasVoted: false }),
-  attachment: () => [],
+  attachment: (v, i) => attachmentsOf(v.state, i).map((a) => presentAttachment(v, a)),
   security: () => null,
   lastViewed: () => null,
   workratio: (_v, i) => (i.originalEstimateSeconds ? Math.round((timetracking(i).spent / i.originalEstimateSeconds) * 100) : -1),

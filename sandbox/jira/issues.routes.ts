@@ -22,63 +22,88 @@ export function addComment(state: JiraState, issue: Issue, body: Issue["comments
   return c;
 }
 
+/** What one create request came to: the new issue's reference, or Jira's error collection. */
+type Created = { ok: true; ref: { id: string; key: string; self: string } } | { ok: false; errors: Record<string, string>; errorMessages: string[] };
+
+/** Creates one issue from a create body (`{fields, update}`), as POST /issue and each item of POST /issue/bulk do. */
+function createIssue(v: P.View, b: Record<string, unknown>): Created {
+  const fields = isRecord(b.fields) ? b.fields : {};
+  const update = isRecord(b.update) ? b.update : {};
+  const errors: Record<string, string> = {};
+  const project = isRecord(fields.project) ? findProject(v.state, String(fields.project.key ?? fields.project.id ?? "")) : undefined;
+  const type = issueTypeByRef(fields.issuetype);
+  if (!project) errors.project = "Specify a valid project ID or key";
+  if (!type) errors.issuetype = fields.issuetype === undefined ? "Specify an issue type" : "The issue type selected is invalid.";
+  if (fields.summary === undefined) errors.summary = "You must specify a summary of the issue.";
+  if (type?.subtask && fields.parent === undefined) errors.parent = "Issue type is a sub-task but parent issue key or id not specified.";
+  if (!project || !type) return { ok: false, errors, errorMessages: [] };
+  const at = now(v.state);
+  const issue: Issue = {
+    id: String(v.state.next.issue),
+    key: `${project.key}-${project.nextIssueNumber}`,
+    projectId: project.id,
+    typeId: type.id,
+    summary: "",
+    description: null,
+    statusId: STATUS_TODO,
+    priorityId: "3",
+    resolutionId: null,
+    resolutionDate: null,
+    statusCategoryChanged: at,
+    labels: [],
+    componentIds: [],
+    fixVersionIds: [],
+    assigneeId: null,
+    reporterId: me(v.state),
+    creatorId: me(v.state),
+    created: at,
+    updated: at,
+    dueDate: null,
+    parentId: null,
+    storyPoints: null,
+    originalEstimateSeconds: null,
+    remainingEstimateSeconds: null,
+    sprintIds: [],
+    comments: [],
+    worklogs: [],
+    histories: [],
+    watcherIds: [me(v.state)],
+    remoteLinks: [],
+  };
+  const result = applyWrite(v.state, v, issue, fields, update, true);
+  Object.assign(errors, result.errors);
+  if (Object.keys(errors).length) return { ok: false, errors, errorMessages: [] };
+  if (type.subtask && issue.parentId) issue.sprintIds = [...(v.state.issuesById.get(issue.parentId)?.sprintIds ?? [])];
+  v.state.next.issue++;
+  project.nextIssueNumber++;
+  indexIssue(v.state, issue);
+  for (const c of result.comments) addComment(v.state, issue, c, at);
+  return { ok: true, ref: { id: issue.id, key: issue.key, self: `${v.base}/issue/${issue.id}` } };
+}
+
 export function issueRoutes(router: Router, state: () => JiraState): void {
   both(router, state, "get", "/issue/:issueIdOrKey", (req, v) =>
     withIssue(req, v, (issue) => json(presentIssue(v, issue, { fields: selectFields(listParam(req.query, "fields"), "*all"), expand: expandSet(req) }))),
   );
 
   both(router, state, "post", "/issue", (req, v) => {
-    const b = bodyObject(req);
-    const fields = isRecord(b.fields) ? b.fields : {};
-    const update = isRecord(b.update) ? b.update : {};
-    const errors: Record<string, string> = {};
-    const project = isRecord(fields.project) ? findProject(v.state, String(fields.project.key ?? fields.project.id ?? "")) : undefined;
-    const type = issueTypeByRef(fields.issuetype);
-    if (!project) errors.project = "Specify a valid project ID or key";
-    if (!type) errors.issuetype = fields.issuetype === undefined ? "Specify an issue type" : "The issue type selected is invalid.";
-    if (fields.summary === undefined) errors.summary = "You must specify a summary of the issue.";
-    if (type?.subtask && fields.parent === undefined) errors.parent = "Issue type is a sub-task but parent issue key or id not specified.";
-    if (!project || !type) return jiraError(400, "", errors);
-    const at = now(v.state);
-    const issue: Issue = {
-      id: String(v.state.next.issue),
-      key: `${project.key}-${project.nextIssueNumber}`,
-      projectId: project.id,
-      typeId: type.id,
-      summary: "",
-      description: null,
-      statusId: STATUS_TODO,
-      priorityId: "3",
-      resolutionId: null,
-      resolutionDate: null,
-      statusCategoryChanged: at,
-      labels: [],
-      componentIds: [],
-      fixVersionIds: [],
-      assigneeId: null,
-      reporterId: me(v.state),
-      creatorId: me(v.state),
-      created: at,
-      updated: at,
-      dueDate: null,
-      parentId: null,
-      storyPoints: null,
-      originalEstimateSeconds: null,
-      remainingEstimateSeconds: null,
-      sprintIds: [],
-      comments: [],
-      worklogs: [],
-      histories: [],
-    };
-    const result = applyWrite(v.state, v, issue, fields, update, true);
-    Object.assign(errors, result.errors);
-    if (Object.keys(errors).length) return jiraError(400, "", errors);
-    if (type.subtask && issue.parentId) issue.sprintIds = [...(v.state.issuesById.get(issue.parentId)?.sprintIds ?? [])];
-    v.state.next.issue++;
-    project.nextIssueNumber++;
-    indexIssue(v.state, issue);
-    for (const c of result.comments) addComment(v.state, issue, c, at);
-    return json({ id: issue.id, key: issue.key, self: `${v.base}/issue/${issue.id}` }, 201);
+    const created = createIssue(v, bodyObject(req));
+    return created.ok ? json(created.ref, 201) : jiraError(400, "", created.errors);
+  });
+
+  /** Up to 50 creates; each fails or succeeds alone. 201 when any was created, 400 (same body) when none was. */
+  both(router, state, "post", "/issue/bulk", (req, v) => {
+    const updates = bodyObject(req).issueUpdates;
+    if (!Array.isArray(updates) || updates.length === 0) return jiraError(400, "", { issueUpdates: "Issue updates must not be empty." });
+    if (updates.length > 50) return jiraError(400, `The number of issues to create (${updates.length}) exceeds the maximum of 50.`);
+    const issues: { id: string; key: string; self: string }[] = [];
+    const errors: { status: number; elementErrors: { errorMessages: string[]; errors: Record<string, string> }; failedElementNumber: number }[] = [];
+    updates.forEach((item, n) => {
+      const created = createIssue(v, isRecord(item) ? item : {});
+      if (created.ok) issues.push(created.ref);
+      else errors.push({ status: 400, elementErrors: { errorMessages: created.errorMessages, errors: created.errors }, failedElementNumber: n });
+    });
+    return json({ issues, errors }, issues.length ? 201 : 400);
   });
 
   both(router, state, "put", "/issue/:issueIdOrKey", (req, v) =>
@@ -163,7 +188,6 @@ export function issueRoutes(router: Router, state: () => JiraState): void {
   both(router, state, "get", "/issue/:issueIdOrKey/changelog", (req, v) =>
     withIssue(req, v, (issue) => json(page(issue.histories, req.query, (h) => presentHistory(v, h), { defaultMax: 100, max: 100 }))),
   );
-  both(router, state, "get", "/issue/:issueIdOrKey/remotelink", (req, v) => withIssue(req, v, () => json([])));
 
   both(router, state, "post", "/issueLink", (req, v) => {
     const b = bodyObject(req);

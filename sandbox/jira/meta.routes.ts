@@ -1,8 +1,8 @@
 import { jiraError } from "../core/errors";
 import { json, type Router } from "../core/http";
-import { FIELDS, ISSUE_TYPES, LINK_TYPES, PRIORITIES, RESOLUTIONS, STATUS_CATEGORIES, STATUSES, TYPE_SUBTASK } from "./catalog";
-import { both, me } from "./kit";
-import type { JiraState, User } from "./model";
+import { FIELD_SPRINT, FIELD_STORY_POINTS, fieldById, FIELDS, ISSUE_TYPES, LINK_TYPES, PRIORITIES, RESOLUTIONS, STATUS_CATEGORIES, STATUSES, TYPE_EPIC, TYPE_SUBTASK, type IssueTypeDef } from "./catalog";
+import { both, bodyObject, me, withIssue } from "./kit";
+import type { JiraState, Project, User } from "./model";
 import * as P from "./presenters";
 import { findProject } from "./store";
 import { clock, jiraTime, listParam, page } from "./util";
@@ -80,21 +80,64 @@ export function metaRoutes(router: Router, state: () => JiraState): void {
     const p = findProject(v.state, req.params.projectIdOrKey ?? "");
     const t = ISSUE_TYPES.find((x) => x.id === req.params.issueTypeId);
     if (!p || !t) return jiraError(404, p ? "The issue type is not valid for this project." : `No project could be found with key '${req.params.projectIdOrKey ?? ""}'.`);
-    const field = (fieldId: string, name: string, required: boolean, schema: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({ required, schema, name, key: fieldId, fieldId, hasDefaultValue: false, operations: ["set"], ...extra });
-    const fields = [
-      field("summary", "Summary", true, { type: "string", system: "summary" }),
-      field("issuetype", "Issue Type", true, { type: "issuetype", system: "issuetype" }, { allowedValues: [P.presentIssueType(v, t)] }),
-      field("project", "Project", true, { type: "project", system: "project" }, { allowedValues: [P.presentProjectRef(v, p)] }),
-      field("description", "Description", false, { type: "string", system: "description" }),
-      field("priority", "Priority", false, { type: "priority", system: "priority" }, { allowedValues: PRIORITIES.map((x) => P.presentPriority(v, x.id)), hasDefaultValue: true, defaultValue: P.presentPriority(v, "3") }),
-      field("labels", "Labels", false, { type: "array", items: "string", system: "labels" }, { operations: ["add", "set", "remove"] }),
-      field("components", "Components", false, { type: "array", items: "component", system: "components" }, { allowedValues: p.components.map((c) => P.presentComponent(v, c)), operations: ["add", "set", "remove"] }),
-      field("fixVersions", "Fix versions", false, { type: "array", items: "version", system: "fixVersions" }, { allowedValues: p.versions.map((x) => P.presentVersion(v, x, p.id)), operations: ["set", "add", "remove"] }),
-      field("assignee", "Assignee", false, { type: "user", system: "assignee" }, { autoCompleteUrl: `${v.base}/user/assignable/search?project=${p.key}&query=` }),
-      field("reporter", "Reporter", false, { type: "user", system: "reporter" }),
-      field("duedate", "Due date", false, { type: "date", system: "duedate" }),
-      field("parent", "Parent", t.id === TYPE_SUBTASK, { type: "issuelink", system: "parent" }),
-    ];
+    const fields = fieldMetas(v, p, t).map((f) => ({ ...f, fieldId: f.key }));
     return json({ ...page(fields, req.query, (x) => x, { defaultMax: 50, max: 200, name: "fields", isLast: false }) });
   });
+
+  /** The fields an issue's edit screen has, keyed by id (no project: an issue does not move that way). */
+  both(router, state, "get", "/issue/:issueIdOrKey/editmeta", (req, v) =>
+    withIssue(req, v, (issue) => {
+      const p = v.state.projectsById.get(issue.projectId)!;
+      const t = ISSUE_TYPES.find((x) => x.id === issue.typeId)!;
+      const fields = fieldMetas(v, p, t, true).filter((f) => f.key !== "project");
+      return json({ fields: Object.fromEntries(fields.map((f) => {
+        const { hasDefaultValue: _has, defaultValue: _value, ...meta } = f as Record<string, unknown>;
+        return [f.key, meta];
+      })) });
+    }),
+  );
+
+  both(router, state, "post", "/version", (req, v) => {
+    const b = bodyObject(req);
+    const ref = b.projectId !== undefined ? String(b.projectId) : typeof b.project === "string" ? b.project : "";
+    const p = ref ? findProject(v.state, ref) : undefined;
+    const errors: Record<string, string> = {};
+    if (!p) errors.project = ref ? `Project with key or id '${ref}' does not exist.` : "Project must be specified to create a version.";
+    const name = typeof b.name === "string" ? b.name.trim() : "";
+    if (!name) errors.name = "You must specify a valid version name";
+    else if (name.length > 255) errors.name = "The version name must not exceed 255 characters.";
+    else if (p?.versions.some((x) => x.name.toLowerCase() === name.toLowerCase())) errors.name = "A version with this name already exists in this project.";
+    for (const key of ["releaseDate", "startDate"] as const) {
+      const d = b[key];
+      if (d !== undefined && d !== null && (typeof d !== "string" || !/^\d{4}-\d{2}-\d{2}$/.test(d) || Number.isNaN(Date.parse(d)))) errors[key] = `The ${key === "releaseDate" ? "release" : "start"} date is invalid. Use the format yyyy-MM-dd.`;
+    }
+    if (b.description !== undefined && typeof b.description !== "string") errors.description = "The description must be a string.";
+    if (Object.keys(errors).length || !p) return jiraError(400, "", errors);
+    const id = String(Math.max(10_000, ...v.state.projects.flatMap((x) => x.versions.map((ver) => Number(ver.id)))) + 1);
+    const version = { id, name, description: typeof b.description === "string" ? b.description : "", released: b.released === true, ...(typeof b.releaseDate === "string" ? { releaseDate: b.releaseDate } : {}) };
+    p.versions.push(version);
+    return json(P.presentVersion(v, version, p.id), 201);
+  });
+}
+
+/** The fields of the create (and edit) screen of a project's issue type, with Jira's metadata. */
+function fieldMetas(v: P.View, p: Project, t: IssueTypeDef, edit = false) {
+  const field = (key: string, name: string, required: boolean, schema: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({ required, schema, name, key, hasDefaultValue: false as boolean, operations: ["set"], ...extra });
+  const standard = !t.subtask && t.id !== TYPE_EPIC;
+  return [
+    field("summary", "Summary", true, { type: "string", system: "summary" }),
+    field("issuetype", "Issue Type", true, { type: "issuetype", system: "issuetype" }, { allowedValues: (edit ? ISSUE_TYPES.filter((x) => x.subtask === t.subtask) : [t]).map((x) => P.presentIssueType(v, x)) }),
+    field("project", "Project", true, { type: "project", system: "project" }, { allowedValues: [P.presentProjectRef(v, p)] }),
+    field("description", "Description", false, { type: "string", system: "description" }),
+    field("priority", "Priority", false, { type: "priority", system: "priority" }, { allowedValues: PRIORITIES.map((x) => P.presentPriority(v, x.id)), hasDefaultValue: true, defaultValue: P.presentPriority(v, "3") }),
+    field("labels", "Labels", false, { type: "array", items: "string", system: "labels" }, { operations: ["add", "set", "remove"], autoCompleteUrl: `${v.base}/label/suggest?query=` }),
+    field("components", "Components", false, { type: "array", items: "component", system: "components" }, { allowedValues: p.components.map((c) => P.presentComponent(v, c)), operations: ["add", "set", "remove"] }),
+    field("fixVersions", "Fix versions", false, { type: "array", items: "version", system: "fixVersions" }, { allowedValues: p.versions.map((x) => P.presentVersion(v, x, p.id)), operations: ["set", "add", "remove"] }),
+    field("assignee", "Assignee", false, { type: "user", system: "assignee" }, { autoCompleteUrl: `${v.base}/user/assignable/search?project=${p.key}&query=` }),
+    field("reporter", "Reporter", false, { type: "user", system: "reporter" }),
+    field("duedate", "Due date", false, { type: "date", system: "duedate" }),
+    field("parent", "Parent", t.id === TYPE_SUBTASK, { type: "issuelink", system: "parent" }),
+    ...(standard ? [field(FIELD_STORY_POINTS, "Story point estimate", false, fieldById.get(FIELD_STORY_POINTS)!.schema!), field(FIELD_SPRINT, "Sprint", false, fieldById.get(FIELD_SPRINT)!.schema!)] : []),
+    ...(edit ? [field("comment", "Comment", false, { type: "comments-page", system: "comment" }, { operations: ["add", "edit", "remove"] })] : []),
+  ];
 }

@@ -77,6 +77,26 @@ export interface History {
   items: HistoryItem[];
 }
 
+/** A link from an issue to something outside Jira (a web page, a document), as Jira's remote issue links. */
+export interface RemoteLink {
+  id: number;
+  globalId: string | null;
+  relationship: string | null;
+  application: Record<string, unknown>;
+  object: { url: string; title: string; summary?: string; icon?: Record<string, unknown>; status?: Record<string, unknown> };
+}
+
+/** A file attached to an issue; its bytes are kept as uploaded. */
+export interface Attachment {
+  id: string;
+  issueId: string;
+  filename: string;
+  authorId: string;
+  created: number;
+  mimeType: string;
+  data: Buffer;
+}
+
 export interface Issue {
   id: string;
   key: string;
@@ -107,6 +127,9 @@ export interface Issue {
   comments: Comment[];
   worklogs: Worklog[];
   histories: History[];
+  /** Account ids of the users watching the issue, in the order they started. */
+  watcherIds: string[];
+  remoteLinks: RemoteLink[];
   /** Lower-cased text for `~` searches, rebuilt lazily after a write. */
   text?: { summary: string; description: string; comments: string };
 }
@@ -156,7 +179,9 @@ export interface JiraState {
   sprints: Sprint[];
   sprintsById: Map<number, Sprint>;
   /** Counters for new ids. */
-  next: { issue: number; comment: number; worklog: number; link: number; sprint: number; history: number };
+  next: { issue: number; comment: number; worklog: number; link: number; sprint: number; history: number; remoteLink: number; attachment: number };
+  /** Every issue's attachments, by id. */
+  attachments: Map<string, Attachment>;
   /** Wall-clock instant the state was seeded: the sandbox clock runs from SEED_EPOCH at that instant. */
   startedAt: number;
   /** Bumped by every write; cached GET responses of an older generation are stale. */

@@ -140,7 +140,8 @@ export function seedJira(rng: Rng): JiraState {
     boards,
     sprints,
     sprintsById: new Map(sprints.map((s) => [s.id, s])),
-    next: { issue: 10000, comment: 10000, worklog: 10000, link: 10000, sprint: sprints.length + 1, history: 10000 },
+    next: { issue: 10000, comment: 10000, worklog: 10000, link: 10000, sprint: sprints.length + 1, history: 10000, remoteLink: 10000, attachment: 10000 },
+    attachments: new Map(),
     // The one wall-clock read: it sets where the sandbox clock starts, not any seeded value.
     startedAt: Date.now(),
     generation: 0,
@@ -192,8 +193,12 @@ export function seedJira(rng: Rng): JiraState {
       comments: [],
       worklogs: [],
       histories: [],
+      watcherIds: [],
+      remoteLinks: [],
     };
     issue.creatorId = issue.reporterId;
+    // As in Jira, the reporter watches the issue (no random draw: the rest of the data is unchanged).
+    issue.watcherIds = [issue.reporterId];
     const span = Math.max(60_000, updated - created);
     for (let c = rng.int(0, 6); c > 0; c--) {
       const at = created + rng.int(0, span / 60_000) * 60_000;
@@ -228,6 +233,8 @@ export function seedJira(rng: Rng): JiraState {
     for (const h of epic.histories) for (const item of h.items) if (item.field === "status") Object.assign(item, { to: STATUS_IN_PROGRESS, toString: "In Progress" });
   }
 
+  seedAttachments(state);
+
   for (let n = 0; n < 90; n++) {
     const a = rng.pick(state.issues);
     const b = rng.chance(0.8) ? rng.pick(state.issues.filter((i) => i.projectId === a.projectId)) : rng.pick(state.issues);
@@ -236,4 +243,19 @@ export function seedJira(rng: Rng): JiraState {
     indexLink(state, link);
   }
   return state;
+}
+
+/** Two files on BK-1, a text and an image (no random draws: the rest of the data is unchanged). */
+function seedAttachments(state: JiraState): void {
+  const issue = state.issuesByKey.get("BK-1");
+  if (!issue) return;
+  const png = Buffer.from("89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201a5f1b0e30000000049454e44ae426082", "hex");
+  const files: [string, string, Buffer][] = [
+    ["release-notes.md", "text/markdown", Buffer.from("# Release notes\n\n- Faster search\n- Fewer timeouts\n", "utf8")],
+    ["diagram.png", "image/png", png],
+  ];
+  for (const [filename, mimeType, data] of files) {
+    const id = String(state.next.attachment++);
+    state.attachments.set(id, { id, issueId: issue.id, filename, authorId: issue.reporterId, created: issue.created, mimeType, data });
+  }
 }

@@ -21,10 +21,20 @@ export interface UpstreamCall {
   /** Relative to the target's base URL, or an absolute `next` link on the same base. */
   path: string;
   query?: Record<string, QueryValue>;
+  /** JSON; or use `form`. */
   body?: unknown;
+  /** A multipart/form-data body (file uploads), encoded once with its boundary, so a retry sends the same bytes. */
+  form?: FormData;
+  /** Extra request headers (such as Jira's `X-Atlassian-Token` or a `Range`); they never replace the credentials, Accept or User-Agent. */
+  headers?: Record<string, string>;
   /** "text" for diffs and raw files; "raw" passes any body through as text (the proxy paths). */
   accept?: "json" | "text" | "raw";
   timeoutMs?: number;
+  /**
+   * Error statuses whose JSON body is the answer rather than a failure: Jira's bulk create says
+   * "none was created" with 400 and the same per-item errors it lists beside created issues.
+   */
+  answerStatuses?: readonly number[];
 }
 
 export interface UpstreamResponse<T> {
@@ -118,9 +128,15 @@ export function createUpstreamHttp(options: UpstreamOptions) {
     const deadline = Date.now() + timeoutMs;
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), timeoutMs);
-    const headers: Record<string, string> = { authorization: target.authorization, accept: call.accept === "text" ? "text/plain, */*" : call.accept === "raw" ? "application/json, text/plain;q=0.9, */*;q=0.8" : "application/json", "user-agent": userAgent };
-    let body: string | undefined;
-    if (call.body !== undefined) {
+    const extra = Object.fromEntries(Object.entries(call.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
+    const headers: Record<string, string> = { ...extra, authorization: target.authorization, accept: call.accept === "text" ? "text/plain, */*" : call.accept === "raw" ? "application/json, text/plain;q=0.9, */*;q=0.8" : "application/json", "user-agent": userAgent };
+    let body: string | Buffer | undefined;
+    if (call.form !== undefined) {
+      // The Fetch standard's encoding of form data (a fresh boundary, the content type naming it).
+      const encoded = new Response(call.form);
+      body = Buffer.from(await encoded.arrayBuffer());
+      headers["content-type"] = encoded.headers.get("content-type") ?? "multipart/form-data";
+    } else if (call.body !== undefined) {
       body = JSON.stringify(call.body);
       headers["content-type"] = "application/json";
     }
@@ -131,7 +147,7 @@ export function createUpstreamHttp(options: UpstreamOptions) {
     try {
       for (let attempt = 1; ; attempt++) {
         try {
-          const response = await breaker.execute(() => attemptOnce<T>(service, { origin, path, method, headers, body, signal: controller.signal, accept: call.accept ?? "json", timeoutMs }));
+          const response = await breaker.execute(() => attemptOnce<T>(service, { origin, path, method, headers, body, signal: controller.signal, accept: call.accept ?? "json", timeoutMs, answerStatuses: call.answerStatuses ?? [] }));
           options.meter.recordOutcome(service, true);
           observed("ok");
           return response;
@@ -178,7 +194,7 @@ export function createUpstreamHttp(options: UpstreamOptions) {
 
   async function attemptOnce<T>(
     service: UpstreamService,
-    req: { origin: string; path: string; method: string; headers: Record<string, string>; body: string | undefined; signal: AbortSignal; accept: "json" | "text" | "raw"; timeoutMs: number },
+    req: { origin: string; path: string; method: string; headers: Record<string, string>; body: string | Buffer | undefined; signal: AbortSignal; accept: "json" | "text" | "raw"; timeoutMs: number; answerStatuses: readonly number[] },
   ): Promise<UpstreamResponse<T>> {
     options.meter.recordCall(service);
     const proxied = options.proxy?.proxyFor(req.origin) ?? null;
@@ -198,6 +214,13 @@ export function createUpstreamHttp(options: UpstreamOptions) {
     });
     options.meter.recordRateLimitHeaders(service, res.headers);
     const text = await readBounded(service, res, maxResponseBytes);
+    if (req.answerStatuses.includes(res.statusCode) && req.accept === "json") {
+      try {
+        return { status: res.statusCode, data: JSON.parse(text) as T, headers: res.headers };
+      } catch {
+        // Not the JSON answer expected: an ordinary failure below.
+      }
+    }
     if (res.statusCode >= 200 && res.statusCode < 300) {
       if (req.accept !== "json") return { status: res.statusCode, data: text as T, headers: res.headers };
       if (text === "") return { status: res.statusCode, data: undefined as T, headers: res.headers };
@@ -286,7 +309,7 @@ export function upstreamMessage(text: string): string | null {
   }
 }
 
-function errorForStatus(service: UpstreamService, status: number, headers: Record<string, string | string[] | undefined>, text: string): UpstreamError {
+export function errorForStatus(service: UpstreamService, status: number, headers: Record<string, string | string[] | undefined>, text: string): UpstreamError {
   const name = SERVICE_NAMES[service];
   const said = upstreamMessage(text);
   const suffix = said ? `: ${said}` : "";

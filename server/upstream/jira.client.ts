@@ -1,4 +1,4 @@
-import type { TargetProvider, UpstreamCall, UpstreamHttp } from "./http";
+import { errorForStatus, type TargetProvider, type UpstreamCall, type UpstreamHttp } from "./http";
 import { paginateStartAt, paginateToken } from "./paginate";
 
 const enc = encodeURIComponent;
@@ -39,6 +39,63 @@ export interface JiraWorklog {
   started?: string;
   timeSpent?: string;
   timeSpentSeconds?: number;
+}
+
+export interface JiraRemoteLink {
+  id: number;
+  globalId?: string;
+  relationship?: string;
+  application?: { name?: string; type?: string };
+  object: { url: string; title: string; summary?: string };
+}
+
+export interface JiraVersion {
+  id: string;
+  name: string;
+  description?: string;
+  released?: boolean;
+  archived?: boolean;
+  releaseDate?: string;
+  projectId?: number;
+}
+
+/** A field of a create or edit screen (createmeta, editmeta). */
+export interface JiraFieldMeta {
+  fieldId: string;
+  key?: string;
+  name: string;
+  required: boolean;
+  schema?: { type?: string; items?: string; system?: string; custom?: string; customId?: number };
+  operations?: string[];
+  allowedValues?: unknown[];
+  hasDefaultValue?: boolean;
+  autoCompleteUrl?: string;
+}
+
+export interface JiraBulkCreated {
+  issues: { id: string; key: string; self?: string }[];
+  errors: { status?: number; elementErrors?: { errorMessages?: string[]; errors?: Record<string, string> }; failedElementNumber?: number }[];
+}
+
+export interface JiraAttachment {
+  id: string | number;
+  filename: string;
+  author?: JiraUser;
+  created?: string;
+  size: number;
+  mimeType?: string;
+  content?: string;
+}
+
+export interface JiraSprint {
+  id: number;
+  name: string;
+  state: string;
+  originBoardId?: number;
+  goal?: string;
+  startDate?: string;
+  endDate?: string;
+  completeDate?: string;
 }
 
 interface StartAtPage {
@@ -139,6 +196,55 @@ export function createJiraClient(http: UpstreamHttp, target: TargetProvider) {
     linkIssues: (type: string, inwardKey: string, outwardKey: string) =>
       call<void>({ method: "POST", path: "/rest/api/3/issueLink", body: { type: { name: type }, inwardIssue: { key: inwardKey }, outwardIssue: { key: outwardKey } } }),
 
+    watchers: (key: string) => call<{ isWatching?: boolean; watchCount?: number; watchers: JiraUser[] }>({ path: `/rest/api/3/issue/${enc(key)}/watchers` }),
+
+    /** Jira takes the accountId as a JSON string body. */
+    addWatcher: (key: string, accountId: string) => call<void>({ method: "POST", path: `/rest/api/3/issue/${enc(key)}/watchers`, body: accountId }),
+
+    removeWatcher: (key: string, accountId: string) => call<void>({ method: "DELETE", path: `/rest/api/3/issue/${enc(key)}/watchers`, query: { accountId } }),
+
+    remoteLinks: (key: string) => call<JiraRemoteLink[]>({ path: `/rest/api/3/issue/${enc(key)}/remotelink` }),
+
+    addRemoteLink: (key: string, link: { object: { url: string; title: string; summary?: string }; relationship?: string }) =>
+      call<{ id: number; self: string }>({ method: "POST", path: `/rest/api/3/issue/${enc(key)}/remotelink`, body: link }),
+
+    createVersion: (version: { projectId: number; name: string; description?: string; releaseDate?: string; startDate?: string; released?: boolean }) =>
+      call<JiraVersion>({ method: "POST", path: "/rest/api/3/version", body: version }),
+
+    /** The issue types one can create in a project (id and name). */
+    createMetaIssueTypes: (projectKey: string) =>
+      call<StartAtPage & { issueTypes: { id: string; name: string; subtask?: boolean }[] }>({ path: `/rest/api/3/issue/createmeta/${enc(projectKey)}/issuetypes`, query: { maxResults: 200 } }),
+
+    /** One page of the create screen's fields of a project's issue type. */
+    createMetaFields: (projectKey: string, issueTypeId: string, startAt: number, maxResults: number) =>
+      call<StartAtPage & { fields: JiraFieldMeta[] }>({ path: `/rest/api/3/issue/createmeta/${enc(projectKey)}/issuetypes/${enc(issueTypeId)}`, query: { startAt, maxResults } }),
+
+    /** The fields an issue's edit screen offers, by field id. */
+    editMeta: (key: string) => call<{ fields: Record<string, Omit<JiraFieldMeta, "fieldId">> }>({ path: `/rest/api/3/issue/${enc(key)}/editmeta` }),
+
+    /**
+     * Up to 50 creates in one call; each succeeds or fails alone. Jira answers 201 when any was
+     * created and 400 when none was, both with `issues` and per-item `errors`.
+     */
+    async createIssues(issueUpdates: { fields: Record<string, unknown> }[]): Promise<JiraBulkCreated> {
+      const res = await http.request<JiraBulkCreated & { errorMessages?: unknown }>("jira", await target(), { method: "POST", path: "/rest/api/3/issue/bulk", body: { issueUpdates }, answerStatuses: [400] });
+      if (res.status === 400 && !Array.isArray(res.data.errors)) throw errorForStatus("jira", 400, res.headers, JSON.stringify(res.data));
+      return { issues: res.data.issues ?? [], errors: res.data.errors ?? [] };
+    },
+
+    /** Uploads one file (multipart/form-data, part "file"); Jira asks for `X-Atlassian-Token: no-check` on it. */
+    addAttachment: (key: string, file: { filename: string; mimeType: string; data: Uint8Array }) => {
+      const form = new FormData();
+      form.append("file", new Blob([file.data], { type: file.mimeType }), file.filename);
+      return call<JiraAttachment[]>({ method: "POST", path: `/rest/api/3/issue/${enc(key)}/attachments`, form, headers: { "X-Atlassian-Token": "no-check" } });
+    },
+
+    attachment: (id: string) => call<JiraAttachment>({ path: `/rest/api/3/attachment/${enc(id)}` }),
+
+    /** The first `maxBytes` of an attachment's content as UTF-8 text (a Range request; no redirect to follow). */
+    attachmentText: (id: string, maxBytes: number) =>
+      call<string>({ path: `/rest/api/3/attachment/content/${enc(id)}`, query: { redirect: false }, accept: "text", headers: { range: `bytes=0-${maxBytes - 1}` } }),
+
     projects: (maxItems?: number) =>
       paginateStartAt(async (startAt) => {
         const page = await call<StartAtPage & { values: { id: string; key: string; name: string }[] }>({ path: "/rest/api/3/project/search", query: { startAt, maxResults: 50 } });
@@ -158,6 +264,20 @@ export function createJiraClient(http: UpstreamHttp, target: TargetProvider) {
         const page = await call<StartAtPage & { values: { id: number; name: string; state: string }[] }>({ path: `/rest/agile/1.0/board/${boardId}/sprint`, query: { startAt, maxResults: 50, state } });
         return { ...page, items: page.values };
       }, maxItems),
+
+    sprint: (sprintId: number) => call<JiraSprint>({ path: `/rest/agile/1.0/sprint/${sprintId}` }),
+
+    createSprint: (sprint: { originBoardId: number; name: string; goal?: string; startDate?: string; endDate?: string }) => call<JiraSprint>({ method: "POST", path: "/rest/agile/1.0/sprint", body: sprint }),
+
+    /** A partial update (Agile POST): only the fields given change; `state` active starts the sprint, closed completes it. */
+    updateSprint: (sprintId: number, change: { name?: string; goal?: string; startDate?: string; endDate?: string; state?: "active" | "closed" }) =>
+      call<JiraSprint>({ method: "POST", path: `/rest/agile/1.0/sprint/${sprintId}`, body: change }),
+
+    /** Up to 50 issues (keys or ids) into a sprint; their sub-tasks follow. */
+    moveToSprint: (sprintId: number, issues: string[]) => call<void>({ method: "POST", path: `/rest/agile/1.0/sprint/${sprintId}/issue`, body: { issues } }),
+
+    /** Up to 50 issues out of their sprints, to the backlog. */
+    moveToBacklog: (issues: string[]) => call<void>({ method: "POST", path: "/rest/agile/1.0/backlog/issue", body: { issues } }),
 
     sprintIssues: (sprintId: number, maxItems?: number) =>
       paginateStartAt(async (startAt) => {

@@ -97,6 +97,27 @@ describe("upstream layer against the sandbox", () => {
     });
   });
 
+  describe("bodies beyond JSON", () => {
+    it("Jira: a multipart upload with Jira's XSRF header, a Range read of its bytes, and the bulk create's 400 read as an answer", async () => {
+      const { jira, http } = layer();
+      const data = new Uint8Array([0, 1, 2, 13, 10, 45, 45, 255, 104, 105]);
+      const [added] = await jira.addAttachment("BK-3", { filename: "raw.bin", mimeType: "application/octet-stream", data });
+      expect(added).toMatchObject({ filename: "raw.bin", size: data.length, mimeType: "application/octet-stream" });
+      const upload = sandbox.requests().find((r) => r.method === "POST" && r.path === "/rest/api/3/issue/BK-3/attachments");
+      expect(upload).toBeDefined();
+      const stored = await fetch(`${sandbox.url}/rest/api/3/attachment/content/${added!.id}?redirect=false`, { headers: { authorization: jiraTarget.authorization } });
+      expect(new Uint8Array(await stored.arrayBuffer())).toEqual(data);
+      const [text] = await jira.addAttachment("BK-3", { filename: "a.txt", mimeType: "text/plain", data: new TextEncoder().encode("hello world") });
+      expect(await jira.attachmentText(String(text!.id), 5)).toBe("hello");
+
+      const none = await jira.createIssues([{ fields: { project: { key: "BK" }, issuetype: { name: "Task" } } }]);
+      expect(none).toEqual({ issues: [], errors: [expect.objectContaining({ failedElementNumber: 0, elementErrors: expect.objectContaining({ errors: { summary: "You must specify a summary of the issue." } }) })] });
+      // A 400 without per-item errors is still a failure, with Jira's words.
+      await expect(jira.createIssues(Array.from({ length: 51 }, () => ({ fields: {} })))).rejects.toMatchObject({ kind: "bad_request", message: expect.stringMatching(/exceeds the maximum of 50/) });
+      await http.close();
+    });
+  });
+
   describe("failures", () => {
     it("a wrong token is a clear 401 error, not retried", async () => {
       const { jira, meter, http } = layer();

@@ -25,40 +25,47 @@ const extraFields = z
 
 const ChangedIssueSchema = z.object({ key: z.string(), url: z.string().nullable() });
 
+/** What jira_create_issue takes, and each item of jira_create_issues. */
+export const CreateIssueArgs = z.object({
+  projectKey: z.string().trim().regex(PROJECT_KEY, "projectKey must be a project key such as BK").describe("The project key, e.g. BK."),
+  issueType: z.string().trim().min(1).max(100).default("Task").describe("e.g. Task, Bug, Story, Epic, Sub-task."),
+  summary: z.string().trim().min(1, "summary must not be empty").max(255, "summary may be at most 255 characters"),
+  description: markdown("description").optional().describe("Markdown."),
+  priority: z.string().trim().min(1).max(100).optional().describe("A priority name, e.g. High."),
+  labels: z.array(LABEL).max(50).optional(),
+  assigneeAccountId: accountId.optional().describe("An accountId (jira_search_users)."),
+  parentKey: z.string().trim().regex(ISSUE_KEY, "parentKey must be an issue key such as BK-12").optional().describe("Parent issue: for a sub-task or an epic's child."),
+  fields: extraFields,
+});
+
+/** Jira's `fields` for a create: the named arguments over the extra fields. */
+export function createFields(args: z.output<typeof CreateIssueArgs>): Record<string, unknown> {
+  return {
+    ...args.fields,
+    project: { key: args.projectKey.toUpperCase() },
+    issuetype: { name: args.issueType },
+    summary: args.summary,
+    ...(args.description !== undefined ? { description: markdownToAdf(args.description) } : {}),
+    ...(args.priority ? { priority: { name: args.priority } } : {}),
+    ...(args.labels ? { labels: args.labels } : {}),
+    ...(args.assigneeAccountId ? { assignee: { accountId: args.assigneeAccountId } } : {}),
+    ...(args.parentKey ? { parent: { key: args.parentKey.toUpperCase() } } : {}),
+  };
+}
+
 export const jiraCreateIssue = defineTool({
   name: "jira_create_issue",
   service: "jira",
   toolset: "jira-issues",
   scope: "write",
   description: "Create a Jira issue; the description is Markdown. A sub-task needs parentKey.",
-  input: z.object({
-    projectKey: z.string().trim().regex(PROJECT_KEY, "projectKey must be a project key such as BK").describe("The project key, e.g. BK."),
-    issueType: z.string().trim().min(1).max(100).default("Task").describe("e.g. Task, Bug, Story, Epic, Sub-task."),
-    summary: z.string().trim().min(1, "summary must not be empty").max(255, "summary may be at most 255 characters"),
-    description: markdown("description").optional().describe("Markdown."),
-    priority: z.string().trim().min(1).max(100).optional().describe("A priority name, e.g. High."),
-    labels: z.array(LABEL).max(50).optional(),
-    assigneeAccountId: accountId.optional().describe("An accountId (jira_search_users)."),
-    parentKey: z.string().trim().regex(ISSUE_KEY, "parentKey must be an issue key such as BK-12").optional().describe("Parent issue: for a sub-task or an epic's child."),
-    fields: extraFields,
-  }),
+  input: CreateIssueArgs,
   output: ChangedIssueSchema.extend({ id: z.string(), summary: z.string() }),
   annotations: { title: "Create a Jira issue", ...WRITES },
   async run(args, ctx) {
     assertProjectAllowed(ctx, args.projectKey);
     if (args.parentKey) assertIssueAllowed(ctx, args.parentKey);
-    const fields: Record<string, unknown> = {
-      ...args.fields,
-      project: { key: args.projectKey.toUpperCase() },
-      issuetype: { name: args.issueType },
-      summary: args.summary,
-      ...(args.description !== undefined ? { description: markdownToAdf(args.description) } : {}),
-      ...(args.priority ? { priority: { name: args.priority } } : {}),
-      ...(args.labels ? { labels: args.labels } : {}),
-      ...(args.assigneeAccountId ? { assignee: { accountId: args.assigneeAccountId } } : {}),
-      ...(args.parentKey ? { parent: { key: args.parentKey.toUpperCase() } } : {}),
-    };
-    const created = await ctx.clients.jira.createIssue(fields);
+    const created = await ctx.clients.jira.createIssue(createFields(args));
     const structured = { key: created.key, id: created.id, summary: args.summary, url: browseUrl(ctx, created.key) };
     return { structured, text: `Created ${created.key}: ${args.summary}${structured.url ? `\n${structured.url}` : ""}` };
   },

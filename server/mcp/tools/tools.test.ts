@@ -41,7 +41,8 @@ describe("MCP tools", () => {
       expect(JSON.stringify(def.inputSchema)).not.toContain("$schema");
       // Compact: no safe-integer bounds anywhere, no restated property lists in output schemas.
       expect(JSON.stringify(def)).not.toContain(String(Number.MAX_SAFE_INTEGER));
-      expect(JSON.stringify(def.outputSchema)).not.toMatch(/"required"|"additionalProperties":false/);
+      // (The `required` keyword is a list; a property named "required", as a field's flag, is data.)
+      expect(JSON.stringify(def.outputSchema)).not.toMatch(/"required":\[|"additionalProperties":false/);
     }
   });
 

@@ -28,7 +28,7 @@ export function redactArguments(args: unknown): Record<string, unknown> {
 }
 
 /**
- * The upstream objects a call named or got back: Jira issue keys, Confluence `page:<id>`,
+ * The upstream objects a call named or got back: Jira issue keys (`sprint:<id>`, `board:<id>`), Confluence `page:<id>`,
  * Bitbucket `workspace/repo` and `workspace/repo#<pr>`. Bounded.
  */
 export function objectsOf(service: "jira" | "confluence" | "bitbucket", args: Record<string, unknown>, structured: unknown, defaultWorkspace: string | null): string[] {
@@ -42,8 +42,14 @@ export function objectsOf(service: "jira" | "confluence" | "bitbucket", args: Re
     }
   };
   if (service === "jira") {
-    for (const v of [args.issueKey, args.parentKey, s.key]) if (str(v)) out.add(str(v)!.toUpperCase());
+    for (const v of [args.issueKey, args.parentKey, args.epicKey, s.key]) if (str(v)) out.add(str(v)!.toUpperCase());
+    if (Array.isArray(args.issueKeys)) for (const v of args.issueKeys) if (str(v)) out.add(str(v)!.toUpperCase());
     each(s.issues, (i) => str(i.key));
+    each(s.moved, (i) => str(i.key));
+    each(s.created, (i) => str(i.key));
+    // Sprints and boards by id (the sprint tools).
+    for (const v of [args.sprintId, s.sprintId]) if (str(v)) out.add(`sprint:${str(v)}`);
+    if (str(args.boardId)) out.add(`board:${str(args.boardId)}`);
   } else if (service === "confluence") {
     for (const v of [args.pageId, s.id]) if (str(v)) out.add(`page:${str(v)}`);
     each(s.results, (r) => (str(r.id) ? `page:${str(r.id)}` : null));

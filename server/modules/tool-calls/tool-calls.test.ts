@@ -19,6 +19,9 @@ describe("tool-call audit: what a row keeps", () => {
 
   it("names the upstream objects of each service", () => {
     expect(objectsOf("jira", { issueKey: "bk-2" }, { issues: [{ key: "BK-3" }, { key: "BK-4" }] }, null)).toEqual(["BK-2", "BK-3", "BK-4"]);
+    expect(objectsOf("jira", { sprintId: 7, issueKeys: ["bk-5", "OPS-1"] }, { sprintId: 7, moved: [{ key: "BK-5" }] }, null)).toEqual(["BK-5", "OPS-1", "sprint:7"]);
+    expect(objectsOf("jira", { boardId: 1, name: "S" }, { sprintId: 9 }, null)).toEqual(["sprint:9", "board:1"]);
+    expect(objectsOf("jira", { epicKey: "bk-3" }, { epic: "BK-3", issues: [{ key: "BK-4" }] }, null)).toEqual(["BK-3", "BK-4"]);
     expect(objectsOf("confluence", { pageId: "12" }, { results: [{ id: "13" }] }, null)).toEqual(["page:12", "page:13"]);
     expect(objectsOf("bitbucket", { repository: "api-gateway", pullRequestId: 7 }, {}, "bridgekeeper")).toEqual(["bridgekeeper/api-gateway#7"]);
     expect(objectsOf("bitbucket", { repository: "other/web", pullRequestId: 3 }, {}, "bridgekeeper")).toEqual(["other/web#3"]);
