@@ -21,7 +21,7 @@ export const TOOLSETS = {
   "jira-agile": { label: "Jira Software boards and sprints", default: false },
   "confluence-pages": { label: "Confluence pages: search, read, create, update", default: true },
   "confluence-comments": { label: "Confluence comments: add", default: false },
-  "confluence-tree": { label: "Confluence spaces, page trees and labels", default: false },
+  "confluence-tree": { label: "Confluence spaces, page trees (by title, subtrees, moves) and labels", default: false },
   "bitbucket-code": { label: "Bitbucket repositories and code", default: true },
   "bitbucket-prs": { label: "Bitbucket pull requests", default: true },
   "bitbucket-history": { label: "Bitbucket workspaces, repository facts, branches, commits and their diffs", default: false },

@@ -90,6 +90,42 @@ export function movePage(state: ConfluenceState, page: Content, parentId: string
   siblings.push(page.id);
 }
 
+/**
+ * Puts a page at `index` among the children of `parentId` (null: the top of its space), moving it
+ * from where it was; every sibling's position is renumbered, as Confluence's move does.
+ */
+export function placePage(state: ConfluenceState, page: Content, parentId: string | null, index: number, spaceKey = page.spaceKey): void {
+  const old = siblingsOf(state, page);
+  const at = old.indexOf(page.id);
+  if (at >= 0) old.splice(at, 1);
+  old.forEach((id, i) => {
+    const sibling = state.content.get(id);
+    if (sibling) sibling.position = i;
+  });
+  page.parentId = parentId;
+  if (spaceKey !== page.spaceKey) {
+    // Another space: the page takes its subtree (and their comments) along.
+    const move = (c: Content) => {
+      c.spaceKey = spaceKey;
+      for (const id of state.comments.get(c.id) ?? []) {
+        const comment = state.content.get(id);
+        if (comment) comment.spaceKey = spaceKey;
+      }
+      for (const id of state.children.get(c.id) ?? []) {
+        const child = state.content.get(id);
+        if (child) move(child);
+      }
+    };
+    move(page);
+  }
+  const siblings = siblingsOf(state, page);
+  siblings.splice(Math.max(0, Math.min(index, siblings.length)), 0, page.id);
+  siblings.forEach((id, i) => {
+    const sibling = state.content.get(id);
+    if (sibling) sibling.position = i;
+  });
+}
+
 /** True when `candidate` is `page` itself or one of its descendants (a move there would make a cycle). */
 export function isSelfOrDescendant(state: ConfluenceState, page: Content, candidate: Content): boolean {
   return candidate.id === page.id || ancestorsOf(state, candidate).some((a) => a.id === page.id);

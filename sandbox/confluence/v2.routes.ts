@@ -1,4 +1,4 @@
-import { json, noContent } from "../core/http";
+import { intParam, json, noContent } from "../core/http";
 import type { Reply, Router, SandboxRequest } from "../core/http";
 import { childPages, commentsOf } from "./presenters";
 import { createContent, isSelfOrDescendant, movePage, purgeContent, titleTaken, trashContent, updateContent } from "./store";
@@ -213,6 +213,23 @@ export function v2Routes(router: Router, state: () => ConfluenceState): void {
     if (!page) return notFound();
     const spaceId = String(st.spaceByKey.get(page.spaceKey)?.id ?? "");
     return cursorPage(req, childPages(st, page), (c) => ({ id: c.id, status: c.status, title: c.title, type: "page", spaceId, childPosition: c.position }));
+  });
+
+  // Descendant pages to `depth` levels (1-5, default 5), each level's pages in tree order under their parents.
+  router.get(`${V2}/pages/:id/descendants`, (req) => {
+    const st = state();
+    const page = getVisible(req, st, req.params.id!, "page");
+    if (!page) return notFound();
+    const depth = intParam(req.query, "depth", 5, 1, 5);
+    const out: { id: string; c: Content; depth: number }[] = [];
+    const walk = (p: Content, level: number) => {
+      for (const child of childPages(st, p)) {
+        out.push({ id: child.id, c: child, depth: level });
+        if (level < depth) walk(child, level + 1);
+      }
+    };
+    walk(page, 1);
+    return cursorPage(req, out, (x) => ({ id: x.c.id, status: x.c.status, title: x.c.title, type: "page", parentId: x.c.parentId, depth: x.depth, childPosition: x.c.position }));
   });
 
   router.get(`${V2}/pages/:id/ancestors`, (req) => {

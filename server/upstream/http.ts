@@ -22,6 +22,10 @@ export interface UpstreamCall {
   path: string;
   query?: Record<string, QueryValue>;
   body?: unknown;
+  /** A multipart/form-data body (file uploads), sent instead of `body`. */
+  form?: FormData;
+  /** Extra request headers (such as Confluence's `X-Atlassian-Token: nocheck` on uploads). */
+  headers?: Record<string, string>;
   /** "text" for diffs and raw files; "raw" passes any body through as text (the proxy paths). */
   accept?: "json" | "text" | "raw";
   timeoutMs?: number;
@@ -116,9 +120,14 @@ export function createUpstreamHttp(options: UpstreamOptions) {
     const deadline = Date.now() + timeoutMs;
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), timeoutMs);
-    const headers: Record<string, string> = { authorization: target.authorization, accept: call.accept === "text" ? "text/plain, */*" : call.accept === "raw" ? "application/json, text/plain;q=0.9, */*;q=0.8" : "application/json", "user-agent": userAgent };
-    let body: string | undefined;
-    if (call.body !== undefined) {
+    const headers: Record<string, string> = { ...call.headers, authorization: target.authorization, accept: call.accept === "text" ? "text/plain, */*" : call.accept === "raw" ? "application/json, text/plain;q=0.9, */*;q=0.8" : "application/json", "user-agent": userAgent };
+    let body: string | Buffer | undefined;
+    if (call.form) {
+      // Encoded once (boundary and all) so a retry sends the same bytes.
+      const encoded = new Response(call.form);
+      body = Buffer.from(await encoded.arrayBuffer());
+      headers["content-type"] = encoded.headers.get("content-type") ?? "multipart/form-data";
+    } else if (call.body !== undefined) {
       body = JSON.stringify(call.body);
       headers["content-type"] = "application/json";
     }
@@ -172,7 +181,7 @@ export function createUpstreamHttp(options: UpstreamOptions) {
 
   async function attemptOnce<T>(
     service: UpstreamService,
-    req: { origin: string; path: string; method: string; headers: Record<string, string>; body: string | undefined; signal: AbortSignal; accept: "json" | "text" | "raw"; timeoutMs: number },
+    req: { origin: string; path: string; method: string; headers: Record<string, string>; body: string | Buffer | undefined; signal: AbortSignal; accept: "json" | "text" | "raw"; timeoutMs: number },
   ): Promise<UpstreamResponse<T>> {
     options.meter.recordCall(service);
     const proxied = options.proxy?.proxyFor(req.origin) ?? null;

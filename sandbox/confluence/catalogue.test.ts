@@ -1,0 +1,65 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startSandbox, type Sandbox } from "../server";
+import { allV2, client, type Api } from "./test-client";
+
+/** The endpoints the catalogue tools added: descendants, move, versions, comments (inline too), attachments. */
+
+let sandbox: Sandbox;
+let api: Api;
+
+beforeAll(async () => {
+  sandbox = await startSandbox();
+  api = client(sandbox);
+});
+afterAll(() => sandbox.close());
+
+const space = async (key: string) => (await api(`/wiki/api/v2/spaces?keys=${key}`)).body.results[0];
+let n = 0;
+const createPage = async (spaceId: string, parentId: string | null, value = "<p>x</p>") => {
+  const res = await api("/wiki/api/v2/pages", { method: "POST", body: { spaceId, title: `Catalogue page ${++n}`, ...(parentId ? { parentId } : {}), body: { representation: "storage", value } } });
+  expect(res.status).toBe(200);
+  return res.body as { id: string; title: string; parentId: string | null };
+};
+
+describe("page trees", () => {
+  it("lists descendants to a depth with their parent and depth, paged by cursor", async () => {
+    const eng = await space("ENG");
+    const all = await allV2(api, `/wiki/api/v2/pages/${eng.homepageId}/descendants?limit=7`);
+    const pages = await allV2(api, `/wiki/api/v2/spaces/${eng.id}/pages?limit=250`);
+    // Every ENG page but the homepage sits under it (the seed's depth is at most 5).
+    expect(all.map((d) => d.id).sort()).toEqual(pages.filter((p) => p.id !== eng.homepageId).map((p) => p.id).sort());
+    for (const d of all) expect(d).toMatchObject({ status: "current", type: "page", parentId: expect.any(String), depth: expect.any(Number), childPosition: expect.any(Number) });
+    const byId = new Map(all.map((d) => [d.id, d]));
+    for (const d of all) expect(d.depth).toBe(d.parentId === eng.homepageId ? 1 : byId.get(d.parentId).depth + 1);
+    const shallow = await allV2(api, `/wiki/api/v2/pages/${eng.homepageId}/descendants?depth=1`);
+    expect(shallow.map((d) => d.id)).toEqual((await allV2(api, `/wiki/api/v2/pages/${eng.homepageId}/children`)).map((c) => c.id));
+    expect((await api("/wiki/api/v2/pages/1/descendants")).status).toBe(404);
+  });
+
+  it("moves a page: append under a target, before or after it; refuses a cycle and a bad position", async () => {
+    const eng = await space("ENG");
+    const a = await createPage(eng.id, eng.homepageId);
+    const b = await createPage(eng.id, eng.homepageId);
+    const c = await createPage(eng.id, b.id);
+    const moved = await api(`/wiki/rest/api/content/${a.id}/move/append/${b.id}`, { method: "PUT" });
+    expect(moved).toMatchObject({ status: 200, body: { pageId: a.id } });
+    const children = async (id: string) => (await allV2(api, `/wiki/api/v2/pages/${id}/children`)).map((x) => [x.id, x.childPosition]);
+    expect(await children(b.id)).toEqual([[c.id, 0], [a.id, 1]]);
+    expect((await api(`/wiki/rest/api/content/${a.id}/move/before/${c.id}`, { method: "PUT" })).status).toBe(200);
+    expect(await children(b.id)).toEqual([[a.id, 0], [c.id, 1]]);
+    expect((await api(`/wiki/rest/api/content/${a.id}/move/after/${b.id}`, { method: "PUT" })).status).toBe(200);
+    const top = (await children(eng.homepageId)).map(([id]) => id);
+    expect(top.indexOf(a.id)).toBe(top.indexOf(b.id) + 1);
+    expect((await api(`/wiki/api/v2/pages/${a.id}`)).body.parentId).toBe(eng.homepageId);
+
+    const cycle = await api(`/wiki/rest/api/content/${b.id}/move/append/${c.id}`, { method: "PUT" });
+    expect(cycle).toMatchObject({ status: 400, body: { statusCode: 400, message: expect.stringContaining("descendants") } });
+    expect((await api(`/wiki/rest/api/content/${a.id}/move/inside/${b.id}`, { method: "PUT" })).status).toBe(400);
+    expect((await api(`/wiki/rest/api/content/${a.id}/move/append/1`, { method: "PUT" })).status).toBe(404);
+
+    // Another space: the subtree goes along.
+    const hr = await space("HR");
+    expect((await api(`/wiki/rest/api/content/${b.id}/move/append/${hr.homepageId}`, { method: "PUT" })).status).toBe(200);
+    expect((await api(`/wiki/api/v2/pages/${c.id}`)).body.spaceId).toBe(hr.id);
+  });
+});
