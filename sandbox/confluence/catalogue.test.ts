@@ -63,3 +63,27 @@ describe("page trees", () => {
     expect((await api(`/wiki/api/v2/pages/${c.id}`)).body.spaceId).toBe(hr.id);
   });
 });
+
+describe("page versions", () => {
+  it("reads a page as it was at an earlier version; an unknown version is 404", async () => {
+    const eng = await space("ENG");
+    const page = await createPage(eng.id, null, "<p>first</p>");
+    const put = await api(`/wiki/api/v2/pages/${page.id}`, { method: "PUT", body: { id: page.id, status: "current", title: `${page.title} renamed`, version: { number: 2, message: "second" }, body: { representation: "storage", value: "<p>second</p>" } } });
+    expect(put.status).toBe(200);
+    const v1 = await api(`/wiki/api/v2/pages/${page.id}?version=1&body-format=storage`);
+    expect(v1.body).toMatchObject({ id: page.id, title: page.title, version: { number: 1 }, body: { storage: { value: "<p>first</p>" } } });
+    const v2 = await api(`/wiki/api/v2/pages/${page.id}?version=2&body-format=storage`);
+    expect(v2.body).toMatchObject({ title: `${page.title} renamed`, version: { number: 2, message: "second" }, body: { storage: { value: "<p>second</p>" } } });
+    expect((await api(`/wiki/api/v2/pages/${page.id}?version=3`)).status).toBe(404);
+    expect((await api(`/wiki/api/v2/pages/${page.id}?version=x`)).status).toBe(404);
+    const versions = await allV2(api, `/wiki/api/v2/pages/${page.id}/versions?limit=1`);
+    expect(versions.map((v) => v.number)).toEqual([2, 1]);
+
+    // A seeded page's current text survives an update as the text of its old version.
+    const seeded = (await allV2(api, `/wiki/api/v2/spaces/${eng.id}/pages?limit=250&body-format=storage`)).find((p) => p.version.number >= 2)!;
+    const at = seeded.version.number;
+    await api(`/wiki/api/v2/pages/${seeded.id}`, { method: "PUT", body: { id: seeded.id, status: "current", title: seeded.title, version: { number: at + 1 }, body: { representation: "storage", value: "<p>new</p>" } } });
+    expect((await api(`/wiki/api/v2/pages/${seeded.id}?version=${at}&body-format=storage`)).body.body.storage.value).toBe(seeded.body.storage.value);
+    expect((await api(`/wiki/api/v2/pages/${seeded.id}?version=1&body-format=storage`)).body.body.storage.value).toBe(seeded.body.storage.value);
+  });
+});

@@ -73,7 +73,7 @@ export function createContent(state: ConfluenceState, input: NewContent): Conten
     ...textFields(input.title, input.body),
     createdAt: when,
     authorId: input.authorId,
-    versions: [{ number: 1, when, by: input.authorId, message: input.message ?? "", minorEdit: false }],
+    versions: [{ number: 1, when, by: input.authorId, message: input.message ?? "", minorEdit: false, title: input.title, body: input.body }],
     labels: [],
   });
 }
@@ -140,6 +140,10 @@ export interface ContentUpdate {
 }
 
 export function updateContent(c: Content, update: ContentUpdate): Content {
+  // The version being replaced keeps its text, so it can still be read and compared.
+  const previous = currentVersion(c);
+  previous.title ??= c.title;
+  previous.body ??= c.body;
   if (update.title !== undefined) c.title = update.title;
   if (update.body !== undefined) c.body = update.body;
   Object.assign(c, textFields(c.title, c.body));
@@ -149,6 +153,8 @@ export function updateContent(c: Content, update: ContentUpdate): Content {
     by: update.authorId,
     message: update.message ?? "",
     minorEdit: update.minorEdit ?? false,
+    title: c.title,
+    body: c.body,
   });
   return c;
 }

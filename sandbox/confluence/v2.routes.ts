@@ -3,7 +3,7 @@ import type { Reply, Router, SandboxRequest } from "../core/http";
 import { childPages, commentsOf } from "./presenters";
 import { createContent, isSelfOrDescendant, movePage, purgeContent, titleTaken, trashContent, updateContent } from "./store";
 import type { ConfluenceState, Content } from "./types";
-import { ancestorsOf, currentVersion, lastModified } from "./types";
+import { ancestorsOf, contentAt, currentVersion, lastModified } from "./types";
 import { BODY_FORMATS_LIST, BODY_FORMATS_SINGLE, bodyFormat, cursorPage, listParam, notFound, presentCommentV2, presentPageV2, presentSpaceV2, presentVersionV2, storageFromV2, v2Error } from "./v2.common";
 
 /** v2 spaces, pages (CRUD, children, ancestors, labels, versions, footer comments) and blog posts. */
@@ -149,6 +149,13 @@ export function v2Routes(router: Router, state: () => ConfluenceState): void {
       if (!c) return notFound();
       const format = bodyFormat(req, BODY_FORMATS_SINGLE);
       if (format !== null && typeof format === "object") return format;
+      const version = req.query.get("version");
+      if (version !== null) {
+        // An earlier version: its title, body and version facts; the rest as the page is now.
+        const old = /^\d+$/.test(version) ? contentAt(c, Number(version)) : undefined;
+        if (!old) return notFound();
+        return json(presentPageV2(st, { ...c, title: old.title, body: old.body, versions: [old.version] }, format));
+      }
       return json(presentPageV2(st, c, format));
     });
     router.get(`${V2}/${path}/:id/labels`, (req) => {

@@ -202,6 +202,9 @@ export function createConfluenceClient(http: UpstreamHttp, target: TargetProvide
       });
     },
 
+    /** A user's public name (v1). */
+    user: (accountId: string) => call<{ accountId: string; displayName?: string; publicName?: string }>({ path: "/rest/api/user", query: { accountId } }),
+
     labels: (id: string) => call<{ results: { name: string; prefix?: string }[] }>({ path: `/rest/api/content/${enc(id)}/label`, query: { limit: 200 } }),
 
     removeLabel: (id: string, label: string) => call<void>({ method: "DELETE", path: `/rest/api/content/${enc(id)}/label/${enc(label)}` }),

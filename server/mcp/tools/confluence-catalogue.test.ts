@@ -45,6 +45,14 @@ describe("Confluence catalogue tools", () => {
     expect(res.isError, res.text).toBe(false);
     return res.data.id as string;
   };
+  const sandboxPut = (path: string, body: unknown) => fetch(`${rig.sandbox.url}${path}`, { method: "PUT", headers: { ...AUTH, "content-type": "application/json" }, body: JSON.stringify(body) });
+  const storageOf = (id: string) => sandboxGet<{ title: string; body: { storage: { value: string } }; version: { number: number } }>(`/wiki/api/v2/pages/${id}?body-format=storage`);
+  /** Writes storage straight into the sandbox as the next version. */
+  const putStorage = async (id: string, value: string) => {
+    const page = await storageOf(id);
+    const res = await sandboxPut(`/wiki/api/v2/pages/${id}`, { id, status: "current", title: page.title, version: { number: page.version.number + 1 }, body: { representation: "storage", value } });
+    expect(res.status).toBe(200);
+  };
   const listed = async (scope: string) => ((await modernRpc(rig.baseUrl, await rig.token(scope), "tools/list")).json.result.tools as { name: string }[]).map((t) => t.name);
 
   describe("tree", () => {
@@ -124,6 +132,115 @@ describe("Confluence catalogue tools", () => {
     });
   });
 
+  describe("history and edits", () => {
+    const JIRA = '<ac:structured-macro ac:name="jira" ac:macro-id="7f1"><ac:parameter ac:name="jqlQuery">project = BK</ac:parameter></ac:structured-macro>';
+    const TABLE = "<table><tbody><tr><th>Owner</th><th>Status</th></tr><tr><td>Ana</td><td>Done</td></tr></tbody></table>";
+    const CODE = '<ac:structured-macro ac:name="code" ac:macro-id="c0d"><ac:parameter ac:name="language">bash</ac:parameter><ac:plain-text-body><![CDATA[<h2>Steps</h2> not a heading\nkubectl get pods]]></ac:plain-text-body></ac:structured-macro>';
+    const PANEL = '<ac:structured-macro ac:name="info"><ac:rich-text-body><h2>Steps</h2><p>inside a panel</p></ac:rich-text-body></ac:structured-macro>';
+    const STORAGE = `<h1>Runbook</h1><p>Intro &amp; scope.</p><h2>Status</h2>${JIRA}${TABLE}<h2>Steps</h2><p>Old step one.</p><h3>Detail</h3><p>Old detail.</p><h2>Example</h2>${CODE}${PANEL}<p>After the code.</p>`;
+
+    it("replaces one section's body; macros, tables and code elsewhere stay byte for byte; stale versions are refused", async () => {
+      const id = await newPage("Sections");
+      await putStorage(id, STORAGE);
+      const stale = await call("confluence_update_page_section", { pageId: id, version: 1, heading: "Steps", body: "x" });
+      expect(stale.isError).toBe(true);
+      expect(stale.text).toMatch(new RegExp(`^Version 1 is stale: page ${id} is at version 2\\.`));
+      expect((await storageOf(id)).version.number).toBe(2);
+
+      const res = await call("confluence_update_page_section", { pageId: id, version: 2, heading: "  steps ", body: "- first\n- second", message: "steps rewritten" });
+      expect(res.isError, res.text).toBe(false);
+      expect(res.data).toMatchObject({ id, version: 3, heading: "Steps" });
+      expect(res.text).toMatch(/^Replaced the section "Steps" of page \d+ ".+"; it is now at version 3\./);
+      const after = (await storageOf(id)).body.storage.value;
+      const head = STORAGE.slice(0, STORAGE.indexOf("<h2>Steps</h2>") + "<h2>Steps</h2>".length);
+      const tail = STORAGE.slice(STORAGE.indexOf("<h2>Example</h2>"));
+      expect(after.startsWith(head)).toBe(true);
+      expect(after.endsWith(tail)).toBe(true);
+      // The sub-section (h3) belonged to Steps, so it went with it.
+      expect(after.slice(head.length, after.length - tail.length)).toBe("<ul>\n<li>first</li>\n<li>second</li>\n</ul>");
+
+      // A macro of the section itself comes back where its marker stays.
+      const read = (await call("confluence_get_page", { pageId: id })).data.body as string;
+      expect(read).toContain("## Status\n\n[macro: jira]");
+      expect((await call("confluence_update_page_section", { pageId: id, version: 3, heading: "Status", body: "[macro: jira]\n\nAll green." })).isError).toBe(false);
+      const status = (await storageOf(id)).body.storage.value;
+      expect(status).toContain(`<h2>Status</h2>${JIRA}\n<p>All green.</p><h2>Steps</h2>`);
+      expect(status).not.toContain(TABLE);
+      expect(status.endsWith(tail)).toBe(true);
+    });
+
+    it("names the headings when none matches, and asks which when several do", async () => {
+      const id = await newPage("Headings");
+      await putStorage(id, "<h2>Notes</h2><p>a</p><h2>Notes</h2><p>b</p><h2>Other</h2>");
+      const none = await call("confluence_update_page_section", { pageId: id, version: 2, heading: "Missing", body: "x" });
+      expect(none.isError).toBe(true);
+      expect(none.text).toBe(`Page ${id} has no heading "Missing". Its headings: "Notes", "Notes", "Other".`);
+      const two = await call("confluence_update_page_section", { pageId: id, version: 2, heading: "Notes", body: "x" });
+      expect(two.text).toMatch(/2 headings of page \d+ read "Notes": pass occurrence \(1 to 2\)/);
+      expect((await call("confluence_update_page_section", { pageId: id, version: 2, heading: "Notes", body: "second", occurrence: 2 })).isError).toBe(false);
+      expect((await storageOf(id)).body.storage.value).toBe("<h2>Notes</h2><p>a</p><h2>Notes</h2><p>second</p><h2>Other</h2>");
+      const bad = await call("confluence_update_page_section", { pageId: "x", version: 0, heading: "" , body: "y" });
+      expect(bad.text).toMatch(/pageId: pageId must be a numeric page id such as 1081519; version: version must be at least 1; heading: heading must not be empty/);
+    });
+
+    it("lists versions newest first with authors, paged by cursor, and diffs two of them", async () => {
+      const id = await newPage("History", "Line one.\n\nLine two.\n\nLine three.");
+      for (const [v, body] of [[1, "Line one.\n\nLine 2.\n\nLine three."], [2, "Line one.\n\nLine 2.\n\nLine three.\n\nLine four."], [3, "Line zero.\n\nLine one.\n\nLine 2.\n\nLine three.\n\nLine four."]] as const) {
+        expect((await call("confluence_update_page", { pageId: id, version: v, body, message: `edit ${v}` })).isError).toBe(false);
+      }
+      const me = (await sandboxGet<{ displayName: string }>("/wiki/rest/api/user/current")).displayName;
+      const first = await call("confluence_get_page_history", { pageId: id, maxResults: 3 });
+      expect(first.isError, first.text).toBe(false);
+      expect(first.data.versions).toEqual([
+        { number: 4, author: me, date: expect.any(String), message: "edit 3", minorEdit: false },
+        { number: 3, author: me, date: expect.any(String), message: "edit 2", minorEdit: false },
+        { number: 2, author: me, date: expect.any(String), message: "edit 1", minorEdit: false },
+      ]);
+      expect(first.text).toContain(`- v4 `);
+      expect(first.text).toContain(`${me}: edit 3`);
+      const rest = await call("confluence_get_page_history", { pageId: id, maxResults: 3, cursor: first.data.nextCursor });
+      expect(rest.data.versions.map((v: { number: number }) => v.number)).toEqual([1]);
+      expect(rest.data.nextCursor).toBeUndefined();
+      const other = await newPage("Other history");
+      expect((await call("confluence_get_page_history", { pageId: other, cursor: first.data.nextCursor })).text).toMatch(/cursor is not a nextCursor/);
+
+      const diff = await call("confluence_diff_page_versions", { pageId: id, from: 1, to: 4 });
+      expect(diff.isError, diff.text).toBe(false);
+      expect(diff.data, JSON.stringify(diff.data)).toMatchObject({ from: 1, to: 4, titleChanged: false, added: 5, removed: 1, truncated: false });
+      expect(diff.data.diff).toBe(["--- version 1", "+++ version 4", "@@ -1,5 +1,9 @@", "+Line zero.", "+", " Line one.", " ", "-Line two.", "+Line 2.", " ", " Line three.", "+", "+Line four."].join("\n"));
+      expect(diff.text).toMatch(/^Page \d+ ".+", version 1 → 4: 5 lines added, 1 removed\.\n--- version 1/);
+      const cut = await call("confluence_diff_page_versions", { pageId: id, from: 1, to: 4, maxLines: 20 });
+      expect(cut.data.truncated).toBe(false);
+      const same = await call("confluence_diff_page_versions", { pageId: id, from: 2, to: 2 });
+      expect(same.text).toMatch(/to: from and to must be different versions/);
+      const missing = await call("confluence_diff_page_versions", { pageId: id, from: 1, to: 9 });
+      expect(missing.isError).toBe(true);
+      expect(missing.text).toMatch(/has no version 9 \(it is at version 4\)/);
+    });
+
+    it("cuts a long diff at maxLines and says so", async () => {
+      const long = Array.from({ length: 40 }, (_, i) => `Paragraph ${i}.`).join("\n\n");
+      const id = await newPage("Long history", long);
+      expect((await call("confluence_update_page", { pageId: id, version: 1, body: long.replace(/Paragraph (\d+)\./g, "Para $1!") })).isError).toBe(false);
+      const res = await call("confluence_diff_page_versions", { pageId: id, from: 1, to: 2, maxLines: 20 });
+      expect(res.data).toMatchObject({ truncated: true, added: 40, removed: 40 });
+      expect(res.data.diff.split("\n")).toHaveLength(20);
+      expect(res.text).toMatch(/\[cut at 20 of \d+ lines: raise maxLines to see more\]$/);
+    });
+
+    it("deletes a page to the trash; its children move up", async () => {
+      const parent = await newPage("Doomed", "x", "ENG", home);
+      const child = await newPage("Orphan", "x", "ENG", parent);
+      const res = await call("confluence_delete_page", { pageId: parent });
+      expect(res.isError, res.text).toBe(false);
+      expect(res.data).toMatchObject({ pageId: parent, deleted: true });
+      expect(res.text).toMatch(/^Deleted page \d+ "Doomed \d+" \(moved to the trash/);
+      expect((await call("confluence_get_page", { pageId: parent })).text).toMatch(/found nothing there \(404\)/);
+      expect((await call("confluence_get_page", { pageId: child })).data.parentId).toBe(home);
+      expect((await call("confluence_delete_page", { pageId: parent })).text).toMatch(/\(404\)/);
+    });
+  });
+
   describe("policy and failures", () => {
     it("pages and spaces outside the allow-list are refused and left unchanged", async () => {
       const eng = await newPage("Outside", "x", "ENG", home);
@@ -137,6 +254,10 @@ describe("Confluence catalogue tools", () => {
           ["confluence_get_page_descendants", { pageId: eng }],
           ["confluence_move_page", { pageId: eng, targetId: hrHome }],
           ["confluence_move_page", { pageId: hr, targetId: eng }],
+          ["confluence_update_page_section", { pageId: eng, version: 1, heading: "x", body: "changed" }],
+          ["confluence_delete_page", { pageId: eng }],
+          ["confluence_get_page_history", { pageId: eng }],
+          ["confluence_diff_page_versions", { pageId: eng, from: 1, to: 2 }],
         ] as const) {
           const res = await call(tool, args);
           expect(res.isError, tool).toBe(true);
@@ -147,13 +268,13 @@ describe("Confluence catalogue tools", () => {
         await policy({});
       }
       expect((await call("confluence_get_page", { pageId: hr })).data.parentId).toBe(hrHome);
-      expect((await call("confluence_get_page", { pageId: eng })).data.parentId).toBe(home);
+      expect((await call("confluence_get_page", { pageId: eng })).data).toMatchObject({ parentId: home, version: 1 });
     });
 
     it("a read-only client sees the reads, not the writes; upstream failures are sentences", async () => {
       const reads = await listed("read");
-      for (const n of ["confluence_get_page_by_title", "confluence_get_space", "confluence_get_page_descendants"]) expect(reads).toContain(n);
-      for (const n of ["confluence_move_page"]) expect(reads).not.toContain(n);
+      for (const n of ["confluence_get_page_by_title", "confluence_get_space", "confluence_get_page_descendants", "confluence_get_page_history", "confluence_diff_page_versions"]) expect(reads).toContain(n);
+      for (const n of ["confluence_move_page", "confluence_update_page_section", "confluence_delete_page"]) expect(reads).not.toContain(n);
 
       const a = await newPage("Fault", "x", "ENG", home);
       expect((await fault({ method: "PUT", path: `/wiki/rest/api/content/${a}/move/`, status: 500 })).status).toBeLessThan(300);
@@ -163,6 +284,15 @@ describe("Confluence catalogue tools", () => {
       expect((await call("confluence_get_page", { pageId: a })).data.parentId).toBe(home);
       expect((await fault({ path: `/wiki/api/v2/pages/${home}/descendants`, status: 503 })).status).toBeLessThan(300);
       expect((await call("confluence_get_page_descendants", { pageId: home })).text).toMatch(/^Confluence failed with an internal error \(503\)/);
+      const refused = await call("confluence_update_page_section", { pageId: a, version: 1, heading: "x", body: "y" });
+      expect(refused.text).toMatch(/has no heading "x"\. It has no headings: use confluence_update_page\./);
+      await putStorage(a, "<h2>Keep</h2><p>kept</p>");
+      expect((await fault({ method: "PUT", path: `/wiki/api/v2/pages/${a}`, status: 500 })).status).toBeLessThan(300);
+      const failed = await call("confluence_update_page_section", { pageId: a, version: 2, heading: "Keep", body: "lost" });
+      expect(failed.text).toMatch(/^Confluence failed with an internal error \(500\)/);
+      expect((await storageOf(a)).body.storage.value).toBe("<h2>Keep</h2><p>kept</p>");
+      expect((await fault({ path: `/wiki/api/v2/pages/${a}/versions`, status: 502 })).status).toBeLessThan(300);
+      expect((await call("confluence_get_page_history", { pageId: a })).text).toMatch(/^Confluence failed with an internal error \(502\)/);
     });
   });
 });
