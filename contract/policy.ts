@@ -20,7 +20,7 @@ export const TOOLSETS = {
   "jira-admin": { label: "Jira schema and administration: field ids, workflow transitions, the current user, deleting issues", default: false },
   "jira-agile": { label: "Jira Software boards and sprints", default: false },
   "confluence-pages": { label: "Confluence pages: search, read, create, update", default: true },
-  "confluence-comments": { label: "Confluence comments: add", default: false },
+  "confluence-comments": { label: "Confluence comments: list threads (footer and inline), add, reply", default: false },
   "confluence-tree": { label: "Confluence spaces, page trees (by title, subtrees, moves) and labels", default: false },
   "confluence-history": { label: "Confluence page history and edits: versions, diff, one section, delete", default: false },
   "bitbucket-code": { label: "Bitbucket repositories and code", default: true },

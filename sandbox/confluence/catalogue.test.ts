@@ -87,3 +87,43 @@ describe("page versions", () => {
     expect((await api(`/wiki/api/v2/pages/${seeded.id}?version=1&body-format=storage`)).body.body.storage.value).toBe(seeded.body.storage.value);
   });
 });
+
+describe("comments", () => {
+  it("creates footer and inline comments and replies (v2); inline ones mark the page, list apart, resolve", async () => {
+    const eng = await space("ENG");
+    const page = await createPage(eng.id, null, "<p>One fish, two fish.</p><ac:structured-macro ac:name=\"code\"><ac:plain-text-body><![CDATA[fish]]></ac:plain-text-body></ac:structured-macro>");
+    const footer = await api("/wiki/api/v2/footer-comments", { method: "POST", body: { pageId: page.id, body: { representation: "storage", value: "<p>Nice</p>" } } });
+    expect(footer).toMatchObject({ status: 200, body: { pageId: page.id, body: { storage: { value: "<p>Nice</p>" } } } });
+    expect(footer.body.resolutionStatus).toBeUndefined();
+    const reply = await api("/wiki/api/v2/footer-comments", { method: "POST", body: { parentCommentId: footer.body.id, body: { representation: "storage", value: "<p>Yes</p>" } } });
+    expect(reply.body).toMatchObject({ pageId: page.id, parentCommentId: footer.body.id });
+
+    const select = (props: Record<string, unknown>) => api("/wiki/api/v2/inline-comments", { method: "POST", body: { pageId: page.id, body: { representation: "storage", value: "<p>Which?</p>" }, inlineCommentProperties: props } });
+    expect((await select({ textSelection: "fish", textSelectionMatchCount: 3, textSelectionMatchIndex: 0 })).body.errors[0].title).toBe("textSelectionMatchCount does not match the page");
+    expect((await select({ textSelection: "cat", textSelectionMatchCount: 1, textSelectionMatchIndex: 0 })).status).toBe(400);
+    expect((await select({ textSelection: "fish", textSelectionMatchCount: 2, textSelectionMatchIndex: 2 })).body.errors[0].title).toBe("textSelectionMatchIndex is out of range");
+    const inline = await select({ textSelection: "fish", textSelectionMatchCount: 2, textSelectionMatchIndex: 1 });
+    expect(inline.body).toMatchObject({ pageId: page.id, resolutionStatus: "open", properties: { inlineOriginalSelection: "fish", inlineMarkerRef: expect.any(String) } });
+    const stored = await api(`/wiki/api/v2/pages/${page.id}?body-format=storage`);
+    expect(stored.body.body.storage.value).toBe(`<p>One fish, two <ac:inline-comment-marker ac:ref="${inline.body.properties.inlineMarkerRef}">fish</ac:inline-comment-marker>.</p><ac:structured-macro ac:name="code"><ac:plain-text-body><![CDATA[fish]]></ac:plain-text-body></ac:structured-macro>`);
+    expect(stored.body.version.number).toBe(1);
+
+    const inlineReply = await api("/wiki/api/v2/inline-comments", { method: "POST", body: { parentCommentId: inline.body.id, body: { representation: "storage", value: "<p>The second</p>" } } });
+    expect(inlineReply.body).toMatchObject({ parentCommentId: inline.body.id, properties: { inlineOriginalSelection: "fish" } });
+    expect((await allV2(api, `/wiki/api/v2/pages/${page.id}/footer-comments`)).map((c) => c.id)).toEqual([footer.body.id]);
+    expect((await allV2(api, `/wiki/api/v2/pages/${page.id}/inline-comments`)).map((c) => c.id)).toEqual([inline.body.id]);
+    expect((await allV2(api, `/wiki/api/v2/inline-comments/${inline.body.id}/children`)).map((c) => c.id)).toEqual([inlineReply.body.id]);
+    expect((await api(`/wiki/api/v2/footer-comments/${inline.body.id}`)).status).toBe(404);
+    expect((await api(`/wiki/api/v2/inline-comments/${inline.body.id}`)).body.id).toBe(inline.body.id);
+
+    const resolved = await api(`/wiki/api/v2/inline-comments/${inline.body.id}`, { method: "PUT", body: { version: { number: 2 }, body: { representation: "storage", value: "<p>Which?</p>" }, resolved: true } });
+    expect(resolved.body).toMatchObject({ resolutionStatus: "resolved", version: { number: 2 } });
+    expect((await allV2(api, `/wiki/api/v2/pages/${page.id}/inline-comments?resolution-status=open`))).toEqual([]);
+    const stale = await api(`/wiki/api/v2/inline-comments/${inline.body.id}`, { method: "PUT", body: { version: { number: 2 }, resolved: false } });
+    expect(stale.status).toBe(409);
+    expect((await api(`/wiki/api/v2/inline-comments/${inline.body.id}`, { method: "PUT", body: { version: { number: 3 }, resolved: false } })).body.resolutionStatus).toBe("reopened");
+    const v1 = await api(`/wiki/rest/api/content/${page.id}/child/comment?location=inline`);
+    expect(v1.body.results.map((c: { id: string }) => c.id)).toEqual([inline.body.id]);
+    expect(v1.body.results[0].extensions).toMatchObject({ location: "inline", inlineProperties: { originalSelection: "fish" }, resolution: { status: "reopened" } });
+  });
+});

@@ -204,7 +204,8 @@ export function contentRoutes(router: Router, state: () => ConfluenceState): voi
     const c = findContent(st, req, req.params.id!);
     if (!c) return contentNotFound(req.params.id!);
     const location = req.query.getAll("location");
-    const items = location.length > 0 && !location.includes("footer") ? [] : commentsOf(st, c, req.query.get("depth") === "all");
+    const all = req.query.get("depth") === "all";
+    const items = location.length === 0 ? commentsOf(st, c, all, "any") : commentsOf(st, c, all, "any").filter((x) => location.includes(x.inline ? "inline" : "footer"));
     const expand = parseExpand(req.query);
     return offsetPage(req, items, (x) => presentContent(req, st, x, expand));
   });

@@ -58,6 +58,16 @@ export interface Content {
   /** Oldest first; the last one is the current version. */
   versions: VersionInfo[];
   labels: Label[];
+  /** Inline comments (and their replies): the marker in the page and the text it highlights. */
+  inline?: InlineAnchor;
+}
+
+export type InlineResolution = "open" | "reopened" | "resolved" | "dangling";
+
+export interface InlineAnchor {
+  markerRef: string;
+  selection: string;
+  resolution: InlineResolution;
 }
 
 export interface ConfluenceState {

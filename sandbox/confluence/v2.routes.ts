@@ -252,6 +252,7 @@ export function v2Routes(router: Router, state: () => ConfluenceState): void {
     if (!comment?.containerId) return notFound();
     const format = bodyFormat(req, BODY_FORMATS_LIST);
     if (format !== null && typeof format === "object") return format;
+    if (comment.inline) return notFound();
     const replies = commentsOf(st, st.content.get(comment.containerId)!, true).filter((c) => c.parentId === comment.id);
     return cursorPage(req, replies, (c) => presentCommentV2(st, c, format));
   });

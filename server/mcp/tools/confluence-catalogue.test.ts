@@ -241,11 +241,105 @@ describe("Confluence catalogue tools", () => {
     });
   });
 
+  describe("comments", () => {
+    interface Thread {
+      id: string;
+      kind: string;
+      author: string;
+      body: string;
+      highlighted?: string;
+      resolution?: string;
+      replies: { id: string; parentId: string; depth: number; body: string }[];
+      moreReplies: boolean;
+    }
+    const threads = async (pageId: string, maxResults = 50, kind = "all"): Promise<Thread[]> => {
+      const out: Thread[] = [];
+      let cursor: string | undefined;
+      do {
+        const res = await call("confluence_list_comments", { pageId, kind, maxResults, ...(cursor ? { cursor } : {}) });
+        expect(res.isError, res.text).toBe(false);
+        out.push(...(res.data.comments as Thread[]));
+        cursor = res.data.nextCursor;
+      } while (cursor);
+      return out;
+    };
+
+    it("lists footer and inline threads with nested replies, highlighted text and resolution; replies to both kinds", async () => {
+      const id = await newPage("Comments", "Alpha beta gamma. Beta again.\n\n## Part\n\nbeta three");
+      const me = (await sandboxGet<{ displayName: string }>("/wiki/rest/api/user/current")).displayName;
+      const footer = (await call("confluence_add_comment", { pageId: id, body: "Looks **good**." })).data.commentId as string;
+      const reply = await call("confluence_reply_comment", { commentId: footer, body: "Thanks!" });
+      expect(reply.isError, reply.text).toBe(false);
+      expect(reply.data).toMatchObject({ parentId: footer, kind: "footer", pageId: id });
+      expect(reply.text).toMatch(new RegExp(`^Replied to footer comment ${footer} on "Comments \\d+" \\(reply \\d+\\)\\.`));
+      const nested = (await call("confluence_reply_comment", { commentId: reply.data.commentId, body: "You're welcome." })).data.commentId as string;
+
+      const inline = await call("confluence_add_comment", { pageId: id, body: "Which *beta*?", inline: { text: "beta", occurrence: 2 } });
+      expect(inline.isError, inline.text).toBe(false);
+      expect(inline.text).toMatch(/^Commented inline on "beta" in page \d+/);
+      const inlineId = inline.data.commentId as string;
+      // Confluence marks the anchor in the page; the page reads the same.
+      const storage = (await storageOf(id)).body.storage.value;
+      expect(storage).toMatch(/<p><ac:inline-comment-marker ac:ref="[^"]+">beta<\/ac:inline-comment-marker> three<\/p>$/);
+      expect(storage.match(/inline-comment-marker ac:ref/g)).toHaveLength(1);
+      expect(storage.indexOf("inline-comment-marker")).toBeGreaterThan(storage.indexOf("<h2>Part</h2>"));
+      expect((await call("confluence_get_page", { pageId: id })).data.body).toContain("beta three");
+      const inlineReply = await call("confluence_reply_comment", { commentId: inlineId, body: "The second one." });
+      expect(inlineReply.data).toMatchObject({ kind: "inline", parentId: inlineId });
+      const res = await sandboxPut(`/wiki/api/v2/inline-comments/${inlineId}`, { version: { number: 2 }, body: { representation: "storage", value: "<p>Which <em>beta</em>?</p>" }, resolved: true });
+      expect(res.status).toBe(200);
+
+      const all = await threads(id);
+      expect(all).toHaveLength(2);
+      expect(all[0]).toMatchObject({ id: footer, kind: "footer", author: me, body: "Looks **good**.", moreReplies: false, replies: [{ id: reply.data.commentId, parentId: footer, depth: 1, body: "Thanks!" }, { id: nested, parentId: reply.data.commentId, depth: 2, body: "You're welcome." }] });
+      expect(all[0]!.highlighted).toBeUndefined();
+      expect(all[1]).toMatchObject({ id: inlineId, kind: "inline", highlighted: "beta", resolution: "resolved", body: "Which _beta_?", replies: [{ id: inlineReply.data.commentId, parentId: inlineId, depth: 1, body: "The second one." }] });
+      const text = (await call("confluence_list_comments", { pageId: id })).text;
+      expect(text).toContain(`- #${footer} footer ${me} `);
+      expect(text).toContain(`  - #${reply.data.commentId} reply to #${footer} ${me}`);
+      expect(text).toContain(`    - #${nested} reply to #${reply.data.commentId}`);
+      expect(text).toContain(`- #${inlineId} inline on "beta" (resolved) ${me}`);
+      expect((await threads(id, 50, "inline")).map((t) => t.id)).toEqual([inlineId]);
+    });
+
+    it("pages through threads by cursor, footer ones first, without gaps or repeats", async () => {
+      const id = await newPage("Many comments", "Some words here.");
+      const footers: string[] = [];
+      for (const n of [1, 2, 3]) footers.push((await call("confluence_add_comment", { pageId: id, body: `Footer ${n}` })).data.commentId as string);
+      const inline = (await call("confluence_add_comment", { pageId: id, body: "On words", inline: { text: "words" } })).data.commentId as string;
+      const first = await call("confluence_list_comments", { pageId: id, maxResults: 2 });
+      expect(first.data.comments.map((c: Thread) => c.id)).toEqual(footers.slice(0, 2));
+      expect(first.text).toMatch(/nextCursor: /);
+      const second = await call("confluence_list_comments", { pageId: id, maxResults: 2, cursor: first.data.nextCursor });
+      expect(second.data.comments.map((c: Thread) => c.id)).toEqual([footers[2], inline]);
+      expect((await threads(id, 1)).map((t) => t.id)).toEqual([...footers, inline]);
+      const stray = await call("confluence_list_comments", { pageId: id, kind: "footer", maxResults: 2, cursor: first.data.nextCursor });
+      expect(stray.text).toMatch(/cursor is not a nextCursor/);
+    });
+
+    it("refuses anchors the page does not have and comments that do not exist", async () => {
+      const id = await newPage("Anchors", "Only once.");
+      const absent = await call("confluence_add_comment", { pageId: id, body: "x", inline: { text: "twice" } });
+      expect(absent.isError).toBe(true);
+      expect(absent.text).toMatch(/The text "twice" does not occur in page \d+'s text/);
+      const past = await call("confluence_add_comment", { pageId: id, body: "x", inline: { text: "once", occurrence: 2 } });
+      expect(past.text).toMatch(/occurs 1 time in page \d+: inline.occurrence may be at most 1/);
+      expect((await threads(id)).length).toBe(0);
+      expect((await call("confluence_list_comments", { pageId: id })).text).toMatch(/^No comments on "Anchors \d+"/);
+      const missing = await call("confluence_reply_comment", { commentId: "424242", body: "x" });
+      expect(missing.text).toMatch(/There is no comment 424242 \(footer or inline\)/);
+      const bad = await call("confluence_reply_comment", { commentId: "abc", body: " " });
+      expect(bad.text).toMatch(/commentId: commentId must be a numeric comment id.*; body: body must not be empty/);
+      expect((await call("confluence_list_comments", { pageId: id, kind: "side" })).text).toMatch(/kind: kind must be all, footer or inline/);
+    });
+  });
+
   describe("policy and failures", () => {
     it("pages and spaces outside the allow-list are refused and left unchanged", async () => {
       const eng = await newPage("Outside", "x", "ENG", home);
       const hrHome = (await sandboxGet<{ results: { homepageId: string }[] }>("/wiki/api/v2/spaces?keys=HR")).results[0]!.homepageId;
       const hr = await newPage("Inside", "x", "HR", hrHome);
+      const comment = (await call("confluence_add_comment", { pageId: eng, body: "before" })).data.commentId as string;
       try {
         expect((await policy({ confluenceSpaces: ["HR"] })).status).toBe(200);
         for (const [tool, args] of [
@@ -258,6 +352,9 @@ describe("Confluence catalogue tools", () => {
           ["confluence_delete_page", { pageId: eng }],
           ["confluence_get_page_history", { pageId: eng }],
           ["confluence_diff_page_versions", { pageId: eng, from: 1, to: 2 }],
+          ["confluence_list_comments", { pageId: eng }],
+          ["confluence_reply_comment", { commentId: comment, body: "outside" }],
+          ["confluence_add_comment", { pageId: eng, body: "outside", inline: { text: "x" } }],
         ] as const) {
           const res = await call(tool, args);
           expect(res.isError, tool).toBe(true);
@@ -269,12 +366,13 @@ describe("Confluence catalogue tools", () => {
       }
       expect((await call("confluence_get_page", { pageId: hr })).data.parentId).toBe(hrHome);
       expect((await call("confluence_get_page", { pageId: eng })).data).toMatchObject({ parentId: home, version: 1 });
+      expect((await call("confluence_list_comments", { pageId: eng })).data.comments).toMatchObject([{ id: comment, replies: [] }]);
     });
 
     it("a read-only client sees the reads, not the writes; upstream failures are sentences", async () => {
       const reads = await listed("read");
-      for (const n of ["confluence_get_page_by_title", "confluence_get_space", "confluence_get_page_descendants", "confluence_get_page_history", "confluence_diff_page_versions"]) expect(reads).toContain(n);
-      for (const n of ["confluence_move_page", "confluence_update_page_section", "confluence_delete_page"]) expect(reads).not.toContain(n);
+      for (const n of ["confluence_get_page_by_title", "confluence_get_space", "confluence_get_page_descendants", "confluence_get_page_history", "confluence_diff_page_versions", "confluence_list_comments"]) expect(reads).toContain(n);
+      for (const n of ["confluence_move_page", "confluence_update_page_section", "confluence_delete_page", "confluence_reply_comment", "confluence_add_comment"]) expect(reads).not.toContain(n);
 
       const a = await newPage("Fault", "x", "ENG", home);
       expect((await fault({ method: "PUT", path: `/wiki/rest/api/content/${a}/move/`, status: 500 })).status).toBeLessThan(300);
@@ -293,6 +391,12 @@ describe("Confluence catalogue tools", () => {
       expect((await storageOf(a)).body.storage.value).toBe("<h2>Keep</h2><p>kept</p>");
       expect((await fault({ path: `/wiki/api/v2/pages/${a}/versions`, status: 502 })).status).toBeLessThan(300);
       expect((await call("confluence_get_page_history", { pageId: a })).text).toMatch(/^Confluence failed with an internal error \(502\)/);
+      expect((await fault({ path: `/wiki/api/v2/pages/${a}/footer-comments`, status: 500 })).status).toBeLessThan(300);
+      expect((await call("confluence_list_comments", { pageId: a })).text).toMatch(/^Confluence failed with an internal error \(500\)/);
+      const comment = (await call("confluence_add_comment", { pageId: a, body: "c" })).data.commentId as string;
+      expect((await fault({ method: "POST", path: "/wiki/api/v2/footer-comments", status: 503 })).status).toBeLessThan(300);
+      expect((await call("confluence_reply_comment", { commentId: comment, body: "r" })).text).toMatch(/^Confluence failed with an internal error \(503\)/);
+      expect((await call("confluence_list_comments", { pageId: a })).data.comments).toMatchObject([{ id: comment, replies: [] }]);
     });
   });
 });

@@ -1,13 +1,13 @@
 import { z } from "zod";
 import { isUpstreamError } from "../../upstream/errors";
-import { pageInReach, pageUrl } from "./confluence.tools";
+import { accountNames as namesOf, pageInReach, pageUrl } from "./confluence.tools";
 import { cursorArg } from "./cursor";
 import { shortDate } from "./format";
 import { unifiedLineDiff } from "./line-diff";
 import { markdownToStorage } from "./markdown/markdown-to-storage";
 import { sameHeading, sectionsOf, replaceSectionBody } from "./markdown/sections";
 import { storageToMarkdown } from "./markdown/storage-to-markdown";
-import { DESTRUCTIVE, defineTool, READ_ONLY, ToolError, WRITES, type ToolContext } from "./tool";
+import { DESTRUCTIVE, defineTool, READ_ONLY, ToolError, WRITES } from "./tool";
 
 /**
  * A page's history and the edits that need care: its versions, the diff of two of them, replacing
@@ -19,13 +19,6 @@ const versionNumber = (name: string) => z.number({ error: `${name} must be a ver
 
 const staleVersion = (id: string, given: number, at: number) =>
   new ToolError(`Version ${given} is stale: page ${id} is at version ${at}. Read it again with confluence_get_page, apply your change to the current text, and pass version ${at}.`);
-
-/** Display names of account ids, each looked up once; an unknown one stays its id. */
-async function namesOf(ctx: ToolContext, ids: readonly string[]): Promise<Map<string, string>> {
-  const unique = [...new Set(ids.filter(Boolean))];
-  const names = await Promise.all(unique.map((id) => ctx.clients.confluence.user(id).then((u) => u.displayName ?? u.publicName ?? id, () => id)));
-  return new Map(unique.map((id, i) => [id, names[i]!]));
-}
 
 export const confluenceUpdatePageSection = defineTool({
   name: "confluence_update_page_section",

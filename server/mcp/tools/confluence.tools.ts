@@ -33,6 +33,13 @@ export async function pageInReach(ctx: ToolContext, id: string): Promise<Conflue
   return page;
 }
 
+/** Display names of Confluence account ids, each looked up once; one that cannot be read stays its id. */
+export async function accountNames(ctx: ToolContext, ids: readonly string[]): Promise<Map<string, string>> {
+  const unique = [...new Set(ids.filter(Boolean))];
+  const names = await Promise.all(unique.map((id) => ctx.clients.confluence.user(id).then((u) => u.displayName ?? u.publicName ?? id, () => id)));
+  return new Map(unique.map((id, i) => [id, names[i]!]));
+}
+
 /** The fields CQL knows (Confluence Cloud, "CQL fields"), for the hint on a misspelt one. */
 export const CQL_FIELDS = [
   "ancestor", "container", "content", "created", "creator", "contributor", "favourite", "favorite", "id", "label", "lastmodified", "macro", "mention",
