@@ -23,6 +23,7 @@ export const TOOLSETS = {
   "confluence-comments": { label: "Confluence comments: list threads (footer and inline), add, reply", default: false },
   "confluence-tree": { label: "Confluence spaces, page trees (by title, subtrees, moves) and labels", default: false },
   "confluence-history": { label: "Confluence page history and edits: versions, diff, one section, delete", default: false },
+  "confluence-attachments": { label: "Confluence page attachments: list, upload", default: false },
   "bitbucket-code": { label: "Bitbucket repositories and code", default: true },
   "bitbucket-prs": { label: "Bitbucket pull requests", default: true },
   "bitbucket-history": { label: "Bitbucket workspaces, repository facts, branches, commits and their diffs", default: false },
@@ -74,7 +75,7 @@ export const OPEN_POLICY: ClientPolicy = { readOnly: false, toolsets: null, disa
 /** The toolsets of each service, to tell whether a policy leaves a client any of it. */
 const SERVICE_TOOLSETS: Record<"jira" | "confluence" | "bitbucket", Toolset[]> = {
   jira: ["jira-issues", "jira-comments", "jira-worklogs", "jira-links", "jira-projects", "jira-admin", "jira-agile"],
-  confluence: ["confluence-pages", "confluence-comments", "confluence-tree", "confluence-history"],
+  confluence: ["confluence-pages", "confluence-comments", "confluence-tree", "confluence-history", "confluence-attachments"],
   bitbucket: ["bitbucket-code", "bitbucket-prs", "bitbucket-history", "bitbucket-reviews"],
 };
 

@@ -127,3 +127,48 @@ describe("comments", () => {
     expect(v1.body.results[0].extensions).toMatchObject({ location: "inline", inlineProperties: { originalSelection: "fish" }, resolution: { status: "reopened" } });
   });
 });
+
+describe("attachments", () => {
+  const upload = (pageId: string, form: FormData, token = true) =>
+    fetch(`${sandbox.url}/wiki/rest/api/content/${pageId}/child/attachment`, {
+      method: "POST",
+      headers: { authorization: `Basic ${Buffer.from(`${sandbox.credentials.atlassian.email}:${sandbox.credentials.atlassian.apiToken}`).toString("base64")}`, ...(token ? { "x-atlassian-token": "nocheck" } : {}) },
+      body: form,
+    });
+
+  it("uploads (multipart, XSRF header required), refuses a taken name, lists by cursor and downloads the same bytes", async () => {
+    const eng = await space("ENG");
+    const page = await createPage(eng.id, null);
+    const bytes = Uint8Array.from({ length: 700 }, (_, i) => (i * 31) % 256);
+    const form = () => {
+      const f = new FormData();
+      f.append("file", new Blob([bytes], { type: "image/png" }), "pic.png");
+      f.append("comment", "a picture");
+      return f;
+    };
+    expect((await upload(page.id, form(), false)).status).toBe(403);
+    const res = await upload(page.id, form());
+    expect(res.status).toBe(200);
+    const made = ((await res.json()) as { results: any[] }).results[0];
+    expect(made).toMatchObject({ id: expect.stringMatching(/^att\d+$/), type: "attachment", title: "pic.png", container: { id: page.id }, extensions: { mediaType: "image/png", fileSize: 700, comment: "a picture" } });
+    const taken = await upload(page.id, form());
+    expect(taken.status).toBe(400);
+    expect(((await taken.json()) as { message: string }).message).toMatch(/same file name as an existing attachment: pic\.png/);
+    const second = new FormData();
+    second.append("file", new Blob(["hello"], { type: "text/plain" }), "hello.txt");
+    expect((await upload(page.id, second)).status).toBe(200);
+    const empty = new FormData();
+    empty.append("comment", "no file");
+    expect((await upload(page.id, empty)).status).toBe(400);
+    expect((await upload("1", form())).status).toBe(404);
+
+    const listed = await allV2(api, `/wiki/api/v2/pages/${page.id}/attachments?limit=1`);
+    expect(listed.map((a) => a.title)).toEqual(["pic.png", "hello.txt"]);
+    expect(listed[0]).toMatchObject({ id: made.id, pageId: page.id, mediaType: "image/png", fileSize: 700, comment: "a picture", downloadLink: expect.stringMatching(new RegExp(`^/download/attachments/${page.id}/pic\\.png\\?version=1&`)), _links: { download: expect.any(String), webui: expect.any(String) } });
+    expect((await allV2(api, `/wiki/api/v2/pages/${page.id}/attachments?mediaType=text/plain`)).map((a) => a.title)).toEqual(["hello.txt"]);
+    const file = await fetch(`${sandbox.url}/wiki${listed[0].downloadLink}`, { headers: { authorization: `Basic ${Buffer.from(`${sandbox.credentials.atlassian.email}:${sandbox.credentials.atlassian.apiToken}`).toString("base64")}` } });
+    expect(file.headers.get("content-type")).toBe("image/png");
+    expect(Buffer.from(await file.arrayBuffer()).equals(Buffer.from(bytes))).toBe(true);
+    expect((await api(`/wiki/api/v2/pages/1/attachments`)).status).toBe(404);
+  });
+});

@@ -70,6 +70,18 @@ export interface InlineAnchor {
   resolution: InlineResolution;
 }
 
+export interface Attachment {
+  /** "att" and a number, as Confluence names them. */
+  id: string;
+  pageId: string;
+  title: string;
+  mediaType: string;
+  comment: string;
+  createdAt: string;
+  authorId: string;
+  data: Buffer;
+}
+
 export interface ConfluenceState {
   users: User[];
   userById: Map<string, User>;
@@ -89,6 +101,8 @@ export interface ConfluenceState {
   comments: Map<string, string[]>;
   nextId: number;
   nextLabelId: number;
+  /** Page id → its attachments, oldest first (the seed has none). */
+  attachments: Map<string, Attachment[]>;
 }
 
 export const currentVersion = (c: Content): VersionInfo => c.versions[c.versions.length - 1]!;

@@ -17,7 +17,7 @@ export interface SandboxRequest {
   query: URLSearchParams;
   params: Record<string, string>;
   headers: IncomingHttpHeaders;
-  /** Parsed JSON body (undefined when there is none), or the raw text for other content types. */
+  /** Parsed JSON body (undefined when there is none), the raw bytes of a multipart body (multipart.ts), or the raw text for other content types. */
   body: unknown;
   credentials: Credentials;
   /** The origin the sandbox is reached at, for `self` links: `http://127.0.0.1:5100`. */
@@ -30,6 +30,8 @@ export interface Reply {
   body?: unknown;
   /** A text body (diffs, raw files), sent as-is with `contentType`. */
   text?: string;
+  /** A binary body (downloads), sent as-is with `contentType`. */
+  bytes?: Buffer;
   contentType?: string;
   headers?: Record<string, string>;
 }
@@ -159,14 +161,20 @@ export async function readBody(req: IncomingMessage): Promise<unknown> {
     chunks.push(chunk);
   }
   if (size === 0) return undefined;
-  const text = Buffer.concat(chunks).toString("utf8");
   const type = req.headers["content-type"] ?? "";
+  if (type.includes("multipart/")) return Buffer.concat(chunks);
+  const text = Buffer.concat(chunks).toString("utf8");
   if (type.includes("json")) return JSON.parse(text) as unknown;
   if (type.includes("application/x-www-form-urlencoded")) return Object.fromEntries(new URLSearchParams(text));
   return text;
 }
 
 export function send(res: ServerResponse, reply: Reply): void {
+  if (reply.bytes) {
+    res.writeHead(reply.status, { ...reply.headers, "content-type": reply.contentType ?? "application/octet-stream", "content-length": reply.bytes.length });
+    res.end(reply.bytes);
+    return;
+  }
   const payload = reply.text ?? (reply.body === undefined ? "" : JSON.stringify(reply.body));
   const headers: Record<string, string | number> = { ...reply.headers };
   if (payload.length > 0 || reply.text !== undefined) {

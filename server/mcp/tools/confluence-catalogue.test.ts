@@ -334,6 +334,55 @@ describe("Confluence catalogue tools", () => {
     });
   });
 
+  describe("attachments", () => {
+    const download = async (url: string) => Buffer.from(await (await fetch(url, { headers: AUTH })).arrayBuffer());
+
+    it("uploads text and base64 files and lists them with type, size and a download link that serves the same bytes", async () => {
+      const id = await newPage("Files");
+      const csv = "name,owner\ngateway,Platform\nbilling,Payments ✓\n";
+      const text = await call("confluence_upload_attachment", { pageId: id, filename: "owners.csv", content: csv, comment: "who owns what" });
+      expect(text.isError, text.text).toBe(false);
+      expect(text.data).toMatchObject({ pageId: id, title: "owners.csv", mediaType: "text/csv", size: Buffer.byteLength(csv), id: expect.stringMatching(/^att\d+$/) });
+      expect(text.text).toMatch(/^Attached owners\.csv \(text\/csv, \d+ B\) to "Files \d+" \(id \d+\) as att\d+\.\n/);
+      expect((await download(text.data.downloadUrl)).toString("utf8")).toBe(csv);
+
+      const bytes = Buffer.from(Array.from({ length: 2048 }, (_, i) => (i * 13) % 256));
+      const binary = await call("confluence_upload_attachment", { pageId: id, filename: "blob.bin", content: bytes.toString("base64"), encoding: "base64" });
+      expect(binary.data).toMatchObject({ title: "blob.bin", mediaType: "application/octet-stream", size: 2048 });
+      expect((await download(binary.data.downloadUrl)).equals(bytes)).toBe(true);
+
+      const list = await call("confluence_list_attachments", { pageId: id });
+      expect(list.isError, list.text).toBe(false);
+      expect(list.data.attachments).toEqual([
+        { id: text.data.id, title: "owners.csv", mediaType: "text/csv", size: Buffer.byteLength(csv), comment: "who owns what", created: expect.any(String), downloadUrl: text.data.downloadUrl },
+        { id: binary.data.id, title: "blob.bin", mediaType: "application/octet-stream", size: 2048, created: expect.any(String), downloadUrl: binary.data.downloadUrl },
+      ]);
+      expect(list.text).toContain(`- owners.csv (text/csv · ${Buffer.byteLength(csv)} B · id ${text.data.id}): who owns what\n  ${text.data.downloadUrl}`);
+      expect(list.text).toContain(`- blob.bin (application/octet-stream · 2.0 KB · id ${binary.data.id})`);
+
+      const first = await call("confluence_list_attachments", { pageId: id, maxResults: 1 });
+      expect(first.data.attachments.map((a: { id: string }) => a.id)).toEqual([text.data.id]);
+      const second = await call("confluence_list_attachments", { pageId: id, maxResults: 1, cursor: first.data.nextCursor });
+      expect(second.data.attachments.map((a: { id: string }) => a.id)).toEqual([binary.data.id]);
+      expect(second.data.nextCursor).toBeUndefined();
+      expect((await call("confluence_list_attachments", { pageId: await newPage("No files") })).text).toMatch(/^No attachments on "No files \d+"/);
+    });
+
+    it("refuses a file over 1 MB, bad base64, a taken name and bad arguments, attaching nothing", async () => {
+      const id = await newPage("Limits");
+      const big = await call("confluence_upload_attachment", { pageId: id, filename: "big.bin", content: Buffer.alloc(1024 * 1024 + 1).toString("base64"), encoding: "base64" });
+      expect(big.isError).toBe(true);
+      expect(big.text).toBe("The file is 1,048,577 bytes; uploads are limited to 1 MB (1,048,576 bytes). Upload a smaller file.");
+      expect((await call("confluence_upload_attachment", { pageId: id, filename: "b.bin", content: "not base64!", encoding: "base64" })).text).toMatch(/^content is not valid base64/);
+      expect((await call("confluence_upload_attachment", { pageId: id, filename: "a.txt", content: "one" })).isError).toBe(false);
+      const again = await call("confluence_upload_attachment", { pageId: id, filename: "a.txt", content: "two" });
+      expect(again.text).toBe(`Page ${id} already has an attachment named a.txt. Choose another file name.`);
+      const bad = await call("confluence_upload_attachment", { pageId: id, filename: "../x", content: "x", encoding: "hex", mediaType: "text" });
+      expect(bad.text).toMatch(/filename: filename must be a plain file name.*; encoding: encoding must be text or base64; mediaType: mediaType must look like text\/csv/);
+      expect((await call("confluence_list_attachments", { pageId: id })).data.attachments.map((a: { title: string }) => a.title)).toEqual(["a.txt"]);
+    });
+  });
+
   describe("policy and failures", () => {
     it("pages and spaces outside the allow-list are refused and left unchanged", async () => {
       const eng = await newPage("Outside", "x", "ENG", home);
@@ -355,6 +404,8 @@ describe("Confluence catalogue tools", () => {
           ["confluence_list_comments", { pageId: eng }],
           ["confluence_reply_comment", { commentId: comment, body: "outside" }],
           ["confluence_add_comment", { pageId: eng, body: "outside", inline: { text: "x" } }],
+          ["confluence_list_attachments", { pageId: eng }],
+          ["confluence_upload_attachment", { pageId: eng, filename: "outside.txt", content: "outside" }],
         ] as const) {
           const res = await call(tool, args);
           expect(res.isError, tool).toBe(true);
@@ -367,12 +418,13 @@ describe("Confluence catalogue tools", () => {
       expect((await call("confluence_get_page", { pageId: hr })).data.parentId).toBe(hrHome);
       expect((await call("confluence_get_page", { pageId: eng })).data).toMatchObject({ parentId: home, version: 1 });
       expect((await call("confluence_list_comments", { pageId: eng })).data.comments).toMatchObject([{ id: comment, replies: [] }]);
+      expect((await call("confluence_list_attachments", { pageId: eng })).data.attachments).toEqual([]);
     });
 
     it("a read-only client sees the reads, not the writes; upstream failures are sentences", async () => {
       const reads = await listed("read");
-      for (const n of ["confluence_get_page_by_title", "confluence_get_space", "confluence_get_page_descendants", "confluence_get_page_history", "confluence_diff_page_versions", "confluence_list_comments"]) expect(reads).toContain(n);
-      for (const n of ["confluence_move_page", "confluence_update_page_section", "confluence_delete_page", "confluence_reply_comment", "confluence_add_comment"]) expect(reads).not.toContain(n);
+      for (const n of ["confluence_get_page_by_title", "confluence_get_space", "confluence_get_page_descendants", "confluence_get_page_history", "confluence_diff_page_versions", "confluence_list_comments", "confluence_list_attachments"]) expect(reads).toContain(n);
+      for (const n of ["confluence_move_page", "confluence_update_page_section", "confluence_delete_page", "confluence_reply_comment", "confluence_add_comment", "confluence_upload_attachment"]) expect(reads).not.toContain(n);
 
       const a = await newPage("Fault", "x", "ENG", home);
       expect((await fault({ method: "PUT", path: `/wiki/rest/api/content/${a}/move/`, status: 500 })).status).toBeLessThan(300);
@@ -397,6 +449,11 @@ describe("Confluence catalogue tools", () => {
       expect((await fault({ method: "POST", path: "/wiki/api/v2/footer-comments", status: 503 })).status).toBeLessThan(300);
       expect((await call("confluence_reply_comment", { commentId: comment, body: "r" })).text).toMatch(/^Confluence failed with an internal error \(503\)/);
       expect((await call("confluence_list_comments", { pageId: a })).data.comments).toMatchObject([{ id: comment, replies: [] }]);
+      expect((await fault({ method: "POST", path: `/wiki/rest/api/content/${a}/child/attachment`, status: 500 })).status).toBeLessThan(300);
+      expect((await call("confluence_upload_attachment", { pageId: a, filename: "f.txt", content: "x" })).text).toMatch(/^Confluence failed with an internal error \(500\)/);
+      expect((await fault({ path: `/wiki/api/v2/pages/${a}/attachments`, status: 429, retryAfter: 7 })).status).toBeLessThan(300);
+      expect((await call("confluence_list_attachments", { pageId: a })).text).toMatch(/^Confluence is rate limiting requests \(429\); wait 7 s/);
+      expect((await call("confluence_list_attachments", { pageId: a })).data.attachments).toEqual([]);
     });
   });
 });
