@@ -1,3 +1,4 @@
+import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TOOLSET_NAMES } from "../../../contract/policy";
 import { mcpClient, modernRpc, startMcpRig, type McpRig } from "../mcp.test-rig";
@@ -17,6 +18,9 @@ describe("Confluence catalogue tools", () => {
   let client: Awaited<ReturnType<typeof mcpClient>>;
   /** ENG's homepage. */
   let home: string;
+  /** Each listed tool's output schema: every answer of the tools here is checked against its own. */
+  const schemas = new Map<string, object>();
+  const ajv = new Ajv2020({ strict: false });
   const policy = (p: Record<string, unknown>) => rig.admin.put(`/api/admin/oauth-clients/${rig.client.clientId}/policy`, { toolsets: TOOLSET_NAMES, ...p });
   beforeAll(async () => {
     rig = await startMcpRig({ upstream: { maxAttempts: 1 } });
@@ -24,6 +28,7 @@ describe("Confluence catalogue tools", () => {
     if (set.status !== 200) throw new Error(`policy: ${set.status}`);
     client = await mcpClient(rig, await rig.token("read write"), "confluence-catalogue-test");
     home = (await sandboxGet<{ results: { homepageId: string }[] }>("/wiki/api/v2/spaces?keys=ENG")).results[0]!.homepageId;
+    for (const tool of (await client.client.listTools()).tools) if (tool.outputSchema) schemas.set(tool.name, tool.outputSchema);
   });
   afterAll(async () => {
     await client?.close();
@@ -31,7 +36,11 @@ describe("Confluence catalogue tools", () => {
     await rig?.sandbox.close();
   });
 
-  const call = (name: string, args: Record<string, unknown>) => client.call(name, args);
+  const call = async (name: string, args: Record<string, unknown>) => {
+    const answer = await client.call(name, args);
+    if (!answer.isError) expect(ajv.validate(schemas.get(name)!, answer.data), `${name}: ${JSON.stringify(ajv.errors)}`).toBe(true);
+    return answer;
+  };
   const fault = (spec: Record<string, unknown>) => fetch(`${rig.sandbox.url}/__sandbox/faults`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ ...spec, times: 1 }) });
   async function sandboxGet<T>(path: string): Promise<T> {
     const res = await fetch(`${rig.sandbox.url}${path}`, { headers: AUTH });
