@@ -21,8 +21,10 @@ export const TOOLSETS = {
   "jira-agile": { label: "Jira Software boards, sprints (create, change, move issues) and epics", default: false },
   "jira-attachments": { label: "Jira attachments: list, add, read text", default: false },
   "confluence-pages": { label: "Confluence pages: search, read, create, update", default: true },
-  "confluence-comments": { label: "Confluence comments: add", default: false },
-  "confluence-tree": { label: "Confluence spaces, page trees and labels", default: false },
+  "confluence-comments": { label: "Confluence comments: list threads (footer and inline), add, reply", default: false },
+  "confluence-tree": { label: "Confluence spaces, page trees (by title, subtrees, moves) and labels", default: false },
+  "confluence-history": { label: "Confluence page history and edits: versions, diff, one section, delete", default: false },
+  "confluence-attachments": { label: "Confluence page attachments: list, upload", default: false },
   "bitbucket-code": { label: "Bitbucket repositories and code", default: true },
   "bitbucket-prs": { label: "Bitbucket pull requests", default: true },
   "bitbucket-history": { label: "Bitbucket workspaces, repository facts, branches, commits and their diffs", default: false },
@@ -74,7 +76,7 @@ export const OPEN_POLICY: ClientPolicy = { readOnly: false, toolsets: null, disa
 /** The toolsets of each service, to tell whether a policy leaves a client any of it. */
 const SERVICE_TOOLSETS: Record<"jira" | "confluence" | "bitbucket", Toolset[]> = {
   jira: ["jira-issues", "jira-comments", "jira-worklogs", "jira-links", "jira-projects", "jira-admin", "jira-agile", "jira-attachments"],
-  confluence: ["confluence-pages", "confluence-comments", "confluence-tree"],
+  confluence: ["confluence-pages", "confluence-comments", "confluence-tree", "confluence-history", "confluence-attachments"],
   bitbucket: ["bitbucket-code", "bitbucket-prs", "bitbucket-history", "bitbucket-reviews"],
 };
 

@@ -328,7 +328,7 @@ test("the Policy section: read-only, toolsets and allow-lists, checked per field
   const edit = client.getByRole("button", { name: `Edit policy of ${name}` });
   await edit.click();
   const dialog = page.getByRole("dialog", { name: `Policy for ${name}` });
-  await expect(dialog.getByRole("checkbox")).toHaveCount(15);
+  await expect(dialog.getByRole("checkbox")).toHaveCount(17);
   await expect(dialog.getByRole("checkbox", { name: /Jira work logs/ })).not.toBeChecked();
   await expect(dialog.getByRole("checkbox", { name: /Jira issues/ })).toBeChecked();
   await dialog.getByRole("switch", { name: "Read-only" }).click();

@@ -3,7 +3,7 @@ import { json, noContent } from "../core/http";
 import type { Router, SandboxRequest } from "../core/http";
 import { parseExpand } from "./links";
 import { childPages, commentsOf, presentContent } from "./presenters";
-import { createContent, isSelfOrDescendant, movePage, purgeContent, titleTaken, trashContent, updateContent } from "./store";
+import { createContent, isSelfOrDescendant, movePage, placePage, purgeContent, titleTaken, trashContent, updateContent } from "./store";
 import type { ConfluenceState, Content } from "./types";
 import { currentVersion } from "./types";
 import { badRequest, contentNotFound, findContent, isRecord, offsetPage, spaceNotFound, storageValue, str } from "./v1.common";
@@ -106,6 +106,39 @@ function update(req: SandboxRequest, state: ConfluenceState, c: Content) {
   return json(presentContent(req, state, c, WRITE_EXPAND));
 }
 
+const MOVE_POSITIONS = ["before", "after", "append"];
+
+/**
+ * `PUT content/{id}/move/{position}/{targetId}`: `append` makes the page the target's last child,
+ * `before`/`after` its sibling there. A move to another space takes the page's subtree along.
+ * Answers `{pageId}`; no new version is made.
+ */
+function move(req: SandboxRequest, state: ConfluenceState) {
+  const { id, position, targetId } = req.params as { id: string; position: string; targetId: string };
+  if (!MOVE_POSITIONS.includes(position)) return badRequest(`Invalid position: ${position}. Position must be one of: before, after, append`);
+  const page = state.content.get(id);
+  if (!page || page.type !== "page" || page.status !== "current") return contentNotFound(id);
+  const target = state.content.get(targetId);
+  if (!target || target.type !== "page" || target.status !== "current") return contentNotFound(targetId);
+  if (isSelfOrDescendant(state, page, target)) return badRequest("Cannot move a page relative to itself or one of its descendants");
+  if (target.spaceKey !== page.spaceKey && titleTaken(state, target.spaceKey, page.title)) return badRequest(TITLE_TAKEN);
+  if (position === "append") {
+    placePage(state, page, target.id, Number.MAX_SAFE_INTEGER, target.spaceKey);
+  } else {
+    // Where the target sits once the page has left its old place.
+    const parentKey = target.parentId;
+    placePage(state, page, parentKey, 0, target.spaceKey);
+    const siblings = (parentKey ? state.children.get(parentKey) : state.rootPages.get(target.spaceKey)) ?? [];
+    siblings.splice(siblings.indexOf(page.id), 1);
+    siblings.splice(siblings.indexOf(target.id) + (position === "after" ? 1 : 0), 0, page.id);
+    siblings.forEach((sid, i) => {
+      const sibling = state.content.get(sid);
+      if (sibling) sibling.position = i;
+    });
+  }
+  return json({ pageId: page.id });
+}
+
 export function contentRoutes(router: Router, state: () => ConfluenceState): void {
   router.get("/wiki/rest/api/content", (req) => {
     const st = state();
@@ -156,6 +189,8 @@ export function contentRoutes(router: Router, state: () => ConfluenceState): voi
     return noContent();
   });
 
+  router.put("/wiki/rest/api/content/:id/move/:position/:targetId", (req) => move(req, state()));
+
   router.get("/wiki/rest/api/content/:id/child/page", (req) => {
     const st = state();
     const c = findContent(st, req, req.params.id!);
@@ -169,7 +204,8 @@ export function contentRoutes(router: Router, state: () => ConfluenceState): voi
     const c = findContent(st, req, req.params.id!);
     if (!c) return contentNotFound(req.params.id!);
     const location = req.query.getAll("location");
-    const items = location.length > 0 && !location.includes("footer") ? [] : commentsOf(st, c, req.query.get("depth") === "all");
+    const all = req.query.get("depth") === "all";
+    const items = location.length === 0 ? commentsOf(st, c, all, "any") : commentsOf(st, c, all, "any").filter((x) => location.includes(x.inline ? "inline" : "footer"));
     const expand = parseExpand(req.query);
     return offsetPage(req, items, (x) => presentContent(req, st, x, expand));
   });

@@ -1,4 +1,6 @@
 import { defineModule } from "../core/module";
+import { attachmentRoutes } from "./attachments.routes";
+import { commentRoutes } from "./comments.routes";
 import { contentRoutes } from "./content.routes";
 import { seedConfluence } from "./seed";
 import type { ConfluenceState } from "./types";
@@ -7,7 +9,7 @@ import { v2Routes } from "./v2.routes";
 
 /**
  * The Confluence Cloud imitation: v1 (`/wiki/rest/api`: spaces, content with expansions, CQL search,
- * labels, comments) and v2 (`/wiki/api/v2`: spaces, pages, blog posts) over seeded data.
+ * labels, comments, moves) and v2 (`/wiki/api/v2`: spaces, pages, blog posts, footer and inline comments, attachments) over seeded data.
  */
 export const confluenceModule = defineModule<ConfluenceState>({
   service: "confluence",
@@ -17,5 +19,7 @@ export const confluenceModule = defineModule<ConfluenceState>({
     v1Routes(router, state);
     contentRoutes(router, state);
     v2Routes(router, state);
+    commentRoutes(router, state);
+    attachmentRoutes(router, state);
   },
 });

@@ -100,12 +100,13 @@ export function childPages(state: ConfluenceState, c: Content): Content[] {
   return out;
 }
 
-/** Comments on `c`: top-level ones only unless `all`. */
-export function commentsOf(state: ConfluenceState, c: Content, all: boolean): Content[] {
+/** Comments on `c` of that location (`any`: both): top-level ones only unless `all`. */
+export function commentsOf(state: ConfluenceState, c: Content, all: boolean, location: "footer" | "inline" | "any" = "footer"): Content[] {
   const out: Content[] = [];
   for (const id of state.comments.get(c.id) ?? []) {
     const comment = state.content.get(id);
-    if (comment && comment.status === "current" && (all || comment.parentId === null)) out.push(comment);
+    const where = comment?.inline ? "inline" : "footer";
+    if (comment && comment.status === "current" && (all || comment.parentId === null) && (location === "any" || location === where)) out.push(comment);
   }
   return out;
 }
@@ -206,7 +207,11 @@ export function presentContent(req: SandboxRequest, state: ConfluenceState, c: C
     out.metadata = metadata;
   }
   if (c.type === "page") out.extensions = { position: c.position };
-  if (c.type === "comment") out.extensions = { location: "footer", _expandable: { resolution: "" } };
+  if (c.type === "comment") {
+    out.extensions = c.inline
+      ? { location: "inline", inlineProperties: { markerRef: c.inline.markerRef, originalSelection: c.inline.selection }, resolution: { status: c.inline.resolution } }
+      : { location: "footer", _expandable: { resolution: "" } };
+  }
   out.macroRenderedOutput = {};
   out._expandable = contentExpandable(c, done);
   out._links = { self: `${base}/rest/api/content/${c.id}`, tinyui: tinyui(c.id), editui: editui(c.id), webui: webui(state, c) };

@@ -187,6 +187,7 @@ export function seedConfluence(rng: Rng): ConfluenceState {
     comments: new Map(),
     nextId: FIRST_CONTENT_ID,
     nextLabelId: 4_194_304,
+    attachments: new Map(),
   };
   const ctx: Ctx = { rng, state, users };
   const perSpace = Math.floor(PAGE_COUNT / SPACE_PLANS.length);

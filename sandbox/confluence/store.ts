@@ -73,7 +73,7 @@ export function createContent(state: ConfluenceState, input: NewContent): Conten
     ...textFields(input.title, input.body),
     createdAt: when,
     authorId: input.authorId,
-    versions: [{ number: 1, when, by: input.authorId, message: input.message ?? "", minorEdit: false }],
+    versions: [{ number: 1, when, by: input.authorId, message: input.message ?? "", minorEdit: false, title: input.title, body: input.body }],
     labels: [],
   });
 }
@@ -90,6 +90,42 @@ export function movePage(state: ConfluenceState, page: Content, parentId: string
   siblings.push(page.id);
 }
 
+/**
+ * Puts a page at `index` among the children of `parentId` (null: the top of its space), moving it
+ * from where it was; every sibling's position is renumbered, as Confluence's move does.
+ */
+export function placePage(state: ConfluenceState, page: Content, parentId: string | null, index: number, spaceKey = page.spaceKey): void {
+  const old = siblingsOf(state, page);
+  const at = old.indexOf(page.id);
+  if (at >= 0) old.splice(at, 1);
+  old.forEach((id, i) => {
+    const sibling = state.content.get(id);
+    if (sibling) sibling.position = i;
+  });
+  page.parentId = parentId;
+  if (spaceKey !== page.spaceKey) {
+    // Another space: the page takes its subtree (and their comments) along.
+    const move = (c: Content) => {
+      c.spaceKey = spaceKey;
+      for (const id of state.comments.get(c.id) ?? []) {
+        const comment = state.content.get(id);
+        if (comment) comment.spaceKey = spaceKey;
+      }
+      for (const id of state.children.get(c.id) ?? []) {
+        const child = state.content.get(id);
+        if (child) move(child);
+      }
+    };
+    move(page);
+  }
+  const siblings = siblingsOf(state, page);
+  siblings.splice(Math.max(0, Math.min(index, siblings.length)), 0, page.id);
+  siblings.forEach((id, i) => {
+    const sibling = state.content.get(id);
+    if (sibling) sibling.position = i;
+  });
+}
+
 /** True when `candidate` is `page` itself or one of its descendants (a move there would make a cycle). */
 export function isSelfOrDescendant(state: ConfluenceState, page: Content, candidate: Content): boolean {
   return candidate.id === page.id || ancestorsOf(state, candidate).some((a) => a.id === page.id);
@@ -104,6 +140,10 @@ export interface ContentUpdate {
 }
 
 export function updateContent(c: Content, update: ContentUpdate): Content {
+  // The version being replaced keeps its text, so it can still be read and compared.
+  const previous = currentVersion(c);
+  previous.title ??= c.title;
+  previous.body ??= c.body;
   if (update.title !== undefined) c.title = update.title;
   if (update.body !== undefined) c.body = update.body;
   Object.assign(c, textFields(c.title, c.body));
@@ -113,6 +153,8 @@ export function updateContent(c: Content, update: ContentUpdate): Content {
     by: update.authorId,
     message: update.message ?? "",
     minorEdit: update.minorEdit ?? false,
+    title: c.title,
+    body: c.body,
   });
   return c;
 }

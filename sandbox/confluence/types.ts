@@ -26,6 +26,9 @@ export interface VersionInfo {
   by: string;
   message: string;
   minorEdit: boolean;
+  /** The title and storage body as of this version; kept from the first change on (the seed keeps only the current text). */
+  title?: string;
+  body?: string;
 }
 
 export interface Label {
@@ -55,6 +58,28 @@ export interface Content {
   /** Oldest first; the last one is the current version. */
   versions: VersionInfo[];
   labels: Label[];
+  /** Inline comments (and their replies): the marker in the page and the text it highlights. */
+  inline?: InlineAnchor;
+}
+
+export type InlineResolution = "open" | "reopened" | "resolved" | "dangling";
+
+export interface InlineAnchor {
+  markerRef: string;
+  selection: string;
+  resolution: InlineResolution;
+}
+
+export interface Attachment {
+  /** "att" and a number, as Confluence names them. */
+  id: string;
+  pageId: string;
+  title: string;
+  mediaType: string;
+  comment: string;
+  createdAt: string;
+  authorId: string;
+  data: Buffer;
 }
 
 export interface ConfluenceState {
@@ -76,9 +101,22 @@ export interface ConfluenceState {
   comments: Map<string, string[]>;
   nextId: number;
   nextLabelId: number;
+  /** Page id → its attachments, oldest first (the seed has none). */
+  attachments: Map<string, Attachment[]>;
 }
 
 export const currentVersion = (c: Content): VersionInfo => c.versions[c.versions.length - 1]!;
+
+/**
+ * The title and body of version `n`: its own snapshot, else the next later one's (the seed did not
+ * keep the text of older versions), else the current text. Undefined when there is no version n.
+ */
+export function contentAt(c: Content, n: number): { version: VersionInfo; title: string; body: string } | undefined {
+  const at = c.versions.findIndex((v) => v.number === n);
+  if (at < 0) return undefined;
+  const known = c.versions.slice(at).find((v) => v.body !== undefined);
+  return { version: c.versions[at]!, title: known?.title ?? c.title, body: known?.body ?? c.body };
+}
 
 export const lastModified = (c: Content): string => currentVersion(c).when;
 

@@ -105,6 +105,7 @@ export function presentCommentV2(state: ConfluenceState, c: Content, format: str
     ...(c.parentId ? { parentCommentId: c.parentId } : {}),
     version: presentVersionV2(currentVersion(c)),
     body: bodyOf(c, format),
+    ...(c.inline ? { resolutionStatus: c.inline.resolution, properties: { inlineMarkerRef: c.inline.markerRef, inlineOriginalSelection: c.inline.selection } } : {}),
     _links: { webui: webui(state, c) },
   };
 }

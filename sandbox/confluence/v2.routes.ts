@@ -1,9 +1,9 @@
-import { json, noContent } from "../core/http";
+import { intParam, json, noContent } from "../core/http";
 import type { Reply, Router, SandboxRequest } from "../core/http";
 import { childPages, commentsOf } from "./presenters";
 import { createContent, isSelfOrDescendant, movePage, purgeContent, titleTaken, trashContent, updateContent } from "./store";
 import type { ConfluenceState, Content } from "./types";
-import { ancestorsOf, currentVersion, lastModified } from "./types";
+import { ancestorsOf, contentAt, currentVersion, lastModified } from "./types";
 import { BODY_FORMATS_LIST, BODY_FORMATS_SINGLE, bodyFormat, cursorPage, listParam, notFound, presentCommentV2, presentPageV2, presentSpaceV2, presentVersionV2, storageFromV2, v2Error } from "./v2.common";
 
 /** v2 spaces, pages (CRUD, children, ancestors, labels, versions, footer comments) and blog posts. */
@@ -149,6 +149,13 @@ export function v2Routes(router: Router, state: () => ConfluenceState): void {
       if (!c) return notFound();
       const format = bodyFormat(req, BODY_FORMATS_SINGLE);
       if (format !== null && typeof format === "object") return format;
+      const version = req.query.get("version");
+      if (version !== null) {
+        // An earlier version: its title, body and version facts; the rest as the page is now.
+        const old = /^\d+$/.test(version) ? contentAt(c, Number(version)) : undefined;
+        if (!old) return notFound();
+        return json(presentPageV2(st, { ...c, title: old.title, body: old.body, versions: [old.version] }, format));
+      }
       return json(presentPageV2(st, c, format));
     });
     router.get(`${V2}/${path}/:id/labels`, (req) => {
@@ -215,6 +222,23 @@ export function v2Routes(router: Router, state: () => ConfluenceState): void {
     return cursorPage(req, childPages(st, page), (c) => ({ id: c.id, status: c.status, title: c.title, type: "page", spaceId, childPosition: c.position }));
   });
 
+  // Descendant pages to `depth` levels (1-5, default 5), each level's pages in tree order under their parents.
+  router.get(`${V2}/pages/:id/descendants`, (req) => {
+    const st = state();
+    const page = getVisible(req, st, req.params.id!, "page");
+    if (!page) return notFound();
+    const depth = intParam(req.query, "depth", 5, 1, 5);
+    const out: { id: string; c: Content; depth: number }[] = [];
+    const walk = (p: Content, level: number) => {
+      for (const child of childPages(st, p)) {
+        out.push({ id: child.id, c: child, depth: level });
+        if (level < depth) walk(child, level + 1);
+      }
+    };
+    walk(page, 1);
+    return cursorPage(req, out, (x) => ({ id: x.c.id, status: x.c.status, title: x.c.title, type: "page", parentId: x.c.parentId, depth: x.depth, childPosition: x.c.position }));
+  });
+
   router.get(`${V2}/pages/:id/ancestors`, (req) => {
     const st = state();
     const page = getVisible(req, st, req.params.id!, "page");
@@ -228,6 +252,7 @@ export function v2Routes(router: Router, state: () => ConfluenceState): void {
     if (!comment?.containerId) return notFound();
     const format = bodyFormat(req, BODY_FORMATS_LIST);
     if (format !== null && typeof format === "object") return format;
+    if (comment.inline) return notFound();
     const replies = commentsOf(st, st.content.get(comment.containerId)!, true).filter((c) => c.parentId === comment.id);
     return cursorPage(req, replies, (c) => presentCommentV2(st, c, format));
   });

@@ -17,7 +17,7 @@ export interface SandboxRequest {
   query: URLSearchParams;
   params: Record<string, string>;
   headers: IncomingHttpHeaders;
-  /** Parsed JSON body (undefined when there is none), a MultipartBody for multipart/form-data, or the raw text for other content types. */
+  /** Parsed JSON body (undefined when there is none), the raw bytes of a multipart body (multipart.ts), or the raw text for other content types. */
   body: unknown;
   credentials: Credentials;
   /** The origin the sandbox is reached at, for `self` links: `http://127.0.0.1:5100`. */
@@ -30,7 +30,7 @@ export interface Reply {
   body?: unknown;
   /** A text body (diffs, raw files), sent as-is with `contentType`. */
   text?: string;
-  /** A binary body (attachment content), sent as-is with `contentType`. */
+  /** A binary body (attachment content, downloads), sent as-is with `contentType`. */
   bytes?: Buffer;
   contentType?: string;
   headers?: Record<string, string>;
@@ -162,8 +162,7 @@ export async function readBody(req: IncomingMessage): Promise<unknown> {
   }
   if (size === 0) return undefined;
   const type = req.headers["content-type"] ?? "";
-  const boundary = /^multipart\/form-data\s*;.*boundary="?([^";]+)"?/i.exec(type)?.[1];
-  if (boundary) return parseMultipart(Buffer.concat(chunks), boundary);
+  if (type.includes("multipart/")) return Buffer.concat(chunks);
   const text = Buffer.concat(chunks).toString("utf8");
   if (type.includes("json")) return JSON.parse(text) as unknown;
   if (type.includes("application/x-www-form-urlencoded")) return Object.fromEntries(new URLSearchParams(text));
@@ -179,44 +178,6 @@ export function send(res: ServerResponse, reply: Reply): void {
   headers["content-length"] = Buffer.byteLength(payload);
   res.writeHead(reply.status, headers);
   res.end(payload);
-}
-
-/** One part of a multipart/form-data body: a form field, or a file when it has a filename. */
-export interface FormPart {
-  name: string;
-  filename?: string;
-  contentType?: string;
-  data: Buffer;
-}
-
-/** A multipart/form-data request body (RFC 7578), its bytes kept as they came. */
-export class MultipartBody {
-  constructor(readonly parts: FormPart[]) {}
-}
-
-/** Splits a multipart body at its boundary; a malformed one yields the parts read before the fault. */
-export function parseMultipart(raw: Buffer, boundary: string): MultipartBody {
-  const parts: FormPart[] = [];
-  const delimiter = Buffer.from(`--${boundary}`);
-  let at = raw.indexOf(delimiter);
-  while (at !== -1) {
-    const start = at + delimiter.length;
-    if (raw.subarray(start, start + 2).toString() === "--") break;
-    const next = raw.indexOf(delimiter, start);
-    if (next === -1) break;
-    const part = raw.subarray(start + 2, next - 2); // after CRLF, before the CRLF that precedes the delimiter
-    const split = part.indexOf("\r\n\r\n");
-    if (split !== -1) {
-      const head = part.subarray(0, split).toString("utf8");
-      const disposition = /content-disposition:([^\r\n]*)/i.exec(head)?.[1] ?? "";
-      const name = /\bname="([^"]*)"/i.exec(disposition)?.[1];
-      const filename = /\bfilename="([^"]*)"/i.exec(disposition)?.[1];
-      const contentType = /content-type:\s*([^\r\n]*)/i.exec(head)?.[1]?.trim();
-      if (name !== undefined) parts.push({ name, data: Buffer.from(part.subarray(split + 4)), ...(filename !== undefined ? { filename } : {}), ...(contentType ? { contentType } : {}) });
-    }
-    at = next;
-  }
-  return new MultipartBody(parts);
 }
 
 export const json = (body: unknown, status = 200, headers?: Record<string, string>): Reply => ({ status, body, headers });

@@ -1,5 +1,6 @@
 import { jiraError } from "../core/errors";
-import { json, MultipartBody, type Reply, type Router } from "../core/http";
+import { json, type Reply, type Router } from "../core/http";
+import { parseMultipart } from "../core/multipart";
 import { both, me, now, withIssue } from "./kit";
 import type { Attachment, Issue, JiraState } from "./model";
 import * as P from "./presenters";
@@ -63,15 +64,16 @@ export function attachmentRoutes(router: Router, state: () => JiraState): void {
   both(router, state, "post", "/issue/:issueIdOrKey/attachments", (req, v) =>
     withIssue(req, v, (issue): Reply => {
       if (String(req.headers["x-atlassian-token"] ?? "").toLowerCase() !== "no-check") return jiraError(403, "XSRF check failed");
-      if (!(req.body instanceof MultipartBody)) return jiraError(415, "The request must be multipart/form-data with the file in a part named 'file'.");
-      const files = req.body.parts.filter((p) => p.name === "file" && p.filename !== undefined);
+      const parts = parseMultipart(req.body, req.headers["content-type"]);
+      if (!parts) return jiraError(415, "The request must be multipart/form-data with the file in a part named 'file'.");
+      const files = parts.filter((p) => p.name === "file" && p.filename !== null);
       if (files.length === 0) return jiraError(400, "No file was attached: send it in a multipart part named 'file'.");
       const tooLarge = files.find((f) => f.data.length > SANDBOX_ATTACHMENT_LIMIT);
       if (tooLarge) return jiraError(413, `The file '${tooLarge.filename ?? ""}' is larger than the attachment limit of ${SANDBOX_ATTACHMENT_LIMIT} bytes.`);
       const at = now(v.state);
       const added = files.map((f) => {
         const id = String(v.state.next.attachment++);
-        const a: Attachment = { id, issueId: issue.id, filename: f.filename || "attachment", authorId: me(v.state), created: at, mimeType: mimeOf(f.filename ?? "", f.contentType), data: f.data };
+        const a: Attachment = { id, issueId: issue.id, filename: f.filename || "attachment", authorId: me(v.state), created: at, mimeType: mimeOf(f.filename ?? "", f.contentType ?? undefined), data: Buffer.from(f.data) };
         v.state.attachments.set(id, a);
         return a;
       });

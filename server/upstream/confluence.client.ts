@@ -19,6 +19,48 @@ export interface ConfluencePage {
   body?: { storage?: { value: string; representation: string } };
 }
 
+/** A v2 listing page: its items and the upstream cursor of the next page (null on the last). */
+export interface CursorPage<T> {
+  results: T[];
+  nextCursor: string | null;
+}
+
+export interface ConfluenceVersion {
+  number: number;
+  authorId?: string;
+  createdAt?: string;
+  message?: string;
+  minorEdit?: boolean;
+}
+
+export interface ConfluenceComment {
+  id: string;
+  status?: string;
+  pageId?: string;
+  parentCommentId?: string;
+  version?: ConfluenceVersion;
+  body?: { storage?: { value: string } };
+  resolutionStatus?: string;
+  properties?: { inlineMarkerRef?: string; inlineOriginalSelection?: string };
+  _links?: { webui?: string };
+}
+
+export interface ConfluenceAttachment {
+  id: string;
+  title: string;
+  mediaType?: string;
+  fileSize?: number;
+  comment?: string;
+  createdAt?: string;
+  pageId?: string;
+  webuiLink?: string;
+  downloadLink?: string;
+  version?: ConfluenceVersion;
+  _links?: { webui?: string; download?: string };
+}
+
+export type CommentKind = "footer" | "inline";
+
 interface Links {
   _links?: { next?: string; base?: string };
 }
@@ -46,6 +88,13 @@ export function createConfluenceClient(http: UpstreamHttp, target: TargetProvide
       const page = (await http.request<Links & { results: T[] }>("confluence", t, next ? { path: next } : first)).data;
       return { items: page.results ?? [], next: confluenceNextUrl(t, page._links?.next) };
     }, maxItems);
+
+  /** One page of a v2 listing; the next page's cursor is taken from `_links.next`. */
+  const cursorPage = async <T>(c: UpstreamCall): Promise<CursorPage<T>> => {
+    const page = await call<Links & { results: T[] }>(c);
+    const next = page._links?.next;
+    return { results: page.results ?? [], nextCursor: next ? new URL(next, "http://x").searchParams.get("cursor") : null };
+  };
 
   return {
     /** One page of spaces: the connection test's call. */
@@ -85,6 +134,76 @@ export function createConfluenceClient(http: UpstreamHttp, target: TargetProvide
         path: `/api/v2/pages/${enc(id)}`,
         body: { id, status: "current", title: page.title, body: { representation: "storage", value: page.body }, version: { number: page.version, message: page.message } },
       }),
+
+    /** The current page of this title in the space (exact title), with its storage body; undefined when there is none. */
+    pageByTitle: async (spaceId: string, title: string): Promise<ConfluencePage | undefined> =>
+      (await call<{ results: ConfluencePage[] }>({ path: "/api/v2/pages", query: { "space-id": spaceId, title, status: "current", "body-format": "storage", limit: 1 } })).results[0],
+
+    /** The space with this key and its plain description, or undefined. */
+    spaceDetails: async (key: string) =>
+      (await call<{ results: (ConfluenceSpace & { homepageId?: string | null; description?: { plain?: { value: string } } | null; _links?: { webui?: string } })[] }>({ path: "/api/v2/spaces", query: { keys: key, "description-format": "plain", limit: 1 } })).results[0],
+
+    /** Descendant pages to `depth` levels (1-5), each with its parent and depth. */
+    descendants: (pageId: string, depth: number, maxItems?: number) =>
+      follow<{ id: string; title: string; parentId?: string | null; depth?: number; childPosition?: number; status?: string }>({ path: `/api/v2/pages/${enc(pageId)}/descendants`, query: { depth, limit: 250 } }, maxItems),
+
+    /** v1 move: `append` under the target, or `before`/`after` it among its siblings. */
+    movePage: (id: string, position: "append" | "before" | "after", targetId: string) =>
+      call<{ pageId?: string }>({ method: "PUT", path: `/rest/api/content/${enc(id)}/move/${position}/${enc(targetId)}` }),
+
+    /** Moves the page to the trash (v2; a trashed page can be restored in Confluence). */
+    deletePage: (id: string) => call<void>({ method: "DELETE", path: `/api/v2/pages/${enc(id)}` }),
+
+    /** One page of the page's versions, newest first. */
+    versions: (pageId: string, options: { limit: number; cursor?: string }) =>
+      cursorPage<ConfluenceVersion>({ path: `/api/v2/pages/${enc(pageId)}/versions`, query: { limit: options.limit, cursor: options.cursor } }),
+
+    /** The page as it was at `version`, storage body included. */
+    pageAtVersion: (id: string, version: number) => call<ConfluencePage>({ path: `/api/v2/pages/${enc(id)}`, query: { version, "body-format": "storage" } }),
+
+    /** One page of a page's top-level footer or inline comments. */
+    comments: (pageId: string, kind: CommentKind, options: { limit: number; cursor?: string }) =>
+      cursorPage<ConfluenceComment>({ path: `/api/v2/pages/${enc(pageId)}/${kind}-comments`, query: { "body-format": "storage", limit: options.limit, cursor: options.cursor } }),
+
+    /** Replies to a comment (the first `maxItems`). */
+    commentReplies: (commentId: string, kind: CommentKind, maxItems: number) =>
+      follow<ConfluenceComment>({ path: `/api/v2/${kind}-comments/${enc(commentId)}/children`, query: { "body-format": "storage", limit: Math.min(maxItems, 250) } }, maxItems),
+
+    /** A comment of either kind (404 when it is not of that kind). */
+    comment: (commentId: string, kind: CommentKind) => call<ConfluenceComment>({ path: `/api/v2/${kind}-comments/${enc(commentId)}`, query: { "body-format": "storage" } }),
+
+    /** A reply under a footer or inline comment. */
+    replyComment: (parentCommentId: string, kind: CommentKind, storageBody: string) =>
+      call<ConfluenceComment>({ method: "POST", path: `/api/v2/${kind}-comments`, body: { parentCommentId, body: { representation: "storage", value: storageBody } } }),
+
+    /** An inline comment anchored on the `matchIndex`-th (0-based) occurrence of `selection` in the page's text. */
+    addInlineComment: (pageId: string, storageBody: string, selection: { text: string; matchCount: number; matchIndex: number }) =>
+      call<ConfluenceComment>({
+        method: "POST",
+        path: "/api/v2/inline-comments",
+        body: { pageId, body: { representation: "storage", value: storageBody }, inlineCommentProperties: { textSelection: selection.text, textSelectionMatchCount: selection.matchCount, textSelectionMatchIndex: selection.matchIndex } },
+      }),
+
+    /** One page of a page's attachments. */
+    attachments: (pageId: string, options: { limit: number; cursor?: string }) =>
+      cursorPage<ConfluenceAttachment>({ path: `/api/v2/pages/${enc(pageId)}/attachments`, query: { limit: options.limit, cursor: options.cursor } }),
+
+    /** v1 upload (multipart, with the XSRF opt-out Confluence requires); a file of the same name already there is refused. */
+    uploadAttachment: (pageId: string, file: { name: string; data: Uint8Array; mediaType: string; comment?: string }) => {
+      const form = new FormData();
+      form.append("file", new Blob([file.data], { type: file.mediaType }), file.name);
+      if (file.comment) form.append("comment", file.comment);
+      form.append("minorEdit", "true");
+      return call<{ results: { id: string; title: string; extensions?: { mediaType?: string; fileSize?: number; comment?: string }; _links?: { webui?: string; download?: string } }[] }>({
+        method: "POST",
+        path: `/rest/api/content/${enc(pageId)}/child/attachment`,
+        headers: { "x-atlassian-token": "nocheck" },
+        form,
+      });
+    },
+
+    /** A user's public name (v1). */
+    user: (accountId: string) => call<{ accountId: string; displayName?: string; publicName?: string }>({ path: "/rest/api/user", query: { accountId } }),
 
     labels: (id: string) => call<{ results: { name: string; prefix?: string }[] }>({ path: `/rest/api/content/${enc(id)}/label`, query: { limit: 200 } }),
 

@@ -235,4 +235,21 @@ describe("upstream layer against the sandbox", () => {
       expect(resolveUrl("confluence", "https://acme.atlassian.net/wiki", "/api/v2/spaces", { limit: 5, keys: ["A", "B"] })).toEqual({ origin: "https://acme.atlassian.net", path: "/wiki/api/v2/spaces?limit=5&keys=A&keys=B" });
     });
   });
+
+  describe("multipart bodies", () => {
+    it("sends a form (file bytes whole, its boundary in the content type) with the call's extra headers; without Confluence's XSRF header the upload is refused", async () => {
+      const { confluence, http } = layer();
+      const space = (await confluence.spacesPage(1)).results[0]!;
+      const home = (await confluence.spaceDetails(space.key))!.homepageId!;
+      const bytes = Uint8Array.from({ length: 3000 }, (_, i) => (i * 7) % 256);
+      const uploaded = await confluence.uploadAttachment(home, { name: "bytes.bin", data: bytes, mediaType: "application/octet-stream", comment: "all 256 values" });
+      expect(uploaded.results[0]).toMatchObject({ title: "bytes.bin", extensions: { fileSize: 3000, mediaType: "application/octet-stream", comment: "all 256 values" } });
+      const download = await fetch(`${sandbox.url}/wiki${uploaded.results[0]!._links!.download!}`, { headers: { authorization: confluenceTarget.authorization } });
+      expect(Buffer.from(await download.arrayBuffer()).equals(Buffer.from(bytes))).toBe(true);
+      const form = new FormData();
+      form.append("file", new Blob(["x"]), "x.txt");
+      await expect(http.request("confluence", confluenceTarget, { method: "POST", path: `/rest/api/content/${home}/child/attachment`, form })).rejects.toMatchObject({ kind: "forbidden", message: expect.stringContaining("XSRF check failed") });
+      await http.close();
+    });
+  });
 });

@@ -152,7 +152,7 @@ describe("MCP_DESTRUCTIVE_TOOLS=false", () => {
     await rig?.sandbox.close();
   });
 
-  it("hides merge, decline and the Jira deletes from every client, and refuses them", async () => {
+  it("hides merge, decline, the Jira deletes and the Confluence page delete from every client, and refuses them", async () => {
     // Every toolset on: the switch hides destructive tools whatever the policy offers.
     expect((await rig.admin.put(`/api/admin/oauth-clients/${rig.client.clientId}/policy`, { toolsets: TOOLSET_NAMES })).status).toBe(200);
     const token = await rig.token("read write");
@@ -164,6 +164,8 @@ describe("MCP_DESTRUCTIVE_TOOLS=false", () => {
     expect(names).toContain("jira_edit_comment");
     expect(names).not.toContain("jira_delete_comment");
     expect(names).not.toContain("jira_delete_issue");
+    expect(names).toContain("confluence_update_page_section");
+    expect(names).not.toContain("confluence_delete_page");
     const merge = await modernRpc(rig.baseUrl, token, "tools/call", { name: "bitbucket_merge_pull_request", arguments: { repository: REPO, pullRequestId: 1 } });
     expect(merge.json.error.code).toBe(-32602);
   });

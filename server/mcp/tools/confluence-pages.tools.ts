@@ -71,19 +71,45 @@ export const confluenceUpdatePage = defineTool({
   },
 });
 
+/** How often `text` occurs in the page's text (between tags, entities decoded; code bodies left out), as an inline comment's anchor. */
+export function textOccurrences(storage: string, text: string): number {
+  let count = 0;
+  for (const segment of storage.replace(/<!\[CDATA\[[\s\S]*?\]\]>/g, "<>").split(/<[^>]*>/)) {
+    const plain = segment.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quot;/g, '"').replace(/&#39;|&apos;/g, "'").replace(/&amp;/g, "&");
+    for (let at = plain.indexOf(text); at >= 0; at = plain.indexOf(text, at + text.length)) count++;
+  }
+  return count;
+}
+
 export const confluenceAddComment = defineTool({
   name: "confluence_add_comment",
   service: "confluence",
   toolset: "confluence-comments",
   scope: "write",
-  description: "Add a footer comment in Markdown to a Confluence page.",
-  input: z.object({ pageId, body: z.string().trim().min(1, "body must not be empty").max(32_000, "body may be at most 32000 characters").describe("Markdown.") }),
+  description: "Add a comment in Markdown to a Confluence page: a footer comment, or an inline one anchored on a piece of the page's text.",
+  input: z.object({
+    pageId,
+    body: z.string().trim().min(1, "body must not be empty").max(32_000, "body may be at most 32000 characters").describe("Markdown."),
+    inline: z
+      .object({
+        text: z.string().min(1, "inline.text must not be empty").max(500, "inline.text may be at most 500 characters").describe("Page text to anchor on, within one paragraph."),
+        occurrence: z.number().int().min(1, "inline.occurrence must be at least 1").default(1).describe("Which occurrence of the text (1 = first)."),
+      })
+      .optional(),
+  }),
   output: z.object({ commentId: z.string(), pageId: z.string() }),
   annotations: { title: "Comment on a Confluence page", ...WRITES },
-  async run({ pageId: id, body }, ctx) {
-    await pageInReach(ctx, id);
-    const comment = await ctx.clients.confluence.addComment(id, markdownToStorage(body));
-    return { structured: { commentId: String(comment.id), pageId: id }, text: `Commented on page ${id} (comment ${comment.id}).` };
+  async run({ pageId: id, body, inline }, ctx) {
+    const page = await pageInReach(ctx, id);
+    if (!inline) {
+      const comment = await ctx.clients.confluence.addComment(id, markdownToStorage(body));
+      return { structured: { commentId: String(comment.id), pageId: id }, text: `Commented on page ${id} (comment ${comment.id}).` };
+    }
+    const count = textOccurrences(page.body?.storage?.value ?? "", inline.text);
+    if (count === 0) throw new ToolError(`The text "${inline.text}" does not occur in page ${id}'s text (an anchor must lie within one paragraph, without formatting across it). Read the page with confluence_get_page and quote its text exactly.`);
+    if (inline.occurrence > count) throw new ToolError(`The text "${inline.text}" occurs ${count} time${count === 1 ? "" : "s"} in page ${id}: inline.occurrence may be at most ${count}.`);
+    const comment = await ctx.clients.confluence.addInlineComment(id, markdownToStorage(body), { text: inline.text, matchCount: count, matchIndex: inline.occurrence - 1 });
+    return { structured: { commentId: String(comment.id), pageId: id }, text: `Commented inline on "${inline.text}" in page ${id} (comment ${comment.id}).` };
   },
 });
 

@@ -1,12 +1,17 @@
 import { z } from "zod";
 import { collect, firstOf } from "../../upstream/paginate";
-import { pageInReach, pageUrl, wikiUrl } from "./confluence.tools";
+import { maxLengthArg, PageAnswerSchema, pageAnswer, pageInReach, pageUrl, wikiUrl } from "./confluence.tools";
 import { isUpstreamError } from "../../upstream/errors";
-import { defineTool, READ_ONLY, WRITES } from "./tool";
+import { assertSpaceAllowed } from "./policy";
+import { defineTool, READ_ONLY, ToolError, WRITES } from "./tool";
 
 /** Finding one's way around Confluence: the spaces, where a page sits (its parents and children), its labels. */
 
 const pageId = z.string().trim().regex(/^\d{1,20}$/, "pageId must be a page id (digits), as confluence_search gives it");
+const spaceKey = z.string().trim().regex(/^~?[\w-]{1,255}$/, "spaceKey must be a space key such as ENG").describe("The space key, e.g. ENG.");
+/** Keys are upper case, personal spaces (~account) as given. */
+const normaliseKey = (key: string) => (key.startsWith("~") ? key : key.toUpperCase());
+const noSpace = (key: string) => new ToolError(`There is no Confluence space ${key}. List the spaces with confluence_list_spaces and try again.`);
 const PageLineSchema = z.object({ id: z.string(), title: z.string(), url: z.string().nullable() });
 
 export const confluenceListSpaces = defineTool({
@@ -93,4 +98,124 @@ export const confluenceLabelPage = defineTool({
   },
 });
 
-export const CONFLUENCE_TREE_TOOLS = [confluenceListSpaces, confluenceGetPageChildren, confluenceGetPageAncestors, confluenceLabelPage];
+export const confluenceGetPageByTitle = defineTool({
+  name: "confluence_get_page_by_title",
+  service: "confluence",
+  toolset: "confluence-tree",
+  scope: "read",
+  description: "Read a Confluence page by space key and exact title, as confluence_get_page does.",
+  input: z.object({ spaceKey, title: z.string().trim().min(1, "title must not be empty").max(255, "title may be at most 255 characters"), maxLength: maxLengthArg }),
+  output: PageAnswerSchema,
+  annotations: { title: "Read a Confluence page by title", ...READ_ONLY },
+  async run({ spaceKey: given, title, maxLength }, ctx) {
+    const key = normaliseKey(given);
+    assertSpaceAllowed(ctx, key);
+    const space = await ctx.clients.confluence.spaceByKey(key);
+    if (!space) throw noSpace(key);
+    const page = await ctx.clients.confluence.pageByTitle(String(space.id), title);
+    if (!page) throw new ToolError(`Space ${key} has no page titled "${title}". Titles must match exactly; find the page with confluence_search (space = ${key} AND title ~ "...").`);
+    return pageAnswer(ctx, page, maxLength);
+  },
+});
+
+export const confluenceGetSpace = defineTool({
+  name: "confluence_get_space",
+  service: "confluence",
+  toolset: "confluence-tree",
+  scope: "read",
+  description: "A Confluence space by key: name, description, homepage and link.",
+  input: z.object({ spaceKey }),
+  output: z.object({ id: z.string(), key: z.string(), name: z.string(), description: z.string(), homepage: PageLineSchema.nullable(), url: z.string().nullable() }),
+  annotations: { title: "Read a Confluence space", ...READ_ONLY },
+  async run({ spaceKey: given }, ctx) {
+    const key = normaliseKey(given);
+    assertSpaceAllowed(ctx, key);
+    const space = await ctx.clients.confluence.spaceDetails(key);
+    if (!space) throw noSpace(key);
+    const home = space.homepageId ? await ctx.clients.confluence.getPage(String(space.homepageId), "storage").catch((err: unknown) => {
+      if (isUpstreamError(err) && err.kind === "not_found") return null;
+      throw err;
+    }) : null;
+    const structured = {
+      id: String(space.id),
+      key: space.key,
+      name: space.name,
+      description: space.description?.plain?.value ?? "",
+      homepage: home ? { id: String(home.id), title: home.title, url: pageUrl(ctx, home) } : null,
+      url: wikiUrl(ctx, space._links?.webui ?? `/spaces/${space.key}`),
+    };
+    const lines = [`${structured.key}: ${structured.name}`, structured.description, structured.homepage ? `Homepage: ${structured.homepage.title} (id ${structured.homepage.id})` : "No homepage.", structured.url].filter(Boolean);
+    return { structured, text: lines.join("\n") };
+  },
+});
+
+const DescendantSchema = z.object({ id: z.string(), title: z.string(), parentId: z.string().nullable(), depth: z.number().int(), url: z.string().nullable() });
+
+export const confluenceGetPageDescendants = defineTool({
+  name: "confluence_get_page_descendants",
+  service: "confluence",
+  toolset: "confluence-tree",
+  scope: "read",
+  description: "The pages under a Confluence page to a depth (1-5), as an indented outline with ids.",
+  input: z.object({
+    pageId,
+    depth: z.number().int("depth must be a whole number").min(1, "depth must be at least 1").max(5, "depth may be at most 5").default(3),
+    maxResults: z.number().int().min(1, "maxResults must be at least 1").max(500, "maxResults may be at most 500").default(200),
+  }),
+  output: z.object({ pageId: z.string(), title: z.string(), descendants: z.array(DescendantSchema), truncated: z.boolean() }),
+  annotations: { title: "Outline a Confluence page's subtree", ...READ_ONLY },
+  async run({ pageId: id, depth, maxResults }, ctx) {
+    const root = await pageInReach(ctx, id);
+    const { items, truncated } = await firstOf(ctx.clients.confluence.descendants(id, depth), maxResults);
+    const found = items.map((d) => ({ id: String(d.id), title: d.title, parentId: d.parentId ? String(d.parentId) : null, depth: d.depth ?? 1, url: pageUrl(ctx, d) }));
+    // The outline: each page under its parent, in the order Confluence gave them.
+    const under = new Map<string, typeof found>();
+    for (const d of found) {
+      const key = d.parentId ?? id;
+      under.set(key, [...(under.get(key) ?? []), d]);
+    }
+    const descendants: typeof found = [];
+    const placed = new Set<string>();
+    const walk = (parent: string) => {
+      for (const d of under.get(parent) ?? []) {
+        if (placed.has(d.id)) continue;
+        placed.add(d.id);
+        descendants.push(d);
+        walk(d.id);
+      }
+    };
+    walk(id);
+    // Pages whose parent fell outside the answer (cut by maxResults) follow at their own depth.
+    for (const d of found) if (!placed.has(d.id)) descendants.push(d);
+    const lines = descendants.map((d) => `${"  ".repeat(Math.max(0, d.depth - 1))}- ${d.title} (id ${d.id})`);
+    const head = descendants.length ? `${descendants.length} page${descendants.length === 1 ? "" : "s"} under "${root.title}" (depth ${depth})${truncated ? " (more: raise maxResults or lower depth)" : ""}:` : `"${root.title}" has no child pages.`;
+    return { structured: { pageId: id, title: root.title, descendants, truncated }, text: [head, ...lines].join("\n") };
+  },
+});
+
+export const confluenceMovePage = defineTool({
+  name: "confluence_move_page",
+  service: "confluence",
+  toolset: "confluence-tree",
+  scope: "write",
+  description: "Move a Confluence page: under a new parent (append), or before/after a sibling page. Its subtree moves with it.",
+  input: z.object({
+    pageId,
+    targetId: pageId.describe("The new parent (append), or the page to sit before or after."),
+    position: z.enum(["append", "before", "after"], { error: "position must be append, before or after" }).default("append"),
+  }),
+  output: z.object({ pageId: z.string(), title: z.string(), parentId: z.string().nullable(), position: z.string(), targetId: z.string(), url: z.string().nullable() }),
+  annotations: { title: "Move a Confluence page", ...WRITES, idempotentHint: true },
+  async run({ pageId: id, targetId, position }, ctx) {
+    if (id === targetId) throw new ToolError("pageId and targetId are the same page: a page cannot move relative to itself.");
+    const page = await pageInReach(ctx, id);
+    const target = await pageInReach(ctx, targetId);
+    await ctx.clients.confluence.movePage(id, position, targetId);
+    const moved = await ctx.clients.confluence.getPage(id, "storage");
+    const structured = { pageId: id, title: page.title, parentId: moved.parentId ? String(moved.parentId) : null, position, targetId, url: pageUrl(ctx, moved) };
+    const where = position === "append" ? `under "${target.title}"` : `${position} "${target.title}"`;
+    return { structured, text: `Moved "${page.title}" (id ${id}) ${where}.${structured.url ? `\n${structured.url}` : ""}` };
+  },
+});
+
+export const CONFLUENCE_TREE_TOOLS = [confluenceListSpaces, confluenceGetPageChildren, confluenceGetPageAncestors, confluenceLabelPage, confluenceGetPageByTitle, confluenceGetSpace, confluenceGetPageDescendants, confluenceMovePage];

@@ -33,6 +33,13 @@ export async function pageInReach(ctx: ToolContext, id: string): Promise<Conflue
   return page;
 }
 
+/** Display names of Confluence account ids, each looked up once; one that cannot be read stays its id. */
+export async function accountNames(ctx: ToolContext, ids: readonly string[]): Promise<Map<string, string>> {
+  const unique = [...new Set(ids.filter(Boolean))];
+  const names = await Promise.all(unique.map((id) => ctx.clients.confluence.user(id).then((u) => u.displayName ?? u.publicName ?? id, () => id)));
+  return new Map(unique.map((id, i) => [id, names[i]!]));
+}
+
 /** The fields CQL knows (Confluence Cloud, "CQL fields"), for the hint on a misspelt one. */
 export const CQL_FIELDS = [
   "ancestor", "container", "content", "created", "creator", "contributor", "favourite", "favorite", "id", "label", "lastmodified", "macro", "mention",
@@ -95,6 +102,41 @@ export const confluenceSearch = defineTool({
   },
 });
 
+/** A page as confluence_get_page and confluence_get_page_by_title answer it. */
+export const PageAnswerSchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  spaceId: z.string().nullable(),
+  parentId: z.string().nullable(),
+  version: z.number().int().nullable(),
+  lastModified: z.string().nullable(),
+  body: z.string().describe("Markdown"),
+  truncated: z.boolean(),
+  url: z.string().nullable(),
+});
+
+/** The page's facts and its body as Markdown, cut at `maxLength`. */
+export function pageAnswer(ctx: ToolContext, page: ConfluencePage, maxLength: number): { structured: z.output<typeof PageAnswerSchema>; text: string } {
+  const body = clip(storageToMarkdown(page.body?.storage?.value ?? ""), maxLength);
+  const raw = page as typeof page & { version?: { number: number; createdAt?: string } };
+  const structured = {
+    id: String(page.id),
+    title: page.title,
+    spaceId: page.spaceId ? String(page.spaceId) : null,
+    parentId: page.parentId ? String(page.parentId) : null,
+    version: page.version?.number ?? null,
+    lastModified: raw.version?.createdAt ?? null,
+    body: body.text,
+    truncated: body.truncated,
+    url: pageUrl(ctx, page),
+  };
+  const facts = [`Page ${structured.id} · version ${structured.version ?? "?"}${structured.lastModified ? ` · changed ${shortDate(structured.lastModified)}` : ""}`, structured.url].filter(Boolean).join("\n");
+  return { structured, text: `# ${structured.title}\n${facts}\n\n${structured.body || "(empty page)"}` };
+}
+
+/** The `maxLength` argument of the tools that return a page body. */
+export const maxLengthArg = z.number().int().min(500, "maxLength must be at least 500").max(100_000, "maxLength may be at most 100000").default(20_000).describe("In characters.");
+
 export const confluenceGetPage = defineTool({
   name: "confluence_get_page",
   service: "confluence",
@@ -103,37 +145,12 @@ export const confluenceGetPage = defineTool({
   description: "Read a Confluence page by id: version and Markdown body; other macros show as [macro: name], which updates keep.",
   input: z.object({
     pageId: z.string().trim().regex(/^\d{1,20}$/, "pageId must be a numeric page id such as 1081519").describe("The page id."),
-    maxLength: z.number().int().min(500, "maxLength must be at least 500").max(100_000, "maxLength may be at most 100000").default(20_000).describe("In characters."),
+    maxLength: maxLengthArg,
   }),
-  output: z.object({
-    id: z.string(),
-    title: z.string(),
-    spaceId: z.string().nullable(),
-    parentId: z.string().nullable(),
-    version: z.number().int().nullable(),
-    lastModified: z.string().nullable(),
-    body: z.string().describe("Markdown"),
-    truncated: z.boolean(),
-    url: z.string().nullable(),
-  }),
+  output: PageAnswerSchema,
   annotations: { title: "Read a Confluence page", ...READ_ONLY },
   async run({ pageId, maxLength }, ctx) {
-    const page = await pageInReach(ctx, pageId);
-    const body = clip(storageToMarkdown(page.body?.storage?.value ?? ""), maxLength);
-    const raw = page as typeof page & { _links?: { webui?: string }; version?: { number: number; createdAt?: string } };
-    const structured = {
-      id: String(page.id),
-      title: page.title,
-      spaceId: page.spaceId ? String(page.spaceId) : null,
-      parentId: page.parentId ? String(page.parentId) : null,
-      version: page.version?.number ?? null,
-      lastModified: raw.version?.createdAt ?? null,
-      body: body.text,
-      truncated: body.truncated,
-      url: pageUrl(ctx, page),
-    };
-    const facts = [`Page ${structured.id} · version ${structured.version ?? "?"}${structured.lastModified ? ` · changed ${shortDate(structured.lastModified)}` : ""}`, structured.url].filter(Boolean).join("\n");
-    return { structured, text: `# ${structured.title}\n${facts}\n\n${structured.body || "(empty page)"}` };
+    return pageAnswer(ctx, await pageInReach(ctx, pageId), maxLength);
   },
 });
 

@@ -37,7 +37,7 @@ describe("MCP tools", () => {
       expect(def.annotations).not.toHaveProperty("title");
       // Only a writing tool may destroy; the destructive ones are few and named.
       if (tool.scope === "read") expect(def.annotations).not.toHaveProperty("destructiveHint");
-      else expect(def.annotations?.destructiveHint).toBe(["bitbucket_decline_pull_request", "bitbucket_merge_pull_request", "jira_delete_comment", "jira_delete_issue"].includes(tool.name));
+      else expect(def.annotations?.destructiveHint).toBe(["bitbucket_decline_pull_request", "bitbucket_merge_pull_request", "confluence_delete_page", "jira_delete_comment", "jira_delete_issue"].includes(tool.name));
       expect(JSON.stringify(def.inputSchema)).not.toContain("$schema");
       // Compact: no safe-integer bounds anywhere, no restated property lists in output schemas.
       expect(JSON.stringify(def)).not.toContain(String(Number.MAX_SAFE_INTEGER));

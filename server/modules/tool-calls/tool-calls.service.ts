@@ -51,7 +51,8 @@ export function objectsOf(service: "jira" | "confluence" | "bitbucket", args: Re
     for (const v of [args.sprintId, s.sprintId]) if (str(v)) out.add(`sprint:${str(v)}`);
     if (str(args.boardId)) out.add(`board:${str(args.boardId)}`);
   } else if (service === "confluence") {
-    for (const v of [args.pageId, s.id]) if (str(v)) out.add(`page:${str(v)}`);
+    // A move's target page and the page a comment or attachment tool answers for count too.
+    for (const v of [args.pageId, args.targetId, s.id, s.pageId]) if (str(v)) out.add(`page:${str(v)}`);
     each(s.results, (r) => (str(r.id) ? `page:${str(r.id)}` : null));
   } else {
     const workspace = str(s.workspace) ?? str(args.workspace) ?? defaultWorkspace;

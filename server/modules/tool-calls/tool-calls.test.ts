@@ -23,6 +23,8 @@ describe("tool-call audit: what a row keeps", () => {
     expect(objectsOf("jira", { boardId: 1, name: "S" }, { sprintId: 9 }, null)).toEqual(["sprint:9", "board:1"]);
     expect(objectsOf("jira", { epicKey: "bk-3" }, { epic: "BK-3", issues: [{ key: "BK-4" }] }, null)).toEqual(["BK-3", "BK-4"]);
     expect(objectsOf("confluence", { pageId: "12" }, { results: [{ id: "13" }] }, null)).toEqual(["page:12", "page:13"]);
+    expect(objectsOf("confluence", { pageId: "12", targetId: "14" }, { pageId: "12" }, null)).toEqual(["page:12", "page:14"]);
+    expect(objectsOf("confluence", { commentId: "20" }, { pageId: "15" }, null)).toEqual(["page:15"]);
     expect(objectsOf("bitbucket", { repository: "api-gateway", pullRequestId: 7 }, {}, "bridgekeeper")).toEqual(["bridgekeeper/api-gateway#7"]);
     expect(objectsOf("bitbucket", { repository: "other/web", pullRequestId: 3 }, {}, "bridgekeeper")).toEqual(["other/web#3"]);
     expect(objectsOf("bitbucket", {}, { workspace: "acme", repositories: [{ slug: "a" }] }, null)).toEqual(["acme/a"]);

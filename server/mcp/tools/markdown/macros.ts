@@ -49,6 +49,9 @@ function outermost(storage: string): (MacroSpan & { innerStart: number; innerEnd
   return spans;
 }
 
+/** Where the outermost macros of `storage` start and end (code macros included). */
+export const macroSpans = (storage: string): { start: number; end: number }[] => outermost(storage).map(({ start, end }) => ({ start, end }));
+
 /** The macros the Markdown view shows as markers, in document order (those inside panels included). */
 export function markedMacros(storage: string, offset = 0): MacroSpan[] {
   const found: MacroSpan[] = [];
