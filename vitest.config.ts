@@ -19,6 +19,8 @@ if (!postgresAvailable) {
 export default defineConfig({
   test: {
     projects: [
+      // The console's pure logic (formatters, parsers): no database, no browser.
+      { test: { ...shared, name: "web", include: ["web/src/**/*.test.ts"] } },
       { test: { ...shared, name: "pglite", include: ["server/**/*.test.ts", "contract/**/*.test.ts", "sandbox/**/*.test.ts"], env: { TEST_DB: "pglite" }, globalSetup: ["server/test/pglite-global-setup.ts"] } },
       ...(postgresAvailable
         ? [

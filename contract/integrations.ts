@@ -168,12 +168,3 @@ export const CONFIG_KEYS = {
   logRetentionDays: "logs.retentionDays",
 } as const;
 
-/** Spec section 8 toasts of the Configuration screen. */
-export const CONFIG_TOASTS = {
-  savedTitle: "Configuration saved",
-  atlassianSaved: "Atlassian configuration has been updated successfully.",
-  bitbucketSaved: "Bitbucket configuration has been updated successfully.",
-  testCompleted: "Connection test completed",
-  atlassianTestFailed: "Connection test failed",
-  bitbucketTestFailed: "Bitbucket connection test failed",
-} as const;

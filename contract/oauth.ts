@@ -145,12 +145,3 @@ export interface ConsentRequestDto {
 
 export const ConsentDecisionSchema = z.object({ approve: z.boolean({ error: "approve must be true or false" }) });
 
-/** Spec section 8 toasts of the OAuth Clients screen. */
-export const OAUTH_CLIENT_TOASTS = {
-  createdTitle: "Client created",
-  created: "OAuth client has been created successfully.",
-  deletedTitle: "Client deleted",
-  deleted: "OAuth client has been deleted successfully.",
-  copiedTitle: "Copied",
-  copied: (what: "Client ID" | "Client Secret") => `${what} copied to clipboard.`,
-} as const;

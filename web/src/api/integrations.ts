@@ -5,10 +5,10 @@
  * test refetches the stored configs and the integration status lists (spec section 7) and shows
  * the spec's toast; the two config queries are not retried, mutations never are.
  */
+import { TOASTS } from "@contract/messages";
 import { createElement } from "react";
 import { useMutation, useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
 import {
-  CONFIG_TOASTS,
   type AtlassianConfigDto,
   type AtlassianConfigInput,
   type AtlassianTestResult,
@@ -20,7 +20,7 @@ import {
 import { toast } from "@/hooks/use-toast";
 import type { ApiError } from "./client";
 import { apiRequest } from "./client";
-import { toastFailure } from "./mutation-toasts";
+import { useApiMutation } from "./mutation";
 
 export const ATLASSIAN_CONFIG_QUERY_KEY = ["/api/admin/atlassian-config"] as const;
 export const BITBUCKET_CONFIG_QUERY_KEY = ["/api/admin/bitbucket-config"] as const;
@@ -59,24 +59,21 @@ export function useServerConfig(enabled = true) {
 }
 
 /** Saves a stored config: the spec's toast, the answer cached, then everything refetched. */
-function useSaveConfig<Dto, Input>(path: string, queryKey: readonly string[], savedDescription: string) {
-  const queryClient = useQueryClient();
-  return useMutation<Dto, ApiError, Input>({
-    mutationFn: (body) => apiRequest<Dto>("POST", path, body),
-    onSuccess: async (stored) => {
-      toast({ title: CONFIG_TOASTS.savedTitle, description: savedDescription });
+const useSaveConfig = <Dto, Input>(path: string, queryKey: readonly string[], savedDescription: string) =>
+  useApiMutation<Dto, Input>({
+    request: (body) => apiRequest<Dto>("POST", path, body),
+    success: () => ({ title: TOASTS.config.savedTitle, description: savedDescription }),
+    refresh: (queryClient, stored) => {
       if (stored && typeof stored === "object") queryClient.setQueryData(queryKey, stored);
-      await refreshIntegrations(queryClient);
+      return refreshIntegrations(queryClient);
     },
-    onError: toastFailure,
   });
-}
 
 export const useSaveAtlassianConfig = () =>
-  useSaveConfig<AtlassianConfigDto, AtlassianConfigInput>("/api/admin/atlassian-config", ATLASSIAN_CONFIG_QUERY_KEY, CONFIG_TOASTS.atlassianSaved);
+  useSaveConfig<AtlassianConfigDto, AtlassianConfigInput>("/api/admin/atlassian-config", ATLASSIAN_CONFIG_QUERY_KEY, TOASTS.config.atlassianSaved);
 
 export const useSaveBitbucketConfig = () =>
-  useSaveConfig<BitbucketConfigDto, BitbucketConfigInput>("/api/admin/bitbucket-config", BITBUCKET_CONFIG_QUERY_KEY, CONFIG_TOASTS.bitbucketSaved);
+  useSaveConfig<BitbucketConfigDto, BitbucketConfigInput>("/api/admin/bitbucket-config", BITBUCKET_CONFIG_QUERY_KEY, TOASTS.config.bitbucketSaved);
 
 /** One ticked or crossed line of a test result: "✓ Jira" or "✗ Jira — reason". */
 export interface CheckLine {
@@ -108,7 +105,7 @@ function useTestConnection<Result>(path: string, linesOf: (result: Result) => Ch
       const lines = linesOf(result);
       toast({
         variant: lines.every((line) => line.ok) ? "default" : "destructive",
-        title: CONFIG_TOASTS.testCompleted,
+        title: TOASTS.config.testCompleted,
         description: checkLines(lines),
       });
     },
@@ -127,7 +124,7 @@ export const useTestAtlassian = () =>
       { label: "Jira", ok: result.jiraConnected, reason: result.jiraError },
       { label: "Confluence", ok: result.confluenceConnected, reason: result.confluenceError },
     ],
-    CONFIG_TOASTS.atlassianTestFailed,
+    TOASTS.config.atlassianTestFailed,
   );
 
 /** Tests the stored Bitbucket config: "Connected" ticked or crossed; HTTP failure "Bitbucket connection test failed". */
@@ -135,5 +132,5 @@ export const useTestBitbucket = () =>
   useTestConnection<BitbucketTestResult>(
     "/api/admin/test-bitbucket",
     (result) => [{ label: "Connected", ok: result.connected, reason: result.error }],
-    CONFIG_TOASTS.bitbucketTestFailed,
+    TOASTS.config.bitbucketTestFailed,
   );

@@ -5,13 +5,13 @@
  * "on load"); every write refetches it and shows a toast; mutations never retry (query-client
  * defaults).
  */
-import { useMutation, useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
-import { OAUTH_CLIENT_TOASTS, type OAuthClientCreate, type OAuthClientDto } from "@contract/oauth";
+import { useQuery, type QueryClient } from "@tanstack/react-query";
+import { TOASTS } from "@contract/messages";
+import type { OAuthClientCreate, OAuthClientDto } from "@contract/oauth";
 import type { ClientPolicy, ClientPolicyInput } from "@contract/policy";
-import { toast } from "@/hooks/use-toast";
 import type { ApiError } from "./client";
 import { apiRequest } from "./client";
-import { toastFailure } from "./mutation-toasts";
+import { useApiMutation } from "./mutation";
 
 export const OAUTH_CLIENTS_QUERY_KEY = ["/api/admin/oauth-clients"] as const;
 
@@ -32,72 +32,51 @@ export function useOAuthClients(enabled = true) {
   return useQuery<OAuthClientDto[] | null, ApiError>({ queryKey: OAUTH_CLIENTS_QUERY_KEY, enabled });
 }
 
-export function useCreateOAuthClient() {
-  const queryClient = useQueryClient();
-  return useMutation<OAuthClientDto, ApiError, OAuthClientCreate>({
-    mutationFn: (body) => apiRequest<OAuthClientDto>("POST", "/api/admin/oauth-clients", body),
-    onSuccess: async () => {
-      toast({ title: OAUTH_CLIENT_TOASTS.createdTitle, description: OAUTH_CLIENT_TOASTS.created });
-      await refetchClients(queryClient);
-    },
-    onError: toastFailure,
-  });
-}
+const T = TOASTS.oauthClients;
 
-export function useDeleteOAuthClient() {
-  const queryClient = useQueryClient();
-  return useMutation<void, ApiError, { clientId: string }>({
-    mutationFn: ({ clientId }) => apiRequest<void>("DELETE", clientUrl(clientId)),
-    onSuccess: async () => {
-      toast({ title: OAUTH_CLIENT_TOASTS.deletedTitle, description: OAUTH_CLIENT_TOASTS.deleted });
-      await refetchClients(queryClient);
-    },
-    onError: toastFailure,
+export const useCreateOAuthClient = () =>
+  useApiMutation<OAuthClientDto, OAuthClientCreate>({
+    request: (body) => apiRequest<OAuthClientDto>("POST", "/api/admin/oauth-clients", body),
+    success: () => ({ title: T.createdTitle, description: T.created }),
+    refresh: refetchClients,
   });
-}
+
+export const useDeleteOAuthClient = () =>
+  useApiMutation<void, { clientId: string }>({
+    request: ({ clientId }) => apiRequest<void>("DELETE", clientUrl(clientId)),
+    success: () => ({ title: T.deletedTitle, description: T.deleted }),
+    refresh: refetchClients,
+  });
 
 /** Activate or deactivate (beyond the spec): an inactive client gets no tokens and its tokens stop working. */
-export function useSetOAuthClientActive() {
-  const queryClient = useQueryClient();
-  return useMutation<OAuthClientDto, ApiError, { clientId: string; isActive: boolean }>({
-    mutationFn: ({ clientId, isActive }) => apiRequest<OAuthClientDto>("PATCH", clientUrl(clientId), { isActive }),
-    onSuccess: async (client, { isActive }) => {
-      toast(
-        isActive
-          ? { title: "Client activated", description: `${client.name} can obtain tokens again.` }
-          : { title: "Client deactivated", description: `${client.name} gets no tokens and its tokens no longer work.` },
-      );
+export const useSetOAuthClientActive = () =>
+  useApiMutation<OAuthClientDto, { clientId: string; isActive: boolean }>({
+    request: ({ clientId, isActive }) => apiRequest<OAuthClientDto>("PATCH", clientUrl(clientId), { isActive }),
+    success: (client, { isActive }) => (isActive ? T.activated(client.name) : T.deactivated(client.name)),
+    refresh: (queryClient, client) => {
       replaceInList(queryClient, client);
-      await refetchClients(queryClient);
+      return refetchClients(queryClient);
     },
-    onError: toastFailure,
   });
-}
 
 /** A new secret (beyond the spec): the old one stops working at once. Answers the client with it. */
-export function useRegenerateOAuthClientSecret() {
-  const queryClient = useQueryClient();
-  return useMutation<OAuthClientDto, ApiError, { clientId: string }>({
-    mutationFn: ({ clientId }) => apiRequest<OAuthClientDto>("POST", `${clientUrl(clientId)}/secret`),
-    onSuccess: async (client) => {
-      toast({ title: "Secret regenerated", description: `${client.name} has a new client secret; the old one no longer works.` });
+export const useRegenerateOAuthClientSecret = () =>
+  useApiMutation<OAuthClientDto, { clientId: string }>({
+    request: ({ clientId }) => apiRequest<OAuthClientDto>("POST", `${clientUrl(clientId)}/secret`),
+    success: (client) => T.secretRegenerated(client.name),
+    refresh: (queryClient, client) => {
       replaceInList(queryClient, client);
-      await refetchClients(queryClient);
+      return refetchClients(queryClient);
     },
-    onError: toastFailure,
   });
-}
 
 /** What the client's AI may touch (issue 11): PUT .../policy; its tokens follow at once. */
-export function useSetOAuthClientPolicy() {
-  const queryClient = useQueryClient();
-  return useMutation<ClientPolicy, ApiError, { client: OAuthClientDto; policy: ClientPolicyInput }>({
-    mutationFn: ({ client, policy }) => apiRequest<ClientPolicy>("PUT", `${clientUrl(client.clientId)}/policy`, policy),
-    onSuccess: async (policy, { client }) => {
-      toast({ title: "Policy saved", description: `${client.name}'s tools follow the new policy from its next request.` });
+export const useSetOAuthClientPolicy = () =>
+  useApiMutation<ClientPolicy, { client: OAuthClientDto; policy: ClientPolicyInput }>({
+    request: ({ client, policy }) => apiRequest<ClientPolicy>("PUT", `${clientUrl(client.clientId)}/policy`, policy),
+    success: (_policy, { client }) => T.policySaved(client.name),
+    refresh: (queryClient, policy, { client }) => {
       replaceInList(queryClient, { ...client, policy });
-      await refetchClients(queryClient);
+      return refetchClients(queryClient);
     },
-    onError: toastFailure,
   });
-}

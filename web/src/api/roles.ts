@@ -3,11 +3,12 @@
  * PUT/DELETE /api/roles/{id}. A role's name and status show on every user's row, and its
  * permissions may be the signed-in user's own, so a role write refetches roles, users and the session.
  */
-import { useMutation, useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
+import { useQuery, type QueryClient } from "@tanstack/react-query";
+import { TOASTS } from "@contract/messages";
 import type { RoleCreate, RoleDto, RoleUpdate } from "@contract/users";
-import type { ApiError} from "./client";
+import type { ApiError } from "./client";
 import { apiRequest } from "./client";
-import { toastFailure, toastSuccess } from "./mutation-toasts";
+import { useApiMutation } from "./mutation";
 import { SESSION_QUERY_KEY } from "./session";
 import { USERS_QUERY_KEY } from "./users";
 
@@ -39,38 +40,25 @@ function refetchAfterRoleChange(queryClient: QueryClient, { usersToo }: { usersT
   ]);
 }
 
-export function useCreateRole() {
-  const queryClient = useQueryClient();
-  return useMutation<RoleDto, ApiError, RoleCreate>({
-    mutationFn: (body) => apiRequest<RoleDto>("POST", "/api/roles", body),
-    onSuccess: async () => {
-      toastSuccess("Role created successfully");
-      await refetchAfterRoleChange(queryClient, { usersToo: false });
-    },
-    onError: toastFailure,
-  });
-}
+const roleUrl = (id: string) => `/api/roles/${encodeURIComponent(id)}`;
 
-export function useUpdateRole() {
-  const queryClient = useQueryClient();
-  return useMutation<RoleDto, ApiError, { id: string; changes: RoleUpdate }>({
-    mutationFn: ({ id, changes }) => apiRequest<RoleDto>("PUT", `/api/roles/${encodeURIComponent(id)}`, changes),
-    onSuccess: async () => {
-      toastSuccess("Role updated successfully");
-      await refetchAfterRoleChange(queryClient, { usersToo: true });
-    },
-    onError: toastFailure,
+export const useCreateRole = () =>
+  useApiMutation<RoleDto, RoleCreate>({
+    request: (body) => apiRequest<RoleDto>("POST", "/api/roles", body),
+    success: () => TOASTS.roles.created,
+    refresh: (queryClient) => refetchAfterRoleChange(queryClient, { usersToo: false }),
   });
-}
 
-export function useDeleteRole() {
-  const queryClient = useQueryClient();
-  return useMutation<void, ApiError, { id: string }>({
-    mutationFn: ({ id }) => apiRequest<void>("DELETE", `/api/roles/${encodeURIComponent(id)}`),
-    onSuccess: async () => {
-      toastSuccess("Role deleted successfully");
-      await refetchAfterRoleChange(queryClient, { usersToo: true });
-    },
-    onError: toastFailure,
+export const useUpdateRole = () =>
+  useApiMutation<RoleDto, { id: string; changes: RoleUpdate }>({
+    request: ({ id, changes }) => apiRequest<RoleDto>("PUT", roleUrl(id), changes),
+    success: () => TOASTS.roles.updated,
+    refresh: (queryClient) => refetchAfterRoleChange(queryClient, { usersToo: true }),
   });
-}
+
+export const useDeleteRole = () =>
+  useApiMutation<void, { id: string }>({
+    request: ({ id }) => apiRequest<void>("DELETE", roleUrl(id)),
+    success: () => TOASTS.roles.deleted,
+    refresh: (queryClient) => refetchAfterRoleChange(queryClient, { usersToo: true }),
+  });

@@ -1,3 +1,4 @@
+import { TOASTS } from "@contract/messages";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { navigate } from "wouter/use-browser-location";
 import { TIMINGS } from "@contract/limits";
@@ -79,8 +80,8 @@ export function useLogout() {
     onError: (error) => {
       toast({
         variant: "destructive",
-        title: "Logout failed",
-        description: error.serverMessage ?? "The server did not end the session. Try again.",
+        title: TOASTS.session.logoutFailedTitle,
+        description: error.serverMessage ?? TOASTS.session.logoutFailed,
       });
     },
   });

@@ -3,11 +3,12 @@
  * GET/PUT /api/users/{id}/roles. Every write refetches the users list (and the user's roles where
  * they changed) and shows the spec's toast; mutations never retry (query-client defaults).
  */
-import { useMutation, useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
+import { useQuery, type QueryClient } from "@tanstack/react-query";
+import { TOASTS } from "@contract/messages";
 import type { RoleSummaryDto, UserCreate, UserDto, UserUpdate } from "@contract/users";
-import type { ApiError} from "./client";
+import type { ApiError } from "./client";
 import { apiRequest } from "./client";
-import { toastFailure, toastSuccess } from "./mutation-toasts";
+import { useApiMutation } from "./mutation";
 import { SESSION_QUERY_KEY } from "./session";
 
 export const USERS_QUERY_KEY = ["/api/users"] as const;
@@ -34,17 +35,15 @@ export function useUserRoles(userId: string | undefined) {
   });
 }
 
-export function useCreateUser() {
-  const queryClient = useQueryClient();
-  return useMutation<UserDto, ApiError, UserCreate>({
-    mutationFn: (body) => apiRequest<UserDto>("POST", "/api/users", body),
-    onSuccess: async () => {
-      toastSuccess("User created successfully");
-      await queryClient.invalidateQueries({ queryKey: USERS_QUERY_KEY, exact: true });
-    },
-    onError: toastFailure,
+const refetchUsers = (queryClient: QueryClient) => queryClient.invalidateQueries({ queryKey: USERS_QUERY_KEY, exact: true });
+const userUrl = (id: string) => `/api/users/${encodeURIComponent(id)}`;
+
+export const useCreateUser = () =>
+  useApiMutation<UserDto, UserCreate>({
+    request: (body) => apiRequest<UserDto>("POST", "/api/users", body),
+    success: () => TOASTS.users.created,
+    refresh: refetchUsers,
   });
-}
 
 export interface UserUpdateVariables {
   id: string;
@@ -52,53 +51,37 @@ export interface UserUpdateVariables {
 }
 
 /** The Edit User form's save (the toggle from the row menu is `useSetUserStatus`). */
-export function useUpdateUser() {
-  const queryClient = useQueryClient();
-  return useMutation<UserDto, ApiError, UserUpdateVariables>({
-    mutationFn: ({ id, changes }) => apiRequest<UserDto>("PUT", `/api/users/${encodeURIComponent(id)}`, changes),
-    onSuccess: async (_user, { id }) => {
-      toastSuccess("User updated successfully");
-      await Promise.all([queryClient.invalidateQueries({ queryKey: USERS_QUERY_KEY, exact: true }), refreshSessionIfSelf(queryClient, id)]);
-    },
-    onError: toastFailure,
+export const useUpdateUser = () =>
+  useApiMutation<UserDto, UserUpdateVariables>({
+    request: ({ id, changes }) => apiRequest<UserDto>("PUT", userUrl(id), changes),
+    success: () => TOASTS.users.updated,
+    refresh: (queryClient, _user, { id }) => Promise.all([refetchUsers(queryClient), refreshSessionIfSelf(queryClient, id)]),
   });
-}
 
 /** Deactivate / Activate from the row menu: PUT with only `isActive` (spec section 7). */
-export function useSetUserStatus() {
-  const queryClient = useQueryClient();
-  return useMutation<UserDto, ApiError, { id: string; isActive: boolean }>({
-    mutationFn: ({ id, isActive }) => apiRequest<UserDto>("PUT", `/api/users/${encodeURIComponent(id)}`, { isActive }),
-    onSuccess: async (_user, { id }) => {
-      toastSuccess("User status updated successfully");
-      await Promise.all([queryClient.invalidateQueries({ queryKey: USERS_QUERY_KEY, exact: true }), refreshSessionIfSelf(queryClient, id)]);
-    },
-    onError: toastFailure,
+export const useSetUserStatus = () =>
+  useApiMutation<UserDto, { id: string; isActive: boolean }>({
+    request: ({ id, isActive }) => apiRequest<UserDto>("PUT", userUrl(id), { isActive }),
+    success: () => TOASTS.users.statusUpdated,
+    refresh: (queryClient, _user, { id }) => Promise.all([refetchUsers(queryClient), refreshSessionIfSelf(queryClient, id)]),
   });
-}
 
-export function useDeleteUser() {
-  const queryClient = useQueryClient();
-  return useMutation<void, ApiError, { id: string }>({
-    mutationFn: ({ id }) => apiRequest<void>("DELETE", `/api/users/${encodeURIComponent(id)}`),
-    onSuccess: async (_nothing, { id }) => {
-      toastSuccess("User deleted successfully");
+export const useDeleteUser = () =>
+  useApiMutation<void, { id: string }>({
+    request: ({ id }) => apiRequest<void>("DELETE", userUrl(id)),
+    success: () => TOASTS.users.deleted,
+    refresh: (queryClient, _nothing, { id }) => {
       queryClient.removeQueries({ queryKey: userRolesQueryKey(id) });
-      await queryClient.invalidateQueries({ queryKey: USERS_QUERY_KEY, exact: true });
+      return refetchUsers(queryClient);
     },
-    onError: toastFailure,
   });
-}
 
-export function useSetUserRoles() {
-  const queryClient = useQueryClient();
-  return useMutation<RoleSummaryDto[], ApiError, { id: string; roleIds: string[] }>({
-    mutationFn: ({ id, roleIds }) => apiRequest<RoleSummaryDto[]>("PUT", `/api/users/${encodeURIComponent(id)}/roles`, { roleIds }),
-    onSuccess: async (roles, { id }) => {
-      toastSuccess("User roles updated successfully");
+export const useSetUserRoles = () =>
+  useApiMutation<RoleSummaryDto[], { id: string; roleIds: string[] }>({
+    request: ({ id, roleIds }) => apiRequest<RoleSummaryDto[]>("PUT", `${userUrl(id)}/roles`, { roleIds }),
+    success: () => TOASTS.users.rolesUpdated,
+    refresh: (queryClient, roles, { id }) => {
       queryClient.setQueryData(userRolesQueryKey(id), roles);
-      await Promise.all([queryClient.invalidateQueries({ queryKey: USERS_QUERY_KEY, exact: true }), refreshSessionIfSelf(queryClient, id)]);
+      return Promise.all([refetchUsers(queryClient), refreshSessionIfSelf(queryClient, id)]);
     },
-    onError: toastFailure,
   });
-}

@@ -4,7 +4,7 @@ import { useCan } from "@/hooks/use-permission";
 import { AtlassianCard } from "./components/atlassian-card";
 import { BitbucketCard } from "./components/bitbucket-card";
 import { CorsCard } from "./components/cors-card";
-import { NoPermission } from "./components/no-permission";
+import { NoPermission } from "@/components/ui/no-permission";
 import { RateLimitsCard } from "./components/rate-limits-card";
 import { ServerSettingsCard } from "./components/server-settings-card";
 import { corsOriginsOf, rateLimitsOf } from "./lib/config-entries";
@@ -39,7 +39,7 @@ export default function ConfigurationPage() {
           <RateLimitsCard limits={rateLimitsOf(serverConfig.data)} fromDefaults={serverConfig.isError} />
         </>
       ) : (
-        <NoPermission />
+        <NoPermission what="the configuration" />
       )}
     </div>
   );

@@ -1,3 +1,4 @@
+import { applyServerFieldErrors } from "@/lib/form-errors";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { CircleExclamationPoint } from "lucide-react";
 import { useForm } from "react-hook-form";
@@ -28,13 +29,8 @@ export default function LoginPage() {
 
   const onSubmit = form.handleSubmit((values) => {
     login.mutate(values, {
-      onError: (error) => {
-        // A 400 names the fields it rejected; show those messages under the fields too.
-        for (const name of ["username", "password"] as const) {
-          const message = error.fields?.[name];
-          if (message) form.setError(name, { type: "server", message });
-        }
-      },
+      // A 400 names the fields it rejected; show those messages under the fields too.
+      onError: (error) => applyServerFieldErrors(form, error, ["username", "password"]),
     });
   });
 

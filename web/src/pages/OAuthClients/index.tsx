@@ -11,7 +11,7 @@ import { ClientCard } from "./components/client-card";
 import { ClientsSkeleton } from "./components/clients-skeleton";
 import { ConfirmClientDialog, type ConfirmKind } from "./components/confirm-client-dialog";
 import { CreateClientDialog } from "./components/create-client-dialog";
-import { NoPermission } from "./components/no-permission";
+import { NoPermission } from "@/components/ui/no-permission";
 
 interface ConfirmState {
   kind: ConfirmKind;
@@ -97,7 +97,7 @@ export default function OAuthClientsPage() {
 
       <div ref={contentRef} tabIndex={-1} className="focus:outline-none">
         {!canRead ? (
-          <NoPermission />
+          <NoPermission what="OAuth clients" />
         ) : clients.isPending ? (
           <ClientsSkeleton />
         ) : clients.error ? (

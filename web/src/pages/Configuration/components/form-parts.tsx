@@ -1,50 +1,6 @@
 import { Lock } from "lucide-react";
-import type { ReactNode } from "react";
-import type { UseFormRegisterReturn } from "react-hook-form";
 import { Button } from "@/components/ui/button";
-import { FieldError } from "@/components/ui/field-error";
-import { Input } from "@/components/ui/input";
-import { Label } from "@/components/ui/label";
 import { Spinner } from "@/components/ui/spinner";
-
-interface TextFieldProps {
-  id: string;
-  label: string;
-  registration: UseFormRegisterReturn;
-  error?: string | undefined;
-  hint?: ReactNode;
-  type?: "text" | "url" | "password";
-  placeholder?: string | undefined;
-  autoComplete?: string;
-}
-
-/** Label above, input, then the hint and the field's message in the destructive colour (UI.md). */
-export function TextField({ id, label, registration, error, hint, type = "text", placeholder, autoComplete = "off" }: TextFieldProps) {
-  const describedBy = [hint ? `${id}-hint` : null, error ? `${id}-error` : null].filter(Boolean).join(" ") || undefined;
-  return (
-    <div className="min-w-0 space-y-2">
-      <Label htmlFor={id}>{label}</Label>
-      <Input
-        id={id}
-        type={type}
-        placeholder={placeholder}
-        autoComplete={autoComplete}
-        autoCapitalize="none"
-        spellCheck={false}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy}
-        className={type === "password" ? "font-mono" : undefined}
-        {...registration}
-      />
-      <FieldError id={`${id}-error`} message={error} />
-      {hint && (
-        <p id={`${id}-hint`} className="text-xs text-muted-foreground">
-          {hint}
-        </p>
-      )}
-    </div>
-  );
-}
 
 interface FormActionsProps {
   idPrefix: string;

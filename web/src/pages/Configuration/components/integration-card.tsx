@@ -1,8 +1,7 @@
-import { CircleAlert, RotateCw, type LucideIcon } from "lucide-react";
+import { Time } from "@/components/ui/time";
+import type { LucideIcon } from "lucide-react";
 import type { ReactNode } from "react";
-import type { ApiError } from "@/api/client";
 import { Badge } from "@/components/ui/badge";
-import { Button } from "@/components/ui/button";
 import { Card, CardContent } from "@/components/ui/card";
 import { Skeleton } from "@/components/ui/skeleton";
 
@@ -59,18 +58,10 @@ function StoredBadge({ stored }: { stored: StoredState | null }) {
   return stored.isActive ? <Badge variant="success">Active</Badge> : <Badge variant="secondary">Inactive</Badge>;
 }
 
-const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
-const fullDateTime = new Intl.DateTimeFormat(undefined, { dateStyle: "full", timeStyle: "long" });
-
 function LastSaved({ at }: { at: string }) {
-  const date = new Date(at);
-  if (Number.isNaN(date.getTime())) return null;
   return (
     <p>
-      Last saved{" "}
-      <time dateTime={date.toISOString()} title={fullDateTime.format(date)}>
-        {dateTime.format(date)}
-      </time>
+      Last saved <Time iso={at} as="dateTime" />
     </p>
   );
 }
@@ -90,22 +81,6 @@ export function FormSkeleton({ fields = 3 }: { fields?: number }) {
         <Skeleton className="h-9 w-20" />
         <Skeleton className="h-9 w-36" />
       </div>
-    </div>
-  );
-}
-
-/** The stored config could not be read: say why and offer to try again. */
-export function LoadError({ error, onRetry, retrying }: { error: ApiError; onRetry: () => void; retrying: boolean }) {
-  return (
-    <div role="alert" className="flex flex-col items-start gap-3 rounded-md border border-destructive/30 bg-destructive/5 p-4 text-sm">
-      <p className="flex items-start gap-2 text-destructive">
-        <CircleAlert className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
-        {error.serverMessage ?? error.message}
-      </p>
-      <Button variant="outline" size="sm" onClick={onRetry} disabled={retrying}>
-        <RotateCw aria-hidden="true" className={retrying ? "animate-spin" : undefined} />
-        {retrying ? "Retrying..." : "Try again"}
-      </Button>
     </div>
   );
 }

@@ -6,8 +6,11 @@ import { useForm, type DefaultValues, type FieldValues, type Path, type Resolver
 import type { z } from "zod";
 import type { ApiError } from "@/api/client";
 import { FormSwitchField } from "@/components/ui/switch-field";
-import { FormActions, secretHint, TextField } from "./form-parts";
-import { FormSkeleton, IntegrationCard, LoadError, type StoredState } from "./integration-card";
+import { TextField } from "@/components/ui/text-field";
+import { applyServerFieldErrors } from "@/lib/form-errors";
+import { FormActions, secretHint } from "./form-parts";
+import { FormSkeleton, IntegrationCard, type StoredState } from "./integration-card";
+import { QueryError } from "@/components/ui/query-error";
 
 /** One text field of an integration form; its id is `${integration id}-${name}`. */
 export interface IntegrationField<Name extends string> {
@@ -78,7 +81,7 @@ export function IntegrationConfigCard<Dto extends StoredState, Values extends Fi
       {config.isPending ? (
         <FormSkeleton fields={spec.fields.length + 1} />
       ) : config.error ? (
-        <LoadError error={config.error} onRetry={() => void config.refetch()} retrying={config.isFetching} />
+        <QueryError error={config.error} onRetry={() => void config.refetch()} retrying={config.isFetching} />
       ) : (
         <IntegrationForm spec={spec} stored={config.data} canWrite={canWrite} />
       )}
@@ -126,12 +129,7 @@ function IntegrationForm<Dto extends StoredState, Values extends FieldValues, Ou
   const saving = save.isPending;
   const onSubmit = form.handleSubmit((values) => {
     save.mutate(values, {
-      onError: (error) => {
-        for (const name of [...fields.map((field) => field.name), secret.name]) {
-          const message = error.fields?.[name];
-          if (message) form.setError(name, { type: "server", message }, { shouldFocus: true });
-        }
-      },
+      onError: (error) => applyServerFieldErrors(form, error, [...fields.map((field) => field.name), secret.name]),
     });
   });
 

@@ -1,5 +1,6 @@
 import { Gauge, KeyRound, Radio, Zap, type LucideIcon } from "lucide-react";
-import { formatNumber, type RateLimits } from "../lib/config-entries";
+import { formatNumber } from "@/lib/format";
+import type { RateLimits } from "../lib/config-entries";
 import { SectionCard } from "./section-card";
 
 interface Limit {

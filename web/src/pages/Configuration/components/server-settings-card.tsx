@@ -3,8 +3,9 @@ import type { UseQueryResult } from "@tanstack/react-query";
 import { CONFIG_KEYS, type ConfigEntry } from "@contract/integrations";
 import type { ApiError } from "@/api/client";
 import { Skeleton } from "@/components/ui/skeleton";
-import { DEFAULT_PORT, entryOf, formatNumber, numberOf } from "../lib/config-entries";
-import { LoadError } from "./integration-card";
+import { formatNumber } from "@/lib/format";
+import { DEFAULT_PORT, entryOf, numberOf } from "../lib/config-entries";
+import { QueryError } from "@/components/ui/query-error";
 import { SectionCard } from "./section-card";
 
 interface Row {
@@ -53,7 +54,7 @@ export function ServerSettingsCard({ config }: { config: UseQueryResult<ConfigEn
           ))}
         </div>
       ) : config.error ? (
-        <LoadError error={config.error} onRetry={() => void config.refetch()} retrying={config.isFetching} />
+        <QueryError error={config.error} onRetry={() => void config.refetch()} retrying={config.isFetching} />
       ) : (
         <dl className="divide-y divide-border text-sm">
           {rowsOf(config.data).map((row) => (

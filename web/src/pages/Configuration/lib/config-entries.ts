@@ -39,4 +39,3 @@ export function corsOriginsOf(entries: readonly ConfigEntry[] | null | undefined
     .filter(Boolean);
 }
 
-export const formatNumber = (n: number): string => new Intl.NumberFormat().format(n);

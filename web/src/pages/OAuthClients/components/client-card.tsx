@@ -3,7 +3,8 @@ import type { ReactNode } from "react";
 import type { OAuthClientDto } from "@contract/oauth";
 import { Badge } from "@/components/ui/badge";
 import { Card } from "@/components/ui/card";
-import { activeGrantsText, formatDate, formatDateTime } from "../lib/format";
+import { Time } from "@/components/ui/time";
+import { plural } from "@/lib/format";
 import { ClientActions, type ClientAction } from "./client-actions";
 import { ClientIdValue, ClientSecretValue } from "./credential-rows";
 import { PolicySummary } from "./policy-summary";
@@ -58,13 +59,11 @@ export function ClientCard({ client, canWrite, revealed, onToggleReveal, onActio
             <span className="inline-flex items-center gap-1">
               <CalendarDays className="size-3.5" aria-hidden="true" />
               Created{" "}
-              <time dateTime={client.createdAt} title={formatDateTime(client.createdAt)}>
-                {formatDate(client.createdAt)}
-              </time>
+              <Time iso={client.createdAt} />
             </span>
             <span className="inline-flex items-center gap-1 tabular-nums" title="Live grants: unexpired, unrevoked sessions of this client">
               <Activity className="size-3.5" aria-hidden="true" />
-              {activeGrantsText(client.activeGrants)}
+              {plural(client.activeGrants, "active grant")}
             </span>
           </p>
         </div>

@@ -1,10 +1,10 @@
 import { Check, Copy } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
-import { OAUTH_CLIENT_TOASTS } from "@contract/oauth";
+import { TOASTS } from "@contract/messages";
 import { Button } from "@/components/ui/button";
 import { toast } from "@/hooks/use-toast";
 
-type Copyable = Parameters<typeof OAUTH_CLIENT_TOASTS.copied>[0];
+type Copyable = Parameters<typeof TOASTS.oauthClients.copied>[0];
 
 interface CopyButtonProps {
   value: string;
@@ -24,10 +24,10 @@ export function CopyButton({ value, what, label }: CopyButtonProps) {
     try {
       await navigator.clipboard.writeText(value);
     } catch {
-      toast({ variant: "destructive", title: "Error", description: `Could not copy the ${what} to the clipboard. Select it and copy it by hand.` });
+      toast({ variant: "destructive", title: "Error", description: TOASTS.oauthClients.copyFailed(what) });
       return;
     }
-    toast({ title: OAUTH_CLIENT_TOASTS.copiedTitle, description: OAUTH_CLIENT_TOASTS.copied(what) });
+    toast({ title: TOASTS.oauthClients.copiedTitle, description: TOASTS.oauthClients.copied(what) });
     setCopied(true);
     clearTimeout(timer.current);
     timer.current = setTimeout(() => setCopied(false), 2000);

@@ -1,8 +1,8 @@
+import { applyServerFieldErrors } from "@/lib/form-errors";
 import { zodResolver } from "@hookform/resolvers/zod";
 import type { z } from "zod";
 import { Controller, useForm, type FieldPath, type UseFormReturn } from "react-hook-form";
 import { DEFAULT_SCOPES_TEXT, OAUTH_SCOPES, OAuthClientFormSchema, type OAuthClientFormInput } from "@contract/oauth";
-import type { ApiError } from "@/api/client";
 import { useCreateOAuthClient } from "@/api/oauth-clients";
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "@/components/ui/dialog";
 import { DialogFormFooter } from "@/components/ui/dialog-form-footer";
@@ -27,16 +27,6 @@ const CLIENT_TYPES = [
 
 const ID = "create-oauth-client";
 
-/** A 400 names the fields it rejected: show those messages under the fields (spec section 5). */
-function applyServerFieldErrors(form: Form, error: ApiError): void {
-  let first = true;
-  for (const name of SERVER_FIELDS) {
-    const message = error.fields?.[name];
-    if (!message) continue;
-    form.setError(name, { type: "server", message }, { shouldFocus: first });
-    first = false;
-  }
-}
 
 /** "Create Client" (spec sections 2, 4 and 5). On success it closes and its form starts afresh next time. */
 export function CreateClientDialog({
@@ -81,7 +71,7 @@ function CreateClientForm({ onDone }: { onDone: () => void }) {
         form.reset(EMPTY);
         onDone();
       },
-      onError: (failure) => applyServerFieldErrors(form, failure),
+      onError: (failure) => applyServerFieldErrors(form, failure, SERVER_FIELDS),
     });
   });
 

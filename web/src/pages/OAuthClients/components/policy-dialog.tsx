@@ -1,7 +1,7 @@
+import { applyServerFieldErrors } from "@/lib/form-errors";
 import { Controller, useForm, type UseFormReturn } from "react-hook-form";
 import type { OAuthClientDto } from "@contract/oauth";
 import { ClientPolicySchema, POLICY_FORM_FIELDS, policyFromForm, policyToForm, TOOLSET_NAMES, TOOLSETS, type PolicyFormValues, type Toolset } from "@contract/policy";
-import type { ApiError } from "@/api/client";
 import { useSetOAuthClientPolicy } from "@/api/oauth-clients";
 import { Checkbox } from "@/components/ui/checkbox";
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "@/components/ui/dialog";
@@ -38,16 +38,6 @@ function resolver(values: PolicyFormValues) {
   return { values: {}, errors };
 }
 
-/** A 400 names the fields it rejected ("jiraProjects.0" for a list's entry): shown under those fields. */
-function applyServerFieldErrors(form: Form, error: ApiError): void {
-  let first = true;
-  for (const [key, message] of Object.entries(error.fields ?? {})) {
-    const name = POLICY_FORM_FIELDS.find((f) => key === f || key.startsWith(`${f}.`));
-    if (!name || form.getFieldState(name).error) continue;
-    form.setError(name, { type: "server", message }, { shouldFocus: first });
-    first = false;
-  }
-}
 
 /** "Edit policy": what one OAuth client's AI may touch (issue 11 item 4). */
 export function PolicyDialog({
@@ -81,7 +71,7 @@ function PolicyForm({ client, onDone }: { client: OAuthClientDto; onDone: () => 
   const errors = form.formState.errors;
 
   const onSubmit = form.handleSubmit((values) => {
-    save.mutate({ client, policy: policyFromForm(values) }, { onSuccess: onDone, onError: (failure) => applyServerFieldErrors(form, failure) });
+    save.mutate({ client, policy: policyFromForm(values) }, { onSuccess: onDone, onError: (failure) => applyServerFieldErrors(form, failure, POLICY_FORM_FIELDS) });
   });
 
   return (

@@ -5,7 +5,9 @@ import { UserCreateFormSchema } from "@contract/users";
 import { useCreateUser } from "@/api/users";
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "@/components/ui/dialog";
 import { DialogFormFooter } from "@/components/ui/dialog-form-footer";
-import { ActiveUserField, applyServerFieldErrors, IdentityFields, TextField, type UserFormValues } from "./user-form-fields";
+import { formField, TextField } from "@/components/ui/text-field";
+import { applyServerFieldErrors } from "@/lib/form-errors";
+import { ActiveUserField, IdentityFields, USER_FORM_FIELDS, type UserFormValues } from "./user-form-fields";
 
 const EMPTY: UserFormValues = { firstName: "", lastName: "", email: "", username: "", password: "", confirmPassword: "", isActive: true };
 
@@ -36,7 +38,7 @@ function CreateUserForm({ onDone }: { onDone: () => void }) {
     const body = { ...values, firstName: values.firstName ?? null, lastName: values.lastName ?? null };
     create.mutate(body, {
       onSuccess: onDone,
-      onError: (error) => applyServerFieldErrors(form, error),
+      onError: (error) => applyServerFieldErrors(form, error, USER_FORM_FIELDS),
     });
   });
 
@@ -45,8 +47,8 @@ function CreateUserForm({ onDone }: { onDone: () => void }) {
       <fieldset disabled={busy} className="grid min-w-0 gap-4">
         <IdentityFields form={form} idPrefix="create-user" />
         <div className="grid gap-4 sm:grid-cols-2">
-          <TextField form={form} idPrefix="create-user" name="password" label="Password" type="password" autoComplete="new-password" />
-          <TextField form={form} idPrefix="create-user" name="confirmPassword" label="Confirm Password" type="password" autoComplete="new-password" />
+          <TextField {...formField(form, "create-user", "password")} label="Password" type="password" autoComplete="new-password" />
+          <TextField {...formField(form, "create-user", "confirmPassword")} label="Confirm Password" type="password" autoComplete="new-password" />
         </div>
         <ActiveUserField form={form} idPrefix="create-user" />
       </fieldset>

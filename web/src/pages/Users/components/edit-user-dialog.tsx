@@ -5,7 +5,9 @@ import { UserEditFormSchema, type UserDto } from "@contract/users";
 import { useUpdateUser } from "@/api/users";
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "@/components/ui/dialog";
 import { DialogFormFooter } from "@/components/ui/dialog-form-footer";
-import { ActiveUserField, applyServerFieldErrors, IdentityFields, TextField, type UserFormValues } from "./user-form-fields";
+import { formField, TextField } from "@/components/ui/text-field";
+import { applyServerFieldErrors } from "@/lib/form-errors";
+import { ActiveUserField, IdentityFields, USER_FORM_FIELDS, type UserFormValues } from "./user-form-fields";
 
 interface EditUserDialogProps {
   user: UserDto | null;
@@ -57,7 +59,7 @@ function EditUserForm({ user, onDone }: { user: UserDto; onDone: () => void }) {
       { id: user.id, changes },
       {
         onSuccess: onDone,
-        onError: (error) => applyServerFieldErrors(form, error),
+        onError: (error) => applyServerFieldErrors(form, error, USER_FORM_FIELDS),
       },
     );
   });
@@ -69,17 +71,14 @@ function EditUserForm({ user, onDone }: { user: UserDto; onDone: () => void }) {
         <ActiveUserField form={form} idPrefix="edit-user" />
         <fieldset className="grid min-w-0 gap-4 border-t border-border pt-4">
           <legend className="float-left mb-0 text-sm font-semibold">Change Password (optional)</legend>
-          <TextField
-            form={form}
-            idPrefix="edit-user"
-            name="password"
+          <TextField {...formField(form, "edit-user", "password")}
             label="New Password"
             type="password"
             autoComplete="new-password"
             hint="Leave blank to keep current password"
             className="clear-left"
           />
-          <TextField form={form} idPrefix="edit-user" name="confirmPassword" label="Confirm New Password" type="password" autoComplete="new-password" />
+          <TextField {...formField(form, "edit-user", "confirmPassword")} label="Confirm New Password" type="password" autoComplete="new-password" />
         </fieldset>
       </fieldset>
       <DialogFormFooter busy={busy} onCancel={onDone} submitLabel="Update User" pendingLabel="Updating..." />

@@ -1,3 +1,5 @@
+import type { ApiError } from "@/api/client";
+import { applyServerFieldErrors } from "@/lib/form-errors";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useMemo } from "react";
 import { Controller, useForm } from "react-hook-form";
@@ -60,12 +62,7 @@ function RoleForm({ role, onDone }: { role: RoleDto | null; onDone: () => void }
 
   const onSubmit = form.handleSubmit((values) => {
     const body = { ...values, description: values.description || null };
-    const onError = (error: { fields?: Record<string, string> | undefined }) => {
-      for (const name of ["name", "description", "permissions"] as const) {
-        const message = error.fields?.[name];
-        if (message) form.setError(name, { type: "server", message }, { shouldFocus: true });
-      }
-    };
+    const onError = (error: ApiError) => applyServerFieldErrors(form, error, ["name", "description", "permissions"]);
     if (role) update.mutate({ id: role.id, changes: body }, { onSuccess: onDone, onError });
     else create.mutate(body, { onSuccess: onDone, onError });
   });

@@ -7,7 +7,7 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { Skeleton } from "@/components/ui/skeleton";
 import { useCan } from "@/hooks/use-permission";
 import { DeleteRoleDialog } from "./delete-role-dialog";
-import { NoPermission } from "./no-permission";
+import { NoPermission } from "@/components/ui/no-permission";
 import { RoleCard } from "./role-card";
 import { RoleFormDialog } from "./role-form-dialog";
 
@@ -19,7 +19,7 @@ export function RolesTab() {
   const [form, setForm] = useState<{ role: RoleDto | null; open: boolean }>({ role: null, open: false });
   const [deleting, setDeleting] = useState<{ role: RoleDto | null; open: boolean }>({ role: null, open: false });
 
-  if (!canRead) return <NoPermission message="You do not have permission to view roles." />;
+  if (!canRead) return <NoPermission what="roles" />;
 
   const list = roles.data ?? [];
   return (

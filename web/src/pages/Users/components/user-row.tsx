@@ -2,7 +2,8 @@ import { memo } from "react";
 import type { RoleSummaryDto, UserDto } from "@contract/users";
 import { Badge } from "@/components/ui/badge";
 import { TableCell, TableRow } from "@/components/ui/table";
-import { displayName, formatDate } from "../lib/user-display";
+import { Time } from "@/components/ui/time";
+import { displayName } from "../lib/user-display";
 import { UserActionsMenu, type UserAction } from "./user-actions-menu";
 import { UserAvatar } from "./user-avatar";
 
@@ -85,10 +86,5 @@ function RoleBadges({ roles }: { roles: RoleSummaryDto[] }) {
 
 function LastLogin({ iso }: { iso: string | null }) {
   if (!iso) return <span>Never</span>;
-  const { short, full } = formatDate(iso);
-  return (
-    <time dateTime={iso} title={full}>
-      {short}
-    </time>
-  );
+  return <Time iso={iso} />;
 }

@@ -1,3 +1,4 @@
+import { formatNumber } from "@/lib/format";
 import { Search, UserPlus, UserRoundX, Users } from "lucide-react";
 import { useCallback, useDeferredValue, useMemo, useState } from "react";
 import type { UserDto } from "@contract/users";
@@ -12,7 +13,7 @@ import { CreateUserDialog } from "./create-user-dialog";
 import { DeleteUserDialog } from "./delete-user-dialog";
 import { EditUserDialog } from "./edit-user-dialog";
 import { ManageRolesDialog } from "./manage-roles-dialog";
-import { NoPermission } from "./no-permission";
+import { NoPermission } from "@/components/ui/no-permission";
 import { actionsTriggerSelector, type UserAction } from "./user-actions-menu";
 import { UsersTable } from "./users-table";
 
@@ -58,7 +59,7 @@ export function UsersTab() {
     },
   });
 
-  if (!canRead) return <NoPermission message="You do not have permission to view users." />;
+  if (!canRead) return <NoPermission what="users" />;
 
   const loading = users.isPending;
   const total = users.data?.length ?? 0;
@@ -89,10 +90,10 @@ export function UsersTab() {
       <Card className="overflow-hidden" data-filter={deferredSearch}>
         <div className="flex items-center justify-between gap-3 border-b border-border px-6 py-4">
           <h2 className="text-base font-semibold leading-none" aria-live="polite">
-            {loading ? "Users" : `Users (${new Intl.NumberFormat().format(filtered.length)})`}
+            {loading ? "Users" : `Users (${formatNumber(filtered.length)})`}
           </h2>
           {!loading && deferredSearch.trim() !== "" && (
-            <span className="text-xs text-muted-foreground">of {new Intl.NumberFormat().format(total)}</span>
+            <span className="text-xs text-muted-foreground">of {formatNumber(total)}</span>
           )}
         </div>
         {users.error ? (

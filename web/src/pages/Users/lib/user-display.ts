@@ -39,13 +39,3 @@ export function filterUsers(index: readonly IndexedUser[], query: string): UserD
   for (const entry of index) if (entry.haystack.includes(needle)) result.push(entry.user);
   return result;
 }
-
-const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium" });
-const dateTimeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "full", timeStyle: "long" });
-
-/** A date in the user's locale, and the absolute time for its tooltip (UI.md). */
-export function formatDate(iso: string): { short: string; full: string } {
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return { short: iso, full: iso };
-  return { short: dateFormat.format(date), full: dateTimeFormat.format(date) };
-}
