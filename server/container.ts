@@ -99,7 +99,7 @@ export function createContainer(deps: { database: Database; config: AppConfig; c
   const syncRecorder = createSyncRecorder({ repo: repos.integrationsRepo, meter, log });
   const integrationStatus = createIntegrationStatusService({ targets: upstreamTargets, meter, clock, probeTimeoutMs: Math.min(config.UPSTREAM_TIMEOUT_MS, 5_000) });
   const metadataDocuments = config.OAUTH_CLIENT_ID_METADATA_DOCUMENTS ? createClientMetadataDocuments({ hostPolicy, clock, ...(config.clientMetadataTls ? { tls: config.clientMetadataTls } : {}) }) : undefined;
-  const oauthClients = createOAuthClientsService({ repo: repos.oauthClientsRepo, grantsRepo: repos.oauthGrantsRepo, secretBox, audit, clock, log, events, ...(metadataDocuments ? { metadataDocuments } : {}) });
+  const oauthClients = createOAuthClientsService({ repos, transact, secretBox, audit, clock, log, events, ...(metadataDocuments ? { metadataDocuments } : {}) });
   const oauthTokens = createOAuthTokensService({
     repo: repos.oauthGrantsRepo,
     audit,

@@ -1,5 +1,6 @@
 import { Router } from "express";
-import { AuditQuerySchema, type AuditEventDto } from "../../../contract/audit";
+import { AuditQuerySchema } from "../../../contract/audit";
+import { toAuditEventDto } from "../../modules/audit/audit.presenter";
 import type { AuditService } from "../../modules/audit/audit.service";
 import { AppError } from "../../lib/app-error";
 import { can } from "../middleware/access";
@@ -33,7 +34,7 @@ export function auditRoutes(deps: { audit: AuditService }): Router {
       after: q.cursor ? decodeCursor(q.cursor) : undefined,
       limit: q.limit,
     });
-    const events: AuditEventDto[] = rows.map((e) => ({ ...e, at: e.at.toISOString() }));
+    const events = rows.map(toAuditEventDto);
     res.json({ events, nextCursor: rows.length === q.limit ? encodeCursor(rows.at(-1)!) : null });
   });
 

@@ -2,6 +2,7 @@ import { Router } from "express";
 import { AtlassianConfigInputSchema, BitbucketConfigInputSchema } from "../../../contract/integrations";
 import type { IntegrationStatusService } from "../../modules/integrations/integration-status.service";
 import type { IntegrationConfigService } from "../../modules/integrations/integration-config.service";
+import { toAtlassianConfigDto, toBitbucketConfigDto } from "../../modules/integrations/integrations.presenter";
 import { serverSettings, type SettingsConfig } from "../../modules/integrations/settings";
 import { actorOf } from "../actor";
 import { can } from "../middleware/access";
@@ -13,16 +14,16 @@ export function integrationsRoutes(deps: { integrations: IntegrationConfigServic
   const router = Router();
 
   router.get("/admin/atlassian-config", can("config.read"), async (_req, res) => {
-    res.json(await integrations.getAtlassian());
+    res.json(toAtlassianConfigDto(await integrations.getAtlassian()));
   });
   router.post("/admin/atlassian-config", can("config.write"), async (req, res) => {
-    res.json(await integrations.saveAtlassian(parseInput(AtlassianConfigInputSchema, req.body), actorOf(req)));
+    res.json(toAtlassianConfigDto(await integrations.saveAtlassian(parseInput(AtlassianConfigInputSchema, req.body), actorOf(req))));
   });
   router.get("/admin/bitbucket-config", can("config.read"), async (_req, res) => {
-    res.json(await integrations.getBitbucket());
+    res.json(toBitbucketConfigDto(await integrations.getBitbucket(), integrations.bitbucketApiUrl));
   });
   router.post("/admin/bitbucket-config", can("config.write"), async (req, res) => {
-    res.json(await integrations.saveBitbucket(parseInput(BitbucketConfigInputSchema, req.body), actorOf(req)));
+    res.json(toBitbucketConfigDto(await integrations.saveBitbucket(parseInput(BitbucketConfigInputSchema, req.body), actorOf(req)), integrations.bitbucketApiUrl));
   });
 
   // Tests make real upstream calls with the stored credentials: for those who may change them.

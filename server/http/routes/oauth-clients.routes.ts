@@ -1,6 +1,7 @@
 import { Router, type Request } from "express";
 import { ConsentDecisionSchema, OAuthClientCreateSchema, OAuthClientUpdateSchema } from "../../../contract/oauth";
 import { ClientPolicySchema } from "../../../contract/policy";
+import { toOAuthClientDto } from "../../modules/oauth/oauth-clients.presenter";
 import type { OAuthClientsService } from "../../modules/oauth/oauth-clients.service";
 import type { OAuthTokensService } from "../../modules/oauth/oauth-tokens.service";
 import { AppError } from "../../lib/app-error";
@@ -22,14 +23,14 @@ export function oauthClientsRoutes(deps: { clients: OAuthClientsService; tokens:
 
   router.get("/admin/oauth-clients", can("oauth-clients.read"), async (req, res) => {
     // D7: secrets only for those who manage clients.
-    res.json(await clients.list({ withSecrets: req.session?.permissions.has("oauth-clients.write") ?? false }));
+    res.json((await clients.list({ withSecrets: req.session?.permissions.has("oauth-clients.write") ?? false })).map(toOAuthClientDto));
   });
   router.post("/admin/oauth-clients", can("oauth-clients.write"), async (req, res) => {
-    res.status(201).json(await clients.create(parseInput(OAuthClientCreateSchema, req.body), actorOf(req)));
+    res.status(201).json(toOAuthClientDto(await clients.create(parseInput(OAuthClientCreateSchema, req.body), actorOf(req))));
   });
   router.patch("/admin/oauth-clients/:clientId", can("oauth-clients.write"), async (req, res) => {
     const { isActive } = parseInput(OAuthClientUpdateSchema, req.body);
-    res.json(await clients.setActive(clientIdParam(req.params.clientId), isActive, actorOf(req)));
+    res.json(toOAuthClientDto(await clients.setActive(clientIdParam(req.params.clientId), isActive, actorOf(req))));
   });
   // What the client's AI may touch (issue 11 item 4): read by those who see clients, set by those who manage them.
   router.get("/admin/oauth-clients/:clientId/policy", can("oauth-clients.read"), async (req, res) => {
@@ -39,7 +40,7 @@ export function oauthClientsRoutes(deps: { clients: OAuthClientsService; tokens:
     res.json(await clients.setPolicy(clientIdParam(req.params.clientId), parseInput(ClientPolicySchema, req.body), actorOf(req)));
   });
   router.post("/admin/oauth-clients/:clientId/secret", can("oauth-clients.write"), async (req, res) => {
-    res.json(await clients.regenerateSecret(clientIdParam(req.params.clientId), actorOf(req)));
+    res.json(toOAuthClientDto(await clients.regenerateSecret(clientIdParam(req.params.clientId), actorOf(req))));
   });
   router.delete("/admin/oauth-clients/:clientId", can("oauth-clients.write"), async (req, res) => {
     await clients.delete(clientIdParam(req.params.clientId), actorOf(req));

@@ -1,4 +1,4 @@
-import type { AtlassianConfigDto, AtlassianConfigInputSchema, BitbucketConfigDto, BitbucketConfigInputSchema } from "../../../contract/integrations";
+import type { AtlassianConfigInputSchema, BitbucketConfigInputSchema } from "../../../contract/integrations";
 import { INTEGRATION_MESSAGES } from "../../../contract/integrations";
 import type { z } from "zod";
 import type { IntegrationConfigRow } from "../../db/schema";
@@ -64,40 +64,23 @@ export function createIntegrationConfigService(deps: { repos: Repos; transact: T
     return row;
   }
 
-  const atlassianDto = (row: IntegrationConfigRow | undefined): AtlassianConfigDto => ({
-    configured: Boolean(row),
-    instanceUrl: row?.settings.instanceUrl ?? "",
-    email: row?.settings.email ?? "",
-    isActive: row?.isActive ?? true,
-    apiTokenHint: row?.secretHint ?? null,
-    updatedAt: row?.updatedAt.toISOString() ?? null,
-  });
-
-  const bitbucketDto = (row: IntegrationConfigRow | undefined): BitbucketConfigDto => ({
-    configured: Boolean(row),
-    workspace: row?.settings.workspace ?? "",
-    username: row?.settings.username ?? "",
-    isActive: row?.isActive ?? true,
-    appPasswordHint: row?.secretHint ?? null,
-    apiUrl: deps.bitbucketApiUrl,
-    updatedAt: row?.updatedAt.toISOString() ?? null,
-  });
-
   return {
-    getAtlassian: async () => atlassianDto(await repos.integrationsRepo.find("atlassian")),
-    getBitbucket: async () => bitbucketDto(await repos.integrationsRepo.find("bitbucket")),
+    /** Where Bitbucket calls go (the configuration shows it; it is not stored). */
+    bitbucketApiUrl: deps.bitbucketApiUrl,
+    getAtlassian: (): Promise<IntegrationConfigRow | undefined> => repos.integrationsRepo.find("atlassian"),
+    getBitbucket: (): Promise<IntegrationConfigRow | undefined> => repos.integrationsRepo.find("bitbucket"),
 
-    async saveAtlassian(input: AtlassianInput, actor: Actor): Promise<AtlassianConfigDto> {
+    async saveAtlassian(input: AtlassianInput, actor: Actor): Promise<IntegrationConfigRow> {
       const settings = { instanceUrl: normaliseInstanceUrl(input.instanceUrl), email: input.email };
       // Checked here for a clear answer; every connection is checked again (DNS can change).
       const problem = await deps.hostPolicy.problem(new URL(settings.instanceUrl).hostname);
       if (problem) throw new AppError("validation_failed", problem, { fields: { instanceUrl: problem } });
-      return atlassianDto(await save("atlassian", settings, input.apiToken, input.isActive, actor, "apiToken", ["instanceUrl", "email"]));
+      return save("atlassian", settings, input.apiToken, input.isActive, actor, "apiToken", ["instanceUrl", "email"]);
     },
 
-    async saveBitbucket(input: BitbucketInput, actor: Actor): Promise<BitbucketConfigDto> {
+    async saveBitbucket(input: BitbucketInput, actor: Actor): Promise<IntegrationConfigRow> {
       const settings = { workspace: input.workspace, username: input.username };
-      return bitbucketDto(await save("bitbucket", settings, input.appPassword, input.isActive, actor, "appPassword", ["username"]));
+      return save("bitbucket", settings, input.appPassword, input.isActive, actor, "appPassword", ["username"]);
     },
   };
 }

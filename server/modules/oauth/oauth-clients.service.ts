@@ -6,15 +6,16 @@ import type { RegistrationRequest } from "../../oauth/registration";
 import { isMetadataDocumentUrl, type ClientMetadataDocuments } from "../../oauth/client-metadata-documents";
 import type { Logger } from "../../lib/logger";
 import type { EventBus } from "../../lib/event-bus";
-import { OAUTH_SCOPES, redirectUriProblem, type OAuthClientCreateSchema, type ClientOrigin, type OAuthClientDto, type OAuthScope } from "../../../contract/oauth";
+import { OAUTH_SCOPES, redirectUriProblem, type OAuthClientCreateSchema, type OAuthScope } from "../../../contract/oauth";
 import type { z } from "zod";
 import type { OAuthClientRow } from "../../db/schema";
 import { AppError } from "../../lib/app-error";
 import type { Clock } from "../../lib/clock";
 import type { SecretBox } from "../../lib/secret-box";
 import type { Actor, AuditService } from "../audit/audit.service";
-import type { OAuthClientsRepo, OAuthClientWithGrants } from "./oauth-clients.repo";
-import type { OAuthGrantsRepo } from "./oauth-grants.repo";
+import type { Repos, Transact } from "../../repos";
+import type { OAuthClientView } from "./oauth-clients.presenter";
+import type { OAuthClientWithGrants } from "./oauth-clients.repo";
 
 type ClientCreate = z.output<typeof OAuthClientCreateSchema>;
 
@@ -39,8 +40,6 @@ const selfDescribed = (scope: string | undefined, grantTypes: string[] | undefin
   return { scopes: known.length > 0 ? [...new Set(known)] : [...OAUTH_SCOPES], grantTypes: grants.length > 0 ? grants : ["authorization_code"] };
 };
 
-/** The stored origin of a client, as the API and the consent page name it. */
-export const registeredViaOf = (value: string): ClientOrigin => (value === "dynamic" || value === "metadata-document" ? value : "console");
 
 const NOT_FOUND = "OAuth client not found";
 
@@ -50,8 +49,8 @@ const NOT_FOUND = "OAuth client not found";
  * ("oauth.client-revoked"), so cached token checks are dropped at once.
  */
 export function createOAuthClientsService(deps: {
-  repo: OAuthClientsRepo;
-  grantsRepo: OAuthGrantsRepo;
+  repos: Repos;
+  transact: Transact;
   secretBox: SecretBox;
   audit: AuditService;
   clock: Clock;
@@ -60,16 +59,10 @@ export function createOAuthClientsService(deps: {
   log?: Logger;
   events: EventBus;
 }) {
-  const { repo, secretBox, audit, clock } = deps;
+  const { secretBox, audit, clock, transact } = deps;
+  const repo = deps.repos.oauthClientsRepo;
+  /** Told once the change is stored, so no listener acts on a change that was rolled back. */
   const revoked = (clientId: string, reason: string) => deps.events.emit("oauth.client-revoked", { clientId, reason });
-  /**
-   * Ends the client's grants for good: a deactivated client's tokens must not come back when it
-   * is activated again, nor survive a secret rotated because it leaked.
-   */
-  async function revokeAll(row: OAuthClientRow, reason: string): Promise<void> {
-    await deps.grantsRepo.revokeGrantsOfClient(row.id, reason, clock.now());
-    revoked(row.clientId, reason);
-  }
 
   /** The client's secret; null for a public client, or when it cannot be opened (SECRET_KEY changed): regenerate it. */
   const secretOf = (row: OAuthClientRow): string | null => {
@@ -81,20 +74,8 @@ export function createOAuthClientsService(deps: {
     }
   };
 
-  const toDto = (row: OAuthClientRow & { activeGrants?: number }, withSecret: boolean): OAuthClientDto => ({
-    id: row.id,
-    name: row.name,
-    clientId: row.clientId,
-    clientSecret: withSecret ? secretOf(row) : null,
-    clientType: row.secretSealed ? "confidential" : "public",
-    redirectUris: row.redirectUris,
-    scopes: row.scopes,
-    isActive: row.isActive,
-    registeredVia: registeredViaOf(row.registeredVia),
-    activeGrants: row.activeGrants ?? 0,
-    policy: row.policy ?? OPEN_POLICY,
-    createdAt: row.createdAt.toISOString(),
-  });
+  /** What the presenter shows: the row, its live grants and its secret opened (only when asked for). */
+  const view = (row: OAuthClientRow & { activeGrants?: number }, withSecret: boolean): OAuthClientView => ({ ...row, activeGrants: row.activeGrants ?? 0, secret: withSecret ? secretOf(row) : null });
 
   const snapshot = (row: OAuthClientRow) => ({ name: row.name, redirectUris: row.redirectUris, scopes: row.scopes, isActive: row.isActive, clientType: row.secretSealed ? "confidential" : "public" });
 
@@ -114,8 +95,8 @@ export function createOAuthClientsService(deps: {
     }
   }
 
-  async function mustFind(clientId: string): Promise<OAuthClientRow> {
-    const row = await repo.findByClientId(clientId);
+  async function mustFind(r: Repos, clientId: string): Promise<OAuthClientRow> {
+    const row = await r.oauthClientsRepo.findByClientId(clientId);
     if (!row) throw new AppError("not_found", NOT_FOUND);
     return row;
   }
@@ -123,68 +104,88 @@ export function createOAuthClientsService(deps: {
   return {
     count: (): Promise<number> => repo.count(),
 
-    async list(options: { withSecrets: boolean }): Promise<OAuthClientDto[]> {
+    async list(options: { withSecrets: boolean }): Promise<OAuthClientView[]> {
       const rows: OAuthClientWithGrants[] = await repo.list(clock.now());
-      return rows.map((r) => toDto(r, options.withSecrets));
+      return rows.map((r) => view(r, options.withSecrets));
     },
 
-    async create(input: ClientCreate, actor: Actor): Promise<OAuthClientDto> {
+    /** A console client and its audit row, stored together or not at all. */
+    async create(input: ClientCreate, actor: Actor): Promise<OAuthClientView> {
       const clientId = newClientId();
       const confidential = input.clientType === "confidential";
-      const row = await repo.insert({
-        clientId,
-        name: input.name,
-        secretSealed: confidential ? secretBox.seal(newClientSecret(), purpose(clientId)) : null,
-        redirectUris: input.redirectUris,
-        scopes: input.scopes,
-        grantTypes: confidential ? CONFIDENTIAL_GRANTS : PUBLIC_GRANTS,
-        tokenEndpointAuthMethod: confidential ? "client_secret_basic" : "none",
-        isActive: input.isActive,
-        registeredVia: "console",
-        createdBy: actor.userId,
+      const row = await transact(async (r) => {
+        const inserted = await r.oauthClientsRepo.insert({
+          clientId,
+          name: input.name,
+          secretSealed: confidential ? secretBox.seal(newClientSecret(), purpose(clientId)) : null,
+          redirectUris: input.redirectUris,
+          scopes: input.scopes,
+          grantTypes: confidential ? CONFIDENTIAL_GRANTS : PUBLIC_GRANTS,
+          tokenEndpointAuthMethod: confidential ? "client_secret_basic" : "none",
+          isActive: input.isActive,
+          registeredVia: "console",
+          createdBy: actor.userId,
+        });
+        await audit.record(actor, { action: "oauth_client.created", targetType: "oauth_client", targetId: clientId, details: { after: snapshot(inserted) } }, r.auditRepo);
+        return inserted;
       });
-      await audit.record(actor, { action: "oauth_client.created", targetType: "oauth_client", targetId: clientId, details: { after: snapshot(row) } });
-      return toDto(row, true);
+      return view(row, true);
     },
 
-    async setActive(clientId: string, isActive: boolean, actor: Actor): Promise<OAuthClientDto> {
-      const before = await mustFind(clientId);
-      const row = (await repo.update(clientId, { isActive, updatedAt: clock.now() }))!;
-      if (!isActive) await revokeAll(row, "client deactivated");
-      await audit.record(actor, { action: "oauth_client.status_changed", targetType: "oauth_client", targetId: clientId, details: { before: { isActive: before.isActive }, after: { isActive } } });
-      return toDto(row, true);
+    /**
+     * Deactivating ends the client's grants for good (its tokens must not come back when it is
+     * activated again); the change, the revocation and the audit row are one transaction.
+     */
+    async setActive(clientId: string, isActive: boolean, actor: Actor): Promise<OAuthClientView> {
+      const row = await transact(async (r) => {
+        const before = await mustFind(r, clientId);
+        const updated = (await r.oauthClientsRepo.update(clientId, { isActive, updatedAt: clock.now() }))!;
+        if (!isActive) await r.oauthGrantsRepo.revokeGrantsOfClient(updated.id, "client deactivated", clock.now());
+        await audit.record(actor, { action: "oauth_client.status_changed", targetType: "oauth_client", targetId: clientId, details: { before: { isActive: before.isActive }, after: { isActive } } }, r.auditRepo);
+        return updated;
+      });
+      if (!isActive) revoked(clientId, "client deactivated");
+      return view(row, true);
     },
 
     /** What the client may touch (issue 11 item 4); OPEN_POLICY when nobody restricted it. */
     async policy(clientId: string): Promise<ClientPolicy> {
-      return (await mustFind(clientId)).policy ?? OPEN_POLICY;
+      return (await mustFind(deps.repos, clientId)).policy ?? OPEN_POLICY;
     },
 
     /** Replaces the client's policy; its tokens follow at once (cached checks dropped, tool lists changed). */
     async setPolicy(clientId: string, policy: ClientPolicy, actor: Actor): Promise<ClientPolicy> {
-      const before = await mustFind(clientId);
-      await repo.update(clientId, { policy, updatedAt: clock.now() });
-      await audit.record(actor, { action: "oauth_client.policy_changed", targetType: "oauth_client", targetId: clientId, details: { before: before.policy ?? OPEN_POLICY, after: policy } });
+      await transact(async (r) => {
+        const before = await mustFind(r, clientId);
+        await r.oauthClientsRepo.update(clientId, { policy, updatedAt: clock.now() });
+        await audit.record(actor, { action: "oauth_client.policy_changed", targetType: "oauth_client", targetId: clientId, details: { before: before.policy ?? OPEN_POLICY, after: policy } }, r.auditRepo);
+      });
       deps.events.emit("oauth.client-policy-changed", { clientId });
       return policy;
     },
 
-    /** A new secret; the old one stops working at once. Public clients have none to regenerate. */
-    async regenerateSecret(clientId: string, actor: Actor): Promise<OAuthClientDto> {
-      const before = await mustFind(clientId);
-      if (!before.secretSealed) throw new AppError("conflict", "A public client has no secret");
-      const row = (await repo.update(clientId, { secretSealed: secretBox.seal(newClientSecret(), purpose(clientId)), updatedAt: clock.now() }))!;
-      await revokeAll(row, "client secret regenerated");
-      await audit.record(actor, { action: "oauth_client.secret_regenerated", targetType: "oauth_client", targetId: clientId });
-      return toDto(row, true);
+    /** A new secret; the old one and every grant made with it stop working at once. Public clients have none. */
+    async regenerateSecret(clientId: string, actor: Actor): Promise<OAuthClientView> {
+      const row = await transact(async (r) => {
+        const before = await mustFind(r, clientId);
+        if (!before.secretSealed) throw new AppError("conflict", "A public client has no secret");
+        const updated = (await r.oauthClientsRepo.update(clientId, { secretSealed: secretBox.seal(newClientSecret(), purpose(clientId)), updatedAt: clock.now() }))!;
+        await r.oauthGrantsRepo.revokeGrantsOfClient(updated.id, "client secret regenerated", clock.now());
+        await audit.record(actor, { action: "oauth_client.secret_regenerated", targetType: "oauth_client", targetId: clientId }, r.auditRepo);
+        return updated;
+      });
+      revoked(clientId, "client secret regenerated");
+      return view(row, true);
     },
 
     /** Deletes the client with its grants and tokens (D13: its tokens stop working at once). */
     async delete(clientId: string, actor: Actor): Promise<void> {
-      const row = await repo.delete(clientId);
-      if (!row) throw new AppError("not_found", NOT_FOUND);
+      await transact(async (r) => {
+        const row = await r.oauthClientsRepo.delete(clientId);
+        if (!row) throw new AppError("not_found", NOT_FOUND);
+        await audit.record(actor, { action: "oauth_client.deleted", targetType: "oauth_client", targetId: clientId, details: { before: snapshot(row) } }, r.auditRepo);
+      });
       revoked(clientId, "client deleted");
-      await audit.record(actor, { action: "oauth_client.deleted", targetType: "oauth_client", targetId: clientId, details: { before: snapshot(row) } });
     },
 
     /**
@@ -227,7 +228,8 @@ export function createOAuthClientsService(deps: {
       const { scopes, grantTypes } = selfDescribed(metadata.scope, metadata.grant_types);
       const clientId = newClientId();
       const secret = authMethod === "none" ? null : newClientSecret();
-      const row = await repo.insert({
+      const row = await transact(async (r) => {
+        const inserted = await r.oauthClientsRepo.insert({
         clientId,
         name: metadata.client_name?.trim() || "Unnamed client",
         secretSealed: secret ? secretBox.seal(secret, purpose(clientId)) : null,
@@ -237,8 +239,10 @@ export function createOAuthClientsService(deps: {
         tokenEndpointAuthMethod: authMethod,
         isActive: true,
         registeredVia: "dynamic",
+        });
+        await audit.record({ userId: null, username: null, ip: null }, { action: "oauth_client.registered", targetType: "oauth_client", targetId: clientId, details: { after: snapshot(inserted) } }, r.auditRepo);
+        return inserted;
       });
-      await audit.record({ userId: null, username: null, ip: null }, { action: "oauth_client.registered", targetType: "oauth_client", targetId: clientId, details: { after: snapshot(row) } });
       return {
         client_id: clientId,
         client_id_issued_at: Math.floor(row.createdAt.getTime() / 1000),

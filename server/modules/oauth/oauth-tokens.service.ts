@@ -9,7 +9,8 @@ import type { SecretBox } from "../../lib/secret-box";
 import type { EventBus } from "../../lib/event-bus";
 import type { Actor, AuditService } from "../audit/audit.service";
 import type { OAuthGrantsRepo } from "./oauth-grants.repo";
-import { registeredViaOf, type OAuthClientsService } from "./oauth-clients.service";
+import { registeredViaOf } from "./oauth-clients.presenter";
+import type { OAuthClientsService } from "./oauth-clients.service";
 
 export interface OAuthPolicy {
   /** This server's issuer identifier (RFC 8414), e.g. https://bridgekeeper.example.com. */
