@@ -1,4 +1,5 @@
-import { expect, test, type Locator, type Page } from "@playwright/test";
+import type { Locator, Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { E2E_PORT, E2E_SANDBOX_URL } from "../playwright.config";
 import { ADMIN, apiClient, createUserWithRoles, horizontalOverflow, signIn, unique } from "./helpers";
 
@@ -35,12 +36,15 @@ async function expectFormsLoaded(page: Page): Promise<void> {
   await expect(bitbucket(page).getByLabel("Workspace")).toBeVisible();
 }
 
-/** Holds a request back a moment so the pending label can be seen, then lets it through. */
-async function delay(page: Page, path: string, ms = 600): Promise<void> {
+/** Holds a request back until the test has seen the pending state and calls the answer, then lets it through. */
+async function hold(page: Page, path: string): Promise<() => void> {
+  let release: () => void = () => undefined;
+  const gate = new Promise<void>((resolve) => (release = resolve));
   await page.route(`**${path}`, async (route) => {
-    await new Promise((resolve) => setTimeout(resolve, ms));
+    await gate;
     await route.fallback();
   });
+  return release;
 }
 
 /** The one visible toast, with its variant. */
@@ -127,13 +131,14 @@ test.describe.serial("Atlassian and Bitbucket integrations (one global config)",
     const card = atlassian(page);
 
     // The pending label, with the form disabled while the save runs.
-    await delay(page, "/api/admin/atlassian-config");
     await card.getByLabel("Instance URL").fill(SANDBOX.atlassian.instanceUrl);
     await card.getByLabel("Email or username").fill(SANDBOX.atlassian.email);
     await card.getByLabel("API token").fill(SANDBOX.atlassian.apiToken);
+    const release = await hold(page, "/api/admin/atlassian-config");
     await card.getByRole("button", { name: "Save" }).click();
     await expect(card.getByRole("button", { name: "Saving..." })).toBeDisabled();
     await expect(card.getByLabel("Instance URL")).toBeDisabled();
+    release();
     await expect(toast(page, "Configuration saved")).toBeVisible();
     await expect(toast(page, "Atlassian configuration has been updated successfully.")).toBeVisible();
     await expect(card.getByRole("button", { name: "Save" })).toBeEnabled();
@@ -177,9 +182,10 @@ test.describe.serial("Atlassian and Bitbucket integrations (one global config)",
     // Save again with the token left blank: the stored token stays (the test below passes with it).
     await saveAtlassian(page, {});
 
-    await delay(page, "/api/admin/test-atlassian");
+    const release = await hold(page, "/api/admin/test-atlassian");
     await card.getByRole("button", { name: "Test Connection" }).click();
     await expect(card.getByRole("button", { name: "Testing..." })).toBeDisabled();
+    release();
     await expectToast(page, "Connection test completed", ["✓ Jira", "✓ Confluence"], false);
     await expect(card.getByRole("button", { name: "Test Connection" })).toBeEnabled();
 

@@ -1,5 +1,6 @@
 import { mkdirSync } from "node:fs";
-import { expect, test, type Locator, type Page } from "@playwright/test";
+import type { Locator, Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { SECRET_MASK, type OAuthClientDto } from "../contract/oauth";
 import { ADMIN, apiClient, createUserWithRoles, horizontalOverflow, signIn, unique } from "./helpers";
 
@@ -188,14 +189,17 @@ test("a public client has no secret and needs PKCE; an inactive one is created i
   await dialog.getByRole("radio", { name: "Public" }).check();
   await dialog.getByRole("switch", { name: "Active" }).click();
   await expect(dialog.getByRole("switch", { name: "Active" })).not.toBeChecked();
-  // Hold the create back a moment: the button reads "Creating..." and the form is disabled.
+  // Hold the create back until the pending state is seen: the button reads "Creating..." and the form is disabled.
+  let release: () => void = () => undefined;
+  const gate = new Promise<void>((resolve) => (release = resolve));
   await page.route(`**${LIST_URL}`, async (route) => {
-    if (route.request().method() === "POST") await new Promise((resolve) => setTimeout(resolve, 700));
+    if (route.request().method() === "POST") await gate;
     await route.fallback();
   });
   await dialog.getByRole("button", { name: "Create Client" }).click();
   await expect(dialog.getByRole("button", { name: "Creating..." })).toBeDisabled();
   await expect(dialog.getByLabel("Name")).toBeDisabled();
+  release();
   await expect(toast(page, "Client created")).toBeVisible();
   await expect(dialog).toBeHidden();
 

@@ -117,3 +117,18 @@ test.describe("on a phone", () => {
     expect(overflow).toBeLessThanOrEqual(0);
   });
 });
+
+test("the sidebar stays full height and in place on a page taller than the window", async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 480 });
+  await page.goto("/configuration");
+  await signIn(page);
+  await expect(page.getByRole("heading", { level: 1, name: "Configuration" })).toBeVisible();
+  const scrollable = await page.evaluate(() => document.documentElement.scrollHeight - window.innerHeight);
+  expect(scrollable, "the page is taller than the window").toBeGreaterThan(200);
+  await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+  await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(200);
+  const sidebar = page.getByRole("complementary", { name: "Sidebar" });
+  const box = await sidebar.boundingBox();
+  expect(box).toMatchObject({ y: 0, height: 480 });
+  await expect(sidebar.getByRole("button", { name: "Logout" })).toBeInViewport();
+});

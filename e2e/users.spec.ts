@@ -1,4 +1,5 @@
-import { expect, test, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { ADMIN, apiClient, createUserWithRoles, horizontalOverflow, signIn, unique } from "./helpers";
 
 /** User Management (spec section 2, 5 and 8) against the real server. */
