@@ -12,6 +12,7 @@ import { ClientsSkeleton } from "./components/clients-skeleton";
 import { ConfirmClientDialog, type ConfirmKind } from "./components/confirm-client-dialog";
 import { CreateClientDialog } from "./components/create-client-dialog";
 import { NoPermission } from "@/components/ui/no-permission";
+import { QueryError } from "@/components/ui/query-error";
 
 interface ConfirmState {
   kind: ConfirmKind;
@@ -101,9 +102,7 @@ export default function OAuthClientsPage() {
         ) : clients.isPending ? (
           <ClientsSkeleton />
         ) : clients.error ? (
-          <p role="alert" className="rounded-lg border border-destructive/25 bg-destructive/10 px-6 py-10 text-center text-sm text-destructive">
-            {clients.error.serverMessage ?? clients.error.message}
-          </p>
+          <QueryError title="The OAuth clients could not be loaded." error={clients.error} onRetry={() => void clients.refetch()} retrying={clients.isFetching} />
         ) : list.length === 0 ? (
           <EmptyState
             icon={KeyRound}

@@ -1,3 +1,4 @@
+import { QueryError } from "@/components/ui/query-error";
 import { Plus, ShieldCheck } from "lucide-react";
 import { useState } from "react";
 import type { RoleDto } from "@contract/users";
@@ -43,9 +44,7 @@ export function RolesTab() {
           ))}
         </div>
       ) : roles.error ? (
-        <p role="alert" className="text-sm text-destructive">
-          {roles.error.serverMessage ?? roles.error.message}
-        </p>
+        <QueryError title="The roles could not be loaded." error={roles.error} onRetry={() => void roles.refetch()} retrying={roles.isFetching} />
       ) : list.length === 0 ? (
         <EmptyState icon={ShieldCheck} title="No roles yet" description="Create a role to group permissions and assign it to users." />
       ) : (

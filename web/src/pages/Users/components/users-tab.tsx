@@ -1,3 +1,4 @@
+import { QueryError } from "@/components/ui/query-error";
 import { formatNumber } from "@/lib/format";
 import { Search, UserPlus, UserRoundX, Users } from "lucide-react";
 import { useCallback, useDeferredValue, useMemo, useState } from "react";
@@ -97,9 +98,9 @@ export function UsersTab() {
           )}
         </div>
         {users.error ? (
-          <p role="alert" className="px-6 py-10 text-center text-sm text-destructive">
-            {users.error.serverMessage ?? users.error.message}
-          </p>
+          <div className="p-6">
+            <QueryError title="The users could not be loaded." error={users.error} onRetry={() => void users.refetch()} retrying={users.isFetching} />
+          </div>
         ) : !loading && filtered.length === 0 ? (
           <EmptyList searching={total > 0} />
         ) : (
