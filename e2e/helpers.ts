@@ -49,6 +49,13 @@ export function apiClient(page: Page, baseURL: string) {
   };
 }
 
+/**
+ * A request context with its own, empty cookie jar. Inside a test, `request.newContext()` starts
+ * from the test's storage state: the worker's admin session, which a sign-in there would replace
+ * and end (the server drops the session a login request carries).
+ */
+const freshRequestContext = (baseURL: string) => request.newContext({ baseURL, storageState: { cookies: [], origins: [] } });
+
 /** Creates an active user with the given built-in or custom role names, as the admin, through the API. */
 export async function createUserWithRoles(
   page: Page,
@@ -56,8 +63,7 @@ export async function createUserWithRoles(
   user: { username: string; password: string; email: string; firstName?: string; lastName?: string },
   roleNames: string[],
 ): Promise<string> {
-  // Its own cookie jar: the page's session (often the worker's signed-in admin) is left alone.
-  const context = await request.newContext({ baseURL });
+  const context = await freshRequestContext(baseURL);
   const headers = sameOrigin(baseURL);
   const api = {
     login: (u: typeof ADMIN) => context.post("/api/login", { data: u, headers }),
@@ -78,4 +84,25 @@ export async function createUserWithRoles(
   expect((await api.put(`/api/users/${id}/roles`, { roleIds })).status()).toBe(200);
   await context.dispose();
   return id;
+}
+
+/**
+ * A confidential OAuth client made by the admin (its own request context) and a client_credentials
+ * access token of it: what an MCP client holds. `scope` "read" by default.
+ */
+export async function mcpToken(baseURL: string, scope = "read"): Promise<{ clientId: string; token: string }> {
+  const context = await freshRequestContext(baseURL);
+  try {
+    const headers = sameOrigin(baseURL);
+    expect((await context.post("/api/login", { data: ADMIN, headers })).status()).toBe(200);
+    const created = await context.post("/api/admin/oauth-clients", { data: { name: unique("e2e-mcp-"), redirectUris: ["https://app.example.com/callback"], scopes: ["read", "write"], isActive: true }, headers });
+    expect(created.status()).toBe(201);
+    const { clientId, clientSecret } = (await created.json()) as { clientId: string; clientSecret: string };
+    const basic = Buffer.from(`${encodeURIComponent(clientId)}:${encodeURIComponent(clientSecret)}`).toString("base64");
+    const tokenResponse = await context.post("/oauth/token", { form: { grant_type: "client_credentials", scope }, headers: { authorization: `Basic ${basic}` } });
+    expect(tokenResponse.status()).toBe(200);
+    return { clientId, token: ((await tokenResponse.json()) as { access_token: string }).access_token };
+  } finally {
+    await context.dispose();
+  }
 }

@@ -123,10 +123,10 @@ test("the sidebar stays full height and in place on a page taller than the windo
   await page.goto("/configuration");
   await signIn(page);
   await expect(page.getByRole("heading", { level: 1, name: "Configuration" })).toBeVisible();
-  const scrollable = await page.evaluate(() => document.documentElement.scrollHeight - window.innerHeight);
+  const scrollable = await page.evaluate<number>("document.documentElement.scrollHeight - window.innerHeight");
   expect(scrollable, "the page is taller than the window").toBeGreaterThan(200);
-  await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
-  await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(200);
+  await page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)");
+  await expect.poll(() => page.evaluate<number>("window.scrollY")).toBeGreaterThan(200);
   const sidebar = page.getByRole("complementary", { name: "Sidebar" });
   const box = await sidebar.boundingBox();
   expect(box).toMatchObject({ y: 0, height: 480 });

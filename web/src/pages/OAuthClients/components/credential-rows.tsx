@@ -2,8 +2,8 @@ import { Eye, EyeOff, Lock, ShieldCheck } from "lucide-react";
 import type { ReactNode } from "react";
 import { SECRET_MASK, type OAuthClientDto } from "@contract/oauth";
 import { Button } from "@/components/ui/button";
-import { CopyButton } from "./copy-button";
-import { MiddleTruncate } from "./middle-truncate";
+import { CopyButton } from "@/components/ui/copy-button";
+import { MiddleTruncate } from "@/components/ui/middle-truncate";
 
 /** The boxed monospace value with its buttons at the right. */
 function ValueBox({ children, actions }: { children: ReactNode; actions: ReactNode }) {

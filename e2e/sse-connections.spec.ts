@@ -1,0 +1,114 @@
+import { expect, openScreen, test } from "./fixtures";
+import { createUserWithRoles, horizontalOverflow, mcpToken, signIn, unique } from "./helpers";
+
+/**
+ * SSE Connections (spec sections 2 and 7; D8) against the real server: a stream this test opens
+ * with an MCP client's token shows up, with its user agent; an administrator ends it.
+ */
+
+/** Opens GET /api/sse/stream as an MCP client would, in this test process; answers once `connected` arrived. */
+async function openStream(baseURL: string, userAgent: string) {
+  const { clientId, token } = await mcpToken(baseURL);
+  const controller = new AbortController();
+  const response = await fetch(`${baseURL}/api/sse/stream`, { headers: { authorization: `Bearer ${token}`, accept: "text/event-stream", "cache-control": "no-cache", "user-agent": userAgent }, signal: controller.signal });
+  expect(response.status).toBe(200);
+  const reader = response.body!.getReader();
+  let text = "";
+  while (!text.includes("event: connected")) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error("the stream ended before `connected`");
+    text += new TextDecoder().decode(value);
+  }
+  /** Reads until the server ends the stream; answers everything read. */
+  const ended = (async () => {
+    for (;;) {
+      const { value, done } = await reader.read().catch(() => ({ value: undefined, done: true }));
+      if (done) return text;
+      text += new TextDecoder().decode(value);
+    }
+  })();
+  return { clientId, ended, close: () => controller.abort() };
+}
+
+test("a stream opened by an MCP client is listed with its client and user agent; ending it closes the stream", async ({ page, baseURL }) => {
+  const agent = unique("e2e-sse-agent/");
+  const stream = await openStream(baseURL!, agent);
+  try {
+    await openScreen(page, "/sse-connections", "SSE Connections");
+    const row = page.getByRole("row").filter({ hasText: agent });
+    await expect(row).toBeVisible();
+    await expect(row.getByText("Active", { exact: true })).toBeVisible();
+    await expect(row).toContainText(stream.clientId);
+    await expect(row.getByText("Just now")).toBeVisible();
+    await expect(row.locator("time").last()).toHaveAttribute("title", /\d{4}/);
+
+    for (const title of ["Active Connections", "Total Connections", "Unique Clients"]) {
+      await expect(page.getByRole("group", { name: title })).toContainText(/\d/);
+    }
+    await expect(page.getByRole("group", { name: "Active Connections" })).not.toContainText(/^Active Connections0/);
+    const info = page.getByRole("region", { name: "Connecting to the event stream" });
+    await expect(info).toContainText(`${new URL(baseURL!).origin}/api/sse/stream`);
+    for (const text of ["Authorization:", "text/event-stream", "no-cache", "connected", "heartbeat", "every 30 seconds", "mcp-response", "error"]) await expect(info).toContainText(text);
+
+    await row.getByRole("button", { name: /^End connection / }).click();
+    const dialog = page.getByRole("alertdialog", { name: "End this connection?" });
+    await expect(dialog).toContainText(stream.clientId);
+    await dialog.getByRole("button", { name: "End connection" }).click();
+    await expect(page.locator("[aria-label^='Notifications']").getByText("Connection ended", { exact: true })).toBeVisible();
+    await expect(row.getByText("Inactive", { exact: true })).toBeVisible();
+    await expect(row.getByRole("button", { name: /^End connection / })).toHaveCount(0);
+    expect(await stream.ended).toContain("event: error");
+  } finally {
+    stream.close();
+  }
+});
+
+test("no connection: the spec's empty text; a failed load: Retry, which loads again", async ({ page }) => {
+  let fail = true;
+  await page.route("**/api/admin/sse-connections", (route) => (fail ? route.fulfill({ status: 500, contentType: "application/json", body: JSON.stringify({ error: { code: "internal", message: "The registry is unavailable" } }) }) : route.fulfill({ status: 200, contentType: "application/json", body: "[]" })));
+  await openScreen(page, "/sse-connections", "SSE Connections");
+  await expect(page.getByRole("alert")).toContainText("The registry is unavailable");
+  await expect(page.getByRole("group", { name: "Active Connections" })).toContainText("No data available");
+  fail = false;
+  await page.getByRole("button", { name: "Retry" }).click();
+  await expect(page.getByRole("heading", { name: "No SSE connections" })).toBeVisible();
+  await expect(page.getByRole("group", { name: "Total Connections" })).toContainText("0");
+});
+
+test.describe("as a viewer", () => {
+  test.use({ storageState: { cookies: [], origins: [] } });
+  test("a viewer sees the connections but cannot end one", async ({ page, baseURL }) => {
+    const agent = unique("e2e-sse-viewer/");
+    const stream = await openStream(baseURL!, agent);
+    try {
+      const viewer = { username: unique("viewer"), password: "viewer-secret", email: `${unique("v")}@example.com` };
+      await createUserWithRoles(page, baseURL!, viewer, ["viewer"]);
+      await page.goto("/sse-connections");
+      await signIn(page, viewer);
+      const row = page.getByRole("row").filter({ hasText: agent });
+      await expect(row).toBeVisible();
+      await expect(page.getByRole("button", { name: /^End connection / })).toHaveCount(0);
+    } finally {
+      stream.close();
+    }
+  });
+});
+
+for (const size of [{ name: "desktop", width: 1440, height: 900 }, { name: "phone", width: 390, height: 844 }] as const) {
+  for (const scheme of ["light", "dark"] as const) {
+    test(`screenshot at ${size.name} in ${scheme}`, async ({ page, baseURL }) => {
+      const agent = `Claude/1.0 (e2e ${unique("")})`;
+      const stream = await openStream(baseURL!, agent);
+      try {
+        await page.setViewportSize({ width: size.width, height: size.height });
+        await page.emulateMedia({ colorScheme: scheme, reducedMotion: "reduce" });
+        await openScreen(page, "/sse-connections", "SSE Connections");
+        await expect(page.getByRole("row").filter({ hasText: agent })).toBeVisible();
+        expect(await horizontalOverflow(page), "the page scrolls sideways").toBeLessThanOrEqual(0);
+        await page.screenshot({ path: `docs/screenshots/sse-connections-${size.name}-${scheme}.png`, fullPage: true });
+      } finally {
+        stream.close();
+      }
+    });
+  }
+}
