@@ -20,7 +20,10 @@ export default defineConfig({
   test: {
     projects: [
       // The console's pure logic (formatters, parsers): no database, no browser.
-      { test: { ...shared, name: "web", include: ["web/src/**/*.test.ts"] } },
+      {
+        resolve: { alias: { "@contract": new URL("./contract", import.meta.url).pathname, "@": new URL("./web/src", import.meta.url).pathname } },
+        test: { ...shared, name: "web", include: ["web/src/**/*.test.ts"] },
+      },
       { test: { ...shared, name: "pglite", include: ["server/**/*.test.ts", "contract/**/*.test.ts", "sandbox/**/*.test.ts"], env: { TEST_DB: "pglite" }, globalSetup: ["server/test/pglite-global-setup.ts"] } },
       ...(postgresAvailable
         ? [

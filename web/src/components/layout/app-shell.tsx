@@ -5,7 +5,7 @@ import { PageSkeleton } from "./page-skeleton";
 import { SidebarContent } from "./sidebar-content";
 
 /**
- * The signed-in frame: a fixed 18rem sidebar from md up, the mobile top bar and drawer below it,
+ * The signed-in frame: an 18rem sidebar column from md up (its content stays in view), the mobile top bar and drawer below it,
  * a "Skip to content" link, and the page in a centred column (max 1280 px, 24–32 px gutters).
  */
 export function AppShell({ children }: { children: ReactNode }) {
@@ -22,7 +22,7 @@ export function AppShell({ children }: { children: ReactNode }) {
   }, [location]);
 
   return (
-    <div className="min-h-dvh bg-background">
+    <div className="min-h-dvh bg-background md:flex">
       <a
         href="#main-content"
         className="sr-only z-[60] rounded-md bg-primary px-4 py-2 text-sm font-medium text-primary-foreground focus:not-sr-only focus:fixed focus:left-4 focus:top-4 focus:outline-none focus:ring-2 focus:ring-ring focus:ring-offset-2"
@@ -30,16 +30,17 @@ export function AppShell({ children }: { children: ReactNode }) {
         Skip to content
       </a>
 
-      <aside
-        aria-label="Sidebar"
-        className="fixed inset-y-0 left-0 z-30 hidden w-72 border-r border-border bg-sidebar md:block"
-      >
-        <SidebarContent />
+      {/* The column runs the page's whole height (its border and background too, also in a
+          full-page capture); its content sticks to the window while the page scrolls. */}
+      <aside aria-label="Sidebar" className="hidden w-72 shrink-0 border-r border-border bg-sidebar md:block">
+        <div className="sticky top-0 h-dvh">
+          <SidebarContent />
+        </div>
       </aside>
 
       <MobileNav />
 
-      <div className="md:pl-72">
+      <div className="min-w-0 flex-1">
         <main
           id="main-content"
           ref={mainRef}

@@ -1,0 +1,67 @@
+import type { Page } from "@playwright/test";
+import { expect, openScreen, test } from "./fixtures";
+import { horizontalOverflow } from "./helpers";
+
+/** API Endpoints (spec section 2; D14, D19) against the real server: health from real checks, medians measured. */
+
+const SPEC_TEN = ["/api/mcp/health", "/api/mcp/protocol", "/api/sse/stream", "/oauth/token", "/oauth/authorize", "/api/atlassian/jira/*", "/api/atlassian/confluence/*", "/api/admin/stats", "/api/admin/oauth-clients", "/api/admin/logs"];
+const row = (page: Page, method: string, path: string) => page.getByRole("listitem", { name: `${method} ${path}`, exact: true });
+
+test("the summary, every endpoint with its health, and a median that appears once requests were made", async ({ page, baseURL }) => {
+  for (let i = 0; i < 5; i++) expect((await page.request.get("/api/mcp/health")).status()).toBe(200);
+  await openScreen(page, "/api-endpoints", "API Endpoints");
+  await expect(page.getByText("Healthy", { exact: true }).first()).toBeVisible();
+  for (const title of ["Total Endpoints", "Healthy", "Unhealthy"]) await expect(page.getByRole("group", { name: title, exact: true })).toContainText(/\d/);
+  await expect(page.getByRole("group", { name: "Unhealthy" })).toContainText(/Requires attention|All endpoints healthy/);
+  for (const path of SPEC_TEN) await expect(page.getByRole("listitem").filter({ hasText: path }).first()).toBeVisible();
+  await expect(row(page, "POST", "/mcp")).toBeVisible();
+
+  // The health check was just called: its median is a number of ms, not the dash.
+  await expect.poll(async () => {
+    await page.getByRole("button", { name: "Refresh" }).click();
+    return row(page, "GET", "/api/mcp/health").innerText();
+  }).toMatch(/\d+ms/);
+  await expect(row(page, "GET", "/api/mcp/health")).toContainText("Healthy");
+  await expect(row(page, "SSE", "/api/sse/stream")).toContainText(/\d+ connections?/);
+
+  const origin = new URL(baseURL!).origin;
+  const protocol = page.getByRole("region", { name: "MCP protocol call" });
+  await expect(protocol).toContainText(`${origin}/api/mcp/protocol`);
+  await expect(protocol).toContainText('"method": "tools/list"');
+  await expect(page.getByRole("region", { name: "SSE connection" })).toContainText(`${origin}/api/sse/stream`);
+  await expect(page.getByRole("region", { name: "OAuth token request" })).toContainText("grant_type=authorization_code");
+  await expect(page.getByRole("region", { name: "Connect an MCP client" })).toContainText(`"url": "${origin}/mcp"`);
+  for (const name of ["mcp protocol call", "sse connection", "oauth token request", "connect an mcp client"]) await expect(page.getByRole("button", { name: `Copy the ${name} example` })).toBeVisible();
+});
+
+test("the Jira and Confluence entries follow the Atlassian status", async ({ page }) => {
+  await page.route("**/api/admin/atlassian-status", (route) => route.fulfill({ status: 200, contentType: "application/json", body: JSON.stringify({ configured: true, isActive: true, jiraConnected: true, jiraLastSync: null, jiraError: null, confluenceConnected: false, confluenceLastSync: null, confluenceError: "down", apiRateLimit: { used: 0, total: 1000 } }) }));
+  await openScreen(page, "/api-endpoints", "API Endpoints");
+  await expect(row(page, "GET", "/api/atlassian/jira/*")).toContainText("Healthy");
+  await expect(row(page, "GET", "/api/atlassian/confluence/*")).toContainText("Unhealthy");
+  await expect(page.getByRole("group", { name: "Unhealthy" })).toContainText("Requires attention");
+});
+
+test("a failed load of the figures offers Retry and the list stays", async ({ page }) => {
+  let fail = true;
+  await page.route("**/api/admin/endpoint-stats", (route) => (fail ? route.fulfill({ status: 503, contentType: "application/json", body: JSON.stringify({ error: { code: "unavailable", message: "Figures unavailable" } }) }) : route.fallback()));
+  await openScreen(page, "/api-endpoints", "API Endpoints");
+  await expect(page.getByRole("alert")).toContainText("Figures unavailable");
+  await expect(row(page, "GET", "/api/mcp/health")).toContainText("—");
+  fail = false;
+  await page.getByRole("button", { name: "Retry" }).click();
+  await expect(page.getByRole("alert")).toHaveCount(0);
+});
+
+for (const size of [{ name: "desktop", width: 1440, height: 900 }, { name: "phone", width: 390, height: 844 }] as const) {
+  for (const scheme of ["light", "dark"] as const) {
+    test(`screenshot at ${size.name} in ${scheme}`, async ({ page }) => {
+      await page.setViewportSize({ width: size.width, height: size.height });
+      await page.emulateMedia({ colorScheme: scheme, reducedMotion: "reduce" });
+      await openScreen(page, "/api-endpoints", "API Endpoints");
+      await expect(page.getByRole("group", { name: "Total Endpoints" })).toContainText(/\d/);
+      expect(await horizontalOverflow(page), "the page scrolls sideways").toBeLessThanOrEqual(0);
+      await page.screenshot({ path: `docs/screenshots/api-endpoints-${size.name}-${scheme}.png`, fullPage: true });
+    });
+  }
+}

@@ -1,0 +1,46 @@
+import { describe, expect, it } from "vitest";
+import type { AtlassianStatusDto, BitbucketStatusDto } from "@contract/integrations";
+import type { StatsDto } from "@contract/stats";
+import { API_ENDPOINTS, examples, healthCounts, isHealthy, statOf } from "./endpoints";
+
+const running = { serverStatus: "Running" } as StatsDto;
+const atlassian = (jira: boolean, confluence: boolean) => ({ jiraConnected: jira, confluenceConnected: confluence }) as AtlassianStatusDto;
+const bitbucket = (connected: boolean) => ({ connected }) as BitbucketStatusDto;
+const byPath = (path: string) => API_ENDPOINTS.find((e) => e.path === path)!;
+
+describe("API endpoints", () => {
+  it("lists the spec's ten endpoints in its order, with /mcp and the Bitbucket proxy added", () => {
+    const spec = ["GET /api/mcp/health", "POST /api/mcp/protocol", "SSE /api/sse/stream", "POST /oauth/token", "GET /oauth/authorize", "GET /api/atlassian/jira/*", "GET /api/atlassian/confluence/*", "GET /api/admin/stats", "GET /api/admin/oauth-clients", "GET /api/admin/logs"];
+    const listed = API_ENDPOINTS.map((e) => `${e.method} ${e.path}`);
+    expect(listed.filter((e) => spec.includes(e))).toEqual(spec);
+    expect(listed).toContain("POST /mcp");
+    expect(listed).toContain("GET /api/bitbucket/*");
+  });
+
+  it("a service's proxy is healthy only when that service is connected; the rest while the server runs", () => {
+    const inputs = { stats: running, atlassian: atlassian(true, false), bitbucket: bitbucket(false) };
+    expect(isHealthy(byPath("/api/atlassian/jira/*"), inputs)).toBe(true);
+    expect(isHealthy(byPath("/api/atlassian/confluence/*"), inputs)).toBe(false);
+    expect(isHealthy(byPath("/api/bitbucket/*"), inputs)).toBe(false);
+    expect(isHealthy(byPath("/api/mcp/health"), inputs)).toBe(true);
+    expect(isHealthy(byPath("/api/mcp/health"), { ...inputs, stats: { serverStatus: "Database unavailable" } as StatsDto })).toBe(false);
+    expect(isHealthy(byPath("/api/atlassian/jira/*"), { stats: running, atlassian: null, bitbucket: null })).toBe(false);
+    expect(healthCounts(inputs)).toEqual({ total: API_ENDPOINTS.length, healthy: API_ENDPOINTS.length - 2, unhealthy: 2 });
+  });
+
+  it("finds an endpoint's measured figures", () => {
+    expect(statOf(byPath("/oauth/token"), [{ method: "POST", path: "/oauth/token", requests: 3, medianMs: 12.5 }])).toEqual({ method: "POST", path: "/oauth/token", requests: 3, medianMs: 12.5 });
+    expect(statOf(byPath("/oauth/token"), null)).toBeUndefined();
+  });
+
+  it("writes the examples with this server's address", () => {
+    const e = examples("https://bk.example.com");
+    expect(e.protocol).toContain("https://bk.example.com/api/mcp/protocol");
+    expect(e.protocol).toContain('"method": "tools/list"');
+    expect(e.protocol).toContain("Authorization: Bearer");
+    expect(e.sse).toContain("Accept: text/event-stream");
+    expect(e.token).toContain("grant_type=authorization_code");
+    for (const field of ["client_id", "client_secret", "code", "redirect_uri"]) expect(e.token).toContain(`${field}=`);
+    expect(JSON.parse(e.mcpClient)).toEqual({ mcpServers: { bridgekeeper: { type: "http", url: "https://bk.example.com/mcp" } } });
+  });
+});
