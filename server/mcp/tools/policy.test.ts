@@ -155,6 +155,27 @@ describe("client policy: set by an administrator, enforced on every tool", () =>
     await setPolicy({});
   });
 
+  it("a Jira project list naming a project Jira does not have: searches keep to the listed projects Jira has", async () => {
+    // Jira refuses a whole JQL query that names a project it does not have.
+    await setPolicy({ toolsets: TOOLSET_NAMES, jiraProjects: ["BK", "GONE"] });
+    const search = await call("jira_search", { jql: "ORDER BY key ASC", maxResults: 50 });
+    expect(search.isError, search.text).toBe(false);
+    const keys = (search.data.issues as unknown as { key: string }[]).map((i) => i.key);
+    expect(keys.length).toBeGreaterThan(0);
+    expect(keys.every((k) => k.startsWith("BK-"))).toBe(true);
+    const children = await call("jira_get_epic_children", { epicKey: "BK-2" });
+    expect(children.isError, children.text).toBe(false);
+    expect((children.data.issues as unknown as { key: string }[]).length).toBeGreaterThan(0);
+    // A project the model's own query names is still Jira's to refuse.
+    expect((await call("jira_search", { jql: "project = NOPE" })).text).toMatch(/refused the request as invalid \(400\): The value 'NOPE' does not exist for the field 'project'\. Fix/);
+
+    await setPolicy({ toolsets: TOOLSET_NAMES, jiraProjects: ["GONE"] });
+    const none = await call("jira_search", { jql: "ORDER BY key ASC" });
+    expect(none).toMatchObject({ isError: false, text: "No issues match: ORDER BY key ASC" });
+    expect(none.data.issues).toEqual([]);
+    await setPolicy({});
+  });
+
   it("Confluence spaces and Bitbucket repositories: listings filtered, reads outside refused", async () => {
     const sandboxAuth = { authorization: `Basic ${Buffer.from("demo@bridgekeeper.test:sandbox-api-token").toString("base64")}` };
     const spaces = ((await (await fetch(`${rig.sandbox.url}/wiki/api/v2/spaces?limit=10`, { headers: sandboxAuth })).json()) as { results: { id: string; key: string; homepageId?: string }[] }).results;
