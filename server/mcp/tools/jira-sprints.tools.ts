@@ -47,7 +47,7 @@ async function assertBoardAllowed(ctx: ToolContext, id: number): Promise<void> {
 }
 
 /** A sprint is placed by its board: under a Jira allow-list the sprint and its board are read first. */
-async function assertSprintAllowed(ctx: ToolContext, id: number): Promise<void> {
+export async function assertSprintAllowed(ctx: ToolContext, id: number): Promise<void> {
   if (ctx.policy.jiraProjects === null) return;
   const sprint = await ctx.clients.jira.sprint(id);
   if (sprint.originBoardId === undefined) assertProjectAllowed(ctx, "(no project)");
