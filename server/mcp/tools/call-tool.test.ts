@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { callTool, MAX_ANSWER_CHARS } from "./call-tool";
+import { errorForStatus } from "../../upstream/http";
+import { UpstreamError } from "../../upstream/errors";
+import { callTool, MAX_ANSWER_CHARS, upstreamSentence } from "./call-tool";
 import { defineTool, READ_ONLY } from "./tool";
 
 describe("the answer backstop", () => {
@@ -24,5 +26,27 @@ describe("the answer backstop", () => {
     expect(text).toMatch(/\[The answer was cut at 60000 characters: ask for less/);
     expect(big.structuredContent).toEqual({ words: 20_000 });
     expect(big.isError).toBeUndefined();
+  });
+});
+
+describe("upstream failures as sentences", () => {
+  const said = (status: number, body: unknown, service: "jira" | "confluence" | "bitbucket" = "jira") => upstreamSentence(errorForStatus(service, status, {}, JSON.stringify(body)));
+
+  it("name the service and the status once, then the service's own words once, without a doubled full stop", () => {
+    expect(said(404, { errorMessages: ["Issue does not exist or you do not have permission to see it."], errors: {} })).toBe(
+      "Jira found nothing there (404). Check the key or id (search for it first), then try again. (Issue does not exist or you do not have permission to see it.)",
+    );
+    expect(said(409, { type: "error", error: { message: "Comment 7 is already resolved." } }, "bitbucket")).toBe("Bitbucket reported a conflict (409): Comment 7 is already resolved. Read the current state again, then retry.");
+    expect(said(400, { errorMessages: ["The value 'ZZZ' does not exist for the field 'project'."], errors: {} })).toBe(
+      "Jira refused the request as invalid (400): The value 'ZZZ' does not exist for the field 'project'. Fix the arguments (for example the JQL or CQL syntax) and try again.",
+    );
+    expect(said(403, { message: "Not permitted" }, "confluence")).toBe("Confluence denied access (403): the account Bridgekeeper uses may not see this. Try something else, or ask an administrator for access. (Not permitted.)");
+  });
+
+  it("say only what they know when the service said nothing, or when the error did not come from a status", () => {
+    expect(upstreamSentence(errorForStatus("jira", 404, {}, ""))).toBe("Jira found nothing there (404). Check the key or id (search for it first), then try again.");
+    expect(upstreamSentence(errorForStatus("jira", 409, {}, "<html>busy</html>"))).toBe("Jira reported a conflict (409). Read the current state again, then retry.");
+    expect(upstreamSentence(new UpstreamError("jira", "bad_request", "The path leaves Jira's base URL"))).toBe("Jira refused the request as invalid (400): The path leaves Jira's base URL. Fix the arguments (for example the JQL or CQL syntax) and try again.");
+    expect(upstreamSentence(new UpstreamError("confluence", "invalid_response", "Confluence sent a response that is not JSON", { status: 200 }))).toBe("Confluence answered in a way Bridgekeeper could not read: Confluence sent a response that is not JSON. Try again later.");
   });
 });

@@ -144,20 +144,32 @@ function unknownArguments(spec: ToolSpec, rawArgs: unknown): string | null {
 }
 
 /**
+ * What the service itself said, as an upstream error's message carries it after the service's
+ * name and the status ("Jira found nothing there (404): Issue does not exist."): the sentence
+ * below names the service and the status itself, so only these words are added, once, without
+ * their closing full stop. Empty when the service said nothing.
+ */
+export function upstreamWords(err: UpstreamError): string {
+  const prefix = new RegExp(`^${SERVICE_NAMES[err.service]} [^:()]*\\(${err.status ?? "\\d{3}"}\\)(?::\\s*|$)`);
+  return err.message.replace(prefix, "").replace(/[\s.]+$/, "");
+}
+
+/**
  * What a model should know about an upstream failure, and what to try next. Every sentence names
  * the service; none carries credentials (UpstreamError never holds them).
  */
 export function upstreamSentence(err: UpstreamError): string {
   const name = SERVICE_NAMES[err.service];
+  const said = upstreamWords(err);
   switch (err.kind) {
     case "not_configured":
       return `${err.message}. An administrator must configure it on Bridgekeeper's Configuration screen; this tool cannot be used until then.`;
     case "unauthorized":
       return `${name} refused Bridgekeeper's stored credentials (401). An administrator must update the token on the Configuration screen; retrying will not help.`;
     case "forbidden":
-      return `${name} denied access (403): the account Bridgekeeper uses may not see this. Try something else, or ask an administrator for access. (${err.message})`;
+      return `${name} denied access (403): the account Bridgekeeper uses may not see this. Try something else, or ask an administrator for access.${said ? ` (${said}.)` : ""}`;
     case "not_found":
-      return `${name} found nothing there (404). Check the key or id (search for it first), then try again. (${err.message})`;
+      return `${name} found nothing there (404). Check the key or id (search for it first), then try again.${said ? ` (${said}.)` : ""}`;
     case "rate_limited":
       return `${name} is rate limiting requests (429)${err.details.retryAfterSeconds === undefined ? "" : `; wait ${err.details.retryAfterSeconds} s`} before trying again, and make fewer calls.`;
     case "circuit_open":
@@ -172,14 +184,14 @@ export function upstreamSentence(err: UpstreamError): string {
       return `${name}'s answer was too large to pass on. Ask for less (a smaller page size or fewer fields).`;
     case "bad_request":
       if (err.status === 410) return `${name} no longer offers this API (410 Gone). Use another tool for this.`;
-      return `${name} refused the request as invalid (${err.status ?? 400}): ${err.message}. Fix the arguments (for example the JQL or CQL syntax) and try again.`;
+      return `${name} refused the request as invalid (${err.status ?? 400})${said ? `: ${said}` : ""}. Fix the arguments (for example the JQL or CQL syntax) and try again.`;
     case "conflict":
-      return `${name} reported a conflict (409): ${err.message}. Read the current state again, then retry.`;
+      return `${name} reported a conflict (409)${said ? `: ${said}` : ""}. Read the current state again, then retry.`;
     case "host_not_allowed":
       return `${name}'s configured address is not allowed by this server's network rules. An administrator must fix the integration's URL.`;
     case "invalid_response":
     default:
-      return `${name} answered in a way Bridgekeeper could not read: ${err.message}. Try again later.`;
+      return `${name} answered in a way Bridgekeeper could not read: ${said || err.message}. Try again later.`;
   }
 }
 

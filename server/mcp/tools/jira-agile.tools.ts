@@ -3,6 +3,7 @@ import { collect, firstOf } from "../../upstream/paginate";
 import { nameOf, shortDate } from "./format";
 import { browseUrl } from "./jira.tools";
 import { assertProjectAllowed } from "./policy";
+import { assertSprintAllowed } from "./jira-sprints.tools";
 import { defineTool, READ_ONLY, type ToolContext } from "./tool";
 
 /** Jira Software's boards and sprints (Agile REST 1.0): where a team's current work is. */
@@ -83,6 +84,9 @@ export const jiraGetSprintIssues = defineTool({
   }),
   annotations: { title: "Read a sprint's issues", ...READ_ONLY },
   async run({ sprintId, maxResults }, ctx) {
+    // The sprint is placed by its board (as jira_list_sprints places a board): outside the list it
+    // is refused, not answered as empty; inside, issues of other projects it holds are left out.
+    await assertSprintAllowed(ctx, sprintId);
     const allowed = ctx.policy.jiraProjects;
     const { items: found, truncated } = await firstOf(ctx.clients.jira.sprintIssues(sprintId), maxResults, (i) => allowed === null || allowed.includes(i.key.split("-")[0]!.toUpperCase()));
     const issues = found.map((i) => ({ key: i.key, summary: typeof i.fields.summary === "string" ? i.fields.summary : "", status: nameOf(i.fields.status), assignee: nameOf(i.fields.assignee), type: nameOf(i.fields.issuetype), url: browseUrl(ctx, i.key) }));

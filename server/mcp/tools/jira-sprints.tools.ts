@@ -4,7 +4,7 @@ import type { JiraSprint } from "../../upstream/jira.client";
 import { cursorArg } from "./cursor";
 import { nameOf, shortDate } from "./format";
 import { browseUrl, ISSUE_KEY } from "./jira.tools";
-import { assertIssueAllowed, assertProjectAllowed, constrainJql } from "./policy";
+import { assertIssueAllowed, assertProjectAllowed, searchInProjects } from "./policy";
 import { defineTool, READ_ONLY, ToolError, WRITES, type ToolContext } from "./tool";
 
 /**
@@ -47,7 +47,7 @@ async function assertBoardAllowed(ctx: ToolContext, id: number): Promise<void> {
 }
 
 /** A sprint is placed by its board: under a Jira allow-list the sprint and its board are read first. */
-async function assertSprintAllowed(ctx: ToolContext, id: number): Promise<void> {
+export async function assertSprintAllowed(ctx: ToolContext, id: number): Promise<void> {
   if (ctx.policy.jiraProjects === null) return;
   const sprint = await ctx.clients.jira.sprint(id);
   if (sprint.originBoardId === undefined) assertProjectAllowed(ctx, "(no project)");
@@ -170,7 +170,7 @@ export const jiraGetEpicChildren = defineTool({
     const epic = epicKey.toUpperCase();
     const scope = `jira_get_epic_children\u0000${epic}`;
     const token = cursor === undefined ? undefined : ctx.cursors.open(scope, cursor);
-    const page = await ctx.clients.jira.searchJql({ jql: constrainJql(`parent = "${epic}" ORDER BY rank ASC`, ctx.policy), fields: CHILD_FIELDS, maxResults, ...(token ? { nextPageToken: token } : {}) });
+    const page = await searchInProjects(ctx, `parent = "${epic}" ORDER BY rank ASC`, (jql) => ctx.clients.jira.searchJql({ jql, fields: CHILD_FIELDS, maxResults, ...(token ? { nextPageToken: token } : {}) }), { issues: [], isLast: true });
     const issues = page.issues.map((i) => ({ key: i.key, summary: typeof i.fields.summary === "string" ? i.fields.summary : "", status: nameOf(i.fields.status), type: nameOf(i.fields.issuetype), assignee: nameOf(i.fields.assignee), url: browseUrl(ctx, i.key) }));
     const nextCursor = page.isLast === false && page.nextPageToken ? ctx.cursors.seal(scope, page.nextPageToken) : null;
     const lines = issues.map((i) => `- ${i.key} [${i.status ?? "?"}] ${i.summary} — ${i.type ?? "?"} · ${i.assignee ?? "unassigned"}`);

@@ -3,7 +3,7 @@ import type { JiraIssue } from "../../upstream/jira.client";
 import { adfToMarkdown } from "./markdown/adf-to-markdown";
 import { brief, clip, closest, nameOf, shortDate } from "./format";
 import { isUpstreamError } from "../../upstream/errors";
-import { assertIssueAllowed, constrainJql, projectOfKey } from "./policy";
+import { assertIssueAllowed, projectOfKey, searchInProjects } from "./policy";
 import { cursorArg } from "./cursor";
 import { defineTool, READ_ONLY, ToolError, type ToolContext } from "./tool";
 
@@ -87,7 +87,7 @@ export const jiraSearch = defineTool({
     // Jira's page token, sealed with the query it belongs to.
     const scope = `jira_search\u0000${jql}`;
     const token = cursor === undefined ? undefined : ctx.cursors.open(scope, cursor);
-    const page = await ctx.clients.jira.searchJql({ jql: constrainJql(jql, ctx.policy), maxResults, fields: [...SEARCH_FIELDS, ...fields], ...(token ? { nextPageToken: token } : {}) }).catch((err: unknown) => explainJqlError(ctx, err));
+    const page = await searchInProjects(ctx, jql, (held) => ctx.clients.jira.searchJql({ jql: held, maxResults, fields: [...SEARCH_FIELDS, ...fields], ...(token ? { nextPageToken: token } : {}) }), { issues: [], isLast: true }).catch((err: unknown) => explainJqlError(ctx, err));
     const issues = page.issues.map((issue) => summarise(issue, ctx, fields));
     const nextCursor = page.isLast === false && page.nextPageToken ? ctx.cursors.seal(scope, page.nextPageToken) : null;
     const head = issues.length === 0 ? `No issues match: ${jql}` : `${issues.length} issue${issues.length === 1 ? "" : "s"}${nextCursor ? " (more: call again with the cursor below)" : ""}:`;

@@ -126,6 +126,9 @@ describe("client policy: set by an administrator, enforced on every tool", () =>
     expect(other).toBeDefined();
     await setPolicy({ toolsets: TOOLSET_NAMES }); // the boards (jira-agile) are not in the default set
     const otherBoard = ((await call("jira_list_boards", { projectKey: other })).data.boards as unknown as { id: number }[])[0]!;
+    const otherSprint = ((await call("jira_list_sprints", { boardId: otherBoard.id })).data.sprints as unknown as { id: number }[])[0]!;
+    const bkBoard = ((await call("jira_list_boards", { projectKey: "BK" })).data.boards as unknown as { id: number }[])[0]!;
+    const bkSprint = ((await call("jira_list_sprints", { boardId: bkBoard.id })).data.sprints as unknown as { id: number }[])[0]!;
     await setPolicy({ toolsets: TOOLSET_NAMES, jiraProjects: ["BK"] });
     const boards = (await call("jira_list_boards", {})).data.boards as unknown as { project: string }[];
     expect(boards.length).toBeGreaterThan(0);
@@ -133,6 +136,13 @@ describe("client policy: set by an administrator, enforced on every tool", () =>
     const sprints = await call("jira_list_sprints", { boardId: otherBoard.id });
     expect(sprints.isError).toBe(true);
     expect(sprints.text).toMatch(new RegExp(`may not use the Jira project ${other}`));
+    // A sprint is placed by its board: another project's sprint is refused, not answered as empty.
+    const otherIssues = await call("jira_get_sprint_issues", { sprintId: otherSprint.id });
+    expect(otherIssues.isError).toBe(true);
+    expect(otherIssues.text).toMatch(new RegExp(`may not use the Jira project ${other}: an administrator limited it to BK`));
+    const bkIssues = await call("jira_get_sprint_issues", { sprintId: bkSprint.id });
+    expect(bkIssues.isError, bkIssues.text).toBe(false);
+    expect((bkIssues.data.issues as unknown as { key: string }[]).every((i) => i.key.startsWith("BK-"))).toBe(true);
 
     const search = await call("jira_search", { jql: `project in (BK, ${other}) ORDER BY created DESC`, maxResults: 50 });
     const keys = (search.data.issues as unknown as { key: string }[]).map((i) => i.key);
@@ -152,6 +162,27 @@ describe("client policy: set by an administrator, enforced on every tool", () =>
     }
     expect((await call("jira_get_issue", { issueKey: "BK-1" })).isError).toBe(false);
     expect((await call("jira_list_projects", {})).data.projects).toEqual([expect.objectContaining({ key: "BK" })]);
+    await setPolicy({});
+  });
+
+  it("a Jira project list naming a project Jira does not have: searches keep to the listed projects Jira has", async () => {
+    // Jira refuses a whole JQL query that names a project it does not have.
+    await setPolicy({ toolsets: TOOLSET_NAMES, jiraProjects: ["BK", "GONE"] });
+    const search = await call("jira_search", { jql: "ORDER BY key ASC", maxResults: 50 });
+    expect(search.isError, search.text).toBe(false);
+    const keys = (search.data.issues as unknown as { key: string }[]).map((i) => i.key);
+    expect(keys.length).toBeGreaterThan(0);
+    expect(keys.every((k) => k.startsWith("BK-"))).toBe(true);
+    const children = await call("jira_get_epic_children", { epicKey: "BK-2" });
+    expect(children.isError, children.text).toBe(false);
+    expect((children.data.issues as unknown as { key: string }[]).length).toBeGreaterThan(0);
+    // A project the model's own query names is still Jira's to refuse.
+    expect((await call("jira_search", { jql: "project = NOPE" })).text).toMatch(/refused the request as invalid \(400\): The value 'NOPE' does not exist for the field 'project'\. Fix/);
+
+    await setPolicy({ toolsets: TOOLSET_NAMES, jiraProjects: ["GONE"] });
+    const none = await call("jira_search", { jql: "ORDER BY key ASC" });
+    expect(none).toMatchObject({ isError: false, text: "No issues match: ORDER BY key ASC" });
+    expect(none.data.issues).toEqual([]);
     await setPolicy({});
   });
 

@@ -1,4 +1,6 @@
 import type { ClientPolicy } from "../../../contract/policy";
+import { isUpstreamError } from "../../upstream/errors";
+import { collect } from "../../upstream/paginate";
 import { ToolError, type ToolContext } from "./tool";
 
 /**
@@ -51,6 +53,27 @@ function constrain(query: string, field: string, keys: readonly string[] | null)
 
 export const constrainJql = (jql: string, policy: ClientPolicy): string => constrain(jql, "project", policy.jiraProjects);
 export const constrainCql = (cql: string, policy: ClientPolicy): string => constrain(cql, "space", policy.confluenceSpaces);
+
+/**
+ * Runs a JQL search held to the client's projects (constrainJql). Jira refuses a whole query that
+ * names a project it does not have ("The value 'OLD' does not exist for the field 'project'"), so
+ * one listed project that was renamed, deleted or never existed would fail every search of the
+ * client: on that refusal the search runs again within the listed projects Jira has, and with
+ * none of them nothing matches (`none`). A project the model's own JQL names is refused as before.
+ */
+export async function searchInProjects<T>(ctx: ToolContext, jql: string, search: (jql: string) => Promise<T>, none: T): Promise<T> {
+  const allowed = ctx.policy.jiraProjects;
+  try {
+    return await search(constrainJql(jql, ctx.policy));
+  } catch (err) {
+    const missing = isUpstreamError(err) && err.kind === "bad_request" ? /The value '([^']{1,100})' does not exist for the field 'project'/.exec(err.message)?.[1]?.toUpperCase() : undefined;
+    if (allowed === null || missing === undefined || !allowed.includes(missing)) throw err;
+    const known = new Set((await collect(ctx.clients.jira.projects())).map((p) => p.key.toUpperCase()));
+    const existing = allowed.filter((key) => known.has(key));
+    if (existing.length === 0) return none;
+    return search(constrainJql(jql, { ...ctx.policy, jiraProjects: existing }));
+  }
+}
 
 const outside = (what: string, value: string, allowed: readonly string[]) =>
   new ToolError(`This client may not use ${what} ${value}: an administrator limited it to ${allowed.join(", ")}. Work within those, or ask an administrator.`);
