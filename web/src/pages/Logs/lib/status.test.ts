@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isSuccessStatus, speedBand, statusBadgeVariant } from "./status";
+import { isSuccessStatus, responseTimeText, speedBand, statusBadgeVariant } from "./status";
 
 describe("status code bands (spec section 9)", () => {
   it("badges: under 300 default, under 400 secondary, else destructive", () => {
@@ -30,5 +30,14 @@ describe("response-time colours (spec section 9)", () => {
     expect(speedBand(499.9)).toBe("moderate");
     expect(speedBand(500)).toBe("slow");
     expect(speedBand(12_000)).toBe("slow");
+  });
+});
+
+describe("responseTimeText", () => {
+  it("rounds to whole milliseconds and never says 0ms", () => {
+    expect(responseTimeText(0.2, "en-US")).toBe("<1ms");
+    expect(responseTimeText(0.5, "en-US")).toBe("1ms");
+    expect(responseTimeText(42.49, "en-US")).toBe("42ms");
+    expect(responseTimeText(1203.6, "en-US")).toBe("1,204ms");
   });
 });

@@ -27,3 +27,9 @@ export const SPEED: Record<SpeedBand, { label: string; hint: string; className: 
   moderate: { label: "Moderate", hint: "under 500ms", className: "text-warning" },
   slow: { label: "Slow", hint: "500ms or more", className: "text-destructive" },
 };
+
+/** A row's response time in whole milliseconds ("3ms", "1,204ms"); under half a millisecond "<1ms". */
+export function responseTimeText(ms: number, locale?: string): string {
+  if (ms < 0.5) return "<1ms";
+  return `${new Intl.NumberFormat(locale).format(Math.round(ms))}ms`;
+}
