@@ -273,6 +273,40 @@ test("pages of 200 by cursor, Load more, the CSV has every matching row, and a p
   expect(listQueries.every((q) => !q.has("cursor"))).toBe(true);
 });
 
+test("scrolling to the end of the loaded rows asks for the next page", async ({ page }) => {
+  const entry = (i: number): LogEntryDto => ({
+    id: `00000000-0000-4000-8000-${String(i).padStart(12, "0")}`,
+    method: "GET",
+    endpoint: `/api/mcp/health/row-${i}`,
+    statusCode: 200,
+    responseTime: 2,
+    clientId: null,
+    ipAddress: "127.0.0.1",
+    userAgent: null,
+    createdAt: new Date(Date.UTC(2026, 0, 1) - i * 1000).toISOString(),
+    userId: null,
+    rpcMethod: null,
+    toolName: null,
+  });
+  const cursors: (string | null)[] = [];
+  await page.route((url) => url.pathname === "/api/admin/logs", (route) => {
+    const cursor = new URL(route.request().url()).searchParams.get("cursor");
+    cursors.push(cursor);
+    if (cursor === null) return route.fulfill({ json: Array.from({ length: 200 }, (_, i) => entry(i)), headers: { "X-Next-Cursor": "page2.abc" } });
+    return route.fulfill({ json: Array.from({ length: 50 }, (_, i) => entry(200 + i)) });
+  });
+  await page.route((url) => url.pathname === "/api/admin/logs/summary", (route) => route.fulfill({ json: { total: 250, successful: 250, errors: 0, averageResponseTime: 2 } }));
+
+  await openScreen(page, "/logs", "Request Logs");
+  await expect(footer(page)).toHaveText("Showing 200 of 250 requests");
+  await logRegion(page).evaluate((box) => box.scrollTo({ top: box.scrollHeight }));
+  await expect(footer(page)).toHaveText("Showing 250 of 250 requests");
+  await expect(page.getByText("End of the log")).toBeVisible();
+  expect(cursors).toEqual([null, "page2.abc"]);
+  await logRegion(page).evaluate((box) => box.scrollTo({ top: box.scrollHeight }));
+  await expect(logRegion(page).getByText("/api/mcp/health/row-249", { exact: true })).toBeVisible();
+});
+
 test("Export CSV downloads mcp-server-logs-YYYY-MM-DD.csv with the spec's columns and the filtered rows, quoted", async ({ page, baseURL }) => {
   const tag = unique("logs-csv-");
   const agent = `Probe, "quoted" ${tag}`;

@@ -9,6 +9,7 @@ import { useCallback } from "react";
 import { logCsvFileName, type LogEntryDetailDto, type LogEntryDto, type LogSummaryDto } from "@contract/logs";
 import { TIMINGS } from "@contract/limits";
 import { TOASTS } from "@contract/messages";
+import { fileNameFromDisposition } from "@/pages/Logs/lib/export";
 import { withQuery } from "@/pages/Logs/lib/filters";
 import { mergeNewestPage, type LogPage } from "@/pages/Logs/lib/pages";
 import { ApiError, apiFetch, apiRequest } from "./client";
@@ -114,12 +115,6 @@ export function useLogEntry(id: string | null) {
     queryFn: () => signedIn(queryClient, () => apiRequest<LogEntryDetailDto>("GET", `/api/admin/logs/${encodeURIComponent(id ?? "")}`)),
     enabled: id !== null,
   });
-}
-
-/** `attachment; filename="mcp-server-logs-2026-11-25.csv"` → the name; null when there is none. */
-export function fileNameFromDisposition(header: string | null): string | null {
-  const match = header ? /filename="?([^";]+)"?/i.exec(header) : null;
-  return match?.[1]?.trim() || null;
 }
 
 /**

@@ -90,7 +90,7 @@ function RequestLogs() {
       ) : summaryError ? (
         <QueryError error={summaryError} onRetry={() => void summary.refetch()} retrying={summary.isFetching} title="The request totals could not be loaded." />
       ) : (
-        <LogStats summary={summary.data} filtered={filtered} updating={summary.isFetching} />
+        <LogStats summary={summary.data} filtered={filtered} updating={summary.isFetching} stale={summary.isPlaceholderData} />
       )}
 
       <LogToolbar filters={filters} onChange={setFilters} onExport={() => exportLogs.mutate(filterQuery)} exporting={exportLogs.isPending} />

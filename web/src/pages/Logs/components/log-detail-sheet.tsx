@@ -1,9 +1,12 @@
+import { useQuery } from "@tanstack/react-query";
 import { ShieldCheck } from "lucide-react";
 import type { LogEntryDto } from "@contract/logs";
+import type { UserDto } from "@contract/users";
 import { useLogEntry } from "@/api/logs";
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "@/components/ui/dialog";
 import { QueryError } from "@/components/ui/query-error";
 import { Skeleton } from "@/components/ui/skeleton";
+import { useCan } from "@/hooks/use-permission";
 import { formatFull } from "@/lib/format";
 import { cn } from "@/lib/utils";
 import { isSuccessStatus, responseTimeText } from "../lib/status";
@@ -61,7 +64,7 @@ export function LogDetailSheet({ entry, open, onOpenChange, onCloseAutoFocus }: 
             <DetailItem label="Time" value={<time dateTime={shown.createdAt}>{formatFull(shown.createdAt)}</time>} />
             <DetailItem label="Response time" value={<span className="tabular-nums">{responseTimeText(shown.responseTime)}</span>} />
             <DetailItem label="Client ID" value={shown.clientId} mono />
-            <DetailItem label="User" value={shown.userId} mono />
+            <DetailItem label="User" value={shown.userId && <UserValue id={shown.userId} />} mono />
             <DetailItem label="IP address" value={shown.ipAddress} mono />
             <DetailItem label="User agent" value={shown.userAgent} mono />
             <DetailItem label="Request ID" value={detail.data ? detail.data.requestId : <Skeleton className="h-4 w-48" />} mono />
@@ -112,5 +115,18 @@ function HeadersSection({ headers }: { headers: Record<string, string> }) {
         Only headers safe to show are kept: credentials and cookies never are.
       </p>
     </DetailSection>
+  );
+}
+
+/** The user's name when the viewer may read users (GET /api/users/{id}), and always the id. */
+function UserValue({ id }: { id: string }) {
+  const canReadUsers = useCan("users.read");
+  const user = useQuery<UserDto | null>({ queryKey: ["/api/users", id], enabled: canReadUsers });
+  if (!user.data) return id;
+  return (
+    <>
+      <span className="font-sans font-medium">{user.data.username}</span>
+      <span className="block text-xs text-muted-foreground">{id}</span>
+    </>
   );
 }

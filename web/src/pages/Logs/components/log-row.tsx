@@ -32,12 +32,12 @@ export const LogRow = memo(function LogRow({ entry, index, selected, onOpen }: L
       data-log-id={entry.id}
       data-index={index}
       aria-rowindex={index + 2}
-      aria-selected={selected}
+      data-state={selected ? "selected" : undefined}
       style={{ height: ROW_HEIGHT }}
       onClick={() => onOpen(entry)}
       className={cn("cursor-pointer", selected && "bg-muted hover:bg-muted")}
     >
-      <TableCell className="pr-0">
+      <TableCell>
         <StatusIcon statusCode={entry.statusCode} />
       </TableCell>
       <TableCell>
@@ -63,7 +63,7 @@ export const LogRow = memo(function LogRow({ entry, index, selected, onOpen }: L
       <TableCell>
         <StatusCodeBadge statusCode={entry.statusCode} />
       </TableCell>
-      <TableCell className="whitespace-nowrap text-muted-foreground tabular-nums">
+      <TableCell className="whitespace-nowrap text-[13px] text-muted-foreground tabular-nums">
         <Time iso={entry.createdAt} as="timestamp" />
       </TableCell>
       <TableCell className="max-w-0">

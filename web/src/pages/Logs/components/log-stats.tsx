@@ -45,9 +45,13 @@ const TITLES = ["Total Requests", "Successful", "Errors", "Avg Response Time"] a
  * The four stat cards (spec section 2), from the server's summary over every row the filters
  * match. The average's colour (green under 100 ms, amber under 500, else red) comes with a word.
  */
-export function LogStats({ summary, filtered, updating }: { summary: LogSummaryDto | undefined; filtered: boolean; updating: boolean }) {
+export function LogStats({ summary, filtered, updating, stale }: { summary: LogSummaryDto | undefined; filtered: boolean; updating: boolean; stale: boolean }) {
   return (
-    <section aria-label="Request totals" aria-busy={updating || summary === undefined} className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
+    <section
+      aria-label="Request totals"
+      aria-busy={updating || summary === undefined}
+      className={cn("grid gap-4 transition-opacity sm:grid-cols-2 xl:grid-cols-4", stale && "opacity-60")}
+    >
       {summary === undefined ? (
         TITLES.map((title) => <StatSkeleton key={title} title={title} />)
       ) : (

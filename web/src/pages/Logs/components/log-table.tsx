@@ -83,20 +83,20 @@ export function LogTable({ rows, loading, total, hasNextPage, fetchingNextPage, 
         className="relative max-h-[max(24rem,calc(100dvh-25rem))] overflow-auto focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-ring"
       >
         {/* Fixed layout: column widths do not depend on the rows in view, so scrolling never jiggles them. */}
-        <Table className="min-w-[60rem] table-fixed" aria-rowcount={loading ? -1 : rows.length + 1} aria-busy={loading || undefined}>
+        <Table className="min-w-[58rem] table-fixed [&_td]:px-3 [&_th]:px-3" aria-rowcount={loading ? -1 : rows.length + 1} aria-busy={loading || undefined}>
           <colgroup>
             <col className="w-10" />
-            <col className="w-[5.25rem]" />
+            <col className="w-[5rem]" />
             <col />
-            <col className="w-[4.75rem]" />
-            <col className="w-[12rem]" />
-            <col className="w-[9rem]" />
-            <col className="w-[8rem]" />
+            <col className="w-[4.5rem]" />
+            <col className="w-[12.5rem]" />
+            <col className="w-[8.5rem]" />
             <col className="w-[7.5rem]" />
+            <col className="w-[7rem]" />
           </colgroup>
           <TableHeader>
             <TableRow aria-rowindex={1} className="hover:bg-transparent" style={{ height: HEADER_HEIGHT }}>
-              <TableHead className="pr-0">
+              <TableHead>
                 <span className="sr-only">Result</span>
               </TableHead>
               <TableHead>Method</TableHead>
@@ -156,7 +156,7 @@ function Spacer({ height }: { height: number }) {
 function SkeletonRows() {
   return Array.from({ length: SKELETON_ROWS }, (_, i) => (
     <TableRow key={i} aria-hidden="true" style={{ height: ROW_HEIGHT }} className="hover:bg-transparent">
-      <TableCell className="pr-0">
+      <TableCell>
         <Skeleton className="size-4 rounded-full" />
       </TableCell>
       <TableCell>

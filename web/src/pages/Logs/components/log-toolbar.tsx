@@ -73,7 +73,7 @@ function SearchBox({ value, onSearch }: { value: string; onSearch: (search: stri
         autoComplete="off"
         spellCheck={false}
         onChange={(event) => setText(event.target.value)}
-        className="pl-9"
+        className="pl-9 max-sm:placeholder:text-[13px]"
       />
     </div>
   );
