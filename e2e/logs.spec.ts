@@ -1,0 +1,426 @@
+import { mkdirSync, readFileSync } from "node:fs";
+import type { Locator, Page } from "@playwright/test";
+import { LOG_CSV_COLUMNS, type LogEntryDetailDto, type LogEntryDto, type LogSummaryDto } from "../contract/logs";
+import { DOC_SHOTS, expect, openScreen, test } from "./fixtures";
+import { createUserWithRoles, horizontalOverflow, signIn, unique } from "./helpers";
+
+/**
+ * Request Logs (spec sections 2, 7, 8 and 9; D15, D22) against the real server. Other suites run
+ * beside these on the same server, so no test assumes a total: each makes its own traffic under a
+ * tag no one else uses (the request log records the path, so the tag is in the path) and searches
+ * for it. Paths: `/.well-known/oauth-protected-resource/<tag>/…` answers 200 to anyone, and
+ * `/api/admin/<tag>/…` is 404 for every method; both are logged (D15).
+ */
+
+const PLACEHOLDER = "Search endpoints, methods, or client IDs...";
+const toast = (page: Page, text: string) => page.locator("[aria-label^='Notifications']").getByText(text, { exact: true });
+const logRegion = (page: Page) => page.getByRole("region", { name: "Request log" });
+const rows = (page: Page) => logRegion(page).locator("tbody tr[data-log-id]");
+const searchBox = (page: Page) => page.getByPlaceholder(PLACEHOLDER);
+const statusSelect = (page: Page) => page.getByRole("combobox", { name: "Filter by status" });
+const methodSelect = (page: Page) => page.getByRole("combobox", { name: "Filter by method" });
+const footer = (page: Page) => page.getByText(/^Showing [\d,]+ (of [\d,]+ )?requests$/);
+/** A stat card's big number. */
+const statValue = (page: Page, title: string): Locator =>
+  page.getByRole("region", { name: "Request totals" }).locator("div").filter({ has: page.getByRole("heading", { name: title, exact: true }) }).locator("p").first();
+const statCaption = (page: Page, title: string): Locator =>
+  page.getByRole("region", { name: "Request totals" }).locator("div").filter({ has: page.getByRole("heading", { name: title, exact: true }) }).locator("p").nth(1);
+const numberIn = async (locator: Locator): Promise<number> => Number((await locator.innerText()).replace(/[^\d]/g, ""));
+
+/** Requests the log records under `tag`: `ok` answered 200, the others 404. */
+async function makeTraffic(page: Page, baseURL: string, tag: string, counts: { ok?: number; getErrors?: number; postErrors?: number }, headers: Record<string, string> = {}): Promise<void> {
+  const calls: Promise<unknown>[] = [];
+  for (let i = 0; i < (counts.ok ?? 0); i++) calls.push(expectStatus(page.request.get(`/.well-known/oauth-protected-resource/${tag}/ok-${i}`, { headers }), 200));
+  for (let i = 0; i < (counts.getErrors ?? 0); i++) calls.push(expectStatus(page.request.get(`/api/admin/${tag}/missing-${i}`, { headers }), 404));
+  for (let i = 0; i < (counts.postErrors ?? 0); i++) calls.push(expectStatus(page.request.post(`/api/admin/${tag}/missing-${i}`, { headers: { Origin: baseURL, ...headers } }), 404));
+  // In batches: the machine is shared, and a few hundred at once would only queue.
+  for (let i = 0; i < calls.length; i += 25) await Promise.all(calls.slice(i, i + 25));
+}
+
+async function expectStatus(response: Promise<{ status(): number }>, status: number): Promise<void> {
+  expect((await response).status()).toBe(status);
+}
+
+/** The log is written in batches off the request path: wait until the server counts `total` rows under the tag. */
+async function logged(page: Page, tag: string, total: number): Promise<void> {
+  await expect
+    .poll(async () => ((await (await page.request.get(`/api/admin/logs/summary?search=${encodeURIComponent(tag)}`)).json()) as LogSummaryDto).total)
+    .toBe(total);
+}
+
+test("the spec's texts, and the totals grow after new requests and a refresh", async ({ page, baseURL }) => {
+  await openScreen(page, "/logs", "Request Logs");
+  await expect(searchBox(page)).toBeVisible();
+  await expect(statusSelect(page).locator("option")).toHaveText(["All Status", "Success (2xx-3xx)", "Errors (4xx-5xx)"]);
+  await expect(methodSelect(page).locator("option")).toHaveText(["All Methods", "GET", "POST", "PUT", "DELETE"]);
+  await expect(statusSelect(page)).toHaveValue("all");
+  await expect(page.getByRole("button", { name: "Export CSV" })).toBeVisible();
+  for (const title of ["Total Requests", "Successful", "Errors", "Avg Response Time"]) await expect(page.getByRole("heading", { name: title, exact: true })).toBeVisible();
+  await expect(statCaption(page, "Avg Response Time")).toHaveText(/^(Fast \(under 100ms\)|Moderate \(under 500ms\)|Slow \(500ms or more\))$/);
+  await expect(statValue(page, "Avg Response Time")).toHaveText(/^[\d,]+ms$/);
+  await expect(statCaption(page, "Successful")).toHaveText(/(% success rate|No requests)$/);
+  await expect(rows(page).first()).toBeVisible();
+
+  const before = await numberIn(statValue(page, "Total Requests"));
+  const tag = unique("logs-grow-");
+  await makeTraffic(page, baseURL!, tag, { ok: 4, getErrors: 3 });
+  await logged(page, tag, 7);
+  await page.getByRole("button", { name: "Refresh" }).click();
+  await expect.poll(() => numberIn(statValue(page, "Total Requests"))).toBeGreaterThanOrEqual(before + 7);
+  await expect(page.getByRole("button", { name: "Refresh" })).toBeEnabled();
+});
+
+test("search narrows to the tagged rows; status and method filters; the address keeps them", async ({ page, baseURL }) => {
+  const tag = unique("logs-filter-");
+  await makeTraffic(page, baseURL!, tag, { ok: 3, getErrors: 2, postErrors: 1 });
+  await logged(page, tag, 6);
+
+  await openScreen(page, "/logs", "Request Logs");
+  await searchBox(page).fill(tag);
+  await expect(page).toHaveURL(new RegExp(`[?&]search=${tag}`));
+  await expect(rows(page)).toHaveCount(6);
+  for (const endpoint of await rows(page).locator("td:nth-child(3) button").allInnerTexts()) expect(endpoint).toContain(tag);
+  await expect(statValue(page, "Total Requests")).toHaveText("6");
+  await expect(statValue(page, "Successful")).toHaveText("3");
+  await expect(statCaption(page, "Successful")).toHaveText("50% success rate");
+  await expect(statValue(page, "Errors")).toHaveText("3");
+  await expect(statCaption(page, "Errors")).toHaveText("50% error rate");
+  await expect(footer(page)).toHaveText("Showing 6 of 6 requests");
+
+  await statusSelect(page).selectOption({ label: "Errors (4xx-5xx)" });
+  await expect(rows(page)).toHaveCount(3);
+  await expect(rows(page).locator("td:nth-child(4)")).toHaveText(["404", "404", "404"]);
+  await expect(rows(page).getByText("Error", { exact: true })).toHaveCount(3);
+  await expect(statCaption(page, "Successful")).toHaveText("0% success rate");
+
+  await statusSelect(page).selectOption({ label: "Success (2xx-3xx)" });
+  await expect(rows(page)).toHaveCount(3);
+  await expect(rows(page).locator("td:nth-child(4)")).toHaveText(["200", "200", "200"]);
+  await expect(statCaption(page, "Errors")).toHaveText("No errors");
+
+  await statusSelect(page).selectOption({ label: "All Status" });
+  await methodSelect(page).selectOption({ label: "POST" });
+  await expect(rows(page)).toHaveCount(1);
+  await expect(rows(page).locator("td:nth-child(2)")).toHaveText("POST");
+
+  await methodSelect(page).selectOption({ label: "GET" });
+  await statusSelect(page).selectOption({ label: "Errors (4xx-5xx)" });
+  await expect(rows(page)).toHaveCount(2);
+  await expect(page).toHaveURL(/status=error/);
+  await expect(page).toHaveURL(/method=GET/);
+
+  // A reload (or a shared link) shows the same view.
+  await page.reload();
+  await expect(searchBox(page)).toHaveValue(tag);
+  await expect(statusSelect(page)).toHaveValue("error");
+  await expect(methodSelect(page)).toHaveValue("GET");
+  await expect(rows(page)).toHaveCount(2);
+
+  // Values the screen does not know fall back to All.
+  await page.goto(`/logs?search=${tag}&status=teapot&method=TRACE`);
+  await expect(statusSelect(page)).toHaveValue("all");
+  await expect(methodSelect(page)).toHaveValue("all");
+  await expect(rows(page)).toHaveCount(6);
+});
+
+test("both empty texts: no match for the filters, and nothing logged yet", async ({ page }) => {
+  await openScreen(page, `/logs?search=${unique("nothing-here-")}`, "Request Logs");
+  await expect(page.getByText("No logs found", { exact: true })).toBeVisible();
+  await expect(page.getByText("No logs match your current filters.", { exact: true })).toBeVisible();
+  await expect(statCaption(page, "Successful")).toHaveText("No requests");
+  await expect(statCaption(page, "Errors")).toHaveText("No errors");
+  await expect(statValue(page, "Avg Response Time")).toHaveText("—");
+  await page.getByRole("button", { name: "Clear filters" }).click();
+  await expect(searchBox(page)).toHaveValue("");
+  await expect(rows(page).first()).toBeVisible();
+
+  // A fresh server with an empty log: answered here, since this server has logged plenty already.
+  await page.route((url) => url.pathname === "/api/admin/logs", (route) => route.fulfill({ json: [] }));
+  await page.route((url) => url.pathname === "/api/admin/logs/summary", (route) => route.fulfill({ json: { total: 0, successful: 0, errors: 0, averageResponseTime: null } }));
+  await openScreen(page, "/logs", "Request Logs");
+  await expect(page.getByText("No logs found", { exact: true })).toBeVisible();
+  await expect(page.getByText("No API requests have been logged yet.", { exact: true })).toBeVisible();
+  await expect(statValue(page, "Total Requests")).toHaveText("0");
+});
+
+test("a row opens its details: the safe headers, never a cookie or a credential; keyboard too", async ({ page }) => {
+  const tag = unique("logs-detail-");
+  const response = await page.request.get(`/api/admin/${tag}/detail`, {
+    headers: { Accept: "application/json", "X-Connection-Id": `conn-${tag}`, Authorization: `Bearer leak-${tag}`, "User-Agent": `DetailProbe/1.0 ${tag}` },
+  });
+  expect(response.status()).toBeGreaterThanOrEqual(400);
+  await logged(page, tag, 1);
+
+  await openScreen(page, `/logs?search=${tag}`, "Request Logs");
+  await expect(rows(page)).toHaveCount(1);
+  // A click anywhere on the row opens it.
+  await rows(page).first().locator("td").nth(4).click();
+  const panel = page.getByRole("dialog", { name: "Request details" });
+  await expect(panel).toBeVisible();
+  await expect(panel.getByText(`GET /api/admin/${tag}/detail`)).toBeVisible();
+  await expect(panel.getByText(`DetailProbe/1.0 ${tag}`)).toBeVisible();
+  const headers = panel.locator("section").filter({ has: page.getByRole("heading", { name: "Headers" }) });
+  await expect(headers.locator("dt", { hasText: /^accept$/ })).toBeVisible();
+  await expect(headers.locator("dd", { hasText: /^application\/json$/ })).toBeVisible();
+  await expect(headers.locator("dd", { hasText: `conn-${tag}` })).toBeVisible();
+  await expect(panel.locator("dt", { hasText: /^(cookie|authorization)$/i })).toHaveCount(0);
+  await expect(panel).not.toContainText(`leak-${tag}`);
+  await expect(panel.locator("dt", { hasText: /^Request ID$/ })).toBeVisible();
+
+  // Escape closes it and gives focus back to the row; Enter and Space open it from the keyboard.
+  await page.keyboard.press("Escape");
+  await expect(panel).toBeHidden();
+  const rowButton = rows(page).first().getByRole("button", { name: `View details of GET /api/admin/${tag}/detail` });
+  await rowButton.focus();
+  await page.keyboard.press("Enter");
+  await expect(panel).toBeVisible();
+  await page.keyboard.press("Escape");
+  await expect(rowButton).toBeFocused();
+  await page.keyboard.press("Space");
+  await expect(panel).toBeVisible();
+});
+
+test("an MCP tool call shows its tool in the row and its audit entry in the panel", async ({ page }) => {
+  const entry: LogEntryDto = {
+    id: "3f1c1d4e-5b6a-4c7d-8e9f-0a1b2c3d4e5f",
+    method: "POST",
+    endpoint: "/mcp",
+    statusCode: 200,
+    responseTime: 184.2,
+    clientId: "bk_client_e2e",
+    ipAddress: "10.0.0.7",
+    userAgent: "claude-ai/0.1",
+    createdAt: new Date().toISOString(),
+    userId: null,
+    rpcMethod: "tools/call",
+    toolName: "jira_search",
+  };
+  const detail: LogEntryDetailDto = {
+    ...entry,
+    requestId: "req-e2e-1",
+    headers: { accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25" },
+    toolCall: {
+      id: "tc-1",
+      at: entry.createdAt,
+      clientId: entry.clientId!,
+      userId: null,
+      tool: "jira_search",
+      arguments: { jql: "project = PROJ AND status = Open", maxResults: 20 },
+      outcome: "ok",
+      error: null,
+      durationMs: 172,
+      objects: ["jira:PROJ-1", "jira:PROJ-7"],
+      requestId: "req-e2e-1",
+    },
+  };
+  await page.route((url) => url.pathname === "/api/admin/logs", (route) => route.fulfill({ json: [entry] }));
+  await page.route((url) => url.pathname === "/api/admin/logs/summary", (route) => route.fulfill({ json: { total: 1, successful: 1, errors: 0, averageResponseTime: 184.2 } }));
+  await page.route((url) => url.pathname === `/api/admin/logs/${entry.id}`, (route) => route.fulfill({ json: detail }));
+
+  await openScreen(page, "/logs", "Request Logs");
+  await expect(rows(page)).toHaveCount(1);
+  await expect(rows(page).first()).toContainText("jira_search");
+  await expect(statCaption(page, "Avg Response Time")).toHaveText("Moderate (under 500ms)");
+  await rows(page).first().getByRole("button").click();
+  const panel = page.getByRole("dialog", { name: "Request details" });
+  const toolCall = panel.locator("section").filter({ has: page.getByRole("heading", { name: "Tool call" }) });
+  await expect(toolCall).toBeVisible();
+  await expect(toolCall.getByText("Succeeded").first()).toBeVisible();
+  await expect(toolCall.getByText("172ms")).toBeVisible();
+  await expect(toolCall.getByText("project = PROJ AND status = Open")).toBeVisible();
+  await expect(toolCall.getByText("jira:PROJ-7")).toBeVisible();
+  await expect(panel.getByText("mcp-protocol-version")).toBeVisible();
+  await expect(panel.getByText("tools/call")).toBeVisible();
+});
+
+test("pages of 200 by cursor, Load more, the CSV has every matching row, and a poll asks for the first page only", async ({ page, baseURL }) => {
+  test.setTimeout(90_000);
+  const tag = unique("logs-pages-");
+  await makeTraffic(page, baseURL!, tag, { ok: 205 });
+  await logged(page, tag, 205);
+
+  const listQueries: URLSearchParams[] = [];
+  page.on("request", (request) => {
+    const url = new URL(request.url());
+    if (url.pathname === "/api/admin/logs") listQueries.push(url.searchParams);
+  });
+  await page.clock.install();
+  await openScreen(page, `/logs?search=${tag}`, "Request Logs");
+  await expect(footer(page)).toHaveText("Showing 200 of 205 requests");
+  // Virtualised: far fewer rows in the page than loaded.
+  expect(await rows(page).count()).toBeLessThan(80);
+  expect(listQueries.at(-1)?.get("limit")).toBe("200");
+
+  await page.getByRole("button", { name: "Load more" }).click();
+  await expect(footer(page)).toHaveText("Showing 205 of 205 requests");
+  await expect(page.getByText("End of the log")).toBeVisible();
+  expect(listQueries.at(-1)?.get("cursor")).toBeTruthy();
+  // Focus moves to the first new row.
+  await expect(logRegion(page).locator('tr[data-index="200"] button')).toBeFocused();
+
+  // D22: the export holds every matching row, whatever is loaded.
+  const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Export CSV" }).click()]);
+  const lines = readFileSync(await download.path(), "utf8").split("\r\n").filter(Boolean);
+  expect(lines).toHaveLength(206);
+
+  // New requests; the poll (every 30 s) asks for the first page alone and keeps the loaded ones.
+  await makeTraffic(page, baseURL!, `${tag}-new`, { ok: 2 });
+  await logged(page, tag, 207);
+  listQueries.length = 0;
+  await page.clock.fastForward(30_000);
+  await expect(footer(page)).toHaveText("Showing 207 of 207 requests");
+  expect(listQueries.length).toBeGreaterThan(0);
+  expect(listQueries.every((q) => !q.has("cursor"))).toBe(true);
+});
+
+test("scrolling to the end of the loaded rows asks for the next page", async ({ page }) => {
+  const entry = (i: number): LogEntryDto => ({
+    id: `00000000-0000-4000-8000-${String(i).padStart(12, "0")}`,
+    method: "GET",
+    endpoint: `/api/mcp/health/row-${i}`,
+    statusCode: 200,
+    responseTime: 2,
+    clientId: null,
+    ipAddress: "127.0.0.1",
+    userAgent: null,
+    createdAt: new Date(Date.UTC(2026, 0, 1) - i * 1000).toISOString(),
+    userId: null,
+    rpcMethod: null,
+    toolName: null,
+  });
+  const cursors: (string | null)[] = [];
+  await page.route((url) => url.pathname === "/api/admin/logs", (route) => {
+    const cursor = new URL(route.request().url()).searchParams.get("cursor");
+    cursors.push(cursor);
+    if (cursor === null) return route.fulfill({ json: Array.from({ length: 200 }, (_, i) => entry(i)), headers: { "X-Next-Cursor": "page2.abc" } });
+    return route.fulfill({ json: Array.from({ length: 50 }, (_, i) => entry(200 + i)) });
+  });
+  await page.route((url) => url.pathname === "/api/admin/logs/summary", (route) => route.fulfill({ json: { total: 250, successful: 250, errors: 0, averageResponseTime: 2 } }));
+
+  await openScreen(page, "/logs", "Request Logs");
+  await expect(footer(page)).toHaveText("Showing 200 of 250 requests");
+  await logRegion(page).evaluate((box) => box.scrollTo({ top: box.scrollHeight }));
+  await expect(footer(page)).toHaveText("Showing 250 of 250 requests");
+  await expect(page.getByText("End of the log")).toBeVisible();
+  expect(cursors).toEqual([null, "page2.abc"]);
+  await logRegion(page).evaluate((box) => box.scrollTo({ top: box.scrollHeight }));
+  await expect(logRegion(page).getByText("/api/mcp/health/row-249", { exact: true })).toBeVisible();
+});
+
+test("Export CSV downloads mcp-server-logs-YYYY-MM-DD.csv with the spec's columns and the filtered rows, quoted", async ({ page, baseURL }) => {
+  const tag = unique("logs-csv-");
+  const agent = `Probe, "quoted" ${tag}`;
+  await makeTraffic(page, baseURL!, tag, { ok: 2, getErrors: 1 }, { "User-Agent": agent });
+  await logged(page, tag, 3);
+
+  await openScreen(page, `/logs?search=${tag}`, "Request Logs");
+  await expect(rows(page)).toHaveCount(3);
+  const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Export CSV" }).click()]);
+  expect(download.suggestedFilename()).toMatch(/^mcp-server-logs-\d{4}-\d{2}-\d{2}\.csv$/);
+  const lines = readFileSync(await download.path(), "utf8").split("\r\n").filter(Boolean);
+  expect(lines[0]).toBe(LOG_CSV_COLUMNS.join(","));
+  expect(lines).toHaveLength(4);
+  const quoted = `"Probe, ""quoted"" ${tag}"`;
+  for (const line of lines.slice(1)) expect(line.endsWith(`,127.0.0.1,${quoted}`) || line.endsWith(`,::1,${quoted}`) || line.endsWith(quoted)).toBe(true);
+  expect(lines.filter((l) => l.includes(`,GET,/.well-known/oauth-protected-resource/${tag}/ok-`) && l.includes(",200,"))).toHaveLength(2);
+
+  // The export follows the filters.
+  await statusSelect(page).selectOption({ label: "Errors (4xx-5xx)" });
+  await expect(rows(page)).toHaveCount(1);
+  const [filtered] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Export CSV" }).click()]);
+  const filteredLines = readFileSync(await filtered.path(), "utf8").split("\r\n").filter(Boolean);
+  expect(filteredLines).toHaveLength(2);
+  expect(filteredLines[1]).toContain(`,GET,/api/admin/${tag}/missing-0,404,`);
+});
+
+test("a failing export is a destructive toast with the server's reason", async ({ page }) => {
+  await page.route((url) => url.pathname === "/api/admin/logs/export", (route) =>
+    route.fulfill({ status: 503, json: { error: { code: "unavailable", message: "The log store is busy; try again" } } }),
+  );
+  await openScreen(page, "/logs", "Request Logs");
+  await page.getByRole("button", { name: "Export CSV" }).click();
+  await expect(toast(page, "Export failed")).toBeVisible();
+  await expect(toast(page, "The log store is busy; try again")).toBeVisible();
+  await expect(page.getByRole("button", { name: "Export CSV" })).toBeEnabled();
+});
+
+test("a 10 KB search in the address is cut to what the server takes; the screen still works", async ({ page }) => {
+  await openScreen(page, `/logs?search=${"x".repeat(10_240)}`, "Request Logs");
+  await expect(searchBox(page)).toHaveValue("x".repeat(200));
+  await expect(page.getByText("No logs match your current filters.", { exact: true })).toBeVisible();
+  await searchBox(page).fill("y".repeat(500));
+  await expect(searchBox(page)).toHaveValue("y".repeat(200));
+});
+
+test("the server failing shows what failed with Retry, and Retry recovers", async ({ page }) => {
+  const failing = (url: URL) => url.pathname === "/api/admin/logs" || url.pathname === "/api/admin/logs/summary";
+  await page.route(failing, (route) => route.fulfill({ status: 500, json: { error: { code: "internal", message: "Database unavailable" } } }));
+  await openScreen(page, "/logs", "Request Logs");
+  const alert = page.getByRole("alert").filter({ hasText: "The request log could not be loaded." });
+  await expect(alert).toContainText("Database unavailable");
+  await page.unroute(failing);
+  await alert.getByRole("button", { name: "Retry" }).click();
+  await expect(rows(page).first()).toBeVisible();
+  await expect(statValue(page, "Total Requests")).toHaveText(/^[\d,]+$/);
+  await expect(page.getByRole("alert").filter({ hasText: "could not be loaded" })).toHaveCount(0);
+});
+
+test.describe("without logs.read", () => {
+  test.use({ storageState: { cookies: [], origins: [] } });
+
+  test("a user without the permission sees a notice, not the log", async ({ page, baseURL }) => {
+    const user = { username: unique("nolog"), password: "no-logs-secret", email: `${unique("nolog")}@example.com` };
+    await createUserWithRoles(page, baseURL!, user, []);
+    let asked = false;
+    page.on("request", (request) => {
+      if (new URL(request.url()).pathname.startsWith("/api/admin/logs")) asked = true;
+    });
+    await page.goto("/logs");
+    await signIn(page, user);
+    await expect(page.getByRole("heading", { level: 1, name: "Request Logs" })).toBeVisible();
+    await expect(page.getByText("You do not have permission to view request logs.")).toBeVisible();
+    await expect(page.getByPlaceholder(PLACEHOLDER)).toHaveCount(0);
+    expect(asked).toBe(false);
+  });
+});
+
+/** Screenshots for the README: desktop and phone, light and dark, and the detail panel. */
+const SIZES = [
+  { name: "desktop", width: 1440, height: 900 },
+  { name: "phone", width: 390, height: 844 },
+] as const;
+mkdirSync(DOC_SHOTS, { recursive: true });
+mkdirSync("e2e/screenshots", { recursive: true });
+
+for (const size of SIZES) {
+  for (const scheme of ["light", "dark"] as const) {
+    test(`screenshot at ${size.name} in ${scheme}`, async ({ page, baseURL }) => {
+      const tag = unique("logs-shot-");
+      await makeTraffic(page, baseURL!, tag, { ok: 3, getErrors: 2, postErrors: 1 }, { Accept: "application/json", "User-Agent": "ExampleMCPClient/1.4 (docs)" });
+      await logged(page, tag, 6);
+      await page.setViewportSize({ width: size.width, height: size.height });
+      await page.emulateMedia({ colorScheme: scheme, reducedMotion: "reduce" });
+      await openScreen(page, "/logs", "Request Logs");
+      await expect(rows(page).first()).toBeVisible();
+      await expect(statValue(page, "Total Requests")).toHaveText(/^[\d,]+$/);
+      await page.screenshot({ path: `${DOC_SHOTS}/logs-${size.name}-${scheme}.png`, fullPage: true });
+      expect(await horizontalOverflow(page), "/logs scrolls sideways").toBeLessThanOrEqual(0);
+
+      if (size.name === "desktop" && scheme === "light") {
+        await searchBox(page).fill(tag);
+        await expect(rows(page)).toHaveCount(6);
+        await rows(page).first().click();
+        const panel = page.getByRole("dialog", { name: "Request details" });
+        await expect(panel.getByRole("heading", { name: "Headers" })).toBeVisible();
+        await expect(panel.locator("dt", { hasText: /^accept$/ })).toBeVisible();
+        await page.screenshot({ path: `${DOC_SHOTS}/logs-detail-desktop-light.png` });
+      }
+      if (size.name === "phone") {
+        await rows(page).first().click();
+        await expect(page.getByRole("dialog", { name: "Request details" }).getByRole("heading", { name: "Headers" })).toBeVisible();
+        expect(await horizontalOverflow(page), "the panel scrolls sideways").toBeLessThanOrEqual(0);
+        await page.screenshot({ path: `e2e/screenshots/logs-detail-phone-${scheme}.png` });
+      }
+    });
+  }
+}
