@@ -47,6 +47,32 @@ describe("Bitbucket sandbox: pull requests", () => {
     expect(commits.values.length).toBeGreaterThan(0);
   });
 
+  it("serves a pull request's diffstat as Bitbucket does: commit_file sides (null for an added or removed file), paged with pagelen", async () => {
+    const { slug, pr } = await someOpenPullRequest();
+    const stat = await getJson(`${REPOS}/${slug}/pullrequests/${pr.id}/diffstat`);
+    expect(stat).toMatchObject({ pagelen: 500, page: 1, size: stat.values.length });
+    expect(stat.next).toBeUndefined();
+    for (const v of stat.values) {
+      expect(v).toMatchObject({ type: "diffstat", status: expect.stringMatching(/^(added|removed|modified)$/), lines_added: expect.any(Number), lines_removed: expect.any(Number) });
+      const side = { type: "commit_file", path: expect.any(String), escaped_path: expect.any(String), links: { self: { href: expect.stringContaining(`/2.0/repositories/bridgekeeper/${slug}/src/`) } } };
+      if (v.status === "added") expect(v.old).toBeNull();
+      else expect(v.old).toMatchObject(side);
+      if (v.status === "removed") expect(v.new).toBeNull();
+      else expect(v.new).toMatchObject(side);
+    }
+    // One file a page: the same entries, following `next`.
+    const paged: unknown[] = [];
+    let next: string | undefined = `${REPOS}/${slug}/pullrequests/${pr.id}/diffstat?pagelen=1`;
+    while (next) {
+      const page = await getJson(next.replace(/^https?:\/\/[^/]+/, ""));
+      expect(page.values.length).toBeLessThanOrEqual(1);
+      paged.push(...page.values);
+      next = page.next;
+    }
+    expect(paged).toEqual(stat.values);
+    expect((await call("GET", `${REPOS}/${slug}/pullrequests/99999/diffstat`)).status).toBe(404);
+  });
+
   it("adds a comment and lists it", async () => {
     const { slug, pr } = await someOpenPullRequest();
     const path = (await getJson(`${REPOS}/${slug}/pullrequests/${pr.id}/diffstat`)).values[0].new.path;

@@ -205,6 +205,10 @@ export function createConfluenceClient(http: UpstreamHttp, target: TargetProvide
     /** A user's public name (v1). */
     user: (accountId: string) => call<{ accountId: string; displayName?: string; publicName?: string }>({ path: "/rest/api/user", query: { accountId } }),
 
+    /** One page of a page's labels (v2), optionally of one prefix (global, my, team). */
+    pageLabels: (pageId: string, options: { limit: number; cursor?: string; prefix?: string | undefined }) =>
+      cursorPage<{ id: string; name: string; prefix?: string }>({ path: `/api/v2/pages/${enc(pageId)}/labels`, query: { limit: options.limit, cursor: options.cursor, prefix: options.prefix } }),
+
     labels: (id: string) => call<{ results: { name: string; prefix?: string }[] }>({ path: `/rest/api/content/${enc(id)}/label`, query: { limit: 200 } }),
 
     removeLabel: (id: string, label: string) => call<void>({ method: "DELETE", path: `/rest/api/content/${enc(id)}/label/${enc(label)}` }),

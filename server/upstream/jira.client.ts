@@ -259,6 +259,10 @@ export function createJiraClient(http: UpstreamHttp, target: TargetProvider) {
 
     board: (boardId: number) => call<{ id: number; name: string; type: string; location?: { projectKey?: string } }>({ path: `/rest/agile/1.0/board/${boardId}` }),
 
+    /** One page of a board's issues (its filter's, narrowed by `jql` when given), in the board's order unless the JQL orders them. */
+    boardIssuesPage: (boardId: number, options: { jql?: string | undefined; startAt: number; maxResults: number; fields: string[] }) =>
+      call<StartAtPage & { issues: JiraIssue[] }>({ path: `/rest/agile/1.0/board/${boardId}/issue`, query: { jql: options.jql, startAt: options.startAt, maxResults: options.maxResults, fields: options.fields.join(",") } }),
+
     sprints: (boardId: number, state?: "future" | "active" | "closed", maxItems?: number) =>
       paginateStartAt(async (startAt) => {
         const page = await call<StartAtPage & { values: { id: number; name: string; state: string }[] }>({ path: `/rest/agile/1.0/board/${boardId}/sprint`, query: { startAt, maxResults: 50, state } });

@@ -1,10 +1,11 @@
+import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TOOLSET_NAMES } from "../../../contract/policy";
 import { mcpClient, modernRpc, startMcpRig, type McpRig } from "../mcp.test-rig";
 
 const REPO = "api-gateway";
 const WRITE_TOOLS = ["bitbucket_resolve_comment", "bitbucket_update_pull_request", "bitbucket_create_pull_request_task", "bitbucket_resolve_pull_request_task"];
-const READ_TOOLS = ["bitbucket_get_pull_request_activity", "bitbucket_list_pull_request_commits", "bitbucket_list_pull_request_comments", "bitbucket_list_pull_request_tasks"];
+const READ_TOOLS = ["bitbucket_get_pull_request_activity", "bitbucket_list_pull_request_commits", "bitbucket_list_pull_request_comments", "bitbucket_list_pull_request_tasks", "bitbucket_get_pull_request_diffstat"];
 
 interface Event {
   date: string;
@@ -94,6 +95,65 @@ describe("Bitbucket review tools", () => {
     expect(commits[0]!.url).toContain(`/bridgekeeper/${REPO}/commits/`);
     expect(res.text).toContain(`- ${commits[0]!.hash} `);
     if (commits.length > 1) expect((await call("bitbucket_list_pull_request_commits", { repository: REPO, pullRequestId: pr.id, maxResults: 1 })).data).toMatchObject({ truncated: true });
+  });
+
+  it("lists the files a pull request changes with status and line counts, capped at maxFiles; the answer fits the listed output schema", async () => {
+    const schema = (await client.client.listTools()).tools.find((t) => t.name === "bitbucket_get_pull_request_diffstat")!.outputSchema!;
+    const ajv = new Ajv2020({ strict: false });
+    const diffstat = async (args: Record<string, unknown>) => {
+      const res = await call("bitbucket_get_pull_request_diffstat", args);
+      if (!res.isError) expect(ajv.validate(schema, res.data), JSON.stringify(ajv.errors)).toBe(true);
+      return res;
+    };
+    type Raw = { values: { status: string; lines_added: number; lines_removed: number; old: { path: string } | null; new: { path: string } | null }[] };
+    // The open pull request that changes the most files.
+    const open = (await call("bitbucket_list_pull_requests", { repository: REPO, maxResults: 50 })).data.pullRequests as { id: number; title: string }[];
+    const raws = await Promise.all(open.map((p) => sandboxGet<Raw>(`/2.0/repositories/bridgekeeper/${REPO}/pullrequests/${p.id}/diffstat`)));
+    const at = raws.reduce((best, r, i) => (r.values.length > raws[best]!.values.length ? i : best), 0);
+    const pr = open[at]!;
+    const raw = raws[at]!.values;
+    expect(raw.length).toBeGreaterThan(1);
+
+    const res = await diffstat({ repository: REPO, pullRequestId: pr.id });
+    expect(res.isError, res.text).toBe(false);
+    const files = raw.map((f) => ({ path: (f.new ?? f.old)!.path, status: f.status, linesAdded: f.lines_added, linesRemoved: f.lines_removed }));
+    const added = files.reduce((n, f) => n + f.linesAdded, 0);
+    const removed = files.reduce((n, f) => n + f.linesRemoved, 0);
+    const url = (await readPr(pr.id)).url as string;
+    expect(res.data).toEqual({ pullRequestId: pr.id, title: pr.title, url, files, linesAdded: added, linesRemoved: removed, truncated: false });
+    expect(res.text.split("\n")).toEqual([`#${pr.id} "${pr.title}" in bridgekeeper/${REPO}: ${files.length} files changed, +${added} −${removed}`, url, ...files.map((f) => `- ${f.status} ${f.path} (+${f.linesAdded} −${f.linesRemoved})`)]);
+    // The same files and counts as the pull request's unified diff.
+    const diff = (await call("bitbucket_get_pull_request_diff", { repository: REPO, pullRequestId: pr.id, maxLines: 5000 })).data.diff as string;
+    const sections = diff.split(/^(?=diff --git )/m).filter(Boolean);
+    expect(sections).toHaveLength(files.length);
+    for (const f of files) {
+      const section = sections.find((d) => d.includes(` b/${f.path}\n`) || d.startsWith(`diff --git a/${f.path} `))!;
+      expect(section, f.path).toBeDefined();
+      const body = section.split("\n").filter((l) => !l.startsWith("+++") && !l.startsWith("---"));
+      expect(body.filter((l) => l.startsWith("+")).length, f.path).toBe(f.linesAdded);
+      expect(body.filter((l) => l.startsWith("-")).length, f.path).toBe(f.linesRemoved);
+    }
+
+    const cut = await diffstat({ repository: REPO, pullRequestId: pr.id, maxFiles: 1 });
+    expect(cut.data).toMatchObject({ truncated: true, files: [files[0]], linesAdded: files[0]!.linesAdded, linesRemoved: files[0]!.linesRemoved });
+    expect(cut.text).toMatch(new RegExp(`^#${pr.id} ".+" in bridgekeeper/${REPO}: 1\\+ files changed, \\+${files[0]!.linesAdded} −${files[0]!.linesRemoved} in the first 1 \\(more: raise maxFiles\\)\\n`));
+    expect((await diffstat({ repository: `bridgekeeper/${REPO}`, pullRequestId: pr.id, maxFiles: files.length })).data).toMatchObject({ truncated: false, files });
+
+    for (const [args, message] of [
+      [{ repository: REPO, pullRequestId: 0 }, /pullRequestId: pullRequestId must be at least 1/],
+      [{ repository: REPO, pullRequestId: pr.id, maxFiles: 501 }, /maxFiles: maxFiles may be at most 500/],
+      [{ repository: REPO, pullRequestId: pr.id, maxFiles: 0 }, /maxFiles: maxFiles must be at least 1/],
+      [{ repository: REPO }, /pullRequestId: /],
+      [{ repository: REPO, pullRequestId: pr.id, paths: ["x"] }, /does not take 'paths'; its arguments are repository, pullRequestId, maxFiles/],
+    ] as const) {
+      const bad = await diffstat(args);
+      expect(bad.isError, JSON.stringify(args)).toBe(true);
+      expect(bad.text).toMatch(message);
+    }
+    const missing = await diffstat({ repository: REPO, pullRequestId: 99_999 });
+    expect(missing.isError).toBe(true);
+    expect(missing.text).toMatch(/^Bitbucket found nothing there \(404\)/);
+    expect((await diffstat({ repository: "no-such-repository", pullRequestId: 1 })).text).toMatch(/^Bitbucket found nothing there \(404\)/);
   });
 
   it("lists comments with inline places, replies and resolved threads, paged by cursor; resolves and reopens a thread", async () => {

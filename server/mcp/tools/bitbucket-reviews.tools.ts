@@ -73,6 +73,38 @@ export const bitbucketListPullRequestCommits = defineTool({
   },
 });
 
+const DiffstatFileSchema = z.object({ path: z.string(), oldPath: z.string().nullable(), status: z.string(), linesAdded: z.number().int(), linesRemoved: z.number().int() });
+
+export const bitbucketGetPullRequestDiffstat = defineTool({
+  name: "bitbucket_get_pull_request_diffstat",
+  service: "bitbucket",
+  toolset: "bitbucket-reviews",
+  scope: "read",
+  description: "The files a pull request changes: status (added, modified, removed, renamed) and lines added and removed, the first maxFiles with `truncated` set. Read the lines with bitbucket_get_pull_request_diff (paths).",
+  input: z.object({ repository, pullRequestId, maxFiles: z.number().int("maxFiles must be a whole number").min(1, "maxFiles must be at least 1").max(500, "maxFiles may be at most 500").default(100) }),
+  output: z.object({ pullRequestId: z.number().int(), title: z.string(), url: z.string().nullable(), files: z.array(DiffstatFileSchema), linesAdded: z.number().int(), linesRemoved: z.number().int(), truncated: z.boolean() }),
+  annotations: { title: "List a Bitbucket pull request's changed files", ...READ_ONLY },
+  async run({ repository: slug, pullRequestId: id, maxFiles }, ctx) {
+    const { workspace, repo } = repositoryTarget(ctx, slug);
+    const client = ctx.clients.bitbucket;
+    const [pr, stats] = await Promise.all([client.pullRequest(workspace, repo, id), firstOf(client.pullRequestDiffstat(workspace, repo, id, maxFiles + 1), maxFiles)]);
+    const files = stats.items.map((s) => {
+      const path = s.new?.path ?? s.old?.path ?? "?";
+      const old = s.old?.path ?? null;
+      return { path, oldPath: old !== null && old !== path ? old : null, status: s.status, linesAdded: s.lines_added ?? 0, linesRemoved: s.lines_removed ?? 0 };
+    });
+    const linesAdded = files.reduce((n, f) => n + f.linesAdded, 0);
+    const linesRemoved = files.reduce((n, f) => n + f.linesRemoved, 0);
+    const url = href((pr as typeof pr & { links?: unknown }).links, "html");
+    const count = `${files.length}${stats.truncated ? "+" : ""} file${files.length === 1 && !stats.truncated ? "" : "s"} changed`;
+    const head = files.length
+      ? `#${id} "${pr.title}" in ${workspace}/${repo}: ${count}, +${linesAdded} −${linesRemoved}${stats.truncated ? ` in the first ${files.length} (more: raise maxFiles)` : ""}`
+      : `#${id} "${pr.title}" in ${workspace}/${repo} changes no files.`;
+    const lines = files.map((f) => `- ${f.status} ${f.oldPath ? `${f.oldPath} → ` : ""}${f.path} (+${f.linesAdded} −${f.linesRemoved})`);
+    return { structured: { pullRequestId: id, title: pr.title, url, files, linesAdded, linesRemoved, truncated: stats.truncated }, text: [head, url, ...lines].filter(Boolean).join("\n") };
+  },
+});
+
 const CommentSchema = z.object({
   id: z.number().int(),
   author: z.string().nullable(),
@@ -269,4 +301,5 @@ export const BITBUCKET_REVIEW_TOOLS = [
   bitbucketListPullRequestTasks,
   bitbucketCreatePullRequestTask,
   bitbucketResolvePullRequestTask,
+  bitbucketGetPullRequestDiffstat,
 ];

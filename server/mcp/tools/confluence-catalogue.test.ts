@@ -116,6 +116,62 @@ describe("Confluence catalogue tools", () => {
       expect((await call("confluence_get_page_descendants", { pageId: home, depth: 6 })).text).toMatch(/depth: depth may be at most 5/);
     });
 
+    it("lists a page's labels with their prefixes, by prefix, paged by cursor; refuses bad arguments and unknown pages", async () => {
+      const id = await newPage("Labelled");
+      const title = (await storageOf(id)).title;
+      expect((await call("confluence_label_page", { pageId: id, add: ["alpha", "beta", "gamma"] })).isError).toBe(false);
+      const mine = await fetch(`${rig.sandbox.url}/wiki/rest/api/content/${id}/label`, { method: "POST", headers: { ...AUTH, "content-type": "application/json" }, body: JSON.stringify([{ prefix: "my", name: "mine" }]) });
+      expect(mine.status).toBe(200);
+
+      const res = await call("confluence_list_labels", { pageId: id });
+      expect(res.isError, res.text).toBe(false);
+      expect(res.data).toMatchObject({
+        pageId: id,
+        title,
+        labels: [{ name: "alpha", prefix: "global" }, { name: "beta", prefix: "global" }, { name: "gamma", prefix: "global" }, { name: "mine", prefix: "my" }],
+        url: expect.stringContaining(`/wiki/spaces/ENG/pages/${id}/`),
+      });
+      expect(res.data.nextCursor).toBeUndefined();
+      expect(res.text).toBe(`4 labels on "${title}" (id ${id}): alpha, beta, gamma, mine (my)\n${res.data.url as string}`);
+      const my = await call("confluence_list_labels", { pageId: id, prefix: "my" });
+      expect(my.data.labels).toEqual([{ name: "mine", prefix: "my" }]);
+      expect(my.text).toMatch(/^1 my label on /);
+
+      const seen: string[] = [];
+      let cursor: string | undefined;
+      let pages = 0;
+      do {
+        const page = await call("confluence_list_labels", { pageId: id, maxResults: 3, ...(cursor ? { cursor } : {}) });
+        expect(page.isError, page.text).toBe(false);
+        seen.push(...(page.data.labels as { name: string }[]).map((l) => l.name));
+        cursor = page.data.nextCursor ?? undefined;
+        if (cursor) expect(page.text).toMatch(/\nnextCursor: \S+$/);
+        pages++;
+      } while (cursor);
+      expect(pages).toBe(2);
+      expect(seen).toEqual(["alpha", "beta", "gamma", "mine"]);
+      const first = await call("confluence_list_labels", { pageId: id, maxResults: 1 });
+      const wrong = await call("confluence_list_labels", { pageId: id, prefix: "global", cursor: first.data.nextCursor });
+      expect(wrong.text).toMatch(/cursor is not a nextCursor this server gave for this query/);
+
+      const bare = await newPage("Unlabelled");
+      expect((await call("confluence_list_labels", { pageId: bare })).text).toMatch(/^"Unlabelled \d+" \(id \d+\) has no labels\.\n/);
+      for (const [args, message] of [
+        [{ pageId: "abc" }, /pageId: pageId must be a page id \(digits\)/],
+        [{ pageId: id, prefix: "system" }, /prefix: prefix must be global, my or team/],
+        [{ pageId: id, maxResults: 0 }, /maxResults: maxResults must be at least 1/],
+        [{ pageId: id, maxResults: 251 }, /maxResults: maxResults may be at most 250/],
+        [{ pageId: id, label: "x" }, /does not take 'label'/],
+      ] as const) {
+        const bad = await call("confluence_list_labels", args);
+        expect(bad.isError, JSON.stringify(args)).toBe(true);
+        expect(bad.text).toMatch(message);
+      }
+      const missing = await call("confluence_list_labels", { pageId: "99999999" });
+      expect(missing.isError).toBe(true);
+      expect(missing.text).toMatch(/^Confluence found nothing there \(404\)/);
+    });
+
     it("moves a page under a new parent and before or after a sibling; never under itself", async () => {
       const a = await newPage("Move A", "A", "ENG", home);
       const b = await newPage("Move B", "B", "ENG", home);
@@ -404,6 +460,7 @@ describe("Confluence catalogue tools", () => {
           ["confluence_get_page_by_title", { spaceKey: "ENG", title: "Engineering Home" }],
           ["confluence_get_space", { spaceKey: "ENG" }],
           ["confluence_get_page_descendants", { pageId: eng }],
+          ["confluence_list_labels", { pageId: eng }],
           ["confluence_move_page", { pageId: eng, targetId: hrHome }],
           ["confluence_move_page", { pageId: hr, targetId: eng }],
           ["confluence_update_page_section", { pageId: eng, version: 1, heading: "x", body: "changed" }],
@@ -432,7 +489,7 @@ describe("Confluence catalogue tools", () => {
 
     it("a read-only client sees the reads, not the writes; upstream failures are sentences", async () => {
       const reads = await listed("read");
-      for (const n of ["confluence_get_page_by_title", "confluence_get_space", "confluence_get_page_descendants", "confluence_get_page_history", "confluence_diff_page_versions", "confluence_list_comments", "confluence_list_attachments"]) expect(reads).toContain(n);
+      for (const n of ["confluence_get_page_by_title", "confluence_get_space", "confluence_list_labels", "confluence_get_page_descendants", "confluence_get_page_history", "confluence_diff_page_versions", "confluence_list_comments", "confluence_list_attachments"]) expect(reads).toContain(n);
       for (const n of ["confluence_move_page", "confluence_update_page_section", "confluence_delete_page", "confluence_reply_comment", "confluence_add_comment", "confluence_upload_attachment"]) expect(reads).not.toContain(n);
 
       const a = await newPage("Fault", "x", "ENG", home);
@@ -443,6 +500,8 @@ describe("Confluence catalogue tools", () => {
       expect((await call("confluence_get_page", { pageId: a })).data.parentId).toBe(home);
       expect((await fault({ path: `/wiki/api/v2/pages/${home}/descendants`, status: 503 })).status).toBeLessThan(300);
       expect((await call("confluence_get_page_descendants", { pageId: home })).text).toMatch(/^Confluence failed with an internal error \(503\)/);
+      expect((await fault({ path: `/wiki/api/v2/pages/${a}/labels`, status: 500 })).status).toBeLessThan(300);
+      expect((await call("confluence_list_labels", { pageId: a })).text).toMatch(/^Confluence failed with an internal error \(500\)/);
       const refused = await call("confluence_update_page_section", { pageId: a, version: 1, heading: "x", body: "y" });
       expect(refused.text).toMatch(/has no heading "x"\. It has no headings: use confluence_update_page\./);
       await putStorage(a, "<h2>Keep</h2><p>kept</p>");

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { collect, firstOf } from "../../upstream/paginate";
+import { cursorArg } from "./cursor";
 import { maxLengthArg, PageAnswerSchema, pageAnswer, pageInReach, pageUrl, wikiUrl } from "./confluence.tools";
 import { isUpstreamError } from "../../upstream/errors";
 import { assertSpaceAllowed } from "./policy";
@@ -95,6 +96,35 @@ export const confluenceLabelPage = defineTool({
     }
     const labels = (await ctx.clients.confluence.labels(id)).results.map((l) => l.name);
     return { structured: { pageId: id, labels }, text: `"${page.title}" is labelled ${labels.length ? labels.join(", ") : "with nothing"}.` };
+  },
+});
+
+export const confluenceListLabels = defineTool({
+  name: "confluence_list_labels",
+  service: "confluence",
+  toolset: "confluence-tree",
+  scope: "read",
+  description: 'A Confluence page\'s labels: name and prefix (global, my, team). Pass nextCursor for more. Find pages by label with confluence_search (label = "x").',
+  input: z.object({
+    pageId,
+    prefix: z.enum(["global", "my", "team"], { error: "prefix must be global, my or team" }).optional().describe("Only labels of this prefix."),
+    maxResults: z.number().int("maxResults must be a whole number").min(1, "maxResults must be at least 1").max(250, "maxResults may be at most 250").default(100),
+    cursor: cursorArg,
+  }),
+  output: z.object({ pageId: z.string(), title: z.string(), labels: z.array(z.object({ name: z.string(), prefix: z.string() })), nextCursor: z.string().nullable(), url: z.string().nullable() }),
+  annotations: { title: "List a Confluence page's labels", ...READ_ONLY },
+  async run({ pageId: id, prefix, maxResults, cursor }, ctx) {
+    const scope = `confluence_list_labels\u0000${id}\u0000${prefix ?? ""}`;
+    const upstream = cursor === undefined ? undefined : ctx.cursors.open(scope, cursor);
+    const page = await pageInReach(ctx, id);
+    const listed = await ctx.clients.confluence.pageLabels(id, { limit: maxResults, prefix, ...(upstream ? { cursor: upstream } : {}) });
+    const labels = listed.results.map((l) => ({ name: l.name, prefix: l.prefix ?? "global" }));
+    const nextCursor = listed.nextCursor ? ctx.cursors.seal(scope, listed.nextCursor) : null;
+    const url = pageUrl(ctx, page);
+    const names = labels.map((l) => (l.prefix === "global" ? l.name : `${l.name} (${l.prefix})`)).join(", ");
+    const what = prefix ? `${prefix} label` : "label";
+    const head = labels.length ? `${labels.length} ${what}${labels.length === 1 ? "" : "s"} on "${page.title}" (id ${id}): ${names}` : `"${page.title}" (id ${id}) has no ${cursor ? "more " : ""}${what}s.`;
+    return { structured: { pageId: id, title: page.title, labels, nextCursor, url }, text: [head, url, ...(nextCursor ? [`nextCursor: ${nextCursor}`] : [])].filter(Boolean).join("\n") };
   },
 });
 
@@ -218,4 +248,4 @@ export const confluenceMovePage = defineTool({
   },
 });
 
-export const CONFLUENCE_TREE_TOOLS = [confluenceListSpaces, confluenceGetPageChildren, confluenceGetPageAncestors, confluenceLabelPage, confluenceGetPageByTitle, confluenceGetSpace, confluenceGetPageDescendants, confluenceMovePage];
+export const CONFLUENCE_TREE_TOOLS = [confluenceListSpaces, confluenceGetPageChildren, confluenceGetPageAncestors, confluenceLabelPage, confluenceListLabels, confluenceGetPageByTitle, confluenceGetSpace, confluenceGetPageDescendants, confluenceMovePage];

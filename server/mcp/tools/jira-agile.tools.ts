@@ -1,8 +1,9 @@
 import { z } from "zod";
 import { collect, firstOf } from "../../upstream/paginate";
+import { cursorArg, offsetPaging } from "./cursor";
 import { nameOf, shortDate } from "./format";
-import { browseUrl } from "./jira.tools";
-import { assertProjectAllowed } from "./policy";
+import { browseUrl, explainJqlError } from "./jira.tools";
+import { assertProjectAllowed, constrainJql, projectOfKey } from "./policy";
 import { assertSprintAllowed } from "./jira-sprints.tools";
 import { defineTool, READ_ONLY, type ToolContext } from "./tool";
 
@@ -97,4 +98,72 @@ export const jiraGetSprintIssues = defineTool({
   },
 });
 
-export const JIRA_AGILE_TOOLS = [jiraListBoards, jiraListSprints, jiraGetSprintIssues];
+const BOARD_ISSUE_FIELDS = ["summary", "status", "assignee", "issuetype", "sprint"];
+
+/** A board in Jira's web UI (company- and team-managed boards alike live under their project). */
+const boardUrl = (ctx: ToolContext, id: number, projectKey: string | null) => (ctx.atlassianUrl && projectKey ? `${ctx.atlassianUrl}/jira/software/projects/${projectKey}/boards/${id}` : null);
+
+export const jiraGetBoardIssues = defineTool({
+  name: "jira_get_board_issues",
+  service: "jira",
+  toolset: "jira-agile",
+  scope: "read",
+  description: "The issues on a board (Scrum or Kanban), optionally narrowed by JQL, with status, type, assignee and sprint, grouped by status. Pages with nextCursor.",
+  input: z.object({
+    boardId,
+    jql: z.string().trim().max(2000, "jql may be at most 2000 characters").optional().describe('Narrows the board\'s issues, e.g. status = "In Progress" ORDER BY rank.'),
+    maxResults: z.number().int("maxResults must be a whole number").min(1, "maxResults must be at least 1").max(100, "maxResults may be at most 100").default(50),
+    cursor: cursorArg,
+  }),
+  output: z.object({
+    boardId: z.number().int(),
+    board: z.string().nullable(),
+    issues: z.array(z.object({ key: z.string(), summary: z.string(), status: z.string().nullable(), assignee: z.string().nullable(), type: z.string().nullable(), sprint: z.string().nullable(), url: z.string().nullable() })),
+    total: z.number().int().nullable(),
+    nextCursor: z.string().nullable(),
+    url: z.string().nullable(),
+  }),
+  annotations: { title: "Read a board's issues", ...READ_ONLY },
+  async run({ boardId: id, jql: given, maxResults, cursor }, ctx) {
+    const allowed = ctx.policy.jiraProjects;
+    // A board's filter may span projects: the JQL keeps the answer inside the allow-list too.
+    const jql = constrainJql(given ?? "", ctx.policy) || undefined;
+    const paging = offsetPaging(ctx.cursors, `jira_get_board_issues\u0000${id}\u0000${jql ?? ""}`, cursor);
+    // Under a Jira allow-list the board is placed by its project before any issue is read.
+    const reading = ctx.clients.jira.board(id);
+    if (allowed !== null) {
+      const project = (await reading).location?.projectKey ?? null;
+      if (!boardAllowed(ctx, project)) assertProjectAllowed(ctx, project ?? "(no project)");
+    }
+    const [board, page] = await Promise.all([
+      reading,
+      ctx.clients.jira.boardIssuesPage(id, { jql, startAt: paging.startAt, maxResults, fields: BOARD_ISSUE_FIELDS }).catch((err: unknown) => explainJqlError(ctx, err)),
+    ]);
+    const issues = page.issues
+      .filter((i) => allowed === null || allowed.includes(projectOfKey(i.key) ?? ""))
+      .map((i) => ({
+        key: i.key,
+        summary: typeof i.fields.summary === "string" ? i.fields.summary : "",
+        status: nameOf(i.fields.status),
+        assignee: nameOf(i.fields.assignee),
+        type: nameOf(i.fields.issuetype),
+        sprint: nameOf(i.fields.sprint),
+        url: browseUrl(ctx, i.key),
+      }));
+    // The next page starts after what Jira gave (even an issue left out above), so none repeats.
+    const { end, total, nextCursor } = paging.next(page.issues.length, page.total);
+    const projectKey = board.location?.projectKey ?? null;
+    const url = boardUrl(ctx, id, projectKey);
+    const byStatus = new Map<string, typeof issues>();
+    for (const i of issues) byStatus.set(i.status ?? "?", [...(byStatus.get(i.status ?? "?") ?? []), i]);
+    const sections = [...byStatus].map(([status, list]) => `## ${status} (${list.length})\n${list.map((i) => `- ${i.key} ${i.summary} — ${i.type ?? "?"} · ${i.assignee ?? "unassigned"}${i.sprint ? ` · ${i.sprint}` : ""}`).join("\n")}`);
+    const name = `Board ${id} "${board.name}"`;
+    const head = issues.length
+      ? `${name}: issues ${paging.startAt + 1}-${end}${total !== null ? ` of ${total}` : ""}${given ? ` matching ${given}` : ""}${nextCursor ? " (more: call again with the cursor below)" : ""}`
+      : `${name} has no ${paging.startAt > 0 ? "more " : ""}issues${given ? ` matching ${given}` : ""}.`;
+    const text = [[head, url].filter(Boolean).join("\n"), ...sections, ...(nextCursor ? [`nextCursor: ${nextCursor}`] : [])].join("\n\n");
+    return { structured: { boardId: id, board: board.name ?? null, issues, total, nextCursor, url }, text };
+  },
+});
+
+export const JIRA_AGILE_TOOLS = [jiraListBoards, jiraListSprints, jiraGetSprintIssues, jiraGetBoardIssues];

@@ -1,3 +1,4 @@
+import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TOOLSET_NAMES } from "../../../contract/policy";
 import { createClient } from "../../oauth/oauth.adversarial.helpers";
@@ -165,6 +166,96 @@ describe("Jira catalogue: sprints, watchers, remote links, schema, batch create,
       const inside = await ops.call("jira_move_issues_to_sprint", { sprintId: opsSprint, issueKeys: [opsIssue] });
       expect(inside.isError, inside.text).toBe(false);
       expect(await sprintOf(opsIssue)).toBe(opsSprint);
+    });
+
+    it("reads a board's issues page by page, grouped by status, narrowed by JQL; each answer fits the listed output schema", async () => {
+      const schema = (await client.client.listTools()).tools.find((t) => t.name === "jira_get_board_issues")!.outputSchema!;
+      const ajv = new Ajv2020({ strict: false });
+      const board = async (c: Client, args: Record<string, unknown>) => {
+        const res = await c.call("jira_get_board_issues", args);
+        if (!res.isError) expect(ajv.validate(schema, res.data), JSON.stringify(ajv.errors)).toBe(true);
+        return res;
+      };
+      type Line = { key: string; summary: string; status?: string; type?: string; sprint?: string; url: string };
+      const all = await sandboxGet("/rest/agile/1.0/board/1/issue?maxResults=100&fields=summary");
+      const total = all.total as number;
+      expect(total).toBeGreaterThan(20);
+
+      const first = await board(client, { boardId: 1, maxResults: 20 });
+      expect(first.isError, first.text).toBe(false);
+      expect(first.data).toMatchObject({ boardId: 1, board: "BK board", total, url: `${rig.sandbox.url}/jira/software/projects/BK/boards/1`, nextCursor: expect.any(String) });
+      const issues = first.data.issues as Line[];
+      expect(issues).toHaveLength(20);
+      expect(issues[0]).toMatchObject({ key: all.issues[0].key, url: `${rig.sandbox.url}/browse/${all.issues[0].key}`, status: expect.any(String), type: expect.any(String) });
+      expect(first.text).toMatch(new RegExp(`^Board 1 "BK board": issues 1-20 of ${total} \\(more: call again with the cursor below\\)\\n${rig.sandbox.url}/jira/software/projects/BK/boards/1\\n\\n## `));
+      expect(first.text).toContain(`- ${issues[0]!.key} ${issues[0]!.summary} — ${issues[0]!.type}`);
+      expect(first.text).toMatch(/\nnextCursor: \S+$/);
+
+      // Every issue once, in the board's order, page after page.
+      const keys = issues.map((i) => i.key);
+      let cursor = first.data.nextCursor as string | undefined;
+      while (cursor) {
+        const page = await board(client, { boardId: 1, maxResults: 50, cursor });
+        expect(page.isError, page.text).toBe(false);
+        keys.push(...(page.data.issues as Line[]).map((i) => i.key));
+        cursor = page.data.nextCursor ?? undefined;
+      }
+      expect(keys).toHaveLength(total);
+      expect(new Set(keys).size).toBe(total);
+      expect(keys.slice(0, 100)).toEqual((all.issues as { key: string }[]).map((i) => i.key));
+
+      // JQL narrows the board (its ORDER BY kept); an issue in a sprint shows the sprint's name.
+      const sprint = (await call("jira_create_sprint", { boardId: 1, name: "Board view" })).data.sprintId as number;
+      const planned = await newIssue("On the board, in a sprint");
+      expect((await call("jira_move_issues_to_sprint", { sprintId: sprint, issueKeys: [planned] })).isError).toBe(false);
+      const narrowed = await board(client, { boardId: 1, jql: `key = ${planned}` });
+      expect(narrowed.data).toMatchObject({ total: 1, issues: [{ key: planned, summary: "On the board, in a sprint", sprint: "Board view" }] });
+      expect(narrowed.data.nextCursor).toBeUndefined();
+      expect(narrowed.text).toContain(`issues 1-1 of 1 matching key = ${planned}`);
+      expect(narrowed.text).toContain(`- ${planned} On the board, in a sprint — `);
+      expect(narrowed.text).toMatch(/ · Board view$/m);
+      const epics = await board(client, { boardId: 1, jql: "issuetype = Epic ORDER BY key DESC" });
+      const epicKeys = (epics.data.issues as Line[]).map((i) => i.key);
+      expect(epicKeys.length).toBeGreaterThan(0);
+      expect((epics.data.issues as Line[]).every((i) => i.type === "Epic")).toBe(true);
+      expect(epicKeys).toEqual([...epicKeys].sort((a, b) => Number(b.split("-")[1]) - Number(a.split("-")[1])));
+      const none = await board(client, { boardId: 1, jql: 'summary ~ "no such words anywhere zzqx"' });
+      expect(none).toMatchObject({ isError: false, text: `Board 1 "BK board" has no issues matching summary ~ "no such words anywhere zzqx".\n${rig.sandbox.url}/jira/software/projects/BK/boards/1` });
+
+      // A cursor belongs to its board and query.
+      const elsewhere = await board(client, { boardId: 1, jql: "issuetype = Epic", cursor: first.data.nextCursor });
+      expect(elsewhere.isError).toBe(true);
+      expect(elsewhere.text).toMatch(/cursor is not a nextCursor this server gave for this query/);
+      const typo = await board(client, { boardId: 1, jql: "statuss = Done" });
+      expect(typo.isError).toBe(true);
+      expect(typo.text).toMatch(/^JQL: field 'statuss' does not exist; did you mean 'status'\?/);
+      for (const [args, message] of [
+        [{ boardId: 0 }, /boardId: boardId must be at least 1/],
+        [{ boardId: 1.5 }, /boardId: boardId must be a whole number/],
+        [{ boardId: 1, maxResults: 101 }, /maxResults: maxResults may be at most 100/],
+        [{ boardId: 1, jql: "x".repeat(2001) }, /jql: jql may be at most 2000 characters/],
+        [{}, /boardId: /],
+        [{ boardId: 1, projectKey: "BK" }, /does not take 'projectKey'; its arguments are boardId, jql, maxResults, cursor/],
+      ] as const) {
+        const res = await board(client, args);
+        expect(res.isError, JSON.stringify(args)).toBe(true);
+        expect(res.text).toMatch(message);
+      }
+      const missing = await board(client, { boardId: 99_999 });
+      expect(missing.isError).toBe(true);
+      expect(missing.text).toMatch(/^Jira found nothing there \(404\)\. .*Board does not exist/);
+      expect((await board(ops, { boardId: 99_999 })).text).toMatch(/\(404\).*Board does not exist/);
+
+      // Limited to OPS: the BK board is refused; the OPS board answers, with OPS issues only, and the JQL cannot leave OPS.
+      const refused = await board(ops, { boardId: 1 });
+      expect(refused.isError).toBe(true);
+      expect(refused.text).toMatch(/This client may not use the Jira project BK: an administrator limited it to OPS/);
+      const inside = await board(ops, { boardId: 2, maxResults: 100 });
+      expect(inside.isError, inside.text).toBe(false);
+      expect((inside.data.issues as Line[]).length).toBeGreaterThan(0);
+      expect((inside.data.issues as Line[]).every((i) => i.key.startsWith("OPS-"))).toBe(true);
+      expect((await board(ops, { boardId: 2, jql: "project = BK" })).data.issues).toEqual([]);
+      expect((await board(ops, { boardId: 2, jql: "status = Done) OR (project = BK" })).text).toMatch(/quotes or parentheses do not balance/);
     });
 
     it("an upstream failure is a tool error with a sentence to act on", async () => {
@@ -436,7 +527,7 @@ describe("Jira catalogue: sprints, watchers, remote links, schema, batch create,
 
   it("a read-only client sees the read tools of the catalogue and none of its write tools", async () => {
     const names = (await reader.client.listTools()).tools.map((t) => t.name);
-    expect(names).toEqual(expect.arrayContaining(["jira_get_epic_children", "jira_list_watchers", "jira_list_remote_links", "jira_get_create_fields", "jira_get_edit_fields", "jira_list_attachments", "jira_read_attachment"]));
+    expect(names).toEqual(expect.arrayContaining(["jira_get_board_issues", "jira_get_epic_children", "jira_list_watchers", "jira_list_remote_links", "jira_get_create_fields", "jira_get_edit_fields", "jira_list_attachments", "jira_read_attachment"]));
     for (const name of ["jira_create_sprint", "jira_update_sprint", "jira_move_issues_to_sprint", "jira_move_issues_to_backlog", "jira_add_watcher", "jira_remove_watcher", "jira_add_remote_link", "jira_create_version", "jira_create_issues", "jira_add_attachment"]) expect(names).not.toContain(name);
     await expect(reader.client.callTool({ name: "jira_create_sprint", arguments: { boardId: 1, name: "x" } })).rejects.toThrow(/Unknown tool/);
   });

@@ -51,7 +51,7 @@ const searchLine = (i: z.infer<typeof IssueSummarySchema>): string => {
  * Jira's "Field 'sprintt' does not exist" with the field it most likely meant, read from Jira's
  * own field list (clause names included): a model fixes a typo in one step instead of guessing.
  */
-async function explainJqlError(ctx: ToolContext, err: unknown): Promise<never> {
+export async function explainJqlError(ctx: ToolContext, err: unknown): Promise<never> {
   const unknown = isUpstreamError(err) && err.kind === "bad_request" ? /Field '([^']{1,100})' does not exist/.exec(err.message)?.[1] : undefined;
   if (!unknown) throw err;
   const names = await ctx.clients.jira.fields().then(

@@ -44,12 +44,12 @@ export function objectsOf(service: "jira" | "confluence" | "bitbucket", args: Re
   if (service === "jira") {
     for (const v of [args.issueKey, args.parentKey, args.epicKey, s.key]) if (str(v)) out.add(str(v)!.toUpperCase());
     if (Array.isArray(args.issueKeys)) for (const v of args.issueKeys) if (str(v)) out.add(str(v)!.toUpperCase());
+    // Sprints and boards by id (the agile tools), before the issues listed, which the bound may cut.
+    for (const v of [args.sprintId, s.sprintId]) if (str(v)) out.add(`sprint:${str(v)}`);
+    if (str(args.boardId)) out.add(`board:${str(args.boardId)}`);
     each(s.issues, (i) => str(i.key));
     each(s.moved, (i) => str(i.key));
     each(s.created, (i) => str(i.key));
-    // Sprints and boards by id (the sprint tools).
-    for (const v of [args.sprintId, s.sprintId]) if (str(v)) out.add(`sprint:${str(v)}`);
-    if (str(args.boardId)) out.add(`board:${str(args.boardId)}`);
   } else if (service === "confluence") {
     // A move's target page and the page a comment or attachment tool answers for count too.
     for (const v of [args.pageId, args.targetId, s.id, s.pageId]) if (str(v)) out.add(`page:${str(v)}`);

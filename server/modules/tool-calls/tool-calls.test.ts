@@ -22,6 +22,13 @@ describe("tool-call audit: what a row keeps", () => {
     expect(objectsOf("jira", { sprintId: 7, issueKeys: ["bk-5", "OPS-1"] }, { sprintId: 7, moved: [{ key: "BK-5" }] }, null)).toEqual(["BK-5", "OPS-1", "sprint:7"]);
     expect(objectsOf("jira", { boardId: 1, name: "S" }, { sprintId: 9 }, null)).toEqual(["sprint:9", "board:1"]);
     expect(objectsOf("jira", { epicKey: "bk-3" }, { epic: "BK-3", issues: [{ key: "BK-4" }] }, null)).toEqual(["BK-3", "BK-4"]);
+    // A board's or sprint's listing names the board or sprint first: 60 issues cannot push it out of the bound.
+    const many = Array.from({ length: 60 }, (_, i) => ({ key: `BK-${i + 1}` }));
+    const board = objectsOf("jira", { boardId: 4 }, { boardId: 4, issues: many }, null);
+    expect(board).toHaveLength(50);
+    expect(board.slice(0, 2)).toEqual(["board:4", "BK-1"]);
+    expect(objectsOf("jira", { sprintId: 8 }, { issues: many }, null)[0]).toBe("sprint:8");
+    expect(objectsOf("confluence", { pageId: "12", prefix: "my" }, { pageId: "12", labels: [{ name: "ops", prefix: "global" }] }, null)).toEqual(["page:12"]);
     expect(objectsOf("confluence", { pageId: "12" }, { results: [{ id: "13" }] }, null)).toEqual(["page:12", "page:13"]);
     expect(objectsOf("confluence", { pageId: "12", targetId: "14" }, { pageId: "12" }, null)).toEqual(["page:12", "page:14"]);
     expect(objectsOf("confluence", { commentId: "20" }, { pageId: "15" }, null)).toEqual(["page:15"]);
