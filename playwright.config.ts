@@ -55,6 +55,10 @@ export default defineConfig({
         BITBUCKET_API_URL: `${E2E_SANDBOX_URL}/2.0`,
         // The sandbox is on loopback, which the upstream host rule refuses unless named.
         UPSTREAM_ALLOWED_HOSTS: "127.0.0.1",
+        // Every MCP client of the suite gets its token from 127.0.0.1: the OAuth limit per address
+        // (10 per 15 minutes by default) would refuse them. The Configuration screen's test checks
+        // that this value, the one in force, is what it shows.
+        RATE_LIMIT_OAUTH_REQUESTS: "200",
         // A self-registered client's consent page is tested (it is shown as unverified).
         OAUTH_DYNAMIC_REGISTRATION: "true",
         PUBLIC_URL: `http://127.0.0.1:${E2E_PORT}`,

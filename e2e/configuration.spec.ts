@@ -320,7 +320,7 @@ test("server settings and the rate limits in force are shown", async ({ page }) 
   for (const text of [
     "100 requests per minute",
     "Burst of 10, per client",
-    "10 requests per 15-minute window",
+    "200 requests per 15-minute window",
     "5 new streams per minute",
     "Maximum 50 concurrent",
   ]) {
