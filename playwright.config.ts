@@ -23,7 +23,7 @@ export default defineConfig({
   // Upper bounds, not waits: every step waits for a state. They are generous because CI shares a
   // 2-core machine with the server and the sandbox, where a long test can take twice its idle time.
   timeout: 60_000,
-  expect: { timeout: 10_000 },
+  expect: { timeout: 20_000 },
   reporter: process.env.CI ? [["list"]] : [["list"]],
   use: {
     baseURL: `http://127.0.0.1:${E2E_PORT}`,

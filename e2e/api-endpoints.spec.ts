@@ -11,8 +11,8 @@ test("the summary, every endpoint with its health, and a median that appears onc
   for (let i = 0; i < 5; i++) expect((await page.request.get("/api/mcp/health")).status()).toBe(200);
   await openScreen(page, "/api-endpoints", "API Endpoints");
   await expect(page.getByText("Healthy", { exact: true }).first()).toBeVisible();
-  for (const title of ["Total Endpoints", "Healthy", "Unhealthy"]) await expect(page.getByRole("group", { name: title, exact: true })).toContainText(/\d/);
-  await expect(page.getByRole("group", { name: "Unhealthy" })).toContainText(/Requires attention|All endpoints healthy/);
+  for (const title of ["Total Endpoints", "Healthy", "Unhealthy"]) await expect(page.getByRole("region", { name: title, exact: true })).toContainText(/\d/);
+  await expect(page.getByRole("region", { name: "Unhealthy" })).toContainText(/Requires attention|All endpoints healthy/);
   for (const path of SPEC_TEN) await expect(page.getByRole("listitem").filter({ hasText: path }).first()).toBeVisible();
   await expect(row(page, "POST", "/mcp")).toBeVisible();
 
@@ -39,7 +39,7 @@ test("the Jira and Confluence entries follow the Atlassian status", async ({ pag
   await openScreen(page, "/api-endpoints", "API Endpoints");
   await expect(row(page, "GET", "/api/atlassian/jira/*")).toContainText("Healthy");
   await expect(row(page, "GET", "/api/atlassian/confluence/*")).toContainText("Unhealthy");
-  await expect(page.getByRole("group", { name: "Unhealthy" })).toContainText("Requires attention");
+  await expect(page.getByRole("region", { name: "Unhealthy" })).toContainText("Requires attention");
 });
 
 test("a failed load of the figures offers Retry and the list stays", async ({ page }) => {
@@ -59,7 +59,7 @@ for (const size of [{ name: "desktop", width: 1440, height: 900 }, { name: "phon
       await page.setViewportSize({ width: size.width, height: size.height });
       await page.emulateMedia({ colorScheme: scheme, reducedMotion: "reduce" });
       await openScreen(page, "/api-endpoints", "API Endpoints");
-      await expect(page.getByRole("group", { name: "Total Endpoints" })).toContainText(/\d/);
+      await expect(page.getByRole("region", { name: "Total Endpoints" })).toContainText(/\d/);
       expect(await horizontalOverflow(page), "the page scrolls sideways").toBeLessThanOrEqual(0);
       await page.screenshot({ path: `docs/screenshots/api-endpoints-${size.name}-${scheme}.png`, fullPage: true });
     });

@@ -43,9 +43,9 @@ test("a stream opened by an MCP client is listed with its client and user agent;
     await expect(row.locator("time").last()).toHaveAttribute("title", /\d{4}/);
 
     for (const title of ["Active Connections", "Total Connections", "Unique Clients"]) {
-      await expect(page.getByRole("group", { name: title })).toContainText(/\d/);
+      await expect(page.getByRole("region", { name: title })).toContainText(/\d/);
     }
-    await expect(page.getByRole("group", { name: "Active Connections" })).not.toContainText(/^Active Connections0/);
+    await expect(page.getByRole("region", { name: "Active Connections" })).not.toContainText(/^Active Connections0/);
     const info = page.getByRole("region", { name: "Connecting to the event stream" });
     await expect(info).toContainText(`${new URL(baseURL!).origin}/api/sse/stream`);
     for (const text of ["Authorization:", "text/event-stream", "no-cache", "connected", "heartbeat", "every 30 seconds", "mcp-response", "error"]) await expect(info).toContainText(text);
@@ -68,11 +68,11 @@ test("no connection: the spec's empty text; a failed load: Retry, which loads ag
   await page.route("**/api/admin/sse-connections", (route) => (fail ? route.fulfill({ status: 500, contentType: "application/json", body: JSON.stringify({ error: { code: "internal", message: "The registry is unavailable" } }) }) : route.fulfill({ status: 200, contentType: "application/json", body: "[]" })));
   await openScreen(page, "/sse-connections", "SSE Connections");
   await expect(page.getByRole("alert")).toContainText("The registry is unavailable");
-  await expect(page.getByRole("group", { name: "Active Connections" })).toContainText("No data available");
+  await expect(page.getByRole("region", { name: "Active Connections" })).toContainText("No data available");
   fail = false;
   await page.getByRole("button", { name: "Retry" }).click();
   await expect(page.getByRole("heading", { name: "No SSE connections" })).toBeVisible();
-  await expect(page.getByRole("group", { name: "Total Connections" })).toContainText("0");
+  await expect(page.getByRole("region", { name: "Total Connections" })).toContainText("0");
 });
 
 test.describe("as a viewer", () => {

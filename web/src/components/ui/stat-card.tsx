@@ -17,13 +17,16 @@ export interface StatCardProps {
   className?: string;
 }
 
+/** Spec section 2: what a card reads when it has no figure. */
+export const NO_DATA = "No data available";
+
 const TONES = { default: "", success: "text-success", warning: "text-warning", destructive: "text-destructive" } as const;
 
 /** A figure card of the observability screens: title and icon, a large tabular number, a caption. */
 export function StatCard({ title, icon: Icon, value, caption, tone = "default", loading = false, className }: StatCardProps) {
   const id = useId();
   return (
-    <Card role="group" aria-labelledby={id} aria-busy={loading || undefined} className={cn("p-6", className)}>
+    <Card role="region" aria-labelledby={id} aria-busy={loading} className={cn("min-w-0 p-6", className)}>
       <div className="flex items-center justify-between gap-3">
         <h2 id={id} className="text-sm font-medium text-muted-foreground">
           {title}
@@ -36,10 +39,12 @@ export function StatCard({ title, icon: Icon, value, caption, tone = "default", 
           <Skeleton className="h-3.5 w-32" />
         </div>
       ) : value === null ? (
-        <p className="mt-3 text-sm text-muted-foreground">No data available</p>
+        <p className="mt-3 text-sm text-muted-foreground">{NO_DATA}</p>
       ) : (
         <>
-          <p className={cn("mt-2 text-2xl font-semibold tabular-nums tracking-tight", TONES[tone])}>{value}</p>
+          <div data-slot="stat-value" className={cn("mt-2 truncate text-2xl font-semibold tabular-nums tracking-tight", TONES[tone])}>
+            {value}
+          </div>
           {caption && <p className="mt-1 text-xs text-muted-foreground">{caption}</p>}
         </>
       )}

@@ -1,52 +1,9 @@
-import { Activity, KeyRound, Radio, Server, type LucideIcon } from "lucide-react";
-import { useId, type ReactNode } from "react";
+import { Activity, KeyRound, Radio, Server } from "lucide-react";
 import { SERVER_RUNNING, type StatsDto } from "@contract/stats";
-import { Card } from "@/components/ui/card";
-import { Skeleton } from "@/components/ui/skeleton";
+import { NO_DATA, StatCard } from "@/components/ui/stat-card";
 import { formatNumber, formatUptime, plural } from "@/lib/format";
 import { cn } from "@/lib/utils";
 import { StatusDot } from "./status-dot";
-
-export const NO_DATA = "No data available";
-
-interface StatCardProps {
-  title: string;
-  icon: LucideIcon;
-  loading: boolean;
-  /** The card's figure; null when there is none to show (the card then reads "No data available"). */
-  value: ReactNode | null;
-  caption?: ReactNode;
-}
-
-/** A figure with its caption (UI.md: tabular figures); a skeleton while loading; "No data available" without a figure. */
-function StatCard({ title, icon: Icon, loading, value, caption }: StatCardProps) {
-  const id = useId();
-  return (
-    <Card role="region" aria-labelledby={id} aria-busy={loading} className="min-w-0 p-6">
-      <div className="flex items-center justify-between gap-3 pb-3">
-        <h2 id={id} className="text-sm font-medium text-muted-foreground">
-          {title}
-        </h2>
-        <Icon className="size-4 shrink-0 text-muted-foreground" aria-hidden="true" />
-      </div>
-      {loading ? (
-        <div className="space-y-2.5 pt-0.5">
-          <Skeleton className="h-7 w-24" />
-          <Skeleton className="h-3.5 w-32" />
-        </div>
-      ) : value === null ? (
-        <p className="py-2 text-sm text-muted-foreground">{NO_DATA}</p>
-      ) : (
-        <>
-          <div data-slot="stat-value" className="truncate text-2xl font-semibold tabular-nums">
-            {value}
-          </div>
-          {caption && <p className="mt-1 text-xs text-muted-foreground">{caption}</p>}
-        </>
-      )}
-    </Card>
-  );
-}
 
 /**
  * The four stat cards (spec §2, D14): Server Status with uptime, Active SSE Connections, OAuth

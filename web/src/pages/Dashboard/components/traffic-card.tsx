@@ -9,7 +9,7 @@ import { Skeleton } from "@/components/ui/skeleton";
 import { formatNumber } from "@/lib/format";
 import { errorRateSummary, formatPercent, requestsSummary, SERVICE_LABEL, shapeTraffic, trafficTotals, upstreamSummary, UPSTREAM_SERVICES } from "../lib/chart-data";
 import { DashboardCard } from "./dashboard-card";
-import { NO_DATA } from "./stat-cards";
+import { NO_DATA } from "@/components/ui/stat-card";
 import type { ChartSeriesStyle } from "./traffic-chart";
 
 // uPlot and its wrapper are their own chunk: the cards above paint without waiting for them.
