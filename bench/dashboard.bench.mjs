@@ -1,6 +1,7 @@
 // Dashboard (issue 12): the time from navigation start until every card is filled (the four stat
 // cards, both integration cards and Recent Activity no longer busy), and until the three traffic
 // charts are drawn; Chromium against the built server on loopback, signed in, warm loads.
+/* global document */ // read inside the page (page.waitForFunction), not in Node
 import { chromium } from "@playwright/test";
 import { fmt, median, requireBuild, startServer } from "./lib.mjs";
 
