@@ -76,7 +76,7 @@ export default function ApiEndpointsPage() {
             <div className="grid gap-4">
               <CodeExample id="example-protocol" title="MCP protocol call" description="JSON-RPC 2.0 over HTTP with a bearer token: list the tools." code={code.protocol} what="Example" />
               <CodeExample id="example-sse" title="SSE connection" description="The event stream: connected, heartbeat every 30 seconds, mcp-response, error." code={code.sse} what="Example" />
-              <CodeExample id="example-token" title="OAuth token request" description="Exchange an authorization code for an access token (form-encoded)." code={code.token} what="Example" />
+              <CodeExample id="example-token" title="OAuth token request" description="Exchange an authorization code for an access token (form-encoded; this server requires PKCE, so the code verifier goes with it)." code={code.token} what="Example" />
             </div>
           </section>
         </>

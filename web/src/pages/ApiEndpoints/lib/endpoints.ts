@@ -51,6 +51,7 @@ export function examples(origin: string) {
       `  -d client_id=$CLIENT_ID \\`,
       `  -d client_secret=$CLIENT_SECRET \\`,
       `  -d code=$AUTHORIZATION_CODE \\`,
+      `  -d code_verifier=$CODE_VERIFIER \\`,
       `  --data-urlencode redirect_uri=$REDIRECT_URI`,
     ].join("\n"),
     mcpClient: JSON.stringify({ mcpServers: { bridgekeeper: { type: "http", url: `${origin}/mcp` } } }, null, 2),
