@@ -25,6 +25,8 @@ describe("API endpoints", () => {
     expect(isHealthy(byPath("/api/mcp/health"), inputs)).toBe(true);
     expect(isHealthy(byPath("/api/mcp/health"), { ...inputs, stats: { serverStatus: "Database unavailable" } as StatsDto })).toBe(false);
     expect(isHealthy(byPath("/api/atlassian/jira/*"), { stats: running, atlassian: null, bitbucket: null })).toBe(false);
+    // The Dashboard's card and this screen read one rule: a server that is not running takes its proxies down too.
+    expect(isHealthy(byPath("/api/atlassian/jira/*"), { ...inputs, stats: { serverStatus: "Database unavailable" } as StatsDto })).toBe(false);
     expect(healthCounts(inputs)).toEqual({ total: API_ENDPOINTS.length, healthy: API_ENDPOINTS.length - 2, unhealthy: 2 });
   });
 

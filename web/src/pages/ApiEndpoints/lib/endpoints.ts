@@ -1,4 +1,5 @@
 import type { AtlassianStatusDto, BitbucketStatusDto } from "@contract/integrations";
+import { endpointHealth } from "@/lib/endpoint-health";
 import { API_ENDPOINTS, SERVER_RUNNING, type ApiEndpoint, type EndpointStatDto, type StatsDto } from "@contract/stats";
 
 export { API_ENDPOINTS };
@@ -17,11 +18,13 @@ export interface HealthInputs {
  * server's own, healthy while it reports "Running".
  */
 export function isHealthy(endpoint: ApiEndpoint, { stats, atlassian, bitbucket }: HealthInputs): boolean {
-  const service = "service" in endpoint ? endpoint.service : undefined;
-  if (service === "jira") return atlassian?.jiraConnected === true;
-  if (service === "confluence") return atlassian?.confluenceConnected === true;
-  if (service === "bitbucket") return bitbucket?.connected === true;
-  return stats?.serverStatus === SERVER_RUNNING;
+  const signals = {
+    serverRunning: stats ? stats.serverStatus === SERVER_RUNNING : undefined,
+    jira: atlassian ? atlassian.jiraConnected : undefined,
+    confluence: atlassian ? atlassian.confluenceConnected : undefined,
+    bitbucket: bitbucket ? bitbucket.connected : undefined,
+  };
+  return endpointHealth(endpoint, signals) === "up";
 }
 
 export function healthCounts(inputs: HealthInputs): { total: number; healthy: number; unhealthy: number } {

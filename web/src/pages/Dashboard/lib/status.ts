@@ -57,27 +57,7 @@ export const endpointKey = (e: { method: string; path: string }): string => `${e
 /** The dashboard's entries, taken from the one list (contract/stats.ts), not a second copy. */
 export const DASHBOARD_ENDPOINTS: readonly ApiEndpoint[] = API_ENDPOINTS.filter((e) => (DASHBOARD_ENDPOINT_KEYS as readonly string[]).includes(endpointKey(e)));
 
-export type EndpointHealth = "up" | "down" | "unknown";
-
-/** What the checks say; `undefined` while a check has no answer (loading, failed, not permitted). */
-export interface HealthSignals {
-  /** stats.serverStatus is exactly "Running". */
-  serverRunning: boolean | undefined;
-  jira: boolean | undefined;
-  confluence: boolean | undefined;
-  bitbucket: boolean | undefined;
-}
-
-/**
- * The server's own endpoints are up while it reports "Running"; a proxy is up when its service
- * reports connected (Jira and Confluence from the Atlassian status, Bitbucket from its status).
- * A server that is not running takes every endpoint down with it.
- */
-export function endpointHealth(endpoint: ApiEndpoint, signals: HealthSignals): EndpointHealth {
-  if (signals.serverRunning === false) return "down";
-  const check = "service" in endpoint ? signals[endpoint.service] : signals.serverRunning;
-  if (check === undefined) return "unknown";
-  return check ? "up" : "down";
-}
+export { endpointHealth, type EndpointHealth, type HealthSignals } from "@/lib/endpoint-health";
+import type { EndpointHealth } from "@/lib/endpoint-health";
 
 export const ENDPOINT_HEALTH_LABEL: Record<EndpointHealth, string> = { up: "Online", down: "Offline", unknown: "Unknown" };
