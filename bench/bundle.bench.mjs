@@ -3,14 +3,13 @@
 // what the server's compression sends.
 import { gzipSync } from "node:zlib";
 import { chromium } from "@playwright/test";
-import { fmt, requireBuild, startServer } from "./lib.mjs";
+import { CHROMIUM, fmt, requireBuild, startServer } from "./lib.mjs";
 
-const CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"];
 
 export async function run() {
   requireBuild();
   const server = await startServer();
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: CHROMIUM_ARGS });
+  const browser = await chromium.launch(CHROMIUM);
   try {
     const page = await browser.newPage();
     const seen = new Map();

@@ -3,16 +3,15 @@
 // charts are drawn; Chromium against the built server on loopback, signed in, warm loads.
 /* global document */ // read inside the page (page.waitForFunction), not in Node
 import { chromium } from "@playwright/test";
-import { fmt, median, requireBuild, startServer } from "./lib.mjs";
+import { CHROMIUM, fmt, median, requireBuild, startServer } from "./lib.mjs";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const CARDS = ["Server Status", "Active SSE Connections", "OAuth Clients", "API Requests/hour", "Atlassian Integration", "Bitbucket Integration", "Recent Activity"];
-const CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"];
 
 export async function run() {
   requireBuild();
   const server = await startServer();
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: CHROMIUM_ARGS });
+  const browser = await chromium.launch(CHROMIUM);
   try {
     const page = await browser.newPage();
     await page.goto(`${server.url}/login`);

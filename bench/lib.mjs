@@ -156,3 +156,6 @@ export async function contractModule(name) {
   const out = await build({ entryPoints: [join(ROOT, `contract/${name}.ts`)], bundle: true, format: "esm", platform: "node", write: false, logLevel: "silent" });
   return import(`data:text/javascript;base64,${Buffer.from(out.outputFiles[0].text).toString("base64")}`);
 }
+
+/** Debian's Chromium for the browser benchmarks, kept off the (closed) network. */
+export const CHROMIUM = { executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"] };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { API_ENDPOINTS } from "../../../../../contract/stats";
+import { API_ENDPOINTS } from "@contract/stats";
 import { DASHBOARD_ENDPOINTS, endpointHealth, endpointKey, percentOf, statusBand, usageLevel, type HealthSignals } from "./status";
 
 describe("statusBand (spec §9: under 300, under 400, under 500, else)", () => {
