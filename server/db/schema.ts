@@ -361,3 +361,63 @@ export const sseConnections = pgTable(
 export type RequestLogRow = typeof requestLogs.$inferSelect;
 export type NewRequestLogRow = typeof requestLogs.$inferInsert;
 export type SseConnectionRow = typeof sseConnections.$inferSelect;
+
+/**
+ * AI providers of the chat (spec §2 AI Providers, D5, D6): the API key is sealed with the secret
+ * box and only its last four characters are kept in clear, for the card's reveal. A local
+ * OpenAI-compatible server may have no key (both null) and has a base URL.
+ */
+export const aiProviders = pgTable("ai_providers", {
+  id: uuid("id").primaryKey().defaultRandom(),
+  name: text("name").notNull(),
+  provider: text("provider").notNull(),
+  model: text("model").notNull(),
+  baseUrl: text("base_url"),
+  keySealed: text("key_sealed"),
+  keyHint: text("key_hint"),
+  isActive: boolean("is_active").notNull().default(true),
+  createdBy: uuid("created_by"),
+  ...timestamps,
+});
+
+export type AiProviderRow = typeof aiProviders.$inferSelect;
+export type NewAiProviderRow = typeof aiProviders.$inferInsert;
+
+/** A user's chat conversation (D21): stored per user, listed newest first. */
+export const chatConversations = pgTable(
+  "chat_conversations",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    title: text("title").notNull(),
+    /** The provider of its last turn; kept when that provider is deleted (set null). */
+    providerId: uuid("provider_id").references(() => aiProviders.id, { onDelete: "set null" }),
+    ...timestamps,
+  },
+  (t) => [index("chat_conversations_user_updated_idx").on(t.userId, t.updatedAt)],
+);
+
+/** One message of a conversation: the user's text, or the assistant's answer with its tool calls. */
+export const chatMessages = pgTable(
+  "chat_messages",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    conversationId: uuid("conversation_id")
+      .notNull()
+      .references(() => chatConversations.id, { onDelete: "cascade" }),
+    role: text("role").notNull(),
+    content: text("content").notNull(),
+    mcpCalls: jsonb("mcp_calls").$type<{ tool: string; results: number; error?: string | null }[]>().notNull().default([]),
+    citations: jsonb("citations").$type<{ kind: "jira" | "confluence" | "bitbucket"; title: string; url: string }[]>().notNull().default([]),
+    usage: jsonb("usage").$type<{ inputTokens: number | null; outputTokens: number | null }>(),
+    /** "complete", "stopped" (the user pressed Stop) or "error" (the provider failed mid-reply). */
+    status: text("status").notNull().default("complete"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("chat_messages_conversation_idx").on(t.conversationId, t.createdAt)],
+);
+
+export type ChatConversationRow = typeof chatConversations.$inferSelect;
+export type ChatMessageRow = typeof chatMessages.$inferSelect;

@@ -1,0 +1,21 @@
+import { isIP } from "node:net";
+import { Agent, fetch as undiciFetch } from "undici";
+import { HostNotAllowedError, hostRuleMessage, type HostPolicy } from "../upstream/host-policy";
+
+/**
+ * The fetch every AI provider call goes through: the same upstream host rules as the
+ * integrations (a provider's base URL may not reach a loopback, private, link-local or metadata
+ * address unless UPSTREAM_ALLOW_PRIVATE or UPSTREAM_ALLOWED_HOSTS says so), a keep-alive pool of
+ * its own, and no automatic redirects to somewhere else.
+ */
+export function createProviderFetch(options: { hostPolicy?: HostPolicy; connectTimeoutMs?: number }): typeof globalThis.fetch {
+  const policy = options.hostPolicy;
+  const agent = new Agent({ keepAliveTimeout: 30_000, connections: 32, connect: { timeout: options.connectTimeoutMs ?? 10_000, ...(policy ? { lookup: policy.lookup } : {}) } });
+  return (async (input: string | URL | Request, init?: RequestInit) => {
+    const url = new URL(typeof input === "string" || input instanceof URL ? input : input.url);
+    // A literal address never passes through DNS (nor the pool's lookup): checked here.
+    const host = url.hostname.replace(/^\[|\]$/g, "");
+    if (policy && isIP(host) && !policy.permits(host, host)) throw new HostNotAllowedError(hostRuleMessage(host, host));
+    return undiciFetch(url, { ...(init as object), dispatcher: agent, redirect: "error" } as Parameters<typeof undiciFetch>[1]);
+  }) as unknown as typeof globalThis.fetch;
+}
