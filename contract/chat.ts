@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { AI_PROVIDER_KINDS } from "./ai-providers";
 import { multiline, line } from "./text";
 
 /** Spec §2 AI Chat: the data sources, their labels and descriptions, in this order; all three by default (§9). */
@@ -70,7 +71,15 @@ export const ChatSendSchema = z.object({
 });
 export type ChatSend = z.input<typeof ChatSendSchema>;
 
-/** POST /api/chat/generate-system-message (spec §7). */
+/**
+ * GET /api/chat/providers: the active providers the chat may use (spec §2: "active providers
+ * only, each showing name, provider, model"), for any signed-in user (D3: anyone may chat; the
+ * AI Providers screen's list needs ai-providers.read).
+ */
+export const ChatProviderSchema = z.object({ id: z.string(), name: z.string(), provider: z.enum(AI_PROVIDER_KINDS), model: z.string() });
+export type ChatProvider = z.infer<typeof ChatProviderSchema>;
+
+/** POST /api/chat/generate-system-message (spec §7); the answer is `{ systemMessage }`. */
 export const GenerateSystemMessageSchema = z.object({ providerId, mcpTools });
 export type GenerateSystemMessage = z.input<typeof GenerateSystemMessageSchema>;
 
