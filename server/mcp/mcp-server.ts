@@ -94,12 +94,28 @@ export interface McpCoreDeps {
  */
 export function createMcpCore(deps: McpCoreDeps) {
   const serverInfo = { name: SERVER_NAME, title: "Bridgekeeper", version: deps.version };
+  type Available = Awaited<ReturnType<ToolAvailability["context"]>>;
+  const contextFor =
+    (available: Available, caller: Caller) =>
+    (signal?: AbortSignal): ToolContext => ({ clients: deps.targets.clients, cursors: deps.cursors, atlassianUrl: available.atlassianUrl, bitbucketWorkspace: available.bitbucketWorkspace, policy: caller.policy, ...(signal ? { signal } : {}) });
   return {
     deps,
     serverInfo,
     async listTools(caller: Caller): Promise<{ tools: Tool[] }> {
       const { services } = await deps.availability.context();
       return { tools: toolsFor(services, caller, { destructive: deps.destructiveTools }).map(toolDefinition) };
+    },
+    /**
+     * Every tool this caller may run among `services`, with what they run with: the chat offers
+     * these to its model (the same filter, policy and audit as an MCP client's tools/list).
+     */
+    async offer(caller: Caller, services: readonly UpstreamService[]): Promise<{ tools: ToolSpec[]; context: (signal?: AbortSignal) => ToolContext }> {
+      const available = await deps.availability.context();
+      const wanted = new Set(services.filter((s) => available.services.has(s)));
+      return {
+        tools: toolsFor(wanted, caller, { destructive: deps.destructiveTools }),
+        context: contextFor(available, caller),
+      };
     },
     /** The tool `name` as this caller may run it, with what it runs with; undefined when it is not on offer to them. */
     async resolveTool(name: string, caller: Caller): Promise<{ tool: ToolSpec; context: (signal?: AbortSignal) => ToolContext; caller: Caller } | undefined> {
@@ -109,7 +125,7 @@ export function createMcpCore(deps: McpCoreDeps) {
       return {
         tool,
         caller,
-        context: (signal) => ({ clients: deps.targets.clients, cursors: deps.cursors, atlassianUrl: available.atlassianUrl, bitbucketWorkspace: available.bitbucketWorkspace, policy: caller.policy, ...(signal ? { signal } : {}) }),
+        context: contextFor(available, caller),
       };
     },
     /** Runs the tool (never throws) and records the call in the tool-call audit. */

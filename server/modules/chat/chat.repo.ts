@@ -1,0 +1,57 @@
+import { and, asc, desc, eq, sql } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { chatConversations, chatMessages, type ChatConversationRow, type ChatMessageRow } from "../../db/schema";
+
+export type ChatRepo = ReturnType<typeof createChatRepo>;
+export type NewChatMessageRow = typeof chatMessages.$inferInsert;
+
+/** Conversations and their messages (the only code touching chat_*). Every read is scoped to its owner. */
+export function createChatRepo(db: Db) {
+  const owned = (id: string, userId: string) => and(eq(chatConversations.id, id), eq(chatConversations.userId, userId));
+  return {
+    async createConversation(row: { userId: string; title: string; providerId: string; at: Date }): Promise<ChatConversationRow> {
+      const [created] = await db.insert(chatConversations).values({ userId: row.userId, title: row.title, providerId: row.providerId, createdAt: row.at, updatedAt: row.at }).returning();
+      return created!;
+    },
+
+    findConversation: async (id: string, userId: string): Promise<ChatConversationRow | undefined> => (await db.select().from(chatConversations).where(owned(id, userId)).limit(1))[0],
+
+    /** The user's conversations, most recently used first. */
+    listConversations: (userId: string, limit: number): Promise<ChatConversationRow[]> =>
+      db.select().from(chatConversations).where(eq(chatConversations.userId, userId)).orderBy(desc(chatConversations.updatedAt), desc(chatConversations.id)).limit(limit),
+
+    async touchConversation(id: string, fields: { providerId?: string; title?: string; at: Date }): Promise<ChatConversationRow | undefined> {
+      const [row] = await db
+        .update(chatConversations)
+        .set({ updatedAt: fields.at, ...(fields.providerId ? { providerId: fields.providerId } : {}), ...(fields.title ? { title: fields.title } : {}) })
+        .where(eq(chatConversations.id, id))
+        .returning();
+      return row;
+    },
+
+    async renameConversation(id: string, userId: string, title: string, at: Date): Promise<ChatConversationRow | undefined> {
+      const [row] = await db.update(chatConversations).set({ title, updatedAt: at }).where(owned(id, userId)).returning();
+      return row;
+    },
+
+    /** Deletes the conversation and (by cascade) its messages; false when the user has no such conversation. */
+    async deleteConversation(id: string, userId: string): Promise<boolean> {
+      const rows = await db.delete(chatConversations).where(owned(id, userId)).returning({ id: chatConversations.id });
+      return rows.length > 0;
+    },
+
+    async insertMessage(row: NewChatMessageRow): Promise<ChatMessageRow> {
+      const [created] = await db.insert(chatMessages).values(row).returning();
+      return created!;
+    },
+
+    /** The conversation's messages in order. */
+    messages: (conversationId: string): Promise<ChatMessageRow[]> => db.select().from(chatMessages).where(eq(chatMessages.conversationId, conversationId)).orderBy(asc(chatMessages.createdAt), asc(chatMessages.id)),
+
+    /** The last `limit` messages in order: the context a new turn sends to the model. */
+    async recentMessages(conversationId: string, limit: number): Promise<ChatMessageRow[]> {
+      const rows = await db.select().from(chatMessages).where(eq(chatMessages.conversationId, conversationId)).orderBy(desc(chatMessages.createdAt), desc(sql`${chatMessages.id}`)).limit(limit);
+      return rows.reverse();
+    },
+  };
+}
