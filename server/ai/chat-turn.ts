@@ -16,6 +16,8 @@ export interface TurnInput {
   model: LanguageModel;
   /** The provider's name, for error sentences. */
   providerName: string;
+  /** Cut out of any error sentence (the provider's key). */
+  secrets: readonly (string | null)[];
   system: string;
   /** Earlier messages of the conversation, then the new user message. */
   messages: ModelMessage[];
@@ -115,7 +117,7 @@ export async function runChatTurn(input: TurnInput): Promise<TurnOutcome> {
     streamError = err;
   }
   const stopped = input.signal.aborted;
-  if (!stopped && (streamError !== null || timeout.aborted)) failure = describeProviderFailure(streamError, input.providerName, { timedOut: timeout.aborted });
+  if (!stopped && (streamError !== null || timeout.aborted)) failure = describeProviderFailure(streamError, input.providerName, { timedOut: timeout.aborted, secrets: input.secrets });
   return {
     text,
     mcpCalls,

@@ -30,10 +30,21 @@ function providerWords(err: APICallError): string | null {
   return words ? (words.length > MAX_REASON ? `${words.slice(0, MAX_REASON)}…` : words) : null;
 }
 
-/** A provider call's failure as the console shows it: who failed, the status, and the provider's reason. */
-export function describeProviderFailure(err: unknown, providerName: string, options: { timedOut?: boolean } = {}): ProviderFailure {
+/**
+ * A provider call's failure as the console shows it: who failed, the status, and the provider's
+ * reason. A provider that quotes the key back in its message (some do, masked or not) never gets
+ * it to the console or a log: `secrets` are cut out of the sentence.
+ */
+export function describeProviderFailure(err: unknown, providerName: string, options: { timedOut?: boolean; secrets?: readonly (string | null)[] } = {}): ProviderFailure {
+  const failure = describe(err, providerName, options.timedOut ?? false);
+  let message = failure.message;
+  for (const secret of options.secrets ?? []) if (secret && secret.length >= 4) message = message.split(secret).join("[API key]");
+  return { ...failure, message };
+}
+
+function describe(err: unknown, providerName: string, timedOut: boolean): ProviderFailure {
   const cause = err instanceof RetryError ? err.lastError : err;
-  if (options.timedOut) {
+  if (timedOut) {
     return { code: "upstream_timeout", status: null, message: `${providerName} did not answer in time. Try again, or ask a narrower question.` };
   }
   if (APICallError.isInstance(cause)) {

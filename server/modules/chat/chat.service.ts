@@ -145,6 +145,7 @@ export function createChatService(deps: ChatServiceDeps) {
       const outcome = await runChatTurn({
         model: languageModelFor(provider, { fetch: deps.fetch, ...(deps.baseUrls ? { baseUrls: deps.baseUrls } : {}) }),
         providerName: providerName(provider),
+        secrets: [provider.apiKey],
         system: systemPrompt({ sources: request.mcpTools, toolCount: offer.tools.length, today: startedAt, userSystemMessage: request.systemMessage, canRead: caller.scopes.length > 0 }),
         messages: [...history(earlier), { role: "user", content: request.message }],
         tools: { specs: offer.tools, run: (spec, args, signal) => deps.tools.callTool(spec, args, offer.context(signal), caller) },
@@ -195,7 +196,7 @@ export function createChatService(deps: ChatServiceDeps) {
         return message;
       } catch (err) {
         if (err instanceof AppError) throw err;
-        const failure = describeProviderFailure(err, providerName(provider), { timedOut: timeout.aborted });
+        const failure = describeProviderFailure(err, providerName(provider), { timedOut: timeout.aborted, secrets: [provider.apiKey] });
         throw new AppError(failure.code, failure.message);
       }
     },
