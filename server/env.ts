@@ -90,6 +90,8 @@ export const EnvSchema = z.object({
     .refine((list) => list.every((e) => /^[a-z0-9.-]+$/i.test(e) || isAddressOrCidr(e)), "must be host names, addresses or CIDRs, comma-separated")
     .default([]),
   UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
+  /** The most one chat turn (the AI provider's calls and the tools together) or one provider test may take. */
+  AI_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(600_000).default(120_000),
   ATLASSIAN_HOURLY_BUDGET: z.coerce.number().int().min(1).default(1_000),
   BITBUCKET_HOURLY_BUDGET: z.coerce.number().int().min(1).default(1_000),
   RATE_LIMIT_API_PER_MINUTE: z.coerce.number().int().min(1).default(RATE_LIMIT_DEFAULTS.apiRequestsPerMinute),

@@ -3,7 +3,6 @@
  * bands (spec §9), a rate limit's percentage, and which endpoints the dashboard lists and how
  * each one's health is decided (D14, D19: real checks, not constants).
  */
-// Relative, not the @contract alias: the vitest "web" project resolves no aliases.
 import { API_ENDPOINTS, type ApiEndpoint } from "@contract/stats";
 
 /** Spec §2/§9: under 300 green, under 400 blue, under 500 amber, otherwise red. */
