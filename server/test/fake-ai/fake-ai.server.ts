@@ -134,13 +134,13 @@ export async function startFakeAi(options: FakeAiOptions = {}): Promise<FakeAi> 
     const reply = buildReply(turn, parsed);
     if (!parsed.stream) return answer({ status: 200, body: format.json(reply, parsed) });
     record.status = 200;
-    await writeStream(res, format.frames(reply, parsed), {
+    const ended = await writeStream(res, format.frames(reply, parsed), {
       lineEnd: format.lineEnd ?? "\n",
       jsonArray: format.jsonArrayStream?.(url.searchParams) ?? false,
       chunkDelayMs: turn.chunkDelayMs ?? 0,
       signal: abort.signal,
     });
-    if (res.writableFinished) record.outcome = "answered";
+    if (ended && record.outcome === "open") record.outcome = "answered";
   }
 
   const server = createServer((req, res) => {
@@ -230,8 +230,8 @@ function garbage(stream: boolean): HttpAnswer {
   return { status: 200, headers: { "content-type": "text/event-stream" }, body: `data: ${page}\n\ndata: <p>upstream connect error</p>\n\n` };
 }
 
-/** Writes the events, spacing the pieces of the answer; stops when the client goes away. */
-async function writeStream(res: ServerResponse, frames: SseFrame[], options: { lineEnd: string; jsonArray: boolean; chunkDelayMs: number; signal: AbortSignal }): Promise<void> {
+/** Writes the events, spacing the pieces of the answer; stops when the client goes away. True when all were written. */
+async function writeStream(res: ServerResponse, frames: SseFrame[], options: { lineEnd: string; jsonArray: boolean; chunkDelayMs: number; signal: AbortSignal }): Promise<boolean> {
   const { lineEnd: nl, jsonArray, signal } = options;
   res.writeHead(200, { "content-type": jsonArray ? "application/json; charset=UTF-8" : "text/event-stream; charset=utf-8", "cache-control": "no-cache", connection: "keep-alive" });
   res.flushHeaders();
@@ -239,10 +239,11 @@ async function writeStream(res: ServerResponse, frames: SseFrame[], options: { l
   let first = true;
   for (const frame of frames) {
     if (frame.piece) await sleep(options.chunkDelayMs, signal);
-    if (signal.aborted || res.destroyed) return;
+    if (signal.aborted || res.destroyed) return false;
     if (jsonArray) res.write(`${first ? "" : `,${nl}`}${frame.data}`);
     else res.write(`${frame.event ? `event: ${frame.event}${nl}` : ""}data: ${frame.data}${nl}${nl}`);
     first = false;
   }
   res.end(jsonArray ? "]" : undefined);
+  return true;
 }
