@@ -7,6 +7,13 @@ export const E2E_ADMIN_PASSWORD = "e2e-admin-password";
 /** The sandbox (imitation Jira, Confluence and Bitbucket) the browser tests configure the server against. */
 export const E2E_SANDBOX_PORT = Number(process.env.E2E_SANDBOX_PORT ?? E2E_PORT + 1);
 export const E2E_SANDBOX_URL = `http://127.0.0.1:${E2E_SANDBOX_PORT}`;
+/**
+ * The fake AI providers (server/test/fake-ai) in smart mode, accepting any key: a browser test adds
+ * an "OpenAI-compatible" provider with base URL `${E2E_FAKE_AI_URL}/compat/v1` (the hosted kinds'
+ * URLs are the SDKs' own and cannot be pointed here from the console).
+ */
+export const E2E_FAKE_AI_PORT = Number(process.env.E2E_FAKE_AI_PORT ?? E2E_PORT + 2);
+export const E2E_FAKE_AI_URL = `http://127.0.0.1:${E2E_FAKE_AI_PORT}`;
 const dataDir = join(tmpdir(), `bridgekeeper-e2e-${E2E_PORT}`);
 
 /** Debian's Chromium, never a downloaded browser; flags that keep it off the (closed) network. */
@@ -31,7 +38,8 @@ export default defineConfig({
     trace: "retain-on-failure",
   },
   projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"], launchOptions: chromium } }],
-  // The built server (npm run build first) on a fresh PGlite data directory, and the sandbox.
+  // The built server (npm run build first) on a fresh PGlite data directory, the sandbox, and the
+  // fake AI providers.
   webServer: [
     {
       command: "node dist/sandbox/main.js",
@@ -39,6 +47,13 @@ export default defineConfig({
       reuseExistingServer: false,
       timeout: 30_000,
       env: { SANDBOX_PORT: String(E2E_SANDBOX_PORT), SANDBOX_HOST: "127.0.0.1" },
+    },
+    {
+      command: "node dist/fake-ai/main.js",
+      url: `${E2E_FAKE_AI_URL}/health`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+      env: { FAKE_AI_PORT: String(E2E_FAKE_AI_PORT) },
     },
     {
       command: `rm -rf '${dataDir}' && node dist/server/main.js`,
