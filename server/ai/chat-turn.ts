@@ -96,6 +96,8 @@ export async function runChatTurn(input: TurnInput): Promise<TurnOutcome> {
       messages: input.messages,
       tools,
       stopWhen: stepCountIs(input.maxSteps),
+      // A bound of our own: the SDKs' defaults differ by model, and some are the model's maximum.
+      maxOutputTokens: 4096,
       abortSignal: signal,
       // D24: bounded retries; the SDK waits as a 429's Retry-After says.
       maxRetries: 1,

@@ -37,3 +37,10 @@ describe("a provider quoting the key back", () => {
     expect(failure.message).toBe("P refused the API key (401): Key [API key] is invalid");
   });
 });
+
+describe("Google's wrong key", () => {
+  it("reads as a refused key although Google answers 400", () => {
+    const body = JSON.stringify({ error: { code: 400, message: "API key not valid. Please pass a valid API key.", status: "INVALID_ARGUMENT", details: [{ reason: "API_KEY_INVALID" }] } });
+    expect(describeProviderFailure(apiError(400, body), "G").message).toBe("G refused the API key (400): API key not valid. Please pass a valid API key.");
+  });
+});

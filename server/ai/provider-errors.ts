@@ -50,8 +50,10 @@ function describe(err: unknown, providerName: string, timedOut: boolean): Provid
   if (APICallError.isInstance(cause)) {
     const status = cause.statusCode ?? null;
     const words = providerWords(cause);
+    // Google answers a wrong key with 400 INVALID_ARGUMENT (reason API_KEY_INVALID), not 401.
+    const keyRefused = status === 401 || status === 403 || (status === 400 && /API_KEY_INVALID|api key not valid/i.test(`${cause.responseBody ?? ""} ${words ?? ""}`));
     const lead =
-      status === 401 || status === 403
+      keyRefused
         ? `${providerName} refused the API key (${status})`
         : status === 404
           ? `${providerName} does not know this model (404)`
