@@ -58,7 +58,14 @@ function answerFromResults(results: Extract<ConversationMessage, { role: "tool-r
   const parts = results.map((r) => {
     const first = firstLine(resultText(r.text));
     const label = r.name ? `\`${r.name}\`` : "the tool";
-    return r.isError ? `- ${label} failed: ${first}` : `- ${label}: ${first}`;
+    if (r.isError) return `- ${label} failed: ${first}`;
+    // The first few items, as a model would name them (an issue key, a page title): what citations hang on.
+    const items = resultText(r.text)
+      .split("\n")
+      .filter((l) => l.startsWith("- "))
+      .slice(0, 3)
+      .map((l) => `  ${l.length > 160 ? `${l.slice(0, 159)}…` : l}`);
+    return [`- ${label}: ${first}`, ...items].join("\n");
   });
   return [`Here is what I found:`, "", ...parts, "", `Ask me to dig into any of these.`].join("\n");
 }
