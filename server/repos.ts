@@ -10,6 +10,7 @@ import { createUsersRepo } from "./modules/users/users.repo";
 import { createRequestLogRepo } from "./modules/request-log/request-log.repo";
 import { createToolCallsRepo } from "./modules/tool-calls/tool-calls.repo";
 import { createConnectionsRepo } from "./modules/connections/connections.repo";
+import { createAiProvidersRepo } from "./modules/ai-providers/ai-providers.repo";
 
 /** Every repo over one connection or transaction. */
 export function createRepos(db: Db) {
@@ -25,6 +26,7 @@ export function createRepos(db: Db) {
     requestLogRepo: createRequestLogRepo(db),
     toolCallsRepo: createToolCallsRepo(db),
     connectionsRepo: createConnectionsRepo(db),
+    aiProvidersRepo: createAiProvidersRepo(db),
   };
 }
 
