@@ -13,6 +13,8 @@ export const ERROR_STATUS = {
   account_inactive: 403,
   not_found: 404,
   conflict: 409,
+  /** The AI provider a chat names is switched off (its row exists; an administrator may switch it on). */
+  provider_inactive: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
   rate_limited: 429,

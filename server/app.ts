@@ -31,6 +31,7 @@ import { statsRoutes } from "./http/routes/stats.routes";
 import { metricsRoutes } from "./http/routes/metrics.routes";
 import { toolCallsRoutes } from "./http/routes/tool-calls.routes";
 import { sseConnectionsRoutes } from "./http/routes/sse-connections.routes";
+import { aiProvidersRoutes } from "./http/routes/ai-providers.routes";
 
 export interface BuildAppOptions {
   version: string;
@@ -140,6 +141,7 @@ export function buildApp(container: Container, options: BuildAppOptions): BuiltA
   );
   api.use(toolCallsRoutes({ toolCalls: services.toolCalls }));
   api.use(sseConnectionsRoutes({ connections: services.connections }));
+  api.use(aiProvidersRoutes({ aiProviders: services.aiProviders }));
   api.use(apiNotFound);
   app.use("/api", api);
 

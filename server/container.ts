@@ -34,6 +34,10 @@ import { randomBytes } from "node:crypto";
 import { createConnectionsService } from "./modules/connections/connections.service";
 import { createToolCallsService } from "./modules/tool-calls/tool-calls.service";
 import { createRequestLogService, type RequestLogOptions } from "./modules/request-log/request-log.service";
+import { createAiProvidersService } from "./modules/ai-providers/ai-providers.service";
+import { createProviderFetch } from "./ai/provider-fetch";
+import { checkProvider } from "./ai/provider-check";
+import type { HostedBaseUrls } from "./ai/provider-model";
 
 export type AppConfig = Pick<
   Env,
@@ -68,6 +72,8 @@ export type AppConfig = Pick<
     outboundProxy?: OutboundProxySettings;
     /** Overrides of the upstream layer's retry, breaker and size limits (tests). */
     upstream?: Partial<Omit<UpstreamOptions, "meter">>;
+    /** Where the hosted AI kinds are reached instead of their public APIs (tests: local fake servers). */
+    aiBaseUrls?: HostedBaseUrls;
   };
 
 /** Wires repos and services from their dependencies: the only place that knows the whole graph. */
@@ -115,6 +121,10 @@ export function createContainer(deps: { database: Database; config: AppConfig; c
     secretBox,
     events,
   });
+
+  // AI providers (issue 13): every provider call goes through one fetch under the upstream host rules.
+  const ai = { fetch: createProviderFetch({ hostPolicy }), baseUrls: config.aiBaseUrls ?? {} };
+  const aiProviders = createAiProvidersService({ repos, transact, secretBox, audit, clock, log, hostPolicy, check: (target) => checkProvider(target, ai) });
 
   const cursors = createCursors(secretBox);
   const requestLog = createRequestLogService({ repo: repos.requestLogRepo, clock, log, cursors, ...config.requestLog });
@@ -172,7 +182,9 @@ export function createContainer(deps: { database: Database; config: AppConfig; c
     repos,
     transact,
     upstream: { http, meter, hostPolicy, targets: upstreamTargets, syncRecorder },
-    services: { audit, auth, users, roles, integrations, integrationStatus, oauthClients, oauthTokens, requestLog, connections, toolCalls },
+    services: { audit, auth, users, roles, integrations, integrationStatus, oauthClients, oauthTokens, requestLog, connections, toolCalls, aiProviders },
+    /** What a call to an AI provider is made with: `languageModelFor(target, container.ai)`. */
+    ai,
     events,
     metrics,
     mcp: { streams, streamKeeper, toolAvailability, bus: mcpBus, cursors },
@@ -181,7 +193,7 @@ export function createContainer(deps: { database: Database; config: AppConfig; c
       streamKeeper.stop();
       // Buffered request log rows are written before the database goes (issue 10 item 8).
       await Promise.all([requestLog.close(), toolCalls.close()]);
-      await Promise.all([http.close(), metadataDocuments?.close()]);
+      await Promise.all([http.close(), metadataDocuments?.close(), ai.fetch.close()]);
     },
   };
 }

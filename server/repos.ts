@@ -11,6 +11,7 @@ import { createRequestLogRepo } from "./modules/request-log/request-log.repo";
 import { createToolCallsRepo } from "./modules/tool-calls/tool-calls.repo";
 import { createConnectionsRepo } from "./modules/connections/connections.repo";
 import { createChatRepo } from "./modules/chat/chat.repo";
+import { createAiProvidersRepo } from "./modules/ai-providers/ai-providers.repo";
 
 /** Every repo over one connection or transaction. */
 export function createRepos(db: Db) {
@@ -27,6 +28,7 @@ export function createRepos(db: Db) {
     toolCallsRepo: createToolCallsRepo(db),
     connectionsRepo: createConnectionsRepo(db),
     chatRepo: createChatRepo(db),
+    aiProvidersRepo: createAiProvidersRepo(db),
   };
 }
 

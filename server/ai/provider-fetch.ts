@@ -8,14 +8,20 @@ import { HostNotAllowedError, hostRuleMessage, type HostPolicy } from "../upstre
  * address unless UPSTREAM_ALLOW_PRIVATE or UPSTREAM_ALLOWED_HOSTS says so), a keep-alive pool of
  * its own, and no automatic redirects to somewhere else.
  */
-export function createProviderFetch(options: { hostPolicy?: HostPolicy; connectTimeoutMs?: number }): typeof globalThis.fetch {
+export type ProviderFetch = typeof globalThis.fetch & {
+  /** Ends the pool's keep-alive connections (the container's close). */
+  close(): Promise<void>;
+};
+
+export function createProviderFetch(options: { hostPolicy?: HostPolicy; connectTimeoutMs?: number }): ProviderFetch {
   const policy = options.hostPolicy;
   const agent = new Agent({ keepAliveTimeout: 30_000, connections: 32, connect: { timeout: options.connectTimeoutMs ?? 10_000, ...(policy ? { lookup: policy.lookup } : {}) } });
-  return (async (input: string | URL | Request, init?: RequestInit) => {
+  const fetch = (async (input: string | URL | Request, init?: RequestInit) => {
     const url = new URL(typeof input === "string" || input instanceof URL ? input : input.url);
     // A literal address never passes through DNS (nor the pool's lookup): checked here.
     const host = url.hostname.replace(/^\[|\]$/g, "");
     if (policy && isIP(host) && !policy.permits(host, host)) throw new HostNotAllowedError(hostRuleMessage(host, host));
     return undiciFetch(url, { ...(init as object), dispatcher: agent, redirect: "error" } as Parameters<typeof undiciFetch>[1]);
   }) as unknown as typeof globalThis.fetch;
+  return Object.assign(fetch, { close: () => agent.close() });
 }

@@ -72,12 +72,13 @@ describe("authorization matrix", () => {
    * table as it was (the audit trail and sessions aside, which record the attempt).
    */
   describe("a refused write changes nothing", () => {
-    const ids = {} as Record<"user" | "role" | "clientId", string>;
+    const ids = {} as Record<"user" | "role" | "clientId" | "aiProvider", string>;
     beforeAll(async () => {
       const admin = clients.admin;
       ids.user = (await admin.post("/api/users", { username: "matrix-target", email: "matrix-target@example.test", password: "matrix-password" })).body.id;
       ids.role = (await admin.post("/api/roles", { name: "matrix-role", permissions: ["stats.read"] })).body.id;
       ids.clientId = (await admin.post("/api/admin/oauth-clients", { name: "matrix", redirectUris: ["https://app.example.com/cb"], scopes: ["read"] })).body.clientId;
+      ids.aiProvider = (await admin.post("/api/ai-providers", { name: "matrix", provider: "openai", model: "gpt-4o", apiKey: "sk-matrix-key-0001" })).body.id;
     });
     const bodies: Record<string, unknown> = {
       "POST /api/users": { username: "intruder", email: "intruder@example.test", password: "intruder-pass" },
@@ -90,6 +91,8 @@ describe("authorization matrix", () => {
       "POST /api/admin/oauth-clients": { name: "intruder", redirectUris: ["https://evil.example/cb"], scopes: ["read", "write"] },
       "PATCH /api/admin/oauth-clients/:clientId": { isActive: false },
       "PUT /api/admin/oauth-clients/:clientId/policy": { readOnly: true, jiraProjects: ["EVIL"] },
+      "POST /api/ai-providers": { name: "intruder", provider: "openai", model: "gpt-4o", apiKey: "sk-intruder-key" },
+      "PATCH /api/ai-providers/:id": { provider: "openai-compatible", baseUrl: "https://evil.example/v1", isActive: false },
     };
     const writes = cases.filter(([key]) => !key.startsWith("GET ") && !key.startsWith("POST /api/oauth/requests"));
 
@@ -101,7 +104,7 @@ describe("authorization matrix", () => {
         const before = await snapshot();
         for (const [key] of refused) {
           const [method, path] = key.split(" ") as [string, string];
-          const url = path.replace(":clientId", ids.clientId).replace(/\/roles\/:id/, `/roles/${ids.role}`).replace(":id", ids.user);
+          const url = path.replace(":clientId", ids.clientId).replace(/\/roles\/:id/, `/roles/${ids.role}`).replace(/\/ai-providers\/:id/, `/ai-providers/${ids.aiProvider}`).replace(":id", ids.user);
           const res = await clients[role].request(method, url, method === "DELETE" ? {} : { json: bodies[key] ?? {} });
           expect(res.status, key).toBe(403);
         }

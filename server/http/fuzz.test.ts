@@ -72,6 +72,7 @@ const pools = {
   users: [] as string[],
   roles: [] as string[],
   clients: [] as string[],
+  aiProviders: [] as string[],
   secrets: new Map<string, string>(),
   pending: [] as string[],
   codes: [] as string[],
@@ -165,6 +166,15 @@ const USER_FIELDS = {
   password: plausible.password,
   firstName: plausible.name,
   lastName: plausible.name,
+  isActive: plausible.bool,
+};
+/** Every kind's calls go to a dead port (aiBaseUrls below, or the base URL guard): the Test route never leaves the machine. */
+const AI_PROVIDER_FIELDS = {
+  name: plausible.name,
+  provider: fc.constantFrom("openai", "anthropic", "google", "openai-compatible", "mistral"),
+  model: fc.constantFrom("gpt-4o", "llama3.1:8b", "models/gemini-pro", "bad model"),
+  apiKey: plausible.token,
+  baseUrl: fc.constantFrom(`${DEAD_ORIGIN}/v1`, "", null, "not a url"),
   isActive: plausible.bool,
 };
 const ROLE_FIELDS = { name: plausible.roleName, description: plausible.description, isActive: plausible.bool, permissions: plausible.permissions };
@@ -487,6 +497,7 @@ function routes(): Record<string, RouteFuzz> {
   const users = () => pools.users;
   const roles = () => pools.roles;
   const clients = () => pools.clients;
+  const aiProviders = () => pools.aiProviders;
   const pending = () => pools.pending;
   const authorize = authorizeFields();
   return {
@@ -577,6 +588,12 @@ function routes(): Record<string, RouteFuzz> {
     "GET /api/admin/stats/traffic": apiRoute("GET /api/admin/stats/traffic"),
     "GET /api/admin/sse-connections": apiRoute("GET /api/admin/sse-connections"),
     "DELETE /api/admin/sse-connections/:connectionId": apiRoute("DELETE /api/admin/sse-connections/:connectionId"),
+
+    "GET /api/ai-providers": apiRoute("GET /api/ai-providers"),
+    "POST /api/ai-providers": apiRoute("POST /api/ai-providers", { body: jsonBodies(AI_PROVIDER_FIELDS, (name, v) => (name === "baseUrl" ? loopbackOnly(v) : v)) }),
+    "PATCH /api/ai-providers/:id": apiRoute("PATCH /api/ai-providers/:id", { params: { id: aiProviders }, body: jsonBodies(AI_PROVIDER_FIELDS, (name, v) => (name === "baseUrl" ? loopbackOnly(v) : v)) }),
+    "DELETE /api/ai-providers/:id": apiRoute("DELETE /api/ai-providers/:id", { params: { id: aiProviders } }),
+    "POST /api/ai-providers/:id/test": apiRoute("POST /api/ai-providers/:id/test", { params: { id: aiProviders } }),
 
     "POST /mcp": mcpRoute("/mcp"),
     "POST /api/mcp/protocol": mcpRoute("/api/mcp/protocol"),
@@ -686,6 +703,13 @@ async function topUp(): Promise<void> {
       clients.push(made.clientId);
     }
   }
+  const providers = ((await api("GET", "/api/ai-providers")).body as { id: string; name: string }[]).filter((p) => p.name.startsWith("fzvictim")).map((p) => p.id);
+  while (providers.length < 2) {
+    const made = await api("POST", "/api/ai-providers", { name: `fzvictim ${randomBytes(3).toString("hex")}`, provider: "openai-compatible", model: "llama3", baseUrl: `${DEAD_ORIGIN}/v1`, apiKey: "fz-key-1234" });
+    if (made.status !== 201) throw new Error(`create AI provider: ${made.status} ${JSON.stringify(made.body)}`);
+    providers.push(made.body.id);
+  }
+  pools.aiProviders = providers;
   pools.users = liveUsers;
   pools.roles = [...custom.map((r) => r.id), ...allRoles.filter((r) => r.isBuiltin && r.name !== "admin").map((r) => r.id)];
   pools.clients = clients;
@@ -772,6 +796,7 @@ describe.skipIf(process.env.TEST_DB === "postgres")("fuzz: every JSON route and 
         RATE_LIMIT_API_BURST: 100_000,
         BITBUCKET_API_URL: `${DEAD_ORIGIN}/2.0`,
         upstream: { maxAttempts: 1 },
+        aiBaseUrls: { openai: `${DEAD_ORIGIN}/v1`, anthropic: `${DEAD_ORIGIN}/v1`, google: `${DEAD_ORIGIN}/v1beta` },
         loginLimits: {
           perUserAndIp: { failures: 1_000_000, windowSeconds: 60 },
           perIp: { failures: 1_000_000, windowSeconds: 60 },

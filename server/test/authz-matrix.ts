@@ -66,6 +66,12 @@ export const AUTHZ_MATRIX: Record<string, "public" | "session" | PermissionKey |
   "GET /api/admin/sse-connections": "sse-connections.read",
   "DELETE /api/admin/sse-connections/:connectionId": "sse-connections.write",
 
+  "GET /api/ai-providers": "ai-providers.read",
+  "POST /api/ai-providers": "ai-providers.write",
+  "PATCH /api/ai-providers/:id": "ai-providers.write",
+  "DELETE /api/ai-providers/:id": "ai-providers.write",
+  "POST /api/ai-providers/:id/test": "ai-providers.write",
+
   // D8, D9: MCP and its streams, bearer tokens only (mounted beside /api, at their full paths).
   "POST /mcp": "bearer:read",
   "POST /api/mcp/protocol": "bearer:read",

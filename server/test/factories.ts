@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { Container } from "../container";
-import type { NewUserRow, UserRow } from "../db/schema";
+import { AiProviderCreateSchema, type AiProviderCreate } from "../../contract/ai-providers";
+import type { AiProviderRow, NewUserRow, UserRow } from "../db/schema";
 import { hashPassword } from "../lib/passwords";
 import type { TestClient } from "./http-client";
 
@@ -60,4 +61,11 @@ export async function signedInAs(t: { container: Container; client(): TestClient
   const client = t.client();
   await signIn(client, user);
   return { user, client };
+}
+
+/** A stored AI provider (an OpenAI one unless overridden), made through the service as the API would. */
+export async function buildAiProvider(container: Container, overrides: Partial<AiProviderCreate> = {}): Promise<AiProviderRow> {
+  const suffix = randomBytes(4).toString("hex");
+  const input = AiProviderCreateSchema.parse({ name: `Provider ${suffix}`, provider: "openai", model: "gpt-4o", apiKey: `sk-built-${suffix}-key`, ...overrides });
+  return container.services.aiProviders.create(input, { userId: null, username: "factory", ip: null });
 }
