@@ -32,6 +32,8 @@ import { metricsRoutes } from "./http/routes/metrics.routes";
 import { toolCallsRoutes } from "./http/routes/tool-calls.routes";
 import { sseConnectionsRoutes } from "./http/routes/sse-connections.routes";
 import { aiProvidersRoutes } from "./http/routes/ai-providers.routes";
+import { chatRoutes } from "./http/routes/chat.routes";
+import { createChatService } from "./modules/chat/chat.service";
 
 export interface BuildAppOptions {
   version: string;
@@ -83,6 +85,17 @@ export function buildApp(container: Container, options: BuildAppOptions): BuiltA
   const readTokenAt = (resourcePath: string) => bearer({ verifier: services.oauthTokens, issuer, scope: "read", resourcePath });
   const mcpCore = createMcpCore({ targets: container.upstream.targets, cursors: container.mcp.cursors, availability: container.mcp.toolAvailability, toolCalls: services.toolCalls, version: options.version, log, destructiveTools: config.MCP_DESTRUCTIVE_TOOLS, metrics: container.metrics });
   const mcpFactory = createMcpServerFactory(mcpCore);
+  // The chat (issue 13) runs the MCP tool layer in process: the same tools, filter, policy and audit as an MCP client.
+  const chat = createChatService({
+    repo: container.repos.chatRepo,
+    clock: container.clock,
+    log,
+    providers: services.aiProviders,
+    tools: mcpCore,
+    fetch: container.ai.fetch,
+    baseUrls: container.ai.baseUrls,
+    timeoutMs: config.AI_TIMEOUT_MS,
+  });
   const streamDeps = { streams: container.mcp.streams, connections: services.connections, log };
   const { router: mcpRouter } = mcpRoutes({
     factory: mcpFactory,
@@ -142,6 +155,7 @@ export function buildApp(container: Container, options: BuildAppOptions): BuiltA
   api.use(toolCallsRoutes({ toolCalls: services.toolCalls }));
   api.use(sseConnectionsRoutes({ connections: services.connections }));
   api.use(aiProvidersRoutes({ aiProviders: services.aiProviders }));
+  api.use(chatRoutes({ chat }));
   api.use(apiNotFound);
   app.use("/api", api);
 

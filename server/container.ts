@@ -59,6 +59,7 @@ export type AppConfig = Pick<
   | "MCP_DESTRUCTIVE_TOOLS"
   | "MCP_MAX_STREAMS"
   | "METRICS_TOKEN"
+  | "AI_TIMEOUT_MS"
 > &
   SettingsConfig & {
     loginLimits?: LoginThrottleLimits;

@@ -73,6 +73,7 @@ const pools = {
   roles: [] as string[],
   clients: [] as string[],
   aiProviders: [] as string[],
+  conversations: [] as string[],
   secrets: new Map<string, string>(),
   pending: [] as string[],
   codes: [] as string[],
@@ -176,6 +177,14 @@ const AI_PROVIDER_FIELDS = {
   apiKey: plausible.token,
   baseUrl: fc.constantFrom(`${DEAD_ORIGIN}/v1`, "", null, "not a url"),
   isActive: plausible.bool,
+};
+/** The chat's fields: providers from the pool (their calls go to a dead port), conversations of the admin's. */
+const CHAT_SEND_FIELDS = {
+  message: fc.constantFrom("Which issues changed?", "", "   ", "x".repeat(40_000)),
+  providerId: fc.oneof(fromPool(() => pools.aiProviders, "00000000-0000-4000-8000-000000000000"), plausible.uuid),
+  sessionId: fc.oneof(fromPool(() => pools.conversations, "00000000-0000-4000-8000-000000000000"), fc.constant(null), plausible.uuid),
+  mcpTools: fc.oneof(fc.subarray(["jira", "confluence", "bitbucket"]), fc.constant(["gitlab"])),
+  systemMessage: fc.constantFrom("Be brief.", "", "y".repeat(9_000)),
 };
 const ROLE_FIELDS = { name: plausible.roleName, description: plausible.description, isActive: plausible.bool, permissions: plausible.permissions };
 
@@ -498,6 +507,9 @@ function routes(): Record<string, RouteFuzz> {
   const roles = () => pools.roles;
   const clients = () => pools.clients;
   const aiProviders = () => pools.aiProviders;
+  const conversations = () => pools.conversations;
+  // A provider's failure is an upstream failure (502, 504), as a proxy route's is.
+  const chatRoute = (key: string, spec: ApiRouteSpec = {}): RouteFuzz => ({ ...apiRoute(key, spec), allowed5xx: PROXY_5XX });
   const pending = () => pools.pending;
   const authorize = authorizeFields();
   return {
@@ -594,6 +606,14 @@ function routes(): Record<string, RouteFuzz> {
     "PATCH /api/ai-providers/:id": apiRoute("PATCH /api/ai-providers/:id", { params: { id: aiProviders }, body: jsonBodies(AI_PROVIDER_FIELDS, (name, v) => (name === "baseUrl" ? loopbackOnly(v) : v)) }),
     "DELETE /api/ai-providers/:id": apiRoute("DELETE /api/ai-providers/:id", { params: { id: aiProviders } }),
     "POST /api/ai-providers/:id/test": apiRoute("POST /api/ai-providers/:id/test", { params: { id: aiProviders } }),
+
+    "GET /api/chat/providers": apiRoute("GET /api/chat/providers"),
+    "POST /api/chat/send": chatRoute("POST /api/chat/send", { body: jsonBodies(CHAT_SEND_FIELDS) }),
+    "POST /api/chat/generate-system-message": chatRoute("POST /api/chat/generate-system-message", { body: jsonBodies({ providerId: CHAT_SEND_FIELDS.providerId, mcpTools: CHAT_SEND_FIELDS.mcpTools }) }),
+    "GET /api/chat/conversations": apiRoute("GET /api/chat/conversations"),
+    "GET /api/chat/conversations/:id": apiRoute("GET /api/chat/conversations/:id", { params: { id: conversations } }),
+    "PATCH /api/chat/conversations/:id": apiRoute("PATCH /api/chat/conversations/:id", { params: { id: conversations }, body: jsonBodies({ title: fc.constantFrom("Renamed", "", "t".repeat(300)) }) }),
+    "DELETE /api/chat/conversations/:id": apiRoute("DELETE /api/chat/conversations/:id", { params: { id: conversations } }),
 
     "POST /mcp": mcpRoute("/mcp"),
     "POST /api/mcp/protocol": mcpRoute("/api/mcp/protocol"),
@@ -710,6 +730,13 @@ async function topUp(): Promise<void> {
     providers.push(made.body.id);
   }
   pools.aiProviders = providers;
+  // Conversations of the admin's: a turn that fails (the provider's port is dead) still starts one.
+  let conversations = ((await api("GET", "/api/chat/conversations")).body as { id: string }[]).map((c) => c.id);
+  while (conversations.length < 2) {
+    await api("POST", "/api/chat/send", { message: "Seed question", providerId: providers[0], sessionId: null, mcpTools: ["jira"] });
+    conversations = ((await api("GET", "/api/chat/conversations")).body as { id: string }[]).map((c) => c.id);
+  }
+  pools.conversations = conversations;
   pools.users = liveUsers;
   pools.roles = [...custom.map((r) => r.id), ...allRoles.filter((r) => r.isBuiltin && r.name !== "admin").map((r) => r.id)];
   pools.clients = clients;

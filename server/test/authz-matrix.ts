@@ -72,6 +72,15 @@ export const AUTHZ_MATRIX: Record<string, "public" | "session" | PermissionKey |
   "DELETE /api/ai-providers/:id": "ai-providers.write",
   "POST /api/ai-providers/:id/test": "ai-providers.write",
 
+  // D3: any signed-in user may chat; conversations are each user's own (the chat tests prove the 404s).
+  "GET /api/chat/providers": "session",
+  "POST /api/chat/send": "session",
+  "POST /api/chat/generate-system-message": "session",
+  "GET /api/chat/conversations": "session",
+  "GET /api/chat/conversations/:id": "session",
+  "PATCH /api/chat/conversations/:id": "session",
+  "DELETE /api/chat/conversations/:id": "session",
+
   // D8, D9: MCP and its streams, bearer tokens only (mounted beside /api, at their full paths).
   "POST /mcp": "bearer:read",
   "POST /api/mcp/protocol": "bearer:read",

@@ -21,6 +21,11 @@ export class TestClient {
     return this.cookies.get(name);
   }
 
+  /** The Cookie header this client sends: for requests it cannot make itself (a stream read piece by piece). */
+  cookieHeader(): string {
+    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
+  }
+
   setCookie(name: string, value: string): void {
     this.cookies.set(name, value);
   }
@@ -31,7 +36,7 @@ export class TestClient {
     options: { json?: unknown; body?: string; headers?: Record<string, string> } = {},
   ): Promise<TestResponse<T>> {
     const headers: Record<string, string> = { ...this.defaultHeaders, ...options.headers };
-    if (this.cookies.size > 0) headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
+    if (this.cookies.size > 0) headers.cookie = this.cookieHeader();
     let body = options.body;
     if (options.json !== undefined) {
       body = JSON.stringify(options.json);

@@ -2,7 +2,7 @@ import { Router, type Request, type Response } from "express";
 import { ChatSendSchema, ConversationRenameSchema, GenerateSystemMessageSchema, type ChatStreamEvent } from "../../../contract/chat";
 import { AppError } from "../../lib/app-error";
 import { sseFrame } from "../../mcp/live-streams";
-import { toChatMessage, toConversation } from "../../modules/chat/chat.presenter";
+import { toChatMessage, toChatProvider, toConversation } from "../../modules/chat/chat.presenter";
 import type { ChatService, ChatUser } from "../../modules/chat/chat.service";
 import { signedIn } from "../middleware/access";
 import { uuidParam } from "../params";
@@ -26,7 +26,7 @@ export function chatRoutes(deps: { chat: ChatService }): Router {
   const router = Router();
 
   router.get("/chat/providers", signedIn, async (_req, res) => {
-    res.json(await chat.listProviders());
+    res.json((await chat.listProviders()).map(toChatProvider));
   });
 
   /**

@@ -1,4 +1,5 @@
-import type { ChatMessage, Conversation } from "../../../contract/chat";
+import { AI_PROVIDER_KINDS, type AiProviderKind } from "../../../contract/ai-providers";
+import type { ChatMessage, ChatProvider, Conversation } from "../../../contract/chat";
 import type { ChatConversationRow, ChatMessageRow } from "../../db/schema";
 
 const STATUSES = new Set(["complete", "stopped", "error"]);
@@ -20,4 +21,11 @@ export const toConversation = (row: ChatConversationRow): Conversation => ({
   providerId: row.providerId,
   createdAt: row.createdAt.toISOString(),
   updatedAt: row.updatedAt.toISOString(),
+});
+
+export const toChatProvider = (row: { id: string; name: string; provider: string; model: string }): ChatProvider => ({
+  id: row.id,
+  name: row.name,
+  provider: (AI_PROVIDER_KINDS as readonly string[]).includes(row.provider) ? (row.provider as AiProviderKind) : "openai-compatible",
+  model: row.model,
 });

@@ -1,7 +1,7 @@
 import { generateText, type ModelMessage } from "ai";
 import { OPEN_POLICY } from "../../../contract/policy";
 import { AI_PROVIDER_LABELS, type AiProviderKind } from "../../../contract/ai-providers";
-import { CHAT_LIMITS, DATA_SOURCES, type ChatProvider, type ChatReply, type ChatStreamEvent, type DataSource } from "../../../contract/chat";
+import { CHAT_LIMITS, DATA_SOURCES, type ChatReply, type ChatStreamEvent, type DataSource } from "../../../contract/chat";
 import type { ChatConversationRow } from "../../db/schema";
 import { runChatTurn, type TurnOutcome } from "../../ai/chat-turn";
 import { describeProviderFailure } from "../../ai/provider-errors";
@@ -23,7 +23,8 @@ export interface ResolvedProvider extends ProviderTarget {
 export interface ChatProviders {
   /** The provider, active, with its key; AppError not_found / conflict (inactive) otherwise. */
   resolveForCall(id: string): Promise<ResolvedProvider>;
-  listActive(): Promise<ChatProvider[]>;
+  /** The active providers (rows; presented by chat.presenter's toChatProvider). */
+  listActive(): Promise<{ id: string; name: string; provider: string; model: string }[]>;
 }
 
 /** The signed-in user a turn runs for: the tool layer sees them as the caller (policy, scopes, audit). */
