@@ -151,9 +151,12 @@ export async function clientToken(server, { basic }, scope = "read") {
 }
 
 /** A module of contract/ (TypeScript), bundled on the fly: the benches use the product's own names and schemas. */
-export async function contractModule(name) {
+export const contractModule = (name) => sourceModule(`contract/${name}.ts`);
+
+/** A TypeScript module of this checkout (e.g. the fake AI providers), bundled on the fly and imported. */
+export async function sourceModule(path) {
   const { build } = await import("esbuild");
-  const out = await build({ entryPoints: [join(ROOT, `contract/${name}.ts`)], bundle: true, format: "esm", platform: "node", write: false, logLevel: "silent" });
+  const out = await build({ entryPoints: [join(ROOT, path)], bundle: true, format: "esm", platform: "node", write: false, logLevel: "silent" });
   return import(`data:text/javascript;base64,${Buffer.from(out.outputFiles[0].text).toString("base64")}`);
 }
 

@@ -48,6 +48,17 @@ export function resultCount(result: CallToolResult): number {
   return 1;
 }
 
+const inputSchemas = new WeakMap<ToolSpec, ReturnType<typeof jsonSchema>>();
+/** The JSON Schema an MCP client sees in tools/list (compacted once per tool), as the AI SDK takes it. */
+function inputSchemaOf(spec: ToolSpec): ReturnType<typeof jsonSchema> {
+  let schema = inputSchemas.get(spec);
+  if (!schema) {
+    schema = jsonSchema(toolDefinition(spec).inputSchema as Parameters<typeof jsonSchema>[0]);
+    inputSchemas.set(spec, schema);
+  }
+  return schema;
+}
+
 const textOf = (result: CallToolResult): string => result.content.map((part) => (part.type === "text" ? part.text : "")).join("\n");
 
 /**
@@ -66,10 +77,9 @@ export async function runChatTurn(input: TurnInput): Promise<TurnOutcome> {
 
   const tools: ToolSet = {};
   for (const spec of input.tools.specs) {
-    const definition = toolDefinition(spec);
     tools[spec.name] = tool({
-      description: definition.description ?? spec.description,
-      inputSchema: jsonSchema(definition.inputSchema as Parameters<typeof jsonSchema>[0]),
+      description: toolDefinition(spec).description ?? spec.description,
+      inputSchema: inputSchemaOf(spec),
       execute: async (args: unknown, { abortSignal }) => {
         const id = `call-${++counter}`;
         input.onEvent({ type: "tool-start", id, tool: spec.name });

@@ -9,8 +9,8 @@ export type NewChatMessageRow = typeof chatMessages.$inferInsert;
 export function createChatRepo(db: Db) {
   const owned = (id: string, userId: string) => and(eq(chatConversations.id, id), eq(chatConversations.userId, userId));
   return {
-    async createConversation(row: { userId: string; title: string; providerId: string; at: Date }): Promise<ChatConversationRow> {
-      const [created] = await db.insert(chatConversations).values({ userId: row.userId, title: row.title, providerId: row.providerId, createdAt: row.at, updatedAt: row.at }).returning();
+    async createConversation(row: { id: string; userId: string; title: string; providerId: string; at: Date }): Promise<ChatConversationRow> {
+      const [created] = await db.insert(chatConversations).values({ id: row.id, userId: row.userId, title: row.title, providerId: row.providerId, createdAt: row.at, updatedAt: row.at }).returning();
       return created!;
     },
 

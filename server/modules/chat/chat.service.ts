@@ -2,7 +2,8 @@ import { generateText, type ModelMessage } from "ai";
 import { OPEN_POLICY } from "../../../contract/policy";
 import { AI_PROVIDER_LABELS, type AiProviderKind } from "../../../contract/ai-providers";
 import { CHAT_LIMITS, DATA_SOURCES, type ChatReply, type ChatStreamEvent, type DataSource } from "../../../contract/chat";
-import type { ChatConversationRow } from "../../db/schema";
+import { randomUUID } from "node:crypto";
+import type { ChatConversationRow, ChatMessageRow } from "../../db/schema";
 import { runChatTurn, type TurnOutcome } from "../../ai/chat-turn";
 import { describeProviderFailure } from "../../ai/provider-errors";
 import { languageModelFor, type HostedBaseUrls, type ProviderTarget } from "../../ai/provider-model";
@@ -137,9 +138,17 @@ export function createChatService(deps: ChatServiceDeps) {
       const existing = request.sessionId ? await ownConversation(request.sessionId, user.id) : null;
       const earlier = existing ? await repo.recentMessages(existing.id, CHAT_LIMITS.historyMessages) : [];
       const startedAt = clock.now();
-      const conversation = existing ?? (await repo.createConversation({ userId: user.id, title: titleOf(request.message), providerId: provider.id, at: startedAt }));
-      const userRow = await repo.insertMessage({ conversationId: conversation.id, role: "user", content: request.message, createdAt: startedAt });
-      options.onEvent({ type: "start", sessionId: conversation.id, userMessage: toChatMessage(userRow) });
+      const conversationId = existing?.id ?? randomUUID();
+      const userRow: ChatMessageRow = { id: randomUUID(), conversationId, role: "user", content: request.message, mcpCalls: [], citations: [], usage: null, status: "complete", createdAt: startedAt };
+      // The question is stored while the provider thinks (a turn's overhead is what the user waits
+      // for beyond the provider and the tools); it is in the database before the answer is.
+      const questionStored = (async () => {
+        if (!existing) await repo.createConversation({ id: conversationId, userId: user.id, title: titleOf(request.message), providerId: provider.id, at: startedAt });
+        await repo.insertMessage(userRow);
+      })();
+      // Awaited below; until then a failure must not go unhandled.
+      questionStored.catch(() => {});
+      options.onEvent({ type: "start", sessionId: conversationId, userMessage: toChatMessage(userRow) });
 
       const caller = chatCaller(user, options.requestId);
       const offer = await deps.tools.offer(caller, request.mcpTools);
@@ -156,6 +165,8 @@ export function createChatService(deps: ChatServiceDeps) {
         onEvent: options.onEvent,
       });
       if (outcome.failure) deps.log.warn({ provider: provider.id, kind: provider.provider, status: outcome.failure.status }, "an AI provider call failed");
+      await questionStored;
+      const conversation = { id: conversationId };
 
       // Nothing written and nothing called: there is no answer to keep, only the user's message.
       if (outcome.status !== "complete" && outcome.text === "" && outcome.mcpCalls.length === 0) {
@@ -164,17 +175,19 @@ export function createChatService(deps: ChatServiceDeps) {
       }
       // Stored after the question even on a clock that did not move (a fake one in tests).
       const answeredAt = new Date(Math.max(clock.now().getTime(), startedAt.getTime() + 1));
-      const row = await repo.insertMessage({
-        conversationId: conversation.id,
-        role: "assistant",
-        content: outcome.text,
-        mcpCalls: outcome.mcpCalls,
-        citations: outcome.citations,
-        usage: outcome.usage,
-        status: outcome.status,
-        createdAt: answeredAt,
-      });
-      await repo.touchConversation(conversation.id, { providerId: provider.id, at: answeredAt });
+      const [row] = await Promise.all([
+        repo.insertMessage({
+          conversationId: conversation.id,
+          role: "assistant",
+          content: outcome.text,
+          mcpCalls: outcome.mcpCalls,
+          citations: outcome.citations,
+          usage: outcome.usage,
+          status: outcome.status,
+          createdAt: answeredAt,
+        }),
+        repo.touchConversation(conversation.id, { providerId: provider.id, at: answeredAt }),
+      ]);
       return { sessionId: conversation.id, reply: { ...toChatMessage(row), sessionId: conversation.id }, outcome };
     },
 

@@ -69,6 +69,7 @@ export async function startFakeAi(options: FakeAiOptions = {}): Promise<FakeAi> 
   };
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const receivedAt = epochNow();
     const url = new URL(req.url ?? "/", "http://fake");
     const method = req.method ?? "GET";
     if (method === "GET" && url.pathname === "/health") return send(res, { status: 200, body: { status: "ok" } });
@@ -102,11 +103,13 @@ export async function startFakeAi(options: FakeAiOptions = {}): Promise<FakeAi> 
       conversation: null,
       status: null,
       outcome: "open",
+      timing: { receivedAt, firstPieceAt: null, endedAt: null },
     };
     requests.push(record);
     const abort = new AbortController();
     open.set(res, { abort, record });
     res.once("close", () => {
+      record.timing.endedAt = epochNow();
       open.delete(res);
       if (!res.writableFinished && record.outcome === "open") record.outcome = "client-closed";
       abort.abort();
@@ -139,6 +142,7 @@ export async function startFakeAi(options: FakeAiOptions = {}): Promise<FakeAi> 
       jsonArray: format.jsonArrayStream?.(url.searchParams) ?? false,
       chunkDelayMs: turn.chunkDelayMs ?? 0,
       signal: abort.signal,
+      onFirstPiece: () => (record.timing.firstPieceAt = epochNow()),
     });
     if (ended && record.outcome === "open") record.outcome = "answered";
   }
@@ -231,17 +235,25 @@ function garbage(stream: boolean): HttpAnswer {
 }
 
 /** Writes the events, spacing the pieces of the answer; stops when the client goes away. True when all were written. */
-async function writeStream(res: ServerResponse, frames: SseFrame[], options: { lineEnd: string; jsonArray: boolean; chunkDelayMs: number; signal: AbortSignal }): Promise<boolean> {
+/** Wall-clock milliseconds with a fraction: comparable with a browser's performance.timeOrigin + performance.now() on the same machine (the chat benchmark). */
+const epochNow = (): number => performance.timeOrigin + performance.now();
+
+async function writeStream(res: ServerResponse, frames: SseFrame[], options: { lineEnd: string; jsonArray: boolean; chunkDelayMs: number; signal: AbortSignal; onFirstPiece?: () => void }): Promise<boolean> {
   const { lineEnd: nl, jsonArray, signal } = options;
   res.writeHead(200, { "content-type": jsonArray ? "application/json; charset=UTF-8" : "text/event-stream; charset=utf-8", "cache-control": "no-cache", connection: "keep-alive" });
   res.flushHeaders();
   if (jsonArray) res.write("[");
   let first = true;
+  let wrotePiece = false;
   for (const frame of frames) {
     if (frame.piece) await sleep(options.chunkDelayMs, signal);
     if (signal.aborted || res.destroyed) return false;
     if (jsonArray) res.write(`${first ? "" : `,${nl}`}${frame.data}`);
     else res.write(`${frame.event ? `event: ${frame.event}${nl}` : ""}data: ${frame.data}${nl}${nl}`);
+    if (frame.piece && !wrotePiece) {
+      wrotePiece = true;
+      options.onFirstPiece?.();
+    }
     first = false;
   }
   res.end(jsonArray ? "]" : undefined);

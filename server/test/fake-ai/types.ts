@@ -61,6 +61,8 @@ export interface RecordedRequest {
   status: number | null;
   /** answered: the response ended; client-closed: the client went away first; open: still going. */
   outcome: "open" | "answered" | "client-closed" | "server-closed";
+  /** Epoch milliseconds (sub-millisecond): the request arrived, the first piece of answer text was written, the response ended. */
+  timing: { receivedAt: number; firstPieceAt: number | null; endedAt: number | null };
 }
 
 /** A decided answer, before it is written in one format. */

@@ -1,0 +1,81 @@
+// AI chat (issue 13). (1) A chat turn's own overhead: the wall time of POST /api/chat/send (a
+// question the model answers with one jira_search on the sandbox, then an answer) minus the time
+// the provider spent on its two calls (measured by the fake provider as it answered) and minus the
+// tool's own time (the tool-call audit's durationMs). The fake runs in this process, the server
+// and the sandbox in their own, all on loopback. (2) The first streamed token painted: see
+// chat-paint below (Chromium).
+import { adminCookie, fmt, median, percentile, requireBuild, sourceModule, startSandboxProcess, startServer } from "./lib.mjs";
+
+const TURNS = Number(process.env.BENCH_TURNS ?? 40);
+const QUESTION = "Which Jira issues were updated recently?";
+
+/** The built server on the sandbox, with an OpenAI-compatible provider pointed at an in-process fake; what the benches need to drive it. */
+export async function chatRig() {
+  const { startFakeAi } = await sourceModule("server/test/fake-ai/fake-ai.server.ts");
+  const fake = await startFakeAi();
+  const sandbox = await startSandboxProcess();
+  const server = await startServer({ env: { BITBUCKET_API_URL: `${sandbox.url}/2.0`, RATE_LIMIT_API_PER_MINUTE: "100000", RATE_LIMIT_API_BURST: "10000" } });
+  const cookie = await adminCookie(server);
+  const post = async (path, body, extra = {}) => {
+    const res = await fetch(`${server.url}${path}`, { method: "POST", headers: { "content-type": "application/json", cookie, origin: server.url, ...extra }, body: JSON.stringify(body) });
+    return { status: res.status, body: res.headers.get("content-type")?.includes("json") ? await res.json() : await res.text() };
+  };
+  const saved = await post("/api/admin/atlassian-config", { instanceUrl: sandbox.url, email: "demo@bridgekeeper.test", apiToken: "sandbox-api-token", isActive: true });
+  if (saved.status >= 300) throw new Error(`atlassian config: ${saved.status}`);
+  const provider = await post("/api/ai-providers", { name: "Bench fake", provider: "openai-compatible", model: "llama3.1", apiKey: "sk-bench", baseUrl: fake.baseUrls.compat, isActive: true });
+  if (provider.status !== 201) throw new Error(`provider: ${provider.status} ${JSON.stringify(provider.body)}`);
+  return {
+    fake,
+    server,
+    cookie,
+    post,
+    providerId: provider.body.id,
+    async stop() {
+      await server.stop();
+      await sandbox.stop();
+      await fake.close();
+    },
+  };
+}
+
+export async function run() {
+  requireBuild();
+  const rig = await chatRig();
+  try {
+    const overheads = [];
+    const totals = [];
+    for (let i = 0; i < TURNS + 3; i++) {
+      rig.fake.reset();
+      const started = performance.now();
+      const res = await rig.post("/api/chat/send", { message: QUESTION, providerId: rig.providerId, sessionId: null, mcpTools: ["jira", "confluence", "bitbucket"] });
+      const total = performance.now() - started;
+      if (res.status !== 200 || res.body.mcpCalls?.[0]?.tool !== "jira_search") throw new Error(`turn: ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`);
+      if (i < 3) continue; // warm-up: connections, JIT, caches
+      const providerMs = rig.fake.requests.reduce((sum, r) => sum + (r.timing.endedAt - r.timing.receivedAt), 0);
+      // The tool's own time, as the audit recorded it (written in batches: read after a flush interval).
+      const audit = await waitForAudit(rig, res.body.timestamp);
+      overheads.push(total - providerMs - audit);
+      totals.push(total);
+    }
+    return [
+      { name: `chat turn overhead beyond the provider's and the tool's time, p50 (${TURNS} turns; target < 20 ms)`, median: `${fmt(median(overheads), 1)} ms`, runs: `p90 ${fmt(percentile(overheads, 90), 1)} ms` },
+      { name: "chat turn wall time (one jira_search on the sandbox, two provider calls)", median: `${fmt(median(totals), 1)} ms` },
+    ];
+  } finally {
+    await rig.stop();
+  }
+}
+
+/** The duration of the newest jira_search call in the audit, recorded at or before `before`. */
+async function waitForAudit(rig, before) {
+  for (let i = 0; i < 200; i++) {
+    const res = await fetch(`${rig.server.url}/api/admin/tool-calls?tool=jira_search&limit=1`, { headers: { cookie: rig.cookie } });
+    const [row] = (await res.json()).items ?? [];
+    if (row && Date.parse(row.at) <= Date.parse(before) && Date.parse(row.at) >= Date.parse(before) - 60_000 && row.id !== rig.lastAuditId) {
+      rig.lastAuditId = row.id;
+      return row.durationMs;
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error("the tool call never reached the audit");
+}
