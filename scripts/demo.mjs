@@ -7,6 +7,9 @@ import { join } from "node:path";
 const ROOT = new URL("..", import.meta.url).pathname;
 const sandboxPort = Number(process.env.SANDBOX_PORT ?? 5100);
 const sandboxUrl = `http://127.0.0.1:${sandboxPort}`;
+// A fake AI model server (the wire formats of OpenAI, Anthropic and Google; keyword rules, no model), so the chat works offline.
+const fakeAiPort = Number(process.env.FAKE_AI_PORT ?? 5102);
+const fakeAiUrl = `http://127.0.0.1:${fakeAiPort}`;
 
 const children = [];
 let stopping = false;
@@ -30,25 +33,31 @@ function start(name, entry, env) {
   return child;
 }
 
-start("sandbox", "dist/sandbox/main.js", { SANDBOX_PORT: String(sandboxPort), SANDBOX_HOST: "127.0.0.1" });
-const deadline = Date.now() + 15_000;
-for (;;) {
-  try {
-    if ((await fetch(`${sandboxUrl}/__sandbox/health`)).ok) break;
-  } catch {
-    // not listening yet
+async function waitFor(name, healthUrl) {
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    try {
+      if ((await fetch(healthUrl)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      console.error(`The ${name} did not start (${healthUrl})`);
+      stopAll(1);
+      return;
+    }
+    await new Promise((r) => setTimeout(r, 50));
   }
-  if (Date.now() > deadline) {
-    console.error(`The sandbox did not start on ${sandboxUrl}`);
-    stopAll(1);
-    break;
-  }
-  await new Promise((r) => setTimeout(r, 50));
 }
+
+start("sandbox", "dist/sandbox/main.js", { SANDBOX_PORT: String(sandboxPort), SANDBOX_HOST: "127.0.0.1" });
+start("fake AI", "dist/fake-ai/main.js", { FAKE_AI_PORT: String(fakeAiPort) });
+await Promise.all([waitFor("sandbox", `${sandboxUrl}/__sandbox/health`), waitFor("fake AI", `${fakeAiUrl}/health`)]);
 
 start("server", "dist/server/main.js", {
   DATA_DIR: process.env.DATA_DIR ?? "./data-demo",
   DEMO_SANDBOX_URL: sandboxUrl,
+  DEMO_AI_URL: fakeAiUrl,
   BITBUCKET_API_URL: `${sandboxUrl}/2.0`,
   // The sandbox listens on loopback, which the upstream host rule refuses unless it is named.
   UPSTREAM_ALLOWED_HOSTS: [process.env.UPSTREAM_ALLOWED_HOSTS, new URL(sandboxUrl).hostname].filter(Boolean).join(","),

@@ -133,6 +133,8 @@ export const EnvSchema = z.object({
   MCP_MAX_STREAMS: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
   /** `npm run demo`: configure both integrations to the sandbox at this URL on start. */
   DEMO_SANDBOX_URL: httpUrl.optional(),
+  /** `npm run demo`: add an AI provider pointed at the fake model server at this URL (the chat works offline). */
+  DEMO_AI_URL: httpUrl.optional(),
 });
 
 export type Env = z.infer<typeof EnvSchema>;

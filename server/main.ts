@@ -12,6 +12,7 @@ import { systemClock } from "./lib/clock";
 import { createLogger } from "./lib/logger";
 import { createSecretBox, loadSecretKey } from "./lib/secret-box";
 import { configureDemo } from "./modules/integrations/demo";
+import { configureDemoAi } from "./modules/ai-providers/demo";
 import { ensureFirstAdmin } from "./modules/users/first-admin";
 
 const SESSION_PRUNE_INTERVAL_MS = 15 * 60_000;
@@ -66,6 +67,10 @@ async function main(): Promise<void> {
   if (env.DEMO_SANDBOX_URL) {
     await configureDemo(container.services.integrations, env.DEMO_SANDBOX_URL);
     log.info({ sandbox: env.DEMO_SANDBOX_URL }, "demo mode: Atlassian and Bitbucket configured to the sandbox");
+  }
+  if (env.DEMO_AI_URL) {
+    await configureDemoAi(container.services.aiProviders, env.DEMO_AI_URL);
+    log.info({ fakeAi: env.DEMO_AI_URL }, "demo mode: an offline AI provider for the chat");
   }
   await ensureFirstAdmin({
     ...container.repos,
