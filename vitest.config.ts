@@ -1,4 +1,5 @@
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
 import { defineConfig } from "vitest/config";
 
 const shared = { testTimeout: 20_000, hookTimeout: 60_000 } as const;
@@ -16,6 +17,44 @@ if (!postgresAvailable) {
   console.warn("PostgreSQL not available (no TEST_DATABASE_URL, no /usr/lib/postgresql/*/bin/initdb): running on PGlite only.");
 }
 
+/**
+ * The server test files worth a second run on PostgreSQL: those whose imports reach the test
+ * database (server/test/test-database.ts), less those with a line `// @pglite-only: <why>`, where
+ * the database plays no part in what is checked (fuzzers, conformance suites, process tests, the
+ * tool adapters against the sandbox). A test of a parser or the sandbox opens no database at all.
+ * Running those twice would only cost time.
+ */
+function databaseTestFiles(): string[] {
+  const root = import.meta.dirname;
+  const database = resolve(root, "server/test/test-database.ts");
+  const imports = new Map<string, string[]>();
+  const importsOf = (file: string): string[] => {
+    let found = imports.get(file);
+    if (!found) {
+      found = [];
+      imports.set(file, found);
+      for (const [, spec] of readFileSync(file, "utf8").matchAll(/(?:from|import)\s*\(?\s*"(\.{1,2}\/[^"]+)"/g)) {
+        const base = resolve(dirname(file), spec!);
+        const target = [base, `${base}.ts`, `${base}.tsx`, join(base, "index.ts")].find((f) => existsSync(f) && f.match(/\.tsx?$/));
+        if (target) found.push(target);
+      }
+    }
+    return found;
+  };
+  const reaches = (file: string, seen = new Set<string>()): boolean => {
+    if (file === database) return true;
+    if (seen.has(file)) return false;
+    seen.add(file);
+    return importsOf(file).some((f) => reaches(f, seen));
+  };
+  const tests = (dir: string): string[] =>
+    readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? tests(join(dir, e.name)) : e.name.endsWith(".test.ts") ? [join(dir, e.name)] : []));
+  return tests(resolve(root, "server"))
+    .filter((file) => !/^\/\/ @pglite-only: /m.test(readFileSync(file, "utf8")))
+    .filter((file) => reaches(file))
+    .map((file) => relative(root, file));
+}
+
 export default defineConfig({
   test: {
     projects: [
@@ -31,7 +70,7 @@ export default defineConfig({
               test: {
                 ...shared,
                 name: "postgres",
-                include: ["server/**/*.test.ts"],
+                include: databaseTestFiles(),
                 env: { TEST_DB: "postgres" },
                 globalSetup: ["server/test/postgres-global-setup.ts"],
               },

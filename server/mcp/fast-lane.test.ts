@@ -4,6 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { laneFor } from "./fast-lane";
 import { envelope, MODERN, rpc, startMcpRig, type McpRig, type RpcAnswer } from "./mcp.test-rig";
 
+// @pglite-only: the fast lane's answers against the SDK's; the database only holds the token.
+
 const BOTH = "application/json, text/event-stream";
 const search = (args: unknown = { jql: "project = BK ORDER BY key ASC", maxResults: 3 }) => ({ name: "jira_search", arguments: args });
 const modernHeaders = (method: string, name?: string) => ({ "mcp-protocol-version": MODERN, "mcp-method": method, ...(name ? { "mcp-name": name } : {}) });

@@ -5,6 +5,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 
+// @pglite-only: the built server as a process, on its embedded database.
+
 /**
  * The real entry point with open streams (issue 10 item 10): SIGTERM ends 1,000 streams with a
  * final event, flushes the request log and closes the registry rows, and the process exits within
@@ -92,7 +94,7 @@ function openStream(url: string, token: string, agent: Agent): Promise<{ text: (
   });
 }
 
-describe.skipIf(process.env.TEST_DB === "postgres")("MCP streams and the server process", () => {
+describe("MCP streams and the server process", () => {
   const dataDir = mkdtempSync(join(tmpdir(), "bk-mcp-process-"));
   const running: Server[] = [];
   afterAll(() => {

@@ -1,4 +1,6 @@
 /**
+
+// @pglite-only: the official suite checks the protocol; the database plays no part in it.
  * The official MCP conformance suite (@modelcontextprotocol/conformance, pinned in
  * tools/conformance) against our authorization server: its `authorization` command, every
  * scenario, on the real app. The suite needs Node 22 and the app stays on Node 20, so the suite
@@ -130,7 +132,7 @@ function keysWith(run: string, result: SuiteRun, status: Check["status"]): Map<s
 }
 
 
-describe.skipIf(process.env.TEST_DB === "postgres" || !suiteRunsHere)("MCP conformance suite: authorization server scenarios", () => {
+describe.skipIf(!suiteRunsHere)("MCP conformance suite: authorization server scenarios", () => {
   let t: TestApp;
   let admin: TestClient;
   let user: TestClient;

@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TOOLSET_NAMES } from "../../../contract/policy";
 import { mcpClient, modernRpc, startMcpRig, type McpRig } from "../mcp.test-rig";
 
+// @pglite-only: the tools' answers come from the sandbox; the database only holds the token and the audit rows (tool-calls and policy tests run on both).
+
 const REPO = "api-gateway";
 
 /** The Bitbucket workspace, repository and commit tools (bitbucket-history) through a real MCP client against the sandbox. */

@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TOOLSET_NAMES } from "../../../contract/policy";
 import { mcpClient, modernRpc, startMcpRig, type McpRig } from "../mcp.test-rig";
 
+// @pglite-only: the tools' answers come from the sandbox; the database only holds the token and the audit rows (tool-calls and policy tests run on both).
+
 const REPO = "api-gateway";
 const WRITE_TOOLS = ["bitbucket_resolve_comment", "bitbucket_update_pull_request", "bitbucket_create_pull_request_task", "bitbucket_resolve_pull_request_task"];
 const READ_TOOLS = ["bitbucket_get_pull_request_activity", "bitbucket_list_pull_request_commits", "bitbucket_list_pull_request_comments", "bitbucket_list_pull_request_tasks", "bitbucket_get_pull_request_diffstat"];

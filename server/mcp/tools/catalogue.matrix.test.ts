@@ -6,6 +6,8 @@ import { mcpClient, startMcpRig, type McpRig } from "../mcp.test-rig";
 import { TOOLS } from "./catalogue";
 import type { ToolSpec } from "./tool";
 
+// @pglite-only: the tools' answers come from the sandbox; the database only holds the token and the audit rows (tool-calls and policy tests run on both).
+
 /**
  * The whole catalogue, tool by tool, through a real MCP client against the sandbox (issue: "every
  * tool called through the MCP client against the sandbox: happy path, bad arguments, an object

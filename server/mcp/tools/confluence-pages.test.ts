@@ -3,6 +3,8 @@ import { TOOLSET_NAMES } from "../../../contract/policy";
 import { mcpClient, startMcpRig, type McpRig } from "../mcp.test-rig";
 import { markdownToStorage } from "./markdown/markdown-to-storage";
 
+// @pglite-only: the tools' answers come from the sandbox; the database only holds the token and the audit rows (tool-calls and policy tests run on both).
+
 const PAGE = [
   "## Runbook",
   "",

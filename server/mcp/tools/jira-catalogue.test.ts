@@ -4,6 +4,8 @@ import { TOOLSET_NAMES } from "../../../contract/policy";
 import { createClient } from "../../oauth/oauth.adversarial.helpers";
 import { mcpClient, startMcpRig, type McpRig } from "../mcp.test-rig";
 
+// @pglite-only: the tools' answers come from the sandbox; the database only holds the token and the audit rows (tool-calls and policy tests run on both).
+
 type Client = Awaited<ReturnType<typeof mcpClient>>;
 
 /**

@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TOOLSET_NAMES } from "../../../contract/policy";
 import { mcpClient, startMcpRig, type McpRig } from "../mcp.test-rig";
 
+// @pglite-only: the tools' answers come from the sandbox; the database only holds the token and the audit rows (tool-calls and policy tests run on both).
+
 /**
  * The Jira issue tools through a real MCP client (SDK v2, 2026-07-28) against the sandbox over
  * HTTP: Markdown in and out, the workflow, bad arguments and upstream refusals as tool errors.

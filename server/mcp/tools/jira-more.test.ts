@@ -3,6 +3,8 @@ import { DEFAULT_TOOLSETS, TOOLSET_NAMES } from "../../../contract/policy";
 import { createClient } from "../../oauth/oauth.adversarial.helpers";
 import { mcpClient, startMcpRig, type McpRig } from "../mcp.test-rig";
 
+// @pglite-only: the tools' answers come from the sandbox; the database only holds the token and the audit rows (tool-calls and policy tests run on both).
+
 /**
  * The Jira tools beyond the default toolsets (comments, work logs, links) and the newer default
  * ones (assign, delete, project, fields, current user), through a real MCP client against the

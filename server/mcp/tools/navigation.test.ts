@@ -3,6 +3,8 @@ import { TOOLSET_NAMES } from "../../../contract/policy";
 import { createClient } from "../../oauth/oauth.adversarial.helpers";
 import { mcpClient, startMcpRig, type McpRig } from "../mcp.test-rig";
 
+// @pglite-only: the tools' answers come from the sandbox; the database only holds the token and the audit rows (tool-calls and policy tests run on both).
+
 /** Finding one's way: Confluence spaces and page trees, Bitbucket branches and commits (toolsets switched on per client). */
 describe("Confluence tree and Bitbucket history tools", () => {
   let rig: McpRig;
