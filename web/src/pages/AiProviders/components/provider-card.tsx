@@ -126,7 +126,7 @@ export function ProviderCard({ provider, canWrite, revealed, onToggleReveal, onE
       {canWrite && (
         <div className="min-w-0 border-t border-border pt-4">
           <div className="flex flex-wrap items-center justify-between gap-2">
-            <p className="text-xs text-muted-foreground">Send a one-word prompt with the stored key.</p>
+            <p className="text-xs text-muted-foreground">Ask for a one-word reply to check the key and the model.</p>
             <Button variant="outline" size="sm" disabled={test.isPending} aria-busy={test.isPending} onClick={() => test.mutate({ id: provider.id })}>
               {test.isPending ? <Spinner /> : <PlugZap aria-hidden="true" />}
               {test.isPending ? "Testing..." : "Test"}

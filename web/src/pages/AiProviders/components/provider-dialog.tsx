@@ -1,5 +1,5 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Controller, useForm, type Resolver } from "react-hook-form";
 import { AI_MODEL_OPTIONS, AI_PROVIDER_KINDS, AI_PROVIDER_LABELS, aiProviderFormSchema, type AiProvider, type AiProviderForm, type AiProviderKind } from "@contract/ai-providers";
 import { useCreateAiProvider, useUpdateAiProvider } from "@/api/ai-providers";
@@ -71,8 +71,18 @@ function ProviderForm({ provider, onDone }: { provider: AiProvider | null; onDon
     if (revalidate) void form.trigger("apiKey");
   };
 
+  // A field the server refused gets focus once the form is enabled again (a disabled input cannot take it).
+  const focusAfterSave = useRef<(typeof PROVIDER_FORM_FIELDS)[number] | null>(null);
+  useEffect(() => {
+    if (busy || !focusAfterSave.current) return;
+    form.setFocus(focusAfterSave.current);
+    focusAfterSave.current = null;
+  }, [busy, form]);
+
   const onSubmit = form.handleSubmit((values) => {
-    const onError = (error: Parameters<typeof applyServerFieldErrors>[1]) => applyServerFieldErrors(form, error, PROVIDER_FORM_FIELDS);
+    const onError = (error: Parameters<typeof applyServerFieldErrors>[1]) => {
+      if (applyServerFieldErrors(form, error, PROVIDER_FORM_FIELDS)) focusAfterSave.current = PROVIDER_FORM_FIELDS.find((name) => form.getFieldState(name).error) ?? null;
+    };
     if (provider) update.mutate({ id: provider.id, changes: updateBody(values) }, { onSuccess: onDone, onError });
     else create.mutate(createBody(values), { onSuccess: onDone, onError });
   });
