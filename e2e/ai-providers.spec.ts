@@ -127,6 +127,7 @@ test("an OpenAI-compatible provider: created, tested, revealed (the hint, never 
   await expect(c2.locator("[data-key-hint]")).toContainText("KQ7Z");
   await c2.getByRole("button", { name: `Test ${renamed}` }).click();
   await expect(c2.getByRole("status", { name: `Test result of ${renamed}` })).toContainText("Answered in");
+  await expect(c2.getByRole("button", { name: `Test ${renamed}` })).toBeFocused();
 
   // The status switch: off, then on again, each with the spec's toast.
   const status = c2.getByRole("switch", { name: `Active status of ${renamed}` });
@@ -135,9 +136,11 @@ test("an OpenAI-compatible provider: created, tested, revealed (the hint, never 
   await expect(toast(page, T.statusUpdated)).toBeVisible();
   await expect(status).not.toBeChecked();
   await expect(c2.getByText("Inactive", { exact: true }).first()).toBeVisible();
-  await status.click();
+  // By keyboard: Space switches it, and focus stays on the switch while and after it saves.
+  await status.press("Space");
   await expect(status).toBeChecked();
   await expect(c2.getByText("Active", { exact: true }).first()).toBeVisible();
+  await expect(status).toBeFocused();
 
   // Delete: the browser's confirmation, first dismissed (nothing happens), then accepted.
   const dialogs: string[] = [];

@@ -104,11 +104,15 @@ export function ProviderCard({ provider, canWrite, revealed, onToggleReveal, onE
         </Field>
         <Field label="Status">
           <div className="flex items-center gap-2">
+            {/* Busy, not disabled, while its write is under way: a disabled control would drop the keyboard's focus. */}
             <Switch
               checked={isActive}
-              disabled={!canWrite || status.isPending}
+              disabled={!canWrite}
+              aria-busy={status.isPending || undefined}
               aria-label={`Active status of ${provider.name}`}
-              onCheckedChange={(checked) => status.mutate({ id: provider.id, isActive: checked })}
+              onCheckedChange={(checked) => {
+                if (!status.isPending) status.mutate({ id: provider.id, isActive: checked });
+              }}
             />
             <span className="text-sm" aria-hidden="true">
               {isActive ? "Active" : "Inactive"}
@@ -127,7 +131,17 @@ export function ProviderCard({ provider, canWrite, revealed, onToggleReveal, onE
         <div className="min-w-0 border-t border-border pt-4">
           <div className="flex flex-wrap items-center justify-between gap-2">
             <p className="text-xs text-muted-foreground">Ask for a one-word reply to check the key and the model.</p>
-            <Button variant="outline" size="sm" disabled={test.isPending} aria-busy={test.isPending} onClick={() => test.mutate({ id: provider.id })}>
+            {/* aria-disabled rather than disabled while testing, so focus stays on the button for the result. */}
+            <Button
+              variant="outline"
+              size="sm"
+              aria-disabled={test.isPending || undefined}
+              aria-busy={test.isPending || undefined}
+              className="aria-disabled:cursor-wait aria-disabled:opacity-60"
+              onClick={() => {
+                if (!test.isPending) test.mutate({ id: provider.id });
+              }}
+            >
               {test.isPending ? <Spinner /> : <PlugZap aria-hidden="true" />}
               {test.isPending ? "Testing..." : "Test"}
               <span className="sr-only"> {provider.name}</span>
