@@ -136,6 +136,7 @@ test("an OpenAI-compatible provider: created, tested, revealed (the hint, never 
   await expect(toast(page, T.statusUpdated)).toBeVisible();
   await expect(status).not.toBeChecked();
   await expect(c2.getByText("Inactive", { exact: true }).first()).toBeVisible();
+  await expect(status).not.toHaveAttribute("aria-busy");
   // By keyboard: Space switches it, and focus stays on the switch while and after it saves.
   await status.press("Space");
   await expect(status).toBeChecked();

@@ -62,7 +62,11 @@ export const useUpdateAiProvider = () =>
     },
   });
 
-/** The card's switch: PATCH with only `isActive` (spec section 7). */
+/**
+ * The card's switch: PATCH with only `isActive` (spec section 7). The answer goes into the list at
+ * once and the refetch is not waited for, so the switch is free for the next press as soon as
+ * the server has answered.
+ */
 export const useSetAiProviderActive = () =>
   useApiMutation<AiProvider, { id: string; isActive: boolean }>({
     request: ({ id, isActive }) => apiRequest<AiProvider>("PATCH", providerUrl(id), { isActive }),
@@ -70,7 +74,7 @@ export const useSetAiProviderActive = () =>
     failure: failed(T.statusFailed),
     refresh: (queryClient, provider) => {
       replaceInList(queryClient, provider);
-      return refetchProviders(queryClient);
+      void refetchProviders(queryClient);
     },
   });
 

@@ -142,7 +142,7 @@ function ProviderForm({ provider, onDone }: { provider: AiProvider | null; onDon
 
         <ModelField control={form.control} idPrefix={ID} provider={kind} custom={customModel} onCustomChange={setCustomModel} error={errors.model?.message} />
 
-        <TextField {...formField(form, ID, "apiKey")} label="API Key" type="password" autoComplete="new-password" placeholder={storedHint ? `•••• ${storedHint}` : undefined} hint={keyHint} />
+        <TextField {...formField(form, ID, "apiKey")} label="API Key" type="password" autoComplete="new-password" placeholder={provider ? "Enter a new key to replace it" : undefined} hint={keyHint} />
 
         <FormSwitchField control={form.control} name="isActive" id={`${ID}-isActive`} label="Active" description="An active provider can be chosen in the AI Chat." />
       </fieldset>
