@@ -297,11 +297,25 @@ test("a failing write shows the spec's failure toast (the status switch)", async
   expect((await apiClient(page, baseURL!).delete(`${LIST_URL}/${created.id}`)).status()).toBe(204);
 });
 
-test("the empty state: No AI Providers, and its button opens the dialog", async ({ page }) => {
-  // Other tests add providers to the same server meanwhile: the list is answered empty here.
-  await page.route(`**${LIST_URL}`, (route) => (route.request().method() === "GET" ? route.fulfill({ status: 200, contentType: "application/json", body: "[]" }) : route.fallback()));
+test("skeleton cards while loading, then the empty state: No AI Providers, and its button opens the dialog", async ({ page }) => {
+  // Other tests add providers to the same server meanwhile: the list is answered empty here,
+  // once the skeleton has been seen.
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(`**${LIST_URL}`, async (route) => {
+    if (route.request().method() !== "GET") return route.fallback();
+    await held;
+    return route.fulfill({ status: 200, contentType: "application/json", body: "[]" });
+  });
   await openProviders(page);
+  await expect(page.getByRole("status", { name: "Loading AI providers" })).toBeVisible();
+  await expect(page.locator("[data-skeleton-card]")).toHaveCount(3);
+  mkdirSync("e2e/screenshots", { recursive: true });
+  await page.screenshot({ path: "e2e/screenshots/ai-providers-loading-desktop-light.png" });
+  release();
   await expect(page.getByRole("heading", { name: "No AI Providers" })).toBeVisible();
+  await page.screenshot({ path: "e2e/screenshots/ai-providers-empty-desktop-light.png" });
+  await expect(page.locator("[data-skeleton-card]")).toHaveCount(0);
   const first = page.getByRole("button", { name: "Add Your First Provider" });
   await first.click();
   await expect(addDialog(page)).toBeVisible();

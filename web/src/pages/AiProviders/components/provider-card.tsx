@@ -26,7 +26,7 @@ export const editButtonSelector = (id: string) => `[data-edit-provider="${CSS.es
 
 function Field({ label, children }: { label: string; children: ReactNode }) {
   return (
-    <div className="grid min-w-0 gap-1.5 sm:grid-cols-[6rem_minmax(0,1fr)] sm:items-center sm:gap-4">
+    <div className="grid min-w-0 grid-cols-[5.5rem_minmax(0,1fr)] items-center gap-3 sm:grid-cols-[6rem_minmax(0,1fr)] sm:gap-4">
       <dt className="text-xs font-medium text-muted-foreground">{label}</dt>
       <dd className="min-w-0">{children}</dd>
     </div>

@@ -18,7 +18,7 @@ export function ProvidersSkeleton() {
             <Skeleton className="size-8" />
           </div>
           {["w-full", "w-20", "w-28"].map((width, row) => (
-            <div key={row} className="grid gap-1.5 sm:grid-cols-[6rem_minmax(0,1fr)] sm:items-center sm:gap-4">
+            <div key={row} className="grid grid-cols-[5.5rem_minmax(0,1fr)] items-center gap-3 sm:grid-cols-[6rem_minmax(0,1fr)] sm:gap-4">
               <Skeleton className="h-3.5 w-16" />
               <Skeleton className={row === 0 ? "h-9 w-full" : `h-5 ${width}`} />
             </div>
