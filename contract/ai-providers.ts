@@ -41,6 +41,9 @@ export const AI_PROVIDER_MESSAGES = {
   baseUrlNotAllowed: "Only an OpenAI-compatible provider takes a base URL",
 } as const;
 
+/** Spec §2: the browser's own confirmation before a provider is deleted, word for word. */
+export const AI_PROVIDER_DELETE_CONFIRM = "Are you sure you want to delete this AI provider?";
+
 const name = line({ error: AI_PROVIDER_MESSAGES.name }).trim().min(1, AI_PROVIDER_MESSAGES.name).max(100, "Must be at most 100 characters");
 const provider = z.enum(AI_PROVIDER_KINDS, { error: AI_PROVIDER_MESSAGES.provider });
 /** A model id: a provider's own name for it (letters, digits, and . _ - : / @). */

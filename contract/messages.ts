@@ -36,6 +36,17 @@ export const TOASTS = {
     atlassianTestFailed: "Connection test failed",
     bitbucketTestFailed: "Bitbucket connection test failed",
   },
+  /** Spec section 8, word for word: the failure is the title, the server's reason its description. */
+  aiProviders: {
+    created: "AI provider created successfully",
+    updated: "AI provider updated successfully",
+    deleted: "AI provider deleted successfully",
+    statusUpdated: "AI provider status updated",
+    createFailed: "Failed to create AI provider",
+    updateFailed: "Failed to update AI provider",
+    deleteFailed: "Failed to delete AI provider",
+    statusFailed: "Failed to update AI provider status",
+  },
   session: {
     logoutFailedTitle: "Logout failed",
     logoutFailed: "The server did not end the session. Try again.",
