@@ -13,7 +13,7 @@ interface ChatComposerProps {
   onStop: () => void;
 }
 
-/** The message box: Enter sends, Shift+Enter is a new line (spec §2 and issue 13). */
+/** The message box: Enter sends, Shift+Enter is a new line (spec §2 and issue 13), Escape stops a reply. */
 export function ChatComposer({ disabled, awaiting, onSend, onStop }: ChatComposerProps) {
   const [text, setText] = useState("");
   const ref = useRef<HTMLTextAreaElement>(null);
@@ -27,6 +27,11 @@ export function ChatComposer({ disabled, awaiting, onSend, onStop }: ChatCompose
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (event.key === "Escape" && awaiting) {
+      event.preventDefault();
+      onStop();
+      return;
+    }
     // An IME composing a character uses Enter to confirm it: not a send.
     if (event.key === "Enter" && !event.shiftKey && !event.nativeEvent.isComposing) {
       event.preventDefault();

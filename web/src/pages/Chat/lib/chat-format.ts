@@ -22,5 +22,5 @@ export const sourcesBadgeText = (count: number): string => `${count} data ${coun
 /** A message's time, hours and minutes in the user's locale. */
 export function messageTime(iso: string): string {
   const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? "" : date.toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" });
+  return Number.isNaN(date.getTime()) ? "" : date.toLocaleTimeString(undefined, { hour: "numeric", minute: "2-digit" });
 }
