@@ -1,6 +1,6 @@
 import { copyFileSync, mkdirSync } from "node:fs";
 import { request, type APIRequestContext, type Page } from "@playwright/test";
-import { CHAT_TEXT } from "../contract/chat";
+import { CHAT_TEXT, DATA_SOURCES } from "../contract/chat";
 import { TOASTS } from "../contract/messages";
 import { E2E_FAKE_AI_URL, E2E_PORT, E2E_SANDBOX_URL } from "../playwright.config";
 import { DOC_SHOTS, expect, test } from "./fixtures";
@@ -144,11 +144,7 @@ test("the configuration dialog: active providers only, the sources rule, Ask AI,
   await select.selectOption({ label: optionLabel(providers.good) });
 
   // All three sources by default, with their labels and descriptions.
-  for (const [label, description] of [
-    ["Jira Issues", "Tickets, bugs, project tasks"],
-    ["Confluence Pages", "Documentation and wiki"],
-    ["Bitbucket Repositories", "Code repositories and projects"],
-  ]) {
+  for (const { label, description } of DATA_SOURCES) {
     await expect(dialog.getByRole("checkbox", { name: label })).toBeChecked();
     await expect(dialog.getByRole("checkbox", { name: label })).toHaveAccessibleDescription(description);
   }
