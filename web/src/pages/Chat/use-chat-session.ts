@@ -1,5 +1,5 @@
 import { useQueryClient } from "@tanstack/react-query";
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
 import type { ChatMessage, ChatStreamEvent, DataSource, McpCall } from "@contract/chat";
 import { TOASTS } from "@contract/messages";
 import { fetchConversation, refetchConversations, streamChat } from "@/api/chat";
@@ -26,6 +26,13 @@ export interface Draft {
   text: string;
   tools: ToolChip[];
 }
+
+/**
+ * Performance marks a benchmark reads (bench/chat-paint.bench.mjs): the first text of a reply as
+ * parsed from the stream, and the first frame painted after it was rendered.
+ */
+export const FIRST_TOKEN_RECEIVED = "chat:first-token-received";
+export const FIRST_TOKEN_PAINTED = "chat:first-token-painted";
 
 const CONNECTION_LOST = "The connection closed before the reply was complete.";
 
@@ -56,6 +63,7 @@ export function useChatSession() {
   const toolsRef = useRef<ToolChip[]>([]);
   const frameRef = useRef<number | null>(null);
   const sessionRef = useRef<string | null>(null);
+  const paintMarkRef = useRef(false);
   // Bumped whenever the screen switches conversation: a late answer for the old one is dropped.
   const generationRef = useRef(0);
 
@@ -68,6 +76,15 @@ export function useChatSession() {
     const text = textRef.current;
     setDraft((d) => (d ? { ...d, text } : d));
   }, []);
+
+  // The first commit after the first text arrived shows it (in the draft, or in the finished reply
+  // when the whole answer came in one read): mark the paint that follows. A frame callback runs
+  // before the paint; a task queued from it runs after.
+  useLayoutEffect(() => {
+    if (!paintMarkRef.current) return;
+    paintMarkRef.current = false;
+    requestAnimationFrame(() => setTimeout(() => performance.mark(FIRST_TOKEN_PAINTED), 0));
+  });
 
   useEffect(
     () => () => {
@@ -108,7 +125,8 @@ export function useChatSession() {
             const first = textRef.current === "";
             textRef.current += event.delta;
             if (first) {
-              performance.mark("chat:first-token");
+              performance.mark(FIRST_TOKEN_RECEIVED);
+              paintMarkRef.current = true;
               flushText();
             } else if (frameRef.current === null) frameRef.current = requestAnimationFrame(flushText);
             break;
