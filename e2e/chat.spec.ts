@@ -311,6 +311,20 @@ test("screenshots of a real conversation, light and dark, desktop and phone; not
       await page.screenshot({ path: `e2e/screenshots/${file}` });
       expect(await horizontalOverflow(page), "/chat scrolls sideways").toBeLessThanOrEqual(0);
       if (file !== "chat-phone-dark.png") copyFileSync(`e2e/screenshots/${file}`, `${DOC_SHOTS}/${file}`);
+      if (scheme === "light") {
+        // The configuration dialog, and on a phone the conversation list over the chat.
+        await page.getByRole("button", { name: CHAT_TEXT.configure, exact: true }).click();
+        await expect(page.getByRole("dialog", { name: CHAT_TEXT.dialogTitle })).toBeVisible();
+        await page.screenshot({ path: `e2e/screenshots/chat-dialog-${size.name}-${scheme}.png` });
+        await page.keyboard.press("Escape");
+        await expect(page.getByRole("dialog", { name: CHAT_TEXT.dialogTitle })).toBeHidden();
+        if (size.name === "phone") {
+          await page.getByRole("button", { name: "Conversations" }).click();
+          await expect(entryNamed(page, question).first()).toBeVisible();
+          await page.screenshot({ path: `e2e/screenshots/chat-conversations-${size.name}-${scheme}.png` });
+          await page.getByRole("button", { name: "Conversations" }).click();
+        }
+      }
     }
   }
 });

@@ -99,7 +99,14 @@ export default function ChatPage() {
         <Card className="hidden w-72 shrink-0 overflow-hidden p-0 lg:flex lg:flex-col">{list}</Card>
         <div className="relative flex min-h-0 min-w-0 flex-1 flex-col">
           {listOpen && (
-            <Card id="chat-conversations-phone" className="absolute inset-x-0 top-0 z-20 max-h-[70%] overflow-hidden p-0 shadow-lg lg:hidden">
+            <Card
+              id="chat-conversations-phone"
+              className="absolute inset-x-0 top-0 z-20 max-h-[70%] overflow-hidden p-0 shadow-lg lg:hidden"
+              onKeyDown={(event) => {
+                // Escape closes the list, as it would a menu; menus and dialogs inside handle their own.
+                if (event.key === "Escape" && !event.defaultPrevented) setListOpen(false);
+              }}
+            >
               {list}
             </Card>
           )}

@@ -27,7 +27,7 @@ function Avatar({ role }: { role: "user" | "assistant" }) {
   return (
     <span
       aria-hidden="true"
-      className={cn("mt-0.5 flex size-7 shrink-0 items-center justify-center rounded-full", role === "user" ? "bg-primary text-primary-foreground" : "bg-muted text-muted-foreground")}
+      className={cn("mt-0.5 hidden size-7 shrink-0 items-center justify-center rounded-full sm:flex", role === "user" ? "bg-primary text-primary-foreground" : "bg-muted text-muted-foreground")}
     >
       <Icon className="size-4" />
     </span>
@@ -87,7 +87,7 @@ function BubbleFrame({ role, children, footer }: { role: "user" | "assistant"; c
   return (
     <article aria-label={mine ? "You" : "Assistant"} className={cn("flex gap-2.5", mine ? "flex-row-reverse" : "flex-row")}>
       <Avatar role={role} />
-      <div className={cn("flex min-w-0 max-w-[min(44rem,85%)] flex-col gap-1", mine ? "items-end" : "items-start")}>
+      <div className={cn("flex min-w-0 flex-col gap-1", mine ? "max-w-[85%] items-end sm:max-w-[min(44rem,85%)]" : "max-w-full items-start sm:max-w-[min(44rem,85%)]")}>
         <div
           className={cn(
             "min-w-0 max-w-full rounded-lg px-3.5 py-2.5 text-sm",
