@@ -6,6 +6,7 @@ import { Spinner } from "@/components/ui/spinner";
 import { formatFull } from "@/lib/format";
 import { cn } from "@/lib/utils";
 import { messageTime, toolBadgeText, usageText } from "../lib/chat-format";
+import { splitSettled } from "../lib/settled-markdown";
 import type { Draft, ToolChip } from "../use-chat-session";
 import { ChatMarkdown } from "./chat-markdown";
 
@@ -156,6 +157,17 @@ function ThinkingLine() {
   );
 }
 
+/** The settled blocks are parsed once (memoized on their text); only the tail is parsed each frame. */
+function StreamingText({ text }: { text: string }) {
+  const { settled, tail } = splitSettled(text);
+  return (
+    <>
+      {settled !== "" && <ChatMarkdown text={settled} />}
+      <ChatMarkdown text={tail} />
+    </>
+  );
+}
+
 /** The reply being written: the tool chips as they run and finish, then the text as it streams. */
 export function DraftBubble({ draft }: { draft: Draft }) {
   return (
@@ -168,7 +180,7 @@ export function DraftBubble({ draft }: { draft: Draft }) {
             ))}
           </div>
         )}
-        {draft.text === "" ? <ThinkingLine /> : <ChatMarkdown text={draft.text} />}
+        {draft.text === "" ? <ThinkingLine /> : <StreamingText text={draft.text} />}
       </BubbleFrame>
     </div>
   );
