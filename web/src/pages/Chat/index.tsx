@@ -45,7 +45,11 @@ export default function ChatPage() {
   const ready = provider !== null && config.sources.length > 0;
   const openConversation = (id: string) => {
     setListOpen(false);
-    void chat.open(id);
+    void chat.open(id).then((detail) => {
+      // The conversation goes on with the provider it was held with, when that one is still active.
+      const held = detail?.providerId;
+      if (held && held !== config.providerId && active.some((p) => p.id === held)) setConfig((c) => ({ ...c, providerId: held }));
+    });
   };
   const newChat = () => {
     setListOpen(false);

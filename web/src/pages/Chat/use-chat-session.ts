@@ -1,6 +1,6 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
-import type { ChatMessage, ChatStreamEvent, DataSource, McpCall } from "@contract/chat";
+import type { ChatMessage, ChatStreamEvent, ConversationDetail, DataSource, McpCall } from "@contract/chat";
 import { TOASTS } from "@contract/messages";
 import { fetchConversation, refetchConversations, streamChat } from "@/api/chat";
 import { ApiError } from "@/api/client";
@@ -212,9 +212,9 @@ export function useChatSession() {
     setDraft(null);
   }, []);
 
-  /** Opens a stored conversation; later sends continue it (D21). */
+  /** Opens a stored conversation; later sends continue it (D21). Resolves to it, or null when it could not be read. */
   const open = useCallback(
-    async (id: string) => {
+    async (id: string): Promise<ConversationDetail | null> => {
       reset();
       const generation = generationRef.current;
       sessionRef.current = id;
@@ -222,13 +222,16 @@ export function useChatSession() {
       setOpening(id);
       try {
         const detail = await fetchConversation(id);
-        if (generation === generationRef.current) setMessages(detail.messages);
+        if (generation !== generationRef.current) return null;
+        setMessages(detail.messages);
+        return detail;
       } catch (error) {
         if (generation === generationRef.current) {
           toast({ variant: "destructive", title: TOASTS.errorTitle, description: error instanceof ApiError ? (error.serverMessage ?? error.message) : String(error) });
           sessionRef.current = null;
           setSessionId(null);
         }
+        return null;
       } finally {
         if (generation === generationRef.current) setOpening(null);
       }
