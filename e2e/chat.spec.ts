@@ -1,6 +1,7 @@
 import { copyFileSync, mkdirSync } from "node:fs";
 import { request, type APIRequestContext, type Page } from "@playwright/test";
 import { CHAT_TEXT, DATA_SOURCES } from "../contract/chat";
+import type { AtlassianConfigDto, BitbucketConfigDto } from "../contract/integrations";
 import { TOASTS } from "../contract/messages";
 import { E2E_FAKE_AI_URL, E2E_PORT, E2E_SANDBOX_URL } from "../playwright.config";
 import { DOC_SHOTS, expect, test } from "./fixtures";
@@ -34,13 +35,16 @@ async function adminContext(): Promise<APIRequestContext> {
 test.beforeAll(async () => {
   const api = await adminContext();
   try {
-    // The tools answer from the sandbox: point the integrations there, as the Configuration screen would.
-    const atlassian = (await (await api.get("/api/admin/atlassian-config")).json()) as { configured: boolean; instanceUrl: string; isActive: boolean };
-    if (!atlassian.configured || !atlassian.isActive || !atlassian.instanceUrl.startsWith(E2E_SANDBOX_URL)) {
+    // The tools answer from the sandbox: point the integrations there, as the Configuration screen
+    // would, unless they already are (the configuration is global to the server all specs share:
+    // see e2e/configuration.spec.ts, whose serial block starts from "Not configured").
+    const hint = (secret: string) => secret.slice(-4);
+    const atlassian = (await (await api.get("/api/admin/atlassian-config")).json()) as AtlassianConfigDto;
+    if (!atlassian.configured || !atlassian.isActive || !atlassian.instanceUrl.startsWith(E2E_SANDBOX_URL) || atlassian.apiTokenHint !== hint(SANDBOX.atlassian.apiToken)) {
       expect((await api.post("/api/admin/atlassian-config", { data: SANDBOX.atlassian })).status()).toBe(200);
     }
-    const bitbucket = (await (await api.get("/api/admin/bitbucket-config")).json()) as { configured: boolean; isActive: boolean };
-    if (!bitbucket.configured || !bitbucket.isActive) {
+    const bitbucket = (await (await api.get("/api/admin/bitbucket-config")).json()) as BitbucketConfigDto;
+    if (!bitbucket.configured || !bitbucket.isActive || bitbucket.workspace !== SANDBOX.bitbucket.workspace || bitbucket.appPasswordHint !== hint(SANDBOX.bitbucket.appPassword)) {
       expect((await api.post("/api/admin/bitbucket-config", { data: SANDBOX.bitbucket })).status()).toBe(200);
     }
     const create = async (name: string, baseUrl: string, isActive = true) => {
