@@ -122,6 +122,7 @@ test("a Jira question streams its answer with the tool's badge and a citation", 
   await expect(stopButton(page)).toBeVisible();
   await expect(sendButton(page)).toBeDisabled();
   await expect(answer).not.toContainText("Ask me to dig into any of these.");
+  await expect(log(page)).toHaveAttribute("aria-busy", "true");
   await expect(answer.getByText(/^jira_search: \d+ results?$/)).toBeVisible();
 
   // Done: the whole answer, Markdown rendered, the citation links, the token usage.
@@ -136,6 +137,7 @@ test("a Jira question streams its answer with the tool's badge and a citation", 
   await expect(link).toHaveAttribute("rel", "noopener noreferrer");
   await expect(answer.getByText(/^Tokens: \d[\d,.\s]* in · \d+ out$/)).toBeVisible();
   await expect(log(page)).toHaveAttribute("aria-live", "polite");
+  await expect(log(page)).toHaveAttribute("aria-busy", "false");
 });
 
 test("the configuration dialog: active providers only, the sources rule, Ask AI, Cancel and Apply", async ({ page }) => {

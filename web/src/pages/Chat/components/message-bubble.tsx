@@ -171,17 +171,15 @@ function StreamingText({ text }: { text: string }) {
 /** The reply being written: the tool chips as they run and finish, then the text as it streams. */
 export function DraftBubble({ draft }: { draft: Draft }) {
   return (
-    <div aria-busy="true">
-      <BubbleFrame role="assistant">
-        {draft.tools.length > 0 && (
-          <div className="mb-2 flex flex-wrap gap-1.5">
-            {draft.tools.map((t: ToolChip) => (
-              <ToolBadge key={t.id} tool={t.tool} results={t.results} error={t.error} running={t.state === "running"} />
-            ))}
-          </div>
-        )}
-        {draft.text === "" ? <ThinkingLine /> : <StreamingText text={draft.text} />}
-      </BubbleFrame>
-    </div>
+    <BubbleFrame role="assistant">
+      {draft.tools.length > 0 && (
+        <div className="mb-2 flex flex-wrap gap-1.5">
+          {draft.tools.map((t: ToolChip) => (
+            <ToolBadge key={t.id} tool={t.tool} results={t.results} error={t.error} running={t.state === "running"} />
+          ))}
+        </div>
+      )}
+      {draft.text === "" ? <ThinkingLine /> : <StreamingText text={draft.text} />}
+    </BubbleFrame>
   );
 }

@@ -35,6 +35,8 @@ export function MessageList({ messages, draft, empty }: { messages: ChatMessage[
       role="log"
       aria-live="polite"
       aria-label="Conversation"
+      // While a reply streams the log is busy: screen readers read the answer once, when it is done.
+      aria-busy={draft !== null}
       tabIndex={0}
       onScroll={(e) => {
         const el = e.currentTarget;
