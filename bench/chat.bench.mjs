@@ -3,7 +3,7 @@
 // the provider spent on its two calls (measured by the fake provider as it answered) and minus the
 // tool's own time (the tool-call audit's durationMs). The fake runs in this process, the server
 // and the sandbox in their own, all on loopback. (2) The first streamed token painted: see
-// paint() below (Chromium).
+// bench/chat-paint.bench.mjs (Chromium).
 import { adminCookie, fmt, median, percentile, requireBuild, sourceModule, startSandboxProcess, startServer } from "./lib.mjs";
 
 const TURNS = Number(process.env.BENCH_TURNS ?? 40);

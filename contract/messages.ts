@@ -58,6 +58,18 @@ export const TOASTS = {
   logs: {
     exportFailedTitle: "Export failed",
   },
+  /** Spec §8, the chat's toasts (and §5's "Configuration Required", kept in CHAT_TEXT). */
+  chat: {
+    sendFailed: "Failed to send message",
+    generatedTitle: "System Message Generated",
+    generated: "AI has created an optimized system message for your selected data sources",
+    generationFailedTitle: "Generation Failed",
+    generationFailed: "Failed to generate system message. Please try again.",
+    appliedTitle: "Configuration Applied",
+    applied: "Chat settings have been updated",
+    renamed: "Conversation renamed",
+    deleted: "Conversation deleted",
+  },
   /** Spec section 8: every failure is a destructive toast titled "Error" with the server's message. */
   errorTitle: "Error",
 } as const;

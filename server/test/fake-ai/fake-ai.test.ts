@@ -4,6 +4,7 @@ import { z } from "zod";
 import { createProviderFetch } from "../../ai/provider-fetch";
 import { languageModelFor } from "../../ai/provider-model";
 import { startFakeAi, type FakeAi } from "./fake-ai.server";
+import { SLOW_CHUNK_DELAY_MS } from "./smart-responder";
 
 /**
  * The fake speaks each provider's wire format well enough for the real AI SDK clients: every
@@ -208,6 +209,24 @@ describe("smart mode (no script)", () => {
     expect(plain.toolCalls).toEqual([]);
     const system = await generateText({ model: modelFor(KINDS[2]), prompt: "Write a system message for an assistant using Jira and Bitbucket", maxRetries: 0 });
     expect(system.text).toMatch(/Jira issues.*Bitbucket repositories/);
+  });
+
+  it("paces the streamed answer a word at a time when the question says slowly (for Stop in the browser tests)", async () => {
+    const abort = new AbortController();
+    const result = streamText({ model: modelFor(KINDS[3]), prompt: "Answer me slowly please", maxRetries: 0, abortSignal: abort.signal });
+    const seenAt: number[] = [];
+    try {
+      for await (const delta of result.textStream) {
+        if (delta === "") continue;
+        seenAt.push(performance.now());
+        if (seenAt.length === 3) abort.abort();
+      }
+    } catch {
+      // the abort ends the stream
+    }
+    expect(seenAt.length).toBeGreaterThanOrEqual(3);
+    expect(seenAt[2]! - seenAt[1]!).toBeGreaterThanOrEqual(SLOW_CHUNK_DELAY_MS * 0.8);
+    expect(fake.requests.at(-1)?.outcome).not.toBe("answered");
   });
 });
 

@@ -12,14 +12,20 @@ export function smartTurn(conversation: Conversation): FakeTurn {
   const sinceQuestion = conversation.messages.slice(lastUser + 1);
   const results = sinceQuestion.filter((m): m is Extract<ConversationMessage, { role: "tool-result" }> => m.role === "tool-result");
 
+  // "slowly" in the question paces the streamed answer (a word every SLOW_CHUNK_DELAY_MS): what a
+  // browser test needs to press Stop mid-reply without waiting on a clock of its own.
+  const pace = /\bslowly\b/i.test(question) ? { chunkDelayMs: SLOW_CHUNK_DELAY_MS } : {};
   if (/system message/i.test(question)) return { text: systemMessageFor(question, conversation) };
-  if (results.length > 0) return { text: answerFromResults(results) };
+  if (results.length > 0) return { text: answerFromResults(results), ...pace };
   if (conversation.tools.length > 0) {
     const call = pickTool(question, new Set(conversation.tools));
     if (call) return { toolCalls: [call] };
   }
-  return { text: GREETING };
+  return { text: GREETING, ...pace };
 }
+
+/** The pause between two words of an answer to a question saying "slowly". */
+export const SLOW_CHUNK_DELAY_MS = 150;
 
 const GREETING = "Hello! I can look things up in Jira issues, Confluence pages and Bitbucket repositories. What would you like to know?";
 

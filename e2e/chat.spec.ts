@@ -1,0 +1,336 @@
+import { copyFileSync, mkdirSync } from "node:fs";
+import { request, type APIRequestContext, type Page } from "@playwright/test";
+import { CHAT_TEXT, DATA_SOURCES } from "../contract/chat";
+import type { AtlassianConfigDto, BitbucketConfigDto } from "../contract/integrations";
+import { TOASTS } from "../contract/messages";
+import { E2E_FAKE_AI_URL, E2E_PORT, E2E_SANDBOX_URL } from "../playwright.config";
+import { DOC_SHOTS, expect, test } from "./fixtures";
+import { ADMIN, createUserWithRoles, horizontalOverflow, signIn, unique } from "./helpers";
+
+/**
+ * The AI chat (spec §2, §4, §5, §7, §8; D21; issue 13) against the real server, the sandbox's
+ * Jira, Confluence and Bitbucket, and the fake AI provider in smart mode (server/test/fake-ai:
+ * it picks a tool by the question's keywords, and "slowly" paces its answer a word every 150 ms).
+ * Each worker adds its own providers, so tests pick theirs by name in the Configure dialog.
+ */
+
+const BASE_URL = `http://127.0.0.1:${E2E_PORT}`;
+const MODEL = "fake-model-1";
+const SANDBOX = {
+  atlassian: { instanceUrl: E2E_SANDBOX_URL, email: "demo@bridgekeeper.test", apiToken: "sandbox-api-token", isActive: true },
+  bitbucket: { workspace: "bridgekeeper", username: "demo", appPassword: "sandbox-app-password", isActive: true },
+};
+
+/** The Configure dialog's option for a provider: name, provider, model (spec §2). */
+const optionLabel = (name: string) => `${name} (OpenAI-compatible · ${MODEL})`;
+
+let providers: { good: string; broken: string; inactive: string };
+
+async function adminContext(): Promise<APIRequestContext> {
+  const context = await request.newContext({ baseURL: BASE_URL, storageState: { cookies: [], origins: [] }, extraHTTPHeaders: { Origin: BASE_URL } });
+  expect((await context.post("/api/login", { data: ADMIN })).status()).toBe(200);
+  return context;
+}
+
+test.beforeAll(async () => {
+  const api = await adminContext();
+  try {
+    // The tools answer from the sandbox: point the integrations there, as the Configuration screen
+    // would, unless they already are (the configuration is global to the server all specs share:
+    // see e2e/configuration.spec.ts, whose serial block starts from "Not configured").
+    const hint = (secret: string) => secret.slice(-4);
+    const atlassian = (await (await api.get("/api/admin/atlassian-config")).json()) as AtlassianConfigDto;
+    if (!atlassian.configured || !atlassian.isActive || !atlassian.instanceUrl.startsWith(E2E_SANDBOX_URL) || atlassian.apiTokenHint !== hint(SANDBOX.atlassian.apiToken)) {
+      expect((await api.post("/api/admin/atlassian-config", { data: SANDBOX.atlassian })).status()).toBe(200);
+    }
+    const bitbucket = (await (await api.get("/api/admin/bitbucket-config")).json()) as BitbucketConfigDto;
+    if (!bitbucket.configured || !bitbucket.isActive || bitbucket.workspace !== SANDBOX.bitbucket.workspace || bitbucket.appPasswordHint !== hint(SANDBOX.bitbucket.appPassword)) {
+      expect((await api.post("/api/admin/bitbucket-config", { data: SANDBOX.bitbucket })).status()).toBe(200);
+    }
+    const create = async (name: string, baseUrl: string, isActive = true) => {
+      const created = await api.post("/api/ai-providers", { data: { name, provider: "openai-compatible", model: MODEL, apiKey: "", baseUrl, isActive } });
+      expect(created.status(), await created.text()).toBe(201);
+      return name;
+    };
+    providers = {
+      good: await create(unique("Fake AI "), `${E2E_FAKE_AI_URL}/compat/v1`),
+      // The fake answers 404 in JSON on any path it does not speak: the provider's reason.
+      broken: await create(unique("Broken AI "), `${E2E_FAKE_AI_URL}/nowhere/v1`),
+      inactive: await create(unique("Inactive AI "), `${E2E_FAKE_AI_URL}/compat/v1`, false),
+    };
+  } finally {
+    await api.dispose();
+  }
+});
+
+const toast = (page: Page, text: string) => page.locator("[aria-label^='Notifications']").getByText(text, { exact: true });
+const log = (page: Page) => page.getByRole("log", { name: "Conversation" });
+const mine = (page: Page) => log(page).getByRole("article", { name: "You" });
+const answers = (page: Page) => log(page).getByRole("article", { name: "Assistant" });
+const input = (page: Page) => page.getByPlaceholder(CHAT_TEXT.placeholder);
+const sendButton = (page: Page) => page.getByRole("button", { name: "Send message" });
+const stopButton = (page: Page) => page.getByRole("button", { name: "Stop generating" });
+
+async function openChat(page: Page): Promise<void> {
+  await page.goto("/chat");
+  await expect(page.getByRole("heading", { level: 1, name: CHAT_TEXT.title })).toBeVisible();
+  await expect(page.getByText(CHAT_TEXT.subtitle)).toBeVisible();
+}
+
+/** Chooses the provider in the Configure dialog and applies it. */
+async function useProvider(page: Page, name: string): Promise<void> {
+  await page.getByRole("button", { name: CHAT_TEXT.configure, exact: true }).click();
+  const dialog = page.getByRole("dialog", { name: CHAT_TEXT.dialogTitle });
+  await dialog.getByLabel("AI Provider").selectOption({ label: optionLabel(name) });
+  await dialog.getByRole("button", { name: CHAT_TEXT.apply }).click();
+  await expect(dialog).toBeHidden();
+  await expect(toast(page, TOASTS.chat.appliedTitle)).toBeVisible();
+  await expect(page.getByLabel("Chat settings in use").getByText(name, { exact: true })).toBeVisible();
+  // The toast sits over the composer's corner for a while: close it, as a user would.
+  await page.getByRole("button", { name: "Close notification" }).click();
+  await expect(toast(page, TOASTS.chat.appliedTitle)).toBeHidden();
+}
+
+/** A conversation's entry in the list (its name is the title, then its time). */
+const entryNamed = (page: Page, title: string) => page.getByRole("navigation", { name: "Conversations" }).getByRole("button", { name: new RegExp(`^${title.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`) });
+
+async function ask(page: Page, question: string): Promise<void> {
+  await input(page).fill(question);
+  await input(page).press("Enter");
+  await expect(mine(page).last()).toContainText(question);
+}
+
+test("a Jira question streams its answer with the tool's badge and a citation", async ({ page }) => {
+  await openChat(page);
+  await expect(page.getByText(CHAT_TEXT.emptyTitle)).toBeVisible();
+  await useProvider(page, providers.good);
+  await expect(page.getByLabel("Chat settings in use").getByText("3 data sources")).toBeVisible();
+
+  // Send stays disabled on empty text; Shift+Enter is a new line, not a send.
+  await expect(sendButton(page)).toBeDisabled();
+  await input(page).fill("Show me the latest Jira issues");
+  await input(page).press("Shift+Enter");
+  await expect(input(page)).toHaveValue("Show me the latest Jira issues\n");
+  await input(page).fill("Show me the latest Jira issues, slowly");
+  await input(page).press("Enter");
+  await expect(mine(page)).toContainText("Show me the latest Jira issues, slowly");
+  await expect(input(page)).toHaveValue("");
+
+  // While the answer streams (a word every 150 ms): partial text, Stop shown, send disabled.
+  const answer = answers(page).last();
+  await expect(answer).toContainText("Here is what I found");
+  await expect(stopButton(page)).toBeVisible();
+  await expect(sendButton(page)).toBeDisabled();
+  await expect(answer).not.toContainText("Ask me to dig into any of these.");
+  await expect(log(page)).toHaveAttribute("aria-busy", "true");
+  await expect(answer.getByText(/^jira_search: \d+ results?$/)).toBeVisible();
+
+  // Done: the whole answer, Markdown rendered, the citation links, the token usage.
+  await expect(answer).toContainText("Ask me to dig into any of these.", { timeout: 30_000 });
+  await expect(stopButton(page)).toBeHidden();
+  await expect(answer.locator("ul li").first()).toBeVisible();
+  await expect(answer.locator("code").first()).toHaveText("jira_search");
+  const sources = answer.getByRole("navigation", { name: "Sources" });
+  const link = sources.getByRole("link").first();
+  await expect(link).toHaveAttribute("href", /\/browse\/[A-Z]+-\d+$/);
+  await expect(link).toHaveAttribute("target", "_blank");
+  await expect(link).toHaveAttribute("rel", "noopener noreferrer");
+  await expect(answer.getByText(/^Tokens: \d[\d,.\s]* in · \d+ out$/)).toBeVisible();
+  await expect(log(page)).toHaveAttribute("aria-live", "polite");
+  await expect(log(page)).toHaveAttribute("aria-busy", "false");
+});
+
+test("the configuration dialog: active providers only, the sources rule, Ask AI, Cancel and Apply", async ({ page }) => {
+  await openChat(page);
+  await page.getByRole("button", { name: CHAT_TEXT.configure, exact: true }).click();
+  const dialog = page.getByRole("dialog", { name: CHAT_TEXT.dialogTitle });
+  const select = dialog.getByLabel("AI Provider");
+  await expect(select.locator("option", { hasText: providers.good })).toHaveText(optionLabel(providers.good));
+  await expect(select.locator("option", { hasText: providers.inactive })).toHaveCount(0);
+  await select.selectOption({ label: optionLabel(providers.good) });
+
+  // All three sources by default, with their labels and descriptions.
+  for (const { label, description } of DATA_SOURCES) {
+    await expect(dialog.getByRole("checkbox", { name: label })).toBeChecked();
+    await expect(dialog.getByRole("checkbox", { name: label })).toHaveAccessibleDescription(description);
+  }
+  await expect(dialog.getByLabel("System Message (optional)")).toHaveValue("");
+  await expect(dialog.getByLabel("System Message (optional)")).toHaveAttribute("rows", "4");
+
+  // No source: Apply disabled, the warning shown, Ask AI refused with the spec's toast.
+  for (const label of ["Jira Issues", "Confluence Pages", "Bitbucket Repositories"]) await dialog.getByRole("checkbox", { name: label }).click();
+  await expect(dialog.getByText(CHAT_TEXT.sourcesWarning)).toBeVisible();
+  await expect(dialog.getByRole("button", { name: CHAT_TEXT.apply })).toBeDisabled();
+  await dialog.getByRole("button", { name: CHAT_TEXT.askAi }).click();
+  await expect(toast(page, CHAT_TEXT.configRequiredTitle)).toBeVisible();
+  await expect(toast(page, CHAT_TEXT.configRequired)).toBeVisible();
+
+  // One source: Ask AI fills the system message.
+  await dialog.getByRole("checkbox", { name: "Jira Issues" }).click();
+  await expect(dialog.getByText(CHAT_TEXT.sourcesWarning)).toBeHidden();
+  await expect(dialog.getByRole("button", { name: CHAT_TEXT.apply })).toBeEnabled();
+  await dialog.getByRole("button", { name: CHAT_TEXT.askAi }).click();
+  await expect(dialog.getByLabel("System Message (optional)")).toHaveValue(/You are an enterprise assistant.*Jira issues/);
+  await expect(toast(page, TOASTS.chat.generatedTitle)).toBeVisible();
+  await expect(toast(page, TOASTS.chat.generated)).toBeVisible();
+
+  // Cancel keeps the chat's settings; Apply takes the new ones.
+  await dialog.getByRole("button", { name: "Cancel" }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByLabel("Chat settings in use").getByText("3 data sources")).toBeVisible();
+  await page.getByRole("button", { name: CHAT_TEXT.configure, exact: true }).click();
+  await expect(dialog.getByLabel("System Message (optional)")).toHaveValue("");
+  await dialog.getByRole("checkbox", { name: "Bitbucket Repositories" }).click();
+  await dialog.getByRole("button", { name: CHAT_TEXT.apply }).click();
+  await expect(toast(page, TOASTS.chat.appliedTitle)).toBeVisible();
+  await expect(toast(page, TOASTS.chat.applied)).toBeVisible();
+  await expect(page.getByLabel("Chat settings in use").getByText("2 data sources")).toBeVisible();
+});
+
+test("without an active provider the input is disabled and the empty state offers the set-up", async ({ page }) => {
+  // What a server with no active provider answers (other tests' providers share this server).
+  await page.route("**/api/chat/providers", (route) => route.fulfill({ status: 200, contentType: "application/json", body: "[]" }));
+  await openChat(page);
+  await expect(page.getByText(CHAT_TEXT.emptyTitle)).toBeVisible();
+  await expect(page.getByLabel("Chat settings in use").getByText("No provider")).toBeVisible();
+  await expect(input(page)).toBeDisabled();
+  await page.getByRole("button", { name: CHAT_TEXT.setUp }).click();
+  const dialog = page.getByRole("dialog", { name: CHAT_TEXT.dialogTitle });
+  await expect(dialog.getByText("No active AI provider.")).toBeVisible();
+  await expect(dialog.getByRole("button", { name: CHAT_TEXT.apply })).toBeDisabled();
+});
+
+test("Stop mid-reply keeps the partial answer, marked stopped, and the chat goes on", async ({ page }) => {
+  await openChat(page);
+  await useProvider(page, providers.good);
+  await ask(page, "Say hello slowly");
+  const answer = answers(page).last();
+  await expect(answer).toContainText("Hello!");
+  await stopButton(page).click();
+  await expect(stopButton(page)).toBeHidden();
+  await expect(answer).toContainText("Stopped");
+  await expect(answer).not.toContainText("What would you like to know?");
+  await expect(page.getByText(CHAT_TEXT.thinking)).toBeHidden();
+  // The next question is answered in the same conversation.
+  await ask(page, "Hello again");
+  await expect(answers(page)).toHaveCount(2);
+  await expect(answers(page).last()).toContainText("What would you like to know?");
+});
+
+test("a failing provider keeps the user's message and shows the error toast with its reason", async ({ page }) => {
+  await openChat(page);
+  await useProvider(page, providers.broken);
+  await ask(page, "Hello, is anyone there?");
+  await expect(toast(page, TOASTS.errorTitle)).toBeVisible();
+  await expect(page.locator("[aria-label^='Notifications']").getByText(new RegExp(`^${TOASTS.chat.sendFailed}: .+`))).toBeVisible();
+  await expect(mine(page)).toContainText("Hello, is anyone there?");
+  await expect(page.getByText(CHAT_TEXT.thinking)).toBeHidden();
+  await expect(stopButton(page)).toBeHidden();
+  await input(page).fill("Try again");
+  await expect(sendButton(page)).toBeEnabled();
+});
+
+test("conversations: listed, reopened with their messages, renamed and deleted after confirmation", async ({ page }) => {
+  await openChat(page);
+  await useProvider(page, providers.good);
+  const question = `Hello from ${unique("list-")}`;
+  await ask(page, question);
+  await expect(answers(page).last()).toContainText("What would you like to know?");
+  const list = page.getByRole("navigation", { name: "Conversations" });
+  const entry = entryNamed(page, question);
+  await expect(entry).toHaveAttribute("aria-current", "true");
+
+  // A new chat empties the screen; the conversation comes back from the list.
+  await list.getByRole("button", { name: "New chat" }).click();
+  await expect(page.getByText(CHAT_TEXT.emptyTitle)).toBeVisible();
+  await entry.click();
+  await expect(mine(page)).toContainText(question);
+  await expect(answers(page)).toContainText("What would you like to know?");
+
+  // Rename.
+  const renamed = unique("Renamed ");
+  await list.getByRole("button", { name: `Actions for ${question}` }).click();
+  await page.getByRole("menuitem", { name: "Rename" }).click();
+  const rename = page.getByRole("dialog", { name: "Rename conversation" });
+  await rename.getByLabel("Title").fill(renamed);
+  await rename.getByRole("button", { name: "Save" }).click();
+  await expect(rename).toBeHidden();
+  await expect(entryNamed(page, renamed)).toBeVisible();
+
+  // Delete: Cancel keeps it; Delete removes it and empties the screen.
+  await list.getByRole("button", { name: `Actions for ${renamed}` }).click();
+  await page.getByRole("menuitem", { name: "Delete" }).click();
+  const confirm = page.getByRole("alertdialog", { name: "Delete this conversation?" });
+  await confirm.getByRole("button", { name: "Cancel" }).click();
+  await expect(entryNamed(page, renamed)).toBeVisible();
+  await list.getByRole("button", { name: `Actions for ${renamed}` }).click();
+  await page.getByRole("menuitem", { name: "Delete" }).click();
+  await confirm.getByRole("button", { name: "Delete" }).click();
+  await expect(confirm).toBeHidden();
+  await expect(entryNamed(page, renamed)).toHaveCount(0);
+  await expect(page.getByText(CHAT_TEXT.emptyTitle)).toBeVisible();
+});
+
+test.describe("a user with no role at all", () => {
+  test.use({ storageState: { cookies: [], origins: [] } });
+
+  test("can chat and sees only their own conversations", async ({ page, baseURL }) => {
+    const user = { username: unique("chatter"), password: "chatter-password-1", email: `${unique("chatter")}@example.com` };
+    await createUserWithRoles(page, baseURL!, user, []);
+    await page.goto("/chat");
+    await signIn(page, user);
+    await expect(page.getByRole("heading", { level: 1, name: CHAT_TEXT.title })).toBeVisible();
+    await expect(page.getByRole("navigation", { name: "Conversations" }).getByText("No conversations yet")).toBeVisible();
+    await useProvider(page, providers.good);
+    await ask(page, "Hello there");
+    await expect(answers(page).last()).toContainText("What would you like to know?");
+    await expect(entryNamed(page, "Hello there")).toBeVisible();
+  });
+});
+
+test("screenshots of a real conversation, light and dark, desktop and phone; nothing scrolls sideways", async ({ page }) => {
+  test.setTimeout(90_000);
+  mkdirSync("e2e/screenshots", { recursive: true });
+  mkdirSync(DOC_SHOTS, { recursive: true });
+  await page.emulateMedia({ reducedMotion: "reduce" });
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await openChat(page);
+  await useProvider(page, providers.good);
+  const question = "Which Jira bugs are open? Summarize them.";
+  await ask(page, question);
+  await expect(answers(page).last()).toContainText("Ask me to dig into any of these.");
+  await expect(answers(page).last().getByRole("navigation", { name: "Sources" })).toBeVisible();
+
+  for (const size of [
+    { name: "desktop", width: 1440, height: 900 },
+    { name: "phone", width: 390, height: 844 },
+  ] as const) {
+    for (const scheme of ["light", "dark"] as const) {
+      await page.setViewportSize({ width: size.width, height: size.height });
+      await page.emulateMedia({ colorScheme: scheme, reducedMotion: "reduce" });
+      await openChat(page);
+      if (size.name === "phone") await page.getByRole("button", { name: "Conversations" }).click();
+      await entryNamed(page, question).first().click();
+      await expect(answers(page).last()).toContainText("Ask me to dig into any of these.");
+      await expect(page.locator("[aria-label^='Notifications'] li")).toHaveCount(0);
+      const file = `chat-${size.name}-${scheme}.png`;
+      await page.screenshot({ path: `e2e/screenshots/${file}` });
+      expect(await horizontalOverflow(page), "/chat scrolls sideways").toBeLessThanOrEqual(0);
+      if (file !== "chat-phone-dark.png") copyFileSync(`e2e/screenshots/${file}`, `${DOC_SHOTS}/${file}`);
+      if (scheme === "light") {
+        // The configuration dialog, and on a phone the conversation list over the chat.
+        await page.getByRole("button", { name: CHAT_TEXT.configure, exact: true }).click();
+        await expect(page.getByRole("dialog", { name: CHAT_TEXT.dialogTitle })).toBeVisible();
+        await page.screenshot({ path: `e2e/screenshots/chat-dialog-${size.name}-${scheme}.png` });
+        await page.keyboard.press("Escape");
+        await expect(page.getByRole("dialog", { name: CHAT_TEXT.dialogTitle })).toBeHidden();
+        if (size.name === "phone") {
+          await page.getByRole("button", { name: "Conversations" }).click();
+          await expect(entryNamed(page, question).first()).toBeVisible();
+          await page.screenshot({ path: `e2e/screenshots/chat-conversations-${size.name}-${scheme}.png` });
+          await page.getByRole("button", { name: "Conversations" }).click();
+        }
+      }
+    }
+  }
+});

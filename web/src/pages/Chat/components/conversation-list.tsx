@@ -1,0 +1,166 @@
+import { MessageSquare, MoreHorizontal, Pencil, Plus, Trash2 } from "lucide-react";
+import { useState } from "react";
+import type { Conversation } from "@contract/chat";
+import { useConversations, useDeleteConversation, useRenameConversation } from "@/api/chat";
+import { Button } from "@/components/ui/button";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "@/components/ui/dialog";
+import { DialogFormFooter } from "@/components/ui/dialog-form-footer";
+import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuTrigger } from "@/components/ui/dropdown-menu";
+import { FieldError } from "@/components/ui/field-error";
+import { Input } from "@/components/ui/input";
+import { Label } from "@/components/ui/label";
+import { QueryError } from "@/components/ui/query-error";
+import { Skeleton } from "@/components/ui/skeleton";
+import { Time } from "@/components/ui/time";
+import { cn } from "@/lib/utils";
+
+interface ConversationListProps {
+  activeId: string | null;
+  onOpen: (id: string) => void;
+  onNew: () => void;
+  /** The open conversation was deleted. */
+  onDeleted: (id: string) => void;
+  className?: string;
+}
+
+/** The signed-in user's conversations (D21), newest first: new chat, open, rename, delete. */
+export function ConversationList({ activeId, onOpen, onNew, onDeleted, className }: ConversationListProps) {
+  const conversations = useConversations();
+  const [renaming, setRenaming] = useState<Conversation | null>(null);
+  const [deleting, setDeleting] = useState<Conversation | null>(null);
+  const remove = useDeleteConversation();
+
+  return (
+    <nav aria-label="Conversations" className={cn("flex min-h-0 flex-col", className)}>
+      <div className="flex items-center justify-between gap-2 px-3 py-3">
+        <h2 className="text-sm font-semibold">Conversations</h2>
+        <Button variant="outline" size="sm" onClick={onNew}>
+          <Plus aria-hidden="true" />
+          New chat
+        </Button>
+      </div>
+      <div className="min-h-0 flex-1 overflow-y-auto px-2 pb-2">
+        {conversations.isLoading ? (
+          <div className="space-y-2 p-1" aria-label="Loading conversations">
+            {[0, 1, 2].map((i) => (
+              <Skeleton key={i} className="h-11 w-full" />
+            ))}
+          </div>
+        ) : conversations.error ? (
+          <QueryError error={conversations.error} title="The conversations could not be loaded." onRetry={() => void conversations.refetch()} retrying={conversations.isFetching} />
+        ) : (conversations.data ?? []).length === 0 ? (
+          <p className="flex items-center gap-2 px-2 py-3 text-sm text-muted-foreground">
+            <MessageSquare className="size-4" aria-hidden="true" />
+            No conversations yet
+          </p>
+        ) : (
+          <ul className="space-y-0.5">
+            {(conversations.data ?? []).map((c) => (
+              <li key={c.id} className={cn("group flex items-center gap-1 rounded-md", c.id === activeId ? "bg-accent" : "hover:bg-accent/60")}>
+                <button
+                  type="button"
+                  onClick={() => onOpen(c.id)}
+                  aria-current={c.id === activeId ? "true" : undefined}
+                  className="min-w-0 flex-1 rounded-md px-2 py-1.5 text-left focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
+                >
+                  <span className="block truncate text-sm">{c.title}</span>
+                  <Time iso={c.updatedAt} as="dateTime" className="block text-xs text-muted-foreground" />
+                </button>
+                <DropdownMenu>
+                  <DropdownMenuTrigger asChild>
+                    <Button variant="ghost" size="icon" className="size-8 shrink-0" aria-label={`Actions for ${c.title}`}>
+                      <MoreHorizontal aria-hidden="true" />
+                    </Button>
+                  </DropdownMenuTrigger>
+                  <DropdownMenuContent align="end">
+                    <DropdownMenuItem onSelect={() => setRenaming(c)}>
+                      <Pencil aria-hidden="true" />
+                      Rename
+                    </DropdownMenuItem>
+                    <DropdownMenuItem variant="destructive" onSelect={() => setDeleting(c)}>
+                      <Trash2 aria-hidden="true" />
+                      Delete
+                    </DropdownMenuItem>
+                  </DropdownMenuContent>
+                </DropdownMenu>
+              </li>
+            ))}
+          </ul>
+        )}
+      </div>
+
+      <RenameDialog conversation={renaming} onClose={() => setRenaming(null)} />
+      <ConfirmDialog
+        open={deleting !== null}
+        onOpenChange={(open) => !open && setDeleting(null)}
+        title="Delete this conversation?"
+        description={deleting ? `"${deleting.title}" and all its messages will be deleted. This cannot be undone.` : ""}
+        confirmLabel="Delete"
+        pendingLabel="Deleting..."
+        busy={remove.isPending}
+        onConfirm={() => {
+          if (!deleting) return;
+          const { id } = deleting;
+          remove.mutate(
+            { id },
+            {
+              onSuccess: () => {
+                setDeleting(null);
+                onDeleted(id);
+              },
+            },
+          );
+        }}
+      />
+    </nav>
+  );
+}
+
+function RenameDialog({ conversation, onClose }: { conversation: Conversation | null; onClose: () => void }) {
+  return (
+    <Dialog open={conversation !== null} onOpenChange={(open) => !open && onClose()}>
+      <DialogContent>{conversation && <RenameForm conversation={conversation} onClose={onClose} />}</DialogContent>
+    </Dialog>
+  );
+}
+
+function RenameForm({ conversation, onClose }: { conversation: Conversation; onClose: () => void }) {
+  const [title, setTitle] = useState(conversation.title);
+  const [error, setError] = useState<string | null>(null);
+  const rename = useRenameConversation();
+  return (
+    <form
+      className="grid gap-4"
+      onSubmit={(event) => {
+        event.preventDefault();
+        const trimmed = title.trim();
+        if (trimmed === "") return setError("Title is required");
+        rename.mutate({ id: conversation.id, title: trimmed }, { onSuccess: onClose, onError: (e) => setError(e.fields?.title ?? null) });
+      }}
+    >
+      <DialogHeader>
+        <DialogTitle>Rename conversation</DialogTitle>
+        <DialogDescription>The name shown in your conversation list.</DialogDescription>
+      </DialogHeader>
+      <div className="grid gap-2">
+        <Label htmlFor="conversation-title">Title</Label>
+        <Input
+          id="conversation-title"
+          value={title}
+          maxLength={200}
+          onChange={(event) => {
+            setTitle(event.target.value);
+            setError(null);
+          }}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? "conversation-title-error" : undefined}
+          disabled={rename.isPending}
+          autoFocus
+        />
+        <FieldError id="conversation-title-error" message={error ?? undefined} />
+      </div>
+      <DialogFormFooter busy={rename.isPending} onCancel={onClose} submitLabel="Save" pendingLabel="Saving..." />
+    </form>
+  );
+}
