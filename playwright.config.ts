@@ -37,7 +37,13 @@ export default defineConfig({
     launchOptions: chromium,
     trace: "retain-on-failure",
   },
-  projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"], launchOptions: chromium } }],
+  // The chat's tests point the server's one global Jira/Confluence/Bitbucket configuration at the
+  // sandbox, which the Configuration screen's tests start from "Not configured" and change: the
+  // chat runs after the rest.
+  projects: [
+    { name: "chromium", testIgnore: "chat.spec.ts", use: { ...devices["Desktop Chrome"], launchOptions: chromium } },
+    { name: "chat", testMatch: "chat.spec.ts", dependencies: ["chromium"], use: { ...devices["Desktop Chrome"], launchOptions: chromium } },
+  ],
   // The built server (npm run build first) on a fresh PGlite data directory, the sandbox, and the
   // fake AI providers.
   webServer: [
