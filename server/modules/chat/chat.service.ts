@@ -141,11 +141,13 @@ export function createChatService(deps: ChatServiceDeps) {
       const conversationId = existing?.id ?? randomUUID();
       const userRow: ChatMessageRow = { id: randomUUID(), conversationId, role: "user", content: request.message, mcpCalls: [], citations: [], usage: null, status: "complete", createdAt: startedAt };
       // The question is stored while the provider thinks (a turn's overhead is what the user waits
-      // for beyond the provider and the tools); it is in the database before the answer is.
-      const questionStored = (async () => {
+      // for beyond the provider and the tools); it is in the database before the answer is. The
+      // embedded database works on this thread, so the writes start on the next turn of the event
+      // loop, once the request to the provider is on its way, not before it.
+      const questionStored = new Promise<void>((resolve) => setImmediate(resolve)).then(async () => {
         if (!existing) await repo.createConversation({ id: conversationId, userId: user.id, title: titleOf(request.message), providerId: provider.id, at: startedAt });
         await repo.insertMessage(userRow);
-      })();
+      });
       // Awaited below; until then a failure must not go unhandled.
       questionStored.catch(() => {});
       options.onEvent({ type: "start", sessionId: conversationId, userMessage: toChatMessage(userRow) });
