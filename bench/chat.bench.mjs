@@ -3,8 +3,8 @@
 // the provider spent on its two calls (measured by the fake provider as it answered) and minus the
 // tool's own time (the tool-call audit's durationMs). The fake runs in this process, the server
 // and the sandbox in their own, all on loopback. The server keeps its data in the embedded
-// database unless DATABASE_URL names a PostgreSQL (the figure then leaves the queries' work to it). (2) The first streamed token painted: see
-// bench/chat-paint.bench.mjs (Chromium).
+// database unless DATABASE_URL names a PostgreSQL (the queries' work then leaves its process).
+// (2) The first streamed token painted: see bench/chat-paint.bench.mjs (Chromium).
 import { adminCookie, fmt, median, percentile, requireBuild, sourceModule, startSandboxProcess, startServer } from "./lib.mjs";
 
 const TURNS = Number(process.env.BENCH_TURNS ?? 40);
