@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { line } from "./text";
+import { line, siteUrl } from "./text";
 
 /**
  * AI providers (spec §2 AI Providers, §3, §5; D6, D18). The three specified kinds, plus
@@ -53,18 +53,8 @@ const model = line({ error: AI_PROVIDER_MESSAGES.model })
   .max(200, "Must be at most 200 characters")
   .regex(/^[A-Za-z0-9._:/@-]+$/, "A model id has letters, digits and . _ - : / @ only");
 const apiKey = line({ error: AI_PROVIDER_MESSAGES.apiKey }).max(4096, "Must be at most 4096 characters");
-/** An http(s) URL without credentials, query or fragment: the root the client appends /chat/completions to. */
-const baseUrl = line({ error: AI_PROVIDER_MESSAGES.baseUrl })
-  .trim()
-  .max(2048, "Must be at most 2048 characters")
-  .refine((v) => {
-    try {
-      const url = new URL(v);
-      return (url.protocol === "https:" || url.protocol === "http:") && url.hostname !== "" && !url.search && !url.hash && !v.includes("#") && !url.username && !url.password;
-    } catch {
-      return false;
-    }
-  }, AI_PROVIDER_MESSAGES.baseUrl);
+/** The root the client appends /chat/completions to. */
+const baseUrl = siteUrl(AI_PROVIDER_MESSAGES.baseUrl);
 
 /** A base URL goes with the openai-compatible kind and with no other. */
 function checkBaseUrl(value: { provider?: AiProviderKind; baseUrl?: string | null }, ctx: z.RefinementCtx): void {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { line } from "./text";
+import { line, siteUrl } from "./text";
 
 /** Spec section 5 messages for the two integration forms, word for word. */
 export const INTEGRATION_MESSAGES = {
@@ -14,19 +14,7 @@ export const INTEGRATION_MESSAGES = {
 const requiredText = (message: string, max = 255) => line({ error: message }).trim().min(1, message).max(max, `Must be at most ${max} characters`);
 
 /** An http(s) URL: what the connectors can call. */
-const instanceUrl = line({ error: INTEGRATION_MESSAGES.instanceUrl })
-  .trim()
-  .max(2048, "Must be at most 2048 characters")
-  .refine((v) => {
-    try {
-      const url = new URL(v);
-      // A query, fragment or user:password in the address would travel with every call (or
-      // confuse where /wiki goes): an instance URL is a site, nothing more.
-      return (url.protocol === "https:" || url.protocol === "http:") && url.hostname !== "" && !url.search && !url.hash && !v.includes("#") && !url.username && !url.password;
-    } catch {
-      return false;
-    }
-  }, INTEGRATION_MESSAGES.instanceUrl);
+const instanceUrl = siteUrl(INTEGRATION_MESSAGES.instanceUrl);
 
 /** A secret field on save: blank keeps the stored one (D6), so the server accepts "" or nothing. */
 const secretOnSave = line()

@@ -60,3 +60,20 @@ export const nfkc = <S extends z.ZodType<unknown, string>>(schema: S, params?: P
     .string(params)
     .transform((v) => v.normalize("NFKC"))
     .pipe(schema);
+
+/**
+ * An http(s) address of a site, nothing more: no user:password, query or fragment (they would
+ * travel with every call made to it, or confuse what is appended). `message` for anything else.
+ */
+export const siteUrl = (message: string) =>
+  line({ error: message })
+    .trim()
+    .max(2048, "Must be at most 2048 characters")
+    .refine((v) => {
+      try {
+        const url = new URL(v);
+        return (url.protocol === "https:" || url.protocol === "http:") && url.hostname !== "" && !url.search && !url.hash && !v.includes("#") && !url.username && !url.password;
+      } catch {
+        return false;
+      }
+    }, message);
