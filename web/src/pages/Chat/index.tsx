@@ -1,5 +1,5 @@
 import { Bot, Database, History, MessagesSquare, Settings2 } from "lucide-react";
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { CHAT_TEXT, DATA_SOURCE_KEYS } from "@contract/chat";
 import { TOASTS } from "@contract/messages";
 import { useChatProviders } from "@/api/chat";
@@ -10,7 +10,7 @@ import { PageHeader } from "@/components/ui/page-header";
 import { Skeleton } from "@/components/ui/skeleton";
 import { toast } from "@/hooks/use-toast";
 import { cn } from "@/lib/utils";
-import { ChatComposer } from "./components/chat-composer";
+import { CHAT_INPUT_ID, ChatComposer } from "./components/chat-composer";
 import { ChatConfigDialog } from "./components/chat-config-dialog";
 import { ConversationList } from "./components/conversation-list";
 import { MessageList } from "./components/message-list";
@@ -30,6 +30,18 @@ export default function ChatPage() {
   const [configOpen, setConfigOpen] = useState(false);
   const [listOpen, setListOpen] = useState(false);
   const chat = useChatSession();
+  // The dialog has no Radix trigger: focus goes back to the button that opened it, or, when that
+  // one is gone (the empty state's "Set up configuration" once the chat is ready), to the message box.
+  const configOpener = useRef<HTMLElement | null>(null);
+  const openConfig = () => {
+    configOpener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    setConfigOpen(true);
+  };
+  const returnFocus = (event: Event) => {
+    event.preventDefault();
+    const opener = configOpener.current?.isConnected ? configOpener.current : null;
+    (opener ?? document.getElementById(CHAT_INPUT_ID))?.focus();
+  };
 
   const active = providers.data ?? [];
   const provider = active.find((p) => p.id === config.providerId) ?? null;
@@ -91,7 +103,7 @@ export default function ChatPage() {
               <History aria-hidden="true" />
               Conversations
             </Button>
-            <Button variant="outline" onClick={() => setConfigOpen(true)}>
+            <Button variant="outline" onClick={openConfig}>
               <Settings2 aria-hidden="true" />
               {CHAT_TEXT.configure}
             </Button>
@@ -136,7 +148,7 @@ export default function ChatPage() {
                         : "Choose an AI provider and at least one data source to start."}
                     </p>
                     {!ready && !providers.isLoading && (
-                      <Button className="mt-6" onClick={() => setConfigOpen(true)}>
+                      <Button className="mt-6" onClick={openConfig}>
                         <Settings2 aria-hidden="true" />
                         {CHAT_TEXT.setUp}
                       </Button>
@@ -155,6 +167,7 @@ export default function ChatPage() {
         onOpenChange={setConfigOpen}
         providers={active}
         config={config}
+        onCloseAutoFocus={returnFocus}
         onApply={(next) => {
           setConfig(next);
           setConfigOpen(false);

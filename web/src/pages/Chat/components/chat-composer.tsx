@@ -4,6 +4,9 @@ import { CHAT_LIMITS, CHAT_TEXT } from "@contract/chat";
 import { Button } from "@/components/ui/button";
 import { cn } from "@/lib/utils";
 
+/** The message box's id (its label's target, and where focus goes back after the configuration). */
+export const CHAT_INPUT_ID = "chat-input";
+
 interface ChatComposerProps {
   /** No provider or no data source (spec §2): the input is disabled. */
   disabled: boolean;
@@ -47,11 +50,11 @@ export function ChatComposer({ disabled, awaiting, onSend, onStop }: ChatCompose
         submit();
       }}
     >
-      <label htmlFor="chat-input" className="sr-only">
+      <label htmlFor={CHAT_INPUT_ID} className="sr-only">
         Message
       </label>
       <textarea
-        id="chat-input"
+        id={CHAT_INPUT_ID}
         ref={ref}
         rows={1}
         value={text}

@@ -1,4 +1,4 @@
-import { AlertTriangle, ChevronDown, Sparkles } from "lucide-react";
+import { AlertTriangle, Sparkles } from "lucide-react";
 import { useState } from "react";
 import { Link } from "wouter";
 import { AI_PROVIDER_LABELS } from "@contract/ai-providers";
@@ -8,10 +8,10 @@ import { Button } from "@/components/ui/button";
 import { Checkbox } from "@/components/ui/checkbox";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
 import { Label } from "@/components/ui/label";
+import { NativeSelect } from "@/components/ui/native-select";
 import { Spinner } from "@/components/ui/spinner";
 import { Textarea } from "@/components/ui/textarea";
 import { toast } from "@/hooks/use-toast";
-import { cn } from "@/lib/utils";
 import type { ChatConfig } from "../use-chat-session";
 
 /** "Name (OpenAI · gpt-4o)": spec §2, each provider shows its name, provider and model. */
@@ -23,13 +23,15 @@ interface ChatConfigDialogProps {
   providers: ChatProvider[];
   config: ChatConfig;
   onApply: (config: ChatConfig) => void;
+  /** Where focus goes when the dialog closes (it has no Radix trigger to go back to). */
+  onCloseAutoFocus: (event: Event) => void;
 }
 
 /** Spec §2 "Chat Configuration": the dialog edits a copy; Apply Configuration makes it the chat's. */
-export function ChatConfigDialog({ open, onOpenChange, providers, config, onApply }: ChatConfigDialogProps) {
+export function ChatConfigDialog({ open, onOpenChange, providers, config, onApply, onCloseAutoFocus }: ChatConfigDialogProps) {
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
-      <DialogContent className="sm:max-w-xl">
+      <DialogContent className="sm:max-w-xl" onCloseAutoFocus={onCloseAutoFocus}>
         {/* Mounted on open: the form starts from the chat's current settings every time. */}
         {open && <ConfigForm providers={providers} config={config} onApply={onApply} onCancel={() => onOpenChange(false)} />}
       </DialogContent>
@@ -80,25 +82,14 @@ function ConfigForm({ providers, config, onApply, onCancel }: { providers: ChatP
             .
           </p>
         ) : (
-          <div className="relative">
-            <select
-              id="chat-provider"
-              value={providerId}
-              onChange={(event) => setProviderId(event.target.value)}
-              className={cn(
-                "h-9 w-full appearance-none truncate rounded-md border border-input bg-background py-1 pl-3 pr-9 text-sm shadow-xs transition-colors",
-                "focus-visible:border-ring focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring/40",
-              )}
-            >
-              {providerId === "" && <option value="">Select a provider</option>}
-              {providers.map((p) => (
-                <option key={p.id} value={p.id}>
-                  {providerOptionLabel(p)}
-                </option>
-              ))}
-            </select>
-            <ChevronDown className="pointer-events-none absolute right-3 top-1/2 size-4 -translate-y-1/2 text-muted-foreground" aria-hidden="true" />
-          </div>
+          <NativeSelect id="chat-provider" value={providerId} onChange={(event) => setProviderId(event.target.value)}>
+            {providerId === "" && <option value="">Select a provider</option>}
+            {providers.map((p) => (
+              <option key={p.id} value={p.id}>
+                {providerOptionLabel(p)}
+              </option>
+            ))}
+          </NativeSelect>
         )}
       </div>
 
