@@ -177,6 +177,8 @@ test("the configuration dialog: active providers only, the sources rule, Ask AI,
   // Cancel keeps the chat's settings; Apply takes the new ones.
   await dialog.getByRole("button", { name: "Cancel" }).click();
   await expect(dialog).toBeHidden();
+  // The dialog has no Radix trigger: focus still goes back to the button that opened it.
+  await expect(page.getByRole("button", { name: CHAT_TEXT.configure, exact: true })).toBeFocused();
   await expect(page.getByLabel("Chat settings in use").getByText("3 data sources")).toBeVisible();
   await page.getByRole("button", { name: CHAT_TEXT.configure, exact: true }).click();
   await expect(dialog.getByLabel("System Message (optional)")).toHaveValue("");
@@ -185,6 +187,7 @@ test("the configuration dialog: active providers only, the sources rule, Ask AI,
   await expect(toast(page, TOASTS.chat.appliedTitle)).toBeVisible();
   await expect(toast(page, TOASTS.chat.applied)).toBeVisible();
   await expect(page.getByLabel("Chat settings in use").getByText("2 data sources")).toBeVisible();
+  await expect(page.getByRole("button", { name: CHAT_TEXT.configure, exact: true })).toBeFocused();
 });
 
 test("without an active provider the input is disabled and the empty state offers the set-up", async ({ page }) => {
@@ -198,6 +201,27 @@ test("without an active provider the input is disabled and the empty state offer
   const dialog = page.getByRole("dialog", { name: CHAT_TEXT.dialogTitle });
   await expect(dialog.getByText("No active AI provider.")).toBeVisible();
   await expect(dialog.getByRole("button", { name: CHAT_TEXT.apply })).toBeDisabled();
+});
+
+test("on load the first active provider is chosen and all three data sources: the input is ready", async ({ page }) => {
+  // Two active providers, in the server's order (spec §4: the first is auto-selected).
+  const listed = [
+    { id: "00000000-0000-4000-8000-000000000001", name: unique("First AI "), provider: "openai", model: "gpt-4o" },
+    { id: "00000000-0000-4000-8000-000000000002", name: unique("Second AI "), provider: "anthropic", model: "claude-x" },
+  ];
+  await page.route("**/api/chat/providers", (route) => route.fulfill({ status: 200, contentType: "application/json", body: JSON.stringify(listed) }));
+  await openChat(page);
+  const inUse = page.getByLabel("Chat settings in use");
+  await expect(inUse.getByText(listed[0]!.name, { exact: true })).toBeVisible();
+  await expect(inUse.getByText("3 data sources")).toBeVisible();
+  await expect(page.getByText(CHAT_TEXT.emptyTitle)).toBeVisible();
+  await expect(page.getByRole("button", { name: CHAT_TEXT.setUp })).toHaveCount(0);
+  await expect(input(page)).toBeEnabled();
+  await expect(sendButton(page)).toBeDisabled();
+  await input(page).fill("   ");
+  await expect(sendButton(page)).toBeDisabled();
+  await input(page).fill("Anything open?");
+  await expect(sendButton(page)).toBeEnabled();
 });
 
 test("Stop mid-reply keeps the partial answer, marked stopped, and the chat goes on", async ({ page }) => {
