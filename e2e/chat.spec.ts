@@ -157,9 +157,12 @@ test("the configuration dialog: active providers only, the sources rule, Ask AI,
   await expect(dialog.getByLabel("System Message (optional)")).toHaveValue("");
   await expect(dialog.getByLabel("System Message (optional)")).toHaveAttribute("rows", "4");
 
-  // No source: Apply disabled, the warning shown, Ask AI refused with the spec's toast.
+  // No source: Apply disabled, the warning shown (in a live region that was there before it), Ask
+  // AI refused with the spec's toast.
+  await expect(dialog.getByRole("status")).toHaveText("");
   for (const label of ["Jira Issues", "Confluence Pages", "Bitbucket Repositories"]) await dialog.getByRole("checkbox", { name: label }).click();
   await expect(dialog.getByText(CHAT_TEXT.sourcesWarning)).toBeVisible();
+  await expect(dialog.getByRole("status")).toHaveText(CHAT_TEXT.sourcesWarning);
   await expect(dialog.getByRole("button", { name: CHAT_TEXT.apply })).toBeDisabled();
   await dialog.getByRole("button", { name: CHAT_TEXT.askAi }).click();
   await expect(toast(page, CHAT_TEXT.configRequiredTitle)).toBeVisible();
@@ -215,6 +218,7 @@ test("on load the first active provider is chosen and all three data sources: th
   await expect(inUse.getByText(listed[0]!.name, { exact: true })).toBeVisible();
   await expect(inUse.getByText("3 data sources")).toBeVisible();
   await expect(page.getByText(CHAT_TEXT.emptyTitle)).toBeVisible();
+  await expect(page.getByText(`Ask about your enterprise data. ${listed[0]!.name} searches the chosen data sources`)).toBeVisible();
   await expect(page.getByRole("button", { name: CHAT_TEXT.setUp })).toHaveCount(0);
   await expect(input(page)).toBeEnabled();
   await expect(sendButton(page)).toBeDisabled();

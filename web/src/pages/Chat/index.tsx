@@ -9,7 +9,6 @@ import { Card } from "@/components/ui/card";
 import { PageHeader } from "@/components/ui/page-header";
 import { Skeleton } from "@/components/ui/skeleton";
 import { toast } from "@/hooks/use-toast";
-import { cn } from "@/lib/utils";
 import { CHAT_INPUT_ID, ChatComposer } from "./components/chat-composer";
 import { ChatConfigDialog } from "./components/chat-config-dialog";
 import { ConversationList } from "./components/conversation-list";
@@ -142,9 +141,9 @@ export default function ChatPage() {
                       <MessagesSquare className="size-6" aria-hidden="true" />
                     </span>
                     <h2 className="text-base font-semibold">{CHAT_TEXT.emptyTitle}</h2>
-                    <p className={cn("mt-1.5 max-w-md text-sm text-muted-foreground")}>
-                      {ready
-                        ? `Ask about Jira issues, Confluence pages or Bitbucket repositories. ${provider?.name ?? ""} searches them and cites what it used.`
+                    <p className="mt-1.5 max-w-md text-sm text-muted-foreground">
+                      {provider && ready
+                        ? `Ask about your enterprise data. ${provider.name} searches the chosen data sources and cites what it used.`
                         : "Choose an AI provider and at least one data source to start."}
                     </p>
                     {!ready && !providers.isLoading && (

@@ -112,12 +112,15 @@ function ConfigForm({ providers, config, onApply, onCancel }: { providers: ChatP
             </div>
           </div>
         ))}
-        {sources.length === 0 && (
-          <p className="flex items-center gap-2 text-sm text-warning" role="status">
-            <AlertTriangle className="size-4 shrink-0" aria-hidden="true" />
-            {CHAT_TEXT.sourcesWarning}
-          </p>
-        )}
+        {/* The live region stays mounted, so screen readers announce the warning when it appears. */}
+        <div role="status">
+          {sources.length === 0 && (
+            <p className="flex items-center gap-2 text-sm text-warning">
+              <AlertTriangle className="size-4 shrink-0" aria-hidden="true" />
+              {CHAT_TEXT.sourcesWarning}
+            </p>
+          )}
+        </div>
       </fieldset>
 
       <div className="grid gap-2">
