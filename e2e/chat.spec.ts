@@ -168,11 +168,22 @@ test("the configuration dialog: active providers only, the sources rule, Ask AI,
   await expect(toast(page, CHAT_TEXT.configRequiredTitle)).toBeVisible();
   await expect(toast(page, CHAT_TEXT.configRequired)).toBeVisible();
 
-  // One source: Ask AI fills the system message.
+  // One source: Ask AI fills the system message. The answer is held until the busy state is seen:
+  // "Generating...", the message box and Apply disabled meanwhile.
   await dialog.getByRole("checkbox", { name: "Jira Issues" }).click();
   await expect(dialog.getByText(CHAT_TEXT.sourcesWarning)).toBeHidden();
   await expect(dialog.getByRole("button", { name: CHAT_TEXT.apply })).toBeEnabled();
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route("**/api/chat/generate-system-message", async (route) => {
+    await held;
+    await route.continue();
+  });
   await dialog.getByRole("button", { name: CHAT_TEXT.askAi }).click();
+  await expect(dialog.getByRole("button", { name: CHAT_TEXT.generating })).toBeDisabled();
+  await expect(dialog.getByLabel("System Message (optional)")).toBeDisabled();
+  await expect(dialog.getByRole("button", { name: CHAT_TEXT.apply })).toBeDisabled();
+  release();
   await expect(dialog.getByLabel("System Message (optional)")).toHaveValue(/You are an enterprise assistant.*Jira issues/);
   await expect(toast(page, TOASTS.chat.generatedTitle)).toBeVisible();
   await expect(toast(page, TOASTS.chat.generated)).toBeVisible();

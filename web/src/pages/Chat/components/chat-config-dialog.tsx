@@ -63,7 +63,7 @@ function ConfigForm({ providers, config, onApply, onCancel }: { providers: ChatP
       className="grid gap-5"
       onSubmit={(event) => {
         event.preventDefault();
-        if (complete) onApply({ providerId, sources, systemMessage });
+        if (complete && !generate.isPending) onApply({ providerId, sources, systemMessage });
       }}
     >
       <DialogHeader>
@@ -137,6 +137,8 @@ function ConfigForm({ providers, config, onApply, onCancel }: { providers: ChatP
           value={systemMessage}
           maxLength={CHAT_LIMITS.maxSystemMessageChars}
           onChange={(event) => setSystemMessage(event.target.value)}
+          // UI.md: the form is disabled while busy; the generated message replaces what is here.
+          disabled={generate.isPending}
           placeholder="Instructions for the assistant, e.g. the tone or what to look for first"
           className="resize-y"
         />
@@ -146,7 +148,7 @@ function ConfigForm({ providers, config, onApply, onCancel }: { providers: ChatP
         <Button type="button" variant="outline" onClick={onCancel}>
           Cancel
         </Button>
-        <Button type="submit" disabled={!complete}>
+        <Button type="submit" disabled={!complete || generate.isPending}>
           {CHAT_TEXT.apply}
         </Button>
       </DialogFooter>
