@@ -297,6 +297,8 @@ test("conversations: listed, reopened with their messages, renamed and deleted a
   await rename.getByRole("button", { name: "Save" }).click();
   await expect(rename).toBeHidden();
   await expect(entryNamed(page, renamed)).toBeVisible();
+  // Opened from a menu item (no trigger), the dialog still gives focus back to the conversation's actions.
+  await expect(list.getByRole("button", { name: `Actions for ${renamed}` })).toBeFocused();
 
   // Delete: Cancel keeps it; Delete removes it and empties the screen.
   await list.getByRole("button", { name: `Actions for ${renamed}` }).click();
@@ -304,12 +306,15 @@ test("conversations: listed, reopened with their messages, renamed and deleted a
   const confirm = page.getByRole("alertdialog", { name: "Delete this conversation?" });
   await confirm.getByRole("button", { name: "Cancel" }).click();
   await expect(entryNamed(page, renamed)).toBeVisible();
+  await expect(list.getByRole("button", { name: `Actions for ${renamed}` })).toBeFocused();
   await list.getByRole("button", { name: `Actions for ${renamed}` }).click();
   await page.getByRole("menuitem", { name: "Delete" }).click();
   await confirm.getByRole("button", { name: "Delete" }).click();
   await expect(confirm).toBeHidden();
   await expect(entryNamed(page, renamed)).toHaveCount(0);
   await expect(page.getByText(CHAT_TEXT.emptyTitle)).toBeVisible();
+  // The conversation is gone: focus goes to New chat.
+  await expect(list.getByRole("button", { name: "New chat" })).toBeFocused();
 });
 
 test.describe("a user with no role at all", () => {
