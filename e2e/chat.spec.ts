@@ -214,6 +214,7 @@ test("without an active provider the input is disabled and the empty state offer
   await page.getByRole("button", { name: CHAT_TEXT.setUp }).click();
   const dialog = page.getByRole("dialog", { name: CHAT_TEXT.dialogTitle });
   await expect(dialog.getByText("No active AI provider.")).toBeVisible();
+  await expect(dialog.getByLabel("AI Provider")).toHaveCount(0);
   await expect(dialog.getByRole("button", { name: CHAT_TEXT.apply })).toBeDisabled();
 });
 

@@ -72,7 +72,8 @@ function ConfigForm({ providers, config, onApply, onCancel }: { providers: ChatP
       </DialogHeader>
 
       <div className="grid gap-2">
-        <Label htmlFor="chat-provider">AI Provider</Label>
+        {/* With no provider there is no select: the label then names nothing. */}
+        <Label htmlFor={providers.length > 0 ? "chat-provider" : undefined}>AI Provider</Label>
         {providers.length === 0 ? (
           <p className="text-sm text-muted-foreground">
             No active AI provider.{" "}
