@@ -123,7 +123,7 @@ test("a Jira question streams its answer with the tool's badge and a citation", 
   await expect(sendButton(page)).toBeDisabled();
   await expect(answer).not.toContainText("Ask me to dig into any of these.");
   await expect(log(page)).toHaveAttribute("aria-busy", "true");
-  await expect(answer.getByText(/^jira_search: \d+ results?$/)).toBeVisible();
+  await expect(answer.getByText(/^jira_search: \d+ results$/)).toBeVisible();
 
   // Done: the whole answer, Markdown rendered, the citation links, the token usage.
   await expect(answer).toContainText("Ask me to dig into any of these.", { timeout: 30_000 });
@@ -157,19 +157,33 @@ test("the configuration dialog: active providers only, the sources rule, Ask AI,
   await expect(dialog.getByLabel("System Message (optional)")).toHaveValue("");
   await expect(dialog.getByLabel("System Message (optional)")).toHaveAttribute("rows", "4");
 
-  // No source: Apply disabled, the warning shown, Ask AI refused with the spec's toast.
+  // No source: Apply disabled, the warning shown (in a live region that was there before it), Ask
+  // AI refused with the spec's toast.
+  await expect(dialog.getByRole("status")).toHaveText("");
   for (const label of ["Jira Issues", "Confluence Pages", "Bitbucket Repositories"]) await dialog.getByRole("checkbox", { name: label }).click();
   await expect(dialog.getByText(CHAT_TEXT.sourcesWarning)).toBeVisible();
+  await expect(dialog.getByRole("status")).toHaveText(CHAT_TEXT.sourcesWarning);
   await expect(dialog.getByRole("button", { name: CHAT_TEXT.apply })).toBeDisabled();
   await dialog.getByRole("button", { name: CHAT_TEXT.askAi }).click();
   await expect(toast(page, CHAT_TEXT.configRequiredTitle)).toBeVisible();
   await expect(toast(page, CHAT_TEXT.configRequired)).toBeVisible();
 
-  // One source: Ask AI fills the system message.
+  // One source: Ask AI fills the system message. The answer is held until the busy state is seen:
+  // "Generating...", the message box and Apply disabled meanwhile.
   await dialog.getByRole("checkbox", { name: "Jira Issues" }).click();
   await expect(dialog.getByText(CHAT_TEXT.sourcesWarning)).toBeHidden();
   await expect(dialog.getByRole("button", { name: CHAT_TEXT.apply })).toBeEnabled();
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route("**/api/chat/generate-system-message", async (route) => {
+    await held;
+    await route.continue();
+  });
   await dialog.getByRole("button", { name: CHAT_TEXT.askAi }).click();
+  await expect(dialog.getByRole("button", { name: CHAT_TEXT.generating })).toBeDisabled();
+  await expect(dialog.getByLabel("System Message (optional)")).toBeDisabled();
+  await expect(dialog.getByRole("button", { name: CHAT_TEXT.apply })).toBeDisabled();
+  release();
   await expect(dialog.getByLabel("System Message (optional)")).toHaveValue(/You are an enterprise assistant.*Jira issues/);
   await expect(toast(page, TOASTS.chat.generatedTitle)).toBeVisible();
   await expect(toast(page, TOASTS.chat.generated)).toBeVisible();
@@ -177,6 +191,8 @@ test("the configuration dialog: active providers only, the sources rule, Ask AI,
   // Cancel keeps the chat's settings; Apply takes the new ones.
   await dialog.getByRole("button", { name: "Cancel" }).click();
   await expect(dialog).toBeHidden();
+  // The dialog has no Radix trigger: focus still goes back to the button that opened it.
+  await expect(page.getByRole("button", { name: CHAT_TEXT.configure, exact: true })).toBeFocused();
   await expect(page.getByLabel("Chat settings in use").getByText("3 data sources")).toBeVisible();
   await page.getByRole("button", { name: CHAT_TEXT.configure, exact: true }).click();
   await expect(dialog.getByLabel("System Message (optional)")).toHaveValue("");
@@ -185,6 +201,7 @@ test("the configuration dialog: active providers only, the sources rule, Ask AI,
   await expect(toast(page, TOASTS.chat.appliedTitle)).toBeVisible();
   await expect(toast(page, TOASTS.chat.applied)).toBeVisible();
   await expect(page.getByLabel("Chat settings in use").getByText("2 data sources")).toBeVisible();
+  await expect(page.getByRole("button", { name: CHAT_TEXT.configure, exact: true })).toBeFocused();
 });
 
 test("without an active provider the input is disabled and the empty state offers the set-up", async ({ page }) => {
@@ -197,7 +214,30 @@ test("without an active provider the input is disabled and the empty state offer
   await page.getByRole("button", { name: CHAT_TEXT.setUp }).click();
   const dialog = page.getByRole("dialog", { name: CHAT_TEXT.dialogTitle });
   await expect(dialog.getByText("No active AI provider.")).toBeVisible();
+  await expect(dialog.getByLabel("AI Provider")).toHaveCount(0);
   await expect(dialog.getByRole("button", { name: CHAT_TEXT.apply })).toBeDisabled();
+});
+
+test("on load the first active provider is chosen and all three data sources: the input is ready", async ({ page }) => {
+  // Two active providers, in the server's order (spec §4: the first is auto-selected).
+  const listed = [
+    { id: "00000000-0000-4000-8000-000000000001", name: unique("First AI "), provider: "openai", model: "gpt-4o" },
+    { id: "00000000-0000-4000-8000-000000000002", name: unique("Second AI "), provider: "anthropic", model: "claude-x" },
+  ];
+  await page.route("**/api/chat/providers", (route) => route.fulfill({ status: 200, contentType: "application/json", body: JSON.stringify(listed) }));
+  await openChat(page);
+  const inUse = page.getByLabel("Chat settings in use");
+  await expect(inUse.getByText(listed[0]!.name, { exact: true })).toBeVisible();
+  await expect(inUse.getByText("3 data sources")).toBeVisible();
+  await expect(page.getByText(CHAT_TEXT.emptyTitle)).toBeVisible();
+  await expect(page.getByText(`Ask about your enterprise data. ${listed[0]!.name} searches the chosen data sources`)).toBeVisible();
+  await expect(page.getByRole("button", { name: CHAT_TEXT.setUp })).toHaveCount(0);
+  await expect(input(page)).toBeEnabled();
+  await expect(sendButton(page)).toBeDisabled();
+  await input(page).fill("   ");
+  await expect(sendButton(page)).toBeDisabled();
+  await input(page).fill("Anything open?");
+  await expect(sendButton(page)).toBeEnabled();
 });
 
 test("Stop mid-reply keeps the partial answer, marked stopped, and the chat goes on", async ({ page }) => {
@@ -222,7 +262,9 @@ test("a failing provider keeps the user's message and shows the error toast with
   await useProvider(page, providers.broken);
   await ask(page, "Hello, is anyone there?");
   await expect(toast(page, TOASTS.errorTitle)).toBeVisible();
-  await expect(page.locator("[aria-label^='Notifications']").getByText(new RegExp(`^${TOASTS.chat.sendFailed}: .+`))).toBeVisible();
+  // Spec §8 word for word ("Failed to send message"), the provider's reason on its own line.
+  await expect(toast(page, TOASTS.chat.sendFailed)).toBeVisible();
+  await expect(page.locator("[aria-label^='Notifications'] li")).toContainText(new RegExp(`${TOASTS.chat.sendFailed}.+`, "s"));
   await expect(mine(page)).toContainText("Hello, is anyone there?");
   await expect(page.getByText(CHAT_TEXT.thinking)).toBeHidden();
   await expect(stopButton(page)).toBeHidden();
@@ -256,6 +298,8 @@ test("conversations: listed, reopened with their messages, renamed and deleted a
   await rename.getByRole("button", { name: "Save" }).click();
   await expect(rename).toBeHidden();
   await expect(entryNamed(page, renamed)).toBeVisible();
+  // Opened from a menu item (no trigger), the dialog still gives focus back to the conversation's actions.
+  await expect(list.getByRole("button", { name: `Actions for ${renamed}` })).toBeFocused();
 
   // Delete: Cancel keeps it; Delete removes it and empties the screen.
   await list.getByRole("button", { name: `Actions for ${renamed}` }).click();
@@ -263,12 +307,15 @@ test("conversations: listed, reopened with their messages, renamed and deleted a
   const confirm = page.getByRole("alertdialog", { name: "Delete this conversation?" });
   await confirm.getByRole("button", { name: "Cancel" }).click();
   await expect(entryNamed(page, renamed)).toBeVisible();
+  await expect(list.getByRole("button", { name: `Actions for ${renamed}` })).toBeFocused();
   await list.getByRole("button", { name: `Actions for ${renamed}` }).click();
   await page.getByRole("menuitem", { name: "Delete" }).click();
   await confirm.getByRole("button", { name: "Delete" }).click();
   await expect(confirm).toBeHidden();
   await expect(entryNamed(page, renamed)).toHaveCount(0);
   await expect(page.getByText(CHAT_TEXT.emptyTitle)).toBeVisible();
+  // The conversation is gone: focus goes to New chat.
+  await expect(list.getByRole("button", { name: "New chat" })).toBeFocused();
 });
 
 test.describe("a user with no role at all", () => {

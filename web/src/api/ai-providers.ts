@@ -9,14 +9,14 @@ import type { AiProvider, AiProviderCreate, AiProviderTestResult, AiProviderUpda
 import { TOASTS } from "@contract/messages";
 import type { ApiError } from "./client";
 import { apiRequest } from "./client";
+import { CHAT_PROVIDERS_QUERY_KEY } from "./chat";
 import { toastFailure, useApiMutation } from "./mutation";
 
 export const AI_PROVIDERS_QUERY_KEY = ["/api/ai-providers"] as const;
-/** The chat's own list of active providers: a change here changes what it may offer. */
-const CHAT_PROVIDERS_QUERY_KEY = ["/api/chat/providers"] as const;
 
 const providerUrl = (id: string) => `/api/ai-providers/${encodeURIComponent(id)}`;
 
+/** This list and the chat's own list of active providers: a change here changes what the chat may offer. */
 const refetchProviders = (queryClient: QueryClient): Promise<unknown> =>
   Promise.all([
     queryClient.invalidateQueries({ queryKey: AI_PROVIDERS_QUERY_KEY, exact: true }),

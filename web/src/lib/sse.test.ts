@@ -34,6 +34,9 @@ describe("createSseParser (WHATWG event-stream interpretation)", () => {
       { event: "message", data: "2" },
     ]);
     expect(parse(["data: x\r", "\n\r", "\n"])).toEqual([{ event: "message", data: "x" }]);
+    // An empty piece between the \r and its \n (a chunk holding only part of a multi-byte
+    // character decodes to ""): still one line end, not a blank line that dispatches early.
+    expect(parse(["data: x\r", "", "\ndata: y\n\n"])).toEqual([{ event: "message", data: "x\ny" }]);
   });
 
   it("joins multi-line data, skips comments and unknown fields, keeps the id, drops a leading space only", () => {

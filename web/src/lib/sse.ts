@@ -52,6 +52,8 @@ export function createSseParser(onMessage: (message: SseMessage) => void): SsePa
 
   return {
     push(chunk) {
+      // An empty piece (a decoded chunk that held only part of a character) decides nothing.
+      if (chunk === "") return;
       if (skipLeadingLf && chunk.startsWith("\n")) chunk = chunk.slice(1);
       skipLeadingLf = false;
       buffer += chunk;

@@ -1,5 +1,5 @@
 import { Bot, Database, History, MessagesSquare, Settings2 } from "lucide-react";
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { CHAT_TEXT, DATA_SOURCE_KEYS } from "@contract/chat";
 import { TOASTS } from "@contract/messages";
 import { useChatProviders } from "@/api/chat";
@@ -9,8 +9,7 @@ import { Card } from "@/components/ui/card";
 import { PageHeader } from "@/components/ui/page-header";
 import { Skeleton } from "@/components/ui/skeleton";
 import { toast } from "@/hooks/use-toast";
-import { cn } from "@/lib/utils";
-import { ChatComposer } from "./components/chat-composer";
+import { CHAT_INPUT_ID, ChatComposer } from "./components/chat-composer";
 import { ChatConfigDialog } from "./components/chat-config-dialog";
 import { ConversationList } from "./components/conversation-list";
 import { MessageList } from "./components/message-list";
@@ -30,6 +29,18 @@ export default function ChatPage() {
   const [configOpen, setConfigOpen] = useState(false);
   const [listOpen, setListOpen] = useState(false);
   const chat = useChatSession();
+  // The dialog has no Radix trigger: focus goes back to the button that opened it, or, when that
+  // one is gone (the empty state's "Set up configuration" once the chat is ready), to the message box.
+  const configOpener = useRef<HTMLElement | null>(null);
+  const openConfig = () => {
+    configOpener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    setConfigOpen(true);
+  };
+  const returnFocus = (event: Event) => {
+    event.preventDefault();
+    const opener = configOpener.current?.isConnected ? configOpener.current : null;
+    (opener ?? document.getElementById(CHAT_INPUT_ID))?.focus();
+  };
 
   const active = providers.data ?? [];
   const provider = active.find((p) => p.id === config.providerId) ?? null;
@@ -91,7 +102,7 @@ export default function ChatPage() {
               <History aria-hidden="true" />
               Conversations
             </Button>
-            <Button variant="outline" onClick={() => setConfigOpen(true)}>
+            <Button variant="outline" onClick={openConfig}>
               <Settings2 aria-hidden="true" />
               {CHAT_TEXT.configure}
             </Button>
@@ -130,13 +141,13 @@ export default function ChatPage() {
                       <MessagesSquare className="size-6" aria-hidden="true" />
                     </span>
                     <h2 className="text-base font-semibold">{CHAT_TEXT.emptyTitle}</h2>
-                    <p className={cn("mt-1.5 max-w-md text-sm text-muted-foreground")}>
-                      {ready
-                        ? `Ask about Jira issues, Confluence pages or Bitbucket repositories. ${provider?.name ?? ""} searches them and cites what it used.`
+                    <p className="mt-1.5 max-w-md text-sm text-muted-foreground">
+                      {provider && ready
+                        ? `Ask about your enterprise data. ${provider.name} searches the chosen data sources and cites what it used.`
                         : "Choose an AI provider and at least one data source to start."}
                     </p>
                     {!ready && !providers.isLoading && (
-                      <Button className="mt-6" onClick={() => setConfigOpen(true)}>
+                      <Button className="mt-6" onClick={openConfig}>
                         <Settings2 aria-hidden="true" />
                         {CHAT_TEXT.setUp}
                       </Button>
@@ -155,6 +166,7 @@ export default function ChatPage() {
         onOpenChange={setConfigOpen}
         providers={active}
         config={config}
+        onCloseAutoFocus={returnFocus}
         onApply={(next) => {
           setConfig(next);
           setConfigOpen(false);

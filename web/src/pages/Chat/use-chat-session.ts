@@ -5,6 +5,7 @@ import { TOASTS } from "@contract/messages";
 import { fetchConversation, refetchConversations, streamChat } from "@/api/chat";
 import { ApiError } from "@/api/client";
 import { toast } from "@/hooks/use-toast";
+import { toastSendFailed } from "./components/send-failed-toast";
 
 export interface ChatConfig {
   providerId: string | null;
@@ -37,10 +38,6 @@ export const FIRST_TOKEN_PAINTED = "chat:first-token-painted";
 const CONNECTION_LOST = "The connection closed before the reply was complete.";
 
 const isAbort = (error: unknown) => error instanceof DOMException && error.name === "AbortError";
-
-function sendFailed(reason: string): void {
-  toast({ variant: "destructive", title: TOASTS.errorTitle, description: `${TOASTS.chat.sendFailed}: ${reason}` });
-}
 
 const finishedCalls = (tools: ToolChip[]): McpCall[] => tools.filter((t) => t.state === "done").map((t) => ({ tool: t.tool, results: t.results, error: t.error }));
 
@@ -192,7 +189,7 @@ export function useChatSession() {
           }
           setDraft(null);
         }
-        if (failure !== null && !stopped) sendFailed(failure);
+        if (failure !== null && !stopped) toastSendFailed(failure);
         void refetchConversations(queryClient);
       }
     },

@@ -17,10 +17,11 @@ export function ProvidersSkeleton() {
             </div>
             <Skeleton className="size-8" />
           </div>
-          {["w-full", "w-20", "w-28"].map((width, row) => (
-            <div key={row} className="grid grid-cols-[5.5rem_minmax(0,1fr)] items-center gap-3 sm:grid-cols-[6rem_minmax(0,1fr)] sm:gap-4">
+          {/* The card's rows: the API key box, the status switch, the created date. */}
+          {["h-9 w-full", "h-5 w-20", "h-5 w-28"].map((value) => (
+            <div key={value} className="grid grid-cols-[5.5rem_minmax(0,1fr)] items-center gap-3 sm:grid-cols-[6rem_minmax(0,1fr)] sm:gap-4">
               <Skeleton className="h-3.5 w-16" />
-              <Skeleton className={row === 0 ? "h-9 w-full" : `h-5 ${width}`} />
+              <Skeleton className={value} />
             </div>
           ))}
         </Card>

@@ -2,7 +2,10 @@ import { Send, Square } from "lucide-react";
 import { useRef, useState, type KeyboardEvent } from "react";
 import { CHAT_LIMITS, CHAT_TEXT } from "@contract/chat";
 import { Button } from "@/components/ui/button";
-import { cn } from "@/lib/utils";
+import { Textarea } from "@/components/ui/textarea";
+
+/** The message box's id (its label's target, and where focus goes back after the configuration). */
+export const CHAT_INPUT_ID = "chat-input";
 
 interface ChatComposerProps {
   /** No provider or no data source (spec §2): the input is disabled. */
@@ -47,11 +50,11 @@ export function ChatComposer({ disabled, awaiting, onSend, onStop }: ChatCompose
         submit();
       }}
     >
-      <label htmlFor="chat-input" className="sr-only">
+      <label htmlFor={CHAT_INPUT_ID} className="sr-only">
         Message
       </label>
-      <textarea
-        id="chat-input"
+      <Textarea
+        id={CHAT_INPUT_ID}
         ref={ref}
         rows={1}
         value={text}
@@ -60,11 +63,8 @@ export function ChatComposer({ disabled, awaiting, onSend, onStop }: ChatCompose
         placeholder={CHAT_TEXT.placeholder}
         onChange={(event) => setText(event.target.value)}
         onKeyDown={onKeyDown}
-        className={cn(
-          "field-sizing-content max-h-40 min-h-9 flex-1 resize-none rounded-md border border-input bg-background px-3 py-2 text-sm shadow-xs transition-colors",
-          "placeholder:text-muted-foreground focus-visible:border-ring focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring/40",
-          "disabled:cursor-not-allowed disabled:opacity-60",
-        )}
+        // Grows with its text up to 10rem, from one line.
+        className="field-sizing-content max-h-40 min-h-9 flex-1 resize-none"
       />
       {awaiting && (
         <Button type="button" variant="outline" onClick={onStop} aria-label="Stop generating">

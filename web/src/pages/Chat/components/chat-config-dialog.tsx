@@ -1,4 +1,4 @@
-import { AlertTriangle, ChevronDown, Sparkles } from "lucide-react";
+import { AlertTriangle, Sparkles } from "lucide-react";
 import { useState } from "react";
 import { Link } from "wouter";
 import { AI_PROVIDER_LABELS } from "@contract/ai-providers";
@@ -8,10 +8,10 @@ import { Button } from "@/components/ui/button";
 import { Checkbox } from "@/components/ui/checkbox";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
 import { Label } from "@/components/ui/label";
+import { NativeSelect } from "@/components/ui/native-select";
 import { Spinner } from "@/components/ui/spinner";
 import { Textarea } from "@/components/ui/textarea";
 import { toast } from "@/hooks/use-toast";
-import { cn } from "@/lib/utils";
 import type { ChatConfig } from "../use-chat-session";
 
 /** "Name (OpenAI · gpt-4o)": spec §2, each provider shows its name, provider and model. */
@@ -23,13 +23,15 @@ interface ChatConfigDialogProps {
   providers: ChatProvider[];
   config: ChatConfig;
   onApply: (config: ChatConfig) => void;
+  /** Where focus goes when the dialog closes (it has no Radix trigger to go back to). */
+  onCloseAutoFocus: (event: Event) => void;
 }
 
 /** Spec §2 "Chat Configuration": the dialog edits a copy; Apply Configuration makes it the chat's. */
-export function ChatConfigDialog({ open, onOpenChange, providers, config, onApply }: ChatConfigDialogProps) {
+export function ChatConfigDialog({ open, onOpenChange, providers, config, onApply, onCloseAutoFocus }: ChatConfigDialogProps) {
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
-      <DialogContent className="sm:max-w-xl">
+      <DialogContent className="sm:max-w-xl" onCloseAutoFocus={onCloseAutoFocus}>
         {/* Mounted on open: the form starts from the chat's current settings every time. */}
         {open && <ConfigForm providers={providers} config={config} onApply={onApply} onCancel={() => onOpenChange(false)} />}
       </DialogContent>
@@ -61,7 +63,7 @@ function ConfigForm({ providers, config, onApply, onCancel }: { providers: ChatP
       className="grid gap-5"
       onSubmit={(event) => {
         event.preventDefault();
-        if (complete) onApply({ providerId, sources, systemMessage });
+        if (complete && !generate.isPending) onApply({ providerId, sources, systemMessage });
       }}
     >
       <DialogHeader>
@@ -70,7 +72,8 @@ function ConfigForm({ providers, config, onApply, onCancel }: { providers: ChatP
       </DialogHeader>
 
       <div className="grid gap-2">
-        <Label htmlFor="chat-provider">AI Provider</Label>
+        {/* With no provider there is no select: the label then names nothing. */}
+        <Label htmlFor={providers.length > 0 ? "chat-provider" : undefined}>AI Provider</Label>
         {providers.length === 0 ? (
           <p className="text-sm text-muted-foreground">
             No active AI provider.{" "}
@@ -80,25 +83,14 @@ function ConfigForm({ providers, config, onApply, onCancel }: { providers: ChatP
             .
           </p>
         ) : (
-          <div className="relative">
-            <select
-              id="chat-provider"
-              value={providerId}
-              onChange={(event) => setProviderId(event.target.value)}
-              className={cn(
-                "h-9 w-full appearance-none truncate rounded-md border border-input bg-background py-1 pl-3 pr-9 text-sm shadow-xs transition-colors",
-                "focus-visible:border-ring focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring/40",
-              )}
-            >
-              {providerId === "" && <option value="">Select a provider</option>}
-              {providers.map((p) => (
-                <option key={p.id} value={p.id}>
-                  {providerOptionLabel(p)}
-                </option>
-              ))}
-            </select>
-            <ChevronDown className="pointer-events-none absolute right-3 top-1/2 size-4 -translate-y-1/2 text-muted-foreground" aria-hidden="true" />
-          </div>
+          <NativeSelect id="chat-provider" value={providerId} onChange={(event) => setProviderId(event.target.value)}>
+            {providerId === "" && <option value="">Select a provider</option>}
+            {providers.map((p) => (
+              <option key={p.id} value={p.id}>
+                {providerOptionLabel(p)}
+              </option>
+            ))}
+          </NativeSelect>
         )}
       </div>
 
@@ -121,12 +113,15 @@ function ConfigForm({ providers, config, onApply, onCancel }: { providers: ChatP
             </div>
           </div>
         ))}
-        {sources.length === 0 && (
-          <p className="flex items-center gap-2 text-sm text-warning" role="status">
-            <AlertTriangle className="size-4 shrink-0" aria-hidden="true" />
-            {CHAT_TEXT.sourcesWarning}
-          </p>
-        )}
+        {/* The live region stays mounted, so screen readers announce the warning when it appears. */}
+        <div role="status">
+          {sources.length === 0 && (
+            <p className="flex items-center gap-2 text-sm text-warning">
+              <AlertTriangle className="size-4 shrink-0" aria-hidden="true" />
+              {CHAT_TEXT.sourcesWarning}
+            </p>
+          )}
+        </div>
       </fieldset>
 
       <div className="grid gap-2">
@@ -143,6 +138,8 @@ function ConfigForm({ providers, config, onApply, onCancel }: { providers: ChatP
           value={systemMessage}
           maxLength={CHAT_LIMITS.maxSystemMessageChars}
           onChange={(event) => setSystemMessage(event.target.value)}
+          // UI.md: the form is disabled while busy; the generated message replaces what is here.
+          disabled={generate.isPending}
           placeholder="Instructions for the assistant, e.g. the tone or what to look for first"
           className="resize-y"
         />
@@ -152,7 +149,7 @@ function ConfigForm({ providers, config, onApply, onCancel }: { providers: ChatP
         <Button type="button" variant="outline" onClick={onCancel}>
           Cancel
         </Button>
-        <Button type="submit" disabled={!complete}>
+        <Button type="submit" disabled={!complete || generate.isPending}>
           {CHAT_TEXT.apply}
         </Button>
       </DialogFooter>

@@ -1,5 +1,5 @@
 import { MessageSquare, MoreHorizontal, Pencil, Plus, Trash2 } from "lucide-react";
-import { useState } from "react";
+import { useRef, useState } from "react";
 import type { Conversation } from "@contract/chat";
 import { useConversations, useDeleteConversation, useRenameConversation } from "@/api/chat";
 import { Button } from "@/components/ui/button";
@@ -30,12 +30,23 @@ export function ConversationList({ activeId, onOpen, onNew, onDeleted, className
   const [renaming, setRenaming] = useState<Conversation | null>(null);
   const [deleting, setDeleting] = useState<Conversation | null>(null);
   const remove = useDeleteConversation();
+  // The rename and delete dialogs open from a menu item, so they have no Radix trigger: focus goes
+  // back to the conversation's actions button, or to New chat when the conversation is gone. The
+  // search stays inside this list (the page mounts a second one for phones).
+  const navRef = useRef<HTMLElement>(null);
+  const returnFocusTo = (id: string) => (event: Event) => {
+    event.preventDefault();
+    const nav = navRef.current;
+    (nav?.querySelector<HTMLElement>(`[data-conversation-actions="${CSS.escape(id)}"]`) ?? nav?.querySelector<HTMLElement>("[data-new-chat]"))?.focus();
+  };
+  // The conversation the last dialog was about (its state is cleared as the dialog closes).
+  const [dialogFor, setDialogFor] = useState<string | null>(null);
 
   return (
-    <nav aria-label="Conversations" className={cn("flex min-h-0 flex-col", className)}>
+    <nav ref={navRef} aria-label="Conversations" className={cn("flex min-h-0 flex-col", className)}>
       <div className="flex items-center justify-between gap-2 px-3 py-3">
         <h2 className="text-sm font-semibold">Conversations</h2>
-        <Button variant="outline" size="sm" onClick={onNew}>
+        <Button variant="outline" size="sm" onClick={onNew} data-new-chat="">
           <Plus aria-hidden="true" />
           New chat
         </Button>
@@ -69,16 +80,27 @@ export function ConversationList({ activeId, onOpen, onNew, onDeleted, className
                 </button>
                 <DropdownMenu>
                   <DropdownMenuTrigger asChild>
-                    <Button variant="ghost" size="icon" className="size-8 shrink-0" aria-label={`Actions for ${c.title}`}>
+                    <Button variant="ghost" size="icon" className="size-8 shrink-0" aria-label={`Actions for ${c.title}`} data-conversation-actions={c.id}>
                       <MoreHorizontal aria-hidden="true" />
                     </Button>
                   </DropdownMenuTrigger>
                   <DropdownMenuContent align="end">
-                    <DropdownMenuItem onSelect={() => setRenaming(c)}>
+                    <DropdownMenuItem
+                      onSelect={() => {
+                        setDialogFor(c.id);
+                        setRenaming(c);
+                      }}
+                    >
                       <Pencil aria-hidden="true" />
                       Rename
                     </DropdownMenuItem>
-                    <DropdownMenuItem variant="destructive" onSelect={() => setDeleting(c)}>
+                    <DropdownMenuItem
+                      variant="destructive"
+                      onSelect={() => {
+                        setDialogFor(c.id);
+                        setDeleting(c);
+                      }}
+                    >
                       <Trash2 aria-hidden="true" />
                       Delete
                     </DropdownMenuItem>
@@ -90,9 +112,10 @@ export function ConversationList({ activeId, onOpen, onNew, onDeleted, className
         )}
       </div>
 
-      <RenameDialog conversation={renaming} onClose={() => setRenaming(null)} />
+      <RenameDialog conversation={renaming} onClose={() => setRenaming(null)} onCloseAutoFocus={dialogFor ? returnFocusTo(dialogFor) : undefined} />
       <ConfirmDialog
         open={deleting !== null}
+        onCloseAutoFocus={dialogFor ? returnFocusTo(dialogFor) : undefined}
         onOpenChange={(open) => !open && setDeleting(null)}
         title="Delete this conversation?"
         description={deleting ? `"${deleting.title}" and all its messages will be deleted. This cannot be undone.` : ""}
@@ -117,10 +140,10 @@ export function ConversationList({ activeId, onOpen, onNew, onDeleted, className
   );
 }
 
-function RenameDialog({ conversation, onClose }: { conversation: Conversation | null; onClose: () => void }) {
+function RenameDialog({ conversation, onClose, onCloseAutoFocus }: { conversation: Conversation | null; onClose: () => void; onCloseAutoFocus: ((event: Event) => void) | undefined }) {
   return (
     <Dialog open={conversation !== null} onOpenChange={(open) => !open && onClose()}>
-      <DialogContent>{conversation && <RenameForm conversation={conversation} onClose={onClose} />}</DialogContent>
+      <DialogContent onCloseAutoFocus={onCloseAutoFocus}>{conversation && <RenameForm conversation={conversation} onClose={onClose} />}</DialogContent>
     </Dialog>
   );
 }

@@ -5,7 +5,7 @@ describe("chat labels", () => {
   it("names a tool call's results as the spec writes them, or its error", () => {
     expect(toolBadgeText({ tool: "jira_search", results: 3 })).toBe("jira_search: 3 results");
     expect(toolBadgeText({ tool: "jira_search", results: 0, error: null })).toBe("jira_search: 0 results");
-    expect(toolBadgeText({ tool: "confluence_search", results: 1 })).toBe("confluence_search: 1 result");
+    expect(toolBadgeText({ tool: "confluence_search", results: 1 })).toBe("confluence_search: 1 results");
     expect(toolBadgeText({ tool: "jira_search", results: 0, error: "Jira is not configured." })).toBe("jira_search: Jira is not configured.");
   });
 

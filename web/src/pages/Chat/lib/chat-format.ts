@@ -1,10 +1,13 @@
 import type { McpCall, TokenUsage } from "@contract/chat";
 import { formatNumber } from "@/lib/format";
 
-/** Spec §2: an assistant message's badge per tool call, "tool: N results" (one result in the singular). */
+/**
+ * Spec §2: an assistant message's badge per tool call, "tool: N results", word for word (also for
+ * one result: the spec's texts are requirements as written); a failed call shows its sentence.
+ */
 export function toolBadgeText(call: Pick<McpCall, "tool" | "results" | "error">): string {
   if (call.error) return `${call.tool}: ${call.error}`;
-  return `${call.tool}: ${formatNumber(call.results)} ${call.results === 1 ? "result" : "results"}`;
+  return `${call.tool}: ${formatNumber(call.results)} results`;
 }
 
 /** A reply's token usage, small and muted under the answer; null when the provider reported none. */
