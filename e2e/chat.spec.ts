@@ -218,6 +218,22 @@ test("without an active provider the input is disabled and the empty state offer
   await expect(dialog.getByRole("button", { name: CHAT_TEXT.apply })).toBeDisabled();
 });
 
+test("when the provider list cannot be loaded the chat says so and Retry recovers", async ({ page }) => {
+  let failing = true;
+  await page.route("**/api/chat/providers", (route) =>
+    failing ? route.fulfill({ status: 500, contentType: "application/json", body: JSON.stringify({ error: "internal", message: "The server failed." }) }) : route.continue(),
+  );
+  await openChat(page);
+  const alert = page.getByRole("alert").filter({ hasText: "The AI providers could not be loaded." });
+  await expect(alert).toBeVisible();
+  await expect(input(page)).toBeDisabled();
+  await expect(page.getByRole("button", { name: CHAT_TEXT.setUp })).toHaveCount(0);
+  failing = false;
+  await alert.getByRole("button", { name: "Retry" }).click();
+  await expect(alert).toHaveCount(0);
+  await expect(input(page)).toBeEnabled();
+});
+
 test("on load the first active provider is chosen and all three data sources: the input is ready", async ({ page }) => {
   // Two active providers, in the server's order (spec §4: the first is auto-selected).
   const listed = [

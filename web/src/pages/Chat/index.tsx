@@ -7,6 +7,7 @@ import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { PageHeader } from "@/components/ui/page-header";
+import { QueryError } from "@/components/ui/query-error";
 import { Skeleton } from "@/components/ui/skeleton";
 import { toast } from "@/hooks/use-toast";
 import { CHAT_INPUT_ID, ChatComposer } from "./components/chat-composer";
@@ -146,7 +147,16 @@ export default function ChatPage() {
                         ? `Ask about your enterprise data. ${provider.name} searches the chosen data sources and cites what it used.`
                         : "Choose an AI provider and at least one data source to start."}
                     </p>
-                    {!ready && !providers.isLoading && (
+                    {providers.isError && (
+                      <QueryError
+                        className="mt-6 text-left"
+                        error={providers.error}
+                        title="The AI providers could not be loaded."
+                        onRetry={() => void providers.refetch()}
+                        retrying={providers.isFetching}
+                      />
+                    )}
+                    {!ready && !providers.isLoading && !providers.isError && (
                       <Button className="mt-6" onClick={openConfig}>
                         <Settings2 aria-hidden="true" />
                         {CHAT_TEXT.setUp}
