@@ -4,7 +4,7 @@ import { AI_MODEL_OPTIONS, AI_PROVIDER_DELETE_CONFIRM, AI_PROVIDER_MESSAGES, typ
 import { TOASTS } from "../contract/messages";
 import { E2E_FAKE_AI_URL } from "../playwright.config";
 import { DOC_SHOTS, expect, test } from "./fixtures";
-import { ADMIN, apiClient, createUserWithRoles, horizontalOverflow, signIn, unique } from "./helpers";
+import { ADMIN, apiClient, COLOR_SCHEMES, createUserWithRoles, horizontalOverflow, SCREEN_SIZES, signIn, unique } from "./helpers";
 
 /**
  * AI Providers (spec sections 2, 4, 5 and 8; D6, D18) against the real server and the fake AI
@@ -393,11 +393,8 @@ test("screenshots of the AI Providers screen, light and dark, desktop and phone"
   });
   const [local, , openai] = samples as [AiProvider, AiProvider, AiProvider];
 
-  for (const size of [
-    { name: "desktop", width: 1440, height: 900 },
-    { name: "phone", width: 390, height: 844 },
-  ] as const) {
-    for (const scheme of ["light", "dark"] as const) {
+  for (const size of SCREEN_SIZES) {
+    for (const scheme of COLOR_SCHEMES) {
       const path = (what: string) => `e2e/screenshots/ai-providers${what}-${size.name}-${scheme}.png`;
       await page.setViewportSize({ width: size.width, height: size.height });
       await page.emulateMedia({ colorScheme: scheme, reducedMotion: "reduce" });

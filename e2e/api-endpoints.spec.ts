@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { expect, openScreen, test } from "./fixtures";
-import { horizontalOverflow } from "./helpers";
+import { COLOR_SCHEMES, horizontalOverflow, SCREEN_SIZES } from "./helpers";
 
 /** API Endpoints (spec section 2; D14, D19) against the real server: health from real checks, medians measured. */
 
@@ -53,8 +53,8 @@ test("a failed load of the figures offers Retry and the list stays", async ({ pa
   await expect(page.getByRole("alert")).toHaveCount(0);
 });
 
-for (const size of [{ name: "desktop", width: 1440, height: 900 }, { name: "phone", width: 390, height: 844 }] as const) {
-  for (const scheme of ["light", "dark"] as const) {
+for (const size of SCREEN_SIZES) {
+  for (const scheme of COLOR_SCHEMES) {
     test(`screenshot at ${size.name} in ${scheme}`, async ({ page }) => {
       await page.setViewportSize({ width: size.width, height: size.height });
       await page.emulateMedia({ colorScheme: scheme, reducedMotion: "reduce" });

@@ -5,7 +5,7 @@ import type { AtlassianConfigDto, BitbucketConfigDto } from "../contract/integra
 import { TOASTS } from "../contract/messages";
 import { E2E_FAKE_AI_URL, E2E_PORT, E2E_SANDBOX_URL } from "../playwright.config";
 import { DOC_SHOTS, expect, test } from "./fixtures";
-import { ADMIN, createUserWithRoles, horizontalOverflow, signIn, unique } from "./helpers";
+import { ADMIN, COLOR_SCHEMES, createUserWithRoles, horizontalOverflow, SCREEN_SIZES, signIn, unique } from "./helpers";
 
 /**
  * The AI chat (spec §2, §4, §5, §7, §8; D21; issue 13) against the real server, the sandbox's
@@ -364,11 +364,8 @@ test("screenshots of a real conversation, light and dark, desktop and phone; not
   await expect(answers(page).last()).toContainText("Ask me to dig into any of these.");
   await expect(answers(page).last().getByRole("navigation", { name: "Sources" })).toBeVisible();
 
-  for (const size of [
-    { name: "desktop", width: 1440, height: 900 },
-    { name: "phone", width: 390, height: 844 },
-  ] as const) {
-    for (const scheme of ["light", "dark"] as const) {
+  for (const size of SCREEN_SIZES) {
+    for (const scheme of COLOR_SCHEMES) {
       await page.setViewportSize({ width: size.width, height: size.height });
       await page.emulateMedia({ colorScheme: scheme, reducedMotion: "reduce" });
       await openChat(page);

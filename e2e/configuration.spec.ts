@@ -1,7 +1,7 @@
 import type { Locator, Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
 import { E2E_PORT, E2E_SANDBOX_URL } from "../playwright.config";
-import { ADMIN, apiClient, createUserWithRoles, horizontalOverflow, signIn, unique } from "./helpers";
+import { ADMIN, apiClient, COLOR_SCHEMES, createUserWithRoles, horizontalOverflow, SCREEN_SIZES, signIn, unique } from "./helpers";
 
 /**
  * Configuration (spec sections 2, 4, 5, 8 and 9; D6, D16, D17, D20) against the real server and
@@ -238,11 +238,8 @@ test.describe.serial("Atlassian and Bitbucket integrations (one global config)",
     await page.emulateMedia({ reducedMotion: "reduce" });
     await page.goto("/configuration");
     await signIn(page);
-    for (const size of [
-      { name: "desktop", width: 1440, height: 900 },
-      { name: "phone", width: 390, height: 844 },
-    ] as const) {
-      for (const scheme of ["light", "dark"] as const) {
+    for (const size of SCREEN_SIZES) {
+      for (const scheme of COLOR_SCHEMES) {
         await page.setViewportSize({ width: size.width, height: size.height });
         await page.emulateMedia({ colorScheme: scheme, reducedMotion: "reduce" });
         await page.goto("/configuration");

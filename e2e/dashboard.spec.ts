@@ -1,7 +1,7 @@
 import { mkdirSync } from "node:fs";
 import type { Locator, Page, Route } from "@playwright/test";
 import { DOC_SHOTS, expect, openScreen, test } from "./fixtures";
-import { ADMIN, apiClient, createUserWithRoles, horizontalOverflow, signIn, unique } from "./helpers";
+import { ADMIN, apiClient, COLOR_SCHEMES, createUserWithRoles, horizontalOverflow, SCREEN_SIZES, signIn, unique } from "./helpers";
 
 /**
  * Server Dashboard (spec §2, §3, §7, §9; D14, D19) against the real server. Every worker shares
@@ -341,13 +341,8 @@ test.describe("without stats.read", () => {
 });
 
 /** The README's screenshots: desktop and phone, light and dark. */
-const SIZES = [
-  { name: "desktop", width: 1440, height: 900 },
-  { name: "phone", width: 390, height: 844 },
-] as const;
-
-for (const size of SIZES) {
-  for (const scheme of ["light", "dark"] as const) {
+for (const size of SCREEN_SIZES) {
+  for (const scheme of COLOR_SCHEMES) {
     test(`screenshot at ${size.name} in ${scheme}`, async ({ page }) => {
       mkdirSync(DOC_SHOTS, { recursive: true });
       // Some traffic of each band, so the charts and the activity list have something to show.

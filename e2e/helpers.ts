@@ -106,3 +106,11 @@ export async function mcpToken(baseURL: string, scope = "read"): Promise<{ clien
     await context.dispose();
   }
 }
+
+/** The sizes the screenshots are taken at: a desktop window and a phone. */
+export const SCREEN_SIZES = [
+  { name: "desktop", width: 1440, height: 900 },
+  { name: "phone", width: 390, height: 844 },
+] as const;
+/** Both colour schemes, for the screenshots. */
+export const COLOR_SCHEMES = ["light", "dark"] as const;

@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync } from "node:fs";
 import type { Locator, Page } from "@playwright/test";
 import { LOG_CSV_COLUMNS, type LogEntryDetailDto, type LogEntryDto, type LogSummaryDto } from "../contract/logs";
 import { DOC_SHOTS, expect, openScreen, test } from "./fixtures";
-import { createUserWithRoles, horizontalOverflow, signIn, unique } from "./helpers";
+import { COLOR_SCHEMES, createUserWithRoles, horizontalOverflow, SCREEN_SIZES, signIn, unique } from "./helpers";
 
 /**
  * Request Logs (spec sections 2, 7, 8 and 9; D15, D22) against the real server. Other suites run
@@ -385,15 +385,11 @@ test.describe("without logs.read", () => {
 });
 
 /** Screenshots for the README: desktop and phone, light and dark, and the detail panel. */
-const SIZES = [
-  { name: "desktop", width: 1440, height: 900 },
-  { name: "phone", width: 390, height: 844 },
-] as const;
 mkdirSync(DOC_SHOTS, { recursive: true });
 mkdirSync("e2e/screenshots", { recursive: true });
 
-for (const size of SIZES) {
-  for (const scheme of ["light", "dark"] as const) {
+for (const size of SCREEN_SIZES) {
+  for (const scheme of COLOR_SCHEMES) {
     test(`screenshot at ${size.name} in ${scheme}`, async ({ page, baseURL }) => {
       const tag = unique("logs-shot-");
       await makeTraffic(page, baseURL!, tag, { ok: 3, getErrors: 2, postErrors: 1 }, { Accept: "application/json", "User-Agent": "ExampleMCPClient/1.4 (docs)" });

@@ -2,7 +2,7 @@ import { mkdirSync } from "node:fs";
 import type { Locator, Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
 import { SECRET_MASK, type OAuthClientDto } from "../contract/oauth";
-import { ADMIN, apiClient, createUserWithRoles, horizontalOverflow, signIn, unique } from "./helpers";
+import { ADMIN, apiClient, COLOR_SCHEMES, createUserWithRoles, horizontalOverflow, SCREEN_SIZES, signIn, unique } from "./helpers";
 
 /**
  * OAuth Clients (spec sections 2, 4, 5, 7, 8 and 9; D7, D13) against the real server. Tests run in
@@ -409,11 +409,8 @@ test("screenshots of the OAuth Clients screen, light and dark, desktop and phone
     redirectUris: ["http://127.0.0.1:33418/callback"],
   });
   await page.goto("/oauth-clients");
-  for (const size of [
-    { name: "desktop", width: 1440, height: 900 },
-    { name: "phone", width: 390, height: 844 },
-  ] as const) {
-    for (const scheme of ["light", "dark"] as const) {
+  for (const size of SCREEN_SIZES) {
+    for (const scheme of COLOR_SCHEMES) {
       const shot = (what: string, fullPage = false) => page.screenshot({ path: `e2e/screenshots/oauth-clients-${what}-${size.name}-${scheme}.png`, fullPage });
       await page.setViewportSize({ width: size.width, height: size.height });
       await page.emulateMedia({ colorScheme: scheme, reducedMotion: "reduce" });

@@ -1,22 +1,16 @@
 import { mkdirSync } from "node:fs";
 import { expect, test } from "@playwright/test";
 import { NAV_ITEMS } from "../contract/navigation";
-import { ADMIN, apiClient, createUserWithRoles, horizontalOverflow, unique } from "./helpers";
+import { ADMIN, apiClient, COLOR_SCHEMES, createUserWithRoles, horizontalOverflow, SCREEN_SIZES, unique } from "./helpers";
 
 /**
  * Screenshots of every screen, light and dark, desktop and phone, into e2e/screenshots/ (not
  * committed) for a person to look at. Each also checks nothing scrolls sideways.
  */
-const SIZES = [
-  { name: "desktop", width: 1440, height: 900 },
-  { name: "phone", width: 390, height: 844 },
-] as const;
-const SCHEMES = ["light", "dark"] as const;
-
 mkdirSync("e2e/screenshots", { recursive: true });
 
-for (const size of SIZES) {
-  for (const scheme of SCHEMES) {
+for (const size of SCREEN_SIZES) {
+  for (const scheme of COLOR_SCHEMES) {
     test(`screens at ${size.name} in ${scheme}`, async ({ page }) => {
       test.setTimeout(60_000);
       await page.setViewportSize({ width: size.width, height: size.height });
@@ -44,8 +38,8 @@ for (const size of SIZES) {
 }
 
 /** User Management: the Users tab, each dialog and the Roles tab. */
-for (const size of SIZES) {
-  for (const scheme of SCHEMES) {
+for (const size of SCREEN_SIZES) {
+  for (const scheme of COLOR_SCHEMES) {
     test(`user management at ${size.name} in ${scheme}`, async ({ page, baseURL }) => {
       test.setTimeout(60_000);
       const sample = { username: unique("grace"), password: "sample-secret", email: `${unique("grace")}@example.com`, firstName: "Grace", lastName: "Hopper" };

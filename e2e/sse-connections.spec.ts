@@ -1,5 +1,5 @@
 import { expect, openScreen, test } from "./fixtures";
-import { createUserWithRoles, horizontalOverflow, mcpToken, signIn, unique } from "./helpers";
+import { COLOR_SCHEMES, createUserWithRoles, horizontalOverflow, mcpToken, SCREEN_SIZES, signIn, unique } from "./helpers";
 
 /**
  * SSE Connections (spec sections 2 and 7; D8) against the real server: a stream this test opens
@@ -94,8 +94,8 @@ test.describe("as a viewer", () => {
   });
 });
 
-for (const size of [{ name: "desktop", width: 1440, height: 900 }, { name: "phone", width: 390, height: 844 }] as const) {
-  for (const scheme of ["light", "dark"] as const) {
+for (const size of SCREEN_SIZES) {
+  for (const scheme of COLOR_SCHEMES) {
     test(`screenshot at ${size.name} in ${scheme}`, async ({ page, baseURL }) => {
       const agent = `Claude/1.0 (e2e ${unique("")})`;
       const stream = await openStream(baseURL!, agent);
