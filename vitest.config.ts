@@ -71,7 +71,7 @@ export default defineConfig({
         resolve: { alias: { "@contract": new URL("./contract", import.meta.url).pathname, "@": new URL("./web/src", import.meta.url).pathname } },
         test: { ...shared, name: "web", include: ["web/src/**/*.test.ts"] },
       },
-      { test: { ...shared, name: "pglite", include: ["server/**/*.test.ts", "contract/**/*.test.ts", "sandbox/**/*.test.ts"], env: { TEST_DB: "pglite" }, globalSetup: ["server/test/pglite-global-setup.ts"] } },
+      { test: { ...shared, name: "pglite", include: ["server/**/*.test.ts", "contract/**/*.test.ts", "sandbox/**/*.test.ts"], env: { TEST_DB: "pglite" }, globalSetup: ["server/test/pglite-global-setup.ts", "server/test/conformance-global-setup.ts"] } },
       ...(postgresAvailable
         ? [
             {

@@ -22,7 +22,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { installSuite, INSTALL_TIMEOUT_MS, NODE22, readChecks, SUITE_CLI, suiteEnv, suiteRunsHere, type Check } from "../test/conformance";
+import { NODE22, readChecks, SUITE_CLI, suiteEnv, suiteRunsHere, type Check } from "../test/conformance";
 import { startMcpRig, type McpRig } from "./mcp.test-rig";
 
 const REVISIONS = ["2025-11-25", "2026-07-28"] as const;
@@ -118,10 +118,9 @@ describe.skipIf(!suiteRunsHere)("MCP conformance suite: server scenarios on /mcp
   let relay: { url: string; server: Server };
 
   beforeAll(async () => {
-    await installSuite();
     rig = await startMcpRig();
     relay = await tokenRelay(rig.baseUrl, await rig.token());
-  }, INSTALL_TIMEOUT_MS + 60_000);
+  });
   afterAll(async () => {
     relay?.server.closeAllConnections();
     await new Promise((resolve) => relay?.server.close(resolve));

@@ -26,7 +26,7 @@ import { signedInAs } from "../test/factories";
 import type { TestClient } from "../test/http-client";
 import { answerConsent } from "../test/oauth";
 import { startTestApp, type TestApp } from "../test/test-app";
-import { freePort, installSuite, INSTALL_TIMEOUT_MS, NODE22, readChecks, SUITE_CLI, suiteEnv, suiteRunsHere, type Check } from "../test/conformance";
+import { freePort, NODE22, readChecks, SUITE_CLI, suiteEnv, suiteRunsHere, type Check } from "../test/conformance";
 
 /** Every authorization-server scenario of the pinned suite (`conformance list --authorization`). */
 const SCENARIOS = ["authorization-server-metadata-endpoint", "authorization-code-grant"];
@@ -138,12 +138,11 @@ describe.skipIf(!suiteRunsHere)("MCP conformance suite: authorization server sce
   let user: TestClient;
 
   beforeAll(async () => {
-    await installSuite();
     t = await startTestApp({ config: { RATE_LIMIT_OAUTH_REQUESTS: 1000 } });
     admin = (await signedInAs(t, ["admin"])).client;
     // An operator holds mcp.write: the consent grants both scopes.
     user = (await signedInAs(t, ["operator"])).client;
-  }, INSTALL_TIMEOUT_MS + 60_000);
+  });
   afterAll(async () => {
     await t?.close();
   });

