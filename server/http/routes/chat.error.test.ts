@@ -44,6 +44,24 @@ describe("provider failures: a clear reason, the user's message kept", () => {
     expect(chat.fake.requests[0]!.outcome).not.toBe("open");
   });
 
+  it("while the provider has not answered, the question is already stored (a reload or a crash keeps it)", async () => {
+    chat.fake.reset();
+    chat.fake.script([{ hang: true }]);
+    const leave = new AbortController();
+    const turn = fetch(new URL("/api/chat/send", chat.rig.user.baseUrl), {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "text/event-stream", cookie: chat.rig.user.cookieHeader() },
+      body: JSON.stringify({ message: "Failure: still thinking", providerId: chat.providers.openai.id, sessionId: null, mcpTools: ALL }),
+      signal: leave.signal,
+    }).then((res) => res.text());
+    await expect.poll(() => chat.fake.requests[0]?.outcome, { timeout: 10_000 }).toBe("open");
+    await expect.poll(async () => (await conversationWith("Failure: still thinking")).messages.map((m) => [m.role, m.content]), { timeout: 10_000 }).toEqual([["user", "Failure: still thinking"]]);
+    expect(chat.fake.requests[0]!.outcome).toBe("open");
+    leave.abort();
+    await turn.catch(() => {});
+    await expect.poll(() => chat.fake.requests[0]?.outcome, { timeout: 10_000 }).toBe("client-closed");
+  });
+
   it("a provider answering garbage: 502, not a hang", async () => {
     chat.fake.reset();
     chat.fake.script([{ garbage: true }, { garbage: true }]);

@@ -141,43 +141,29 @@ export function createChatService(deps: ChatServiceDeps) {
       const conversationId = existing?.id ?? randomUUID();
       const userRow: ChatMessageRow = { id: randomUUID(), conversationId, role: "user", content: request.message, mcpCalls: [], citations: [], usage: null, status: "complete", createdAt: startedAt };
       // The question is stored while the provider thinks (a turn's overhead is what the user waits
-      // for beyond the provider and the tools); it is in the database before the answer is. The
-      // embedded database works on this thread, so the writes wait until the provider has answered
-      // the first request (or the turn has ended without one): they must not hold that request back.
-      let providerAnswered = () => {};
-      const firstAnswer = new Promise<void>((resolve) => (providerAnswered = resolve));
-      const questionStored = firstAnswer.then(async () => {
+      // for beyond the provider and the tools); it is in the database before the answer is.
+      const questionStored = (async () => {
         if (!existing) await repo.createConversation({ id: conversationId, userId: user.id, title: titleOf(request.message), providerId: provider.id, at: startedAt });
         await repo.insertMessage(userRow);
-      });
-      const fetchForTurn: typeof fetch = (input, init) => {
-        const answer = deps.fetch(input, init);
-        answer.then(providerAnswered, providerAnswered);
-        return answer;
-      };
+      })();
       // Awaited below; until then a failure must not go unhandled.
       questionStored.catch(() => {});
       options.onEvent({ type: "start", sessionId: conversationId, userMessage: toChatMessage(userRow) });
 
       const caller = chatCaller(user, options.requestId);
       const offer = await deps.tools.offer(caller, request.mcpTools);
-      let outcome: TurnOutcome;
-      try {
-        outcome = await runChatTurn({
-          model: languageModelFor(provider, { fetch: fetchForTurn, ...(deps.baseUrls ? { baseUrls: deps.baseUrls } : {}) }),
-          providerName: providerName(provider),
-          secrets: [provider.apiKey],
-          system: systemPrompt({ sources: request.mcpTools, toolCount: offer.tools.length, today: startedAt, userSystemMessage: request.systemMessage, canRead: caller.scopes.length > 0 }),
-          messages: [...history(earlier), { role: "user", content: request.message }],
-          tools: { specs: offer.tools, run: (spec, args, signal) => deps.tools.callTool(spec, args, offer.context(signal), caller) },
-          signal: options.signal,
-          timeoutMs: deps.timeoutMs,
-          maxSteps: CHAT_LIMITS.maxSteps,
-          onEvent: options.onEvent,
-        });
-      } finally {
-        providerAnswered();
-      }
+      const outcome = await runChatTurn({
+        model: languageModelFor(provider, { fetch: deps.fetch, ...(deps.baseUrls ? { baseUrls: deps.baseUrls } : {}) }),
+        providerName: providerName(provider),
+        secrets: [provider.apiKey],
+        system: systemPrompt({ sources: request.mcpTools, toolCount: offer.tools.length, today: startedAt, userSystemMessage: request.systemMessage, canRead: caller.scopes.length > 0 }),
+        messages: [...history(earlier), { role: "user", content: request.message }],
+        tools: { specs: offer.tools, run: (spec, args, signal) => deps.tools.callTool(spec, args, offer.context(signal), caller) },
+        signal: options.signal,
+        timeoutMs: deps.timeoutMs,
+        maxSteps: CHAT_LIMITS.maxSteps,
+        onEvent: options.onEvent,
+      });
       if (outcome.failure) deps.log.warn({ provider: provider.id, kind: provider.provider, status: outcome.failure.status }, "an AI provider call failed");
       await questionStored;
       const conversation = { id: conversationId };
