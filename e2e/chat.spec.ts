@@ -221,11 +221,13 @@ test("without an active provider the input is disabled and the empty state offer
 test("when the provider list cannot be loaded the chat says so and Retry recovers", async ({ page }) => {
   let failing = true;
   await page.route("**/api/chat/providers", (route) =>
-    failing ? route.fulfill({ status: 500, contentType: "application/json", body: JSON.stringify({ error: "internal", message: "The server failed." }) }) : route.continue(),
+    failing ? route.fulfill({ status: 500, contentType: "application/json", body: JSON.stringify({ error: { code: "internal", message: "The server failed." }, requestId: "e2e" }) }) : route.continue(),
   );
   await openChat(page);
   const alert = page.getByRole("alert").filter({ hasText: "The AI providers could not be loaded." });
   await expect(alert).toBeVisible();
+  // The server's reason, as it wrote it.
+  await expect(alert).toContainText("The server failed.");
   await expect(input(page)).toBeDisabled();
   await expect(page.getByRole("button", { name: CHAT_TEXT.setUp })).toHaveCount(0);
   failing = false;

@@ -20,9 +20,16 @@ const compat = (apiKey: string | null) => ({ provider: "openai-compatible" as co
 describe("checkProvider", () => {
   it("answers what the model said", async () => {
     fake.script([{ text: "OK" }]);
+    // The time shown ("Answered in N ms") is the call's own, from the clock it is given.
+    const clock = [1_000, 1_250];
+    const result = await checkProvider(compat(KEY), { fetch, now: () => clock.shift()! });
+    expect(result).toEqual({ ok: true, answer: "OK", error: null, latencyMs: 250 });
+  });
+
+  it("cuts the key out of an answer that quotes it", async () => {
+    fake.script([{ text: `Your key is ${KEY}` }]);
     const result = await checkProvider(compat(KEY), { fetch });
-    expect(result).toMatchObject({ ok: true, answer: "OK", error: null });
-    expect(result.latencyMs).toBeGreaterThanOrEqual(0);
+    expect(result.answer).toBe("Your key is [API key]");
   });
 
   it("gives a refusal in the chat's words (describeProviderFailure), without the key", async () => {

@@ -1,6 +1,6 @@
 import { generateText } from "ai";
 import { AI_PROVIDER_LABELS, type AiProviderTestResult } from "../../contract/ai-providers";
-import { describeProviderFailure } from "./provider-errors";
+import { describeProviderFailure, redactSecrets } from "./provider-errors";
 import { languageModelFor, type HostedBaseUrls, type ProviderTarget } from "./provider-model";
 
 /** How long the Test action waits for the provider (D24: every upstream call has a timeout). */
@@ -30,7 +30,7 @@ export async function checkProvider(target: ProviderTarget, options: ProviderChe
   try {
     const model = languageModelFor(target, { fetch: options.fetch, ...(options.baseUrls ? { baseUrls: options.baseUrls } : {}) });
     const result = await generateText({ model, prompt: "Reply with the single word: OK", maxOutputTokens: 16, maxRetries: 0, abortSignal: signal });
-    return { ok: true, answer: bounded(redact(result.text.trim(), target.apiKey)), error: null, latencyMs: now() - started };
+    return { ok: true, answer: bounded(redactSecrets(result.text.trim(), [target.apiKey])), error: null, latencyMs: now() - started };
   } catch (err) {
     const label = AI_PROVIDER_LABELS[target.provider];
     const reason = signal.aborted
@@ -38,11 +38,6 @@ export async function checkProvider(target: ProviderTarget, options: ProviderChe
       : describeProviderFailure(err, label, { secrets: [target.apiKey] }).message;
     return { ok: false, answer: null, error: reason, latencyMs: now() - started };
   }
-}
-
-/** A model may quote the key back (some do, masked or not): it never reaches the console. */
-function redact(text: string, apiKey: string | null): string {
-  return apiKey ? text.split(apiKey).join("[API key]") : text;
 }
 
 const bounded = (text: string): string => (text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT - 1)}…` : text);

@@ -37,9 +37,14 @@ function providerWords(err: APICallError): string | null {
  */
 export function describeProviderFailure(err: unknown, providerName: string, options: { timedOut?: boolean; secrets?: readonly (string | null)[] } = {}): ProviderFailure {
   const failure = describe(err, providerName, options.timedOut ?? false);
-  let message = failure.message;
-  for (const secret of options.secrets ?? []) if (secret && secret.length >= 4) message = message.split(secret).join("[API key]");
-  return { ...failure, message };
+  return { ...failure, message: redactSecrets(failure.message, options.secrets ?? []) };
+}
+
+/** `text` with each secret (a provider's key) cut out: a provider or a model may quote it back. */
+export function redactSecrets(text: string, secrets: readonly (string | null)[]): string {
+  let out = text;
+  for (const secret of secrets) if (secret && secret.length >= 4) out = out.split(secret).join("[API key]");
+  return out;
 }
 
 function describe(err: unknown, providerName: string, timedOut: boolean): ProviderFailure {

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { createSecretBox, KEY_FILE_NAME, loadSecretKey } from "./secret-box";
+import { createSecretBox, KEY_FILE_NAME, loadSecretKey, secretHint } from "./secret-box";
 
 describe("secret box", () => {
   const box = createSecretBox(randomBytes(32));
@@ -52,5 +52,14 @@ describe("loadSecretKey", () => {
     expect(a.key).toHaveLength(32);
     expect(loadSecretKey({ secretKey: "x".repeat(40), dataDir: dir }).key.equals(a.key)).toBe(true);
     expect(() => statSync(join(dir, KEY_FILE_NAME))).toThrow();
+  });
+});
+
+describe("secretHint", () => {
+  it("shows the last four characters of a key of 12 or more, nothing of a shorter one", () => {
+    expect(secretHint("sk-proj-abcdefgh-7f3a")).toBe("7f3a");
+    expect(secretHint("abcdefgh1234")).toBe("1234");
+    expect(secretHint("ollama")).toBe("");
+    expect(secretHint("abcdefgh123")).toBe("");
   });
 });

@@ -69,5 +69,9 @@ export function loadSecretKey(options: { secretKey: string | undefined; dataDir:
   return { key, source: "file" };
 }
 
-/** What the API may show of a write-only secret (D6): its last four characters. */
-export const secretHint = (secret: string): string => secret.slice(-4);
+/**
+ * What the API may show of a write-only secret (D6): its last four characters, or nothing of a
+ * secret shorter than 12 (four of a short one would give too much of it away; an Ollama server's
+ * key may be "ollama").
+ */
+export const secretHint = (secret: string): string => (secret.length >= 12 ? secret.slice(-4) : "");

@@ -1,9 +1,11 @@
-import { useQueryClient } from "@tanstack/react-query";
+import { useQueryClient, type QueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
 import type { ChatMessage, ChatStreamEvent, ConversationDetail, DataSource, McpCall } from "@contract/chat";
 import { TOASTS } from "@contract/messages";
 import { fetchConversation, refetchConversations, streamChat } from "@/api/chat";
 import { ApiError } from "@/api/client";
+import { toastFailure } from "@/api/mutation";
+import { SESSION_QUERY_KEY } from "@/api/session";
 import { toast } from "@/hooks/use-toast";
 import { toastSendFailed } from "./components/send-failed-toast";
 
@@ -37,6 +39,14 @@ export const FIRST_TOKEN_PAINTED = "chat:first-token-painted";
 
 const CONNECTION_LOST = "The connection closed before the reply was complete.";
 
+/**
+ * The chat's requests run outside TanStack Query (a stream, an imperative read), so the client's
+ * 401 rule (api/query-client.ts) does not see them: an ended session is checked here the same way.
+ */
+function signedOutIf(client: QueryClient, error: ApiError) {
+  if (error.status === 401) void client.invalidateQueries({ queryKey: SESSION_QUERY_KEY });
+}
+
 const isAbort = (error: unknown) => error instanceof DOMException && error.name === "AbortError";
 
 const finishedCalls = (tools: ToolChip[]): McpCall[] => tools.filter((t) => t.state === "done").map((t) => ({ tool: t.tool, results: t.results, error: t.error }));
@@ -49,7 +59,7 @@ const finishedCalls = (tools: ToolChip[]): McpCall[] => tools.filter((t) => t.st
  * stopped. A failure keeps the user's message and shows the §8 toast with the server's reason.
  */
 export function useChatSession() {
-  const queryClient = useQueryClient();
+  const client = useQueryClient();
   const [sessionId, setSessionId] = useState<string | null>(null);
   const [messages, setMessages] = useState<ChatMessage[]>([]);
   const [draft, setDraft] = useState<Draft | null>(null);
@@ -114,7 +124,7 @@ export function useChatSession() {
             if (sessionRef.current !== event.sessionId) {
               sessionRef.current = event.sessionId;
               setSessionId(event.sessionId);
-              void refetchConversations(queryClient);
+              void refetchConversations(client);
             }
             setMessages((m) => m.map((x) => (x.id === local.id ? event.userMessage : x)));
             break;
@@ -167,7 +177,10 @@ export function useChatSession() {
         if (!finished && failure === null) failure = CONNECTION_LOST;
       } catch (error) {
         if (isAbort(error)) stopped = true;
-        else if (error instanceof ApiError) failure = error.serverMessage ?? error.message;
+        else if (error instanceof ApiError) {
+          failure = error.serverMessage ?? error.message;
+          signedOutIf(client, error);
+        }
         else failure = error instanceof Error ? error.message : CONNECTION_LOST;
       } finally {
         if (abortRef.current === controller) abortRef.current = null;
@@ -190,10 +203,10 @@ export function useChatSession() {
           setDraft(null);
         }
         if (failure !== null && !stopped) toastSendFailed(failure);
-        void refetchConversations(queryClient);
+        void refetchConversations(client);
       }
     },
-    [flushText, queryClient],
+    [flushText, client],
   );
 
   const stop = useCallback(() => abortRef.current?.abort(), []);
@@ -224,7 +237,10 @@ export function useChatSession() {
         return detail;
       } catch (error) {
         if (generation === generationRef.current) {
-          toast({ variant: "destructive", title: TOASTS.errorTitle, description: error instanceof ApiError ? (error.serverMessage ?? error.message) : String(error) });
+          if (error instanceof ApiError) {
+            toastFailure(error);
+            signedOutIf(client, error);
+          } else toast({ variant: "destructive", title: TOASTS.errorTitle, description: CONNECTION_LOST });
           sessionRef.current = null;
           setSessionId(null);
         }
@@ -233,7 +249,7 @@ export function useChatSession() {
         if (generation === generationRef.current) setOpening(null);
       }
     },
-    [reset],
+    [reset, client],
   );
 
   return { sessionId, messages, draft, awaiting: draft !== null, opening, send, stop, newChat: reset, open };

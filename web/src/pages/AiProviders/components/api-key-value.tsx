@@ -32,8 +32,14 @@ export function ApiKeyValue({ provider, revealed, onToggleReveal }: ApiKeyValueP
             <span className="text-muted-foreground" aria-hidden="true">
               ••••{" "}
             </span>
-            <span className="sr-only">Key ending in </span>
-            {hint}
+            {hint ? (
+              <>
+                <span className="sr-only">Key ending in </span>
+                {hint}
+              </>
+            ) : (
+              <span className="font-sans text-muted-foreground">a short key: none of it is shown</span>
+            )}
           </span>
         ) : (
           <span className="tracking-tight text-muted-foreground">

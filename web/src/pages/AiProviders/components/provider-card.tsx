@@ -57,7 +57,7 @@ export function ProviderCard({ provider, canWrite, revealed, onToggleReveal, onE
             <h3 id={headingId} className="min-w-0 max-w-full truncate text-base font-semibold" title={provider.name}>
               {provider.name}
             </h3>
-            {provider.isActive ? <Badge variant="success">Active</Badge> : <Badge variant="warning">Inactive</Badge>}
+            {isActive ? <Badge variant="success">Active</Badge> : <Badge variant="warning">Inactive</Badge>}
           </div>
           <p className="flex min-w-0 flex-wrap items-center gap-x-2 gap-y-1 text-sm text-muted-foreground">
             <span className="font-medium tracking-wide text-foreground">{provider.provider.toUpperCase()}</span>

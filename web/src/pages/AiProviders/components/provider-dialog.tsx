@@ -89,8 +89,8 @@ function ProviderForm({ provider, onDone }: { provider: AiProvider | null; onDon
 
   const compatible = kind === "openai-compatible";
   const keyHint = provider
-    ? storedHint
-      ? `Leave blank to keep the current key (•••• ${storedHint}).`
+    ? storedHint !== null
+      ? `Leave blank to keep the current key${storedHint ? ` (•••• ${storedHint})` : ""}.`
       : "No key is stored. Leave blank to keep it so, or enter one."
     : compatible
       ? "Optional: a server on your own network may need none. Stored encrypted, never shown again."

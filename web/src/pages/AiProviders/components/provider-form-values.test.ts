@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { AiProviderCreateSchema, AiProviderUpdateSchema, type AiProvider, type AiProviderForm } from "@contract/ai-providers";
-import { createBody, EMPTY_PROVIDER, isCustomModel, updateBody, valuesOf } from "./provider-form-values";
+import { createBody, isCustomModel, updateBody, valuesOf } from "./provider-form-values";
 
 const stored: AiProvider = {
   id: "7a0c2c1e-0000-4000-8000-000000000001",
@@ -18,10 +18,6 @@ const stored: AiProvider = {
 const submitted = (p: AiProvider): AiProviderForm => ({ ...valuesOf(p), provider: p.provider });
 
 describe("the AI provider form's values (spec sections 4 and 7; D6)", () => {
-  it("starts with nothing chosen and active", () => {
-    expect(EMPTY_PROVIDER).toEqual({ name: "", provider: "", model: "", apiKey: "", baseUrl: "", isActive: true });
-  });
-
   it("opens a stored provider with its key blank", () => {
     expect(valuesOf(stored)).toEqual({ name: "Local", provider: "openai-compatible", model: "llama3.1:8b", apiKey: "", baseUrl: "http://ollama.internal:11434/v1", isActive: false });
     expect(valuesOf({ ...stored, provider: "openai", model: "gpt-4o", baseUrl: null }).baseUrl).toBe("");

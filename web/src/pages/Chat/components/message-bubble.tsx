@@ -10,6 +10,9 @@ import { splitSettled } from "../lib/settled-markdown";
 import type { Draft, ToolChip } from "../use-chat-session";
 import { ChatMarkdown } from "./chat-markdown";
 
+/** Only web links become citations (the server already keeps only those; this is the second guard). */
+const WEB_LINK = /^https?:\/\//i;
+
 const CITATION_ICON = { jira: SquareCheckBig, confluence: FileText, bitbucket: GitPullRequest } as const;
 const CITATION_KIND = { jira: "Jira", confluence: "Confluence", bitbucket: "Bitbucket" } as const;
 
@@ -60,7 +63,7 @@ function Citations({ citations }: { citations: Citation[] }) {
     <nav aria-label="Sources" className="mt-3 border-t border-border pt-2">
       <p className="mb-1 text-xs font-medium text-muted-foreground">Sources</p>
       <ul className="flex flex-col gap-1">
-        {citations.map((c) => {
+        {citations.filter((c) => WEB_LINK.test(c.url)).map((c) => {
           const Icon = CITATION_ICON[c.kind];
           return (
             <li key={c.url} className="min-w-0">

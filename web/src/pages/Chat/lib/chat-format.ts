@@ -1,5 +1,5 @@
 import type { McpCall, TokenUsage } from "@contract/chat";
-import { formatNumber } from "@/lib/format";
+import { formatNumber, plural } from "@/lib/format";
 
 /**
  * Spec §2: an assistant message's badge per tool call, "tool: N results", word for word (also for
@@ -20,7 +20,7 @@ export function usageText(usage: TokenUsage | null): string | null {
 }
 
 /** The data-sources badge: "3 data sources", "1 data source". */
-export const sourcesBadgeText = (count: number): string => `${count} data ${count === 1 ? "source" : "sources"}`;
+export const sourcesBadgeText = (count: number): string => plural(count, "data source");
 
 /** A message's time, hours and minutes in the user's locale. */
 export function messageTime(iso: string): string {
