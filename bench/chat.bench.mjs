@@ -8,6 +8,7 @@
 import { adminCookie, fmt, median, percentile, requireBuild, sourceModule, startSandboxProcess, startServer } from "./lib.mjs";
 
 const TURNS = Number(process.env.BENCH_TURNS ?? 40);
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 3);
 const QUESTION = "Which Jira issues were updated recently?";
 
 /** The built server on the sandbox, with an OpenAI-compatible provider pointed at an in-process fake; what the benches need to drive it. */
@@ -59,7 +60,7 @@ export async function run() {
     const baseline = [];
     // Interleaved (a turn at each pace, then a baseline round trip), so the machine's moods fall
     // on every series alike.
-    for (let i = 0; i < TURNS + 3; i++) {
+    for (let i = 0; i < TURNS + WARMUP; i++) {
       for (const pace of PACES) {
         rig.fake.reset();
         rig.fake.script((request) => ({ ...smartTurn(request.conversation), delayMs: pace.firstMs, chunkDelayMs: pace.pieceMs }));
@@ -67,7 +68,7 @@ export async function run() {
         const res = await rig.post("/api/chat/send", { message: QUESTION, providerId: rig.providerId, sessionId: null, mcpTools: ["jira", "confluence", "bitbucket"] });
         const total = performance.now() - started;
         if (res.status !== 200 || res.body.mcpCalls?.[0]?.tool !== "jira_search") throw new Error(`turn: ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`);
-        if (i < 3) continue; // warm-up: connections, JIT, caches
+        if (i < WARMUP) continue; // warm-up: connections, JIT, caches
         const providerMs = rig.fake.requests.reduce((sum, r) => sum + (r.timing.endedAt - r.timing.receivedAt), 0);
         // The tool's own time, as the audit recorded it (written in batches: read after a flush interval).
         const audit = await waitForAudit(rig, res.body.timestamp);
@@ -79,7 +80,7 @@ export async function run() {
       const started = performance.now();
       const res = await fetch(`${rig.server.url}/api/chat/providers`, { headers: { cookie: rig.cookie } });
       await res.arrayBuffer();
-      if (i >= 3) baseline.push(performance.now() - started);
+      if (i >= WARMUP) baseline.push(performance.now() - started);
     }
     const base = median(baseline);
     return [

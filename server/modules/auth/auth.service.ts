@@ -134,9 +134,8 @@ export function createAuthService(deps: {
       if (now.getTime() - found.session.lastSeenAt.getTime() > TOUCH_INTERVAL_MS) {
         await sessionsRepo.touch(id, now);
       }
-      // Read on every request, so a role change takes effect at once.
-      const grants = await userRolesRepo.grantsFor(found.user.id);
-      return { ...found, grants, permissions: new Set(grants.permissions) };
+      // The grants are read with the session on every request, so a role change takes effect at once.
+      return { ...found, permissions: new Set(found.grants.permissions) };
     },
 
     async logout(token: string): Promise<void> {

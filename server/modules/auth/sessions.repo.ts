@@ -1,6 +1,7 @@
 import { and, eq, lt, ne, or } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { sessions, users, type SessionRow, type UserRow } from "../../db/schema";
+import { grantColumns, toGrants, type Grants } from "../users/user-roles.repo";
 
 export type SessionsRepo = ReturnType<typeof createSessionsRepo>;
 
@@ -10,14 +11,15 @@ export function createSessionsRepo(db: Db) {
       await db.insert(sessions).values({ ...row, lastSeenAt: row.createdAt });
     },
 
-    async findWithUser(id: string): Promise<{ session: SessionRow; user: UserRow } | undefined> {
+    /** The session with its user and the user's grants, in one round trip (every signed-in request reads it). */
+    async findWithUser(id: string): Promise<{ session: SessionRow; user: UserRow; grants: Grants } | undefined> {
       const [row] = await db
-        .select({ session: sessions, user: users })
+        .select({ session: sessions, user: users, ...grantColumns(db, users.id) })
         .from(sessions)
         .innerJoin(users, eq(users.id, sessions.userId))
         .where(eq(sessions.id, id))
         .limit(1);
-      return row;
+      return row && { session: row.session, user: row.user, grants: toGrants(row) };
     },
 
     async touch(id: string, at: Date): Promise<void> {

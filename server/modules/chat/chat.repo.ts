@@ -9,9 +9,12 @@ export type NewChatMessageRow = typeof chatMessages.$inferInsert;
 export function createChatRepo(db: Db) {
   const owned = (id: string, userId: string) => and(eq(chatConversations.id, id), eq(chatConversations.userId, userId));
   return {
-    async createConversation(row: { id: string; userId: string; title: string; providerId: string; at: Date }): Promise<ChatConversationRow> {
-      const [created] = await db.insert(chatConversations).values({ id: row.id, userId: row.userId, title: row.title, providerId: row.providerId, createdAt: row.at, updatedAt: row.at }).returning();
-      return created!;
+    /** A new conversation with its first message, in one statement. */
+    async startConversation(row: { id: string; userId: string; title: string; providerId: string; at: Date }, first: NewChatMessageRow): Promise<void> {
+      const conversation = db.$with("conversation").as(
+        db.insert(chatConversations).values({ id: row.id, userId: row.userId, title: row.title, providerId: row.providerId, createdAt: row.at, updatedAt: row.at }).returning({ id: chatConversations.id }),
+      );
+      await db.with(conversation).insert(chatMessages).values({ ...first, conversationId: row.id });
     },
 
     findConversation: async (id: string, userId: string): Promise<ChatConversationRow | undefined> => (await db.select().from(chatConversations).where(owned(id, userId)).limit(1))[0],
@@ -42,6 +45,15 @@ export function createChatRepo(db: Db) {
 
     async insertMessage(row: NewChatMessageRow): Promise<ChatMessageRow> {
       const [created] = await db.insert(chatMessages).values(row).returning();
+      return created!;
+    },
+
+    /** A message added to a conversation, which becomes its most recent one (and takes `providerId`): one statement. */
+    async appendMessage(row: NewChatMessageRow, touch: { providerId: string; at: Date }): Promise<ChatMessageRow> {
+      const touched = db.$with("touched").as(
+        db.update(chatConversations).set({ updatedAt: touch.at, providerId: touch.providerId }).where(eq(chatConversations.id, row.conversationId)).returning({ id: chatConversations.id }),
+      );
+      const [created] = await db.with(touched).insert(chatMessages).values(row).returning();
       return created!;
     },
 

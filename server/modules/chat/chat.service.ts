@@ -134,18 +134,16 @@ export function createChatService(deps: ChatServiceDeps) {
      * conversation); after that, a provider failure is the result's `failure`.
      */
     async send(request: TurnRequest, user: ChatUser, options: { requestId: string | null; signal: AbortSignal; onEvent: (event: ChatStreamEvent) => void }): Promise<{ sessionId: string; reply: ChatReply | null; outcome: TurnOutcome }> {
-      const provider = await deps.providers.resolveForCall(request.providerId);
-      const existing = request.sessionId ? await ownConversation(request.sessionId, user.id) : null;
+      const [provider, existing] = await Promise.all([deps.providers.resolveForCall(request.providerId), request.sessionId ? ownConversation(request.sessionId, user.id) : null]);
       const earlier = existing ? await repo.recentMessages(existing.id, CHAT_LIMITS.historyMessages) : [];
       const startedAt = clock.now();
       const conversationId = existing?.id ?? randomUUID();
       const userRow: ChatMessageRow = { id: randomUUID(), conversationId, role: "user", content: request.message, mcpCalls: [], citations: [], usage: null, status: "complete", createdAt: startedAt };
       // The question is stored while the provider thinks (a turn's overhead is what the user waits
       // for beyond the provider and the tools); it is in the database before the answer is.
-      const questionStored = (async () => {
-        if (!existing) await repo.createConversation({ id: conversationId, userId: user.id, title: titleOf(request.message), providerId: provider.id, at: startedAt });
-        await repo.insertMessage(userRow);
-      })();
+      const questionStored = existing
+        ? repo.insertMessage(userRow)
+        : repo.startConversation({ id: conversationId, userId: user.id, title: titleOf(request.message), providerId: provider.id, at: startedAt }, userRow);
       // Awaited below; until then a failure must not go unhandled.
       questionStored.catch(() => {});
       options.onEvent({ type: "start", sessionId: conversationId, userMessage: toChatMessage(userRow) });
@@ -175,19 +173,10 @@ export function createChatService(deps: ChatServiceDeps) {
       }
       // Stored after the question even on a clock that did not move (a fake one in tests).
       const answeredAt = new Date(Math.max(clock.now().getTime(), startedAt.getTime() + 1));
-      const [row] = await Promise.all([
-        repo.insertMessage({
-          conversationId: conversation.id,
-          role: "assistant",
-          content: outcome.text,
-          mcpCalls: outcome.mcpCalls,
-          citations: outcome.citations,
-          usage: outcome.usage,
-          status: outcome.status,
-          createdAt: answeredAt,
-        }),
-        repo.touchConversation(conversation.id, { providerId: provider.id, at: answeredAt }),
-      ]);
+      const row = await repo.appendMessage(
+        { conversationId: conversation.id, role: "assistant", content: outcome.text, mcpCalls: outcome.mcpCalls, citations: outcome.citations, usage: outcome.usage, status: outcome.status, createdAt: answeredAt },
+        { providerId: provider.id, at: answeredAt },
+      );
       return { sessionId: conversation.id, reply: { ...toChatMessage(row), sessionId: conversation.id }, outcome };
     },
 

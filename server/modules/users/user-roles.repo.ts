@@ -1,6 +1,32 @@
-import { and, asc, eq, inArray } from "drizzle-orm";
+import { and, asc, eq, inArray, sql, type Column, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { permissions, rolePermissions, roles, userRoles, type RoleRow } from "../../db/schema";
+import { permissions, rolePermissions, roles, userRoles, users, type RoleRow } from "../../db/schema";
+
+/** What a user may do: the names of their active roles and the `resource.action` keys those roles grant. */
+export interface Grants {
+  roles: string[];
+  permissions: string[];
+}
+
+/**
+ * A user's grants as two array columns of one row (subqueries on `userId`, a column of the outer
+ * query): the session lookup reads them with the session and the user in one round trip.
+ */
+export function grantColumns(db: Db, userId: Column): { roleNames: SQL<string[]>; permissionKeys: SQL<string[]> } {
+  const activeRole = and(eq(roles.id, userRoles.roleId), eq(roles.isActive, true));
+  const names = db.select({ name: roles.name }).from(userRoles).innerJoin(roles, activeRole).where(eq(userRoles.userId, userId));
+  const keys = db
+    .selectDistinct({ key: sql`${permissions.resource} || '.' || ${permissions.action}` })
+    .from(userRoles)
+    .innerJoin(roles, activeRole)
+    .innerJoin(rolePermissions, eq(rolePermissions.roleId, roles.id))
+    .innerJoin(permissions, eq(permissions.id, rolePermissions.permissionId))
+    .where(eq(userRoles.userId, userId));
+  return { roleNames: sql<string[]>`array(${names})`, permissionKeys: sql<string[]>`array(${keys})` };
+}
+
+/** Grants as the service hands them out: sorted (in JS, not by the database's collation). */
+export const toGrants = (row: { roleNames: string[]; permissionKeys: string[] }): Grants => ({ roles: [...row.roleNames].sort(), permissions: [...row.permissionKeys].sort() });
 
 export type UserRolesRepo = ReturnType<typeof createUserRolesRepo>;
 
@@ -33,22 +59,10 @@ export function createUserRolesRepo(db: Db) {
       await db.insert(userRoles).values({ userId, roleId }).onConflictDoNothing();
     },
 
-    /** What the user may do: the permissions of their active roles, and those roles' names. */
-    async grantsFor(userId: string): Promise<{ roles: string[]; permissions: string[] }> {
-      const rows = await db
-        .select({ role: roles.name, resource: permissions.resource, action: permissions.action })
-        .from(userRoles)
-        .innerJoin(roles, and(eq(roles.id, userRoles.roleId), eq(roles.isActive, true)))
-        .leftJoin(rolePermissions, eq(rolePermissions.roleId, roles.id))
-        .leftJoin(permissions, eq(permissions.id, rolePermissions.permissionId))
-        .where(eq(userRoles.userId, userId));
-      const roleNames = new Set<string>();
-      const keys = new Set<string>();
-      for (const r of rows) {
-        roleNames.add(r.role);
-        if (r.resource && r.action) keys.add(`${r.resource}.${r.action}`);
-      }
-      return { roles: [...roleNames].sort(), permissions: [...keys].sort() };
+    /** What the user may do (no user: nothing). */
+    async grantsFor(userId: string): Promise<Grants> {
+      const [row] = await db.select(grantColumns(db, users.id)).from(users).where(eq(users.id, userId));
+      return row ? toGrants(row) : { roles: [], permissions: [] };
     },
   };
 }
