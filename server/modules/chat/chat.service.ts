@@ -139,19 +139,30 @@ export function createChatService(deps: ChatServiceDeps) {
       const startedAt = clock.now();
       const conversationId = existing?.id ?? randomUUID();
       const userRow: ChatMessageRow = { id: randomUUID(), conversationId, role: "user", content: request.message, mcpCalls: [], citations: [], usage: null, status: "complete", createdAt: startedAt };
-      // The question is stored while the provider thinks (a turn's overhead is what the user waits
-      // for beyond the provider and the tools); it is in the database before the answer is.
-      const questionStored = existing
-        ? repo.insertMessage(userRow)
-        : repo.startConversation({ id: conversationId, userId: user.id, title: titleOf(request.message), providerId: provider.id, at: startedAt }, userRow);
-      // Awaited below; until then a failure must not go unhandled.
-      questionStored.catch(() => {});
+      // The question is written while the provider thinks, as soon as the provider has the request
+      // (the embedded database runs on this thread: written first, it would hold the request back),
+      // and at the latest when the turn ends. It is in the database before the answer is.
+      let questionStored: Promise<unknown> | null = null;
+      const storeQuestion = () => {
+        if (!questionStored) {
+          questionStored = existing ? repo.insertMessage(userRow) : repo.startConversation({ id: conversationId, userId: user.id, title: titleOf(request.message), providerId: provider.id, at: startedAt }, userRow);
+          // Awaited when the turn ends; until then a failure must not go unhandled.
+          questionStored.catch(() => {});
+        }
+        return questionStored;
+      };
+      const providerFetch: typeof globalThis.fetch = (input, init) => {
+        const response = deps.fetch(input, init);
+        // By the next turn of the event loop, the request is on the wire.
+        setImmediate(storeQuestion);
+        return response;
+      };
       options.onEvent({ type: "start", sessionId: conversationId, userMessage: toChatMessage(userRow) });
 
       const caller = chatCaller(user, options.requestId);
       const offer = await deps.tools.offer(caller, request.mcpTools);
       const outcome = await runChatTurn({
-        model: languageModelFor(provider, { fetch: deps.fetch, ...(deps.baseUrls ? { baseUrls: deps.baseUrls } : {}) }),
+        model: languageModelFor(provider, { fetch: providerFetch, ...(deps.baseUrls ? { baseUrls: deps.baseUrls } : {}) }),
         providerName: providerName(provider),
         secrets: [provider.apiKey],
         system: systemPrompt({ sources: request.mcpTools, toolCount: offer.tools.length, today: startedAt, userSystemMessage: request.systemMessage, canRead: caller.scopes.length > 0 }),
@@ -163,7 +174,7 @@ export function createChatService(deps: ChatServiceDeps) {
         onEvent: options.onEvent,
       });
       if (outcome.failure) deps.log.warn({ provider: provider.id, kind: provider.provider, status: outcome.failure.status }, "an AI provider call failed");
-      await questionStored;
+      await storeQuestion();
       const conversation = { id: conversationId };
 
       // Nothing written and nothing called: there is no answer to keep, only the user's message.
