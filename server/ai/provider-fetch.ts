@@ -1,5 +1,5 @@
 import { isIP } from "node:net";
-import { Agent, fetch as undiciFetch } from "undici";
+import { Agent, Dispatcher, fetch as undiciFetch } from "undici";
 import { HostNotAllowedError, hostRuleMessage, type HostPolicy } from "../upstream/host-policy";
 
 /**
@@ -9,19 +9,53 @@ import { HostNotAllowedError, hostRuleMessage, type HostPolicy } from "../upstre
  * its own, and no automatic redirects to somewhere else.
  */
 export type ProviderFetch = typeof globalThis.fetch & {
+  /** The same fetch, calling `onSent` once each request (headers and body) is on the wire. */
+  notifying(onSent: () => void): typeof globalThis.fetch;
   /** Ends the pool's keep-alive connections (the container's close). */
   close(): Promise<void>;
 };
 
+/**
+ * The pool, telling `onSent` when each request (headers and body) is written out: undici's
+ * onRequestSent, which a composed interceptor does not see. The handler is otherwise untouched.
+ */
+class NotifyingDispatcher extends Dispatcher {
+  constructor(
+    private readonly pool: Dispatcher,
+    private readonly onSent: () => void,
+  ) {
+    super();
+  }
+
+  override dispatch(options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
+    const onSent = this.onSent;
+    return this.pool.dispatch(
+      options,
+      new Proxy(handler, {
+        get(target, key) {
+          const value: unknown = Reflect.get(target, key);
+          if (key !== "onRequestSent") return typeof value === "function" ? value.bind(target) : value;
+          return (...args: unknown[]) => {
+            onSent();
+            return typeof value === "function" ? value.apply(target, args) : undefined;
+          };
+        },
+      }),
+    );
+  }
+}
+
 export function createProviderFetch(options: { hostPolicy?: HostPolicy; connectTimeoutMs?: number }): ProviderFetch {
   const policy = options.hostPolicy;
   const agent = new Agent({ keepAliveTimeout: 30_000, connections: 32, connect: { timeout: options.connectTimeoutMs ?? 10_000, ...(policy ? { lookup: policy.lookup } : {}) } });
-  const fetch = (async (input: string | URL | Request, init?: RequestInit) => {
-    const url = new URL(typeof input === "string" || input instanceof URL ? input : input.url);
-    // A literal address never passes through DNS (nor the pool's lookup): checked here.
-    const host = url.hostname.replace(/^\[|\]$/g, "");
-    if (policy && isIP(host) && !policy.permits(host, host)) throw new HostNotAllowedError(hostRuleMessage(host, host));
-    return undiciFetch(url, { ...(init as object), dispatcher: agent, redirect: "error" } as Parameters<typeof undiciFetch>[1]);
-  }) as unknown as typeof globalThis.fetch;
-  return Object.assign(fetch, { close: () => agent.close() });
+  const fetchVia = (dispatcher: Dispatcher) =>
+    (async (input: string | URL | Request, init?: RequestInit) => {
+      const url = new URL(typeof input === "string" || input instanceof URL ? input : input.url);
+      // A literal address never passes through DNS (nor the pool's lookup): checked here.
+      const host = url.hostname.replace(/^\[|\]$/g, "");
+      if (policy && isIP(host) && !policy.permits(host, host)) throw new HostNotAllowedError(hostRuleMessage(host, host));
+      return undiciFetch(url, { ...(init as object), dispatcher, redirect: "error" } as Parameters<typeof undiciFetch>[1]);
+    }) as unknown as typeof globalThis.fetch;
+  const fetch = fetchVia(agent);
+  return Object.assign(fetch, { notifying: (onSent: () => void) => fetchVia(new NotifyingDispatcher(agent, onSent)), close: () => agent.close() });
 }

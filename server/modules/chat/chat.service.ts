@@ -6,6 +6,7 @@ import { randomUUID } from "node:crypto";
 import type { ChatConversationRow, ChatMessageRow } from "../../db/schema";
 import { runChatTurn, type TurnOutcome } from "../../ai/chat-turn";
 import { describeProviderFailure } from "../../ai/provider-errors";
+import type { ProviderFetch } from "../../ai/provider-fetch";
 import { languageModelFor, type HostedBaseUrls, type ProviderTarget } from "../../ai/provider-model";
 import { AppError } from "../../lib/app-error";
 import type { Clock } from "../../lib/clock";
@@ -43,7 +44,8 @@ export interface ChatServiceDeps {
   log: Logger;
   providers: ChatProviders;
   tools: Pick<McpCore, "offer" | "callTool">;
-  fetch: typeof globalThis.fetch;
+  /** The provider fetch (server/ai/provider-fetch.ts): the host rules, and a word when a request is sent. */
+  fetch: ProviderFetch;
   baseUrls?: HostedBaseUrls;
   /** The most one turn may take, provider and tools together. */
   timeoutMs: number;
@@ -139,9 +141,9 @@ export function createChatService(deps: ChatServiceDeps) {
       const startedAt = clock.now();
       const conversationId = existing?.id ?? randomUUID();
       const userRow: ChatMessageRow = { id: randomUUID(), conversationId, role: "user", content: request.message, mcpCalls: [], citations: [], usage: null, status: "complete", createdAt: startedAt };
-      // The question is written while the provider thinks, as soon as the provider has the request
-      // (the embedded database runs on this thread: written first, it would hold the request back),
-      // and at the latest when the turn ends. It is in the database before the answer is.
+      // The question is written while the provider thinks: once the provider has the request (the
+      // embedded database runs on this thread, and written first it held the request back), at the
+      // latest when the turn ends. It is in the database before the answer is.
       let questionStored: Promise<unknown> | null = null;
       const storeQuestion = () => {
         if (!questionStored) {
@@ -151,18 +153,12 @@ export function createChatService(deps: ChatServiceDeps) {
         }
         return questionStored;
       };
-      const providerFetch: typeof globalThis.fetch = (input, init) => {
-        const response = deps.fetch(input, init);
-        // By the next turn of the event loop, the request is on the wire.
-        setImmediate(storeQuestion);
-        return response;
-      };
       options.onEvent({ type: "start", sessionId: conversationId, userMessage: toChatMessage(userRow) });
 
       const caller = chatCaller(user, options.requestId);
       const offer = await deps.tools.offer(caller, request.mcpTools);
       const outcome = await runChatTurn({
-        model: languageModelFor(provider, { fetch: providerFetch, ...(deps.baseUrls ? { baseUrls: deps.baseUrls } : {}) }),
+        model: languageModelFor(provider, { fetch: deps.fetch.notifying(storeQuestion), ...(deps.baseUrls ? { baseUrls: deps.baseUrls } : {}) }),
         providerName: providerName(provider),
         secrets: [provider.apiKey],
         system: systemPrompt({ sources: request.mcpTools, toolCount: offer.tools.length, today: startedAt, userSystemMessage: request.systemMessage, canRead: caller.scopes.length > 0 }),
