@@ -1,5 +1,5 @@
 import { Bot, Database, History, MessagesSquare, Settings2 } from "lucide-react";
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useState } from "react";
 import { CHAT_TEXT, DATA_SOURCE_KEYS } from "@contract/chat";
 import { TOASTS } from "@contract/messages";
 import { useChatProviders } from "@/api/chat";
@@ -9,6 +9,7 @@ import { Card } from "@/components/ui/card";
 import { PageHeader } from "@/components/ui/page-header";
 import { QueryError } from "@/components/ui/query-error";
 import { Skeleton } from "@/components/ui/skeleton";
+import { useReturnFocus } from "@/hooks/use-return-focus";
 import { toast } from "@/hooks/use-toast";
 import { CHAT_INPUT_ID, ChatComposer } from "./components/chat-composer";
 import { ChatConfigDialog } from "./components/chat-config-dialog";
@@ -30,17 +31,12 @@ export default function ChatPage() {
   const [configOpen, setConfigOpen] = useState(false);
   const [listOpen, setListOpen] = useState(false);
   const chat = useChatSession();
-  // The dialog has no Radix trigger: focus goes back to the button that opened it, or, when that
-  // one is gone (the empty state's "Set up configuration" once the chat is ready), to the message box.
-  const configOpener = useRef<HTMLElement | null>(null);
+  // When the opener is gone (the empty state's "Set up configuration" once the chat is ready),
+  // focus goes to the message box.
+  const configFocus = useReturnFocus(() => document.getElementById(CHAT_INPUT_ID));
   const openConfig = () => {
-    configOpener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    configFocus.remember();
     setConfigOpen(true);
-  };
-  const returnFocus = (event: Event) => {
-    event.preventDefault();
-    const opener = configOpener.current?.isConnected ? configOpener.current : null;
-    (opener ?? document.getElementById(CHAT_INPUT_ID))?.focus();
   };
 
   const active = providers.data ?? [];
@@ -176,7 +172,7 @@ export default function ChatPage() {
         onOpenChange={setConfigOpen}
         providers={active}
         config={config}
-        onCloseAutoFocus={returnFocus}
+        onCloseAutoFocus={configFocus.onCloseAutoFocus}
         onApply={(next) => {
           setConfig(next);
           setConfigOpen(false);

@@ -6,6 +6,7 @@ import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { useCan } from "@/hooks/use-permission";
+import { useReturnFocus } from "@/hooks/use-return-focus";
 import { deleteButtonSelector, menuTriggerSelector, type ClientAction } from "./components/client-actions";
 import { ClientCard } from "./components/client-card";
 import { ClientsSkeleton } from "./components/clients-skeleton";
@@ -37,18 +38,12 @@ export default function OAuthClientsPage() {
   const [revealed, setRevealed] = useState<ReadonlySet<string>>(() => new Set());
   // Where focus lands when the control that opened a dialog is gone (a deleted client's card).
   const contentRef = useRef<HTMLDivElement>(null);
-  const createOpener = useRef<HTMLElement | null>(null);
+  // The empty state's button is gone once the first client exists: then the list.
+  const createFocus = useReturnFocus(() => contentRef.current);
 
   const openCreate = () => {
-    createOpener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    createFocus.remember();
     setCreateOpen(true);
-  };
-  // The dialog has no Radix trigger: give focus back to the button that opened it (the empty
-  // state's button is gone once the first client exists: then the list).
-  const onCreateCloseAutoFocus = (event: Event) => {
-    event.preventDefault();
-    const opener = createOpener.current?.isConnected ? createOpener.current : null;
-    (opener ?? contentRef.current)?.focus();
   };
 
   const toggleReveal = useCallback((clientId: string) => {
@@ -128,7 +123,7 @@ export default function OAuthClientsPage() {
 
       {canWrite && (
         <>
-          <CreateClientDialog open={createOpen} onOpenChange={setCreateOpen} onCloseAutoFocus={onCreateCloseAutoFocus} />
+          <CreateClientDialog open={createOpen} onOpenChange={setCreateOpen} onCloseAutoFocus={createFocus.onCloseAutoFocus} />
           <ConfirmClientDialog
             kind={confirm.kind}
             client={confirm.client}
