@@ -9,6 +9,7 @@ import { PageHeader } from "@/components/ui/page-header";
 import { QueryError } from "@/components/ui/query-error";
 import { useCan } from "@/hooks/use-permission";
 import { useReturnFocus } from "@/hooks/use-return-focus";
+import { useRevealed } from "@/hooks/use-revealed";
 import { editButtonSelector, ProviderCard } from "./components/provider-card";
 import { ProviderDialog } from "./components/provider-dialog";
 import { ProvidersSkeleton } from "./components/providers-skeleton";
@@ -31,7 +32,7 @@ export default function AiProvidersPage() {
 
   const [dialog, setDialog] = useState<DialogState>({ provider: null, open: false });
   // Spec section 4: keys are masked by default and revealed per provider (D6: the hint only).
-  const [revealed, setRevealed] = useState<ReadonlySet<string>>(() => new Set());
+  const { revealed, toggle: toggleReveal } = useRevealed();
   // Where focus lands when the control that opened the dialog is gone.
   const contentRef = useRef<HTMLDivElement>(null);
   // Focus goes back to the button that opened the dialog, else to the edited provider's edit
@@ -42,15 +43,6 @@ export default function AiProvidersPage() {
     returnFocus.remember();
     setDialog({ provider, open: true });
   };
-
-  const toggleReveal = useCallback((id: string) => {
-    setRevealed((current) => {
-      const next = new Set(current);
-      if (next.has(id)) next.delete(id);
-      else next.add(id);
-      return next;
-    });
-  }, []);
 
   // Spec section 2: the browser's own confirmation, word for word.
   const onDelete = useCallback(

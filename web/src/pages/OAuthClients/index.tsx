@@ -7,6 +7,7 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { useCan } from "@/hooks/use-permission";
 import { useReturnFocus } from "@/hooks/use-return-focus";
+import { useRevealed } from "@/hooks/use-revealed";
 import { deleteButtonSelector, menuTriggerSelector, type ClientAction } from "./components/client-actions";
 import { ClientCard } from "./components/client-card";
 import { ClientsSkeleton } from "./components/clients-skeleton";
@@ -35,7 +36,7 @@ export default function OAuthClientsPage() {
   const [createOpen, setCreateOpen] = useState(false);
   const [confirm, setConfirm] = useState<ConfirmState>({ kind: "delete", client: null, open: false });
   // Spec section 4: secrets are masked by default and revealed per client.
-  const [revealed, setRevealed] = useState<ReadonlySet<string>>(() => new Set());
+  const { revealed, toggle: toggleReveal, reveal } = useRevealed();
   // Where focus lands when the control that opened a dialog is gone (a deleted client's card).
   const contentRef = useRef<HTMLDivElement>(null);
   // The empty state's button is gone once the first client exists: then the list.
@@ -45,15 +46,6 @@ export default function OAuthClientsPage() {
     createFocus.remember();
     setCreateOpen(true);
   };
-
-  const toggleReveal = useCallback((clientId: string) => {
-    setRevealed((current) => {
-      const next = new Set(current);
-      if (next.has(clientId)) next.delete(clientId);
-      else next.add(clientId);
-      return next;
-    });
-  }, []);
 
   const onAction = useCallback(
     (action: ClientAction, client: OAuthClientDto) => {
@@ -130,7 +122,7 @@ export default function OAuthClientsPage() {
             open={confirm.open}
             onOpenChange={(open) => setConfirm((c) => ({ ...c, open }))}
             onCloseAutoFocus={onConfirmCloseAutoFocus}
-            onRegenerated={(client) => setRevealed((current) => new Set(current).add(client.clientId))}
+            onRegenerated={(client) => reveal(client.clientId)}
           />
         </>
       )}
