@@ -1,4 +1,4 @@
-import { MessageSquare, MoreHorizontal, Pencil, Plus, Trash2 } from "lucide-react";
+import { MessageSquare, Pencil, Plus, Trash2 } from "lucide-react";
 import { useRef, useState } from "react";
 import type { Conversation } from "@contract/chat";
 import { useConversations, useDeleteConversation, useRenameConversation } from "@/api/chat";
@@ -6,7 +6,7 @@ import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "@/components/ui/dialog";
 import { DialogFormFooter } from "@/components/ui/dialog-form-footer";
-import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuTrigger } from "@/components/ui/dropdown-menu";
+import { DropdownMenuItem, RowActionsMenu } from "@/components/ui/dropdown-menu";
 import { FieldError } from "@/components/ui/field-error";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
@@ -78,34 +78,27 @@ export function ConversationList({ activeId, onOpen, onNew, onDeleted, className
                   <span className="block truncate text-sm">{c.title}</span>
                   <Time iso={c.updatedAt} as="dateTime" className="block text-xs text-muted-foreground" />
                 </button>
-                <DropdownMenu>
-                  <DropdownMenuTrigger asChild>
-                    <Button variant="ghost" size="icon" className="size-8 shrink-0" aria-label={`Actions for ${c.title}`} data-conversation-actions={c.id}>
-                      <MoreHorizontal aria-hidden="true" />
-                    </Button>
-                  </DropdownMenuTrigger>
-                  <DropdownMenuContent align="end">
-                    <DropdownMenuItem
-                      onSelect={() => {
-                        setDialogFor(c.id);
-                        setRenaming(c);
-                      }}
-                    >
-                      <Pencil aria-hidden="true" />
-                      Rename
-                    </DropdownMenuItem>
-                    <DropdownMenuItem
-                      variant="destructive"
-                      onSelect={() => {
-                        setDialogFor(c.id);
-                        setDeleting(c);
-                      }}
-                    >
-                      <Trash2 aria-hidden="true" />
-                      Delete
-                    </DropdownMenuItem>
-                  </DropdownMenuContent>
-                </DropdownMenu>
+                <RowActionsMenu modal label={`Actions for ${c.title}`} className="shrink-0" data-conversation-actions={c.id}>
+                  <DropdownMenuItem
+                    onSelect={() => {
+                      setDialogFor(c.id);
+                      setRenaming(c);
+                    }}
+                  >
+                    <Pencil aria-hidden="true" />
+                    Rename
+                  </DropdownMenuItem>
+                  <DropdownMenuItem
+                    variant="destructive"
+                    onSelect={() => {
+                      setDialogFor(c.id);
+                      setDeleting(c);
+                    }}
+                  >
+                    <Trash2 aria-hidden="true" />
+                    Delete
+                  </DropdownMenuItem>
+                </RowActionsMenu>
               </li>
             ))}
           </ul>
