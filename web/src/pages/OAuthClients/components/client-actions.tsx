@@ -41,9 +41,9 @@ export function ClientActions({ client, onAction }: ClientActionsProps) {
         )}
       </RowActionsMenu>
       <Button
-        variant="ghost"
+        variant="ghost-destructive"
         size="icon"
-        className="size-8 text-destructive hover:bg-destructive/10 hover:text-destructive"
+        className="size-8"
         aria-label={`Delete client ${client.name}`}
         title="Delete client"
         data-client-delete={client.clientId}
