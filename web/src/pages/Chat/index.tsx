@@ -1,4 +1,4 @@
-import { Bot, Database, History, MessagesSquare, Settings2 } from "lucide-react";
+import { Bot, Database, History, Settings2 } from "lucide-react";
 import { useEffect, useState } from "react";
 import { CHAT_TEXT, DATA_SOURCE_KEYS } from "@contract/chat";
 import { TOASTS } from "@contract/messages";
@@ -7,12 +7,12 @@ import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { PageHeader } from "@/components/ui/page-header";
-import { QueryError } from "@/components/ui/query-error";
 import { Skeleton } from "@/components/ui/skeleton";
 import { useReturnFocus } from "@/hooks/use-return-focus";
 import { toast } from "@/hooks/use-toast";
 import { CHAT_INPUT_ID, ChatComposer } from "./components/chat-composer";
 import { ChatConfigDialog } from "./components/chat-config-dialog";
+import { ChatEmptyState } from "./components/chat-empty-state";
 import { ConversationList } from "./components/conversation-list";
 import { MessageList } from "./components/message-list";
 import { sourcesBadgeText } from "./lib/chat-format";
@@ -132,34 +132,7 @@ export default function ChatPage() {
               <MessageList
                 messages={chat.messages}
                 draft={chat.draft}
-                empty={
-                  <div className="flex h-full flex-col items-center justify-center px-6 py-10 text-center">
-                    <span className="mb-4 flex size-12 items-center justify-center rounded-full bg-muted text-muted-foreground">
-                      <MessagesSquare className="size-6" aria-hidden="true" />
-                    </span>
-                    <h2 className="text-base font-semibold">{CHAT_TEXT.emptyTitle}</h2>
-                    <p className="mt-1.5 max-w-md text-sm text-muted-foreground">
-                      {provider && ready
-                        ? `Ask about your enterprise data. ${provider.name} searches the chosen data sources and cites what it used.`
-                        : "Choose an AI provider and at least one data source to start."}
-                    </p>
-                    {providers.isError && (
-                      <QueryError
-                        className="mt-6 text-left"
-                        error={providers.error}
-                        title="The AI providers could not be loaded."
-                        onRetry={() => void providers.refetch()}
-                        retrying={providers.isFetching}
-                      />
-                    )}
-                    {!ready && !providers.isLoading && !providers.isError && (
-                      <Button className="mt-6" onClick={openConfig}>
-                        <Settings2 aria-hidden="true" />
-                        {CHAT_TEXT.setUp}
-                      </Button>
-                    )}
-                  </div>
-                }
+                empty={<ChatEmptyState providers={providers} provider={provider} ready={ready} onSetUp={openConfig} />}
               />
             )}
             <ChatComposer disabled={!ready} awaiting={chat.awaiting} onSend={(text) => void chat.send(text, config)} onStop={chat.stop} />
