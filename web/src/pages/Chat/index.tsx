@@ -1,5 +1,5 @@
 import { Bot, Database, History, Settings2 } from "lucide-react";
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { CHAT_TEXT, DATA_SOURCE_KEYS } from "@contract/chat";
 import { TOASTS } from "@contract/messages";
 import { useChatProviders } from "@/api/chat";
@@ -40,15 +40,10 @@ export default function ChatPage() {
   };
 
   const active = providers.data ?? [];
-  const provider = active.find((p) => p.id === config.providerId) ?? null;
-
-  // Spec §4: on load the first active provider is selected if none is chosen (or the chosen one
-  // is no longer active).
-  useEffect(() => {
-    if (!providers.data) return;
-    if (config.providerId !== null && providers.data.some((p) => p.id === config.providerId)) return;
-    setConfig((c) => ({ ...c, providerId: providers.data?.[0]?.id ?? null }));
-  }, [providers.data, config.providerId]);
+  // Spec §4: the first active provider is used while none is chosen (or the chosen one is no
+  // longer active).
+  const provider = active.find((p) => p.id === config.providerId) ?? active[0] ?? null;
+  const inUse: ChatConfig = { ...config, providerId: provider?.id ?? null };
 
   const ready = provider !== null && config.sources.length > 0;
   const openConversation = (id: string) => {
@@ -56,7 +51,7 @@ export default function ChatPage() {
     void chat.open(id).then((detail) => {
       // The conversation goes on with the provider it was held with, when that one is still active.
       const held = detail?.providerId;
-      if (held && held !== config.providerId && active.some((p) => p.id === held)) setConfig((c) => ({ ...c, providerId: held }));
+      if (held && held !== inUse.providerId && active.some((p) => p.id === held)) setConfig((c) => ({ ...c, providerId: held }));
     });
   };
   const newChat = () => {
@@ -135,7 +130,7 @@ export default function ChatPage() {
                 empty={<ChatEmptyState providers={providers} provider={provider} ready={ready} onSetUp={openConfig} />}
               />
             )}
-            <ChatComposer disabled={!ready} awaiting={chat.awaiting} onSend={(text) => void chat.send(text, config)} onStop={chat.stop} />
+            <ChatComposer disabled={!ready} awaiting={chat.awaiting} onSend={(text) => void chat.send(text, inUse)} onStop={chat.stop} />
           </Card>
         </div>
       </div>
@@ -144,7 +139,7 @@ export default function ChatPage() {
         open={configOpen}
         onOpenChange={setConfigOpen}
         providers={active}
-        config={config}
+        config={inUse}
         onCloseAutoFocus={configFocus.onCloseAutoFocus}
         onApply={(next) => {
           setConfig(next);
