@@ -1,6 +1,9 @@
 import { MessageSquare, Pencil, Plus, Trash2 } from "lucide-react";
+import { zodResolver } from "@hookform/resolvers/zod";
 import { useRef, useState } from "react";
-import type { Conversation } from "@contract/chat";
+import { useForm } from "react-hook-form";
+import type { z } from "zod";
+import { ConversationRenameSchema, type Conversation } from "@contract/chat";
 import { useConversations, useDeleteConversation, useRenameConversation } from "@/api/chat";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
@@ -13,6 +16,7 @@ import { Label } from "@/components/ui/label";
 import { QueryError } from "@/components/ui/query-error";
 import { Skeleton } from "@/components/ui/skeleton";
 import { Time } from "@/components/ui/time";
+import { applyServerFieldErrors } from "@/lib/form-errors";
 import { cn } from "@/lib/utils";
 
 interface ConversationListProps {
@@ -141,20 +145,18 @@ function RenameDialog({ conversation, onClose, onCloseAutoFocus }: { conversatio
   );
 }
 
+type RenameValues = z.input<typeof ConversationRenameSchema>;
+type RenameOutput = z.output<typeof ConversationRenameSchema>;
+
 function RenameForm({ conversation, onClose }: { conversation: Conversation; onClose: () => void }) {
-  const [title, setTitle] = useState(conversation.title);
-  const [error, setError] = useState<string | null>(null);
   const rename = useRenameConversation();
+  const form = useForm<RenameValues, unknown, RenameOutput>({ resolver: zodResolver(ConversationRenameSchema), defaultValues: { title: conversation.title } });
+  const error = form.formState.errors.title?.message;
+  const onSubmit = form.handleSubmit(({ title }) =>
+    rename.mutate({ id: conversation.id, title }, { onSuccess: onClose, onError: (e) => applyServerFieldErrors(form, e, ["title"]) }),
+  );
   return (
-    <form
-      className="grid gap-4"
-      onSubmit={(event) => {
-        event.preventDefault();
-        const trimmed = title.trim();
-        if (trimmed === "") return setError("Title is required");
-        rename.mutate({ id: conversation.id, title: trimmed }, { onSuccess: onClose, onError: (e) => setError(e.fields?.title ?? null) });
-      }}
-    >
+    <form noValidate className="grid gap-4" onSubmit={onSubmit}>
       <DialogHeader>
         <DialogTitle>Rename conversation</DialogTitle>
         <DialogDescription>The name shown in your conversation list.</DialogDescription>
@@ -163,18 +165,14 @@ function RenameForm({ conversation, onClose }: { conversation: Conversation; onC
         <Label htmlFor="conversation-title">Title</Label>
         <Input
           id="conversation-title"
-          value={title}
           maxLength={200}
-          onChange={(event) => {
-            setTitle(event.target.value);
-            setError(null);
-          }}
           aria-invalid={error ? true : undefined}
           aria-describedby={error ? "conversation-title-error" : undefined}
           disabled={rename.isPending}
           autoFocus
+          {...form.register("title")}
         />
-        <FieldError id="conversation-title-error" message={error ?? undefined} />
+        <FieldError id="conversation-title-error" message={error} />
       </div>
       <DialogFormFooter busy={rename.isPending} onCancel={onClose} submitLabel="Save" pendingLabel="Saving..." />
     </form>
