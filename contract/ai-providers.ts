@@ -30,6 +30,9 @@ export const AI_MODEL_OPTIONS: Record<AiProviderKind, readonly string[]> = {
   "openai-compatible": [],
 };
 
+/** The Model select's value for "type the model id yourself" (D18: a custom model id is accepted). */
+export const CUSTOM_MODEL = "__custom__";
+
 /** Spec §5 messages, word for word. */
 export const AI_PROVIDER_MESSAGES = {
   name: "Name is required",

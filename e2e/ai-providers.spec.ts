@@ -1,6 +1,6 @@
 import { copyFileSync, mkdirSync } from "node:fs";
 import { request, type Locator, type Page } from "@playwright/test";
-import { AI_MODEL_OPTIONS, AI_PROVIDER_DELETE_CONFIRM, AI_PROVIDER_MESSAGES, type AiProvider, type AiProviderCreate } from "../contract/ai-providers";
+import { AI_MODEL_OPTIONS, AI_PROVIDER_DELETE_CONFIRM, AI_PROVIDER_MESSAGES, CUSTOM_MODEL, type AiProvider, type AiProviderCreate } from "../contract/ai-providers";
 import { TOASTS } from "../contract/messages";
 import { E2E_FAKE_AI_URL } from "../playwright.config";
 import { DOC_SHOTS, expect, test } from "./fixtures";
@@ -208,7 +208,7 @@ test("the hosted kinds: each kind's models, latest first, a custom model id, and
   // Editing it opens on the custom id; Google with its latest model.
   await anthropic.getByRole("button", { name: `Edit e2e-anthropic-${suffix}` }).click();
   const edit = editDialog(page);
-  await expect(field(edit, "Model")).toHaveValue("__custom__");
+  await expect(field(edit, "Model")).toHaveValue(CUSTOM_MODEL);
   await expect(field(edit, "Custom model ID")).toHaveValue("claude-3-5-haiku-20241022");
   await expect(edit.getByRole("switch", { name: "Active" })).not.toBeChecked();
   await page.keyboard.press("Escape");
