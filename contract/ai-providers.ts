@@ -121,15 +121,14 @@ export const AiProviderSchema = z.object({
 export type AiProvider = z.infer<typeof AiProviderSchema>;
 
 /** POST /api/ai-providers/{id}/test: a one-token call; the provider's answer or its reason. */
-export const AiProviderTestResultSchema = z.object({
-  ok: z.boolean(),
+export interface AiProviderTestResult {
+  ok: boolean;
   /** What the model answered (bounded), when ok. */
-  answer: z.string().nullable(),
+  answer: string | null;
   /** The provider's reason, when not ok. */
-  error: z.string().nullable(),
-  latencyMs: z.number(),
-});
-export type AiProviderTestResult = z.infer<typeof AiProviderTestResultSchema>;
+  error: string | null;
+  latencyMs: number;
+}
 
 /** The console's form: the API key is required unless one is stored already (then blank keeps it). */
 export const aiProviderFormSchema = (hasStoredKey: boolean) =>
