@@ -297,6 +297,41 @@ test("a failing write shows the spec's failure toast (the status switch)", async
   expect((await apiClient(page, baseURL!).delete(`${LIST_URL}/${created.id}`)).status()).toBe(204);
 });
 
+test("a failing edit or delete shows the spec's failure toast with the server's reason, and changes nothing", async ({ page, baseURL }) => {
+  const created = await createViaApi(page, baseURL!, { name: unique("e2e-refused-"), provider: "openai", model: "gpt-4o", apiKey: "sk-refused-1234", isActive: true });
+  const url = `**${LIST_URL}/${created.id}`;
+  const refuse = (method: "PATCH" | "DELETE", message: string) =>
+    page.route(url, (route) =>
+      route.request().method() === method
+        ? route.fulfill({ status: 503, contentType: "application/json", body: JSON.stringify({ error: { code: "unavailable", message } }) })
+        : route.fallback(),
+    );
+  await openProviders(page);
+  const c = card(page, created.name);
+
+  await refuse("PATCH", "The database is busy");
+  await c.getByRole("button", { name: `Edit ${created.name}` }).click();
+  const edit = editDialog(page);
+  await field(edit, "Name").fill(`${created.name}-ed`);
+  await edit.getByRole("button", { name: "Update Provider" }).click();
+  await expect(toast(page, T.updateFailed)).toBeVisible();
+  await expect(toast(page, "The database is busy")).toBeVisible();
+  await expect(field(edit, "Name")).toHaveValue(`${created.name}-ed`);
+  await edit.getByRole("button", { name: "Cancel" }).click();
+  await expect(edit).toBeHidden();
+  await expect(c).toBeVisible();
+  await page.unroute(url);
+
+  await refuse("DELETE", "The provider is in use");
+  page.once("dialog", (d) => void d.accept());
+  await c.getByRole("button", { name: `Delete ${created.name}` }).click();
+  await expect(toast(page, T.deleteFailed)).toBeVisible();
+  await expect(toast(page, "The provider is in use")).toBeVisible();
+  await expect(c).toBeVisible();
+  await page.unroute(url);
+  expect((await apiClient(page, baseURL!).delete(`${LIST_URL}/${created.id}`)).status()).toBe(204);
+});
+
 test("skeleton cards while loading, then the empty state: No AI Providers, and its button opens the dialog", async ({ page }) => {
   // Other tests add providers to the same server meanwhile: the list is answered empty here,
   // once the skeleton has been seen.
