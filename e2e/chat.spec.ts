@@ -357,6 +357,30 @@ test("a tool call that fails shows its error badge, live and in the reopened con
   await expectErrorBadge();
 });
 
+test("New chat while a conversation is still opening shows the empty chat, not the loading skeleton", async ({ page }) => {
+  await openChat(page);
+  await useProvider(page, providers.good);
+  const question = `Hello from ${unique("opening-")}`;
+  await ask(page, question);
+  await expect(answers(page).last()).toContainText("What would you like to know?");
+  await page.getByRole("navigation", { name: "Conversations" }).getByRole("button", { name: "New chat" }).click();
+
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route("**/api/chat/conversations/*", async (route) => {
+    if (route.request().method() !== "GET") return route.fallback();
+    await held;
+    await route.fallback();
+  });
+  await entryNamed(page, question).click();
+  await expect(page.getByLabel("Loading the conversation")).toBeVisible();
+  await page.getByRole("navigation", { name: "Conversations" }).getByRole("button", { name: "New chat" }).click();
+  await expect(page.getByLabel("Loading the conversation")).toBeHidden();
+  await expect(page.getByText(CHAT_TEXT.emptyTitle)).toBeVisible();
+  release();
+  await expect(mine(page)).toHaveCount(0);
+});
+
 test("a failing provider keeps the user's message and shows the error toast with its reason", async ({ page }) => {
   await openChat(page);
   await useProvider(page, providers.broken);

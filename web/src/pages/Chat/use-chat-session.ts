@@ -220,6 +220,7 @@ export function useChatSession() {
     setSessionId(null);
     setMessages([]);
     setDraft(null);
+    setOpening(false);
   }, []);
 
   /** Opens a stored conversation; later sends continue it (D21). Resolves to it, or null when it could not be read. */
