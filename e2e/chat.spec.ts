@@ -1,5 +1,5 @@
 import { copyFileSync, mkdirSync } from "node:fs";
-import { request, type APIRequestContext, type Page } from "@playwright/test";
+import { request, type APIRequestContext, type Locator, type Page } from "@playwright/test";
 import { CHAT_TEXT, DATA_SOURCES, type ChatProvider, type ChatReply, type Conversation, type ConversationDetail } from "../contract/chat";
 import type { AtlassianConfigDto, BitbucketConfigDto } from "../contract/integrations";
 import { TOASTS } from "../contract/messages";
@@ -98,6 +98,16 @@ async function ask(page: Page, question: string): Promise<void> {
   await input(page).fill(question);
   await input(page).press("Enter");
   await expect(mine(page).last()).toContainText(question);
+}
+
+/** Opens the chat and asks for the greeting paced a word at a time: a reply still streaming once its first word shows. */
+async function askSlowly(page: Page, question = "Say hello slowly"): Promise<Locator> {
+  await openChat(page);
+  await useProvider(page, providers.good);
+  await ask(page, question);
+  const answer = answers(page).last();
+  await expect(answer).toContainText("Hello!");
+  return answer;
 }
 
 test("a Jira question streams its answer with the tool's badge and a citation", async ({ page }) => {
@@ -276,11 +286,7 @@ test("on load the first active provider is chosen and all three data sources: th
 });
 
 test("Stop mid-reply keeps the partial answer, marked stopped, and the chat goes on", async ({ page }) => {
-  await openChat(page);
-  await useProvider(page, providers.good);
-  await ask(page, "Say hello slowly");
-  const answer = answers(page).last();
-  await expect(answer).toContainText("Hello!");
+  const answer = await askSlowly(page);
   await stopButton(page).click();
   await expect(stopButton(page)).toBeHidden();
   await expect(answer).toContainText("Stopped");
@@ -293,11 +299,7 @@ test("Stop mid-reply keeps the partial answer, marked stopped, and the chat goes
 });
 
 test("Escape in the message box stops a streaming reply; the partial answer stays, marked stopped", async ({ page }) => {
-  await openChat(page);
-  await useProvider(page, providers.good);
-  await ask(page, "Say hello slowly");
-  const answer = answers(page).last();
-  await expect(answer).toContainText("Hello!");
+  const answer = await askSlowly(page);
   await expect(input(page)).toBeFocused();
   await input(page).press("Escape");
   await expect(stopButton(page)).toBeHidden();
@@ -308,13 +310,10 @@ test("Escape in the message box stops a streaming reply; the partial answer stay
 });
 
 test("a reopened conversation shows its stopped answer still marked Stopped", async ({ page }) => {
-  await openChat(page);
-  await useProvider(page, providers.good);
   const question = `Say hello slowly, ${unique("stopped-")}`;
-  await ask(page, question);
-  await expect(answers(page).last()).toContainText("Hello!");
+  const answer = await askSlowly(page, question);
   await stopButton(page).click();
-  await expect(answers(page).last()).toContainText("Stopped");
+  await expect(answer).toContainText("Stopped");
 
   // The server stores the partial answer as the turn ends, after the browser has let go of it.
   const stored = async () => {
