@@ -30,6 +30,9 @@ export const AI_MODEL_OPTIONS: Record<AiProviderKind, readonly string[]> = {
   "openai-compatible": [],
 };
 
+/** The Model select's value for "type the model id yourself" (D18: a custom model id is accepted). */
+export const CUSTOM_MODEL = "__custom__";
+
 /** Spec §5 messages, word for word. */
 export const AI_PROVIDER_MESSAGES = {
   name: "Name is required",
@@ -118,15 +121,14 @@ export const AiProviderSchema = z.object({
 export type AiProvider = z.infer<typeof AiProviderSchema>;
 
 /** POST /api/ai-providers/{id}/test: a one-token call; the provider's answer or its reason. */
-export const AiProviderTestResultSchema = z.object({
-  ok: z.boolean(),
+export interface AiProviderTestResult {
+  ok: boolean;
   /** What the model answered (bounded), when ok. */
-  answer: z.string().nullable(),
+  answer: string | null;
   /** The provider's reason, when not ok. */
-  error: z.string().nullable(),
-  latencyMs: z.number(),
-});
-export type AiProviderTestResult = z.infer<typeof AiProviderTestResultSchema>;
+  error: string | null;
+  latencyMs: number;
+}
 
 /** The console's form: the API key is required unless one is stored already (then blank keeps it). */
 export const aiProviderFormSchema = (hasStoredKey: boolean) =>

@@ -1,6 +1,6 @@
 import { copyFileSync, mkdirSync } from "node:fs";
 import { request, type Locator, type Page } from "@playwright/test";
-import { AI_MODEL_OPTIONS, AI_PROVIDER_DELETE_CONFIRM, AI_PROVIDER_MESSAGES, type AiProvider, type AiProviderCreate } from "../contract/ai-providers";
+import { AI_MODEL_OPTIONS, AI_PROVIDER_DELETE_CONFIRM, AI_PROVIDER_MESSAGES, CUSTOM_MODEL, type AiProvider, type AiProviderCreate } from "../contract/ai-providers";
 import { TOASTS } from "../contract/messages";
 import { E2E_FAKE_AI_URL } from "../playwright.config";
 import { DOC_SHOTS, expect, test } from "./fixtures";
@@ -208,7 +208,7 @@ test("the hosted kinds: each kind's models, latest first, a custom model id, and
   // Editing it opens on the custom id; Google with its latest model.
   await anthropic.getByRole("button", { name: `Edit e2e-anthropic-${suffix}` }).click();
   const edit = editDialog(page);
-  await expect(field(edit, "Model")).toHaveValue("__custom__");
+  await expect(field(edit, "Model")).toHaveValue(CUSTOM_MODEL);
   await expect(field(edit, "Custom model ID")).toHaveValue("claude-3-5-haiku-20241022");
   await expect(edit.getByRole("switch", { name: "Active" })).not.toBeChecked();
   await page.keyboard.press("Escape");
@@ -294,6 +294,41 @@ test("a failing write shows the spec's failure toast (the status switch)", async
   await expect(toast(page, "The database is busy")).toBeVisible();
   await expect(status).toBeChecked();
   await page.unroute(`**${LIST_URL}/${created.id}`);
+  expect((await apiClient(page, baseURL!).delete(`${LIST_URL}/${created.id}`)).status()).toBe(204);
+});
+
+test("a failing edit or delete shows the spec's failure toast with the server's reason, and changes nothing", async ({ page, baseURL }) => {
+  const created = await createViaApi(page, baseURL!, { name: unique("e2e-refused-"), provider: "openai", model: "gpt-4o", apiKey: "sk-refused-1234", isActive: true });
+  const url = `**${LIST_URL}/${created.id}`;
+  const refuse = (method: "PATCH" | "DELETE", message: string) =>
+    page.route(url, (route) =>
+      route.request().method() === method
+        ? route.fulfill({ status: 503, contentType: "application/json", body: JSON.stringify({ error: { code: "unavailable", message } }) })
+        : route.fallback(),
+    );
+  await openProviders(page);
+  const c = card(page, created.name);
+
+  await refuse("PATCH", "The database is busy");
+  await c.getByRole("button", { name: `Edit ${created.name}` }).click();
+  const edit = editDialog(page);
+  await field(edit, "Name").fill(`${created.name}-ed`);
+  await edit.getByRole("button", { name: "Update Provider" }).click();
+  await expect(toast(page, T.updateFailed)).toBeVisible();
+  await expect(toast(page, "The database is busy")).toBeVisible();
+  await expect(field(edit, "Name")).toHaveValue(`${created.name}-ed`);
+  await edit.getByRole("button", { name: "Cancel" }).click();
+  await expect(edit).toBeHidden();
+  await expect(c).toBeVisible();
+  await page.unroute(url);
+
+  await refuse("DELETE", "The provider is in use");
+  page.once("dialog", (d) => void d.accept());
+  await c.getByRole("button", { name: `Delete ${created.name}` }).click();
+  await expect(toast(page, T.deleteFailed)).toBeVisible();
+  await expect(toast(page, "The provider is in use")).toBeVisible();
+  await expect(c).toBeVisible();
+  await page.unroute(url);
   expect((await apiClient(page, baseURL!).delete(`${LIST_URL}/${created.id}`)).status()).toBe(204);
 });
 

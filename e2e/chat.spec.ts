@@ -1,6 +1,6 @@
 import { copyFileSync, mkdirSync } from "node:fs";
-import { request, type APIRequestContext, type Page } from "@playwright/test";
-import { CHAT_TEXT, DATA_SOURCES } from "../contract/chat";
+import { request, type APIRequestContext, type Locator, type Page } from "@playwright/test";
+import { CHAT_TEXT, DATA_SOURCES, type ChatProvider, type ChatReply, type Conversation, type ConversationDetail } from "../contract/chat";
 import type { AtlassianConfigDto, BitbucketConfigDto } from "../contract/integrations";
 import { TOASTS } from "../contract/messages";
 import { E2E_FAKE_AI_URL, E2E_PORT, E2E_SANDBOX_URL } from "../playwright.config";
@@ -98,6 +98,16 @@ async function ask(page: Page, question: string): Promise<void> {
   await input(page).fill(question);
   await input(page).press("Enter");
   await expect(mine(page).last()).toContainText(question);
+}
+
+/** Opens the chat and asks for the greeting paced a word at a time: a reply still streaming once its first word shows. */
+async function askSlowly(page: Page, question = "Say hello slowly"): Promise<Locator> {
+  await openChat(page);
+  await useProvider(page, providers.good);
+  await ask(page, question);
+  const answer = answers(page).last();
+  await expect(answer).toContainText("Hello!");
+  return answer;
 }
 
 test("a Jira question streams its answer with the tool's badge and a citation", async ({ page }) => {
@@ -204,6 +214,23 @@ test("the configuration dialog: active providers only, the sources rule, Ask AI,
   await expect(page.getByRole("button", { name: CHAT_TEXT.configure, exact: true })).toBeFocused();
 });
 
+test("a failing Ask AI shows the Generation Failed toast and keeps the system message as it was", async ({ page }) => {
+  await page.route("**/api/chat/generate-system-message", (route) =>
+    route.fulfill({ status: 502, contentType: "application/json", body: JSON.stringify({ error: { code: "upstream_failed", message: "The AI provider did not answer." }, requestId: "e2e" }) }),
+  );
+  await openChat(page);
+  await page.getByRole("button", { name: CHAT_TEXT.configure, exact: true }).click();
+  const dialog = page.getByRole("dialog", { name: CHAT_TEXT.dialogTitle });
+  await dialog.getByLabel("AI Provider").selectOption({ label: optionLabel(providers.good) });
+  await dialog.getByLabel("System Message (optional)").fill("Answer in French.");
+  await dialog.getByRole("button", { name: CHAT_TEXT.askAi }).click();
+  // Spec §8 word for word.
+  await expect(toast(page, TOASTS.chat.generationFailedTitle)).toBeVisible();
+  await expect(toast(page, TOASTS.chat.generationFailed)).toBeVisible();
+  await expect(dialog.getByLabel("System Message (optional)")).toHaveValue("Answer in French.");
+  await expect(dialog.getByRole("button", { name: CHAT_TEXT.askAi })).toBeEnabled();
+});
+
 test("without an active provider the input is disabled and the empty state offers the set-up", async ({ page }) => {
   // What a server with no active provider answers (other tests' providers share this server).
   await page.route("**/api/chat/providers", (route) => route.fulfill({ status: 200, contentType: "application/json", body: "[]" }));
@@ -259,11 +286,7 @@ test("on load the first active provider is chosen and all three data sources: th
 });
 
 test("Stop mid-reply keeps the partial answer, marked stopped, and the chat goes on", async ({ page }) => {
-  await openChat(page);
-  await useProvider(page, providers.good);
-  await ask(page, "Say hello slowly");
-  const answer = answers(page).last();
-  await expect(answer).toContainText("Hello!");
+  const answer = await askSlowly(page);
   await stopButton(page).click();
   await expect(stopButton(page)).toBeHidden();
   await expect(answer).toContainText("Stopped");
@@ -273,6 +296,88 @@ test("Stop mid-reply keeps the partial answer, marked stopped, and the chat goes
   await ask(page, "Hello again");
   await expect(answers(page)).toHaveCount(2);
   await expect(answers(page).last()).toContainText("What would you like to know?");
+});
+
+test("Escape in the message box stops a streaming reply; the partial answer stays, marked stopped", async ({ page }) => {
+  const answer = await askSlowly(page);
+  await expect(input(page)).toBeFocused();
+  await input(page).press("Escape");
+  await expect(stopButton(page)).toBeHidden();
+  await expect(answer).toContainText("Hello!");
+  await expect(answer).toContainText("Stopped");
+  await expect(answer).not.toContainText("What would you like to know?");
+  await expect(log(page)).toHaveAttribute("aria-busy", "false");
+});
+
+test("a reopened conversation shows its stopped answer still marked Stopped", async ({ page }) => {
+  const question = `Say hello slowly, ${unique("stopped-")}`;
+  const answer = await askSlowly(page, question);
+  await stopButton(page).click();
+  await expect(answer).toContainText("Stopped");
+
+  // The server stores the partial answer as the turn ends, after the browser has let go of it.
+  const stored = async () => {
+    const list = (await (await page.request.get("/api/chat/conversations")).json()) as Conversation[];
+    const conversation = list.find((c) => c.title === question);
+    if (!conversation) return [];
+    const detail = (await (await page.request.get(`/api/chat/conversations/${conversation.id}`)).json()) as ConversationDetail;
+    return detail.messages.map((m) => m.status);
+  };
+  await expect.poll(stored).toEqual(["complete", "stopped"]);
+
+  await page.getByRole("navigation", { name: "Conversations" }).getByRole("button", { name: "New chat" }).click();
+  await expect(page.getByText(CHAT_TEXT.emptyTitle)).toBeVisible();
+  await entryNamed(page, question).click();
+  await expect(mine(page)).toContainText(question);
+  await expect(answers(page)).toHaveCount(1);
+  await expect(answers(page)).toContainText("Hello!");
+  await expect(answers(page)).toContainText("Stopped");
+  await expect(answers(page)).not.toContainText("What would you like to know?");
+});
+
+test("a tool call that fails shows its error badge, live and in the reopened conversation", async ({ page }) => {
+  await openChat(page);
+  await useProvider(page, providers.good);
+  // The fake model asks bitbucket_list_pull_requests for a repository the sandbox does not have.
+  const question = `List the pull requests in no-such-repo ${unique("")}`;
+  await ask(page, question);
+  const errorBadge = () => answers(page).last().locator("[data-slot='badge']").filter({ hasText: /^bitbucket_list_pull_requests: / });
+  const expectErrorBadge = async () => {
+    await expect(errorBadge()).toContainText("Repository bridgekeeper/no-such-repo not found.");
+    await expect(errorBadge()).not.toContainText("results");
+    await expect(errorBadge()).toHaveClass(/destructive/);
+  };
+  await expectErrorBadge();
+  await expect(answers(page).last()).toContainText("Ask me to dig into any of these.");
+
+  await page.getByRole("navigation", { name: "Conversations" }).getByRole("button", { name: "New chat" }).click();
+  await entryNamed(page, question).click();
+  await expect(mine(page)).toContainText(question);
+  await expectErrorBadge();
+});
+
+test("New chat while a conversation is still opening shows the empty chat, not the loading skeleton", async ({ page }) => {
+  await openChat(page);
+  await useProvider(page, providers.good);
+  const question = `Hello from ${unique("opening-")}`;
+  await ask(page, question);
+  await expect(answers(page).last()).toContainText("What would you like to know?");
+  await page.getByRole("navigation", { name: "Conversations" }).getByRole("button", { name: "New chat" }).click();
+
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route("**/api/chat/conversations/*", async (route) => {
+    if (route.request().method() !== "GET") return route.fallback();
+    await held;
+    await route.fallback();
+  });
+  await entryNamed(page, question).click();
+  await expect(page.getByLabel("Loading the conversation")).toBeVisible();
+  await page.getByRole("navigation", { name: "Conversations" }).getByRole("button", { name: "New chat" }).click();
+  await expect(page.getByLabel("Loading the conversation")).toBeHidden();
+  await expect(page.getByText(CHAT_TEXT.emptyTitle)).toBeVisible();
+  release();
+  await expect(mine(page)).toHaveCount(0);
 });
 
 test("a failing provider keeps the user's message and shows the error toast with its reason", async ({ page }) => {
@@ -340,6 +445,22 @@ test.describe("a user with no role at all", () => {
   test.use({ storageState: { cookies: [], origins: [] } });
 
   test("can chat and sees only their own conversations", async ({ page, baseURL }) => {
+    // The admin's conversation, which this user must not see.
+    const adminQuestion = `Hello from the admin ${unique("")}`;
+    const api = await adminContext();
+    let adminConversation: string;
+    try {
+      const listed = (await (await api.get("/api/chat/providers")).json()) as ChatProvider[];
+      const providerId = listed.find((p) => p.name === providers.good)!.id;
+      const sent = await api.post("/api/chat/send", { data: { message: adminQuestion, providerId, sessionId: null, mcpTools: ["jira"] } });
+      expect(sent.status(), await sent.text()).toBe(200);
+      adminConversation = ((await sent.json()) as ChatReply).sessionId;
+      const adminList = (await (await api.get("/api/chat/conversations")).json()) as Conversation[];
+      expect(adminList.map((c) => c.title)).toContain(adminQuestion);
+    } finally {
+      await api.dispose();
+    }
+
     const user = { username: unique("chatter"), password: "chatter-password-1", email: `${unique("chatter")}@example.com` };
     await createUserWithRoles(page, baseURL!, user, []);
     await page.goto("/chat");
@@ -350,6 +471,9 @@ test.describe("a user with no role at all", () => {
     await ask(page, "Hello there");
     await expect(answers(page).last()).toContainText("What would you like to know?");
     await expect(entryNamed(page, "Hello there")).toBeVisible();
+    await expect(page.getByRole("navigation", { name: "Conversations" }).getByRole("listitem")).toHaveCount(1);
+    await expect(entryNamed(page, adminQuestion)).toHaveCount(0);
+    expect((await page.request.get(`/api/chat/conversations/${adminConversation}`)).status()).toBe(404);
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatMs, formatNumber, formatRelative, formatTimestamp, formatUptime, plural } from "./format";
+import { formatMs, formatNumber, formatRelative, formatTime, formatTimestamp, formatUptime, plural } from "./format";
 
 describe("formatRelative (spec: heartbeat times)", () => {
   const now = Date.parse("2026-11-25T12:00:00Z");
@@ -46,6 +46,7 @@ describe("numbers, durations and uptimes", () => {
 
   it("keeps an unparseable timestamp as it came", () => {
     expect(formatTimestamp("garbage")).toBe("garbage");
+    expect(formatTime("garbage")).toBe("garbage");
     expect(formatTimestamp("2026-11-25T12:00:00Z")).toMatch(/2026/);
   });
 });

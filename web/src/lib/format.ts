@@ -8,6 +8,7 @@ const decimalFormat = new Intl.NumberFormat(undefined, { maximumFractionDigits: 
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium" });
 const dateTimeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
 const timestampFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "medium" });
+const timeFormat = new Intl.DateTimeFormat(undefined, { hour: "numeric", minute: "2-digit" });
 const fullFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "full", timeStyle: "long" });
 
 function parse(iso: string | Date): Date | null {
@@ -28,6 +29,8 @@ export const formatDate = using(dateFormat);
 export const formatDateTime = using(dateTimeFormat);
 /** "Mar 3, 2025, 2:05:09 PM": a log row's timestamp. */
 export const formatTimestamp = using(timestampFormat);
+/** "2:05 PM": a chat message's time. */
+export const formatTime = using(timeFormat);
 /** "Monday, March 3, 2025 at 2:05:09 PM GMT+1": for tooltips. */
 export const formatFull = using(fullFormat);
 

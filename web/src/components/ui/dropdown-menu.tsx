@@ -1,6 +1,8 @@
 /** Dropdown menu (Radix): arrow keys move, Escape closes and returns focus to the trigger. */
+import { MoreHorizontal } from "lucide-react";
 import { DropdownMenu as DropdownMenuPrimitive } from "radix-ui";
-import type { ComponentProps } from "react";
+import type { ComponentProps, ReactNode } from "react";
+import { Button, type ButtonProps } from "@/components/ui/button";
 import { cn } from "@/lib/utils";
 
 export const DropdownMenu = DropdownMenuPrimitive.Root;
@@ -50,4 +52,26 @@ export function DropdownMenuLabel({ className, ...props }: ComponentProps<typeof
 
 export function DropdownMenuSeparator({ className, ...props }: ComponentProps<typeof DropdownMenuPrimitive.Separator>) {
   return <DropdownMenuPrimitive.Separator className={cn("-mx-1 my-1 h-px bg-border", className)} {...props} />;
+}
+
+type RowActionsMenuProps = Omit<ButtonProps, "children" | "aria-label"> & {
+  /** The trigger's accessible name: "Actions for {name}". */
+  label: string;
+  /** The menu's items. */
+  children: ReactNode;
+  modal?: boolean;
+};
+
+/** A row's or a card's actions: an icon-only "more" button opening a menu, aligned to its end. */
+export function RowActionsMenu({ label, children, modal = false, className, ...trigger }: RowActionsMenuProps) {
+  return (
+    <DropdownMenu modal={modal}>
+      <DropdownMenuTrigger asChild>
+        <Button variant="ghost" size="icon" className={cn("size-8", className)} aria-label={label} {...trigger}>
+          <MoreHorizontal aria-hidden="true" />
+        </Button>
+      </DropdownMenuTrigger>
+      <DropdownMenuContent align="end">{children}</DropdownMenuContent>
+    </DropdownMenu>
+  );
 }

@@ -8,6 +8,8 @@ import { NoPermission } from "@/components/ui/no-permission";
 import { PageHeader } from "@/components/ui/page-header";
 import { QueryError } from "@/components/ui/query-error";
 import { useCan } from "@/hooks/use-permission";
+import { useReturnFocus } from "@/hooks/use-return-focus";
+import { useRevealed } from "@/hooks/use-revealed";
 import { editButtonSelector, ProviderCard } from "./components/provider-card";
 import { ProviderDialog } from "./components/provider-dialog";
 import { ProvidersSkeleton } from "./components/providers-skeleton";
@@ -30,32 +32,17 @@ export default function AiProvidersPage() {
 
   const [dialog, setDialog] = useState<DialogState>({ provider: null, open: false });
   // Spec section 4: keys are masked by default and revealed per provider (D6: the hint only).
-  const [revealed, setRevealed] = useState<ReadonlySet<string>>(() => new Set());
+  const { revealed, toggle: toggleReveal } = useRevealed();
   // Where focus lands when the control that opened the dialog is gone.
   const contentRef = useRef<HTMLDivElement>(null);
-  const opener = useRef<HTMLElement | null>(null);
+  // Focus goes back to the button that opened the dialog, else to the edited provider's edit
+  // button, else (the empty state's button is gone) to the list.
+  const returnFocus = useReturnFocus(() => (dialog.provider && document.querySelector<HTMLElement>(editButtonSelector(dialog.provider.id))) ?? contentRef.current);
 
   const openDialog = (provider: AiProvider | null) => {
-    opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    returnFocus.remember();
     setDialog({ provider, open: true });
   };
-  // The dialog has no Radix trigger: focus goes back to the button that opened it, else to the
-  // edited provider's edit button, else (the empty state's button is gone) to the list.
-  const onCloseAutoFocus = (event: Event) => {
-    event.preventDefault();
-    const edited = dialog.provider ? document.querySelector<HTMLElement>(editButtonSelector(dialog.provider.id)) : null;
-    const back = opener.current?.isConnected ? opener.current : edited;
-    (back ?? contentRef.current)?.focus();
-  };
-
-  const toggleReveal = useCallback((id: string) => {
-    setRevealed((current) => {
-      const next = new Set(current);
-      if (next.has(id)) next.delete(id);
-      else next.add(id);
-      return next;
-    });
-  }, []);
 
   // Spec section 2: the browser's own confirmation, word for word.
   const onDelete = useCallback(
@@ -114,7 +101,7 @@ export default function AiProvidersPage() {
         )}
       </div>
 
-      {canWrite && <ProviderDialog provider={dialog.provider} open={dialog.open} onOpenChange={(open) => setDialog((d) => ({ ...d, open }))} onCloseAutoFocus={onCloseAutoFocus} />}
+      {canWrite && <ProviderDialog provider={dialog.provider} open={dialog.open} onOpenChange={(open) => setDialog((d) => ({ ...d, open }))} onCloseAutoFocus={returnFocus.onCloseAutoFocus} />}
     </div>
   );
 }

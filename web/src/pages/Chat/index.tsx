@@ -1,5 +1,5 @@
-import { Bot, Database, History, MessagesSquare, Settings2 } from "lucide-react";
-import { useEffect, useRef, useState } from "react";
+import { Bot, Database, History, Settings2 } from "lucide-react";
+import { useState } from "react";
 import { CHAT_TEXT, DATA_SOURCE_KEYS } from "@contract/chat";
 import { TOASTS } from "@contract/messages";
 import { useChatProviders } from "@/api/chat";
@@ -7,11 +7,12 @@ import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { PageHeader } from "@/components/ui/page-header";
-import { QueryError } from "@/components/ui/query-error";
 import { Skeleton } from "@/components/ui/skeleton";
+import { useReturnFocus } from "@/hooks/use-return-focus";
 import { toast } from "@/hooks/use-toast";
 import { CHAT_INPUT_ID, ChatComposer } from "./components/chat-composer";
 import { ChatConfigDialog } from "./components/chat-config-dialog";
+import { ChatEmptyState } from "./components/chat-empty-state";
 import { ConversationList } from "./components/conversation-list";
 import { MessageList } from "./components/message-list";
 import { sourcesBadgeText } from "./lib/chat-format";
@@ -30,29 +31,19 @@ export default function ChatPage() {
   const [configOpen, setConfigOpen] = useState(false);
   const [listOpen, setListOpen] = useState(false);
   const chat = useChatSession();
-  // The dialog has no Radix trigger: focus goes back to the button that opened it, or, when that
-  // one is gone (the empty state's "Set up configuration" once the chat is ready), to the message box.
-  const configOpener = useRef<HTMLElement | null>(null);
+  // When the opener is gone (the empty state's "Set up configuration" once the chat is ready),
+  // focus goes to the message box.
+  const configFocus = useReturnFocus(() => document.getElementById(CHAT_INPUT_ID));
   const openConfig = () => {
-    configOpener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    configFocus.remember();
     setConfigOpen(true);
-  };
-  const returnFocus = (event: Event) => {
-    event.preventDefault();
-    const opener = configOpener.current?.isConnected ? configOpener.current : null;
-    (opener ?? document.getElementById(CHAT_INPUT_ID))?.focus();
   };
 
   const active = providers.data ?? [];
-  const provider = active.find((p) => p.id === config.providerId) ?? null;
-
-  // Spec §4: on load the first active provider is selected if none is chosen (or the chosen one
-  // is no longer active).
-  useEffect(() => {
-    if (!providers.data) return;
-    if (config.providerId !== null && providers.data.some((p) => p.id === config.providerId)) return;
-    setConfig((c) => ({ ...c, providerId: providers.data?.[0]?.id ?? null }));
-  }, [providers.data, config.providerId]);
+  // Spec §4: the first active provider is used while none is chosen (or the chosen one is no
+  // longer active).
+  const provider = active.find((p) => p.id === config.providerId) ?? active[0] ?? null;
+  const inUse: ChatConfig = { ...config, providerId: provider?.id ?? null };
 
   const ready = provider !== null && config.sources.length > 0;
   const openConversation = (id: string) => {
@@ -60,7 +51,7 @@ export default function ChatPage() {
     void chat.open(id).then((detail) => {
       // The conversation goes on with the provider it was held with, when that one is still active.
       const held = detail?.providerId;
-      if (held && held !== config.providerId && active.some((p) => p.id === held)) setConfig((c) => ({ ...c, providerId: held }));
+      if (held && held !== inUse.providerId && active.some((p) => p.id === held)) setConfig((c) => ({ ...c, providerId: held }));
     });
   };
   const newChat = () => {
@@ -136,37 +127,10 @@ export default function ChatPage() {
               <MessageList
                 messages={chat.messages}
                 draft={chat.draft}
-                empty={
-                  <div className="flex h-full flex-col items-center justify-center px-6 py-10 text-center">
-                    <span className="mb-4 flex size-12 items-center justify-center rounded-full bg-muted text-muted-foreground">
-                      <MessagesSquare className="size-6" aria-hidden="true" />
-                    </span>
-                    <h2 className="text-base font-semibold">{CHAT_TEXT.emptyTitle}</h2>
-                    <p className="mt-1.5 max-w-md text-sm text-muted-foreground">
-                      {provider && ready
-                        ? `Ask about your enterprise data. ${provider.name} searches the chosen data sources and cites what it used.`
-                        : "Choose an AI provider and at least one data source to start."}
-                    </p>
-                    {providers.isError && (
-                      <QueryError
-                        className="mt-6 text-left"
-                        error={providers.error}
-                        title="The AI providers could not be loaded."
-                        onRetry={() => void providers.refetch()}
-                        retrying={providers.isFetching}
-                      />
-                    )}
-                    {!ready && !providers.isLoading && !providers.isError && (
-                      <Button className="mt-6" onClick={openConfig}>
-                        <Settings2 aria-hidden="true" />
-                        {CHAT_TEXT.setUp}
-                      </Button>
-                    )}
-                  </div>
-                }
+                empty={<ChatEmptyState providers={providers} provider={provider} ready={ready} onSetUp={openConfig} />}
               />
             )}
-            <ChatComposer disabled={!ready} awaiting={chat.awaiting} onSend={(text) => void chat.send(text, config)} onStop={chat.stop} />
+            <ChatComposer disabled={!ready} awaiting={chat.awaiting} onSend={(text) => void chat.send(text, inUse)} onStop={chat.stop} />
           </Card>
         </div>
       </div>
@@ -175,8 +139,8 @@ export default function ChatPage() {
         open={configOpen}
         onOpenChange={setConfigOpen}
         providers={active}
-        config={config}
-        onCloseAutoFocus={returnFocus}
+        config={inUse}
+        onCloseAutoFocus={configFocus.onCloseAutoFocus}
         onApply={(next) => {
           setConfig(next);
           setConfigOpen(false);

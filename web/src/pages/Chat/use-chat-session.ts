@@ -63,7 +63,7 @@ export function useChatSession() {
   const [sessionId, setSessionId] = useState<string | null>(null);
   const [messages, setMessages] = useState<ChatMessage[]>([]);
   const [draft, setDraft] = useState<Draft | null>(null);
-  const [opening, setOpening] = useState<string | null>(null);
+  const [opening, setOpening] = useState(false);
 
   const abortRef = useRef<AbortController | null>(null);
   const textRef = useRef("");
@@ -220,6 +220,7 @@ export function useChatSession() {
     setSessionId(null);
     setMessages([]);
     setDraft(null);
+    setOpening(false);
   }, []);
 
   /** Opens a stored conversation; later sends continue it (D21). Resolves to it, or null when it could not be read. */
@@ -229,7 +230,7 @@ export function useChatSession() {
       const generation = generationRef.current;
       sessionRef.current = id;
       setSessionId(id);
-      setOpening(id);
+      setOpening(true);
       try {
         const detail = await fetchConversation(id);
         if (generation !== generationRef.current) return null;
@@ -246,7 +247,7 @@ export function useChatSession() {
         }
         return null;
       } finally {
-        if (generation === generationRef.current) setOpening(null);
+        if (generation === generationRef.current) setOpening(false);
       }
     },
     [reset, client],

@@ -6,6 +6,8 @@ import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { useCan } from "@/hooks/use-permission";
+import { useReturnFocus } from "@/hooks/use-return-focus";
+import { useRevealed } from "@/hooks/use-revealed";
 import { deleteButtonSelector, menuTriggerSelector, type ClientAction } from "./components/client-actions";
 import { ClientCard } from "./components/client-card";
 import { ClientsSkeleton } from "./components/clients-skeleton";
@@ -34,31 +36,16 @@ export default function OAuthClientsPage() {
   const [createOpen, setCreateOpen] = useState(false);
   const [confirm, setConfirm] = useState<ConfirmState>({ kind: "delete", client: null, open: false });
   // Spec section 4: secrets are masked by default and revealed per client.
-  const [revealed, setRevealed] = useState<ReadonlySet<string>>(() => new Set());
+  const { revealed, toggle: toggleReveal, reveal } = useRevealed();
   // Where focus lands when the control that opened a dialog is gone (a deleted client's card).
   const contentRef = useRef<HTMLDivElement>(null);
-  const createOpener = useRef<HTMLElement | null>(null);
+  // The empty state's button is gone once the first client exists: then the list.
+  const createFocus = useReturnFocus(() => contentRef.current);
 
   const openCreate = () => {
-    createOpener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    createFocus.remember();
     setCreateOpen(true);
   };
-  // The dialog has no Radix trigger: give focus back to the button that opened it (the empty
-  // state's button is gone once the first client exists: then the list).
-  const onCreateCloseAutoFocus = (event: Event) => {
-    event.preventDefault();
-    const opener = createOpener.current?.isConnected ? createOpener.current : null;
-    (opener ?? contentRef.current)?.focus();
-  };
-
-  const toggleReveal = useCallback((clientId: string) => {
-    setRevealed((current) => {
-      const next = new Set(current);
-      if (next.has(clientId)) next.delete(clientId);
-      else next.add(clientId);
-      return next;
-    });
-  }, []);
 
   const onAction = useCallback(
     (action: ClientAction, client: OAuthClientDto) => {
@@ -128,14 +115,14 @@ export default function OAuthClientsPage() {
 
       {canWrite && (
         <>
-          <CreateClientDialog open={createOpen} onOpenChange={setCreateOpen} onCloseAutoFocus={onCreateCloseAutoFocus} />
+          <CreateClientDialog open={createOpen} onOpenChange={setCreateOpen} onCloseAutoFocus={createFocus.onCloseAutoFocus} />
           <ConfirmClientDialog
             kind={confirm.kind}
             client={confirm.client}
             open={confirm.open}
             onOpenChange={(open) => setConfirm((c) => ({ ...c, open }))}
             onCloseAutoFocus={onConfirmCloseAutoFocus}
-            onRegenerated={(client) => setRevealed((current) => new Set(current).add(client.clientId))}
+            onRegenerated={(client) => reveal(client.clientId)}
           />
         </>
       )}

@@ -1,7 +1,6 @@
-import { Eye, EyeOff, KeyRound } from "lucide-react";
-import { SECRET_MASK } from "@contract/oauth";
+import { KeyRound } from "lucide-react";
 import type { AiProvider } from "@contract/ai-providers";
-import { Button } from "@/components/ui/button";
+import { SecretNote, SecretValue } from "@/components/ui/secret-value";
 
 interface ApiKeyValueProps {
   provider: AiProvider;
@@ -16,43 +15,32 @@ interface ApiKeyValueProps {
 export function ApiKeyValue({ provider, revealed, onToggleReveal }: ApiKeyValueProps) {
   const hint = provider.apiKeyHint;
   if (hint === null) {
-    return (
-      <p className="flex min-h-9 items-center gap-2 text-xs text-muted-foreground">
-        <KeyRound className="size-3.5 shrink-0" aria-hidden="true" />
-        No API key stored
-      </p>
-    );
+    return <SecretNote icon={KeyRound}>No API key stored</SecretNote>;
   }
-  const toggleLabel = `${revealed ? "Hide" : "Show"} API key hint of ${provider.name}`;
   return (
-    <div className="flex h-9 min-w-0 items-center gap-1 rounded-md border border-border bg-muted/40 pl-3 pr-1">
-      <div className="min-w-0 flex-1 overflow-hidden whitespace-nowrap font-mono text-xs">
-        {revealed ? (
-          <span data-key-hint="" title="Only the key's last four characters are kept to show; the key itself never leaves the server.">
-            <span className="text-muted-foreground" aria-hidden="true">
-              ••••{" "}
-            </span>
-            {hint ? (
-              <>
-                <span className="sr-only">Key ending in </span>
-                {hint}
-              </>
-            ) : (
-              <span className="font-sans text-muted-foreground">a short key: none of it is shown</span>
-            )}
-          </span>
+    <SecretValue
+      revealed={revealed}
+      onToggleReveal={onToggleReveal}
+      label={`API key hint of ${provider.name}`}
+      title="key hint"
+    >
+      <span
+        data-key-hint=""
+        className="block overflow-hidden whitespace-nowrap font-mono text-xs"
+        title="Only the key's last four characters are kept to show; the key itself never leaves the server."
+      >
+        <span className="text-muted-foreground" aria-hidden="true">
+          ••••{" "}
+        </span>
+        {hint ? (
+          <>
+            <span className="sr-only">Key ending in </span>
+            {hint}
+          </>
         ) : (
-          <span className="tracking-tight text-muted-foreground">
-            <span aria-hidden="true" data-secret-mask="">
-              {SECRET_MASK}
-            </span>
-            <span className="sr-only">Hidden</span>
-          </span>
+          <span className="font-sans text-muted-foreground">a short key: none of it is shown</span>
         )}
-      </div>
-      <Button variant="ghost" size="icon" className="size-7 shrink-0" aria-label={toggleLabel} title={revealed ? "Hide key hint" : "Show key hint"} onClick={onToggleReveal}>
-        {revealed ? <EyeOff aria-hidden="true" /> : <Eye aria-hidden="true" />}
-      </Button>
-    </div>
+      </span>
+    </SecretValue>
   );
 }

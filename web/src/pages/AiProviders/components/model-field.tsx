@@ -1,14 +1,11 @@
 import { useRef } from "react";
 import { Controller, type Control } from "react-hook-form";
-import { AI_MODEL_OPTIONS, type AiProviderForm, type AiProviderKind } from "@contract/ai-providers";
+import { AI_MODEL_OPTIONS, CUSTOM_MODEL, type AiProviderForm, type AiProviderKind } from "@contract/ai-providers";
 import { FieldError } from "@/components/ui/field-error";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { NativeSelect } from "@/components/ui/native-select";
 import type { ProviderFormValues } from "./provider-form-values";
-
-/** The select's value for "type the model id yourself". */
-export const CUSTOM_MODEL = "__custom__";
 
 interface ModelFieldProps {
   control: Control<ProviderFormValues, unknown, AiProviderForm>;

@@ -79,9 +79,9 @@ export function ProviderCard({ provider, canWrite, revealed, onToggleReveal, onE
               <Pencil aria-hidden="true" />
             </Button>
             <Button
-              variant="ghost"
+              variant="ghost-destructive"
               size="icon"
-              className="size-8 text-destructive hover:bg-destructive/10 hover:text-destructive"
+              className="size-8"
               aria-label={`Delete ${provider.name}`}
               title="Delete provider"
               disabled={deleting}

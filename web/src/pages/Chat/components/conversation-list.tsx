@@ -1,18 +1,22 @@
-import { MessageSquare, MoreHorizontal, Pencil, Plus, Trash2 } from "lucide-react";
+import { MessageSquare, Pencil, Plus, Trash2 } from "lucide-react";
+import { zodResolver } from "@hookform/resolvers/zod";
 import { useRef, useState } from "react";
-import type { Conversation } from "@contract/chat";
+import { useForm } from "react-hook-form";
+import type { z } from "zod";
+import { ConversationRenameSchema, type Conversation } from "@contract/chat";
 import { useConversations, useDeleteConversation, useRenameConversation } from "@/api/chat";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "@/components/ui/dialog";
 import { DialogFormFooter } from "@/components/ui/dialog-form-footer";
-import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuTrigger } from "@/components/ui/dropdown-menu";
+import { DropdownMenuItem, RowActionsMenu } from "@/components/ui/dropdown-menu";
 import { FieldError } from "@/components/ui/field-error";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { QueryError } from "@/components/ui/query-error";
 import { Skeleton } from "@/components/ui/skeleton";
 import { Time } from "@/components/ui/time";
+import { applyServerFieldErrors } from "@/lib/form-errors";
 import { cn } from "@/lib/utils";
 
 interface ConversationListProps {
@@ -78,34 +82,27 @@ export function ConversationList({ activeId, onOpen, onNew, onDeleted, className
                   <span className="block truncate text-sm">{c.title}</span>
                   <Time iso={c.updatedAt} as="dateTime" className="block text-xs text-muted-foreground" />
                 </button>
-                <DropdownMenu>
-                  <DropdownMenuTrigger asChild>
-                    <Button variant="ghost" size="icon" className="size-8 shrink-0" aria-label={`Actions for ${c.title}`} data-conversation-actions={c.id}>
-                      <MoreHorizontal aria-hidden="true" />
-                    </Button>
-                  </DropdownMenuTrigger>
-                  <DropdownMenuContent align="end">
-                    <DropdownMenuItem
-                      onSelect={() => {
-                        setDialogFor(c.id);
-                        setRenaming(c);
-                      }}
-                    >
-                      <Pencil aria-hidden="true" />
-                      Rename
-                    </DropdownMenuItem>
-                    <DropdownMenuItem
-                      variant="destructive"
-                      onSelect={() => {
-                        setDialogFor(c.id);
-                        setDeleting(c);
-                      }}
-                    >
-                      <Trash2 aria-hidden="true" />
-                      Delete
-                    </DropdownMenuItem>
-                  </DropdownMenuContent>
-                </DropdownMenu>
+                <RowActionsMenu modal label={`Actions for ${c.title}`} className="shrink-0" data-conversation-actions={c.id}>
+                  <DropdownMenuItem
+                    onSelect={() => {
+                      setDialogFor(c.id);
+                      setRenaming(c);
+                    }}
+                  >
+                    <Pencil aria-hidden="true" />
+                    Rename
+                  </DropdownMenuItem>
+                  <DropdownMenuItem
+                    variant="destructive"
+                    onSelect={() => {
+                      setDialogFor(c.id);
+                      setDeleting(c);
+                    }}
+                  >
+                    <Trash2 aria-hidden="true" />
+                    Delete
+                  </DropdownMenuItem>
+                </RowActionsMenu>
               </li>
             ))}
           </ul>
@@ -148,20 +145,18 @@ function RenameDialog({ conversation, onClose, onCloseAutoFocus }: { conversatio
   );
 }
 
+type RenameValues = z.input<typeof ConversationRenameSchema>;
+type RenameOutput = z.output<typeof ConversationRenameSchema>;
+
 function RenameForm({ conversation, onClose }: { conversation: Conversation; onClose: () => void }) {
-  const [title, setTitle] = useState(conversation.title);
-  const [error, setError] = useState<string | null>(null);
   const rename = useRenameConversation();
+  const form = useForm<RenameValues, unknown, RenameOutput>({ resolver: zodResolver(ConversationRenameSchema), defaultValues: { title: conversation.title } });
+  const error = form.formState.errors.title?.message;
+  const onSubmit = form.handleSubmit(({ title }) =>
+    rename.mutate({ id: conversation.id, title }, { onSuccess: onClose, onError: (e) => applyServerFieldErrors(form, e, ["title"]) }),
+  );
   return (
-    <form
-      className="grid gap-4"
-      onSubmit={(event) => {
-        event.preventDefault();
-        const trimmed = title.trim();
-        if (trimmed === "") return setError("Title is required");
-        rename.mutate({ id: conversation.id, title: trimmed }, { onSuccess: onClose, onError: (e) => setError(e.fields?.title ?? null) });
-      }}
-    >
+    <form noValidate className="grid gap-4" onSubmit={onSubmit}>
       <DialogHeader>
         <DialogTitle>Rename conversation</DialogTitle>
         <DialogDescription>The name shown in your conversation list.</DialogDescription>
@@ -170,18 +165,14 @@ function RenameForm({ conversation, onClose }: { conversation: Conversation; onC
         <Label htmlFor="conversation-title">Title</Label>
         <Input
           id="conversation-title"
-          value={title}
           maxLength={200}
-          onChange={(event) => {
-            setTitle(event.target.value);
-            setError(null);
-          }}
           aria-invalid={error ? true : undefined}
           aria-describedby={error ? "conversation-title-error" : undefined}
           disabled={rename.isPending}
           autoFocus
+          {...form.register("title")}
         />
-        <FieldError id="conversation-title-error" message={error ?? undefined} />
+        <FieldError id="conversation-title-error" message={error} />
       </div>
       <DialogFormFooter busy={rename.isPending} onCancel={onClose} submitLabel="Save" pendingLabel="Saving..." />
     </form>

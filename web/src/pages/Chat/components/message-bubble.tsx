@@ -3,9 +3,9 @@ import { memo, type ReactNode } from "react";
 import { CHAT_TEXT, type ChatMessage, type Citation } from "@contract/chat";
 import { Badge } from "@/components/ui/badge";
 import { Spinner } from "@/components/ui/spinner";
-import { formatFull } from "@/lib/format";
+import { Time } from "@/components/ui/time";
 import { cn } from "@/lib/utils";
-import { messageTime, toolBadgeText, usageText } from "../lib/chat-format";
+import { toolBadgeText, usageText } from "../lib/chat-format";
 import { splitSettled } from "../lib/settled-markdown";
 import type { Draft, ToolChip } from "../use-chat-session";
 import { ChatMarkdown } from "./chat-markdown";
@@ -17,13 +17,7 @@ const CITATION_ICON = { jira: SquareCheckBig, confluence: FileText, bitbucket: G
 const CITATION_KIND = { jira: "Jira", confluence: "Confluence", bitbucket: "Bitbucket" } as const;
 
 function BubbleTime({ iso }: { iso: string }) {
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return null;
-  return (
-    <time dateTime={date.toISOString()} title={formatFull(date)} className="text-xs tabular-nums text-muted-foreground">
-      {messageTime(iso)}
-    </time>
-  );
+  return <Time iso={iso} as="time" className="text-xs tabular-nums text-muted-foreground" />;
 }
 
 function Avatar({ role }: { role: "user" | "assistant" }) {

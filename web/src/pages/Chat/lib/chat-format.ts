@@ -21,9 +21,3 @@ export function usageText(usage: TokenUsage | null): string | null {
 
 /** The data-sources badge: "3 data sources", "1 data source". */
 export const sourcesBadgeText = (count: number): string => plural(count, "data source");
-
-/** A message's time, hours and minutes in the user's locale. */
-export function messageTime(iso: string): string {
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? "" : date.toLocaleTimeString(undefined, { hour: "numeric", minute: "2-digit" });
-}

@@ -1,7 +1,7 @@
-import { KeyRound, MoreHorizontal, Power, PowerOff, Trash2 } from "lucide-react";
+import { KeyRound, Power, PowerOff, Trash2 } from "lucide-react";
 import type { OAuthClientDto } from "@contract/oauth";
 import { Button } from "@/components/ui/button";
-import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuTrigger } from "@/components/ui/dropdown-menu";
+import { DropdownMenuItem, RowActionsMenu } from "@/components/ui/dropdown-menu";
 
 export type ClientAction = "delete" | "deactivate" | "activate" | "regenerate";
 
@@ -21,36 +21,29 @@ interface ClientActionsProps {
 export function ClientActions({ client, onAction }: ClientActionsProps) {
   return (
     <div className="-mr-2 -mt-1 flex shrink-0 items-center gap-1">
-      <DropdownMenu modal={false}>
-        <DropdownMenuTrigger asChild>
-          <Button variant="ghost" size="icon" className="size-8" aria-label={`More actions for ${client.name}`} title="More actions" data-client-menu={client.clientId}>
-            <MoreHorizontal aria-hidden="true" />
-          </Button>
-        </DropdownMenuTrigger>
-        <DropdownMenuContent align="end">
-          {client.isActive ? (
-            <DropdownMenuItem onSelect={() => onAction("deactivate", client)}>
-              <PowerOff aria-hidden="true" />
-              Deactivate
-            </DropdownMenuItem>
-          ) : (
-            <DropdownMenuItem onSelect={() => onAction("activate", client)}>
-              <Power aria-hidden="true" />
-              Activate
-            </DropdownMenuItem>
-          )}
-          {client.clientType === "confidential" && (
-            <DropdownMenuItem onSelect={() => onAction("regenerate", client)}>
-              <KeyRound aria-hidden="true" />
-              Regenerate secret
-            </DropdownMenuItem>
-          )}
-        </DropdownMenuContent>
-      </DropdownMenu>
+      <RowActionsMenu label={`More actions for ${client.name}`} title="More actions" data-client-menu={client.clientId}>
+        {client.isActive ? (
+          <DropdownMenuItem onSelect={() => onAction("deactivate", client)}>
+            <PowerOff aria-hidden="true" />
+            Deactivate
+          </DropdownMenuItem>
+        ) : (
+          <DropdownMenuItem onSelect={() => onAction("activate", client)}>
+            <Power aria-hidden="true" />
+            Activate
+          </DropdownMenuItem>
+        )}
+        {client.clientType === "confidential" && (
+          <DropdownMenuItem onSelect={() => onAction("regenerate", client)}>
+            <KeyRound aria-hidden="true" />
+            Regenerate secret
+          </DropdownMenuItem>
+        )}
+      </RowActionsMenu>
       <Button
-        variant="ghost"
+        variant="ghost-destructive"
         size="icon"
-        className="size-8 text-destructive hover:bg-destructive/10 hover:text-destructive"
+        className="size-8"
         aria-label={`Delete client ${client.name}`}
         title="Delete client"
         data-client-delete={client.clientId}

@@ -39,9 +39,9 @@ export function RoleCard({ role, canWrite, onEdit, onDelete }: RoleCardProps) {
               <Pencil aria-hidden="true" />
             </Button>
             <Button
-              variant="ghost"
+              variant="ghost-destructive"
               size="icon"
-              className="size-8 text-destructive hover:bg-destructive/10 hover:text-destructive"
+              className="size-8"
               aria-label={`Delete role ${role.name}`}
               title="Delete role"
               onClick={() => onDelete(role)}

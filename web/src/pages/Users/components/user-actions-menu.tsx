@@ -1,13 +1,6 @@
-import { MoreHorizontal, Pencil, ShieldCheck, Trash2, UserCheck, UserX } from "lucide-react";
+import { Pencil, ShieldCheck, Trash2, UserCheck, UserX } from "lucide-react";
 import type { UserDto } from "@contract/users";
-import { Button } from "@/components/ui/button";
-import {
-  DropdownMenu,
-  DropdownMenuContent,
-  DropdownMenuItem,
-  DropdownMenuSeparator,
-  DropdownMenuTrigger,
-} from "@/components/ui/dropdown-menu";
+import { DropdownMenuItem, DropdownMenuSeparator, RowActionsMenu } from "@/components/ui/dropdown-menu";
 
 export type UserAction = "edit" | "roles" | "toggle-status" | "delete";
 
@@ -20,40 +13,33 @@ export const actionsTriggerSelector = (userId: string) => `[data-user-actions="$
  */
 export function UserActionsMenu({ user, isSelf, onAction }: { user: UserDto; isSelf: boolean; onAction: (action: UserAction, user: UserDto) => void }) {
   return (
-    <DropdownMenu modal={false}>
-      <DropdownMenuTrigger asChild>
-        <Button variant="ghost" size="icon" className="size-8" aria-label={`Actions for ${user.username}`} data-user-actions={user.id}>
-          <MoreHorizontal aria-hidden="true" />
-        </Button>
-      </DropdownMenuTrigger>
-      <DropdownMenuContent align="end">
-        <DropdownMenuItem onSelect={() => onAction("edit", user)}>
-          <Pencil aria-hidden="true" />
-          Edit User
-        </DropdownMenuItem>
-        <DropdownMenuItem onSelect={() => onAction("roles", user)}>
-          <ShieldCheck aria-hidden="true" />
-          Manage Roles
-        </DropdownMenuItem>
-        <DropdownMenuItem
-          disabled={isSelf && user.isActive}
-          title={isSelf && user.isActive ? "You cannot deactivate your own account here" : undefined}
-          onSelect={() => onAction("toggle-status", user)}
-        >
-          {user.isActive ? <UserX aria-hidden="true" /> : <UserCheck aria-hidden="true" />}
-          {user.isActive ? "Deactivate" : "Activate"}
-        </DropdownMenuItem>
-        <DropdownMenuSeparator />
-        <DropdownMenuItem
-          variant="destructive"
-          disabled={isSelf}
-          title={isSelf ? "You cannot delete your own account" : undefined}
-          onSelect={() => onAction("delete", user)}
-        >
-          <Trash2 aria-hidden="true" />
-          Delete User
-        </DropdownMenuItem>
-      </DropdownMenuContent>
-    </DropdownMenu>
+    <RowActionsMenu label={`Actions for ${user.username}`} data-user-actions={user.id}>
+      <DropdownMenuItem onSelect={() => onAction("edit", user)}>
+        <Pencil aria-hidden="true" />
+        Edit User
+      </DropdownMenuItem>
+      <DropdownMenuItem onSelect={() => onAction("roles", user)}>
+        <ShieldCheck aria-hidden="true" />
+        Manage Roles
+      </DropdownMenuItem>
+      <DropdownMenuItem
+        disabled={isSelf && user.isActive}
+        title={isSelf && user.isActive ? "You cannot deactivate your own account here" : undefined}
+        onSelect={() => onAction("toggle-status", user)}
+      >
+        {user.isActive ? <UserX aria-hidden="true" /> : <UserCheck aria-hidden="true" />}
+        {user.isActive ? "Deactivate" : "Activate"}
+      </DropdownMenuItem>
+      <DropdownMenuSeparator />
+      <DropdownMenuItem
+        variant="destructive"
+        disabled={isSelf}
+        title={isSelf ? "You cannot delete your own account" : undefined}
+        onSelect={() => onAction("delete", user)}
+      >
+        <Trash2 aria-hidden="true" />
+        Delete User
+      </DropdownMenuItem>
+    </RowActionsMenu>
   );
 }
