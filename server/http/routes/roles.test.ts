@@ -36,6 +36,26 @@ describe("roles API", () => {
     expect((await admin.get("/api/roles")).body.some((r: { name: string }) => r.name === "auditors")).toBe(false);
   });
 
+  it("a signed-in user's permissions follow their roles at once: a role switched off or edited takes effect on the next request", async () => {
+    const readers = await admin.post("/api/roles", { name: "trail-readers", permissions: ["audit.read", "logs.read"] });
+    const viewers = await admin.post("/api/roles", { name: "log-viewers", permissions: ["logs.read"] });
+    const { user, client } = await signedInAs(t, []);
+    const session = async () => (await client.get("/api/session")).body.user as { roles: string[]; permissions: string[] };
+    expect(await session()).toMatchObject({ roles: [], permissions: [] });
+    expect((await client.get("/api/admin/audit")).status).toBe(403);
+
+    await admin.request("PUT", `/api/users/${user.row.id}/roles`, { json: { roleIds: [readers.body.id, viewers.body.id] } });
+    expect(await session()).toMatchObject({ roles: ["log-viewers", "trail-readers"], permissions: ["audit.read", "logs.read"] });
+    expect((await client.get("/api/admin/audit")).status).toBe(200);
+
+    await admin.request("PUT", `/api/roles/${readers.body.id}`, { json: { isActive: false } });
+    expect(await session()).toMatchObject({ roles: ["log-viewers"], permissions: ["logs.read"] });
+    expect((await client.get("/api/admin/audit")).status).toBe(403);
+
+    await admin.request("PUT", `/api/roles/${viewers.body.id}`, { json: { permissions: [] } });
+    expect(await session()).toMatchObject({ roles: ["log-viewers"], permissions: [] });
+  });
+
   it("deleting a role removes it from its users", async () => {
     const role = await admin.post("/api/roles", { name: "temporary", permissions: ["logs.read"] });
     const { user } = await signedInAs(t, []);

@@ -1,7 +1,7 @@
-import { and, eq, lt, ne, or } from "drizzle-orm";
+import { and, eq, lt, ne, or, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { sessions, users, type SessionRow, type UserRow } from "../../db/schema";
-import { grantColumns, toGrants, type Grants } from "../users/user-roles.repo";
+import { grantsOf, toGrants, type Grants } from "../users/user-roles.repo";
 
 export type SessionsRepo = ReturnType<typeof createSessionsRepo>;
 
@@ -13,10 +13,12 @@ export function createSessionsRepo(db: Db) {
 
     /** The session with its user and the user's grants, in one round trip (every signed-in request reads it). */
     async findWithUser(id: string): Promise<{ session: SessionRow; user: UserRow; grants: Grants } | undefined> {
+      const grants = grantsOf(db, users.id);
       const [row] = await db
-        .select({ session: sessions, user: users, ...grantColumns(db, users.id) })
+        .select({ session: sessions, user: users, roleNames: grants.roleNames, permissionKeys: grants.permissionKeys })
         .from(sessions)
         .innerJoin(users, eq(users.id, sessions.userId))
+        .leftJoinLateral(grants, sql`true`)
         .where(eq(sessions.id, id))
         .limit(1);
       return row && { session: row.session, user: row.user, grants: toGrants(row) };

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, sql, type Column, type SQL } from "drizzle-orm";
+import { and, asc, eq, inArray, sql, type Column } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { permissions, rolePermissions, roles, userRoles, users, type RoleRow } from "../../db/schema";
 
@@ -9,20 +9,21 @@ export interface Grants {
 }
 
 /**
- * A user's grants as two array columns of one row (subqueries on `userId`, a column of the outer
+ * A user's grants as one row of two arrays, for a lateral join on `userId` (a column of the outer
  * query): the session lookup reads them with the session and the user in one round trip.
  */
-export function grantColumns(db: Db, userId: Column): { roleNames: SQL<string[]>; permissionKeys: SQL<string[]> } {
-  const activeRole = and(eq(roles.id, userRoles.roleId), eq(roles.isActive, true));
-  const names = db.select({ name: roles.name }).from(userRoles).innerJoin(roles, activeRole).where(eq(userRoles.userId, userId));
-  const keys = db
-    .selectDistinct({ key: sql`${permissions.resource} || '.' || ${permissions.action}` })
+export function grantsOf(db: Db, userId: Column) {
+  return db
+    .select({
+      roleNames: sql<string[]>`coalesce(array_agg(distinct ${roles.name}), '{}')`.as("role_names"),
+      permissionKeys: sql<string[]>`coalesce(array_remove(array_agg(distinct ${permissions.resource} || '.' || ${permissions.action}), null), '{}')`.as("permission_keys"),
+    })
     .from(userRoles)
-    .innerJoin(roles, activeRole)
-    .innerJoin(rolePermissions, eq(rolePermissions.roleId, roles.id))
-    .innerJoin(permissions, eq(permissions.id, rolePermissions.permissionId))
-    .where(eq(userRoles.userId, userId));
-  return { roleNames: sql<string[]>`array(${names})`, permissionKeys: sql<string[]>`array(${keys})` };
+    .innerJoin(roles, and(eq(roles.id, userRoles.roleId), eq(roles.isActive, true)))
+    .leftJoin(rolePermissions, eq(rolePermissions.roleId, roles.id))
+    .leftJoin(permissions, eq(permissions.id, rolePermissions.permissionId))
+    .where(eq(userRoles.userId, userId))
+    .as("grants");
 }
 
 /** Grants as the service hands them out: sorted (in JS, not by the database's collation). */
@@ -61,7 +62,8 @@ export function createUserRolesRepo(db: Db) {
 
     /** What the user may do (no user: nothing). */
     async grantsFor(userId: string): Promise<Grants> {
-      const [row] = await db.select(grantColumns(db, users.id)).from(users).where(eq(users.id, userId));
+      const grants = grantsOf(db, users.id);
+      const [row] = await db.select({ roleNames: grants.roleNames, permissionKeys: grants.permissionKeys }).from(users).leftJoinLateral(grants, sql`true`).where(eq(users.id, userId));
       return row ? toGrants(row) : { roles: [], permissions: [] };
     },
   };
