@@ -1,22 +1,15 @@
 import { MessageSquare, Pencil, Plus, Trash2 } from "lucide-react";
-import { zodResolver } from "@hookform/resolvers/zod";
-import { useRef, useState } from "react";
-import { useForm } from "react-hook-form";
-import type { z } from "zod";
-import { ConversationRenameSchema, type Conversation } from "@contract/chat";
-import { useConversations, useDeleteConversation, useRenameConversation } from "@/api/chat";
+import { lazy, Suspense, useRef, useState } from "react";
+import type { Conversation } from "@contract/chat";
+import { useConversations, useDeleteConversation } from "@/api/chat";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "@/components/ui/dialog";
-import { DialogFormFooter } from "@/components/ui/dialog-form-footer";
 import { DropdownMenuItem, RowActionsMenu } from "@/components/ui/dropdown-menu";
-import { FieldError } from "@/components/ui/field-error";
-import { Input } from "@/components/ui/input";
-import { Label } from "@/components/ui/label";
 import { QueryError } from "@/components/ui/query-error";
 import { Skeleton } from "@/components/ui/skeleton";
+import { LoadingState } from "@/components/ui/spinner";
 import { Time } from "@/components/ui/time";
-import { applyServerFieldErrors } from "@/lib/form-errors";
 import { cn } from "@/lib/utils";
 
 interface ConversationListProps {
@@ -137,44 +130,23 @@ export function ConversationList({ activeId, onOpen, onNew, onDeleted, className
   );
 }
 
+/** The rename form (react-hook-form and zod) loads when the dialog first opens: the chat's own bundle does without them. */
+const RenameConversationForm = lazy(() => import("./rename-conversation-form"));
+
 function RenameDialog({ conversation, onClose, onCloseAutoFocus }: { conversation: Conversation | null; onClose: () => void; onCloseAutoFocus: ((event: Event) => void) | undefined }) {
   return (
     <Dialog open={conversation !== null} onOpenChange={(open) => !open && onClose()}>
-      <DialogContent onCloseAutoFocus={onCloseAutoFocus}>{conversation && <RenameForm conversation={conversation} onClose={onClose} />}</DialogContent>
+      <DialogContent onCloseAutoFocus={onCloseAutoFocus}>
+        <DialogHeader>
+          <DialogTitle>Rename conversation</DialogTitle>
+          <DialogDescription>The name shown in your conversation list.</DialogDescription>
+        </DialogHeader>
+        {conversation && (
+          <Suspense fallback={<LoadingState className="py-6" />}>
+            <RenameConversationForm conversation={conversation} onClose={onClose} />
+          </Suspense>
+        )}
+      </DialogContent>
     </Dialog>
-  );
-}
-
-type RenameValues = z.input<typeof ConversationRenameSchema>;
-type RenameOutput = z.output<typeof ConversationRenameSchema>;
-
-function RenameForm({ conversation, onClose }: { conversation: Conversation; onClose: () => void }) {
-  const rename = useRenameConversation();
-  const form = useForm<RenameValues, unknown, RenameOutput>({ resolver: zodResolver(ConversationRenameSchema), defaultValues: { title: conversation.title } });
-  const error = form.formState.errors.title?.message;
-  const onSubmit = form.handleSubmit(({ title }) =>
-    rename.mutate({ id: conversation.id, title }, { onSuccess: onClose, onError: (e) => applyServerFieldErrors(form, e, ["title"]) }),
-  );
-  return (
-    <form noValidate className="grid gap-4" onSubmit={onSubmit}>
-      <DialogHeader>
-        <DialogTitle>Rename conversation</DialogTitle>
-        <DialogDescription>The name shown in your conversation list.</DialogDescription>
-      </DialogHeader>
-      <div className="grid gap-2">
-        <Label htmlFor="conversation-title">Title</Label>
-        <Input
-          id="conversation-title"
-          maxLength={200}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={error ? "conversation-title-error" : undefined}
-          disabled={rename.isPending}
-          autoFocus
-          {...form.register("title")}
-        />
-        <FieldError id="conversation-title-error" message={error} />
-      </div>
-      <DialogFormFooter busy={rename.isPending} onCancel={onClose} submitLabel="Save" pendingLabel="Saving..." />
-    </form>
   );
 }
