@@ -477,46 +477,58 @@ test.describe("a user with no role at all", () => {
   });
 });
 
-test("screenshots of a real conversation, light and dark, desktop and phone; nothing scrolls sideways", async ({ page }) => {
-  test.setTimeout(90_000);
-  mkdirSync("e2e/screenshots", { recursive: true });
-  mkdirSync(DOC_SHOTS, { recursive: true });
-  await page.emulateMedia({ reducedMotion: "reduce" });
-  await page.setViewportSize({ width: 1440, height: 900 });
-  await openChat(page);
-  await useProvider(page, providers.good);
-  const question = "Which Jira bugs are open? Summarize them.";
-  await ask(page, question);
-  await expect(answers(page).last()).toContainText("Ask me to dig into any of these.");
-  await expect(answers(page).last().getByRole("navigation", { name: "Sources" })).toBeVisible();
+// A user of their own, so the list shows their conversations only, not what the other tests left.
+test.describe("screenshots", () => {
+  test.use({ storageState: { cookies: [], origins: [] } });
 
-  for (const size of SCREEN_SIZES) {
-    for (const scheme of COLOR_SCHEMES) {
-      await page.setViewportSize({ width: size.width, height: size.height });
-      await page.emulateMedia({ colorScheme: scheme, reducedMotion: "reduce" });
-      await openChat(page);
-      if (size.name === "phone") await page.getByRole("button", { name: "Conversations" }).click();
-      await entryNamed(page, question).first().click();
-      await expect(answers(page).last()).toContainText("Ask me to dig into any of these.");
-      await expect(page.locator("[aria-label^='Notifications'] li")).toHaveCount(0);
-      const file = `chat-${size.name}-${scheme}.png`;
-      await page.screenshot({ path: `e2e/screenshots/${file}` });
-      expect(await horizontalOverflow(page), "/chat scrolls sideways").toBeLessThanOrEqual(0);
-      if (file !== "chat-phone-dark.png") copyFileSync(`e2e/screenshots/${file}`, `${DOC_SHOTS}/${file}`);
-      if (scheme === "light") {
-        // The configuration dialog, and on a phone the conversation list over the chat.
-        await page.getByRole("button", { name: CHAT_TEXT.configure, exact: true }).click();
-        await expect(page.getByRole("dialog", { name: CHAT_TEXT.dialogTitle })).toBeVisible();
-        await page.screenshot({ path: `e2e/screenshots/chat-dialog-${size.name}-${scheme}.png` });
-        await page.keyboard.press("Escape");
-        await expect(page.getByRole("dialog", { name: CHAT_TEXT.dialogTitle })).toBeHidden();
-        if (size.name === "phone") {
-          await page.getByRole("button", { name: "Conversations" }).click();
-          await expect(entryNamed(page, question).first()).toBeVisible();
-          await page.screenshot({ path: `e2e/screenshots/chat-conversations-${size.name}-${scheme}.png` });
-          await page.getByRole("button", { name: "Conversations" }).click();
+  test("screenshots of a real conversation, light and dark, desktop and phone; nothing scrolls sideways", async ({ page, baseURL }) => {
+    test.setTimeout(90_000);
+    mkdirSync("e2e/screenshots", { recursive: true });
+    mkdirSync(DOC_SHOTS, { recursive: true });
+    await page.emulateMedia({ reducedMotion: "reduce" });
+    await page.setViewportSize({ width: 1440, height: 900 });
+    const user = { username: unique("priya."), password: "screenshot-password-1", email: `${unique("priya")}@example.com`, firstName: "Priya", lastName: "Raman" };
+    await createUserWithRoles(page, baseURL!, user, ["viewer"]);
+    await page.goto("/chat");
+    await signIn(page, user);
+    await openChat(page);
+    await useProvider(page, providers.good);
+    await ask(page, "Which Confluence pages document the deployment runbook?");
+    await expect(answers(page).last()).toContainText("Ask me to dig into any of these.");
+    await page.getByRole("button", { name: "New chat" }).click();
+    const question = "Which Jira bugs are open? Summarize them.";
+    await ask(page, question);
+    await expect(answers(page).last()).toContainText("Ask me to dig into any of these.");
+    await expect(answers(page).last().getByRole("navigation", { name: "Sources" })).toBeVisible();
+
+    for (const size of SCREEN_SIZES) {
+      for (const scheme of COLOR_SCHEMES) {
+        await page.setViewportSize({ width: size.width, height: size.height });
+        await page.emulateMedia({ colorScheme: scheme, reducedMotion: "reduce" });
+        await openChat(page);
+        if (size.name === "phone") await page.getByRole("button", { name: "Conversations" }).click();
+        await entryNamed(page, question).first().click();
+        await expect(answers(page).last()).toContainText("Ask me to dig into any of these.");
+        await expect(page.locator("[aria-label^='Notifications'] li")).toHaveCount(0);
+        const file = `chat-${size.name}-${scheme}.png`;
+        await page.screenshot({ path: `e2e/screenshots/${file}` });
+        expect(await horizontalOverflow(page), "/chat scrolls sideways").toBeLessThanOrEqual(0);
+        if (file !== "chat-phone-dark.png") copyFileSync(`e2e/screenshots/${file}`, `${DOC_SHOTS}/${file}`);
+        if (scheme === "light") {
+          // The configuration dialog, and on a phone the conversation list over the chat.
+          await page.getByRole("button", { name: CHAT_TEXT.configure, exact: true }).click();
+          await expect(page.getByRole("dialog", { name: CHAT_TEXT.dialogTitle })).toBeVisible();
+          await page.screenshot({ path: `e2e/screenshots/chat-dialog-${size.name}-${scheme}.png` });
+          await page.keyboard.press("Escape");
+          await expect(page.getByRole("dialog", { name: CHAT_TEXT.dialogTitle })).toBeHidden();
+          if (size.name === "phone") {
+            await page.getByRole("button", { name: "Conversations" }).click();
+            await expect(entryNamed(page, question).first()).toBeVisible();
+            await page.screenshot({ path: `e2e/screenshots/chat-conversations-${size.name}-${scheme}.png` });
+            await page.getByRole("button", { name: "Conversations" }).click();
+          }
         }
       }
     }
-  }
+  });
 });
