@@ -155,22 +155,27 @@ export function createChatService(deps: ChatServiceDeps) {
       };
       options.onEvent({ type: "start", sessionId: conversationId, userMessage: toChatMessage(userRow) });
 
-      const caller = chatCaller(user, options.requestId);
-      const offer = await deps.tools.offer(caller, request.mcpTools);
-      const outcome = await runChatTurn({
-        model: languageModelFor(provider, { fetch: deps.fetch.notifying(storeQuestion), ...(deps.baseUrls ? { baseUrls: deps.baseUrls } : {}) }),
-        providerName: providerName(provider),
-        secrets: [provider.apiKey],
-        system: systemPrompt({ sources: request.mcpTools, toolCount: offer.tools.length, today: startedAt, userSystemMessage: request.systemMessage, canRead: caller.scopes.length > 0 }),
-        messages: [...history(earlier), { role: "user", content: request.message }],
-        tools: { specs: offer.tools, run: (spec, args, signal) => deps.tools.callTool(spec, args, offer.context(signal), caller) },
-        signal: options.signal,
-        timeoutMs: deps.timeoutMs,
-        maxSteps: CHAT_LIMITS.maxSteps,
-        onEvent: options.onEvent,
-      });
+      let outcome: TurnOutcome;
+      try {
+        const caller = chatCaller(user, options.requestId);
+        const offer = await deps.tools.offer(caller, request.mcpTools);
+        outcome = await runChatTurn({
+          model: languageModelFor(provider, { fetch: deps.fetch.notifying(storeQuestion), ...(deps.baseUrls ? { baseUrls: deps.baseUrls } : {}) }),
+          providerName: providerName(provider),
+          secrets: [provider.apiKey],
+          system: systemPrompt({ sources: request.mcpTools, toolCount: offer.tools.length, today: startedAt, userSystemMessage: request.systemMessage, canRead: caller.scopes.length > 0 }),
+          messages: [...history(earlier), { role: "user", content: request.message }],
+          tools: { specs: offer.tools, run: (spec, args, signal) => deps.tools.callTool(spec, args, offer.context(signal), caller) },
+          signal: options.signal,
+          timeoutMs: deps.timeoutMs,
+          maxSteps: CHAT_LIMITS.maxSteps,
+          onEvent: options.onEvent,
+        });
+      } finally {
+        // Whatever happened, the question is kept (spec §4).
+        await storeQuestion();
+      }
       if (outcome.failure) deps.log.warn({ provider: provider.id, kind: provider.provider, status: outcome.failure.status }, "an AI provider call failed");
-      await storeQuestion();
       const conversation = { id: conversationId };
 
       // Nothing written and nothing called: there is no answer to keep, only the user's message.
