@@ -122,6 +122,8 @@ test("an OpenAI-compatible provider: created, tested, revealed (the hint, never 
   await expect(edit).toBeHidden();
   const c2 = card(page, renamed);
   await expect(c2.getByText("qwen2.5:7b", { exact: true })).toBeVisible();
+  // The earlier result was about the provider before the edit: it is gone.
+  await expect(c2.getByRole("status", { name: `Test result of ${renamed}` })).toBeEmpty();
   await expect(c2.getByRole("button", { name: `Edit ${renamed}` })).toBeFocused();
   await c2.getByRole("button", { name: `Show API key hint of ${renamed}` }).click();
   await expect(c2.locator("[data-key-hint]")).toContainText("KQ7Z");

@@ -91,7 +91,8 @@ export const useDeleteAiProvider = () =>
  * the result (shown on the card), not an error; only a failing request (gone, no permission) is.
  */
 export const useTestAiProvider = () =>
-  useMutation<AiProviderTestResult, ApiError, { id: string }>({
+  // `version`: the provider's updatedAt when tested; a result is about the provider as it was then.
+  useMutation<AiProviderTestResult, ApiError, { id: string; version: string }>({
     mutationFn: ({ id }) => apiRequest<AiProviderTestResult>("POST", `${providerUrl(id)}/test`),
     onError: toastFailure,
   });

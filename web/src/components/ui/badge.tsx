@@ -27,3 +27,8 @@ export type BadgeProps = ComponentProps<"span"> & VariantProps<typeof badgeVaria
 export function Badge({ className, variant, ...props }: BadgeProps) {
   return <span data-slot="badge" className={cn(badgeVariants({ variant }), className)} {...props} />;
 }
+
+/** A record's Active/Inactive status: green when active; the inactive colour says how much it matters there. */
+export function ActiveBadge({ active, inactive = "warning" }: { active: boolean; inactive?: "warning" | "secondary" }) {
+  return active ? <Badge variant="success">Active</Badge> : <Badge variant={inactive}>Inactive</Badge>;
+}

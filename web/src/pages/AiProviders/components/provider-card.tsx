@@ -1,8 +1,8 @@
 import { CalendarDays, Pencil, PlugZap, Trash2 } from "lucide-react";
-import { useEffect, type ReactNode } from "react";
+import type { ReactNode } from "react";
 import type { AiProvider } from "@contract/ai-providers";
 import { useSetAiProviderActive, useTestAiProvider } from "@/api/ai-providers";
-import { Badge } from "@/components/ui/badge";
+import { ActiveBadge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { Spinner } from "@/components/ui/spinner";
@@ -46,8 +46,7 @@ export function ProviderCard({ provider, canWrite, revealed, onToggleReveal, onE
   const isActive = status.isPending ? status.variables.isActive : provider.isActive;
 
   // A result is about the provider as it was tested: an edit makes it stale.
-  const { reset } = test;
-  useEffect(() => reset(), [provider.updatedAt, reset]);
+  const result = test.variables?.version === provider.updatedAt ? test.data : undefined;
 
   return (
     <Card role="article" aria-labelledby={headingId} className="flex min-w-0 flex-col gap-4 p-5 sm:p-6">
@@ -57,7 +56,7 @@ export function ProviderCard({ provider, canWrite, revealed, onToggleReveal, onE
             <h3 id={headingId} className="min-w-0 max-w-full truncate text-base font-semibold" title={provider.name}>
               {provider.name}
             </h3>
-            {isActive ? <Badge variant="success">Active</Badge> : <Badge variant="warning">Inactive</Badge>}
+            <ActiveBadge active={isActive} />
           </div>
           <p className="flex min-w-0 flex-wrap items-center gap-x-2 gap-y-1 text-sm text-muted-foreground">
             <span className="font-medium tracking-wide text-foreground">{provider.provider.toUpperCase()}</span>
@@ -139,7 +138,7 @@ export function ProviderCard({ provider, canWrite, revealed, onToggleReveal, onE
               aria-busy={test.isPending || undefined}
               className="aria-disabled:cursor-wait aria-disabled:opacity-60"
               onClick={() => {
-                if (!test.isPending) test.mutate({ id: provider.id });
+                if (!test.isPending) test.mutate({ id: provider.id, version: provider.updatedAt });
               }}
             >
               {test.isPending ? <Spinner /> : <PlugZap aria-hidden="true" />}
@@ -147,7 +146,7 @@ export function ProviderCard({ provider, canWrite, revealed, onToggleReveal, onE
               <span className="sr-only"> {provider.name}</span>
             </Button>
           </div>
-          <TestResult name={provider.name} result={test.data} />
+          <TestResult name={provider.name} result={result} />
         </div>
       )}
     </Card>

@@ -1,7 +1,7 @@
 import { Time } from "@/components/ui/time";
 import type { LucideIcon } from "lucide-react";
 import type { ReactNode } from "react";
-import { Badge } from "@/components/ui/badge";
+import { ActiveBadge, Badge } from "@/components/ui/badge";
 import { Card, CardContent } from "@/components/ui/card";
 import { Skeleton } from "@/components/ui/skeleton";
 
@@ -55,7 +55,7 @@ export function IntegrationCard({ id, icon: Icon, title, description, stored, ch
 
 function StoredBadge({ stored }: { stored: StoredState | null }) {
   if (!stored?.configured) return <Badge variant="outline">Not configured</Badge>;
-  return stored.isActive ? <Badge variant="success">Active</Badge> : <Badge variant="secondary">Inactive</Badge>;
+  return <ActiveBadge active={stored.isActive} inactive="secondary" />;
 }
 
 function LastSaved({ at }: { at: string }) {

@@ -1,7 +1,7 @@
 import { Activity, CalendarDays } from "lucide-react";
 import type { ReactNode } from "react";
 import type { OAuthClientDto } from "@contract/oauth";
-import { Badge } from "@/components/ui/badge";
+import { ActiveBadge, Badge } from "@/components/ui/badge";
 import { Card } from "@/components/ui/card";
 import { Time } from "@/components/ui/time";
 import { plural } from "@/lib/format";
@@ -42,7 +42,7 @@ export function ClientCard({ client, canWrite, revealed, onToggleReveal, onActio
             <h3 id={headingId} className="min-w-0 max-w-full truncate text-base font-semibold" title={client.name}>
               {client.name}
             </h3>
-            {client.isActive ? <Badge variant="success">Active</Badge> : <Badge variant="warning">Inactive</Badge>}
+            <ActiveBadge active={client.isActive} />
             <Badge variant="outline">{client.clientType === "public" ? "Public" : "Confidential"}</Badge>
             {client.registeredVia === "dynamic" && (
               <Badge variant="secondary" title="Registered by the client itself through dynamic client registration (RFC 7591)">

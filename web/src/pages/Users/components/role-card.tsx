@@ -1,7 +1,7 @@
 import { Lock, Pencil, Trash2 } from "lucide-react";
 import type { RoleDto } from "@contract/users";
 import { permissionKey } from "@contract/permissions";
-import { Badge } from "@/components/ui/badge";
+import { ActiveBadge, Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 
@@ -29,7 +29,7 @@ export function RoleCard({ role, canWrite, onEdit, onDelete }: RoleCardProps) {
                 Built-in
               </Badge>
             )}
-            {role.isActive ? <Badge variant="success">Active</Badge> : <Badge variant="warning">Inactive</Badge>}
+            <ActiveBadge active={role.isActive} />
           </div>
           <p className="text-sm text-muted-foreground">{role.description || "No description"}</p>
         </div>

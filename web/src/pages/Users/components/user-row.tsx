@@ -1,6 +1,6 @@
 import { memo } from "react";
 import type { RoleSummaryDto, UserDto } from "@contract/users";
-import { Badge } from "@/components/ui/badge";
+import { ActiveBadge, Badge } from "@/components/ui/badge";
 import { TableCell, TableRow } from "@/components/ui/table";
 import { Time } from "@/components/ui/time";
 import { displayName } from "../lib/user-display";
@@ -45,7 +45,7 @@ export const UserRow = memo(function UserRow({ user, rowIndex, isSelf, canWrite,
       <TableCell>
         <RoleBadges roles={user.roles} />
       </TableCell>
-      <TableCell>{user.isActive ? <Badge variant="success">Active</Badge> : <Badge variant="secondary">Inactive</Badge>}</TableCell>
+      <TableCell><ActiveBadge active={user.isActive} inactive="secondary" /></TableCell>
       <TableCell className="whitespace-nowrap tabular-nums text-muted-foreground">
         <LastLogin iso={user.lastLoginAt} />
       </TableCell>
