@@ -1,10 +1,11 @@
-import { CalendarDays, Pencil, PlugZap, Trash2 } from "lucide-react";
+import { CalendarDays, PlugZap } from "lucide-react";
 import type { ReactNode } from "react";
 import type { AiProvider } from "@contract/ai-providers";
 import { useSetAiProviderActive, useTestAiProvider } from "@/api/ai-providers";
 import { ActiveBadge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
+import { CardEditDeleteActions } from "@/components/ui/card-actions";
 import { Spinner } from "@/components/ui/spinner";
 import { Switch } from "@/components/ui/switch";
 import { Time } from "@/components/ui/time";
@@ -22,7 +23,7 @@ interface ProviderCardProps {
 }
 
 /** The edit button's selector, where focus goes back when the Edit dialog closes. */
-export const editButtonSelector = (id: string) => `[data-edit-provider="${CSS.escape(id)}"]`;
+export const editButtonSelector = (id: string) => `[data-edit-for="${CSS.escape(id)}"]`;
 
 function Field({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -65,30 +66,14 @@ export function ProviderCard({ provider, canWrite, revealed, onToggleReveal, onE
           </p>
         </div>
         {canWrite && (
-          <div className="-mr-2 -mt-1 flex shrink-0 gap-1">
-            <Button
-              variant="ghost"
-              size="icon"
-              className="size-8"
-              aria-label={`Edit ${provider.name}`}
-              title="Edit provider"
-              data-edit-provider={provider.id}
-              onClick={() => onEdit(provider)}
-            >
-              <Pencil aria-hidden="true" />
-            </Button>
-            <Button
-              variant="ghost-destructive"
-              size="icon"
-              className="size-8"
-              aria-label={`Delete ${provider.name}`}
-              title="Delete provider"
-              disabled={deleting}
-              onClick={() => onDelete(provider)}
-            >
-              {deleting ? <Spinner /> : <Trash2 aria-hidden="true" />}
-            </Button>
-          </div>
+          <CardEditDeleteActions
+            label={provider.name}
+            noun="provider"
+            onEdit={() => onEdit(provider)}
+            onDelete={() => onDelete(provider)}
+            deleting={deleting}
+            editFor={provider.id}
+          />
         )}
       </div>
 

@@ -1,9 +1,9 @@
-import { Lock, Pencil, Trash2 } from "lucide-react";
+import { Lock } from "lucide-react";
 import type { RoleDto } from "@contract/users";
 import { permissionKey } from "@contract/permissions";
 import { ActiveBadge, Badge } from "@/components/ui/badge";
-import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
+import { CardEditDeleteActions } from "@/components/ui/card-actions";
 
 interface RoleCardProps {
   role: RoleDto;
@@ -34,21 +34,7 @@ export function RoleCard({ role, canWrite, onEdit, onDelete }: RoleCardProps) {
           <p className="text-sm text-muted-foreground">{role.description || "No description"}</p>
         </div>
         {canWrite && !role.isBuiltin && (
-          <div className="-mr-2 -mt-1 flex shrink-0 gap-1">
-            <Button variant="ghost" size="icon" className="size-8" aria-label={`Edit role ${role.name}`} title="Edit role" onClick={() => onEdit(role)}>
-              <Pencil aria-hidden="true" />
-            </Button>
-            <Button
-              variant="ghost-destructive"
-              size="icon"
-              className="size-8"
-              aria-label={`Delete role ${role.name}`}
-              title="Delete role"
-              onClick={() => onDelete(role)}
-            >
-              <Trash2 aria-hidden="true" />
-            </Button>
-          </div>
+          <CardEditDeleteActions label={`role ${role.name}`} noun="role" onEdit={() => onEdit(role)} onDelete={() => onDelete(role)} />
         )}
       </div>
       <div>
