@@ -22,6 +22,7 @@ import { rolesRoutes } from "./http/routes/roles.routes";
 import { usersRoutes } from "./http/routes/users.routes";
 import { createMcpCore, createMcpServerFactory } from "./mcp/mcp-server";
 import { MCP_PATH, mcpRoutes, SPEC_PROTOCOL_PATH } from "./mcp/mcp.routes";
+import { laneAtTheDoor } from "./mcp/fast-lane";
 import { EVENT_STREAM_PATH, eventStreamRoutes } from "./mcp/event-stream.routes";
 import { legacySseRoutes, LEGACY_SSE_PATH } from "./mcp/legacy-sse.routes";
 import { TIMINGS } from "../contract/limits";
@@ -97,12 +98,13 @@ export function buildApp(container: Container, options: BuildAppOptions): BuiltA
     timeoutMs: config.AI_TIMEOUT_MS,
   });
   const streamDeps = { streams: container.mcp.streams, connections: services.connections, log };
+  const mcpGuards = { mcp: readTokenAt(MCP_PATH), spec: readTokenAt(SPEC_PROTOCOL_PATH) };
   const { router: mcpRouter } = mcpRoutes({
     factory: mcpFactory,
     core: mcpCore,
     fastLane: config.MCP_FAST_LANE,
     bus: container.mcp.bus,
-    guards: { mcp: readTokenAt(MCP_PATH), spec: readTokenAt(SPEC_PROTOCOL_PATH) },
+    guards: mcpGuards,
     rateLimit: apiRateLimit,
     streams: container.mcp.streams,
     connections: services.connections,
@@ -163,6 +165,17 @@ export function buildApp(container: Container, options: BuildAppOptions): BuiltA
   app.use(notFound);
   app.use(errorHandler);
 
-  const front = frontDoor({ log, headers, ...(config.REQUEST_LOG ? { requestLog: requestLogDeps } : {}), trustProxy: app.get("trust proxy fn") as (address: string, hop: number) => boolean, eventStream, metrics: container.metrics });
+  const mcpLane = config.MCP_FAST_LANE
+    ? laneAtTheDoor({ core: mcpCore, guards: new Map([[MCP_PATH, mcpGuards.mcp], [SPEC_PROTOCOL_PATH, mcpGuards.spec]]), rateLimit: apiRateLimit.admits, maxBodyBytes: LIMITS.mcpBodyBytes })
+    : undefined;
+  const front = frontDoor({
+    log,
+    headers,
+    ...(config.REQUEST_LOG ? { requestLog: requestLogDeps } : {}),
+    trustProxy: app.get("trust proxy fn") as (address: string, hop: number) => boolean,
+    eventStream,
+    ...(mcpLane ? { mcpLane } : {}),
+    metrics: container.metrics,
+  });
   return { app, front };
 }

@@ -7,13 +7,15 @@ import { trackRequest } from "./middleware/http-log";
 import type { Metrics } from "../lib/metrics";
 import { recordRequest, type RequestLogDeps } from "./middleware/request-log";
 import type { SecurityHeaders } from "./middleware/security-headers";
+import type { DoorVisit, laneAtTheDoor } from "../mcp/fast-lane";
 
 /** Serves a request itself, or hands it on (`next`: Express). */
 export type FrontDoor = (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
 
 /**
- * Requests served before Express: the specification's event stream (`GET /api/sse/stream`) in its
- * ordinary case, a valid read token from an address that is not turned away, admitted under the
+ * Requests served before Express. The MCP fast lane's ordinary case (mcp/fast-lane.ts,
+ * `laneAtTheDoor`): Express's route costs about a fifth of a tool call's CPU. And the
+ * specification's event stream (`GET /api/sse/stream`) in its ordinary case, a valid read token from an address that is not turned away, admitted under the
  * stream limits. A stream lives for hours and a server holds thousands (MCP_MAX_STREAMS): through
  * Express each one keeps about 4 KB more for its life (the request and response objects Express
  * reshapes, the router state they keep reachable). Everything else, including every refusal, goes
@@ -29,6 +31,8 @@ export function frontDoor(deps: {
   /** Express's compiled "trust proxy" setting, so the address is the one `req.ip` would give. */
   trustProxy: (address: string, hop: number) => boolean;
   eventStream: { deps: EventStreamDeps; guard: BearerGuard };
+  /** The MCP fast lane's door; absent when the lane is off (MCP_FAST_LANE=false). */
+  mcpLane?: ReturnType<typeof laneAtTheDoor>;
   metrics?: Metrics;
 }): FrontDoor {
   const { log, eventStream } = deps;
@@ -42,10 +46,17 @@ export function frontDoor(deps: {
     return { auth, ip };
   }
 
-  function serve(req: IncomingMessage, res: ServerResponse, caller: StreamCaller): void {
-    req.id = trackRequest(log, req, res, false, deps.metrics, EVENT_STREAM_PATH);
+  /** Express's per-request work for a request the door serves: its id and log line, the security headers, its request-log row. */
+  function visit(req: IncomingMessage, res: ServerResponse & { locals?: Record<string, unknown> }, { route, ip, auth, mcp }: DoorVisit): string {
+    const id = (req.id = trackRequest(log, req, res, false, deps.metrics, route));
     deps.headers.apply(res);
-    if (deps.requestLog) recordRequest(deps.requestLog, req, res, { path: EVENT_STREAM_PATH, ip: caller.ip, auth: () => caller.auth });
+    if (mcp) res.locals = { mcp };
+    if (deps.requestLog) recordRequest(deps.requestLog, req, res, { path: route, ip, auth: () => auth });
+    return id;
+  }
+
+  function serve(req: IncomingMessage, res: ServerResponse, caller: StreamCaller): void {
+    visit(req, res, { route: EVENT_STREAM_PATH, ...caller });
     openSpecStream(eventStream.deps, req, res, caller, true).catch((err: unknown) => {
       log.error({ err }, "opening an event stream failed");
       res.destroy();
@@ -53,6 +64,7 @@ export function frontDoor(deps: {
   }
 
   return (req, res, next) => {
+    if (deps.mcpLane?.(req, res, (v) => visit(req, res, v), () => proxyaddr(req, deps.trustProxy), next)) return;
     if (req.method !== "GET" || req.url !== EVENT_STREAM_PATH || req.headers.authorization === undefined) return next();
     admitted(req).then(
       (caller) => (caller ? serve(req, res, caller) : next()),

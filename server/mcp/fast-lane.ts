@@ -1,7 +1,12 @@
 import { classifyInboundRequest, SERVER_INFO_META_KEY } from "@modelcontextprotocol/server";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { AuthInfo } from "@modelcontextprotocol/server";
+import type { BearerGuard } from "../http/middleware/bearer";
+import { CONNECTION_HEADER } from "./live-streams";
+import { handOnBody, mediaTypeOf, parseRpcBody } from "./rpc-body";
 import type { RequestHandler } from "express";
-import { RPC, sendRpcError } from "./json-rpc";
-import { callerOf, TOOLS_LIST_TTL_MS, type McpCore } from "./mcp-server";
+import { describeRpc, RPC, sendRpcError } from "./json-rpc";
+import { callerOf, TOOLS_LIST_TTL_MS, type Caller, type McpCore } from "./mcp-server";
 
 /** The 2026-07-28 revision: the one modern revision served (the SDK's supported list). */
 const MODERN = "2026-07-28";
@@ -50,54 +55,180 @@ export function laneFor(header: (name: string) => string | undefined, body: unkn
   return undefined;
 }
 
+type Resolved = NonNullable<Awaited<ReturnType<McpCore["resolveTool"]>>>;
+
+/** A lane request admitted for a caller: for tools/call, the tool as this caller may run it. */
+export interface LaneWork {
+  lane: LaneRequest;
+  caller: Caller;
+  resolved?: Resolved;
+}
+
+/** The lane's work for this caller, or undefined when the tool is not on offer to them (a protocol error: the SDK writes it). */
+export async function prepareLane(core: McpCore, lane: LaneRequest, caller: Caller): Promise<LaneWork | undefined> {
+  if (lane.method === "tools/list") return { lane, caller };
+  const resolved = await core.resolveTool(lane.params.name as string, caller);
+  return resolved ? { lane, caller, resolved } : undefined;
+}
+
+/**
+ * Runs admitted lane work and writes its answer: the result in the era's form, or a JSON-RPC
+ * internal error should anything throw. A client that goes away aborts the tool's upstream call.
+ */
+export async function answerLane(core: McpCore, work: LaneWork, res: ServerResponse): Promise<void> {
+  const { lane, caller, resolved } = work;
+  const { era, method, id, params } = lane;
+  let result: Record<string, unknown>;
+  try {
+    if (!resolved) {
+      result = await core.listTools(caller);
+    } else {
+      const abort = new AbortController();
+      const onClose = () => {
+        if (!res.writableFinished) abort.abort();
+      };
+      res.once("close", onClose);
+      result = await core.callTool(resolved.tool, params.arguments, resolved.context(abort.signal), resolved.caller);
+      res.off("close", onClose);
+    }
+  } catch (err) {
+    core.deps.log.error({ err, method }, "MCP request failed");
+    return sendRpcError(res, 500, RPC.internalError, "Internal error", { id });
+  }
+  if (res.destroyed) return;
+
+  if (era === "modern") {
+    // The 2026-07-28 encode steps, in the SDK's order: resultType, the cache fields of a list, serverInfo.
+    const cache = method === "tools/list" ? { ttlMs: TOOLS_LIST_TTL_MS, cacheScope: "private" } : {};
+    const message = { result: { ...result, resultType: "complete", ...cache, _meta: { [SERVER_INFO_META_KEY]: core.serverInfo } }, jsonrpc: "2.0", id };
+    // Plain node writes: Express's res.set would add a charset the SDK's answer does not carry. A
+    // Content-Length spares the chunked encoding (and its extra writes) of a body known whole.
+    const json = JSON.stringify(message);
+    res.writeHead(200, { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(json) }).end(json);
+  } else {
+    res
+      .writeHead(200, { "Content-Type": "text/event-stream", "Cache-Control": "no-cache, no-transform", "X-Accel-Buffering": "no" })
+      .end(`event: message\ndata: ${JSON.stringify({ result, jsonrpc: "2.0", id })}\n\n`);
+  }
+}
+
 /**
  * The fast lane: `tools/list` and `tools/call`, the two requests an AI client sends all day,
  * answered without the SDK's per-request machinery (a web-standard Request built from the Node
  * one, a Server and a transport per request, our own results validated again, a streamed
  * Response read back into the Node response): about half the CPU per call. The SDK stays the
  * protocol authority: laneFor admits only what it would serve the same way, an unknown tool is
- * left to it too, and fast-lane.test.ts holds the lane's answers equal to the SDK's.
+ * left to it too, and fast-lane.test.ts holds the lane's answers equal to the SDK's. Its ordinary
+ * case is served before Express (mcpFrontDoor); this is the lane inside Express's route, for the
+ * rest (a browser's Origin, a chunked body, the specification's path).
  */
 export function fastLane(core: McpCore): RequestHandler {
   return async (req, res, next) => {
     const lane = laneFor((name) => req.get(name), req.body);
     if (!lane) return next();
-    const { era, method, id, params } = lane;
-    const caller = callerOf(req.auth);
-    let result: Record<string, unknown>;
+    let work: LaneWork | undefined;
     try {
-      if (method === "tools/list") {
-        result = await core.listTools(caller);
-      } else {
-        const resolved = await core.resolveTool(params.name as string, caller);
-        // An unknown tool is a protocol error: the SDK writes it.
-        if (!resolved) return next();
-        const abort = new AbortController();
-        const onClose = () => {
-          if (!res.writableFinished) abort.abort();
-        };
-        res.once("close", onClose);
-        result = await core.callTool(resolved.tool, params.arguments, resolved.context(abort.signal), resolved.caller);
-        res.off("close", onClose);
-      }
+      work = await prepareLane(core, lane, callerOf(req.auth));
     } catch (err) {
-      core.deps.log.error({ err, method }, "MCP request failed");
-      return sendRpcError(res, 500, RPC.internalError, "Internal error", { id });
+      core.deps.log.error({ err, method: lane.method }, "MCP request failed");
+      return sendRpcError(res, 500, RPC.internalError, "Internal error", { id: lane.id });
     }
-    if (res.destroyed) return;
-
-    if (era === "modern") {
-      // The 2026-07-28 encode steps, in the SDK's order: resultType, the cache fields of a list, serverInfo.
-      const cache = method === "tools/list" ? { ttlMs: TOOLS_LIST_TTL_MS, cacheScope: "private" } : {};
-      const message = { result: { ...result, resultType: "complete", ...cache, _meta: { [SERVER_INFO_META_KEY]: core.serverInfo } }, jsonrpc: "2.0", id };
-      // Plain node writes: Express's res.set would add a charset the SDK's answer does not carry. A
-      // Content-Length spares the chunked encoding (and its extra writes) of a body known whole.
-      const json = JSON.stringify(message);
-      res.writeHead(200, { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(json) }).end(json);
-    } else {
-      res
-        .writeHead(200, { "Content-Type": "text/event-stream", "Cache-Control": "no-cache, no-transform", "X-Accel-Buffering": "no" })
-        .end(`event: message\ndata: ${JSON.stringify({ result, jsonrpc: "2.0", id })}\n\n`);
-    }
+    if (!work) return next();
+    await answerLane(core, work, res);
   };
 }
+
+/** What a request served before Express is recorded as (front-door.ts does the recording). */
+export interface DoorVisit {
+  route: string;
+  ip: string | null;
+  auth: AuthInfo;
+  /** What the request log records of an MCP exchange (describeRpc). */
+  mcp?: ReturnType<typeof describeRpc>;
+}
+
+export interface LaneDoorDeps {
+  core: McpCore;
+  /** The read-token guard of each path the lane serves, by exact path. */
+  guards: ReadonlyMap<string, BearerGuard>;
+  /** The API limit's ordinary case for a client (clientRateLimit's `admits`). */
+  rateLimit: (clientId: string) => Promise<boolean>;
+  maxBodyBytes: number;
+}
+
+/**
+ * The fast lane before Express (front-door.ts): a POST of tools/list or tools/call with a valid
+ * read token, under the API limit, with a JSON body of known length and no browser Origin, no
+ * event stream to deliver to and no session. Express's route for it is about a fifth of a call's
+ * CPU. The door takes only what that route would serve through the lane, and does the same work
+ * for it with the same functions (the guard's ordinary case, the limit, the body's parse, laneFor,
+ * the tool's resolution); `visit` records it as Express's middleware would. Anything else, or any
+ * doubt, goes on to Express with the body it read (handOnBody), answered as it always has been.
+ */
+export function laneAtTheDoor(deps: LaneDoorDeps) {
+  const { core } = deps;
+
+  /** Whether the request looks like the lane's, from its head alone. */
+  function wants(req: IncomingMessage): BearerGuard | undefined {
+    if (req.method !== "POST") return undefined;
+    const guard = deps.guards.get(req.url ?? "");
+    const h = req.headers;
+    if (!guard || h.authorization === undefined || h.origin !== undefined || h["mcp-session-id"] !== undefined || h[CONNECTION_HEADER] !== undefined) return undefined;
+    const length = Number(h["content-length"]);
+    if (!(h["content-length"] !== undefined && Number.isInteger(length) && length <= deps.maxBodyBytes && mediaTypeOf(req) === "application/json")) return undefined;
+    return guard;
+  }
+
+  /** The body, or undefined when the client went away first. */
+  const readBody = (req: IncomingMessage): Promise<Buffer | undefined> =>
+    new Promise((resolve) => {
+      const chunks: Buffer[] = [];
+      req.on("data", (chunk: Buffer) => chunks.push(chunk));
+      req.once("end", () => resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)));
+      req.once("error", () => resolve(undefined));
+      req.once("close", () => {
+        if (!req.complete) resolve(undefined);
+      });
+    });
+
+  async function admit(req: IncomingMessage, guard: BearerGuard, ip: string, bytes: Buffer, authorized: Promise<AuthInfo | undefined>): Promise<{ work: LaneWork; auth: AuthInfo; body: unknown } | undefined> {
+    const parsed = parseRpcBody(bytes);
+    if (!parsed.ok) return undefined;
+    const lane = laneFor((name) => headerOf(req, name), parsed.body);
+    const auth = await authorized;
+    if (!lane || !auth) return undefined;
+    // The request's id rides with its caller for the tool-call audit (set when the visit is recorded).
+    const work = await prepareLane(core, lane, callerOf(auth));
+    if (!work || !(await deps.rateLimit(auth.clientId))) return undefined;
+    return { work, auth, body: parsed.body };
+  }
+
+  return function serve(req: IncomingMessage, res: ServerResponse, visit: (visit: DoorVisit) => string, ip: () => string, next: () => void): boolean {
+    const guard = wants(req);
+    if (!guard) return false;
+    const address = ip();
+    const authorized = guard.admits(req, address).catch(() => undefined);
+    readBody(req).then(async (bytes) => {
+      // The client left while sending: Express records what is left of the request.
+      if (!bytes) return next();
+      const admitted = await admit(req, guard, address, bytes, authorized).catch(() => undefined);
+      if (!admitted) {
+        handOnBody(req, bytes);
+        return next();
+      }
+      const { work, auth, body } = admitted;
+      work.caller.requestId = visit({ route: req.url!, ip: address, auth, mcp: describeRpc(body) });
+      await answerLane(core, work, res);
+    }).catch((err: unknown) => {
+      core.deps.log.error({ err }, "MCP request failed");
+      res.destroy();
+    });
+    return true;
+  };
+}
+
+/** A request header as Express's req.get reads it (node joins repeated ones; only Set-Cookie is a list). */
+const headerOf = (req: IncomingMessage, name: string): string | undefined => {
+  const value = req.headers[name];
+  return typeof value === "string" ? value : undefined;
+};

@@ -1,3 +1,4 @@
+import type { ServerResponse } from "node:http";
 import type { NextFunction, Request, Response } from "express";
 import { isAppError } from "../lib/app-error";
 
@@ -14,18 +15,22 @@ export const RPC = {
 
 export type RpcId = string | number | null;
 
-/** The one writer of JSON-RPC error bodies outside the SDK (ARCHITECTURE rule 4): HTTP status, code, message. */
-export function sendRpcError(res: Response, status: number, code: number, message: string, options: { id?: RpcId; headers?: Record<string, string>; data?: unknown } = {}): void {
+/**
+ * The one writer of JSON-RPC error bodies outside the SDK (ARCHITECTURE rule 4): HTTP status,
+ * code, message. Plain node writes, so requests served before Express (front-door.ts) use it too.
+ */
+export function sendRpcError(res: ServerResponse, status: number, code: number, message: string, options: { id?: RpcId; headers?: Record<string, string>; data?: unknown } = {}): void {
   if (res.headersSent) {
     res.end();
     return;
   }
-  if (options.headers) res.set(options.headers);
-  res
-    .status(status)
-    .set("Cache-Control", "no-store")
-    .type("application/json")
-    .send(JSON.stringify({ jsonrpc: "2.0", error: { code, message, ...(options.data === undefined ? {} : { data: options.data }) }, id: options.id ?? null }));
+  const body = JSON.stringify({ jsonrpc: "2.0", error: { code, message, ...(options.data === undefined ? {} : { data: options.data }) }, id: options.id ?? null });
+  for (const [name, value] of Object.entries(options.headers ?? {})) res.setHeader(name, value);
+  res.statusCode = status;
+  res.setHeader("Cache-Control", "no-store");
+  res.setHeader("Content-Type", "application/json; charset=utf-8");
+  res.setHeader("Content-Length", Buffer.byteLength(body));
+  res.end(body);
 }
 
 /** The id of a parsed JSON-RPC request, when it has a usable one (to echo it in an error). */

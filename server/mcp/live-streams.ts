@@ -9,6 +9,9 @@ import type { Logger } from "../lib/logger";
  * lives in the database; this module is the one place that is per process.
  */
 
+/** Names the `/api/sse/stream` connection a request's response is delivered to as an `mcp-response` event (README). */
+export const CONNECTION_HEADER = "x-connection-id";
+
 export type StreamKind = "sse-stream" | "legacy-sse" | "listen";
 
 /** Who a stream belongs to: the OAuth client and user its token was issued to (item 5). */

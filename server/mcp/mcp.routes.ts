@@ -9,7 +9,7 @@ import { sendOAuthError } from "../oauth/oauth-error";
 import { bearerChallenge } from "../http/middleware/bearer";
 import type { Guard } from "../http/middleware/access";
 import { describeRpc, RPC, rpcErrorHandler, rpcIdOf, sendRpcError } from "./json-rpc";
-import { ownerOf, sameOwner, type LiveStreams } from "./live-streams";
+import { CONNECTION_HEADER, ownerOf, sameOwner, type LiveStreams } from "./live-streams";
 import { fastLane } from "./fast-lane";
 import type { McpCore } from "./mcp-server";
 import { rpcBody } from "./rpc-body";
@@ -18,8 +18,6 @@ import { toolByName } from "./tools/catalogue";
 /** MCP endpoint paths: the protocol's own, and the specification's (D8). */
 export const MCP_PATH = "/mcp";
 export const SPEC_PROTOCOL_PATH = "/api/mcp/protocol";
-/** Names the `/api/sse/stream` connection a request's response is delivered to as an `mcp-response` event (README). */
-export const CONNECTION_HEADER = "x-connection-id";
 
 const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
 

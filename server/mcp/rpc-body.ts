@@ -1,3 +1,4 @@
+import type { IncomingMessage } from "node:http";
 import type { RequestHandler } from "express";
 import { RPC, sendRpcError } from "./json-rpc";
 
@@ -15,6 +16,29 @@ export function tooDeep(value: unknown, limit: number): boolean {
   return false;
 }
 
+/** A JSON-RPC body as read: the message, or why it is refused. */
+export type ParsedRpcBody = { ok: true; body: unknown } | { ok: false; code: number; message: string };
+
+/** Parses a JSON-RPC body: not JSON is -32700 (JSON-RPC 2.0 §5.1); nesting beyond MAX_DEPTH is an invalid request. */
+export function parseRpcBody(bytes: Buffer): ParsedRpcBody {
+  let body: unknown;
+  try {
+    body = JSON.parse(bytes.toString("utf8")) as unknown;
+  } catch {
+    return { ok: false, code: RPC.parseError, message: "Parse error: the body is not valid JSON" };
+  }
+  // No MCP message nests deeply; a body that does would only exhaust the stack of whoever walks it.
+  if (tooDeep(body, MAX_DEPTH)) return { ok: false, code: RPC.invalidRequest, message: `Invalid Request: JSON nested more than ${MAX_DEPTH} levels deep` };
+  return { ok: true, body };
+}
+
+/** The media type of a request (its Content-Type without parameters, lower case). */
+export const mediaTypeOf = (req: IncomingMessage): string => (req.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
+
+/** Bodies the front door read before it handed the request on to Express (front-door.ts): read once, parsed here. */
+const readEarlier = new WeakMap<IncomingMessage, Buffer>();
+export const handOnBody = (req: IncomingMessage, bytes: Buffer): void => void readEarlier.set(req, bytes);
+
 /**
  * Reads a JSON-RPC POST body ourselves, before the SDK sees it, so every refusal is a JSON-RPC
  * error with the right HTTP status and the request log can name the method: a media type other
@@ -25,14 +49,21 @@ export function tooDeep(value: unknown, limit: number): boolean {
 export function rpcBody(options: { limitBytes: number }): RequestHandler {
   return (req, res, next) => {
     if (req.method !== "POST") return next();
-    const type = (req.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
-    if (type !== "application/json") {
+    if (mediaTypeOf(req) !== "application/json") {
       return sendRpcError(res, 415, RPC.invalidRequest, "Unsupported Media Type: Content-Type must be application/json");
     }
+    const finish = (bytes: Buffer) => {
+      const parsed = parseRpcBody(bytes);
+      if (!parsed.ok) return sendRpcError(res, 400, parsed.code, parsed.message);
+      req.body = parsed.body;
+      next();
+    };
     const tooLarge = () => {
       res.set("Connection", "close");
       sendRpcError(res, 413, RPC.invalidRequest, `Request body larger than ${options.limitBytes} bytes`);
     };
+    const early = readEarlier.get(req);
+    if (early) return early.length > options.limitBytes ? tooLarge() : finish(early);
     if (Number(req.headers["content-length"] ?? 0) > options.limitBytes) {
       req.resume();
       return tooLarge();
@@ -57,17 +88,7 @@ export function rpcBody(options: { limitBytes: number }): RequestHandler {
     req.on("end", () => {
       if (done) return;
       done = true;
-      const text = Buffer.concat(chunks).toString("utf8");
-      let body: unknown;
-      try {
-        body = JSON.parse(text) as unknown;
-      } catch {
-        return sendRpcError(res, 400, RPC.parseError, "Parse error: the body is not valid JSON");
-      }
-      // No MCP message nests deeply; a body that does would only exhaust the stack of whoever walks it.
-      if (tooDeep(body, MAX_DEPTH)) return sendRpcError(res, 400, RPC.invalidRequest, `Invalid Request: JSON nested more than ${MAX_DEPTH} levels deep`);
-      req.body = body;
-      next();
+      finish(Buffer.concat(chunks));
     });
   };
 }

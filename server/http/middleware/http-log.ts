@@ -49,5 +49,7 @@ export function trackRequest(log: Logger, req: IncomingMessage, res: ServerRespo
   };
   res.once("finish", done);
   res.once("close", done);
+  // A client that left while the front door read its body: the close has been and gone.
+  if (res.destroyed) done();
   return id;
 }

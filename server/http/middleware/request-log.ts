@@ -76,4 +76,6 @@ export function recordRequest(
   };
   res.once("finish", record);
   res.once("close", record);
+  // A client that left while the front door read its body: the close has been and gone.
+  if (res.destroyed) record();
 }

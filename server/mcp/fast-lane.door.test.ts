@@ -1,0 +1,121 @@
+import { connect } from "node:net";
+import type { IncomingMessage } from "node:http";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { LogEntryDetailDto, LogEntryDto } from "../../contract/logs";
+import { envelope, MODERN, modernRpc, rpc, startMcpRig, type McpRig, type RpcAnswer } from "./mcp.test-rig";
+import { SPEC_PROTOCOL_PATH } from "./mcp.routes";
+
+// @pglite-only: which requests the front door serves and which it hands on; the database only holds the token and the log.
+
+/**
+ * The fast lane before Express (fast-lane.ts `laneAtTheDoor`, front-door.ts): it serves the
+ * ordinary tools/list and tools/call, with everything Express's route would have done for them,
+ * and hands every other request on to Express with the body it read, answered as before.
+ */
+describe("the MCP fast lane at the front door", () => {
+  let rig: McpRig;
+  let token: string;
+  /** The MCP requests Express saw, by path. */
+  const reached: string[] = [];
+
+  beforeAll(async () => {
+    rig = await startMcpRig();
+    token = await rig.token("read");
+    // Express's app is a function that calls app.handle: every request the door hands on passes here.
+    const app = rig.t.app as unknown as { handle: (req: IncomingMessage, ...rest: unknown[]) => unknown };
+    const handle = app.handle.bind(app);
+    app.handle = (req, ...rest) => {
+      if (req.method === "POST") reached.push(req.url ?? "");
+      return handle(req, ...rest);
+    };
+  });
+  afterAll(async () => {
+    await rig?.t.close();
+    await rig?.sandbox.close();
+  });
+
+  /** What Express saw of the request `send` makes. */
+  const throughExpress = async (send: () => Promise<RpcAnswer>) => {
+    reached.length = 0;
+    const answer = await send();
+    return { answer, express: reached.length > 0 };
+  };
+  const search = { name: "jira_search", arguments: { jql: "project = BK ORDER BY key ASC", maxResults: 2 } };
+
+  it("serves tools/call and tools/list of both eras, on /mcp and the specification's path, without Express", async () => {
+    const sends: [string, () => Promise<RpcAnswer>][] = [
+      ["2026-07-28 tools/call", () => modernRpc(rig.baseUrl, token, "tools/call", search)],
+      ["2026-07-28 tools/list", () => modernRpc(rig.baseUrl, token, "tools/list")],
+      ["2026-07-28 tools/call on the specification's path", () => modernRpc(rig.baseUrl, token, "tools/call", search, 3, SPEC_PROTOCOL_PATH)],
+      ["2025-11-25 tools/call", () => rpc(rig.baseUrl, token, { jsonrpc: "2.0", id: 4, method: "tools/call", params: search }, { "mcp-protocol-version": "2025-11-25" })],
+    ];
+    for (const [name, send] of sends) {
+      const { answer, express } = await throughExpress(send);
+      expect(answer.status, name).toBe(200);
+      expect(answer.json.result, name).toBeDefined();
+      expect(answer.json.result.isError ?? false, name).toBe(false);
+      expect(express, name).toBe(false);
+    }
+  });
+
+  it("answers with the headers Express's route gives: the request id and the security headers", async () => {
+    const door = (await throughExpress(() => modernRpc(rig.baseUrl, token, "tools/list"))).answer;
+    // The same lane request with a browser Origin of our own goes through Express's route.
+    const viaExpress = await throughExpress(() => rpc(rig.baseUrl, token, { jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: envelope() } }, { "mcp-protocol-version": MODERN, "mcp-method": "tools/list", origin: rig.baseUrl }));
+    expect(viaExpress.express).toBe(true);
+    expect(viaExpress.answer.status).toBe(200);
+    const names = (h: Headers) => [...h.keys()].filter((k) => !["date", "content-length", "access-control-allow-origin", "access-control-expose-headers", "vary"].includes(k)).sort();
+    expect(names(door.headers)).toEqual(names(viaExpress.answer.headers));
+    expect(door.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+    expect(door.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(door.json).toEqual({ ...viaExpress.answer.json, id: door.json.id });
+  });
+
+  it("records the request as Express would: its log row and its tool call carry the request id", async () => {
+    const { answer, express } = await throughExpress(() => modernRpc(rig.baseUrl, token, "tools/call", search, "door-1"));
+    expect(express).toBe(false);
+    const requestId = answer.headers.get("x-request-id")!;
+    await rig.t.container.services.requestLog.flush();
+    await rig.t.container.services.toolCalls.flush();
+    const [entry] = (await rig.admin.get<LogEntryDto[]>(`/api/admin/logs?tool=jira_search&limit=1`)).body;
+    expect(entry).toMatchObject({ method: "POST", endpoint: "/mcp", statusCode: 200, rpcMethod: "tools/call", toolName: "jira_search", clientId: rig.client.clientId, ipAddress: "127.0.0.1" });
+    const detail = (await rig.admin.get<LogEntryDetailDto>(`/api/admin/logs/${entry!.id}`)).body;
+    expect(detail.requestId).toBe(requestId);
+    expect(detail.headers).toMatchObject({ "mcp-method": "tools/call", "mcp-name": "jira_search" });
+    expect(detail.toolCall).toMatchObject({ tool: "jira_search", outcome: "ok", requestId, clientId: rig.client.clientId });
+  });
+
+  it("hands everything else on to Express with the body it read, answered as before", async () => {
+    const modern = (method: string, name?: string) => ({ "mcp-protocol-version": MODERN, "mcp-method": method, ...(name ? { "mcp-name": name } : {}) });
+    const cases: { name: string; send: () => Promise<RpcAnswer>; status: number; check?: (a: RpcAnswer) => void }[] = [
+      { name: "a body that is not JSON", send: () => rpc(rig.baseUrl, token, '{"jsonrpc": "2.0", "id": 1, "method": "tools/li', modern("tools/list")), status: 400, check: (a) => expect(a.json.error.code).toBe(-32700) },
+      { name: "JSON nested too deeply", send: () => rpc(rig.baseUrl, token, `${"[".repeat(80)}${"]".repeat(80)}`, modern("tools/list")), status: 400, check: (a) => expect(a.json.error.message).toMatch(/nested/) },
+      { name: "no valid token", send: () => rpc(rig.baseUrl, "not-a-token", { jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: envelope() } }, modern("tools/list")), status: 401, check: (a) => expect(a.headers.get("www-authenticate")).toMatch(/^Bearer /) },
+      { name: "a tool the token's scope does not cover", send: () => modernRpc(rig.baseUrl, token, "tools/call", { name: "jira_add_comment", arguments: { issueKey: "BK-1", body: "x" } }), status: 403, check: (a) => expect(a.headers.get("www-authenticate")).toMatch(/insufficient_scope/) },
+      { name: "an unknown tool", send: () => modernRpc(rig.baseUrl, token, "tools/call", { name: "jira_nope", arguments: {} }), status: 200, check: (a) => expect(a.json.error.code).toBe(-32602) },
+      { name: "initialize", send: () => rpc(rig.baseUrl, token, { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } } }), status: 200, check: (a) => expect(a.json.result.protocolVersion).toBe("2025-11-25") },
+      { name: "a batch under 2026-07-28", send: () => rpc(rig.baseUrl, token, [{ jsonrpc: "2.0", id: 1, method: "tools/list" }], modern("tools/list")), status: 400, check: (a) => expect(a.json.error.code).toBe(-32600) },
+      { name: "Mcp-Name naming another tool", send: () => rpc(rig.baseUrl, token, { jsonrpc: "2.0", id: 1, method: "tools/call", params: { ...search, _meta: envelope() } }, modern("tools/call", "jira_get_issue")), status: 400 },
+    ];
+    for (const c of cases) {
+      const { answer, express } = await throughExpress(c.send);
+      expect(answer.status, c.name).toBe(c.status);
+      c.check?.(answer);
+      expect(express, c.name).toBe(true);
+    }
+  });
+
+  it("records a client that leaves while sending its body as 499, and stays healthy", async () => {
+    const { port } = new URL(rig.baseUrl);
+    const socket = connect(Number(port), "127.0.0.1");
+    await new Promise<void>((resolve) => socket.once("connect", () => resolve()));
+    // The head and the start of a 500-byte body, then the client is gone.
+    socket.write(`POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nMCP-Protocol-Version: ${MODERN}\r\nMcp-Method: tools/list\r\nUser-Agent: door-leaver\r\nContent-Length: 500\r\n\r\n{"jsonrpc":`, () => socket.destroy());
+    await expect.poll(async () => {
+      await rig.t.container.services.requestLog.flush();
+      const rows = (await rig.admin.get<LogEntryDto[]>(`/api/admin/logs?limit=20`)).body;
+      return rows.filter((r) => r.userAgent === "door-leaver").map((r) => r.statusCode);
+    }, { timeout: 10_000 }).toEqual([499]);
+    expect((await modernRpc(rig.baseUrl, token, "tools/list")).status).toBe(200);
+  });
+});
