@@ -1,7 +1,9 @@
 // MCP (issue 10): `tools/call jira_search` (20 results) through Bridgekeeper, beside (a) the same
-// search as a plain request to the sandbox and (b) a minimal SDK v1 server (stateful
-// StreamableHTTPServerTransport) making the same upstream call and passing the body through, all
-// in one run, alternating so the machine's noise falls on all three alike. Also: the size of the
+// search as a plain request to the sandbox, (b) a minimal SDK v1 server (stateful
+// StreamableHTTPServerTransport) making the same upstream call and passing the body through, and
+// (c) the floor: a bare node server doing only the work Bridgekeeper's answer cannot skip (parse
+// Jira's answer, render it compactly). All in one run, alternating so the machine's noise falls
+// on all of them alike. Also: the size of the
 // search's text answer, and the same at concurrency 16 with 20 ms of upstream latency.
 import { fork } from "node:child_process";
 import { join } from "node:path";
@@ -33,7 +35,7 @@ const ourTarget = (server, token, name = "Bridgekeeper /mcp, 2026-07-28") => ({
 });
 
 /** The three targets as request descriptions (url, method, headers, a body maker with a fresh id). */
-async function targets(server, sandbox, baselineUrl, baselinePid) {
+async function targets(server, sandbox, baselineUrl, baselinePid, floor) {
   const token = await benchToken(server);
 
   const init = await fetch(`${baselineUrl}/mcp`, {
@@ -55,6 +57,7 @@ async function targets(server, sandbox, baselineUrl, baselinePid) {
       headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-session-id": session, "mcp-protocol-version": "2025-11-25" },
       body: () => JSON.stringify(call()),
     },
+    floor: { name: "(c) floor: bare node server, Jira's answer parsed and rendered", pid: floor.pid, url: `${floor.url}/mcp`, headers: { "content-type": "application/json", accept: "application/json" }, body: () => JSON.stringify(call()) },
     ours: ourTarget(server, token),
     ours2025: {
       name: "Bridgekeeper /mcp, 2025-11-25 (stateless)",
@@ -129,11 +132,13 @@ export async function run() {
   const server = await startServer({ env: { DEMO_SANDBOX_URL: sandbox.url, RATE_LIMIT_API_PER_MINUTE: "100000000", RATE_LIMIT_API_BURST: "1000000" } });
   const port = await freePort();
   const baselineProc = fork(join(ROOT, "bench/mcp-baseline-server.mjs"), [], { env: { ...process.env, PORT: String(port), SANDBOX_URL: sandbox.url }, stdio: ["ignore", "ignore", "inherit", "ipc"] });
-  await new Promise((resolve) => baselineProc.once("message", resolve));
+  const floorPort = await freePort();
+  const floorProc = fork(join(ROOT, "bench/mcp-floor-server.mjs"), [], { env: { ...process.env, PORT: String(floorPort), SANDBOX_URL: sandbox.url }, stdio: ["ignore", "ignore", "inherit", "ipc"] });
+  await Promise.all([baselineProc, floorProc].map((proc) => new Promise((resolve) => proc.once("message", resolve))));
   const agent = new Agent({ keepAliveTimeout: 30_000, connections: 32 });
   try {
-    const t = await targets(server, sandbox, `http://127.0.0.1:${port}`, baselineProc.pid);
-    const order = [t.plain, t.baseline, t.ours, t.ours2025];
+    const t = await targets(server, sandbox, `http://127.0.0.1:${port}`, baselineProc.pid, { pid: floorProc.pid, url: `http://127.0.0.1:${floorPort}` });
+    const order = [t.plain, t.baseline, t.floor, t.ours, t.ours2025];
     // Warm every path (JIT, pools, caches) before measuring.
     for (const target of order) await serial(target, agent).catch((err) => Promise.reject(err));
 
@@ -147,15 +152,21 @@ export async function run() {
     for (const target of order) rows.push(summary(`concurrency 1: ${target.name}`, one.get(target)));
     const overPlain = one.get(t.ours).map((x, i) => x.p50 - one.get(t.plain)[i].p50);
     rows.push({ name: "concurrency 1: Bridgekeeper p50 over (a) (target ≤ 0.5 ms)", median: `${fmt(median(overPlain), 3)} ms`, runs: overPlain.map((x) => fmt(x, 3)).join(", ") });
+    const floorOver = one.get(t.floor).map((x, i) => x.p50 - one.get(t.plain)[i].p50);
+    rows.push({ name: "concurrency 1: the floor (c) p50 over (a)", median: `${fmt(median(floorOver), 3)} ms`, runs: floorOver.map((x) => fmt(x, 3)).join(", ") });
     for (const target of order) rows.push(summary(`concurrency 16: ${target.name}`, sixteen.get(target)));
     const ratio = sixteen.get(t.ours).map((x, i) => x.rps / sixteen.get(t.baseline)[i].rps);
     rows.push({ name: "concurrency 16: Bridgekeeper / (b) throughput (target ≥ 2, aim 3)", median: `${fmt(median(ratio), 2)}×`, runs: ratio.map((x) => fmt(x, 2)).join(", ") });
+    const floorThroughput = sixteen.get(t.floor).map((x, i) => x.rps / sixteen.get(t.baseline)[i].rps);
+    rows.push({ name: "concurrency 16: the floor (c) / (b) throughput", median: `${fmt(median(floorThroughput), 2)}×`, runs: floorThroughput.map((x) => fmt(x, 2)).join(", ") });
     for (const target of order) {
       const perCall = sixteen.get(target).map((x) => x.cpuPerCall);
       rows.push({ name: `concurrency 16: CPU per call of the serving process, ${target.name}`, median: `${fmt(median(perCall), 3)} ms`, runs: perCall.map((x) => fmt(x, 3)).join(", ") });
     }
     const cpuRatio = sixteen.get(t.baseline).map((x, i) => x.cpuPerCall / sixteen.get(t.ours)[i].cpuPerCall);
     rows.push({ name: "concurrency 16: (b)'s CPU per call / Bridgekeeper's (the throughput ratio on a machine of its own)", median: `${fmt(median(cpuRatio), 2)}×`, runs: cpuRatio.map((x) => fmt(x, 2)).join(", ") });
+    const floorRatio = sixteen.get(t.baseline).map((x, i) => x.cpuPerCall / sixteen.get(t.floor)[i].cpuPerCall);
+    rows.push({ name: "concurrency 16: (b)'s CPU per call / the floor's (c) (the most any compact answer could reach)", median: `${fmt(median(floorRatio), 2)}×`, runs: floorRatio.map((x) => fmt(x, 2)).join(", ") });
 
     // The answer a model reads.
     const answer = await (await fetch(t.ours.url, { method: "POST", headers: t.ours.headers, body: t.ours.body() })).json();
@@ -174,6 +185,7 @@ export async function run() {
     return rows;
   } finally {
     baselineProc.kill("SIGTERM");
+    floorProc.kill("SIGTERM");
     await agent.close();
     await server.stop();
     await sandbox.stop();
