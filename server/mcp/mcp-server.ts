@@ -4,7 +4,7 @@ import type { Logger } from "../lib/logger";
 import type { UpstreamTargets } from "../modules/integrations/upstream-targets";
 import type { UpstreamService } from "../upstream/errors";
 import { callTool, toolDefinition } from "./tools/call-tool";
-import { TOOLS } from "./tools/catalogue";
+import { TOOLS, toolByName } from "./tools/catalogue";
 import { OPEN_POLICY, toolsetsOf, type ClientPolicy } from "../../contract/policy";
 import type { ToolContext, ToolSpec } from "./tools/tool";
 import type { Cursors } from "./tools/cursor";
@@ -62,16 +62,16 @@ export function callerOf(auth: AuthInfo | undefined): Caller {
  * and its client's policy allows it (read-only, toolsets, tools switched off); destructive tools
  * only while MCP_DESTRUCTIVE_TOOLS allows them.
  */
-export const toolsFor = (services: Set<UpstreamService>, caller: Caller, options: { destructive?: boolean } = {}): ToolSpec[] =>
-  TOOLS.filter(
-    (tool) =>
-      services.has(tool.service) &&
-      caller.scopes.includes(tool.scope) &&
-      !(caller.policy.readOnly && tool.scope !== "read") &&
-      toolsetsOf(caller.policy).includes(tool.toolset) &&
-      !caller.policy.disabledTools.includes(tool.name) &&
-      (options.destructive !== false || !tool.annotations.destructiveHint),
-  );
+export const toolsFor = (services: Set<UpstreamService>, caller: Caller, options: { destructive?: boolean } = {}): ToolSpec[] => TOOLS.filter((tool) => offered(tool, services, caller, options));
+
+/** Whether `tool` is among toolsFor's. */
+const offered = (tool: ToolSpec, services: Set<UpstreamService>, caller: Caller, options: { destructive?: boolean }): boolean =>
+  services.has(tool.service) &&
+  caller.scopes.includes(tool.scope) &&
+  !(caller.policy.readOnly && tool.scope !== "read") &&
+  toolsetsOf(caller.policy).includes(tool.toolset) &&
+  !caller.policy.disabledTools.includes(tool.name) &&
+  (options.destructive !== false || !tool.annotations.destructiveHint);
 
 export interface McpCoreDeps {
   targets: UpstreamTargets;
@@ -120,8 +120,8 @@ export function createMcpCore(deps: McpCoreDeps) {
     /** The tool `name` as this caller may run it, with what it runs with; undefined when it is not on offer to them. */
     async resolveTool(name: string, caller: Caller): Promise<{ tool: ToolSpec; context: (signal?: AbortSignal) => ToolContext; caller: Caller } | undefined> {
       const available = await deps.availability.context();
-      const tool = toolsFor(available.services, caller, { destructive: deps.destructiveTools }).find((t) => t.name === name);
-      if (!tool) return undefined;
+      const tool = toolByName(name);
+      if (!tool || !offered(tool, available.services, caller, { destructive: deps.destructiveTools })) return undefined;
       return {
         tool,
         caller,
