@@ -72,10 +72,15 @@ function nonNull(schema: unknown): unknown {
 
 /** A tool's structured result as sent: properties whose value is null are left out (see nonNull). */
 export function withoutNulls(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(withoutNulls);
   if (value === null || typeof value !== "object") return value;
+  if (Array.isArray(value)) return value.map(withoutNulls);
+  // Keys and a plain loop: every tool answer passes here, and Object.entries allocates a pair per property.
   const out: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(value)) if (item !== null) out[key] = withoutNulls(item);
+  const keys = Object.keys(value);
+  for (let i = 0; i < keys.length; i++) {
+    const item = (value as Record<string, unknown>)[keys[i]!];
+    if (item !== null) out[keys[i]!] = withoutNulls(item);
+  }
   return out;
 }
 
