@@ -13,10 +13,10 @@ import type { DoorVisit, laneAtTheDoor } from "../mcp/fast-lane";
 export type FrontDoor = (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
 
 /**
- * Requests served before Express. The MCP fast lane's ordinary case (mcp/fast-lane.ts,
- * `laneAtTheDoor`): Express's route costs about a fifth of a tool call's CPU. And the
- * specification's event stream (`GET /api/sse/stream`) in its ordinary case, a valid read token from an address that is not turned away, admitted under the
- * stream limits. A stream lives for hours and a server holds thousands (MCP_MAX_STREAMS): through
+ * Requests served before Express. First, the MCP fast lane's ordinary case (mcp/fast-lane.ts,
+ * `laneAtTheDoor`): Express's route cost about a quarter of a tool call's CPU. Second, the
+ * specification's event stream (`GET /api/sse/stream`) in its ordinary case: a valid read token
+ * from an address that is not turned away, admitted under the stream limits. A stream lives for hours and a server holds thousands (MCP_MAX_STREAMS): through
  * Express each one keeps about 4 KB more for its life (the request and response objects Express
  * reshapes, the router state they keep reachable). Everything else, including every refusal, goes
  * to Express, which answers as it always has: the front door only takes what Express's route would

@@ -159,8 +159,8 @@ export interface LaneDoorDeps {
 /**
  * The fast lane before Express (front-door.ts): a POST of tools/list or tools/call with a valid
  * read token, under the API limit, with a JSON body of known length and no browser Origin, no
- * event stream to deliver to and no session. Express's route for it is about a fifth of a call's
- * CPU. The door takes only what that route would serve through the lane, and does the same work
+ * event stream to deliver to and no session. Express's route for it cost about a quarter of a
+ * call's CPU. The door takes only what that route would serve through the lane, and does the same work
  * for it with the same functions (the guard's ordinary case, the limit, the body's parse, laneFor,
  * the tool's resolution); `visit` records it as Express's middleware would. Anything else, or any
  * doubt, goes on to Express with the body it read (handOnBody), answered as it always has been.
