@@ -19,10 +19,10 @@ export type FrontDoor = (req: IncomingMessage, res: ServerResponse, next: () => 
  * from an address that is not turned away, admitted under the stream limits. A stream lives for
  * hours and a server holds thousands (MCP_MAX_STREAMS): through Express each one keeps about 4 KB
  * more for its life (the request and response objects Express reshapes, the router state they
- * keep reachable). Everything else, including every refusal, goes
- * to Express, which answers as it always has: the front door only takes what Express's route would
- * serve the same way, and does the same work for it (request id and log line, security headers,
- * the request-log row, the stream itself) with the same functions.
+ * keep reachable). Everything else, including every refusal, goes to Express, which answers as
+ * it always has: the front door only takes what Express's route would serve the same way, and
+ * does the same work for it (request id and log line, security headers, the request-log row, the
+ * stream itself) with the same functions.
  */
 export function frontDoor(deps: {
   log: Logger;
