@@ -3,7 +3,7 @@ import proxyaddr from "proxy-addr";
 import type { Logger } from "../lib/logger";
 import { EVENT_STREAM_PATH, openSpecStream, type EventStreamDeps, type StreamCaller } from "../mcp/event-stream.routes";
 import type { BearerGuard } from "./middleware/bearer";
-import { trackRequest } from "./middleware/http-log";
+import { noteArrival, trackRequest } from "./middleware/http-log";
 import type { Metrics } from "../lib/metrics";
 import { recordRequest, type RequestLogDeps } from "./middleware/request-log";
 import type { SecurityHeaders } from "./middleware/security-headers";
@@ -65,7 +65,15 @@ export function frontDoor(deps: {
   }
 
   return (req, res, next) => {
-    if (deps.mcpLane?.(req, res, (v) => visit(req, res, v), () => proxyaddr(req, deps.trustProxy), next)) return;
+    if (
+      deps.mcpLane?.(req, res, {
+        arrive: () => noteArrival(req, deps.requestLog?.now?.() ?? new Date()),
+        ip: () => proxyaddr(req, deps.trustProxy),
+        visit: (v) => visit(req, res, v),
+        next,
+      })
+    )
+      return;
     if (req.method !== "GET" || req.url !== EVENT_STREAM_PATH || req.headers.authorization === undefined) return next();
     admitted(req).then(
       (caller) => (caller ? serve(req, res, caller) : next()),

@@ -7,6 +7,35 @@ import { SPEC_PROTOCOL_PATH } from "./mcp.routes";
 
 // @pglite-only: which requests the front door serves and which it hands on; the database only holds the token and the log.
 
+/** A raw connection to the server: what the client writes, and the first answer it reads back. */
+async function rawClient(baseUrl: string) {
+  const { port } = new URL(baseUrl);
+  const socket = connect(Number(port), "127.0.0.1");
+  await new Promise<void>((resolve) => socket.once("connect", () => resolve()));
+  let received = "";
+  socket.on("data", (chunk: Buffer) => (received += chunk.toString("utf8")));
+  return {
+    port,
+    write: (text: string) => new Promise<void>((resolve) => socket.write(text, () => resolve())),
+    /** The answer's status line, once it has arrived. */
+    status: () =>
+      new Promise<string>((resolve, reject) => {
+        const check = () => {
+          if (received.includes("\r\n")) return resolve(received.slice(0, received.indexOf("\r\n")));
+          if (socket.destroyed) return reject(new Error(`closed with ${JSON.stringify(received)}`));
+        };
+        socket.on("data", check).once("close", check);
+        check();
+      }),
+    received: () => received,
+    close: () => socket.destroy(),
+  };
+}
+
+/** A head for POST /mcp; the body follows separately. */
+const head = (port: string, token: string, length: number, extra = "") =>
+  `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nMCP-Protocol-Version: ${MODERN}\r\nMcp-Method: tools/list\r\n${extra}Content-Length: ${length}\r\n\r\n`;
+
 /**
  * The fast lane before Express (fast-lane.ts `laneAtTheDoor`, front-door.ts): it serves the
  * ordinary tools/list and tools/call, with everything Express's route would have done for them,
@@ -105,17 +134,69 @@ describe("the MCP fast lane at the front door", () => {
     }
   });
 
+  it("refuses a bad token before reading the body: a client that declared 4 MB gets its 401 without sending any", async () => {
+    const client = await rawClient(rig.baseUrl);
+    await client.write(head(client.port, "not-a-valid-token", 4_000_000));
+    expect(await client.status()).toBe("HTTP/1.1 401 Unauthorized");
+    expect(client.received()).toMatch(/www-authenticate: Bearer /i);
+    client.close();
+  });
+
+  it("times the request from its arrival: a body sent slowly shows in the logged response time", async () => {
+    const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: envelope() } });
+    const client = await rawClient(rig.baseUrl);
+    await client.write(head(client.port, token, Buffer.byteLength(body), "User-Agent: door-slow-body\r\n"));
+    // A client on a slow link: its body comes 300 ms after its head.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await client.write(body);
+    expect(await client.status()).toBe("HTTP/1.1 200 OK");
+    client.close();
+    await rig.t.container.services.requestLog.flush();
+    const row = (await rig.admin.get<LogEntryDto[]>(`/api/admin/logs?limit=20`)).body.find((r) => r.userAgent === "door-slow-body");
+    expect(row?.responseTime).toBeGreaterThanOrEqual(290);
+  });
+
   it("records a client that leaves while sending its body as 499, and stays healthy", async () => {
-    const { port } = new URL(rig.baseUrl);
-    const socket = connect(Number(port), "127.0.0.1");
-    await new Promise<void>((resolve) => socket.once("connect", () => resolve()));
+    const client = await rawClient(rig.baseUrl);
     // The head and the start of a 500-byte body, then the client is gone.
-    socket.write(`POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nMCP-Protocol-Version: ${MODERN}\r\nMcp-Method: tools/list\r\nUser-Agent: door-leaver\r\nContent-Length: 500\r\n\r\n{"jsonrpc":`, () => socket.destroy());
+    await client.write(`${head(client.port, token, 500, "User-Agent: door-leaver\r\n")}{"jsonrpc":`);
+    client.close();
     await expect.poll(async () => {
       await rig.t.container.services.requestLog.flush();
       const rows = (await rig.admin.get<LogEntryDto[]>(`/api/admin/logs?limit=20`)).body;
       return rows.filter((r) => r.userAgent === "door-leaver").map((r) => r.statusCode);
     }, { timeout: 10_000 }).toEqual([499]);
     expect((await modernRpc(rig.baseUrl, token, "tools/list")).status).toBe(200);
+  });
+});
+
+/** The API limit (D16) when the door looks at a request first: each request counts once, whoever answers it. */
+describe("the MCP fast lane at the front door, under the API limit", () => {
+  let rig: McpRig;
+  beforeAll(async () => {
+    // A budget of 1 a minute plus a burst of 1: two requests, then 429.
+    rig = await startMcpRig({ RATE_LIMIT_API_PER_MINUTE: 1, RATE_LIMIT_API_BURST: 1 });
+  });
+  afterAll(async () => {
+    await rig?.t.close();
+    await rig?.sandbox.close();
+  });
+
+  it("counts a request the door hands on once, and refuses an over-limit one before reading its body", async () => {
+    const token = await rig.token("read");
+    // Counted at the door, then answered by the SDK (an unknown tool): one of the two.
+    const unknown = await modernRpc(rig.baseUrl, token, "tools/call", { name: "jira_nope", arguments: {} });
+    expect(unknown.json.error.code).toBe(-32602);
+    expect((await modernRpc(rig.baseUrl, token, "tools/list")).status).toBe(200);
+    const refused = await modernRpc(rig.baseUrl, token, "tools/list");
+    expect(refused.status).toBe(429);
+    expect(refused.json.error.message).toMatch(/requests a minute/);
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+
+    // Over the limit, a client that declared 4 MB gets its 429 without sending any.
+    const client = await rawClient(rig.baseUrl);
+    await client.write(head(client.port, token, 4_000_000));
+    expect(await client.status()).toBe("HTTP/1.1 429 Too Many Requests");
+    client.close();
   });
 });

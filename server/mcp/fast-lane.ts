@@ -88,6 +88,8 @@ export async function answerLane(core: McpCore, work: LaneWork, res: ServerRespo
         if (!res.writableFinished) abort.abort();
       };
       res.once("close", onClose);
+      // A client already gone (it left while the door checked its request) gets no upstream call run for it.
+      if (res.destroyed) abort.abort();
       result = await core.callTool(resolved.tool, params.arguments, resolved.context(abort.signal), resolved.caller);
       res.off("close", onClose);
     }
@@ -119,8 +121,8 @@ export async function answerLane(core: McpCore, work: LaneWork, res: ServerRespo
  * Response read back into the Node response): about half the CPU per call. The SDK stays the
  * protocol authority: laneFor admits only what it would serve the same way, an unknown tool is
  * left to it too, and fast-lane.test.ts holds the lane's answers equal to the SDK's. Its ordinary
- * case is served before Express (mcpFrontDoor); this is the lane inside Express's route, for the
- * rest (a browser's Origin, a chunked body, the specification's path).
+ * case is served before Express (laneAtTheDoor); this is the lane inside Express's route, for the
+ * rest: a browser's Origin, a chunked body, a query string or a connection id, a session id.
  */
 export function fastLane(core: McpCore): RequestHandler {
   return async (req, res, next) => {
@@ -147,12 +149,24 @@ export interface DoorVisit {
   mcp?: ReturnType<typeof describeRpc>;
 }
 
+/** What the front door lends a request it takes: Express's per-request work, and Express itself. */
+export interface Door {
+  /** The request is the door's from now: its log times start here, whoever answers it. */
+  arrive(): void;
+  /** The client's address, as `req.ip` would give it. */
+  ip(): string;
+  /** Records the request as Express's middleware would; answers its request id. */
+  visit(visit: DoorVisit): string;
+  /** Hands the request on to Express. */
+  next(): void;
+}
+
 export interface LaneDoorDeps {
   core: McpCore;
   /** The read-token guard of each path the lane serves, by exact path. */
   guards: ReadonlyMap<string, BearerGuard>;
-  /** The API limit's ordinary case for a client (clientRateLimit's `admits`). */
-  rateLimit: (clientId: string) => Promise<boolean>;
+  /** The API limit for a request (clientRateLimit's `admits`): counted once, whoever answers it. */
+  rateLimit: (req: IncomingMessage, clientId: string) => Promise<boolean>;
   maxBodyBytes: number;
 }
 
@@ -160,10 +174,12 @@ export interface LaneDoorDeps {
  * The fast lane before Express (front-door.ts): a POST of tools/list or tools/call with a valid
  * read token, under the API limit, with a JSON body of known length and no browser Origin, no
  * event stream to deliver to and no session. Express's route for it cost about a quarter of a
- * call's CPU. The door takes only what that route would serve through the lane, and does the same work
- * for it with the same functions (the guard's ordinary case, the limit, the body's parse, laneFor,
- * the tool's resolution); `visit` records it as Express's middleware would. Anything else, or any
- * doubt, goes on to Express with the body it read (handOnBody), answered as it always has been.
+ * call's CPU. The door takes only what that route would serve through the lane, and does the same
+ * work for it, in the same order, with the same functions: the guard's ordinary case and the
+ * limit before the body is read, then the body's parse, laneFor and the tool's resolution. A
+ * request refused by the guard or the limit goes on to Express unread; anything else the lane
+ * does not serve goes on with the body it read (handOnBody). Express answers both as it always
+ * has, and `door.visit` records a served one as Express's middleware would.
  */
 export function laneAtTheDoor(deps: LaneDoorDeps) {
   const { core } = deps;
@@ -179,47 +195,60 @@ export function laneAtTheDoor(deps: LaneDoorDeps) {
     return guard;
   }
 
-  /** The body, or undefined when the client went away first. */
+  /** The body (Content-Length bounds it), or undefined when the client went away first. */
   const readBody = (req: IncomingMessage): Promise<Buffer | undefined> =>
     new Promise((resolve) => {
       const chunks: Buffer[] = [];
-      req.on("data", (chunk: Buffer) => chunks.push(chunk));
-      req.once("end", () => resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)));
-      req.once("error", () => resolve(undefined));
-      req.once("close", () => {
-        if (!req.complete) resolve(undefined);
-      });
+      const onData = (chunk: Buffer) => chunks.push(chunk);
+      const settle = (bytes: Buffer | undefined) => {
+        req.off("data", onData).off("end", onEnd).off("error", onGone).off("close", onClose);
+        resolve(bytes);
+      };
+      const onEnd = () => settle(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
+      const onGone = () => settle(undefined);
+      const onClose = () => {
+        if (!req.complete) settle(undefined);
+      };
+      // Gone while its token was checked: its close has been and gone.
+      if (req.destroyed) return resolve(undefined);
+      req.on("data", onData).once("end", onEnd).once("error", onGone).once("close", onClose);
     });
 
-  async function admit(req: IncomingMessage, guard: BearerGuard, ip: string, bytes: Buffer, authorized: Promise<AuthInfo | undefined>): Promise<{ work: LaneWork; auth: AuthInfo; body: unknown } | undefined> {
+  /** The lane's work for this body, or undefined when the lane does not serve it. */
+  async function admit(req: IncomingMessage, auth: AuthInfo, bytes: Buffer): Promise<{ work: LaneWork; body: unknown } | undefined> {
     const parsed = parseRpcBody(bytes);
     if (!parsed.ok) return undefined;
     const lane = laneFor((name) => headerOf(req, name), parsed.body);
-    const auth = await authorized;
-    if (!lane || !auth) return undefined;
-    // The request's id rides with its caller for the tool-call audit (set when the visit is recorded).
+    if (!lane) return undefined;
     const work = await prepareLane(core, lane, callerOf(auth));
-    if (!work || !(await deps.rateLimit(auth.clientId))) return undefined;
-    return { work, auth, body: parsed.body };
+    return work && { work, body: parsed.body };
   }
 
-  return function serve(req: IncomingMessage, res: ServerResponse, visit: (visit: DoorVisit) => string, ip: () => string, next: () => void): boolean {
+  async function serve(req: IncomingMessage, res: ServerResponse, door: Door, guard: BearerGuard): Promise<void> {
+    const ip = door.ip();
+    const auth = await guard.admits(req, ip).catch(() => undefined);
+    // Refused by the guard or the limit: Express answers (401, 403, 429) without reading the body, as it always has.
+    if (!auth || !(await deps.rateLimit(req, auth.clientId))) return door.next();
+    const bytes = await readBody(req);
+    // The client left while sending: Express records what is left of the request.
+    if (!bytes) return door.next();
+    const admitted = await admit(req, auth, bytes).catch(() => undefined);
+    if (!admitted) {
+      handOnBody(req, bytes);
+      return door.next();
+    }
+    const { work, body } = admitted;
+    // The request's id rides with its caller, for the tool-call audit.
+    work.caller.requestId = door.visit({ route: req.url!, ip, auth, mcp: describeRpc(body) });
+    await answerLane(core, work, res);
+  }
+
+  /** Takes the request (true) and serves it or hands it on; false: not the lane's, untouched. */
+  return function take(req: IncomingMessage, res: ServerResponse, door: Door): boolean {
     const guard = wants(req);
     if (!guard) return false;
-    const address = ip();
-    const authorized = guard.admits(req, address).catch(() => undefined);
-    readBody(req).then(async (bytes) => {
-      // The client left while sending: Express records what is left of the request.
-      if (!bytes) return next();
-      const admitted = await admit(req, guard, address, bytes, authorized).catch(() => undefined);
-      if (!admitted) {
-        handOnBody(req, bytes);
-        return next();
-      }
-      const { work, auth, body } = admitted;
-      work.caller.requestId = visit({ route: req.url!, ip: address, auth, mcp: describeRpc(body) });
-      await answerLane(core, work, res);
-    }).catch((err: unknown) => {
+    door.arrive();
+    serve(req, res, door, guard).catch((err: unknown) => {
       core.deps.log.error({ err }, "MCP request failed");
       res.destroy();
     });

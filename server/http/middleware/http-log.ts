@@ -27,6 +27,15 @@ export function httpLog(log: Logger, options: { ignore?: (path: string) => boole
   };
 }
 
+/** When the front door took a request: it reads the body and checks the token before this log is told. */
+const arrivals = new WeakMap<IncomingMessage, { started: bigint; at: Date }>();
+
+/** Notes that the front door took `req` now (`at`: the request log's clock), so its log times start here, whoever answers it. */
+export const noteArrival = (req: IncomingMessage, at: Date): void => void arrivals.set(req, { started: process.hrtime.bigint(), at });
+
+/** The arrival the front door noted, if it took the request. */
+export const arrivalOf = (req: IncomingMessage): { started: bigint; at: Date } | undefined => arrivals.get(req);
+
 /**
  * httpLog's work for one request, also for those served before Express (front-door.ts, which
  * adds nothing to a request it holds for hours): the request's id, answered in X-Request-Id, and
@@ -35,7 +44,7 @@ export function httpLog(log: Logger, options: { ignore?: (path: string) => boole
 export function trackRequest(log: Logger, req: IncomingMessage, res: ServerResponse, quiet: boolean, metrics?: Metrics, route?: string): string {
   const id = randomUUID();
   res.setHeader("X-Request-Id", id);
-  const started = process.hrtime.bigint();
+  const started = arrivalOf(req)?.started ?? process.hrtime.bigint();
   const done = () => {
     res.off("finish", done);
     res.off("close", done);

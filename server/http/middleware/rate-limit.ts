@@ -1,3 +1,4 @@
+import type { IncomingMessage } from "node:http";
 import type { RequestHandler } from "express";
 import { AppError, retryAfter } from "../../lib/app-error";
 import { BurstyRateLimiter, RateLimiterMemory, type RateLimiterRes } from "rate-limiter-flexible";
@@ -12,23 +13,37 @@ export function clientRateLimit(options: { perMinute: number; burst: number }): 
     new RateLimiterMemory({ keyPrefix: "api", points: options.perMinute, duration: 60 }),
     new RateLimiterMemory({ keyPrefix: "api-burst", points: Math.max(1, options.burst), duration: 60 }),
   );
+  // The house error body (with the request id), like every /api answer that is not a bearer challenge.
+  const refusal = (rejection: RateLimiterRes) => new AppError("rate_limited", `More than ${options.perMinute} requests a minute from this client; try again later`, { headers: retryAfter(rejection.msBeforeNext) });
+  /** What the front door's `admits` decided for a request it then handed on: null for let through, else the refusal. Counted once. */
+  const decided = new WeakMap<IncomingMessage, RateLimiterRes | null>();
   const handler: RequestHandler = (req, res, next) => {
+    const earlier = decided.get(req);
+    if (earlier !== undefined) return next(earlier ? refusal(earlier) : undefined);
     const key = req.auth?.clientId ?? req.ip ?? "unknown";
     limiter.consume(key).then(
       () => next(),
-      (rejection: RateLimiterRes | Error) => {
-        if (rejection instanceof Error) return next(rejection);
-        // The house error body (with the request id), like every /api answer that is not a bearer challenge.
-        next(new AppError("rate_limited", `More than ${options.perMinute} requests a minute from this client; try again later`, { headers: retryAfter(rejection.msBeforeNext) }));
-      },
+      (rejection: RateLimiterRes | Error) => next(rejection instanceof Error ? rejection : refusal(rejection)),
     );
   };
-  /** The limit's ordinary case, for a request served before Express (front-door.ts): spends one of the client's requests, or answers false and leaves the refusal to the handler. */
-  const admits = (clientId: string): Promise<boolean> => limiter.consume(clientId).then(
-    () => true,
-    () => false,
-  );
+  /**
+   * The limit for a request the front door looks at before Express: spends one of the client's
+   * requests for `req` and answers whether it may go on. Either way the handler, should the
+   * request reach it, does not count it again: it lets it through, or answers the same refusal
+   * with its Retry-After.
+   */
+  const admits = (req: IncomingMessage, clientId: string): Promise<boolean> =>
+    limiter.consume(clientId).then(
+      () => {
+        decided.set(req, null);
+        return true;
+      },
+      (rejection: RateLimiterRes | Error) => {
+        if (!(rejection instanceof Error)) decided.set(req, rejection);
+        return false;
+      },
+    );
   return Object.assign(handler, { admits });
 }
 
-export type ClientRateLimit = RequestHandler & { admits(clientId: string): Promise<boolean> };
+export type ClientRateLimit = RequestHandler & { admits(req: IncomingMessage, clientId: string): Promise<boolean> };

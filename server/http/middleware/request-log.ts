@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AuthInfo } from "@modelcontextprotocol/server";
 import type { RequestHandler } from "express";
 import type { RequestLogService } from "../../modules/request-log/request-log.service";
+import { arrivalOf } from "./http-log";
 
 /** D15: what the request log records — the MCP, event stream, OAuth, discovery, proxy and admin endpoints. */
 const LOGGED = /^\/(?:mcp(?:\/|$)|api\/mcp\/|api\/sse\/|sse(?:\/|$)|messages(?:\/|$)|oauth\/|\.well-known\/|api\/atlassian\/(?:jira|confluence)\/|api\/bitbucket\/|api\/admin\/)/;
@@ -48,8 +49,9 @@ export function recordRequest(
   res: ServerResponse & { locals?: Record<string, unknown> },
   what: { path: string; ip: string | null; auth: () => AuthInfo | undefined },
 ): void {
-  const started = process.hrtime.bigint();
-  const at = deps.now?.() ?? new Date();
+  const arrival = arrivalOf(req);
+  const started = arrival?.started ?? process.hrtime.bigint();
+  const at = arrival?.at ?? deps.now?.() ?? new Date();
   let done = false;
   const record = () => {
     if (done) return;

@@ -26,8 +26,6 @@ export function createUpstreamTargets(deps: { repo: IntegrationsRepo; secretBox:
   /** Bumped by every save: a read that started before it must not put the old row back in the cache. */
   const generation = new Map<IntegrationKind, number>();
   const loading = new Map<IntegrationKind, Promise<IntegrationConfigRow | null>>();
-  /** The targets opened from a row, by service: a row is never changed, only replaced. */
-  const opened = new WeakMap<IntegrationConfigRow, Map<UpstreamService, UpstreamTarget>>();
 
   function load(kind: IntegrationKind): Promise<IntegrationConfigRow | null> {
     const cached = cache.get(kind);
@@ -58,17 +56,6 @@ export function createUpstreamTargets(deps: { repo: IntegrationsRepo; secretBox:
     const label = LABEL[kind];
     if (!row) throw new UpstreamError(service, "not_configured", `The ${label} integration is not configured`);
     if ((options.requireActive ?? true) && !row.isActive) throw new UpstreamError(service, "not_configured", `The ${label} integration is inactive`);
-    // One decryption per row read (a row lives CONFIG_CACHE_MS in the cache), not one per call.
-    let targets = opened.get(row);
-    if (!targets) opened.set(row, (targets = new Map()));
-    let found = targets.get(service);
-    if (!found) targets.set(service, (found = open(service, kind, row)));
-    return found;
-  }
-
-  /** The call target of a service from its row: the base URL and the credentials, decrypted. */
-  function open(service: UpstreamService, kind: IntegrationKind, row: IntegrationConfigRow): UpstreamTarget {
-    const label = LABEL[kind];
     let secret: string;
     try {
       secret = secretBox.open(row.secretSealed, kind);
