@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { ChatReply, ConversationDetail } from "../../../contract/chat";
+import type { ChatReply, Conversation, ConversationDetail } from "../../../contract/chat";
 import { chatRigForFile, PROVIDER_KEY, sendStreaming, type ChatRig } from "../../test/chat-rig";
 import { signedInAs } from "../../test/factories";
 
@@ -31,6 +31,24 @@ describe("provider failures: a clear reason, the user's message kept", () => {
     expect(res.body.error.message).toBe(message);
     const kept = await conversationWith(question);
     expect(kept.messages.map((m) => [m.role, m.content])).toEqual([["user", question]]);
+  });
+
+  it("a follow-up that gets no answer still makes its conversation the most recent, held with the provider it was asked with", async () => {
+    chat.fake.reset();
+    chat.fake.script([{ text: "First." }, { text: "Second." }]);
+    const first = await send({ message: "Failure: follow-up first", providerId: chat.providers.openai.id });
+    expect((await send({ message: "Failure: follow-up second", providerId: chat.providers.openai.id })).status).toBe(200);
+    const refused = { status: 401 as const, message: "Incorrect API key provided." };
+    chat.fake.script([refused, refused, refused]);
+    const followUp = await send({ message: "And then?", providerId: chat.providers.anthropic.id, sessionId: first.body.sessionId });
+    expect(followUp.status).toBe(502);
+    const [latest] = (await chat.rig.user.get<Conversation[]>("/api/chat/conversations")).body;
+    expect(latest).toMatchObject({ id: first.body.sessionId, providerId: chat.providers.anthropic.id });
+    expect((await conversationWith("Failure: follow-up first")).messages.map((m) => [m.role, m.content])).toEqual([
+      ["user", "Failure: follow-up first"],
+      ["assistant", "First."],
+      ["user", "And then?"],
+    ]);
   });
 
   it("a provider that never answers: 504 within the turn's bound", async () => {

@@ -23,15 +23,6 @@ export function createChatRepo(db: Db) {
     listConversations: (userId: string, limit: number): Promise<ChatConversationRow[]> =>
       db.select().from(chatConversations).where(eq(chatConversations.userId, userId)).orderBy(desc(chatConversations.updatedAt), desc(chatConversations.id)).limit(limit),
 
-    async touchConversation(id: string, fields: { providerId?: string; title?: string; at: Date }): Promise<ChatConversationRow | undefined> {
-      const [row] = await db
-        .update(chatConversations)
-        .set({ updatedAt: fields.at, ...(fields.providerId ? { providerId: fields.providerId } : {}), ...(fields.title ? { title: fields.title } : {}) })
-        .where(eq(chatConversations.id, id))
-        .returning();
-      return row;
-    },
-
     async renameConversation(id: string, userId: string, title: string, at: Date): Promise<ChatConversationRow | undefined> {
       const [row] = await db.update(chatConversations).set({ title, updatedAt: at }).where(owned(id, userId)).returning();
       return row;
@@ -41,11 +32,6 @@ export function createChatRepo(db: Db) {
     async deleteConversation(id: string, userId: string): Promise<boolean> {
       const rows = await db.delete(chatConversations).where(owned(id, userId)).returning({ id: chatConversations.id });
       return rows.length > 0;
-    },
-
-    async insertMessage(row: NewChatMessageRow): Promise<ChatMessageRow> {
-      const [created] = await db.insert(chatMessages).values(row).returning();
-      return created!;
     },
 
     /** A message added to a conversation, which becomes its most recent one (and takes `providerId`): one statement. */

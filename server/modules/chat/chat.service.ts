@@ -147,7 +147,10 @@ export function createChatService(deps: ChatServiceDeps) {
       let questionStored: Promise<unknown> | null = null;
       const storeQuestion = () => {
         if (!questionStored) {
-          questionStored = existing ? repo.insertMessage(userRow) : repo.startConversation({ id: conversationId, userId: user.id, title: titleOf(request.message), providerId: provider.id, at: startedAt }, userRow);
+          // Either way the conversation is now the user's most recent one, held with this provider.
+          questionStored = existing
+            ? repo.appendMessage(userRow, { providerId: provider.id, at: startedAt })
+            : repo.startConversation({ id: conversationId, userId: user.id, title: titleOf(request.message), providerId: provider.id, at: startedAt }, userRow);
           // Awaited when the turn ends; until then a failure must not go unhandled.
           questionStored.catch(() => {});
         }
@@ -179,10 +182,7 @@ export function createChatService(deps: ChatServiceDeps) {
       const conversation = { id: conversationId };
 
       // Nothing written and nothing called: there is no answer to keep, only the user's message.
-      if (outcome.status !== "complete" && outcome.text === "" && outcome.mcpCalls.length === 0) {
-        await repo.touchConversation(conversation.id, { providerId: provider.id, at: startedAt });
-        return { sessionId: conversation.id, reply: null, outcome };
-      }
+      if (outcome.status !== "complete" && outcome.text === "" && outcome.mcpCalls.length === 0) return { sessionId: conversation.id, reply: null, outcome };
       // Stored after the question even on a clock that did not move (a fake one in tests).
       const answeredAt = new Date(Math.max(clock.now().getTime(), startedAt.getTime() + 1));
       const row = await repo.appendMessage(
