@@ -92,12 +92,24 @@ async function useProvider(page: Page, name: string): Promise<void> {
 }
 
 /** A conversation's entry in the list (its name is the title, then its time). */
-const entryNamed = (page: Page, title: string) => page.getByRole("navigation", { name: "Conversations" }).getByRole("button", { name: new RegExp(`^${title.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`) });
+const conversations = (page: Page) => page.getByRole("navigation", { name: "Conversations" });
+const newChatButton = (page: Page) => conversations(page).getByRole("button", { name: "New chat" });
+const entryNamed = (page: Page, title: string) => conversations(page).getByRole("button", { name: new RegExp(`^${title.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`) });
 
 async function ask(page: Page, question: string): Promise<void> {
   await input(page).fill(question);
   await input(page).press("Enter");
   await expect(mine(page).last()).toContainText(question);
+}
+
+/** Opens the chat with the good provider and starts a conversation with a question of its own, answered; its text. */
+async function startConversation(page: Page, prefix: string): Promise<string> {
+  await openChat(page);
+  await useProvider(page, providers.good);
+  const question = `Hello from ${unique(prefix)}`;
+  await ask(page, question);
+  await expect(answers(page).last()).toContainText("What would you like to know?");
+  return question;
 }
 
 /** Opens the chat and asks for the greeting paced a word at a time: a reply still streaming once its first word shows. */
@@ -325,7 +337,7 @@ test("a reopened conversation shows its stopped answer still marked Stopped", as
   };
   await expect.poll(stored).toEqual(["complete", "stopped"]);
 
-  await page.getByRole("navigation", { name: "Conversations" }).getByRole("button", { name: "New chat" }).click();
+  await newChatButton(page).click();
   await expect(page.getByText(CHAT_TEXT.emptyTitle)).toBeVisible();
   await entryNamed(page, question).click();
   await expect(mine(page)).toContainText(question);
@@ -350,19 +362,15 @@ test("a tool call that fails shows its error badge, live and in the reopened con
   await expectErrorBadge();
   await expect(answers(page).last()).toContainText("Ask me to dig into any of these.");
 
-  await page.getByRole("navigation", { name: "Conversations" }).getByRole("button", { name: "New chat" }).click();
+  await newChatButton(page).click();
   await entryNamed(page, question).click();
   await expect(mine(page)).toContainText(question);
   await expectErrorBadge();
 });
 
 test("New chat while a conversation is still opening shows the empty chat, not the loading skeleton", async ({ page }) => {
-  await openChat(page);
-  await useProvider(page, providers.good);
-  const question = `Hello from ${unique("opening-")}`;
-  await ask(page, question);
-  await expect(answers(page).last()).toContainText("What would you like to know?");
-  await page.getByRole("navigation", { name: "Conversations" }).getByRole("button", { name: "New chat" }).click();
+  const question = await startConversation(page, "opening-");
+  await newChatButton(page).click();
 
   let release!: () => void;
   const held = new Promise<void>((resolve) => (release = resolve));
@@ -373,7 +381,7 @@ test("New chat while a conversation is still opening shows the empty chat, not t
   });
   await entryNamed(page, question).click();
   await expect(page.getByLabel("Loading the conversation")).toBeVisible();
-  await page.getByRole("navigation", { name: "Conversations" }).getByRole("button", { name: "New chat" }).click();
+  await newChatButton(page).click();
   await expect(page.getByLabel("Loading the conversation")).toBeHidden();
   await expect(page.getByText(CHAT_TEXT.emptyTitle)).toBeVisible();
   release();
@@ -396,12 +404,8 @@ test("a failing provider keeps the user's message and shows the error toast with
 });
 
 test("conversations: listed, reopened with their messages, renamed and deleted after confirmation", async ({ page }) => {
-  await openChat(page);
-  await useProvider(page, providers.good);
-  const question = `Hello from ${unique("list-")}`;
-  await ask(page, question);
-  await expect(answers(page).last()).toContainText("What would you like to know?");
-  const list = page.getByRole("navigation", { name: "Conversations" });
+  const question = await startConversation(page, "list-");
+  const list = conversations(page);
   const entry = entryNamed(page, question);
   await expect(entry).toHaveAttribute("aria-current", "true");
 
@@ -466,12 +470,12 @@ test.describe("a user with no role at all", () => {
     await page.goto("/chat");
     await signIn(page, user);
     await expect(page.getByRole("heading", { level: 1, name: CHAT_TEXT.title })).toBeVisible();
-    await expect(page.getByRole("navigation", { name: "Conversations" }).getByText("No conversations yet")).toBeVisible();
+    await expect(conversations(page).getByText("No conversations yet")).toBeVisible();
     await useProvider(page, providers.good);
     await ask(page, "Hello there");
     await expect(answers(page).last()).toContainText("What would you like to know?");
     await expect(entryNamed(page, "Hello there")).toBeVisible();
-    await expect(page.getByRole("navigation", { name: "Conversations" }).getByRole("listitem")).toHaveCount(1);
+    await expect(conversations(page).getByRole("listitem")).toHaveCount(1);
     await expect(entryNamed(page, adminQuestion)).toHaveCount(0);
     expect((await page.request.get(`/api/chat/conversations/${adminConversation}`)).status()).toBe(404);
   });

@@ -31,13 +31,18 @@ export function ConversationList({ activeId, onOpen, onNew, onDeleted, className
   // back to the conversation's actions button, or to New chat when the conversation is gone. The
   // search stays inside this list (the page mounts a second one for phones).
   const navRef = useRef<HTMLElement>(null);
-  const returnFocusTo = (id: string) => (event: Event) => {
+  // The conversation the last dialog was about (its state is cleared as the dialog closes).
+  const dialogFor = useRef<string | null>(null);
+  const returnFocus = (event: Event) => {
     event.preventDefault();
     const nav = navRef.current;
-    (nav?.querySelector<HTMLElement>(`[data-conversation-actions="${CSS.escape(id)}"]`) ?? nav?.querySelector<HTMLElement>("[data-new-chat]"))?.focus();
+    const actions = dialogFor.current === null ? null : nav?.querySelector<HTMLElement>(`[data-conversation-actions="${CSS.escape(dialogFor.current)}"]`);
+    (actions ?? nav?.querySelector<HTMLElement>("[data-new-chat]"))?.focus();
   };
-  // The conversation the last dialog was about (its state is cleared as the dialog closes).
-  const [dialogFor, setDialogFor] = useState<string | null>(null);
+  const openDialog = (c: Conversation, open: (c: Conversation) => void) => () => {
+    dialogFor.current = c.id;
+    open(c);
+  };
 
   return (
     <nav ref={navRef} aria-label="Conversations" className={cn("flex min-h-0 flex-col", className)}>
@@ -76,22 +81,11 @@ export function ConversationList({ activeId, onOpen, onNew, onDeleted, className
                   <Time iso={c.updatedAt} as="dateTime" className="block text-xs text-muted-foreground" />
                 </button>
                 <RowActionsMenu modal label={`Actions for ${c.title}`} className="shrink-0" data-conversation-actions={c.id}>
-                  <DropdownMenuItem
-                    onSelect={() => {
-                      setDialogFor(c.id);
-                      setRenaming(c);
-                    }}
-                  >
+                  <DropdownMenuItem onSelect={openDialog(c, setRenaming)}>
                     <Pencil aria-hidden="true" />
                     Rename
                   </DropdownMenuItem>
-                  <DropdownMenuItem
-                    variant="destructive"
-                    onSelect={() => {
-                      setDialogFor(c.id);
-                      setDeleting(c);
-                    }}
-                  >
+                  <DropdownMenuItem variant="destructive" onSelect={openDialog(c, setDeleting)}>
                     <Trash2 aria-hidden="true" />
                     Delete
                   </DropdownMenuItem>
@@ -102,10 +96,10 @@ export function ConversationList({ activeId, onOpen, onNew, onDeleted, className
         )}
       </div>
 
-      <RenameDialog conversation={renaming} onClose={() => setRenaming(null)} onCloseAutoFocus={dialogFor ? returnFocusTo(dialogFor) : undefined} />
+      <RenameDialog conversation={renaming} onClose={() => setRenaming(null)} onCloseAutoFocus={returnFocus} />
       <ConfirmDialog
         open={deleting !== null}
-        onCloseAutoFocus={dialogFor ? returnFocusTo(dialogFor) : undefined}
+        onCloseAutoFocus={returnFocus}
         onOpenChange={(open) => !open && setDeleting(null)}
         title="Delete this conversation?"
         description={deleting ? `"${deleting.title}" and all its messages will be deleted. This cannot be undone.` : ""}
