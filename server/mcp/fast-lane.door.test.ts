@@ -134,6 +134,24 @@ describe("the MCP fast lane at the front door", () => {
     }
   });
 
+  it("a failure on our side is a JSON-RPC internal error (500) with the request's id, on either side of the door, and is logged", async () => {
+    const availability = rig.t.container.mcp.toolAvailability;
+    const context = availability.context;
+    availability.context = () => Promise.reject(new Error("the database is away"));
+    try {
+      // tools/list fails while the door runs it; tools/call already while the door resolves the tool, so Express's lane answers it.
+      for (const [method, params] of [["tools/list", {}], ["tools/call", search]] as const) {
+        const answer = await modernRpc(rig.baseUrl, token, method, params, `failing-${method}`);
+        expect(answer.status, method).toBe(500);
+        expect(answer.json, method).toEqual({ jsonrpc: "2.0", error: { code: -32603, message: "Internal error" }, id: `failing-${method}` });
+      }
+    } finally {
+      availability.context = context;
+    }
+    expect(rig.t.logLines.filter((line) => line.includes("MCP request failed") && line.includes("the database is away"))).toHaveLength(2);
+    expect((await modernRpc(rig.baseUrl, token, "tools/list")).status).toBe(200);
+  });
+
   it("refuses a bad token before reading the body: a client that declared 4 MB gets its 401 without sending any", async () => {
     const client = await rawClient(rig.baseUrl);
     await client.write(head(client.port, "not-a-valid-token", 4_000_000));

@@ -55,6 +55,12 @@ export function laneFor(header: (name: string) => string | undefined, body: unkn
   return undefined;
 }
 
+/** A lane request that failed on our side: logged, and answered as a JSON-RPC internal error. */
+function internalError(core: McpCore, res: ServerResponse, lane: LaneRequest, err: unknown): void {
+  core.deps.log.error({ err, method: lane.method }, "MCP request failed");
+  sendRpcError(res, 500, RPC.internalError, "Internal error", { id: lane.id });
+}
+
 type Resolved = NonNullable<Awaited<ReturnType<McpCore["resolveTool"]>>>;
 
 /** A lane request admitted for a caller: for tools/call, the tool as this caller may run it. */
@@ -94,8 +100,7 @@ export async function answerLane(core: McpCore, work: LaneWork, res: ServerRespo
       res.off("close", onClose);
     }
   } catch (err) {
-    core.deps.log.error({ err, method }, "MCP request failed");
-    return sendRpcError(res, 500, RPC.internalError, "Internal error", { id });
+    return internalError(core, res, lane, err);
   }
   if (res.destroyed) return;
 
@@ -132,8 +137,7 @@ export function fastLane(core: McpCore): RequestHandler {
     try {
       work = await prepareLane(core, lane, callerOf(req.auth));
     } catch (err) {
-      core.deps.log.error({ err, method: lane.method }, "MCP request failed");
-      return sendRpcError(res, 500, RPC.internalError, "Internal error", { id: lane.id });
+      return internalError(core, res, lane, err);
     }
     if (!work) return next();
     await answerLane(core, work, res);
