@@ -1,6 +1,5 @@
 import { Router, type Request, type Response } from "express";
 import { ChatSendSchema, ConversationRenameSchema, GenerateSystemMessageSchema, type ChatStreamEvent } from "../../../contract/chat";
-import { AppError } from "../../lib/app-error";
 import { sseFrame } from "../../mcp/live-streams";
 import { toChatMessage, toChatProvider, toConversation } from "../../modules/chat/chat.presenter";
 import type { ChatService, ChatUser } from "../../modules/chat/chat.service";
@@ -38,10 +37,7 @@ export function chatRoutes(deps: { chat: ChatService }): Router {
     const signal = abortOnClose(req, res);
     const streaming = (req.headers.accept ?? "").includes("text/event-stream");
     if (!streaming) {
-      const { reply, outcome } = await chat.send(input, chatUser(req), { requestId: String(req.id), signal, onEvent: () => {} });
-      if (outcome.failure) throw new AppError(outcome.failure.code, outcome.failure.message);
-      if (!reply) throw new AppError("upstream_failed", "The reply was stopped before it began.");
-      res.json(reply);
+      res.json(await chat.reply(input, chatUser(req), { requestId: String(req.id), signal }));
       return;
     }
 

@@ -61,4 +61,17 @@ describe("chat service: the question is kept", () => {
     const { messages } = await failing.conversation(started.sessionId, userId);
     expect(messages.map((m) => [m.role, m.content])).toEqual([["user", "Which bugs are open?"]]);
   });
+
+  it("a whole-answer turn stopped before it answered anything is an error, and the question is kept", async () => {
+    const offerless = service({ offer: async () => ({ tools: [], context: () => ({}) as never }), callTool: () => Promise.reject(new Error("never called")) });
+    const gone = new AbortController();
+    gone.abort();
+    await expect(offerless.reply({ message: "Stopped at once", providerId, mcpTools: ["jira"] }, { id: userId, permissions: new Set(["mcp.read"]) }, { requestId: null, signal: gone.signal })).rejects.toMatchObject({
+      code: "upstream_failed",
+      message: "The reply was stopped before it began.",
+    });
+    const [conversation] = await offerless.listConversations(userId);
+    expect(conversation?.title).toBe("Stopped at once");
+    expect((await offerless.conversation(conversation!.id, userId)).messages.map((m) => [m.role, m.content])).toEqual([["user", "Stopped at once"]]);
+  });
 });

@@ -109,7 +109,7 @@ export function createChatService(deps: ChatServiceDeps) {
   const history = (rows: Awaited<ReturnType<ChatRepo["recentMessages"]>>): ModelMessage[] =>
     rows.filter((r) => r.content.trim() !== "").map((r) => (r.role === "user" ? { role: "user", content: r.content } : { role: "assistant", content: r.content }));
 
-  return {
+  const service = {
     listProviders: () => deps.providers.listActive(),
 
     listConversations: (userId: string) => repo.listConversations(userId, 200),
@@ -193,6 +193,17 @@ export function createChatService(deps: ChatServiceDeps) {
     },
 
     /** POST /api/chat/generate-system-message: the provider writes a system message for the chosen sources. */
+    /**
+     * One turn answered whole (POST /api/chat/send without an event stream, spec §7): the reply,
+     * or an AppError for a provider failure, or for a turn stopped before it answered anything.
+     */
+    async reply(request: TurnRequest, user: ChatUser, options: { requestId: string | null; signal: AbortSignal }): Promise<ChatReply> {
+      const { reply, outcome } = await service.send(request, user, { ...options, onEvent: () => {} });
+      if (outcome.failure) throw new AppError(outcome.failure.code, outcome.failure.message);
+      if (!reply) throw new AppError("upstream_failed", "The reply was stopped before it began.");
+      return reply;
+    },
+
     async generateSystemMessage(request: { providerId: string; mcpTools: DataSource[] }, signal: AbortSignal): Promise<string> {
       const provider = await deps.providers.resolveForCall(request.providerId);
       const sources = request.mcpTools.map((s) => SOURCE_LINES.get(s)).join("; ");
@@ -216,6 +227,7 @@ export function createChatService(deps: ChatServiceDeps) {
       }
     },
   };
+  return service;
 }
 
 export type ChatService = ReturnType<typeof createChatService>;
