@@ -1,4 +1,24 @@
 import type { Logger } from "./logger";
+import { safeError } from "./safe-error";
+import { storable } from "./storable";
+
+/**
+ * Why rows were dropped (a metric's label, so a few values only): the database refused the row's
+ * data (SQLSTATE class 22) or a constraint (23), or found it too large (54); the database failed
+ * otherwise (away, timed out); or the buffer was full while it was slow.
+ */
+export type DropReason = "invalid_data" | "constraint" | "too_large" | "database_error" | "buffer_full";
+
+const ROW_REASONS: Record<string, DropReason> = { "22": "invalid_data", "23": "constraint", "54": "too_large" };
+
+/** The reason of a failed write, by the SQLSTATE safeError finds under a Drizzle wrapper. */
+function reasonOf(err: unknown): DropReason {
+  const code = safeError(err).code;
+  return (code && /^[0-9A-Z]{5}$/.test(code) && ROW_REASONS[code.slice(0, 2)]) || "database_error";
+}
+
+/** Once a reason has been logged, its later drops are only counted, and summed in a line at most this often. */
+const REPORT_EVERY_MS = 60_000;
 
 export interface BatchWriterOptions {
   /** Rows per INSERT. */
@@ -10,29 +30,61 @@ export interface BatchWriterOptions {
 
 /**
  * Rows written in batches off the request path (the request log, the tool-call audit): `add`
- * only appends to a buffer; a timer (or a full batch) flushes it with one multi-row INSERT at a
- * time. A failed batch is tried once more, then dropped and counted (logged without its values),
- * never retried forever; `close` flushes everything still buffered (SIGTERM loses nothing).
+ * only appends to a buffer, its text first made storable (lib/storable.ts: no client can send a
+ * NUL that makes the database refuse everyone's rows); a timer (or a full batch) flushes it with
+ * one multi-row INSERT at a time. A batch the database refuses is written again row by row, so a
+ * row it still refuses loses only itself; when the database itself fails (no SQLSTATE of the
+ * row's making), the rest of the batch is dropped at once rather than tried row after row. Nothing
+ * is retried forever. Every dropped row is counted (`onDropped`, a metric); the first drop of each
+ * reason is logged with it (without the row's values), later ones summed in a line at most once
+ * a minute. `close` flushes everything still buffered (SIGTERM loses nothing).
  */
-export function createBatchWriter<T>(deps: { what: string; insertMany: (rows: T[]) => Promise<void>; log: Logger } & BatchWriterOptions) {
+export function createBatchWriter<T>(deps: { what: string; insertMany: (rows: T[]) => Promise<void>; log: Logger; onDropped?: (reason: DropReason, rows: number) => void } & BatchWriterOptions) {
   const batchSize = deps.batchSize ?? 1000;
   const maxBuffered = deps.maxBuffered ?? 200_000;
   let buffer: T[] = [];
   let inFlight: Promise<void> | undefined;
   let soon = false;
-  let dropped = 0;
+  /** Per reason: when it was last logged, and the rows dropped since then that no line has told of. */
+  const reported = new Map<DropReason, { at: number; untold: number }>();
+
+  function report(reason: DropReason, force = false, err?: unknown): void {
+    const seen = reported.get(reason);
+    if (!seen || seen.untold === 0) return;
+    if (!force && Date.now() - seen.at < REPORT_EVERY_MS) return;
+    deps.log.error({ reason, rows: seen.untold, ...(err === undefined ? {} : { err }) }, `${deps.what} rows could not be written; dropped (${reason})`);
+    seen.at = Date.now();
+    seen.untold = 0;
+  }
+
+  function drop(reason: DropReason, rows: number, err?: unknown): void {
+    if (rows <= 0) return;
+    deps.onDropped?.(reason, rows);
+    const seen = reported.get(reason);
+    if (seen) seen.untold += rows;
+    else reported.set(reason, { at: 0, untold: rows });
+    report(reason, !seen, err);
+  }
 
   async function writeBatch(rows: T[]): Promise<void> {
-    for (let attempt = 1; ; attempt++) {
+    try {
+      await deps.insertMany(rows);
+      return;
+    } catch {
+      // Tried again row by row below: the same rows, so one bad row cannot take the others with it.
+    }
+    for (let i = 0; i < rows.length; i++) {
       try {
-        await deps.insertMany(rows);
-        return;
+        await deps.insertMany([rows[i]!]);
       } catch (err) {
-        if (attempt >= 2) {
-          dropped += rows.length;
-          deps.log.error({ err, rows: rows.length }, `${deps.what} rows could not be written; dropped`);
-          return;
+        const reason = reasonOf(err);
+        if (reason !== "database_error") {
+          drop(reason, 1, err);
+          continue;
         }
+        // Not this row's fault: the database is failing, and every other row would wait on it too.
+        drop(reason, rows.length - i, err);
+        return;
       }
     }
   }
@@ -54,10 +106,7 @@ export function createBatchWriter<T>(deps: { what: string; insertMany: (rows: T[
   }
 
   const timer = setInterval(() => {
-    if (dropped > 0) {
-      deps.log.warn({ dropped }, `${deps.what} rows dropped (the database was too slow or away)`);
-      dropped = 0;
-    }
+    for (const reason of reported.keys()) report(reason);
     flush().catch(() => undefined);
   }, deps.flushIntervalMs ?? 250);
   timer.unref();
@@ -68,9 +117,9 @@ export function createBatchWriter<T>(deps: { what: string; insertMany: (rows: T[
       if (buffer.length >= maxBuffered) {
         const cut = Math.ceil(maxBuffered / 10);
         buffer = buffer.slice(cut);
-        dropped += cut;
+        drop("buffer_full", cut);
       }
-      buffer.push(row);
+      buffer.push(storable(row));
       if (buffer.length >= batchSize && !soon) {
         soon = true;
         setImmediate(() => {
@@ -84,6 +133,7 @@ export function createBatchWriter<T>(deps: { what: string; insertMany: (rows: T[
     async close(): Promise<void> {
       clearInterval(timer);
       await flush();
+      for (const reason of reported.keys()) report(reason, true);
     },
     get buffered(): number {
       return buffer.length;

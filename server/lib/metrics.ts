@@ -1,4 +1,5 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
+import type { DropReason } from "./batch-writer";
 
 /** Seconds: from a fast cached answer to a slow upstream call. */
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
@@ -27,6 +28,7 @@ export function createMetrics() {
   const toolDuration = new Histogram({ name: "bridgekeeper_mcp_tool_call_duration_seconds", help: "Time to run an MCP tool, upstream calls included, by tool", labelNames: ["tool"] as const, buckets: LATENCY_BUCKETS, registers: [registry] });
   const upstreamCalls = new Counter({ name: "bridgekeeper_upstream_requests_total", help: "Calls to Jira, Confluence and Bitbucket (retries included in one call), by service and outcome (ok or the error kind)", labelNames: ["service", "outcome"] as const, registers: [registry] });
   const upstreamDuration = new Histogram({ name: "bridgekeeper_upstream_request_duration_seconds", help: "Time of a call to Jira, Confluence or Bitbucket, retries and waits included, by service", labelNames: ["service"] as const, buckets: LATENCY_BUCKETS, registers: [registry] });
+  const logRowsDropped = new Counter({ name: "bridgekeeper_log_rows_dropped_total", help: "Request log and tool-call audit rows that could not be written, by log (request_log, tool_calls) and reason (invalid_data, constraint, too_large, database_error, buffer_full)", labelNames: ["log", "reason"] as const, registers: [registry] });
   const probes: Partial<MetricsProbes> = {};
   new Gauge({
     name: "bridgekeeper_open_streams",
@@ -65,6 +67,10 @@ export function createMetrics() {
     upstream(service: string, outcome: string, seconds: number): void {
       upstreamCalls.inc({ service, outcome });
       upstreamDuration.observe({ service }, seconds);
+    },
+    /** Rows of a batched log the database did not take (lib/batch-writer.ts). */
+    logRowsDropped(log: "request_log" | "tool_calls", reason: DropReason, rows: number): void {
+      logRowsDropped.inc({ log, reason }, rows);
     },
     /** The text exposition format. */
     render: (): Promise<string> => registry.metrics(),

@@ -10,14 +10,21 @@ import { can } from "../middleware/access";
 import { parseInput } from "../validate";
 
 /**
+ * A text a spreadsheet may run as a formula (OWASP "CSV injection"): a tab or carriage return
+ * first, or =, +, - or @ (or their fullwidth forms, which some spreadsheets read as the same)
+ * as the first character after any spaces, since spreadsheets skip leading spaces before a formula.
+ */
+const FORMULA = /^[\t\r]|^\s*[=+\-@\uff1d\uff0b\uff0d\uff20]/;
+
+/**
  * One CSV field (RFC 4180): quoted when it holds a comma, a quote or a line break, quotes doubled.
- * A field a spreadsheet would run as a formula (=, +, -, @, or a tab or carriage return first) is
- * prefixed with an apostrophe (OWASP "CSV injection"): a user agent is whatever a client sent.
+ * A field that would start a formula (FORMULA) is prefixed with an apostrophe: a user agent is
+ * whatever a client sent.
  */
 export function csvField(value: string | number | null): string {
   if (value === null) return "";
   let text = String(value);
-  if (typeof value === "string" && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  if (typeof value === "string" && FORMULA.test(text)) text = `'${text}`;
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 

@@ -134,6 +134,26 @@ describe("request log for the console: pages, totals, CSV, stats", () => {
     expect(parseCsv((await get(`/api/admin/logs/export?clientId=${csvClient}&status=error`)).text)).toHaveLength(1);
   });
 
+  it("search takes %, _ and \\ literally", async () => {
+    const searchClient = `bk_${randomUUID()}`;
+    const paths = ["/api/admin/x/50%off", "/api/admin/x/500off", "/api/admin/x/a_b", "/api/admin/x/axb", "/api/admin/x/back\\slash", "/api/admin/x/backslash"];
+    await record(paths.map((path, i) => row({ at: new Date(T0 + 2 * 86_400_000 + i), clientId: searchClient, path })));
+    const found = async (search: string) => (await get<LogEntryDto[]>(`/api/admin/logs?clientId=${searchClient}&search=${encodeURIComponent(search)}`)).body.map((e) => e.endpoint);
+    expect(await found("50%")).toEqual(["/api/admin/x/50%off"]);
+    expect(await found("a_b")).toEqual(["/api/admin/x/a_b"]);
+    expect(await found("k\\s")).toEqual(["/api/admin/x/back\\slash"]);
+    expect(await found("%")).toEqual(["/api/admin/x/50%off"]);
+    expect((await get<LogSummaryDto>(`/api/admin/logs/summary?clientId=${searchClient}&search=${encodeURIComponent("a_b")}`)).body.total).toBe(1);
+  });
+
+  it("defuses a formula in a CSV cell whose first character that is not a space starts one, fullwidth forms too", async () => {
+    const csvClient = `bk_${randomUUID()}`;
+    const agents = [" =1+1", "  @SUM(A1)", "\u00a0+cmd", " \t-2", "\uff1d1+1", "\uff0bx", "\uff0dx", "\uff20x", "\r=x", "plain -x", "a=b"];
+    await record(agents.map((userAgent, i) => row({ at: new Date(T0 + 3 * 86_400_000 + i), clientId: csvClient, userAgent })));
+    const records = parseCsv((await get(`/api/admin/logs/export?clientId=${csvClient}`)).text).slice(1);
+    expect(records.map((r) => r[7]).reverse()).toEqual([...agents.slice(0, -2).map((a) => `'${a}`), "plain -x", "a=b"]);
+  });
+
   it("reads one entry; an unknown or malformed id is 404", async () => {
     const [entry] = (await get<LogEntryDto[]>(`/api/admin/logs?clientId=${client}&limit=1`)).body;
     expect((await get<LogEntryDto>(`/api/admin/logs/${entry!.id}`)).body).toEqual({ ...entry, requestId: null, headers: {}, toolCall: null });

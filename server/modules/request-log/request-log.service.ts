@@ -3,7 +3,7 @@ import type { NewRequestLogRow, RequestLogRow } from "../../db/schema";
 import { AppError } from "../../lib/app-error";
 import type { Clock } from "../../lib/clock";
 import type { Logger } from "../../lib/logger";
-import { createBatchWriter, type BatchWriterOptions } from "../../lib/batch-writer";
+import { createBatchWriter, type BatchWriterOptions, type DropReason } from "../../lib/batch-writer";
 import type { Cursors } from "../../mcp/tools/cursor";
 import type { LogPosition, RequestLogRepo } from "./request-log.repo";
 
@@ -51,7 +51,7 @@ function positionIn(cursors: Cursors, q: LogQuery): LogPosition | undefined {
 }
 
 /** D15: the request log, written in batches off the request path (lib/batch-writer.ts), and read by the Logs screen and the dashboard. */
-export function createRequestLogService(deps: { repo: RequestLogRepo; clock: Clock; log: Logger; cursors: Cursors } & RequestLogOptions) {
+export function createRequestLogService(deps: { repo: RequestLogRepo; clock: Clock; log: Logger; cursors: Cursors; onDropped?: (reason: DropReason, rows: number) => void } & RequestLogOptions) {
   const writer = createBatchWriter<RequestLogEntry>({ ...deps, what: "request log", insertMany: (rows) => deps.repo.insertMany(rows) });
   const ago = (ms: number) => new Date(deps.clock.now().getTime() - ms);
 

@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LogEntryDto } from "../../../contract/logs";
 import { createLogger } from "../../lib/logger";
+import { createMetrics } from "../../lib/metrics";
 import { signedInAs } from "../../test/factories";
 import { createFakeClock } from "../../test/fake-clock";
 import type { TestClient } from "../../test/http-client";
@@ -144,6 +145,40 @@ describe("request log batching and retention", () => {
       await service.flush();
       expect(await service.prune(30)).toBe(1);
       expect((await service.countSince(60 * 86_400_000))).toEqual({ total: 1, rateLimited: 1 });
+    } finally {
+      await service.close();
+      await database.close();
+    }
+  });
+
+  it("a batch the database refuses is written row by row: a bad row loses only itself, counted, and logged once with the reason", async () => {
+    const database = await openTestDatabase();
+    const lines: string[] = [];
+    const log = createLogger({ level: "info" }, { write: (line: string) => void lines.push(line) } as unknown as NodeJS.WritableStream);
+    const metrics = createMetrics();
+    const service = createRequestLogService({
+      repo: createRequestLogRepo(database.db),
+      cursors: createCursors(createSecretBox(randomBytes(32))),
+      clock: createFakeClock(),
+      log,
+      flushIntervalMs: 3_600_000,
+      onDropped: (reason, rows) => metrics.logRowsDropped("request_log", reason, rows),
+    });
+    const row = (userId: string | null, clientId = "c") => ({ at: new Date(), method: "GET", path: "/oauth/token", statusCode: 200, durationMs: 1, clientId, userId, ip: null, userAgent: null, rpcMethod: null, toolName: null });
+    try {
+      // A user id that is not a UUID still fails its row (22P02) however its text is made storable.
+      for (const r of [row(null), row("not-a-uuid", "secret-client-value"), row(null), row(null), row(null)]) service.record(r);
+      await service.flush();
+      expect((await service.countSince(60_000)).total).toBe(4);
+      for (const r of [row(null), row("also-not-a-uuid")]) service.record(r);
+      await service.flush();
+      expect((await service.countSince(60_000)).total).toBe(5);
+
+      const dropLines = lines.filter((l) => l.includes("could not be written"));
+      expect(dropLines).toHaveLength(1);
+      expect(JSON.parse(dropLines[0]!)).toMatchObject({ reason: "invalid_data", err: { code: "22P02" } });
+      expect(lines.join("\n")).not.toContain("secret-client-value");
+      expect(await metrics.render()).toMatch(/^bridgekeeper_log_rows_dropped_total\{log="request_log",reason="invalid_data"\} 2$/m);
     } finally {
       await service.close();
       await database.close();

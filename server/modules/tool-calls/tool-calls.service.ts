@@ -1,7 +1,7 @@
 import type { ToolCallDto, ToolCallPage, ToolCallQuery } from "../../../contract/tool-calls";
 import type { NewToolCallRow, ToolCallRow } from "../../db/schema";
 import { AppError } from "../../lib/app-error";
-import { createBatchWriter, type BatchWriterOptions } from "../../lib/batch-writer";
+import { createBatchWriter, type BatchWriterOptions, type DropReason } from "../../lib/batch-writer";
 import type { Clock } from "../../lib/clock";
 import type { Logger } from "../../lib/logger";
 import type { ToolCallsRepo } from "./tool-calls.repo";
@@ -9,22 +9,72 @@ import type { ToolCallsRepo } from "./tool-calls.repo";
 /** Argument names that carry prose a user wrote (Markdown bodies): kept as their length only. */
 const PROSE = new Set(["description", "body", "comment", "content", "text", "message"]);
 const MAX_STRING = 200;
+/** An argument's name is cut like a value: a client chooses it, of any length. */
+const MAX_KEY = 100;
+const MAX_KEYS = 50;
+const MAX_ITEMS = 20;
+/** What the arguments of one row may take, names and values together, in characters (a few more: the entry that crosses it is kept). */
+const MAX_ARGUMENT_CHARS = 4_000;
 const MAX_OBJECTS = 50;
+/** A recorded object's id (an issue key, a page id, workspace/repo#pr) is never longer in earnest. */
+const MAX_OBJECT_ID = 128;
 
-/** The arguments as the audit keeps them: prose as its length, long strings cut, nested values bounded. */
+/** `text` cut at `max` characters, saying how long it was. */
+const cut = (text: string, max: number): string => (text.length > max ? `${text.slice(0, max)}… [${text.length} characters]` : text);
+
+/**
+ * The arguments as the audit keeps them: prose as its length, long strings and names cut, nested
+ * values bounded (two levels, 50 names and 20 items each), and the whole within MAX_ARGUMENT_CHARS:
+ * what is left out is said, not stored.
+ */
 export function redactArguments(args: unknown): Record<string, unknown> {
   if (!args || typeof args !== "object" || Array.isArray(args)) return {};
+  let room = MAX_ARGUMENT_CHARS;
+  const more = (n: number) => `[${n} more left out]`;
   const brief = (key: string, value: unknown, depth: number): unknown => {
     if (typeof value === "string") {
-      if (PROSE.has(key)) return `[${value.length} characters]`;
-      return value.length > MAX_STRING ? `${value.slice(0, MAX_STRING)}… [${value.length} characters]` : value;
+      const kept = PROSE.has(key) ? `[${value.length} characters]` : cut(value, MAX_STRING);
+      room -= kept.length;
+      return kept;
     }
-    if (value === null || typeof value !== "object") return value;
-    if (depth >= 2) return `[${Array.isArray(value) ? "list" : "object"}, ${JSON.stringify(value).length} characters]`;
-    if (Array.isArray(value)) return value.slice(0, 20).map((v) => brief(key, v, depth + 1));
-    return Object.fromEntries(Object.entries(value).slice(0, 50).map(([k, v]) => [k, brief(k, v, depth + 1)]));
+    if (value === null || typeof value !== "object") {
+      room -= String(value).length;
+      return value;
+    }
+    if (depth >= 2) {
+      const kept = `[${Array.isArray(value) ? "list" : "object"}, ${JSON.stringify(value).length} characters]`;
+      room -= kept.length;
+      return kept;
+    }
+    if (Array.isArray(value)) {
+      const out: unknown[] = [];
+      for (const item of value) {
+        if (out.length >= MAX_ITEMS || room <= 0) {
+          out.push(more(value.length - out.length));
+          break;
+        }
+        out.push(brief(key, item, depth + 1));
+      }
+      return out;
+    }
+    return named(value as Record<string, unknown>, depth + 1);
   };
-  return Object.fromEntries(Object.entries(args as Record<string, unknown>).slice(0, 50).map(([k, v]) => [k, brief(k, v, 0)]));
+  const named = (value: Record<string, unknown>, depth: number): Record<string, unknown> => {
+    const keys = Object.keys(value);
+    const out: [string, unknown][] = [];
+    for (const key of keys) {
+      if (out.length >= MAX_KEYS || room <= 0) {
+        out.push(["…", more(keys.length - out.length)]);
+        break;
+      }
+      const name = cut(key, MAX_KEY);
+      room -= name.length;
+      out.push([name, brief(key, value[key], depth)]);
+    }
+    // fromEntries: a name such as __proto__ stays an own property.
+    return Object.fromEntries(out);
+  };
+  return named(args as Record<string, unknown>, 0);
 }
 
 /**
@@ -32,7 +82,9 @@ export function redactArguments(args: unknown): Record<string, unknown> {
  * Bitbucket `workspace/repo` and `workspace/repo#<pr>`. Bounded.
  */
 export function objectsOf(service: "jira" | "confluence" | "bitbucket", args: Record<string, unknown>, structured: unknown, defaultWorkspace: string | null): string[] {
-  const out = new Set<string>();
+  const kept = new Set<string>();
+  // Each id cut, and no more than MAX_OBJECTS of them (the first ones named: what a call named itself comes first).
+  const out = { add: (id: string) => void (kept.size < MAX_OBJECTS && kept.add(cut(id, MAX_OBJECT_ID))) };
   const s = (structured ?? {}) as Record<string, unknown>;
   const str = (v: unknown): string | null => (typeof v === "string" && v !== "" ? v : typeof v === "number" ? String(v) : null);
   const each = (list: unknown, pick: (item: Record<string, unknown>) => string | null) => {
@@ -62,7 +114,7 @@ export function objectsOf(service: "jira" | "confluence" | "bitbucket", args: Re
     if (repository) out.add(str(args.pullRequestId) ? `${repository}#${str(args.pullRequestId)}` : repository);
     if (workspace) each(s.repositories, (r) => (str(r.slug) ? `${workspace}/${str(r.slug)}` : null));
   }
-  return [...out].slice(0, MAX_OBJECTS);
+  return [...kept];
 }
 
 export interface ToolCallRecord {
@@ -99,7 +151,7 @@ function positionOf(cursor: string): { at: Date; id: string } {
 }
 
 /** Issue 11 item 5: every MCP tool call, recorded in batches off the request path, read newest first. */
-export function createToolCallsService(deps: { repo: ToolCallsRepo; clock: Clock; log: Logger } & BatchWriterOptions) {
+export function createToolCallsService(deps: { repo: ToolCallsRepo; clock: Clock; log: Logger; onDropped?: (reason: DropReason, rows: number) => void } & BatchWriterOptions) {
   const writer = createBatchWriter<NewToolCallRow>({ ...deps, what: "tool-call audit", insertMany: (rows) => deps.repo.insertMany(rows) });
   return {
     record(call: ToolCallRecord): void {

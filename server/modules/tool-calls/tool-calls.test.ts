@@ -17,6 +17,27 @@ describe("tool-call audit: what a row keeps", () => {
     expect(redactArguments(null)).toEqual({});
   });
 
+  it("cuts keys like values and bounds the whole, however many and however long the names", () => {
+    const name = "k".repeat(76_000);
+    const cut = redactArguments({ [name]: 1 });
+    expect(Object.keys(cut)).toEqual([`${"k".repeat(100)}… [76000 characters]`]);
+    // 20 long names at each of three levels are 8,000 leaves (megabytes): the audit keeps a few thousand characters.
+    const level = (depth: number): Record<string, unknown> => Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`${"n".repeat(500)}${i}`, depth === 0 ? "v".repeat(500) : level(depth - 1)]));
+    const kept = JSON.stringify(redactArguments(level(2)));
+    expect(kept.length).toBeLessThan(10_000);
+    expect(kept).toMatch(/more left out/);
+    const list = JSON.stringify(redactArguments({ keys: Array.from({ length: 10_000 }, () => "x".repeat(199)) }));
+    expect(list.length).toBeLessThan(10_000);
+  });
+
+  it("cuts each recorded object and bounds how many", () => {
+    const objects = objectsOf("jira", { issueKey: `BK-${"1".repeat(1_000_000)}`, issueKeys: Array.from({ length: 10_000 }, (_, i) => `BK-${i}`) }, undefined, null);
+    expect(objects).toHaveLength(50);
+    expect(objects[0]).toBe(`BK-${"1".repeat(125)}… [1000003 characters]`);
+    expect(objectsOf("confluence", { pageId: "9".repeat(5_000) }, undefined, null)[0]!.length).toBeLessThan(160);
+    expect(objectsOf("bitbucket", { repository: "r".repeat(5_000), pullRequestId: 1 }, {}, "ws")[0]!.length).toBeLessThan(160);
+  });
+
   it("names the upstream objects of each service", () => {
     expect(objectsOf("jira", { issueKey: "bk-2" }, { issues: [{ key: "BK-3" }, { key: "BK-4" }] }, null)).toEqual(["BK-2", "BK-3", "BK-4"]);
     expect(objectsOf("jira", { sprintId: 7, issueKeys: ["bk-5", "OPS-1"] }, { sprintId: 7, moved: [{ key: "BK-5" }] }, null)).toEqual(["BK-5", "OPS-1", "sprint:7"]);
