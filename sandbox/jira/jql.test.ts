@@ -18,6 +18,16 @@ describe("JQL parser", () => {
     expect(where.kind === "and" ? where.items.map((n) => n.kind) : []).toEqual(["clause", "or", "not"]);
   });
 
+  it("reads escapes as Jira's lexer does, outside quotes too; an escaped word is never a keyword", () => {
+    const q = parseJql(String.raw`labels = a\"b AND summary ~ 'it\'s' AND labels = ord\u0065r AND (labels = x\")`);
+    const where = q.where!;
+    const values = where.kind === "and" ? where.items.map((n) => (n.kind === "clause" && n.operand.kind === "value" ? n.operand.value : null)) : [];
+    expect(values).toEqual(['a"b', "it's", "order", 'x"']);
+    expect(() => parseJql(String.raw`labels = a\q`)).toThrow(/'\\q' is an illegal JQL escape sequence/);
+    expect(() => parseJql("labels = a\\")).toThrow(/illegal JQL escape sequence/);
+    expect(() => parseJql(String.raw`summary ~ "\u12"`)).toThrow(/illegal JQL escape sequence/);
+  });
+
   it("reports positions like Jira", () => {
     expect(() => parseJql("project BK")).toThrow(/Expecting operator but got 'BK'.*\(line 1, character 9\)/);
     expect(() => parseJql('summary ~ "open')).toThrow(JqlError);

@@ -39,6 +39,19 @@ const VALID_OPERATORS = "The valid operators are '=', '!=', '<', '>', '<=', '>='
 const where = (t: Token) => `(line 1, character ${t.pos + 1})`;
 const shown = (t: Token) => (t.type === "eof" ? "EOF" : t.value);
 
+/**
+ * The escape at `input[i]` (a backslash) as [character, length]. Jira's JQL lexer takes the same
+ * escapes inside and outside quotes: \t \n \r \" \' \\ "\ " and \uXXXX; any other is an error.
+ */
+function escapeAt(input: string, i: number): [string, number] {
+  const next = input[i + 1];
+  const simple: Record<string, string> = { t: "\t", n: "\n", r: "\r", '"': '"', "'": "'", "\\": "\\", " ": " " };
+  if (next !== undefined && next in simple) return [simple[next]!, 2];
+  const hex = next === "u" ? /^[0-9a-fA-F]{4}/.exec(input.slice(i + 2))?.[0] : undefined;
+  if (hex) return [String.fromCharCode(parseInt(hex, 16)), 6];
+  throw new JqlError(`Error in the JQL Query: '\\${next ?? ""}' is an illegal JQL escape sequence. The valid escape sequences are \\', \\", \\t, \\n, \\r, \\\\, '\\ ' and \\uXXXX. (line 1, character ${i + 1})`);
+}
+
 function lex(input: string): Token[] {
   const tokens: Token[] = [];
   let i = 0;
@@ -56,8 +69,11 @@ function lex(input: string): Token[] {
       const start = i++;
       let value = "";
       while (i < input.length && input[i] !== c) {
-        if (input[i] === "\\" && i + 1 < input.length) i++;
-        value += input[i++];
+        if (input[i] === "\\") {
+          const [char, length] = escapeAt(input, i);
+          value += char;
+          i += length;
+        } else value += input[i++];
       }
       if (i >= input.length) throw new JqlError(`Error in the JQL Query: The quoted string '${value}' has not been completed. (line 1, character ${start + 1})`);
       i++;
@@ -70,10 +86,22 @@ function lex(input: string): Token[] {
       i += op.length;
       continue;
     }
-    const m = /^[^\s()",'=!<>~&|]+/.exec(input.slice(i));
-    if (!m) throw new JqlError(`Error in the JQL Query: The character '${c}' is a reserved JQL character. You must enclose it in a string or use the escape '\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}' instead. ${`(line 1, character ${i + 1})`}`);
-    tokens.push({ type: "word", value: m[0], pos: i });
-    i += m[0].length;
+    // An unquoted string takes escapes too (Jira's lexer: STRING : (ESCAPE | VALID_UNQUOTED_CHARS)+);
+    // one with an escape is never a keyword (`ord\u0065r` is the string "order").
+    const start = i;
+    let value = "";
+    let escaped = false;
+    while (i < input.length) {
+      if (input[i] === "\\") {
+        const [char, length] = escapeAt(input, i);
+        value += char;
+        i += length;
+        escaped = true;
+      } else if (/[^\s()",'=!<>~&|]/.test(input[i]!)) value += input[i++];
+      else break;
+    }
+    if (i === start) throw new JqlError(`Error in the JQL Query: The character '${c}' is a reserved JQL character. You must enclose it in a string or use the escape '\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}' instead. ${`(line 1, character ${i + 1})`}`);
+    tokens.push({ type: escaped ? "string" : "word", value, pos: start });
   }
   tokens.push({ type: "eof", value: "", pos: input.length });
   return tokens;

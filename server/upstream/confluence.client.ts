@@ -114,9 +114,9 @@ export function createConfluenceClient(http: UpstreamHttp, target: TargetProvide
 
     children: (pageId: string, maxItems?: number) => follow<ConfluencePage>({ path: `/api/v2/pages/${enc(pageId)}/children`, query: { limit: 100 } }, maxItems),
 
-    /** CQL search (v1), one page. */
-    search: (cql: string, options: { limit?: number; start?: number } = {}) =>
-      call<Links & { results: Record<string, unknown>[]; totalSize?: number; size: number }>({ path: "/rest/api/search", query: { cql, limit: options.limit ?? 25, start: options.start } }),
+    /** CQL search (v1), one page; `expand` such as "content.space". */
+    search: (cql: string, options: { limit?: number; start?: number; expand?: string } = {}) =>
+      call<Links & { results: Record<string, unknown>[]; totalSize?: number; size: number }>({ path: "/rest/api/search", query: { cql, limit: options.limit ?? 25, start: options.start, expand: options.expand } }),
 
     searchAll: (cql: string, maxItems?: number) => follow<Record<string, unknown>>({ path: "/rest/api/search", query: { cql, limit: 50 } }, maxItems),
 

@@ -129,10 +129,19 @@ function bounded(text: string): string {
   return `${cut}\n[The answer was cut at ${MAX_ANSWER_CHARS} characters: ask for less (a smaller page, fewer fields or lines) to see the rest.]`;
 }
 
-/** One sentence per bad field, naming it and what is allowed. */
+/** At most this many problems or unknown names are listed: a call with thousands of bad keys gets a short answer (and a short audit row). */
+const MAX_LISTED = 10;
+
+/** `items` joined, at most MAX_LISTED of them, and how many more there were. */
+function listed(items: string[], separator: string): string {
+  const more = items.length - MAX_LISTED;
+  return items.slice(0, MAX_LISTED).join(separator) + (more > 0 ? `${separator}and ${more} more` : "");
+}
+
+/** One sentence per bad field, naming it (each part of its path cut) and what is allowed. */
 function argumentProblems(error: z.ZodError): string {
-  const lines = error.issues.map((issue) => `${issue.path.length ? issue.path.join(".") : "arguments"}: ${issue.message}`);
-  return `Invalid arguments. ${lines.join("; ")}. Fix these and call the tool again.`;
+  const lines = error.issues.map((issue) => `${issue.path.length ? issue.path.map((part) => clip(String(part), 40).text).join(".") : "arguments"}: ${clip(issue.message, 300).text}`);
+  return `Invalid arguments. ${listed(lines, "; ")}. Fix these and call the tool again.`;
 }
 
 /**
@@ -144,7 +153,10 @@ function unknownArguments(spec: ToolSpec, rawArgs: unknown): string | null {
   const known = Object.keys(spec.input.shape);
   const extra = Object.keys(rawArgs).filter((key) => !known.includes(key));
   if (extra.length === 0) return null;
-  const list = extra.map((key) => `'${clip(key, 40).text}'`).join(", ");
+  const list = listed(
+    extra.map((key) => `'${clip(key, 40).text}'`),
+    ", ",
+  );
   return `Invalid arguments. ${spec.name} does not take ${list}; its arguments are ${known.join(", ") || "none"}. Fix these and call the tool again.`;
 }
 
@@ -207,16 +219,34 @@ export function upstreamSentence(err: UpstreamError): string {
  * results, not protocol errors). Never throws.
  */
 export async function callTool(spec: ToolSpec, rawArgs: unknown, ctx: ToolContext, log?: Logger): Promise<CallToolResult> {
+  const checked = checkArguments(spec, rawArgs);
+  return checked.ok ? runTool(spec, checked.args, ctx, log) : checked.refusal;
+}
+
+/**
+ * callTool's first step: the arguments against the tool's input schema (an argument it does not
+ * take is refused too). A refusal is the tool result to answer with; the tool-call audit records
+ * such a call without its arguments (they are whatever a client made up, of any size).
+ */
+export function checkArguments(spec: ToolSpec, rawArgs: unknown): { ok: true; args: unknown } | { ok: false; refusal: CallToolResult } {
   const unknown = unknownArguments(spec, rawArgs);
-  if (unknown) return failure(unknown);
+  if (unknown) return { ok: false, refusal: failure(unknown) };
   const parsed = spec.input.safeParse(rawArgs ?? {});
-  if (!parsed.success) return failure(argumentProblems(parsed.error));
+  if (!parsed.success) return { ok: false, refusal: failure(argumentProblems(parsed.error)) };
+  return { ok: true, args: parsed.data };
+}
+
+/** callTool's second step: runs the tool on arguments checkArguments accepted (its `args`). Never throws. */
+export async function runTool(spec: ToolSpec, args: unknown, ctx: ToolContext, log?: Logger): Promise<CallToolResult> {
   try {
-    const { structured, text } = await spec.run(parsed.data, ctx);
+    const { structured, text } = await spec.run(args, ctx);
     return { content: [{ type: "text", text: bounded(text) }], structuredContent: withoutNulls(structured) as Record<string, unknown> };
   } catch (err) {
     if (isUpstreamError(err)) return failure(upstreamSentence(err));
-    if (err instanceof ToolError) return failure(err.message);
+    if (err instanceof ToolError) {
+      if (err.warning) log?.warn({ tool: spec.name, ...err.warning.details }, err.warning.event);
+      return failure(err.message);
+    }
     log?.error({ err, tool: spec.name }, "a tool failed unexpectedly");
     return failure(`The ${spec.name} tool failed unexpectedly. Try again; if it keeps failing, tell an administrator.`);
   }

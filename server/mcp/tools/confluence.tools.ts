@@ -3,7 +3,7 @@ import { storageToMarkdown } from "./markdown/storage-to-markdown";
 import { clip, closest, shortDate } from "./format";
 import { isUpstreamError } from "../../upstream/errors";
 import type { ConfluencePage } from "../../upstream/confluence.client";
-import { assertSpaceAllowed, constrainCql } from "./policy";
+import { assertResultsHeld, assertSpaceAllowed, constrainCql } from "./policy";
 import { cursorArg, pageNumber } from "./cursor";
 import { defineTool, READ_ONLY, ToolError, type ToolContext } from "./tool";
 
@@ -80,7 +80,10 @@ export const confluenceSearch = defineTool({
   async run({ cql, limit, cursor }, ctx) {
     const scope = `confluence_search\u0000${cql}`;
     const start = pageNumber(ctx.cursors, scope, cursor, 0);
-    const page = await ctx.clients.confluence.search(constrainCql(cql, ctx.policy), { limit, start }).catch((err: unknown) => explainCqlError(cql, err));
+    // Under a space list each result names its space (expand), and one outside the list withholds the answer.
+    const limited = ctx.policy.confluenceSpaces !== null;
+    const page = await ctx.clients.confluence.search(constrainCql(cql, ctx.policy), { limit, start, ...(limited ? { expand: "content.space" } : {}) }).catch((err: unknown) => explainCqlError(cql, err));
+    assertResultsHeld(ctx.policy, page.results);
     const results = page.results.map((r) => {
       const content = (r.content ?? {}) as { id?: string; type?: string; title?: string };
       const container = r.resultGlobalContainer as { title?: string } | undefined;

@@ -3,7 +3,7 @@ import { collect, firstOf } from "../../upstream/paginate";
 import { cursorArg, offsetPaging } from "./cursor";
 import { nameOf, shortDate } from "./format";
 import { browseUrl, explainJqlError } from "./jira.tools";
-import { assertProjectAllowed, constrainJql, projectOfKey } from "./policy";
+import { assertIssuesHeld, assertProjectAllowed, constrainJql } from "./policy";
 import { assertSprintAllowed } from "./jira-sprints.tools";
 import { defineTool, READ_ONLY, type ToolContext } from "./tool";
 
@@ -139,18 +139,18 @@ export const jiraGetBoardIssues = defineTool({
       reading,
       ctx.clients.jira.boardIssuesPage(id, { jql, startAt: paging.startAt, maxResults, fields: BOARD_ISSUE_FIELDS }).catch((err: unknown) => explainJqlError(ctx, err)),
     ]);
-    const issues = page.issues
-      .filter((i) => allowed === null || allowed.includes(projectOfKey(i.key) ?? ""))
-      .map((i) => ({
-        key: i.key,
-        summary: typeof i.fields.summary === "string" ? i.fields.summary : "",
-        status: nameOf(i.fields.status),
-        assignee: nameOf(i.fields.assignee),
-        type: nameOf(i.fields.issuetype),
-        sprint: nameOf(i.fields.sprint),
-        url: browseUrl(ctx, i.key),
-      }));
-    // The next page starts after what Jira gave (even an issue left out above), so none repeats.
+    // The JQL holds the board to the list; an issue outside it anyway withholds the answer (policy.ts).
+    assertIssuesHeld(ctx.policy, page.issues);
+    const issues = page.issues.map((i) => ({
+      key: i.key,
+      summary: typeof i.fields.summary === "string" ? i.fields.summary : "",
+      status: nameOf(i.fields.status),
+      assignee: nameOf(i.fields.assignee),
+      type: nameOf(i.fields.issuetype),
+      sprint: nameOf(i.fields.sprint),
+      url: browseUrl(ctx, i.key),
+    }));
+    // The next page starts after what Jira gave, so none repeats.
     const { end, total, nextCursor } = paging.next(page.issues.length, page.total);
     const projectKey = board.location?.projectKey ?? null;
     const url = boardUrl(ctx, id, projectKey);

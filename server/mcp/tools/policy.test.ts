@@ -5,20 +5,34 @@ import { createClient } from "../../oauth/oauth.adversarial.helpers";
 import { signedInAs } from "../../test/factories";
 import { listenForToolChanges, mcpClient, modernRpc, startMcpRig, type McpRig } from "../mcp.test-rig";
 import { TOOLS } from "./catalogue";
-import { constrainCql, constrainJql, repositoryAllowed, splitOrderBy } from "./policy";
+import { constrainCql, constrainJql, repositoryAllowed, withoutOutsideIssues } from "./policy";
 
 const policy = (p: ClientPolicyInput = {}) => ClientPolicySchema.parse(p);
 
 describe("client policy: the pieces", () => {
+  it("withoutOutsideIssues: issues an extra field embeds are cut to their key outside the projects (issue 24 item 5)", () => {
+    const links = [
+      { id: "1", type: { name: "Blocks" }, outwardIssue: { id: "9", key: "OPS-49", fields: { summary: "Secret outage", status: { name: "Open" } } } },
+      { id: "2", type: { name: "Relates" }, inwardIssue: { id: "8", key: "BK-2", fields: { summary: "Visible" } } },
+    ];
+    const held = JSON.stringify(withoutOutsideIssues(links, policy({ jiraProjects: ["BK"] })));
+    expect(held).toContain('"outwardIssue":{"key":"OPS-49"}');
+    expect(held).not.toContain("Secret outage");
+    expect(held).toContain("Visible");
+    expect(withoutOutsideIssues(links, policy({}))).toBe(links);
+  });
+
+  // The top-level ORDER BY stays after the wrapper; spacing is written back as single spaces.
   it.each([
     ["project = BK ORDER BY key", "project = BK", "ORDER BY key"],
-    ["status = Done order   by updated DESC", "status = Done", "order   by updated DESC"],
+    ["status = Done order   by updated DESC", "status = Done", "order by updated DESC"],
     ['summary ~ "order by" AND x = 1', 'summary ~ "order by" AND x = 1', ""],
     ["(a = 1 ORDER BY b) OR c = 2", "(a = 1 ORDER BY b) OR c = 2", ""],
     ["ORDER BY created", "", "ORDER BY created"],
     ["reorder = 1", "reorder = 1", ""],
-  ])("splitOrderBy(%j)", (query, where, orderBy) => {
-    expect(splitOrderBy(query)).toEqual({ where, orderBy, balanced: true });
+  ])("keeps the ORDER BY of %j outside the wrapper", (query, where, orderBy) => {
+    const held = constrainJql(query, policy({ jiraProjects: ["BK"] }));
+    expect(held).toBe([where ? `project in ("BK") AND (${where})` : 'project in ("BK")', orderBy].filter(Boolean).join(" "));
   });
 
   it("wraps JQL and CQL in the allowed keys, keeping the order; no list, no change", () => {
@@ -26,7 +40,6 @@ describe("client policy: the pieces", () => {
     expect(constrainJql("ORDER BY key", policy({ jiraProjects: ["BK"] }))).toBe('project in ("BK") ORDER BY key');
     // A model cannot break out of the clause: a query that closes a parenthesis it never opened, or leaves one open, is refused.
     for (const escape of ["x = 1) OR (project = SECRET", "x = 1) OR project = SECRET OR (y = 2", "(x = 1", 'summary ~ "open']) {
-      expect(splitOrderBy(escape).balanced).toBe(false);
       expect(() => constrainJql(escape, policy({ jiraProjects: ["BK"] }))).toThrow(/do not balance/);
     }
     expect(constrainJql('summary ~ "a) OR (b"', policy({ jiraProjects: ["BK"] }))).toBe('project in ("BK") AND (summary ~ "a) OR (b")');
@@ -162,6 +175,41 @@ describe("client policy: set by an administrator, enforced on every tool", () =>
     }
     expect((await call("jira_get_issue", { issueKey: "BK-1" })).isError).toBe(false);
     expect((await call("jira_list_projects", {})).data.projects).toEqual([expect.objectContaining({ key: "BK" })]);
+    await setPolicy({});
+  });
+
+  it("JQL and CQL escape forms cannot leave the lists: refused, never answered from another project or space", async () => {
+    const projects = (await call("jira_list_projects", {})).data.projects as unknown as { key: string }[];
+    const other = projects.map((p) => p.key).find((k) => k !== "BK")!;
+    await setPolicy({ toolsets: TOOLSET_NAMES });
+    const bkBoard = ((await call("jira_list_boards", { projectKey: "BK" })).data.boards as unknown as { id: number }[])[0]!;
+    const sandboxAuth = { authorization: `Basic ${Buffer.from("demo@bridgekeeper.test:sandbox-api-token").toString("base64")}` };
+    const spaces = ((await (await fetch(`${rig.sandbox.url}/wiki/api/v2/spaces?limit=10`, { headers: sandboxAuth })).json()) as { results: { key: string }[] }).results;
+    const [space, outside] = spaces.map((s) => s.key);
+    await setPolicy({ toolsets: TOOLSET_NAMES, jiraProjects: ["BK"], confluenceSpaces: [space!] });
+
+    // Jira's lexer reads `a\"` outside quotes as the word a" (an escaped quote), so the `)` after it
+    // would close the clause the query is wrapped in; the sandbox reads it the same way.
+    const jql = String.raw`labels = a\") OR project = ${other} OR (labels = "b\"c"`;
+    for (const [tool, args] of [
+      ["jira_search", { jql, maxResults: 50 }],
+      ["jira_get_board_issues", { boardId: bkBoard.id, jql }],
+    ] as const) {
+      const res = await call(tool, args);
+      const keys = ((res.data?.issues ?? []) as { key: string }[]).map((i) => i.key);
+      expect(keys.filter((k) => !k.startsWith("BK-")), tool).toEqual([]);
+      expect(res.isError, tool).toBe(true);
+      expect(res.text).toMatch(/parentheses do not balance.*Fix the query and try again/);
+    }
+    // An escape that stays inside still searches, sent as a string Bridgekeeper wrote itself.
+    const inside = await call("jira_search", { jql: String.raw`labels = a\"b OR summary ~ "\"memory leak\"" ORDER BY key`, maxResults: 50 });
+    expect(inside.isError, inside.text).toBe(false);
+    expect((inside.data.issues as { key: string }[]).every((i) => i.key.startsWith("BK-"))).toBe(true);
+
+    const cql = String.raw`type = page AND (label = a\") OR space = ${outside} OR (label = "b\"c")`;
+    const found = await call("confluence_search", { cql, limit: 50 });
+    expect(found.isError).toBe(true);
+    expect(found.text).toMatch(/backslash outside a quoted string/);
     await setPolicy({});
   });
 

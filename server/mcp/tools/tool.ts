@@ -29,6 +29,15 @@ export const DESTRUCTIVE = { ...WRITES, destructiveHint: true } as const;
  */
 export class ToolError extends Error {
   override name = "ToolError";
+  /**
+   * Set when the failure, though handled, means something went wrong that should not have (a
+   * search answered outside the client's allow-list): callTool also logs it as a warning.
+   */
+  readonly warning: { event: string; details: Record<string, unknown> } | undefined;
+  constructor(message: string, warning?: { event: string; details: Record<string, unknown> }) {
+    super(message);
+    this.warning = warning;
+  }
 }
 
 /** What a tool hands back: `structured` must satisfy the tool's output schema; `text` is the compact rendering a model reads. */
@@ -72,6 +81,18 @@ export interface ToolSpec<I extends z.ZodType = z.ZodType, O extends z.ZodType =
   annotations: ToolAnnotations;
   run(args: z.output<I>, ctx: ToolContext): Promise<ToolOutput<z.output<O>>>;
 }
+
+/** A lone surrogate: UTF-16 that no UTF-8 can carry. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * A string argument that becomes part of a URL, a file name or an identifier, refused (naming
+ * `name`) when it holds broken Unicode: encodeURIComponent throws on a lone surrogate (an
+ * unexpected failure instead of a tool error), and a form or a query string silently turns it
+ * into U+FFFD, another value than the one given.
+ */
+export const wellFormed = <T extends z.ZodString>(schema: T, name: string): T =>
+  schema.refine((value) => !LONE_SURROGATE.test(value), `${name} holds broken Unicode (a lone surrogate); send it as valid text`) as T;
 
 /** Keeps the input/output types of a literal tool definition (so `run`'s arguments are typed). */
 export const defineTool = <I extends z.ZodType, O extends z.ZodType>(spec: ToolSpec<I, O>): ToolSpec => spec as unknown as ToolSpec;
