@@ -108,6 +108,8 @@ export const linkTypeById = new Map(LINK_TYPES.map((t) => [t.id, t]));
 export const FIELD_SPRINT = "customfield_10020";
 export const FIELD_STORY_POINTS = "customfield_10016";
 export const FIELD_RANK = "customfield_10019";
+/** Jira Software's Epic Link (company-managed projects): an epic's key, which sets the parent epic. */
+export const FIELD_EPIC_LINK = "customfield_10014";
 
 export interface FieldDef {
   id: string;
@@ -168,6 +170,7 @@ export const FIELDS: FieldDef[] = [
   f("environment", "Environment", { type: "string", system: "environment" }, ["environment"]),
   f(FIELD_SPRINT, "Sprint", { type: "array", items: "json", custom: "com.pyxis.greenhopper.jira:gh-sprint", customId: 10020 }, ["cf[10020]", "sprint"]),
   f(FIELD_STORY_POINTS, "Story point estimate", { type: "number", custom: "com.pyxis.greenhopper.jira:jsw-story-points", customId: 10016 }, ["cf[10016]", "Story point estimate"]),
+  f(FIELD_EPIC_LINK, "Epic Link", { type: "any", custom: "com.pyxis.greenhopper.jira:gh-epic-link", customId: 10014 }, ["cf[10014]", "Epic Link"]),
   f(FIELD_RANK, "Rank", { type: "any", custom: "com.pyxis.greenhopper.jira:gh-lexo-rank", customId: 10019 }, ["cf[10019]", "rank"]),
 ];
 export const fieldById = new Map(FIELDS.map((x) => [x.id, x]));

@@ -1,5 +1,5 @@
 import { isAdfDoc, wikiToAdf } from "./adf";
-import { FIELD_SPRINT, FIELD_STORY_POINTS, ISSUE_TYPES, PRIORITIES, TYPE_EPIC, TYPE_SUBTASK } from "./catalog";
+import { FIELD_EPIC_LINK, FIELD_SPRINT, FIELD_STORY_POINTS, ISSUE_TYPES, PRIORITIES, TYPE_EPIC, TYPE_SUBTASK } from "./catalog";
 import type { Adf, HistoryItem, Issue, JiraState, Project } from "./model";
 import type { View } from "./presenters";
 import { addChild, findIssue, removeChild } from "./store";
@@ -105,14 +105,20 @@ const SETTERS: Record<string, Setter> = {
   },
   parent: (a, value) => {
     const r = refOf(value);
-    const parent = r.key || r.id ? findIssue(a.state, (r.key ?? r.id)!) : undefined;
-    if (!parent || parent.id === a.issue.id) return void (a.errors.parent = "Could not find issue by id or key.");
-    const isSub = a.issue.typeId === TYPE_SUBTASK;
-    if ((isSub && (parent.typeId === TYPE_SUBTASK || parent.typeId === TYPE_EPIC)) || (!isSub && parent.typeId !== TYPE_EPIC) || a.issue.typeId === TYPE_EPIC) {
-      return void (a.errors.parent = "Given parent work item does not belong to appropriate hierarchy.");
+    setParent(a, "parent", r.key || r.id ? findIssue(a.state, (r.key ?? r.id)!) : undefined);
+  },
+  // An epic's key: the issue's parent epic, as `parent` sets it (null leaves it without one).
+  [FIELD_EPIC_LINK]: (a, value) => {
+    if (value === null) {
+      const parent = a.issue.parentId ? a.state.issuesById.get(a.issue.parentId) : undefined;
+      if (parent?.typeId !== TYPE_EPIC) return;
+      change(a, "Epic Link", parent.id, parent.key, null, null);
+      a.issue.parentId = null;
+      return;
     }
-    change(a, "parent", a.issue.parentId, null, parent.id, parent.key);
-    a.issue.parentId = parent.id;
+    const epic = typeof value === "string" ? findIssue(a.state, value) : undefined;
+    if (epic && epic.typeId !== TYPE_EPIC) return void (a.errors[FIELD_EPIC_LINK] = `The issue ${epic.key} is not an epic.`);
+    setParent(a, FIELD_EPIC_LINK, epic);
   },
   [FIELD_STORY_POINTS]: (a, value) => {
     if (value !== null && typeof value !== "number") a.errors[FIELD_STORY_POINTS] = "Operation value must be a number";
@@ -137,6 +143,17 @@ const SETTERS: Record<string, Setter> = {
     if (value.remainingEstimate === undefined && a.issue.remainingEstimateSeconds === null) a.issue.remainingEstimateSeconds = a.issue.originalEstimateSeconds;
   },
 };
+
+/** A parent (by `parent`, or an epic by Epic Link) within Jira's hierarchy: a sub-task under a standard issue, a standard issue under an epic. */
+function setParent(a: Apply, field: string, parent: Issue | undefined): void {
+  if (!parent || parent.id === a.issue.id) return void (a.errors[field] = "Could not find issue by id or key.");
+  const isSub = a.issue.typeId === TYPE_SUBTASK;
+  if ((isSub && (parent.typeId === TYPE_SUBTASK || parent.typeId === TYPE_EPIC)) || (!isSub && parent.typeId !== TYPE_EPIC) || a.issue.typeId === TYPE_EPIC) {
+    return void (a.errors[field] = "Given parent work item does not belong to appropriate hierarchy.");
+  }
+  change(a, "parent", a.issue.parentId, null, parent.id, parent.key);
+  a.issue.parentId = parent.id;
+}
 
 function setUser(a: Apply, field: "assignee" | "reporter", value: unknown): void {
   if (value === null && field === "assignee") {

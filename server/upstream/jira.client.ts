@@ -170,6 +170,9 @@ export function createJiraClient(http: UpstreamHttp, target: TargetProvider) {
     commentsPage: (key: string, startAt: number, maxResults: number) =>
       call<StartAtPage & { comments: JiraComment[] }>({ path: `/rest/api/3/issue/${enc(key)}/comment`, query: { startAt, maxResults, orderBy: "-created" } }),
 
+    /** One comment, read through its issue: Jira answers 404 when the comment is not that issue's. */
+    comment: (key: string, id: string) => call<JiraComment>({ path: `/rest/api/3/issue/${enc(key)}/comment/${enc(id)}` }),
+
     /** `body` is an Atlassian Document Format document. */
     editComment: (key: string, id: string, body: unknown) => call<JiraComment>({ method: "PUT", path: `/rest/api/3/issue/${enc(key)}/comment/${enc(id)}`, body: { body } }),
 

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { cursorArg, pageNumber } from "./cursor";
 import { repositoryArg, repositoryTarget, SLUG, workspaceArg, workspaceOf } from "./bitbucket.tools";
 import { assertRepositoryAllowed, repositoryAllowed } from "./policy";
-import { defineTool, READ_ONLY } from "./tool";
+import { defineTool, READ_ONLY, wellFormed } from "./tool";
 
 /** Reading code on Bitbucket: search across a workspace's repositories, and files or directories at a branch, tag or commit. */
 
@@ -56,7 +56,7 @@ export const bitbucketGetFile = defineTool({
   description: "Read a file at a branch, tag or commit (the main branch by default), cut after maxLines; a directory's path (or an empty one) lists its entries.",
   input: z.object({
     repository: repositoryArg,
-    path: z.string().max(1000).regex(/^(?!\/)(?!.*(^|\/)\.\.?(\/|$))[^\0\\]*$/, "path must be relative, without . or .. segments").default("").describe("e.g. src/index.ts; empty for the top level."),
+    path: wellFormed(z.string().max(1000).regex(/^(?!\/)(?!.*(^|\/)\.\.?(\/|$))[^\0\\]*$/, "path must be relative, without . or .. segments"), "path").default("").describe("e.g. src/index.ts; empty for the top level."),
     ref: z.string().regex(/^[\w./-]{1,200}$/, "ref must be a branch, tag or commit hash").optional().describe("Branch, tag or commit; default the main branch."),
     maxLines: z.number().int().min(10).max(5000, "maxLines may be at most 5000").default(400),
   }),

@@ -3,7 +3,7 @@ import { cursorArg, pageNumber } from "./cursor";
 import { nameOf, shortDate } from "./format";
 import { diffAnswer, diffMaxLinesArg, diffPathsArg, DiffOutputSchema } from "./bitbucket-diff";
 import { href, repositoryArg as repository, repositoryTarget } from "./bitbucket.tools";
-import { defineTool, DESTRUCTIVE, READ_ONLY, WRITES } from "./tool";
+import { defineTool, DESTRUCTIVE, READ_ONLY, wellFormed, WRITES } from "./tool";
 
 /**
  * Working on Bitbucket pull requests: list them, read the diff (bounded), comment (also on a
@@ -97,7 +97,7 @@ export const bitbucketCommentPullRequest = defineTool({
       repository,
       pullRequestId,
       body: z.string().trim().min(1, "body must not be empty").max(32_000, "body may be at most 32000 characters").describe("Markdown."),
-      path: z.string().min(1).max(500).optional().describe("Comment on this file…"),
+      path: wellFormed(z.string().min(1).max(500), "path").optional().describe("Comment on this file…"),
       line: z.number().int().min(1).max(10_000_000).optional().describe("…at this line of its new version."),
       parentId: z.number().int().min(1).optional().describe("Reply to this comment."),
     })

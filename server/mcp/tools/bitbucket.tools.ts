@@ -38,6 +38,24 @@ export const href = (links: unknown, name: string): string | null => {
   return typeof link?.href === "string" ? link.href : null;
 };
 
+/**
+ * Under a repository allow-list, the BBQL clause that keeps a listing to the listed repositories of
+ * `workspace`, so that Bitbucket's page, its `size` and its next page count only those (a filter
+ * after the fact would still tell how many others there are, and `nameContains` would probe their
+ * names). null without a list; "" when none of the listed repositories is in this workspace.
+ */
+export function allowedRepositoriesClause(ctx: ToolContext, workspace: string): string | null {
+  const allowed = ctx.policy.bitbucketRepositories;
+  if (allowed === null) return null;
+  // `repo` entries hold in any workspace, `workspace/repo` ones only there (as repositoryAllowed reads them).
+  const here = allowed.flatMap((entry) => {
+    const [a, b] = entry.toLowerCase().split("/");
+    if (b === undefined) return [a!];
+    return a === workspace.toLowerCase() ? [b] : [];
+  });
+  return [...new Set(here)].map((slug) => `slug = "${slug.replace(/["\\]/g, "")}"`).join(" OR ");
+}
+
 const RepositorySchema = z.object({
   slug: z.string(),
   name: z.string(),
@@ -66,10 +84,13 @@ export const bitbucketListRepositories = defineTool({
   annotations: { title: "List Bitbucket repositories", ...READ_ONLY },
   async run({ workspace: given, nameContains, maxResults, cursor }, ctx) {
     const workspace = workspaceOf(ctx, given);
-    const q = nameContains ? `name ~ "${nameContains.replace(/["\\]/g, "")}"` : undefined;
-    const scope = `bitbucket_list_repositories\u0000${workspace}\u0000${nameContains ?? ""}`;
+    const named = nameContains ? `name ~ "${nameContains.replace(/["\\]/g, "")}"` : undefined;
+    const only = allowedRepositoriesClause(ctx, workspace);
+    const q = only === null ? named : [`(${only})`, named].filter(Boolean).join(" AND ");
+    const scope = `bitbucket_list_repositories\u0000${workspace}\u0000${nameContains ?? ""}\u0000${only ?? ""}`;
     const pageNo = pageNumber(ctx.cursors, scope, cursor, 1);
-    const page = await ctx.clients.bitbucket.repositoriesPage(workspace, { q, pagelen: maxResults, page: pageNo, sort: "-updated_on" });
+    // None of the listed repositories is in this workspace: nothing to ask Bitbucket.
+    const page = only === "" ? { values: [], size: 0, next: undefined, page: pageNo } : await ctx.clients.bitbucket.repositoriesPage(workspace, { q, pagelen: maxResults, page: pageNo, sort: "-updated_on" });
     const repositories = page.values.filter((r) => repositoryAllowed(ctx.policy, workspace, r.slug)).map((r) => {
       const raw = r as typeof r & { description?: string; language?: string; updated_on?: string; links?: unknown };
       return {

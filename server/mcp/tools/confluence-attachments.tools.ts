@@ -2,7 +2,7 @@ import { z } from "zod";
 import { isUpstreamError } from "../../upstream/errors";
 import { pageInReach, pageUrl, wikiUrl } from "./confluence.tools";
 import { cursorArg } from "./cursor";
-import { defineTool, READ_ONLY, ToolError, WRITES } from "./tool";
+import { defineTool, READ_ONLY, ToolError, wellFormed, WRITES } from "./tool";
 
 /** A page's attachments: listing them, and uploading a small file (text or base64). */
 
@@ -73,7 +73,10 @@ export const confluenceUploadAttachment = defineTool({
   description: "Attach a file of at most 1 MB to a Confluence page: text as is, or binary as base64. A page's file names are unique.",
   input: z.object({
     pageId,
-    filename: z.string().trim().min(1, "filename must not be empty").max(255, "filename may be at most 255 characters").refine((name) => !/[/\\]/.test(name) && ![...name].some((c) => c.charCodeAt(0) < 32), "filename must be a plain file name such as report.csv (no slashes or control characters)"),
+    filename: wellFormed(
+      z.string().trim().min(1, "filename must not be empty").max(255, "filename may be at most 255 characters").refine((name) => !/[/\\]/.test(name) && ![...name].some((c) => c.charCodeAt(0) < 32), "filename must be a plain file name such as report.csv (no slashes or control characters)"),
+      "filename",
+    ),
     content: z.string().max(1_500_000, "content may be at most 1500000 characters (1 MB as base64)").describe("The file's content: text, or base64."),
     encoding: z.enum(["text", "base64"], { error: "encoding must be text or base64" }).default("text"),
     mediaType: z.string().trim().regex(/^[\w.+-]+\/[\w.+-]+$/, "mediaType must look like text/csv").optional().describe("By default, from the file name."),

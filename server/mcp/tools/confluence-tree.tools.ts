@@ -4,7 +4,7 @@ import { cursorArg } from "./cursor";
 import { maxLengthArg, PageAnswerSchema, pageAnswer, pageInReach, pageUrl, wikiUrl } from "./confluence.tools";
 import { isUpstreamError } from "../../upstream/errors";
 import { assertSpaceAllowed } from "./policy";
-import { defineTool, READ_ONLY, ToolError, WRITES } from "./tool";
+import { defineTool, READ_ONLY, ToolError, wellFormed, WRITES, type ToolContext } from "./tool";
 
 /** Finding one's way around Confluence: the spaces, where a page sits (its parents and children), its labels. */
 
@@ -14,6 +14,25 @@ const spaceKey = z.string().trim().regex(/^~?[\w-]{1,255}$/, "spaceKey must be a
 const normaliseKey = (key: string) => (key.startsWith("~") ? key : key.toUpperCase());
 const noSpace = (key: string) => new ToolError(`There is no Confluence space ${key}. List the spaces with confluence_list_spaces and try again.`);
 const PageLineSchema = z.object({ id: z.string(), title: z.string(), url: z.string().nullable() });
+
+/** How a related page outside the client's spaces shows: its id, never its title (nor its link, whose path carries the title). */
+const OUTSIDE_TITLE = "(a page outside this client's spaces)";
+
+/**
+ * Whether a page related to one already held to the allow-list (its child, its ancestor) is in the
+ * client's spaces. Confluence keeps a page tree inside one space, so a page of the checked page's
+ * space is; one naming another space is placed by that space's key, and one naming none is not.
+ */
+async function relatedInReach(ctx: ToolContext, spaceId: string | number | null | undefined, checkedSpaceId: string | number | null | undefined): Promise<boolean> {
+  const allowed = ctx.policy.confluenceSpaces;
+  if (allowed === null) return true;
+  if (spaceId === null || spaceId === undefined) return false;
+  if (String(spaceId) === String(checkedSpaceId)) return true;
+  return allowed.includes((await ctx.clients.confluence.space(String(spaceId))).key);
+}
+
+const pageLine = async (ctx: ToolContext, p: { id: string | number; title: string; spaceId?: string | number | null }, checkedSpaceId: string | number | null | undefined) =>
+  (await relatedInReach(ctx, p.spaceId, checkedSpaceId)) ? { id: String(p.id), title: p.title, url: pageUrl(ctx, { ...p, id: String(p.id) }) } : { id: String(p.id), title: OUTSIDE_TITLE, url: null };
 
 export const confluenceListSpaces = defineTool({
   name: "confluence_list_spaces",
@@ -45,7 +64,7 @@ export const confluenceGetPageChildren = defineTool({
   async run({ pageId: id, maxResults }, ctx) {
     const parent = await pageInReach(ctx, id);
     const { items, truncated } = await firstOf(ctx.clients.confluence.children(id), maxResults);
-    const children = items.map((p) => ({ id: String(p.id), title: p.title, url: pageUrl(ctx, p) }));
+    const children = await Promise.all(items.map((p) => pageLine(ctx, p, parent.spaceId)));
     const text = children.length ? [`${children.length} page${children.length === 1 ? "" : "s"} under "${parent.title}"${truncated ? " (more: raise maxResults)" : ""}:`, ...children.map((c) => `- ${c.title} (id ${c.id})`)].join("\n") : `"${parent.title}" has no child pages.`;
     return { structured: { pageId: id, title: parent.title, children, truncated }, text };
   },
@@ -65,14 +84,14 @@ export const confluenceGetPageAncestors = defineTool({
     const ids = (await collect(ctx.clients.confluence.ancestors(id))).map((a) => String(a.id));
     // Confluence names ancestors by id only: their titles are read alongside (a handful, in parallel).
     const pages = await Promise.all(ids.map((a) => ctx.clients.confluence.getPage(a, "storage")));
-    const ancestors = pages.map((p) => ({ id: String(p.id), title: p.title, url: pageUrl(ctx, p) }));
+    const ancestors = await Promise.all(pages.map((p) => pageLine(ctx, p, page.spaceId)));
     const crumbs = [...ancestors.map((a) => a.title), page.title].join(" › ");
     return { structured: { pageId: id, title: page.title, ancestors }, text: ancestors.length ? crumbs : `"${page.title}" is at the top of its space.` };
   },
 });
 
 /** Confluence's rule for a label: one word, lower case, none of :;,.?&[]()#^*@! */
-const LABEL = z.string().trim().toLowerCase().regex(/^[^\s:;,.?&[\]()#^*@!]{1,255}$/, "a label is one word without spaces or any of :;,.?&[]()#^*@!");
+const LABEL = wellFormed(z.string().trim().toLowerCase().regex(/^[^\s:;,.?&[\]()#^*@!]{1,255}$/, "a label is one word without spaces or any of :;,.?&[]()#^*@!"), "a label");
 
 export const confluenceLabelPage = defineTool({
   name: "confluence_label_page",
@@ -196,6 +215,7 @@ export const confluenceGetPageDescendants = defineTool({
   annotations: { title: "Outline a Confluence page's subtree", ...READ_ONLY },
   async run({ pageId: id, depth, maxResults }, ctx) {
     const root = await pageInReach(ctx, id);
+    // Confluence's descendants do not name their space: they are in the root's, as a page tree is in one space.
     const { items, truncated } = await firstOf(ctx.clients.confluence.descendants(id, depth), maxResults);
     const found = items.map((d) => ({ id: String(d.id), title: d.title, parentId: d.parentId ? String(d.parentId) : null, depth: d.depth ?? 1, url: pageUrl(ctx, d) }));
     // The outline: each page under its parent, in the order Confluence gave them.

@@ -3,7 +3,7 @@ import type { JiraAttachment } from "../../upstream/jira.client";
 import { nameOf } from "./format";
 import { browseUrl, ISSUE_KEY } from "./jira.tools";
 import { assertIssueAllowed } from "./policy";
-import { defineTool, READ_ONLY, ToolError, WRITES, type ToolContext } from "./tool";
+import { defineTool, READ_ONLY, ToolError, wellFormed, WRITES, type ToolContext } from "./tool";
 
 /**
  * A Jira issue's attachments: listing them, adding a file (text, or base64 for binary content;
@@ -61,12 +61,15 @@ export const jiraAddAttachment = defineTool({
   description: 'Attach a file (at most 1 MB) to a Jira issue: its content as text, or as base64 with encoding "base64" for binary files.',
   input: z.object({
     issueKey,
-    filename: z
-      .string()
-      .trim()
-      .min(1, "filename must not be empty")
-      .max(255, "filename may be at most 255 characters")
-      .refine((v) => !/[/\\"]/.test(v) && ![...v].some((ch) => ch.charCodeAt(0) < 32), "filename must be a plain file name such as notes.txt (no slashes, quotes or control characters)"),
+    filename: wellFormed(
+      z
+        .string()
+        .trim()
+        .min(1, "filename must not be empty")
+        .max(255, "filename may be at most 255 characters")
+        .refine((v) => !/[/\\"]/.test(v) && ![...v].some((ch) => ch.charCodeAt(0) < 32), "filename must be a plain file name such as notes.txt (no slashes, quotes or control characters)"),
+      "filename",
+    ),
     content: z.string().max(1_500_000, "content may be at most 1500000 characters (1 MB of file)").describe("The file's content: text, or base64."),
     encoding: z.enum(["text", "base64"], { error: "encoding must be text or base64" }).default("text"),
     mimeType: z

@@ -1,12 +1,13 @@
 import { z } from "zod";
 import type { JiraComment } from "../../upstream/jira.client";
+import { isUpstreamError } from "../../upstream/errors";
 import { adfToMarkdown } from "./markdown/adf-to-markdown";
 import { markdownToAdf } from "./markdown/markdown-to-adf";
 import { clip, nameOf, shortDate } from "./format";
 import { browseUrl, ISSUE_KEY } from "./jira.tools";
 import { assertIssueAllowed } from "./policy";
 import { cursorArg, offsetPaging } from "./cursor";
-import { defineTool, DESTRUCTIVE, READ_ONLY, WRITES, type ToolContext } from "./tool";
+import { defineTool, DESTRUCTIVE, READ_ONLY, ToolError, WRITES, type ToolContext } from "./tool";
 
 /**
  * A Jira issue's comments beyond the latest few jira_get_issue shows: every one, page by page,
@@ -32,6 +33,18 @@ const present = (ctx: ToolContext, key: string, c: JiraComment) => ({
   body: clip(adfToMarkdown(c.body), BODY_LIMIT).text,
   url: commentUrl(ctx, key, String(c.id)),
 });
+
+/**
+ * The comment, read through the issue named before it is changed: Jira's edit and delete take the
+ * issue in their path, but the allow-list checked only that issue, so a comment of another issue
+ * (one outside the client's projects) must not be reachable by naming an allowed one.
+ */
+async function assertCommentOf(ctx: ToolContext, key: string, id: string): Promise<void> {
+  await ctx.clients.jira.comment(key, id).catch((err: unknown) => {
+    if (isUpstreamError(err) && err.kind === "not_found") throw new ToolError(`${key} has no comment ${id}: Jira found nothing there (404). Find the issue's comment ids with jira_list_comments.`);
+    throw err;
+  });
+}
 
 export const jiraListComments = defineTool({
   name: "jira_list_comments",
@@ -68,6 +81,7 @@ export const jiraEditComment = defineTool({
   async run({ issueKey: given, commentId: id, body }, ctx) {
     assertIssueAllowed(ctx, given);
     const key = given.toUpperCase();
+    await assertCommentOf(ctx, key, id);
     await ctx.clients.jira.editComment(key, id, markdownToAdf(body));
     const url = commentUrl(ctx, key, id);
     return { structured: { key, commentId: id, url }, text: `Edited comment ${id} on ${key}.${url ? `\n${url}` : ""}` };
@@ -86,6 +100,7 @@ export const jiraDeleteComment = defineTool({
   async run({ issueKey: given, commentId: id }, ctx) {
     assertIssueAllowed(ctx, given);
     const key = given.toUpperCase();
+    await assertCommentOf(ctx, key, id);
     await ctx.clients.jira.deleteComment(key, id);
     return { structured: { key, commentId: id, deleted: true }, text: `Deleted comment ${id} from ${key}.` };
   },

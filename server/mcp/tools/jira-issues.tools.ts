@@ -2,6 +2,7 @@ import { z } from "zod";
 import { firstOf } from "../../upstream/paginate";
 import { markdownToAdf } from "./markdown/markdown-to-adf";
 import { ISSUE_KEY, browseUrl } from "./jira.tools";
+import { assertFieldsAllowed } from "./field-policy";
 import { assertIssueAllowed, assertProjectAllowed } from "./policy";
 import { defineTool, DESTRUCTIVE, READ_ONLY, ToolError, WRITES, type ToolContext } from "./tool";
 
@@ -65,7 +66,10 @@ export const jiraCreateIssue = defineTool({
   async run(args, ctx) {
     assertProjectAllowed(ctx, args.projectKey);
     if (args.parentKey) assertIssueAllowed(ctx, args.parentKey);
-    const created = await ctx.clients.jira.createIssue(createFields(args));
+    const fields = createFields(args);
+    // What `fields` names (a parent, an Epic Link, a sprint ...) is held to the allow-list too.
+    await assertFieldsAllowed(ctx, fields);
+    const created = await ctx.clients.jira.createIssue(fields);
     const structured = { key: created.key, id: created.id, summary: args.summary, url: browseUrl(ctx, created.key) };
     return { structured, text: `Created ${created.key}: ${args.summary}${structured.url ? `\n${structured.url}` : ""}` };
   },
@@ -101,6 +105,7 @@ export const jiraUpdateIssue = defineTool({
       ...(args.labels !== undefined ? { labels: args.labels } : {}),
       ...(args.assigneeAccountId !== undefined ? { assignee: args.assigneeAccountId === null ? null : { accountId: args.assigneeAccountId } } : {}),
     };
+    await assertFieldsAllowed(ctx, fields);
     await ctx.clients.jira.updateIssue(key, { fields });
     const changed = Object.keys(fields);
     const url = browseUrl(ctx, key);
@@ -171,6 +176,7 @@ export const jiraTransitionIssue = defineTool({
   annotations: { title: "Transition a Jira issue", ...WRITES },
   async run({ issueKey, transition, comment, fields }, ctx) {
     assertIssueAllowed(ctx, issueKey);
+    await assertFieldsAllowed(ctx, fields);
     const key = issueKey.toUpperCase();
     const available = await transitionsOf(ctx, key);
     const wanted = transition.toLowerCase();

@@ -3,6 +3,7 @@ import type { JiraFieldMeta } from "../../upstream/jira.client";
 import { nameOf } from "./format";
 import { browseUrl, ISSUE_KEY } from "./jira.tools";
 import { CreateIssueArgs, createFields } from "./jira-issues.tools";
+import { assertFieldsAllowed } from "./field-policy";
 import { assertIssueAllowed, assertProjectAllowed } from "./policy";
 import { defineTool, READ_ONLY, ToolError, WRITES } from "./tool";
 
@@ -151,7 +152,9 @@ export const jiraCreateIssues = defineTool({
       assertProjectAllowed(ctx, item.projectKey);
       if (item.parentKey) assertIssueAllowed(ctx, item.parentKey);
     });
-    const result = await ctx.clients.jira.createIssues(issues.map((item) => ({ fields: createFields(item) })));
+    const updates = issues.map((item) => ({ fields: createFields(item) }));
+    await assertFieldsAllowed(ctx, ...updates.map((u) => u.fields));
+    const result = await ctx.clients.jira.createIssues(updates);
     const failures = new Map(result.errors.map((e) => [e.failedElementNumber ?? -1, e]));
     const failed = [...failures.entries()]
       .filter(([index]) => index >= 0 && index < issues.length)

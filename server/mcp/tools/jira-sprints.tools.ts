@@ -4,7 +4,7 @@ import type { JiraSprint } from "../../upstream/jira.client";
 import { cursorArg } from "./cursor";
 import { nameOf, shortDate } from "./format";
 import { browseUrl, ISSUE_KEY } from "./jira.tools";
-import { assertIssueAllowed, assertProjectAllowed, searchInProjects } from "./policy";
+import { assertIssueAllowed, assertProjectAllowed, projectOfKey, searchInProjects } from "./policy";
 import { defineTool, READ_ONLY, ToolError, WRITES, type ToolContext } from "./tool";
 
 /**
@@ -171,7 +171,11 @@ export const jiraGetEpicChildren = defineTool({
     const scope = `jira_get_epic_children\u0000${epic}`;
     const token = cursor === undefined ? undefined : ctx.cursors.open(scope, cursor);
     const page = await searchInProjects(ctx, `parent = "${epic}" ORDER BY rank ASC`, (jql) => ctx.clients.jira.searchJql({ jql, fields: CHILD_FIELDS, maxResults, ...(token ? { nextPageToken: token } : {}) }), { issues: [], isLast: true });
-    const issues = page.issues.map((i) => ({ key: i.key, summary: typeof i.fields.summary === "string" ? i.fields.summary : "", status: nameOf(i.fields.status), type: nameOf(i.fields.issuetype), assignee: nameOf(i.fields.assignee), url: browseUrl(ctx, i.key) }));
+    // The JQL keeps to the client's projects; children of other projects are left out here too, whatever the search answered.
+    const allowed = ctx.policy.jiraProjects;
+    const issues = page.issues
+      .filter((i) => allowed === null || allowed.includes(projectOfKey(i.key) ?? ""))
+      .map((i) => ({ key: i.key, summary: typeof i.fields.summary === "string" ? i.fields.summary : "", status: nameOf(i.fields.status), type: nameOf(i.fields.issuetype), assignee: nameOf(i.fields.assignee), url: browseUrl(ctx, i.key) }));
     const nextCursor = page.isLast === false && page.nextPageToken ? ctx.cursors.seal(scope, page.nextPageToken) : null;
     const lines = issues.map((i) => `- ${i.key} [${i.status ?? "?"}] ${i.summary} — ${i.type ?? "?"} · ${i.assignee ?? "unassigned"}`);
     const head = issues.length ? `${issues.length} child issue${issues.length === 1 ? "" : "s"} of ${epic}${nextCursor ? " (more: call again with the cursor below)" : ""}:` : `${epic} has no ${token ? "more " : ""}child issues.`;

@@ -1,12 +1,12 @@
 import { z } from "zod";
 import { browseUrl, ISSUE_KEY } from "./jira.tools";
 import { assertIssueAllowed } from "./policy";
-import { defineTool, READ_ONLY, WRITES } from "./tool";
+import { defineTool, READ_ONLY, wellFormed, WRITES } from "./tool";
 
 /** Who watches a Jira issue, and the links from an issue to pages outside Jira (remote links). */
 
 const issueKey = z.string().trim().regex(ISSUE_KEY, "issueKey must be an issue key such as BK-12 (or a numeric id)").describe("The issue key, e.g. BK-12.");
-const accountId = z.string().trim().min(1, "accountId must not be empty").max(128, "accountId may be at most 128 characters").describe("A user's accountId (jira_search_users).");
+const accountId = wellFormed(z.string().trim().min(1, "accountId must not be empty").max(128, "accountId may be at most 128 characters"), "accountId").describe("A user's accountId (jira_search_users).");
 
 const WatcherSchema = z.object({ accountId: z.string(), name: z.string(), active: z.boolean().nullable() });
 

@@ -3,7 +3,7 @@ import type { JiraIssue } from "../../upstream/jira.client";
 import { adfToMarkdown } from "./markdown/adf-to-markdown";
 import { brief, clip, closest, nameOf, shortDate } from "./format";
 import { isUpstreamError } from "../../upstream/errors";
-import { assertIssueAllowed, projectOfKey, searchInProjects } from "./policy";
+import { assertIssueAllowed, projectOfKey, searchInProjects, withoutOutsideIssues } from "./policy";
 import { cursorArg } from "./cursor";
 import { defineTool, READ_ONLY, ToolError, type ToolContext } from "./tool";
 
@@ -27,7 +27,8 @@ const IssueSummarySchema = z.object({
 
 function summarise(issue: JiraIssue, ctx: ToolContext, extra: string[]) {
   const f = issue.fields;
-  const fields = extra.length ? Object.fromEntries(extra.map((name) => [name, brief(f[name])])) : undefined;
+  // An extra field may embed other issues (parent, subtasks, issuelinks): outside the client's projects, only their keys.
+  const fields = extra.length ? Object.fromEntries(extra.map((name) => [name, brief(withoutOutsideIssues(f[name], ctx.policy))])) : undefined;
   return {
     key: issue.key,
     summary: typeof f.summary === "string" ? f.summary : "",
@@ -151,10 +152,13 @@ export const jiraGetIssue = defineTool({
       created: c.created ?? null,
       body: clip(adfToMarkdown(c.body), 2000).text,
     }));
+    // A linked issue outside the client's projects shows by key only: never its summary.
+    const allowed = ctx.policy.jiraProjects;
     const links = ((f.issuelinks as { type?: { outward?: string; inward?: string }; outwardIssue?: JiraIssue; inwardIssue?: JiraIssue }[] | undefined) ?? []).flatMap((l) => {
       const other = l.outwardIssue ?? l.inwardIssue;
       if (!other) return [];
-      return [{ type: (l.outwardIssue ? l.type?.outward : l.type?.inward) ?? "relates to", key: other.key, summary: typeof other.fields?.summary === "string" ? other.fields.summary : null }];
+      const inside = allowed === null || allowed.includes(projectOfKey(other.key) ?? "");
+      return [{ type: (l.outwardIssue ? l.type?.outward : l.type?.inward) ?? "relates to", key: other.key, summary: inside && typeof other.fields?.summary === "string" ? other.fields.summary : null, inside }];
     });
     const structured = {
       key: issue.key,
@@ -170,7 +174,7 @@ export const jiraGetIssue = defineTool({
       components: Array.isArray(f.components) ? f.components.map(nameOf).filter((c): c is string => c !== null) : [],
       parent: (f.parent as { key?: string } | undefined)?.key ?? null,
       subtasks: Array.isArray(f.subtasks) ? (f.subtasks as { key: string }[]).map((s) => s.key) : [],
-      links,
+      links: links.map(({ inside: _inside, ...link }) => link),
       description: clip(adfToMarkdown(f.description), DESCRIPTION_LIMIT).text,
       url: browseUrl(ctx, issue.key),
       comments: all.slice(-comments),
@@ -195,7 +199,7 @@ export const jiraGetIssue = defineTool({
       structured.components.length ? `Components: ${structured.components.join(", ")}` : null,
       structured.parent ? `Parent: ${structured.parent}` : null,
       structured.subtasks.length ? `Subtasks: ${structured.subtasks.join(", ")}` : null,
-      ...links.map((l) => `Link: ${l.type} ${l.key}${l.summary ? ` (${l.summary})` : ""}`),
+      ...links.map((l) => `Link: ${l.type} ${l.key}${l.summary ? ` (${l.summary})` : l.inside ? "" : " (outside this client's projects)"}`),
       structured.url,
     ].filter(Boolean);
     const text = [
