@@ -80,15 +80,30 @@ const SERVICE_TOOLSETS: Record<"jira" | "confluence" | "bitbucket", Toolset[]> =
   bitbucket: ["bitbucket-code", "bitbucket-prs", "bitbucket-history", "bitbucket-reviews"],
 };
 
+const SERVICE_NAMES = { jira: "Jira", confluence: "Confluence", bitbucket: "Bitbucket" } as const;
+
 /**
- * Whether a client may read a service through the raw proxy paths (D12), which pass any GET and
- * so cannot honour allow-lists: not when any allow-list applies, nor when its toolsets leave it
- * nothing of that service.
+ * Why a client may not read a service through the raw proxy paths (D12), or null when it may.
+ * The proxies pass any GET, so they honour no limit: a client restricted in any way for that
+ * service is refused (issue 24 item 8): any allow-list, any of the service's tools switched off,
+ * or any of its default toolsets off. Each reason names the rule, for the 403's message.
  */
-export function proxyAllowed(p: ClientPolicy | null | undefined, service: "jira" | "confluence" | "bitbucket"): boolean {
-  if (!p) return true;
-  if (p.jiraProjects !== null || p.confluenceSpaces !== null || p.bitbucketRepositories !== null) return false;
-  return SERVICE_TOOLSETS[service].some((t) => toolsetsOf(p).includes(t));
+export function proxyRefusal(p: ClientPolicy | null | undefined, service: "jira" | "confluence" | "bitbucket"): string | null {
+  if (!p) return null;
+  const lists = [
+    p.jiraProjects !== null && "Jira projects",
+    p.confluenceSpaces !== null && "Confluence spaces",
+    p.bitbucketRepositories !== null && "Bitbucket repositories",
+  ].filter((x): x is string => typeof x === "string");
+  if (lists.length > 0) return `its policy limits it to some ${lists.join(", ")} (allow-lists)`;
+  const off = p.disabledTools.filter((name) => name.startsWith(`${service}_`));
+  if (off.length > 0) return `its policy switches off ${SERVICE_NAMES[service]} tools (${off.slice(0, 5).join(", ")}${off.length > 5 ? ", …" : ""})`;
+  const on = toolsetsOf(p);
+  const missing = SERVICE_TOOLSETS[service].filter((t) => TOOLSETS[t].default && !on.includes(t));
+  if (missing.length > 0 || !SERVICE_TOOLSETS[service].some((t) => on.includes(t))) {
+    return `its policy switches off ${SERVICE_NAMES[service]} toolsets (${(missing.length > 0 ? missing : SERVICE_TOOLSETS[service]).join(", ")})`;
+  }
+  return null;
 }
 
 /** The console's policy form (OAuth Clients, "Policy"): each list as text, keys separated by commas, spaces or lines. */

@@ -84,7 +84,7 @@ export function buildApp(container: Container, options: BuildAppOptions): BuiltA
 
   // MCP (D8): /mcp and the specification's /api/mcp/protocol, its event stream, the legacy transport.
   const readTokenAt = (resourcePath: string) => bearer({ verifier: services.oauthTokens, issuer, scope: "read", resourcePath });
-  const mcpCore = createMcpCore({ targets: container.upstream.targets, cursors: container.mcp.cursors, availability: container.mcp.toolAvailability, toolCalls: services.toolCalls, version: options.version, log, destructiveTools: config.MCP_DESTRUCTIVE_TOOLS, metrics: container.metrics });
+  const mcpCore = createMcpCore({ targets: container.upstream.targets, cursors: container.mcp.cursors, availability: container.mcp.toolAvailability, toolCalls: services.toolCalls, version: options.version, log, destructiveTools: config.MCP_DESTRUCTIVE_TOOLS, metrics: container.metrics, budget: container.upstream.clientBudget });
   const mcpFactory = createMcpServerFactory(mcpCore);
   // The chat (issue 13) runs the MCP tool layer in process: the same tools, filter, policy and audit as an MCP client.
   const chat = createChatService({
@@ -117,7 +117,7 @@ export function buildApp(container: Container, options: BuildAppOptions): BuiltA
   const eventStream = { deps: { ...streamDeps, heartbeatMs: config.heartbeatMs ?? TIMINGS.sseHeartbeatMs }, guard: readTokenAt(EVENT_STREAM_PATH) };
   app.use(eventStreamRoutes({ ...eventStream.deps, guard: eventStream.guard }));
   if (config.MCP_LEGACY_SSE) {
-    app.use(legacySseRoutes({ ...streamDeps, factory: mcpFactory, bus: container.mcp.bus, guard: readTokenAt(LEGACY_SSE_PATH), rateLimit: apiRateLimit, maxBodyBytes: LIMITS.mcpBodyBytes }));
+    app.use(legacySseRoutes({ ...streamDeps, factory: mcpFactory, bus: container.mcp.bus, guard: readTokenAt(LEGACY_SSE_PATH), rateLimit: apiRateLimit, maxBodyBytes: LIMITS.mcpBodyBytes, resourceMetadataUrl: resourceMetadataUrlOf(issuer, LEGACY_SSE_PATH) }));
   }
 
   const api = express.Router();

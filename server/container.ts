@@ -11,6 +11,7 @@ import type { SettingsConfig } from "./modules/integrations/settings";
 import { createOAuthClientsService } from "./modules/oauth/oauth-clients.service";
 import { createOAuthTokensService } from "./modules/oauth/oauth-tokens.service";
 import { createUpstreamHttp, type UpstreamOptions } from "./upstream/http";
+import { createClientBudget } from "./upstream/client-budget";
 import { createUpstreamMeter } from "./upstream/meter";
 import { createCursors } from "./mcp/tools/cursor";
 import { createHostPolicy } from "./upstream/host-policy";
@@ -60,6 +61,7 @@ export type AppConfig = Pick<
   | "MCP_MAX_STREAMS"
   | "METRICS_TOKEN"
   | "AI_TIMEOUT_MS"
+  | "UPSTREAM_CLIENT_SHARE_PERCENT"
 > &
   SettingsConfig & {
     loginLimits?: LoginThrottleLimits;
@@ -99,7 +101,9 @@ export function createContainer(deps: { database: Database; config: AppConfig; c
   const meter = createUpstreamMeter({ clock, events, hourlyBudget: { atlassian: config.ATLASSIAN_HOURLY_BUDGET, bitbucket: config.BITBUCKET_HOURLY_BUDGET } });
   const hostPolicy = createHostPolicy({ allowPrivate: config.UPSTREAM_ALLOW_PRIVATE, allowedHosts: config.UPSTREAM_ALLOWED_HOSTS });
   const metrics = createMetrics();
-  const http = createUpstreamHttp({ meter, observe: metrics.upstream, timeoutMs: config.UPSTREAM_TIMEOUT_MS, hostPolicy, proxy: createOutboundProxy(config.outboundProxy ?? proxySettingsFrom(process.env)), ...config.upstream });
+  const share = (budget: number) => Math.max(1, Math.floor((budget * config.UPSTREAM_CLIENT_SHARE_PERCENT) / 100));
+  const clientBudget = createClientBudget({ hourly: { atlassian: share(config.ATLASSIAN_HOURLY_BUDGET), bitbucket: share(config.BITBUCKET_HOURLY_BUDGET) } });
+  const http = createUpstreamHttp({ meter, spend: clientBudget.count, observe: metrics.upstream, timeoutMs: config.UPSTREAM_TIMEOUT_MS, hostPolicy, proxy: createOutboundProxy(config.outboundProxy ?? proxySettingsFrom(process.env)), ...config.upstream });
   // The integrations (issue 11 repair): configuration, where calls go, and what the last calls did, apart.
   const integrations = createIntegrationConfigService({ repos, transact, secretBox, audit, clock, hostPolicy, bitbucketApiUrl: config.BITBUCKET_API_URL, events });
   const upstreamTargets = createUpstreamTargets({ repo: repos.integrationsRepo, secretBox, http, bitbucketApiUrl: config.BITBUCKET_API_URL, events });
@@ -128,8 +132,8 @@ export function createContainer(deps: { database: Database; config: AppConfig; c
   const aiProviders = createAiProvidersService({ repos, transact, secretBox, audit, clock, log, hostPolicy, check: (target) => checkProvider(target, ai) });
 
   const cursors = createCursors(secretBox);
-  const requestLog = createRequestLogService({ repo: repos.requestLogRepo, clock, log, cursors, ...config.requestLog });
-  const toolCalls = createToolCallsService({ repo: repos.toolCallsRepo, clock, log, ...config.requestLog });
+  const requestLog = createRequestLogService({ repo: repos.requestLogRepo, clock, log, cursors, onDropped: (reason, rows) => metrics.logRowsDropped("request_log", reason, rows), ...config.requestLog });
+  const toolCalls = createToolCallsService({ repo: repos.toolCallsRepo, clock, log, onDropped: (reason, rows) => metrics.logRowsDropped("tool_calls", reason, rows), ...config.requestLog });
   // Which process holds a stream: registry rows name it, so a stop or a crash can end them.
   const instanceId = `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
   const connections = createConnectionsService({ repo: repos.connectionsRepo, clock, audit, events, instanceId });
@@ -150,7 +154,11 @@ export function createContainer(deps: { database: Database; config: AppConfig; c
   // Who reacts to what: every subscription of the event bus, in one place (ARCHITECTURE rule 11).
   // OAuth access that ended or narrowed anywhere: no cached token check may outlive it.
   events.on("oauth.client-revoked", () => oauthTokens.forgetVerified());
-  events.on("user.access-changed", () => oauthTokens.forgetVerified());
+  // A user's access narrowed: their clients' tool lists changed (a demoted user's lose the writing tools).
+  events.on("user.access-changed", () => {
+    oauthTokens.forgetVerified();
+    mcpBus.publish({ kind: "tools_list_changed" });
+  });
   // A client's policy travels with its verified tokens: the next request reads the new one, and listeners hear the tool list changed.
   events.on("oauth.client-policy-changed", () => {
     oauthTokens.forgetVerified();
@@ -182,7 +190,7 @@ export function createContainer(deps: { database: Database; config: AppConfig; c
     log,
     repos,
     transact,
-    upstream: { http, meter, hostPolicy, targets: upstreamTargets, syncRecorder },
+    upstream: { http, meter, hostPolicy, targets: upstreamTargets, syncRecorder, clientBudget },
     services: { audit, auth, users, roles, integrations, integrationStatus, oauthClients, oauthTokens, requestLog, connections, toolCalls, aiProviders },
     /** What a call to an AI provider is made with: `languageModelFor(target, container.ai)`. */
     ai,

@@ -94,6 +94,8 @@ export const EnvSchema = z.object({
   AI_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(600_000).default(120_000),
   ATLASSIAN_HOURLY_BUDGET: z.coerce.number().int().min(1).default(1_000),
   BITBUCKET_HOURLY_BUDGET: z.coerce.number().int().min(1).default(1_000),
+  /** The most of an integration's hourly budget one caller (an OAuth client and its user) may spend, in percent. */
+  UPSTREAM_CLIENT_SHARE_PERCENT: z.coerce.number().int().min(1).max(100).default(50),
   RATE_LIMIT_API_PER_MINUTE: z.coerce.number().int().min(1).default(RATE_LIMIT_DEFAULTS.apiRequestsPerMinute),
   RATE_LIMIT_API_BURST: z.coerce.number().int().min(0).default(RATE_LIMIT_DEFAULTS.apiBurst),
   RATE_LIMIT_OAUTH_REQUESTS: z.coerce.number().int().min(1).default(RATE_LIMIT_DEFAULTS.oauthRequests),

@@ -1,11 +1,13 @@
 import { randomUUID } from "node:crypto";
-import { Server, type JSONRPCMessage, type McpServerFactory, type ServerEventBus, type Transport } from "@modelcontextprotocol/server";
-import { Router, type RequestHandler } from "express";
+import { Server, type AuthInfo, type JSONRPCMessage, type McpServerFactory, type ServerEventBus, type Transport } from "@modelcontextprotocol/server";
+import { Router } from "express";
+import type { ClientRateLimit } from "../http/middleware/rate-limit";
 import type { Guard } from "../http/middleware/access";
 import { describeRpc, RPC, rpcErrorHandler, rpcIdOf, sendRpcError } from "./json-rpc";
 import { ownerOf, sameOwner, type LiveStream } from "./live-streams";
 import { openEventStream } from "./event-stream.routes";
 import { rpcBody } from "./rpc-body";
+import { stampRequest, toolScope } from "./message-checks";
 
 export const LEGACY_SSE_PATH = "/sse";
 export const LEGACY_MESSAGES_PATH = "/messages";
@@ -38,7 +40,9 @@ class LegacySseTransport implements Transport {
  * registry, owner, ended when access ends). A message for a session this process does not hold
  * (ended, another token's, or held by another instance) is a clear 404.
  */
-export function legacySseRoutes(deps: Parameters<typeof openEventStream>[0] & { factory: McpServerFactory; bus: ServerEventBus; guard: Guard; rateLimit: RequestHandler; maxBodyBytes: number }): Router {
+export function legacySseRoutes(
+  deps: Parameters<typeof openEventStream>[0] & { factory: McpServerFactory; bus: ServerEventBus; guard: Guard; rateLimit: ClientRateLimit; maxBodyBytes: number; resourceMetadataUrl: string },
+): Router {
   const router = Router();
 
   router.get(LEGACY_SSE_PATH, deps.guard, async (req, res, next) => {
@@ -52,7 +56,9 @@ export function legacySseRoutes(deps: Parameters<typeof openEventStream>[0] & { 
         connectionId: sessionId,
         // 2024-11-05 "HTTP with SSE": the first event is `endpoint`, its data the URI to POST to (plain text, not JSON).
         onOpen: (stream) => stream.res.write(`event: endpoint\ndata: ${LEGACY_MESSAGES_PATH}?sessionId=${stream.connectionId}\n\n`),
-        deliver: async (message) => transport.onmessage?.(message as JSONRPCMessage, { authInfo: req.auth! }),
+        // Each message carries the token of its own POST, verified then: its scopes and its client's
+        // policy as they are now, not as they were when the stream opened (issue 24 item 1).
+        deliver: async (message, auth: AuthInfo) => transport.onmessage?.(message as JSONRPCMessage, { authInfo: auth }),
       });
       // The session hears what subscriptions/listen streams hear: its tool list changed.
       const lowLevel = server instanceof Server ? server : server.server;
@@ -69,14 +75,14 @@ export function legacySseRoutes(deps: Parameters<typeof openEventStream>[0] & { 
     }
   });
 
-  router.post(LEGACY_MESSAGES_PATH, deps.guard, deps.rateLimit, rpcBody({ limitBytes: deps.maxBodyBytes }), async (req, res) => {
+  router.post(LEGACY_MESSAGES_PATH, deps.guard, stampRequest, deps.rateLimit, rpcBody({ limitBytes: deps.maxBodyBytes }), deps.rateLimit.eachMessage, toolScope(deps.resourceMetadataUrl), async (req, res) => {
     res.locals.mcp = describeRpc(req.body);
     const sessionId = typeof req.query.sessionId === "string" ? req.query.sessionId : "";
     const stream = deps.streams.get(sessionId);
     if (!stream || stream.kind !== "legacy-sse" || !stream.deliver || !sameOwner(stream.owner, ownerOf(req.auth!))) {
       return sendRpcError(res, 404, RPC.invalidRequest, "No live session with this sessionId on this server instance: it ended, belongs to another token, or is held by another instance. Open a new one with GET /sse", { id: rpcIdOf(req.body) });
     }
-    await stream.deliver(req.body);
+    await stream.deliver(req.body, req.auth!);
     res.status(202).type("text/plain").send("Accepted");
   });
   router.use([LEGACY_SSE_PATH, LEGACY_MESSAGES_PATH], rpcErrorHandler);

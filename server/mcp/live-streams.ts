@@ -39,8 +39,8 @@ export interface LiveStream {
   send(event: string, data: unknown): boolean;
   /** Ends the stream with a final `error` event naming why (not for listen streams: they just close). */
   end(reason: string): void;
-  /** For legacy sessions: where a POSTed message goes. */
-  deliver?: (message: unknown) => Promise<void>;
+  /** For legacy sessions: where a POSTed message goes, with the verified token of the POST that carried it. */
+  deliver?: (message: unknown, auth: AuthInfo) => Promise<void>;
 }
 
 export interface StreamLimits {

@@ -3,12 +3,13 @@ import { objectsOf, redactArguments, type ToolCallsService } from "../modules/to
 import type { Logger } from "../lib/logger";
 import type { UpstreamTargets } from "../modules/integrations/upstream-targets";
 import type { UpstreamService } from "../upstream/errors";
-import { callTool, toolDefinition } from "./tools/call-tool";
+import { checkArguments, runTool, toolDefinition } from "./tools/call-tool";
 import { TOOLS, toolByName } from "./tools/catalogue";
 import { OPEN_POLICY, toolsetsOf, type ClientPolicy } from "../../contract/policy";
 import type { ToolContext, ToolSpec } from "./tools/tool";
-import type { Cursors } from "./tools/cursor";
+import { cursorsFor, type Cursors } from "./tools/cursor";
 import type { Metrics } from "../lib/metrics";
+import type { ClientBudget } from "../upstream/client-budget";
 
 export const SERVER_NAME = "bridgekeeper";
 
@@ -86,6 +87,8 @@ export interface McpCoreDeps {
   destructiveTools?: boolean;
   /** Counts and times each call by tool and outcome. */
   metrics?: Pick<Metrics, "toolCall">;
+  /** Each caller's share of the integrations' hourly upstream calls (issue 24 item 6); none: no share. */
+  budget?: ClientBudget;
 }
 
 /**
@@ -97,7 +100,25 @@ export function createMcpCore(deps: McpCoreDeps) {
   type Available = Awaited<ReturnType<ToolAvailability["context"]>>;
   const contextFor =
     (available: Available, caller: Caller) =>
-    (signal?: AbortSignal): ToolContext => ({ clients: deps.targets.clients, cursors: deps.cursors, atlassianUrl: available.atlassianUrl, bitbucketWorkspace: available.bitbucketWorkspace, policy: caller.policy, ...(signal ? { signal } : {}) });
+    (signal?: AbortSignal): ToolContext => ({ clients: deps.targets.clients, cursors: cursorsFor(deps.cursors, caller.clientId, caller.userId), atlassianUrl: available.atlassianUrl, bitbucketWorkspace: available.bitbucketWorkspace, policy: caller.policy, ...(signal ? { signal } : {}) });
+  /**
+   * Runs a tool within its caller's share of the integration's hourly calls (client-budget.ts):
+   * a caller that spent it gets a tool error saying how long to wait, and no upstream call.
+   */
+  async function runWithinShare(tool: ToolSpec, args: unknown, context: ToolContext, caller: Caller): Promise<CallToolResult> {
+    const budget = deps.budget;
+    if (!budget) return runTool(tool, args, context, deps.log);
+    const spender = `${caller.clientId}\u0000${caller.userId ?? ""}`;
+    const share = await budget.check(spender, tool.service);
+    if (!share.ok) {
+      const minutes = Math.ceil(share.retryAfterSeconds / 60);
+      const services = share.group === "atlassian" ? "Jira and Confluence" : "Bitbucket";
+      const text = `This client has made its share of ${services} calls for this hour (${share.limit}), which keeps the integration's hourly budget for everyone else. Wait about ${minutes} minute${minutes === 1 ? "" : "s"} before calling again, make fewer calls, or ask an administrator.`;
+      return { content: [{ type: "text", text }], isError: true };
+    }
+    return budget.spending(spender, () => runTool(tool, args, context, deps.log));
+  }
+
   return {
     deps,
     serverInfo,
@@ -128,19 +149,24 @@ export function createMcpCore(deps: McpCoreDeps) {
         context: contextFor(available, caller),
       };
     },
-    /** Runs the tool (never throws) and records the call in the tool-call audit. */
+    /**
+     * Runs the tool (never throws) and records the call in the tool-call audit. A call its
+     * arguments' check refused is recorded with the tool, the client and the error only: its
+     * arguments are whatever a client made up (any names, any size), and name no object it reached.
+     */
     async callTool(tool: ToolSpec, args: unknown, context: ToolContext, caller: Caller): Promise<CallToolResult> {
       const started = performance.now();
-      const result = await callTool(tool, args ?? {}, context, deps.log);
+      const checked = checkArguments(tool, args ?? {});
+      const result = checked.ok ? await runWithinShare(tool, checked.args, context, caller) : checked.refusal;
       const input = (args ?? {}) as Record<string, unknown>;
       deps.toolCalls.record({
         clientId: caller.clientId,
         userId: caller.userId,
         tool: tool.name,
-        arguments: redactArguments(input),
+        arguments: checked.ok ? redactArguments(input) : {},
         error: result.isError ? ((result.content[0] as { text?: string } | undefined)?.text ?? "error") : null,
         durationMs: performance.now() - started,
-        objects: result.isError ? objectsOf(tool.service, input, undefined, context.bitbucketWorkspace) : objectsOf(tool.service, input, result.structuredContent, context.bitbucketWorkspace),
+        objects: !checked.ok ? [] : objectsOf(tool.service, input, result.isError ? undefined : result.structuredContent, context.bitbucketWorkspace),
         requestId: caller.requestId,
       });
       deps.metrics?.toolCall(tool.name, !result.isError, (performance.now() - started) / 1000);
@@ -166,13 +192,19 @@ export function buildServer(core: McpCore, authInfo: AuthInfo | undefined): Serv
     instructions: INSTRUCTIONS,
     cacheHints: { "tools/list": { ttlMs: TOOLS_LIST_TTL_MS, cacheScope: "private" } },
   });
-  const caller = callerOf(authInfo);
+  /**
+   * Who asks is read from each message's own verified token (the transport hands it in), falling
+   * back to the one the server was built with: a legacy HTTP+SSE session lives for hours, and each
+   * of its messages is held to the token's scopes and the client's policy as they are then, not
+   * as they were when the stream opened (issue 24 item 1).
+   */
+  const callerNow = (ctx: { http?: { authInfo?: AuthInfo } }): Caller => callerOf(ctx.http?.authInfo ?? authInfo);
 
-  server.setRequestHandler("tools/list", () => core.listTools(caller));
+  server.setRequestHandler("tools/list", (_request, ctx) => core.listTools(callerNow(ctx)));
 
   server.setRequestHandler("tools/call", async (request, ctx) => {
     const { name, arguments: args } = request.params;
-    const resolved = await core.resolveTool(name, caller);
+    const resolved = await core.resolveTool(name, callerNow(ctx));
     // MCP 2025-11-25 Server/Tools "Error Handling": an unknown tool is a protocol error (-32602).
     if (!resolved) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}. Call tools/list for the tools available to you.`);
     return core.callTool(resolved.tool, args, resolved.context(ctx.mcpReq.signal), resolved.caller);

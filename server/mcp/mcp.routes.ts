@@ -1,19 +1,17 @@
 import { randomUUID } from "node:crypto";
-import { InsufficientScopeError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
 import { createMcpHandler, type AuthInfo, type McpHttpHandler, type McpServerFactory, type ServerEventBus } from "@modelcontextprotocol/server";
 import { toNodeHandler, toWebRequest } from "@modelcontextprotocol/node";
 import { Router, type Request, type RequestHandler, type Response } from "express";
+import type { ClientRateLimit } from "../http/middleware/rate-limit";
 import type { Logger } from "../lib/logger";
 import type { ConnectionsService } from "../modules/connections/connections.service";
-import { sendOAuthError } from "../oauth/oauth-error";
-import { bearerChallenge } from "../http/middleware/bearer";
 import type { Guard } from "../http/middleware/access";
 import { describeRpc, RPC, rpcErrorHandler, rpcIdOf, sendRpcError } from "./json-rpc";
 import { CONNECTION_HEADER, ownerOf, sameOwner, type LiveStreams } from "./live-streams";
 import { fastLane } from "./fast-lane";
 import type { McpCore } from "./mcp-server";
 import { rpcBody } from "./rpc-body";
-import { toolByName } from "./tools/catalogue";
+import { stampRequest, toolScope } from "./message-checks";
 
 /** MCP endpoint paths: the protocol's own, and the specification's (D8). */
 export const MCP_PATH = "/mcp";
@@ -31,7 +29,7 @@ export interface McpHttpDeps {
   bus: ServerEventBus;
   /** The read-scope bearer guards for /mcp and the specification's path (resource metadata under each). */
   guards: { mcp: Guard; spec: Guard };
-  rateLimit: RequestHandler;
+  rateLimit: ClientRateLimit;
   streams: LiveStreams;
   connections: ConnectionsService;
   /** Browser origins allowed to call (CORS_ORIGINS and our own). */
@@ -99,22 +97,6 @@ export function mcpRoutes(deps: McpHttpDeps): { router: Router; handler: McpHttp
   };
 
   /**
-   * A tools/call for a tool the token's scopes do not cover is refused at the HTTP level with a
-   * scope challenge (MCP 2025-11-25 Authorization, "Runtime Insufficient Scope Errors": 403
-   * insufficient_scope naming the scope), so the client can ask the user for more.
-   */
-  const toolScope =
-    (path: string): RequestHandler =>
-    (req, res, next) => {
-      const body = req.body as { method?: unknown; params?: { name?: unknown } } | null;
-      if (body?.method !== "tools/call" || typeof body.params?.name !== "string") return next();
-      const tool = toolByName(body.params.name);
-      if (!tool || req.auth?.scopes.includes(tool.scope)) return next();
-      const description = `The ${tool.name} tool needs the ${tool.scope} scope`;
-      sendOAuthError(res, 403, new InsufficientScopeError(description), bearerChallenge({ resourceMetadataUrl: deps.resourceMetadataUrl(path), scope: [...new Set([...(req.auth?.scopes ?? []), tool.scope])].join(" "), error: "insufficient_scope", description }));
-    };
-
-  /**
    * `subscriptions/listen` (2026-07-28) opens a long-lived stream: it counts against the stream
    * limits (D16), is a row in the connection registry while it lives, and belongs to its token's
    * subject, so it is ended when that access ends.
@@ -173,13 +155,7 @@ export function mcpRoutes(deps: McpHttpDeps): { router: Router; handler: McpHttp
     sendRpcError(res, 400, RPC.invalidRequest, `JSON-RPC batches are not supported in protocol revision ${version.slice(0, 20)}; send one message per request`);
   };
 
-  /** The request's id rides with its caller (a copy: the verified AuthInfo is shared by requests), for the tool-call audit. */
-  const stampRequest: RequestHandler = (req, _res, next) => {
-    if (req.auth) req.auth = { ...req.auth, extra: { ...req.auth.extra, requestId: req.id } };
-    next();
-  };
-
-  const mcpPipeline = (path: string, guard: Guard) => [guard, stampRequest, deps.rateLimit, rpcBody({ limitBytes: deps.maxBodyBytes }), batches, note, toolScope(path)];
+  const mcpPipeline = (path: string, guard: Guard) => [guard, stampRequest, deps.rateLimit, rpcBody({ limitBytes: deps.maxBodyBytes }), batches, deps.rateLimit.eachMessage, note, toolScope(deps.resourceMetadataUrl(path))];
   const lane: RequestHandler = deps.fastLane === false ? (_req, _res, next) => next() : fastLane(deps.core);
 
   // Before any route: a foreign Origin never reaches authentication; a preflight is answered here.

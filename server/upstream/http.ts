@@ -58,6 +58,8 @@ export interface UpstreamOptions {
   hostPolicy?: HostPolicy;
   /** HTTPS_PROXY / HTTP_PROXY / NO_PROXY (outbound-proxy.ts); null: every call connects directly. */
   proxy?: OutboundProxy | null;
+  /** Told of each request sent (retries included): the caller's share of the budget (client-budget.ts). */
+  spend?: (service: UpstreamService) => void;
   /** Told of each call's end (retries included): the service, "ok" or the error kind, and the seconds it took (the metrics). */
   observe?: (service: UpstreamService, outcome: string, seconds: number) => void;
 }
@@ -197,6 +199,7 @@ export function createUpstreamHttp(options: UpstreamOptions) {
     req: { origin: string; path: string; method: string; headers: Record<string, string>; body: string | Buffer | undefined; signal: AbortSignal; accept: "json" | "text" | "raw"; timeoutMs: number; answerStatuses: readonly number[] },
   ): Promise<UpstreamResponse<T>> {
     options.meter.recordCall(service);
+    options.spend?.(service);
     const proxied = options.proxy?.proxyFor(req.origin) ?? null;
     if (proxied) {
       const problem = await hostProblem(new URL(req.origin).hostname);

@@ -43,7 +43,24 @@ export function clientRateLimit(options: { perMinute: number; burst: number }): 
         return false;
       },
     );
-  return Object.assign(handler, { admits });
+  /**
+   * A JSON-RPC batch (2025-03-26) counts as its messages, not as one request: the handler above
+   * spent one point on the request, this spends one more for each further message, once the body
+   * is read. Twelve batches of 100 tool calls are 1,200 requests against the limit (issue 24 item 6).
+   */
+  const eachMessage: RequestHandler = (req, _res, next) => {
+    const more = Array.isArray(req.body) ? req.body.length - 1 : 0;
+    if (more <= 0) return next();
+    limiter.consume(req.auth?.clientId ?? req.ip ?? "unknown", more).then(
+      () => next(),
+      (rejection: RateLimiterRes | Error) => next(rejection instanceof Error ? rejection : refusal(rejection)),
+    );
+  };
+  return Object.assign(handler, { admits, eachMessage });
 }
 
-export type ClientRateLimit = RequestHandler & { admits(req: IncomingMessage, clientId: string): Promise<boolean> };
+export type ClientRateLimit = RequestHandler & {
+  admits(req: IncomingMessage, clientId: string): Promise<boolean>;
+  /** After the body is read: the further messages of a batch, each counted. */
+  eachMessage: RequestHandler;
+};

@@ -1,4 +1,4 @@
-import { proxyAllowed, type ClientPolicy } from "../../../contract/policy";
+import { proxyRefusal, type ClientPolicy } from "../../../contract/policy";
 import { Router, type Request, type RequestHandler, type Response } from "express";
 import { AppError } from "../../lib/app-error";
 import type { UpstreamTargets } from "../../modules/integrations/upstream-targets";
@@ -37,8 +37,9 @@ export function proxyRoutes(deps: { targets: UpstreamTargets; readGuard: Guard; 
       throw new AppError("bad_request", "The path may not contain . or .. segments or backslashes");
     }
     const policy = (req.auth?.extra as { policy?: ClientPolicy | null } | undefined)?.policy;
-    if (!proxyAllowed(policy, service)) {
-      throw new AppError("forbidden", "An administrator limited what this OAuth client may touch, and the raw proxy paths cannot honour those limits: use the MCP tools");
+    const refusal = proxyRefusal(policy, service);
+    if (refusal !== null) {
+      throw new AppError("forbidden", `The raw proxy paths cannot honour this OAuth client's limits: ${refusal}; use the MCP tools, or ask an administrator`);
     }
     const rest = raw.slice(PREFIXES[service].length) || "/";
     const upstream = await deps.targets.proxyGet(service, rest.startsWith("/") ? rest : `/${rest}`);

@@ -3,7 +3,8 @@ import { z } from "zod";
 import { errorForStatus } from "../../upstream/http";
 import { UpstreamError } from "../../upstream/errors";
 import { callTool, MAX_ANSWER_CHARS, upstreamSentence } from "./call-tool";
-import { defineTool, READ_ONLY } from "./tool";
+import { createLogger } from "../../lib/logger";
+import { defineTool, READ_ONLY, ToolError } from "./tool";
 
 describe("the answer backstop", () => {
   it("cuts a text answer over the limit, says so and how to get less; the structured result is untouched", async () => {
@@ -26,6 +27,30 @@ describe("the answer backstop", () => {
     expect(text).toMatch(/\[The answer was cut at 60000 characters: ask for less/);
     expect(big.structuredContent).toEqual({ words: 20_000 });
     expect(big.isError).toBeUndefined();
+  });
+});
+
+describe("a tool error carrying a warning", () => {
+  it("answers with its sentence and logs the warning; a plain tool error logs nothing", async () => {
+    const refusing = (warning?: { event: string; details: Record<string, unknown> }) =>
+      defineTool({
+        name: "test_refusing",
+        service: "jira",
+        scope: "read",
+        toolset: "jira-issues",
+        description: "test",
+        input: z.object({}),
+        output: z.object({}),
+        annotations: { title: "test", ...READ_ONLY },
+        run: () => Promise.reject(new ToolError("Withheld. Try again.", warning)),
+      });
+    const lines: string[] = [];
+    const log = createLogger({ level: "info" }, { write: (line: string) => void lines.push(line) });
+    const warned = await callTool(refusing({ event: "answer withheld", details: { service: "Jira", outside: ["BETA"] } }), {}, {} as never, log);
+    expect(warned).toEqual({ content: [{ type: "text", text: "Withheld. Try again." }], isError: true });
+    expect(lines.map((l) => JSON.parse(l) as Record<string, unknown>)).toEqual([expect.objectContaining({ level: 40, msg: "answer withheld", tool: "test_refusing", service: "Jira", outside: ["BETA"] })]);
+    await callTool(refusing(), {}, {} as never, log);
+    expect(lines).toHaveLength(1);
   });
 });
 

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { createSecretBox } from "../../lib/secret-box";
-import { createCursors, pageNumber } from "./cursor";
+import { createCursors, cursorsFor, pageNumber } from "./cursor";
 
 describe("tool cursors: opaque and tamper-checked", () => {
   const cursors = createCursors(createSecretBox(randomBytes(32)));
@@ -23,6 +23,15 @@ describe("tool cursors: opaque and tamper-checked", () => {
     }
     const other = createCursors(createSecretBox(randomBytes(32)));
     expect(() => other.open("s", cursor)).toThrow(/not a nextCursor/);
+  });
+
+  it("a caller's cursors open for that caller only: another client, or another user of the same client, is refused", () => {
+    const mine = cursorsFor(cursors, "bk_a", "user-1");
+    const cursor = mine.seal("jira_search\u0000project = BK", "2");
+    expect(cursorsFor(cursors, "bk_a", "user-1").open("jira_search\u0000project = BK", cursor)).toBe("2");
+    for (const other of [cursorsFor(cursors, "bk_b", "user-1"), cursorsFor(cursors, "bk_a", "user-2"), cursorsFor(cursors, "bk_a", null), cursors]) {
+      expect(() => other.open("jira_search\u0000project = BK", cursor)).toThrow(/not a nextCursor/);
+    }
   });
 
   it("page numbers: absent is the first page; a sealed non-number is refused", () => {

@@ -38,6 +38,20 @@ export function createCursors(box: Pick<SecretBox, "mac">): Cursors {
   };
 }
 
+/**
+ * The cursors of one caller: every scope is prefixed with who asks (the OAuth client, and the
+ * user behind the token), so a cursor one client was given does not open for another client,
+ * even for the same query (issue 24 item 9): a cursor names a position in a result set that was
+ * shaped by its client's allow-lists.
+ */
+export function cursorsFor(cursors: Cursors, clientId: string, userId: string | null): Cursors {
+  const bound = (scope: string) => `${clientId}\u0000${userId ?? ""}\u0000${scope}`;
+  return {
+    seal: (scope, value) => cursors.seal(bound(scope), value),
+    open: (scope, cursor) => cursors.open(bound(scope), cursor),
+  };
+}
+
 /** A page number cursor's value, checked to be one. */
 export function pageNumber(cursors: Cursors, scope: string, cursor: string | undefined, first: number): number {
   if (cursor === undefined) return first;
