@@ -28,9 +28,14 @@ export default defineConfig({
   workers: 2,
   retries: 0,
   // Upper bounds, not waits: every step waits for a state. They are generous because CI shares a
-  // 2-core machine with the server and the sandbox, where a long test can take twice its idle time.
-  timeout: 60_000,
-  expect: { timeout: 20_000 },
+  // 2-core machine with the server and the sandbox, and often with other work: under
+  // `npm run test:e2e:busy` (a busy loop per core) a test takes three to four times its idle time
+  // (the longest, 30 s idle, took 50 s there, and 60 s failed a screens walk that had no stuck
+  // step). A test that walks every screen, size and scheme says test.slow() (three times this).
+  // toPass blocks are bounded too (by default they are not, and a block that never passes would
+  // only end with the test).
+  timeout: 120_000,
+  expect: { timeout: 20_000, toPass: { timeout: 30_000 } },
   reporter: process.env.CI ? [["list"]] : [["list"]],
   use: {
     baseURL: `http://127.0.0.1:${E2E_PORT}`,
@@ -51,21 +56,22 @@ export default defineConfig({
       command: "node dist/sandbox/main.js",
       url: `${E2E_SANDBOX_URL}/__sandbox/health`,
       reuseExistingServer: false,
-      timeout: 30_000,
+      timeout: 60_000,
       env: { SANDBOX_PORT: String(E2E_SANDBOX_PORT), SANDBOX_HOST: "127.0.0.1" },
     },
     {
       command: "node dist/fake-ai/main.js",
       url: `${E2E_FAKE_AI_URL}/health`,
       reuseExistingServer: false,
-      timeout: 30_000,
+      timeout: 60_000,
       env: { FAKE_AI_PORT: String(E2E_FAKE_AI_PORT) },
     },
     {
       command: `rm -rf '${dataDir}' && node dist/server/main.js`,
       url: `http://127.0.0.1:${E2E_PORT}/api/mcp/health`,
       reuseExistingServer: false,
-      timeout: 60_000,
+      // Migrations and the seed on a fresh PGlite directory: seconds when idle, more on a busy machine.
+      timeout: 120_000,
       env: {
         NODE_ENV: "production",
         PORT: String(E2E_PORT),

@@ -59,12 +59,29 @@ const apiKey = line({ error: AI_PROVIDER_MESSAGES.apiKey }).max(4096, "Must be a
 /** The root the client appends /chat/completions to. */
 const baseUrl = siteUrl(AI_PROVIDER_MESSAGES.baseUrl);
 
-/** A base URL goes with the openai-compatible kind and with no other. */
-function checkBaseUrl(value: { provider?: AiProviderKind; baseUrl?: string | null }, ctx: z.RefinementCtx): void {
-  if (value.provider === undefined) return;
-  const given = value.baseUrl !== undefined && value.baseUrl !== null && value.baseUrl !== "";
+/**
+ * The rules across fields below run even when a field has failed, an unchosen provider included:
+ * by default zod skips an object's refinement once a field has an aborting issue (a provider not
+ * among the kinds is one), so "API key is required" showed only after the other fields were put
+ * right. Every message now shows on the first submit (spec §5). The value such a rule sees may
+ * then hold a field's raw, invalid input: the rules check what they read.
+ */
+const EVEN_WITH_FIELD_ERRORS: z.core.$ZodSuperRefineParams = { when: (payload) => typeof payload.value === "object" && payload.value !== null };
+
+const isKind = (value: unknown): value is AiProviderKind => (AI_PROVIDER_KINDS as readonly unknown[]).includes(value);
+const isBlank = (value: unknown): boolean => typeof value === "string" && value.trim() === "";
+
+/** A base URL goes with the openai-compatible kind and with no other (no kind chosen: nothing to check it against). */
+function checkBaseUrl(value: { provider?: unknown; baseUrl?: unknown }, ctx: z.RefinementCtx): void {
+  if (!isKind(value.provider)) return;
+  const given = typeof value.baseUrl === "string" && value.baseUrl !== "";
   if (value.provider === "openai-compatible" && !given) ctx.addIssue({ code: "custom", path: ["baseUrl"], message: AI_PROVIDER_MESSAGES.baseUrlRequired });
   if (value.provider !== "openai-compatible" && given) ctx.addIssue({ code: "custom", path: ["baseUrl"], message: AI_PROVIDER_MESSAGES.baseUrlNotAllowed });
+}
+
+/** The key is required unless the kind is openai-compatible (also while no kind is chosen yet). A missing key is the field's own error. */
+function checkApiKey(value: { provider?: unknown; apiKey?: unknown }, ctx: z.RefinementCtx): void {
+  if (value.provider !== "openai-compatible" && isBlank(value.apiKey)) ctx.addIssue({ code: "custom", path: ["apiKey"], message: AI_PROVIDER_MESSAGES.apiKey });
 }
 
 /**
@@ -82,8 +99,8 @@ export const AiProviderCreateSchema = z
   })
   .superRefine((value, ctx) => {
     checkBaseUrl(value, ctx);
-    if (value.provider !== "openai-compatible" && value.apiKey === "") ctx.addIssue({ code: "custom", path: ["apiKey"], message: AI_PROVIDER_MESSAGES.apiKey });
-  });
+    checkApiKey(value, ctx);
+  }, EVEN_WITH_FIELD_ERRORS);
 export type AiProviderCreate = z.input<typeof AiProviderCreateSchema>;
 
 /**
@@ -102,7 +119,7 @@ export const AiProviderUpdateSchema = z
     baseUrl: z.union([baseUrl, z.literal(""), z.null()]).optional(),
     isActive: z.boolean().optional(),
   })
-  .superRefine(checkBaseUrl);
+  .superRefine(checkBaseUrl, EVEN_WITH_FIELD_ERRORS);
 export type AiProviderUpdate = z.input<typeof AiProviderUpdateSchema>;
 
 /** What the API returns: never the key (D6), only its last four characters. */
@@ -143,6 +160,6 @@ export const aiProviderFormSchema = (hasStoredKey: boolean) =>
     })
     .superRefine((value, ctx) => {
       checkBaseUrl(value, ctx);
-      if (!hasStoredKey && value.provider !== "openai-compatible" && value.apiKey.trim() === "") ctx.addIssue({ code: "custom", path: ["apiKey"], message: AI_PROVIDER_MESSAGES.apiKey });
-    });
+      if (!hasStoredKey) checkApiKey(value, ctx);
+    }, EVEN_WITH_FIELD_ERRORS);
 export type AiProviderForm = z.infer<ReturnType<typeof aiProviderFormSchema>>;

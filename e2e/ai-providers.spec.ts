@@ -4,7 +4,7 @@ import { AI_MODEL_OPTIONS, AI_PROVIDER_DELETE_CONFIRM, AI_PROVIDER_MESSAGES, CUS
 import { TOASTS } from "../contract/messages";
 import { E2E_FAKE_AI_URL } from "../playwright.config";
 import { DOC_SHOTS, expect, test } from "./fixtures";
-import { ADMIN, apiClient, COLOR_SCHEMES, createUserWithRoles, horizontalOverflow, SCREEN_SIZES, signIn, unique } from "./helpers";
+import { ADMIN, apiClient, COLOR_SCHEMES, createUserWithRoles, expectNoSidewaysScroll, SCREEN_SIZES, signIn, unique } from "./helpers";
 
 /**
  * AI Providers (spec sections 2, 4, 5 and 8; D6, D18) against the real server and the fake AI
@@ -282,6 +282,36 @@ test("bad input: the spec's messages under the fields, and the server's refusal 
   await expect(add.getByRole("button", { name: "Create Provider" })).toBeEnabled();
 });
 
+test("an empty Add form shows every message of spec §5 on its first submit, the key's among them", async ({ page }) => {
+  await openProviders(page);
+  await page.getByRole("button", { name: "Add Provider" }).click();
+  const add = addDialog(page);
+  const writes: string[] = [];
+  page.on("request", (request) => {
+    if (request.method() !== "GET") writes.push(`${request.method()} ${request.url()}`);
+  });
+  await add.getByRole("button", { name: "Create Provider" }).click();
+  // All four at once, each under its own field (not the key's only after the others are put right).
+  const expected: [label: string, message: string][] = [
+    ["Name", AI_PROVIDER_MESSAGES.name],
+    ["Provider", AI_PROVIDER_MESSAGES.provider],
+    ["Model", AI_PROVIDER_MESSAGES.model],
+    ["API Key", AI_PROVIDER_MESSAGES.apiKey],
+  ];
+  for (const [label, message] of expected) {
+    await expect(add.getByText(message, { exact: true })).toBeVisible();
+    await expect(field(add, label)).toHaveAttribute("aria-invalid", "true");
+    await expect(field(add, label)).toHaveAccessibleDescription(new RegExp(`^${message}`));
+  }
+  await expect(field(add, "Name")).toBeFocused();
+  expect(writes, "nothing is sent").toEqual([]);
+
+  // The key's rule follows the kind: an OpenAI-compatible server needs none, so its message goes.
+  await field(add, "Provider").selectOption({ label: "OpenAI-compatible" });
+  await expect(add.getByText(AI_PROVIDER_MESSAGES.apiKey, { exact: true })).toHaveCount(0);
+  await expect(add.getByText(AI_PROVIDER_MESSAGES.provider, { exact: true })).toHaveCount(0);
+});
+
 test("a failing write shows the spec's failure toast (the status switch)", async ({ page, baseURL }) => {
   const created = await createViaApi(page, baseURL!, { name: unique("e2e-fail-"), provider: "openai", model: "gpt-4o", apiKey: "sk-fail-1234", isActive: true });
   await openProviders(page);
@@ -397,13 +427,14 @@ test.describe("on a phone", () => {
     const created = await createViaApi(page, baseURL!, { name: unique("e2e-phone-with-a-rather-long-name-"), provider: "openai-compatible", model: "llama3.1:8b", apiKey: "sk-phone-5555", baseUrl: `${COMPAT_URL}/and/a/long/path/segment`, isActive: true });
     await openProviders(page);
     await expect(card(page, created.name)).toBeVisible();
-    expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
+    await expectNoSidewaysScroll(page);
     await page.getByRole("button", { name: "Add Provider" }).click();
     const dialog = addDialog(page);
     await field(dialog, "Provider").selectOption({ label: "OpenAI-compatible" });
-    const width = (await dialog.boundingBox())?.width ?? 0;
-    expect(width).toBeGreaterThanOrEqual(389);
-    expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
+    await expect(field(dialog, "Base URL")).toBeVisible();
+    // The dialog's final size, measured until it holds: it opens from 97 %.
+    await expect.poll(async () => (await dialog.boundingBox())?.width ?? 0, { message: "the dialog takes the full width" }).toBeGreaterThanOrEqual(389);
+    await expectNoSidewaysScroll(page);
     await page.keyboard.press("Escape");
     expect((await apiClient(page, baseURL!).delete(`${LIST_URL}/${created.id}`)).status()).toBe(204);
   });
@@ -411,7 +442,7 @@ test.describe("on a phone", () => {
 
 /** Screenshots with a few providers, light and dark, desktop and phone (UI.md "Check it yourself"). */
 test("screenshots of the AI Providers screen, light and dark, desktop and phone", async ({ page, baseURL }) => {
-  test.setTimeout(90_000);
+  test.slow(); // many screens, sizes or rows: three times the configured bound
   mkdirSync("e2e/screenshots", { recursive: true });
   mkdirSync(DOC_SHOTS, { recursive: true });
   // Plain names for the README; the list below is filtered to these rows, so no other test's show.
@@ -442,7 +473,7 @@ test("screenshots of the AI Providers screen, light and dark, desktop and phone"
       await card(page, openai.name).getByRole("button", { name: `Show API key hint of ${openai.name}` }).click();
       await expect(card(page, openai.name).locator("[data-key-hint]")).toBeVisible();
       await page.screenshot({ path: path(""), fullPage: true });
-      expect(await horizontalOverflow(page), "/ai-providers scrolls sideways").toBeLessThanOrEqual(0);
+      await expectNoSidewaysScroll(page, "/ai-providers scrolls sideways");
 
       await page.getByRole("button", { name: "Add Provider" }).click();
       const add = addDialog(page);

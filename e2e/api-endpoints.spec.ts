@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { expect, openScreen, test } from "./fixtures";
-import { COLOR_SCHEMES, horizontalOverflow, SCREEN_SIZES } from "./helpers";
+import { COLOR_SCHEMES, expectNoSidewaysScroll, SCREEN_SIZES } from "./helpers";
 
 /** API Endpoints (spec section 2; D14, D19) against the real server: health from real checks, medians measured. */
 
@@ -60,7 +60,7 @@ for (const size of SCREEN_SIZES) {
       await page.emulateMedia({ colorScheme: scheme, reducedMotion: "reduce" });
       await openScreen(page, "/api-endpoints", "API Endpoints");
       await expect(page.getByRole("region", { name: "Total Endpoints" })).toContainText(/\d/);
-      expect(await horizontalOverflow(page), "the page scrolls sideways").toBeLessThanOrEqual(0);
+      await expectNoSidewaysScroll(page);
       await page.screenshot({ path: `docs/screenshots/api-endpoints-${size.name}-${scheme}.png`, fullPage: true });
     });
   }

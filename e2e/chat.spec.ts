@@ -5,12 +5,13 @@ import type { AtlassianConfigDto, BitbucketConfigDto } from "../contract/integra
 import { TOASTS } from "../contract/messages";
 import { E2E_FAKE_AI_URL, E2E_PORT, E2E_SANDBOX_URL } from "../playwright.config";
 import { DOC_SHOTS, expect, test } from "./fixtures";
-import { ADMIN, COLOR_SCHEMES, createUserWithRoles, horizontalOverflow, SCREEN_SIZES, signIn, unique } from "./helpers";
+import { ADMIN, COLOR_SCHEMES, createUserWithRoles, expectNoSidewaysScroll, SCREEN_SIZES, signIn, unique } from "./helpers";
 
 /**
  * The AI chat (spec §2, §4, §5, §7, §8; D21; issue 13) against the real server, the sandbox's
  * Jira, Confluence and Bitbucket, and the fake AI provider in smart mode (server/test/fake-ai:
- * it picks a tool by the question's keywords, and "slowly" paces its answer a word every 150 ms).
+ * it picks a tool by the question's keywords; "slowly" paces its answer a word every 150 ms, and
+ * "until stopped" streams the first word and holds the rest until the browser lets go).
  * Each worker adds its own providers, so tests pick theirs by name in the Configure dialog.
  */
 
@@ -112,8 +113,11 @@ async function startConversation(page: Page, prefix: string): Promise<string> {
   return question;
 }
 
-/** Opens the chat and asks for the greeting paced a word at a time: a reply still streaming once its first word shows. */
-async function askSlowly(page: Page, question = "Say hello slowly"): Promise<Locator> {
+/**
+ * Opens the chat and asks for the greeting held after its first word: a reply still streaming
+ * once that word shows, until Stop (not one that may have ended by the time Stop is pressed).
+ */
+async function askUntilStopped(page: Page, question = "Say hello until stopped"): Promise<Locator> {
   await openChat(page);
   await useProvider(page, providers.good);
   await ask(page, question);
@@ -298,7 +302,7 @@ test("on load the first active provider is chosen and all three data sources: th
 });
 
 test("Stop mid-reply keeps the partial answer, marked stopped, and the chat goes on", async ({ page }) => {
-  const answer = await askSlowly(page);
+  const answer = await askUntilStopped(page);
   await stopButton(page).click();
   await expect(stopButton(page)).toBeHidden();
   await expect(answer).toContainText("Stopped");
@@ -311,7 +315,7 @@ test("Stop mid-reply keeps the partial answer, marked stopped, and the chat goes
 });
 
 test("Escape in the message box stops a streaming reply; the partial answer stays, marked stopped", async ({ page }) => {
-  const answer = await askSlowly(page);
+  const answer = await askUntilStopped(page);
   await expect(input(page)).toBeFocused();
   await input(page).press("Escape");
   await expect(stopButton(page)).toBeHidden();
@@ -322,8 +326,8 @@ test("Escape in the message box stops a streaming reply; the partial answer stay
 });
 
 test("a reopened conversation shows its stopped answer still marked Stopped", async ({ page }) => {
-  const question = `Say hello slowly, ${unique("stopped-")}`;
-  const answer = await askSlowly(page, question);
+  const question = `Say hello until stopped, ${unique("stopped-")}`;
+  const answer = await askUntilStopped(page, question);
   await stopButton(page).click();
   await expect(answer).toContainText("Stopped");
 
@@ -486,7 +490,7 @@ test.describe("screenshots", () => {
   test.use({ storageState: { cookies: [], origins: [] } });
 
   test("screenshots of a real conversation, light and dark, desktop and phone; nothing scrolls sideways", async ({ page, baseURL }) => {
-    test.setTimeout(90_000);
+    test.slow(); // many screens, sizes or rows: three times the configured bound
     mkdirSync("e2e/screenshots", { recursive: true });
     mkdirSync(DOC_SHOTS, { recursive: true });
     await page.emulateMedia({ reducedMotion: "reduce" });
@@ -516,7 +520,7 @@ test.describe("screenshots", () => {
         await expect(page.locator("[aria-label^='Notifications'] li")).toHaveCount(0);
         const file = `chat-${size.name}-${scheme}.png`;
         await page.screenshot({ path: `e2e/screenshots/${file}` });
-        expect(await horizontalOverflow(page), "/chat scrolls sideways").toBeLessThanOrEqual(0);
+        await expectNoSidewaysScroll(page, "/chat scrolls sideways");
         if (file !== "chat-phone-dark.png") copyFileSync(`e2e/screenshots/${file}`, `${DOC_SHOTS}/${file}`);
         if (scheme === "light") {
           // The configuration dialog, and on a phone the conversation list over the chat.

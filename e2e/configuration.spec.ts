@@ -1,7 +1,7 @@
 import type { Locator, Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
 import { E2E_PORT, E2E_SANDBOX_URL } from "../playwright.config";
-import { ADMIN, apiClient, COLOR_SCHEMES, createUserWithRoles, horizontalOverflow, SCREEN_SIZES, signIn, unique } from "./helpers";
+import { ADMIN, apiClient, COLOR_SCHEMES, createUserWithRoles, expectNoSidewaysScroll, SCREEN_SIZES, signIn, unique } from "./helpers";
 
 /**
  * Configuration (spec sections 2, 4, 5, 8 and 9; D6, D16, D17, D20) against the real server and
@@ -234,7 +234,7 @@ test.describe.serial("Atlassian and Bitbucket integrations (one global config)",
   });
 
   test("screenshots of the stored configuration, light and dark, desktop and phone", async ({ page }) => {
-    test.setTimeout(60_000);
+    test.slow(); // many screens, sizes or rows: three times the configured bound
     await page.emulateMedia({ reducedMotion: "reduce" });
     await page.goto("/configuration");
     await signIn(page);
@@ -246,7 +246,7 @@ test.describe.serial("Atlassian and Bitbucket integrations (one global config)",
         await expectFormsLoaded(page);
         await expect(atlassian(page).getByText("A token is stored (•••• oken). Leave blank to keep it.")).toBeVisible();
         await page.screenshot({ path: `e2e/screenshots/configuration-stored-${size.name}-${scheme}.png`, fullPage: true });
-        expect(await horizontalOverflow(page), "/configuration scrolls sideways").toBeLessThanOrEqual(0);
+        await expectNoSidewaysScroll(page, "/configuration scrolls sideways");
         await atlassian(page).getByRole("button", { name: "Test Connection" }).click();
         await expect(toasts(page)).toBeVisible();
         await page.screenshot({ path: `e2e/screenshots/configuration-test-toast-${size.name}-${scheme}.png` });
@@ -328,7 +328,7 @@ test("server settings and the rate limits in force are shown", async ({ page }) 
 test("at phone width nothing scrolls sideways", async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 844 });
   await openConfiguration(page);
-  expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
+  await expectNoSidewaysScroll(page);
 });
 
 test("a viewer sees the configuration read-only, and the server refuses their save", async ({ page, baseURL }) => {

@@ -27,6 +27,13 @@ export async function signIn(page: Page, user = ADMIN, { phone = false } = {}): 
 export const horizontalOverflow = (page: Page): Promise<number> =>
   page.evaluate<number>("document.documentElement.scrollWidth - document.documentElement.clientWidth");
 
+/**
+ * Waits until the page does not scroll sideways: measured until it holds, never once (a dialog
+ * still opening, a toast sliding in or a table still laying out can widen the page for a frame).
+ */
+export const expectNoSidewaysScroll = (page: Page, message = "the page scrolls sideways"): Promise<void> =>
+  expect.poll(() => horizontalOverflow(page), { message }).toBeLessThanOrEqual(0);
+
 /** A name no other test (or run) uses: tests share one server and run in parallel. */
 export const unique = (prefix: string): string => `${prefix}${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 

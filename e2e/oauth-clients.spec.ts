@@ -2,7 +2,7 @@ import { mkdirSync } from "node:fs";
 import type { Locator, Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
 import { SECRET_MASK, type OAuthClientDto } from "../contract/oauth";
-import { ADMIN, apiClient, COLOR_SCHEMES, createUserWithRoles, horizontalOverflow, SCREEN_SIZES, signIn, unique } from "./helpers";
+import { ADMIN, apiClient, COLOR_SCHEMES, createUserWithRoles, expectNoSidewaysScroll, SCREEN_SIZES, signIn, unique } from "./helpers";
 
 /**
  * OAuth Clients (spec sections 2, 4, 5, 7, 8 and 9; D7, D13) against the real server. Tests run in
@@ -53,7 +53,6 @@ async function menuAction(page: Page, name: string, item: string): Promise<void>
 }
 
 test("create (with validation), reveal and copy the secret, copy the ID, deactivate, activate, regenerate and delete", async ({ page, context, baseURL }) => {
-  test.setTimeout(60_000);
   await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: baseURL! });
   const name = unique("e2e-client-");
   await openClients(page);
@@ -125,13 +124,13 @@ test("create (with validation), reveal and copy the secret, copy the ID, deactiv
   await client.getByRole("button", { name: `Copy Client Secret of ${name}` }).click();
   await expect(toast(page, "Copied")).toBeVisible();
   await expect(toast(page, "Client Secret copied to clipboard.")).toBeVisible();
-  expect(await clipboardText(page)).toBe(secret);
+  await expect.poll(() => clipboardText(page)).toBe(secret);
   await client.getByRole("button", { name: `Hide Client Secret of ${name}` }).click();
   await expect(mask(client)).toBeVisible();
 
   await client.getByRole("button", { name: `Copy Client ID of ${name}` }).click();
   await expect(toast(page, "Client ID copied to clipboard.")).toBeVisible();
-  expect(await clipboardText(page)).toBe(stored.clientId);
+  await expect.poll(() => clipboardText(page)).toBe(stored.clientId);
 
   // Deactivate (confirmed), then activate again (beyond the spec).
   await menuAction(page, name, "Deactivate");
@@ -395,7 +394,7 @@ test("keyboard: the create dialog opens with Enter, the client type moves with t
 
 /** Screenshots with real clients, light and dark, desktop and phone (UI.md "Check it yourself"). */
 test("screenshots of the OAuth Clients screen, light and dark, desktop and phone", async ({ page, baseURL }) => {
-  test.setTimeout(90_000);
+  test.slow(); // many screens, sizes or rows: three times the configured bound
   mkdirSync("e2e/screenshots", { recursive: true });
   const suffix = unique("");
   const confidential = await createClientViaApi(page, baseURL!, {
@@ -420,7 +419,7 @@ test("screenshots of the OAuth Clients screen, light and dark, desktop and phone
       await expect(card(page, publicClient.name)).toBeVisible();
       await expect(mask(first)).toBeVisible();
       await shot("list", true);
-      expect(await horizontalOverflow(page), "/oauth-clients scrolls sideways").toBeLessThanOrEqual(0);
+      await expectNoSidewaysScroll(page, "/oauth-clients scrolls sideways");
 
       await page.getByRole("button", { name: "Create Client" }).first().click();
       await createDialog(page).getByRole("button", { name: "Create Client" }).click();

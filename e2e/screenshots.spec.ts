@@ -1,7 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { expect, test } from "@playwright/test";
 import { NAV_ITEMS } from "../contract/navigation";
-import { ADMIN, apiClient, COLOR_SCHEMES, createUserWithRoles, horizontalOverflow, SCREEN_SIZES, unique } from "./helpers";
+import { ADMIN, apiClient, COLOR_SCHEMES, createUserWithRoles, expectNoSidewaysScroll, SCREEN_SIZES, unique } from "./helpers";
 
 /**
  * Screenshots of every screen, light and dark, desktop and phone, into e2e/screenshots/ (not
@@ -12,7 +12,7 @@ mkdirSync("e2e/screenshots", { recursive: true });
 for (const size of SCREEN_SIZES) {
   for (const scheme of COLOR_SCHEMES) {
     test(`screens at ${size.name} in ${scheme}`, async ({ page }) => {
-      test.setTimeout(60_000);
+      test.slow(); // many screens, sizes or rows: three times the configured bound
       await page.setViewportSize({ width: size.width, height: size.height });
       await page.emulateMedia({ colorScheme: scheme });
       await page.goto("/login");
@@ -24,10 +24,11 @@ for (const size of SCREEN_SIZES) {
       for (const item of NAV_ITEMS) {
         await page.goto(item.path);
         await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+        // The screen as loaded, not its skeletons: what the picture and the measurement are about.
+        await expect(page.getByRole("status", { name: /^Loading/ })).toHaveCount(0);
         const slug = item.path === "/" ? "dashboard" : item.path.slice(1);
         await page.screenshot({ path: `e2e/screenshots/${slug}-${size.name}-${scheme}.png`, fullPage: true });
-        const overflow = await horizontalOverflow(page);
-        expect(overflow, `${item.path} scrolls sideways`).toBeLessThanOrEqual(0);
+        await expectNoSidewaysScroll(page, `${item.path} scrolls sideways`);
       }
       if (size.name === "phone") {
         await page.getByRole("button", { name: "Open navigation" }).click();
@@ -41,7 +42,7 @@ for (const size of SCREEN_SIZES) {
 for (const size of SCREEN_SIZES) {
   for (const scheme of COLOR_SCHEMES) {
     test(`user management at ${size.name} in ${scheme}`, async ({ page, baseURL }) => {
-      test.setTimeout(60_000);
+      test.slow(); // many screens, sizes or rows: three times the configured bound
       const sample = { username: unique("grace"), password: "sample-secret", email: `${unique("grace")}@example.com`, firstName: "Grace", lastName: "Hopper" };
       const sampleId = await createUserWithRoles(page, baseURL!, sample, ["operator", "viewer"]);
       const shot = (name: string, fullPage = false) => page.screenshot({ path: `e2e/screenshots/users-${name}-${size.name}-${scheme}.png`, fullPage });
@@ -53,7 +54,7 @@ for (const size of SCREEN_SIZES) {
       await page.getByRole("button", { name: "Sign In" }).click();
       await expect(page.getByRole("heading", { level: 2, name: /^Users \(\d+\)$/ })).toBeVisible();
       await shot("tab");
-      expect(await horizontalOverflow(page), "/users scrolls sideways").toBeLessThanOrEqual(0);
+      await expectNoSidewaysScroll(page, "/users scrolls sideways");
 
       await page.getByRole("button", { name: "Add User" }).click();
       await page.getByRole("dialog").getByRole("button", { name: "Create User" }).click();
@@ -86,7 +87,7 @@ for (const size of SCREEN_SIZES) {
       await page.getByRole("tab", { name: "Roles" }).click();
       await expect(page.getByRole("article").first()).toBeVisible();
       await shot("roles-tab", true);
-      expect(await horizontalOverflow(page), "/users?tab=roles scrolls sideways").toBeLessThanOrEqual(0);
+      await expectNoSidewaysScroll(page, "/users?tab=roles scrolls sideways");
       await page.getByRole("button", { name: "Add Role" }).click();
       await expect(page.getByRole("checkbox").first()).toBeVisible();
       await shot("role-dialog");

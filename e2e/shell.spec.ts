@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { NAV_ITEMS } from "../contract/navigation";
-import { ADMIN, horizontalOverflow, signIn } from "./helpers";
+import { ADMIN, expectNoSidewaysScroll, signIn } from "./helpers";
 
 /** The page title each sidebar entry leads to (spec section 2). */
 const TITLES: Record<string, string> = {
@@ -50,8 +50,7 @@ test("every sidebar entry opens its page and is highlighted", async ({ page }) =
   await page.goto("/");
   await signIn(page);
   const nav = page.getByRole("navigation");
-  const labels = await nav.getByRole("link").allInnerTexts();
-  expect(labels.map((l) => l.trim())).toEqual(NAV_ITEMS.map((i) => i.label));
+  await expect(nav.getByRole("link")).toHaveText(NAV_ITEMS.map((i) => i.label), { useInnerText: true });
   for (const item of NAV_ITEMS) {
     await nav.getByRole("link", { name: item.label, exact: true }).click();
     await expect(page).toHaveURL(new RegExp(`${item.path === "/" ? "/" : item.path}$`));
@@ -113,8 +112,7 @@ test.describe("on a phone", () => {
     await expect(page.getByRole("heading", { level: 1, name: "User Management" })).toBeVisible();
     await expect(drawer).toBeHidden();
     // Nothing scrolls sideways at phone width.
-    const overflow = await horizontalOverflow(page);
-    expect(overflow).toBeLessThanOrEqual(0);
+    await expectNoSidewaysScroll(page);
   });
 });
 
@@ -123,15 +121,18 @@ test("the sidebar stays full height and in place on a page taller than the windo
   await page.goto("/configuration");
   await signIn(page);
   await expect(page.getByRole("heading", { level: 1, name: "Configuration" })).toBeVisible();
-  const scrollable = await page.evaluate<number>("document.documentElement.scrollHeight - window.innerHeight");
-  expect(scrollable, "the page is taller than the window").toBeGreaterThan(200);
+  // Once the forms have loaded (the skeletons are shorter).
+  await expect.poll(() => page.evaluate<number>("document.documentElement.scrollHeight - window.innerHeight"), { message: "the page is taller than the window" }).toBeGreaterThan(200);
   await page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)");
   await expect.poll(() => page.evaluate<number>("window.scrollY")).toBeGreaterThan(200);
   const sidebar = page.getByRole("complementary", { name: "Sidebar" });
-  const box = (await sidebar.boundingBox())!;
   // The column covers the window from top to bottom, and its content (Logout at the foot) is in view.
-  expect(box.y).toBeLessThanOrEqual(0);
-  expect(box.y + box.height).toBeGreaterThanOrEqual(479);
+  await expect(async () => {
+    const box = await sidebar.boundingBox();
+    expect(box, "the sidebar is laid out").not.toBeNull();
+    expect(box!.y).toBeLessThanOrEqual(0);
+    expect(box!.y + box!.height).toBeGreaterThanOrEqual(479);
+  }).toPass();
   await expect(sidebar.getByRole("link", { name: "Dashboard", exact: true })).toBeInViewport();
   await expect(sidebar.getByRole("button", { name: "Logout" })).toBeInViewport();
 });

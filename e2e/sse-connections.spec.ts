@@ -1,5 +1,5 @@
 import { expect, openScreen, test } from "./fixtures";
-import { COLOR_SCHEMES, createUserWithRoles, horizontalOverflow, mcpToken, SCREEN_SIZES, signIn, unique } from "./helpers";
+import { COLOR_SCHEMES, createUserWithRoles, expectNoSidewaysScroll, mcpToken, SCREEN_SIZES, signIn, unique } from "./helpers";
 
 /**
  * SSE Connections (spec sections 2 and 7; D8) against the real server: a stream this test opens
@@ -104,7 +104,7 @@ for (const size of SCREEN_SIZES) {
         await page.emulateMedia({ colorScheme: scheme, reducedMotion: "reduce" });
         await openScreen(page, "/sse-connections", "SSE Connections");
         await expect(page.getByRole("row").filter({ hasText: agent })).toBeVisible();
-        expect(await horizontalOverflow(page), "the page scrolls sideways").toBeLessThanOrEqual(0);
+        await expectNoSidewaysScroll(page);
         await page.screenshot({ path: `docs/screenshots/sse-connections-${size.name}-${scheme}.png`, fullPage: true });
       } finally {
         stream.close();

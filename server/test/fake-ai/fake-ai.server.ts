@@ -141,6 +141,7 @@ export async function startFakeAi(options: FakeAiOptions = {}): Promise<FakeAi> 
       lineEnd: format.lineEnd ?? "\n",
       jsonArray: format.jsonArrayStream?.(url.searchParams) ?? false,
       chunkDelayMs: turn.chunkDelayMs ?? 0,
+      holdAfterFirstPieceMs: "holdAfterFirstPieceMs" in turn ? (turn.holdAfterFirstPieceMs ?? 0) : 0,
       signal: abort.signal,
       onFirstPiece: () => (record.timing.firstPieceAt = epochNow()),
     });
@@ -238,15 +239,21 @@ function garbage(stream: boolean): HttpAnswer {
 /** Wall-clock milliseconds with a fraction: comparable with a browser's performance.timeOrigin + performance.now() on the same machine (the chat benchmark). */
 const epochNow = (): number => performance.timeOrigin + performance.now();
 
-async function writeStream(res: ServerResponse, frames: SseFrame[], options: { lineEnd: string; jsonArray: boolean; chunkDelayMs: number; signal: AbortSignal; onFirstPiece?: () => void }): Promise<boolean> {
+async function writeStream(res: ServerResponse, frames: SseFrame[], options: { lineEnd: string; jsonArray: boolean; chunkDelayMs: number; holdAfterFirstPieceMs: number; signal: AbortSignal; onFirstPiece?: () => void }): Promise<boolean> {
   const { lineEnd: nl, jsonArray, signal } = options;
   res.writeHead(200, { "content-type": jsonArray ? "application/json; charset=UTF-8" : "text/event-stream; charset=utf-8", "cache-control": "no-cache", connection: "keep-alive" });
   res.flushHeaders();
   if (jsonArray) res.write("[");
   let first = true;
   let wrotePiece = false;
+  let held = false;
   for (const frame of frames) {
-    if (frame.piece) await sleep(options.chunkDelayMs, signal);
+    if (frame.piece) {
+      // Once, between the first piece and the second: the hold, when the turn asks for one.
+      const hold: boolean = wrotePiece && !held && options.holdAfterFirstPieceMs > 0;
+      held ||= hold;
+      await sleep(hold ? options.holdAfterFirstPieceMs : options.chunkDelayMs, signal);
+    }
     if (signal.aborted || res.destroyed) return false;
     if (jsonArray) res.write(`${first ? "" : `,${nl}`}${frame.data}`);
     else res.write(`${frame.event ? `event: ${frame.event}${nl}` : ""}data: ${frame.data}${nl}${nl}`);

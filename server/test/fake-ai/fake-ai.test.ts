@@ -4,7 +4,7 @@ import { z } from "zod";
 import { createProviderFetch } from "../../ai/provider-fetch";
 import { languageModelFor } from "../../ai/provider-model";
 import { startFakeAi, type FakeAi } from "./fake-ai.server";
-import { SLOW_CHUNK_DELAY_MS } from "./smart-responder";
+import { HOLD_UNTIL_STOPPED_MS, SLOW_CHUNK_DELAY_MS } from "./smart-responder";
 
 /**
  * The fake speaks each provider's wire format well enough for the real AI SDK clients: every
@@ -226,6 +226,25 @@ describe("smart mode (no script)", () => {
     }
     expect(seenAt.length).toBeGreaterThanOrEqual(3);
     expect(seenAt[2]! - seenAt[1]!).toBeGreaterThanOrEqual(SLOW_CHUNK_DELAY_MS * 0.8);
+    expect(fake.requests.at(-1)?.outcome).not.toBe("answered");
+  });
+
+  it("streams the first word and holds the rest until the client goes away when the question says until stopped", async () => {
+    const abort = new AbortController();
+    const result = streamText({ model: modelFor(KINDS[3]), prompt: "Say hello until stopped", maxRetries: 0, abortSignal: abort.signal });
+    const words: string[] = [];
+    try {
+      for await (const delta of result.textStream) {
+        if (delta === "") continue;
+        words.push(delta);
+        // Nothing more comes until the client lets go (at most HOLD_UNTIL_STOPPED_MS, far beyond this test).
+        setTimeout(() => abort.abort(), 4 * SLOW_CHUNK_DELAY_MS);
+      }
+    } catch {
+      // the abort ends the stream
+    }
+    expect(words.join("")).toMatch(/^Hello!\s*$/);
+    expect(HOLD_UNTIL_STOPPED_MS).toBeGreaterThan(20_000);
     expect(fake.requests.at(-1)?.outcome).not.toBe("answered");
   });
 });

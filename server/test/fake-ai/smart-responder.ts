@@ -12,9 +12,15 @@ export function smartTurn(conversation: Conversation): FakeTurn {
   const sinceQuestion = conversation.messages.slice(lastUser + 1);
   const results = sinceQuestion.filter((m): m is Extract<ConversationMessage, { role: "tool-result" }> => m.role === "tool-result");
 
-  // "slowly" in the question paces the streamed answer (a word every SLOW_CHUNK_DELAY_MS): what a
-  // browser test needs to press Stop mid-reply without waiting on a clock of its own.
-  const pace = /\bslowly\b/i.test(question) ? { chunkDelayMs: SLOW_CHUNK_DELAY_MS } : {};
+  // "slowly" in the question paces the streamed answer (a word every SLOW_CHUNK_DELAY_MS): a reply
+  // a browser test sees arrive word by word. "until stopped" streams the first word, then holds the
+  // rest (at most HOLD_UNTIL_STOPPED_MS) until the client goes away: what a test needs to press Stop
+  // mid-reply without racing the reply's end on a busy machine.
+  const pace = /\buntil stopped\b/i.test(question)
+    ? { chunkDelayMs: SLOW_CHUNK_DELAY_MS, holdAfterFirstPieceMs: HOLD_UNTIL_STOPPED_MS }
+    : /\bslowly\b/i.test(question)
+      ? { chunkDelayMs: SLOW_CHUNK_DELAY_MS }
+      : {};
   if (/system message/i.test(question)) return { text: systemMessageFor(question, conversation) };
   if (results.length > 0) return { text: answerFromResults(results), ...pace };
   if (conversation.tools.length > 0) {
@@ -26,6 +32,8 @@ export function smartTurn(conversation: Conversation): FakeTurn {
 
 /** The pause between two words of an answer to a question saying "slowly". */
 export const SLOW_CHUNK_DELAY_MS = 150;
+/** How long an answer to a question saying "until stopped" holds after its first word, at most. */
+export const HOLD_UNTIL_STOPPED_MS = 60_000;
 
 const GREETING = "Hello! I can look things up in Jira issues, Confluence pages and Bitbucket repositories. What would you like to know?";
 

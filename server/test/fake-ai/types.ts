@@ -18,8 +18,12 @@ interface Timing {
  * written in the wire format of the API that was called.
  */
 export type FakeTurn =
-  /** An answer; streamed in `chunks` pieces (default one a word) with `chunkDelayMs` between them when the request streams. */
-  | (Timing & { text: string; chunks?: number; chunkDelayMs?: number })
+  /**
+   * An answer; streamed in `chunks` pieces (default one a word) with `chunkDelayMs` between them when
+   * the request streams. `holdAfterFirstPieceMs`: after the first piece, nothing more for that long
+   * unless the client goes away first (a reply still streaming until the browser test presses Stop).
+   */
+  | (Timing & { text: string; chunks?: number; chunkDelayMs?: number; holdAfterFirstPieceMs?: number })
   /** The model calls tools (optionally after a sentence of text, as Claude often does). */
   | (Timing & { toolCalls: ScriptedToolCall[]; text?: string; chunkDelayMs?: number })
   /** The provider refuses, in its own error body; 404 is "unknown model"; retryAfter in seconds. */
