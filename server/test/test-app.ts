@@ -57,6 +57,11 @@ export async function startTestApp(
   const secretBox = options.secretBox ?? createSecretBox(randomBytes(32));
   // Listening first, so the server knows its own address (the OAuth issuer) before it is built.
   const server: Server = createServer();
+  // An idle keep-alive socket is closed by the client (undici: the server's hint less a second),
+  // never by the server while the client may still pick it for its next request (ECONNRESET): at
+  // Node's default of 5 s a test's pause of a few seconds (a database opening on a busy machine)
+  // reaches that race; at 65 s no pause in a test does.
+  server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as { port: number };
   const baseUrl = `http://127.0.0.1:${port}`;
