@@ -1,10 +1,11 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPostgresTestDatabase } from "./test/test-database";
+import { SERVER_START_DEADLINE_MS, startServerProcess } from "./test/server-process";
 
 /**
  * The real entry point (server/main.ts) as a child process: start-up on an empty database, the
@@ -13,7 +14,7 @@ import { createPostgresTestDatabase } from "./test/test-database";
  */
 describe("the server process", () => {
   let child: ChildProcess;
-  let output = "";
+  let output: () => string = () => "";
   let port = 0;
   let dataDir: string;
   let dropDatabase: (() => Promise<void>) | undefined;
@@ -28,16 +29,11 @@ describe("the server process", () => {
       env.DATABASE_URL = pgdb.url;
       dropDatabase = pgdb.drop;
     }
-    child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], { env, stdio: ["ignore", "pipe", "pipe"] });
-    child.stdout!.on("data", (d) => (output += d));
-    child.stderr!.on("data", (d) => (output += d));
-    const deadline = Date.now() + 30_000;
-    while (!port) {
-      if (Date.now() > deadline || child.exitCode !== null) throw new Error(`server did not start:\n${output}`);
-      port = Number(/"port":(\d+)/.exec(output)?.[1] ?? 0);
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }, 40_000);
+    const server = await startServerProcess(env);
+    child = server.child;
+    port = server.port;
+    output = server.output;
+  }, SERVER_START_DEADLINE_MS + 30_000);
 
   afterAll(async () => {
     if (child.exitCode === null) child.kill("SIGKILL");
@@ -46,7 +42,7 @@ describe("the server process", () => {
   });
 
   it("creates the first administrator and prints its password once", async () => {
-    const matches = [...output.matchAll(/password: (\S+)/g)];
+    const matches = [...output().matchAll(/password: (\S+)/g)];
     expect(matches).toHaveLength(1);
     const res = await fetch(`http://127.0.0.1:${port}/api/login`, {
       method: "POST",
@@ -54,7 +50,7 @@ describe("the server process", () => {
       body: JSON.stringify({ username: "admin", password: matches[0]![1] }),
     });
     expect(res.status).toBe(200);
-    expect(output).not.toMatch(/argon2id/);
+    expect(output()).not.toMatch(/argon2id/);
   });
 
   it("on SIGTERM finishes the request in flight, then exits 0 well within 10 s", async () => {

@@ -1,9 +1,9 @@
-import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { Agent, request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { startServerProcess, type ServerProcess } from "../test/server-process";
 
 // @pglite-only: the built server as a process, on its embedded database.
 
@@ -17,13 +17,9 @@ const ADMIN_PASSWORD = "process-test-password";
 const STREAMS = 1000;
 const SHUTDOWN_TIMEOUT_MS = 6000;
 
-interface Server {
-  child: ChildProcess;
-  url: string;
-  output: () => string;
-}
+type Server = ServerProcess;
 
-async function start(dataDir: string): Promise<Server> {
+function start(dataDir: string): Promise<Server> {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     NODE_ENV: "test",
@@ -38,20 +34,7 @@ async function start(dataDir: string): Promise<Server> {
     RATE_LIMIT_API_PER_MINUTE: "100000",
   };
   delete env.DATABASE_URL;
-  const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], { env, stdio: ["ignore", "pipe", "pipe"] });
-  let output = "";
-  child.stdout!.on("data", (d) => (output += d));
-  child.stderr!.on("data", (d) => (output += d));
-  let port = 0;
-  // A cold start compiles the server with tsx: seconds when idle, a minute and more on a machine busy
-  // with other work. A child that exits is noticed at once; only a hung start waits this long.
-  const deadline = Date.now() + 150_000;
-  while (!port) {
-    if (Date.now() > deadline || child.exitCode !== null) throw new Error(`server did not start:\n${output}`);
-    port = Number(/"port":(\d+)/.exec(output)?.[1] ?? 0);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return { child, url: `http://127.0.0.1:${port}`, output: () => output };
+  return startServerProcess(env);
 }
 
 async function adminCookie(url: string): Promise<string> {
