@@ -56,7 +56,7 @@ function longPage(words) {
 export async function run() {
   requireBuild();
   const sandbox = await startSandboxProcess();
-  const server = await startServer({ env: { DEMO_SANDBOX_URL: sandbox.url, BITBUCKET_API_URL: `${sandbox.url}/2.0`, RATE_LIMIT_API_PER_MINUTE: "100000000", RATE_LIMIT_API_BURST: "1000000" } });
+  const server = await startServer({ env: { DEMO_SANDBOX_URL: sandbox.url, BITBUCKET_API_URL: `${sandbox.url}/2.0`, RATE_LIMIT_API_PER_MINUTE: "100000000", RATE_LIMIT_API_BURST: "1000000", ATLASSIAN_HOURLY_BUDGET: "100000000", BITBUCKET_HOURLY_BUDGET: "100000000" } });
   try {
     const rows = [];
     const readToken = await benchToken(server, "read");

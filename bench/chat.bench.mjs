@@ -16,7 +16,7 @@ export async function chatRig() {
   const { startFakeAi } = await sourceModule("server/test/fake-ai/fake-ai.server.ts");
   const fake = await startFakeAi();
   const sandbox = await startSandboxProcess();
-  const server = await startServer({ nodeArgs: process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(" ") : [], env: { BITBUCKET_API_URL: `${sandbox.url}/2.0`, RATE_LIMIT_API_PER_MINUTE: "100000", RATE_LIMIT_API_BURST: "10000" } });
+  const server = await startServer({ nodeArgs: process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(" ") : [], env: { BITBUCKET_API_URL: `${sandbox.url}/2.0`, RATE_LIMIT_API_PER_MINUTE: "100000", RATE_LIMIT_API_BURST: "10000", ATLASSIAN_HOURLY_BUDGET: "100000000", BITBUCKET_HOURLY_BUDGET: "100000000" } });
   const cookie = await adminCookie(server);
   const post = async (path, body, extra = {}) => {
     const res = await fetch(`${server.url}${path}`, { method: "POST", headers: { "content-type": "application/json", cookie, origin: server.url, ...extra }, body: JSON.stringify(body) });

@@ -104,7 +104,7 @@ const summary = (name, list, unit = "req/s") => ({
 /** tools/call at concurrency 16 on two servers, request log on and off, alternating (for request-log.bench.mjs). */
 export async function toolsCallLatency(runs) {
   const sandbox = await startSandboxProcess();
-  const env = { DEMO_SANDBOX_URL: sandbox.url, RATE_LIMIT_API_PER_MINUTE: "100000000", RATE_LIMIT_API_BURST: "1000000" };
+  const env = { DEMO_SANDBOX_URL: sandbox.url, RATE_LIMIT_API_PER_MINUTE: "100000000", RATE_LIMIT_API_BURST: "1000000", ATLASSIAN_HOURLY_BUDGET: "100000000", BITBUCKET_HOURLY_BUDGET: "100000000" };
   const withLog = await startServer({ env });
   const withoutLog = await startServer({ env: { ...env, REQUEST_LOG: "false" } });
   try {
@@ -129,7 +129,7 @@ export async function toolsCallLatency(runs) {
 export async function run() {
   requireBuild();
   const sandbox = await startSandboxProcess();
-  const server = await startServer({ env: { DEMO_SANDBOX_URL: sandbox.url, RATE_LIMIT_API_PER_MINUTE: "100000000", RATE_LIMIT_API_BURST: "1000000" } });
+  const server = await startServer({ env: { DEMO_SANDBOX_URL: sandbox.url, RATE_LIMIT_API_PER_MINUTE: "100000000", RATE_LIMIT_API_BURST: "1000000", ATLASSIAN_HOURLY_BUDGET: "100000000", BITBUCKET_HOURLY_BUDGET: "100000000" } });
   const port = await freePort();
   const baselineProc = fork(join(ROOT, "bench/mcp-baseline-server.mjs"), [], { env: { ...process.env, PORT: String(port), SANDBOX_URL: sandbox.url }, stdio: ["ignore", "ignore", "inherit", "ipc"] });
   const floorPort = await freePort();
