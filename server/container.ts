@@ -101,9 +101,8 @@ export function createContainer(deps: { database: Database; config: AppConfig; c
   const meter = createUpstreamMeter({ clock, events, hourlyBudget: { atlassian: config.ATLASSIAN_HOURLY_BUDGET, bitbucket: config.BITBUCKET_HOURLY_BUDGET } });
   const hostPolicy = createHostPolicy({ allowPrivate: config.UPSTREAM_ALLOW_PRIVATE, allowedHosts: config.UPSTREAM_ALLOWED_HOSTS });
   const metrics = createMetrics();
-  const share = (budget: number) => Math.max(1, Math.floor((budget * config.UPSTREAM_CLIENT_SHARE_PERCENT) / 100));
-  const clientBudget = createClientBudget({ hourly: { atlassian: share(config.ATLASSIAN_HOURLY_BUDGET), bitbucket: share(config.BITBUCKET_HOURLY_BUDGET) } });
-  const http = createUpstreamHttp({ meter, spend: clientBudget.count, observe: metrics.upstream, timeoutMs: config.UPSTREAM_TIMEOUT_MS, hostPolicy, proxy: createOutboundProxy(config.outboundProxy ?? proxySettingsFrom(process.env)), ...config.upstream });
+  const clientBudget = createClientBudget({ hourlyBudget: { atlassian: config.ATLASSIAN_HOURLY_BUDGET, bitbucket: config.BITBUCKET_HOURLY_BUDGET }, sharePercent: config.UPSTREAM_CLIENT_SHARE_PERCENT });
+  const http = createUpstreamHttp({ meter, observe: metrics.upstream, timeoutMs: config.UPSTREAM_TIMEOUT_MS, hostPolicy, proxy: createOutboundProxy(config.outboundProxy ?? proxySettingsFrom(process.env)), ...config.upstream });
   // The integrations (issue 11 repair): configuration, where calls go, and what the last calls did, apart.
   const integrations = createIntegrationConfigService({ repos, transact, secretBox, audit, clock, hostPolicy, bitbucketApiUrl: config.BITBUCKET_API_URL, events });
   const upstreamTargets = createUpstreamTargets({ repo: repos.integrationsRepo, secretBox, http, bitbucketApiUrl: config.BITBUCKET_API_URL, events });

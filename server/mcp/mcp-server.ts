@@ -98,25 +98,34 @@ export interface McpCoreDeps {
 export function createMcpCore(deps: McpCoreDeps) {
   const serverInfo = { name: SERVER_NAME, title: "Bridgekeeper", version: deps.version };
   type Available = Awaited<ReturnType<ToolAvailability["context"]>>;
-  const contextFor =
-    (available: Available, caller: Caller) =>
-    (signal?: AbortSignal): ToolContext => ({ clients: deps.targets.clients, cursors: cursorsFor(deps.cursors, caller.clientId, caller.userId), atlassianUrl: available.atlassianUrl, bitbucketWorkspace: available.bitbucketWorkspace, policy: caller.policy, ...(signal ? { signal } : {}) });
+  /** Whose share of the hourly budget a call spends (client-budget.ts): the client and the user behind its token. */
+  const spenderOf = (caller: Caller): string => `${caller.clientId}\u0000${caller.userId ?? ""}`;
+  const contextFor = (available: Available, caller: Caller) => {
+    const { budget } = deps;
+    const spender = spenderOf(caller);
+    return (signal?: AbortSignal): ToolContext => ({
+      clients: budget ? deps.targets.clientsCounted((service) => budget.spend(spender, service)) : deps.targets.clients,
+      cursors: cursorsFor(deps.cursors, caller.clientId, caller.userId),
+      atlassianUrl: available.atlassianUrl,
+      bitbucketWorkspace: available.bitbucketWorkspace,
+      policy: caller.policy,
+      ...(signal ? { signal } : {}),
+    });
+  };
   /**
-   * Runs a tool within its caller's share of the integration's hourly calls (client-budget.ts):
-   * a caller that spent it gets a tool error saying how long to wait, and no upstream call.
+   * Runs a tool within its caller's share of the integration's hourly calls (client-budget.ts; the
+   * context's clients count what it spends): a caller that spent it gets a tool error saying how
+   * long to wait, and no upstream call.
    */
   async function runWithinShare(tool: ToolSpec, args: unknown, context: ToolContext, caller: Caller): Promise<CallToolResult> {
-    const budget = deps.budget;
-    if (!budget) return runTool(tool, args, context, deps.log);
-    const spender = `${caller.clientId}\u0000${caller.userId ?? ""}`;
-    const share = await budget.check(spender, tool.service);
+    const share = deps.budget ? await deps.budget.check(spenderOf(caller), tool.service) : ({ ok: true } as const);
     if (!share.ok) {
       const minutes = Math.ceil(share.retryAfterSeconds / 60);
       const services = share.group === "atlassian" ? "Jira and Confluence" : "Bitbucket";
       const text = `This client has made its share of ${services} calls for this hour (${share.limit}), which keeps the integration's hourly budget for everyone else. Wait about ${minutes} minute${minutes === 1 ? "" : "s"} before calling again, make fewer calls, or ask an administrator.`;
       return { content: [{ type: "text", text }], isError: true };
     }
-    return budget.spending(spender, () => runTool(tool, args, context, deps.log));
+    return runTool(tool, args, context, deps.log);
   }
 
   return {

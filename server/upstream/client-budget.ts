@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from "node:async_hooks";
 import { RateLimiterMemory } from "rate-limiter-flexible";
 import { budgetGroupOf, type BudgetGroup } from "./meter";
 import type { UpstreamService } from "./errors";
@@ -13,33 +12,27 @@ export type BudgetCheck = { ok: true } | { ok: false; group: BudgetGroup; limit:
  * budget (ATLASSIAN_HOURLY_BUDGET, BITBUCKET_HOURLY_BUDGET) is spent by every client together, so
  * without a share one client's loop would spend it for everyone. A caller is an OAuth client and
  * the user behind its token (a company-wide client serves many people, each with their own
- * share). The calls made while a tool runs are counted against its caller, found through
- * AsyncLocalStorage (`spending`), so the one HTTP layer counts them without being told who asks;
- * a caller over its share gets no new tool call until the hour's window lets it. Per process,
- * like the API limit.
+ * share). Each request a tool sends is counted against its caller (the tool's clients are made per
+ * call with `spend`, upstream-targets.ts `clientsCounted`); a caller over its share gets no new
+ * tool call until the hour's window lets it. Per process, like the API limit.
  */
-export function createClientBudget(deps: { hourly: Record<BudgetGroup, number> }) {
-  const spender = new AsyncLocalStorage<string>();
-  const limiters: Record<BudgetGroup, RateLimiterMemory> = {
-    atlassian: new RateLimiterMemory({ keyPrefix: "upstream-share-atlassian", points: deps.hourly.atlassian, duration: HOUR_SECONDS }),
-    bitbucket: new RateLimiterMemory({ keyPrefix: "upstream-share-bitbucket", points: deps.hourly.bitbucket, duration: HOUR_SECONDS }),
-  };
+export function createClientBudget(deps: { hourlyBudget: Record<BudgetGroup, number>; sharePercent: number }) {
+  const share = (group: BudgetGroup) => Math.max(1, Math.floor((deps.hourlyBudget[group] * deps.sharePercent) / 100));
+  const limit: Record<BudgetGroup, number> = { atlassian: share("atlassian"), bitbucket: share("bitbucket") };
+  const limiterOf = (group: BudgetGroup) => new RateLimiterMemory({ keyPrefix: `upstream-share-${group}`, points: limit[group], duration: HOUR_SECONDS });
+  const limiters: Record<BudgetGroup, RateLimiterMemory> = { atlassian: limiterOf("atlassian"), bitbucket: limiterOf("bitbucket") };
   return {
-    /** Runs `work` with its upstream calls counted against `caller`. */
-    spending: <T>(caller: string, work: () => Promise<T>): Promise<T> => spender.run(caller, work),
-
-    /** One upstream call to `service` (the HTTP layer calls this per attempt, retries included). */
-    count(service: UpstreamService): void {
-      const caller = spender.getStore();
-      if (caller !== undefined) void limiters[budgetGroupOf(service)].penalty(caller, 1).catch(() => undefined);
+    /** One request sent to `service` for `caller` (each attempt, retries included). */
+    spend(caller: string, service: UpstreamService): void {
+      void limiters[budgetGroupOf(service)].penalty(caller, 1).catch(() => undefined);
     },
 
     /** Whether `caller` may start a call that reaches `service` now. */
     async check(caller: string, service: UpstreamService): Promise<BudgetCheck> {
       const group = budgetGroupOf(service);
       const spent = await limiters[group].get(caller);
-      if (!spent || spent.consumedPoints < deps.hourly[group]) return { ok: true };
-      return { ok: false, group, limit: deps.hourly[group], retryAfterSeconds: Math.max(1, Math.ceil(spent.msBeforeNext / 1000)) };
+      if (!spent || spent.consumedPoints < limit[group]) return { ok: true };
+      return { ok: false, group, limit: limit[group], retryAfterSeconds: Math.max(1, Math.ceil(spent.msBeforeNext / 1000)) };
     },
   };
 }

@@ -10,6 +10,8 @@ import type { OutboundProxy } from "./outbound-proxy";
 export interface UpstreamTarget {
   baseUrl: string;
   authorization: string;
+  /** Told of each request sent on this target, retries included: the share of the caller it is made for (client-budget.ts). */
+  spend?: () => void;
 }
 
 export type TargetProvider = () => Promise<UpstreamTarget>;
@@ -58,8 +60,6 @@ export interface UpstreamOptions {
   hostPolicy?: HostPolicy;
   /** HTTPS_PROXY / HTTP_PROXY / NO_PROXY (outbound-proxy.ts); null: every call connects directly. */
   proxy?: OutboundProxy | null;
-  /** Told of each request sent (retries included): the caller's share of the budget (client-budget.ts). */
-  spend?: (service: UpstreamService) => void;
   /** Told of each call's end (retries included): the service, "ok" or the error kind, and the seconds it took (the metrics). */
   observe?: (service: UpstreamService, outcome: string, seconds: number) => void;
 }
@@ -149,7 +149,7 @@ export function createUpstreamHttp(options: UpstreamOptions) {
     try {
       for (let attempt = 1; ; attempt++) {
         try {
-          const response = await breaker.execute(() => attemptOnce<T>(service, { origin, path, method, headers, body, signal: controller.signal, accept: call.accept ?? "json", timeoutMs, answerStatuses: call.answerStatuses ?? [] }));
+          const response = await breaker.execute(() => attemptOnce<T>(service, { origin, path, method, headers, body, signal: controller.signal, accept: call.accept ?? "json", timeoutMs, answerStatuses: call.answerStatuses ?? [], spend: target.spend }));
           options.meter.recordOutcome(service, true);
           observed("ok");
           return response;
@@ -196,10 +196,10 @@ export function createUpstreamHttp(options: UpstreamOptions) {
 
   async function attemptOnce<T>(
     service: UpstreamService,
-    req: { origin: string; path: string; method: string; headers: Record<string, string>; body: string | Buffer | undefined; signal: AbortSignal; accept: "json" | "text" | "raw"; timeoutMs: number; answerStatuses: readonly number[] },
+    req: { origin: string; path: string; method: string; headers: Record<string, string>; body: string | Buffer | undefined; signal: AbortSignal; accept: "json" | "text" | "raw"; timeoutMs: number; answerStatuses: readonly number[]; spend: (() => void) | undefined },
   ): Promise<UpstreamResponse<T>> {
     options.meter.recordCall(service);
-    options.spend?.(service);
+    req.spend?.();
     const proxied = options.proxy?.proxyFor(req.origin) ?? null;
     if (proxied) {
       const problem = await hostProblem(new URL(req.origin).hostname);

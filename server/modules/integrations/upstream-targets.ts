@@ -69,10 +69,10 @@ export function createUpstreamTargets(deps: { repo: IntegrationsRepo; secretBox:
     return { baseUrl: service === "confluence" ? `${root}/wiki` : root, authorization: basic(s.email ?? "", secret) };
   }
 
-  const clientsOn = (options: { requireActive?: boolean }) => ({
-    jira: createJiraClient(http, () => target("jira", options)),
-    confluence: createConfluenceClient(http, () => target("confluence", options)),
-    bitbucket: createBitbucketClient(http, () => target("bitbucket", options)),
+  const clientsOn = (targetOf: (service: UpstreamService) => () => Promise<UpstreamTarget>) => ({
+    jira: createJiraClient(http, targetOf("jira")),
+    confluence: createConfluenceClient(http, targetOf("confluence")),
+    bitbucket: createBitbucketClient(http, targetOf("bitbucket")),
   });
 
   return {
@@ -98,10 +98,17 @@ export function createUpstreamTargets(deps: { repo: IntegrationsRepo; secretBox:
     },
 
     /** Clients on the stored configuration (inactive or missing: every call fails with not_configured). */
-    clients: clientsOn({}),
+    clients: clientsOn((service) => () => target(service)),
+
+    /**
+     * The same clients for one caller: each request they send is told to `spend` (its share of
+     * the hourly budget, client-budget.ts). Made per tool call: three small objects, no
+     * process-wide context tracking.
+     */
+    clientsCounted: (spend: (service: UpstreamService) => void) => clientsOn((service) => async () => ({ ...(await target(service)), spend: () => spend(service) })),
 
     /** Clients that also work while the integration is inactive: for connection tests. */
-    testClients: clientsOn({ requireActive: false }),
+    testClients: clientsOn((service) => () => target(service, { requireActive: false })),
   };
 }
 
