@@ -1,3 +1,4 @@
+import type { Clock } from "./clock";
 import type { Logger } from "./logger";
 import { safeError } from "./safe-error";
 import { storable } from "./storable";
@@ -11,11 +12,8 @@ export type DropReason = "invalid_data" | "constraint" | "too_large" | "database
 
 const ROW_REASONS: Record<string, DropReason> = { "22": "invalid_data", "23": "constraint", "54": "too_large" };
 
-/** The reason of a failed write, by the SQLSTATE safeError finds under a Drizzle wrapper. */
-function reasonOf(err: unknown): DropReason {
-  const code = safeError(err).code;
-  return (code && /^[0-9A-Z]{5}$/.test(code) && ROW_REASONS[code.slice(0, 2)]) || "database_error";
-}
+/** The reason of a failed write, by the SQLSTATE's class safeError finds under a Drizzle wrapper (anything else: the database failed). */
+const reasonOf = (code: string | undefined): DropReason => ROW_REASONS[code?.slice(0, 2) ?? ""] ?? "database_error";
 
 /** Once a reason has been logged, its later drops are only counted, and summed in a line at most this often. */
 const REPORT_EVERY_MS = 60_000;
@@ -39,7 +37,7 @@ export interface BatchWriterOptions {
  * reason is logged with it (without the row's values), later ones summed in a line at most once
  * a minute. `close` flushes everything still buffered (SIGTERM loses nothing).
  */
-export function createBatchWriter<T>(deps: { what: string; insertMany: (rows: T[]) => Promise<void>; log: Logger; onDropped?: (reason: DropReason, rows: number) => void } & BatchWriterOptions) {
+export function createBatchWriter<T>(deps: { what: string; insertMany: (rows: T[]) => Promise<void>; log: Logger; clock: Clock; onDropped?: (reason: DropReason, rows: number) => void } & BatchWriterOptions) {
   const batchSize = deps.batchSize ?? 1000;
   const maxBuffered = deps.maxBuffered ?? 200_000;
   let buffer: T[] = [];
@@ -48,22 +46,28 @@ export function createBatchWriter<T>(deps: { what: string; insertMany: (rows: T[
   /** Per reason: when it was last logged, and the rows dropped since then that no line has told of. */
   const reported = new Map<DropReason, { at: number; untold: number }>();
 
-  function report(reason: DropReason, force = false, err?: unknown): void {
+  /**
+   * One line for the drops no line has told of yet. It names the SQLSTATE, never the database's
+   * message: for a refused value (class 22) that message quotes the value ("invalid input syntax
+   * for type uuid: \"…\""), which is whatever a client sent.
+   */
+  function report(reason: DropReason, force = false, code?: string): void {
     const seen = reported.get(reason);
     if (!seen || seen.untold === 0) return;
-    if (!force && Date.now() - seen.at < REPORT_EVERY_MS) return;
-    deps.log.error({ reason, rows: seen.untold, ...(err === undefined ? {} : { err }) }, `${deps.what} rows could not be written; dropped (${reason})`);
-    seen.at = Date.now();
+    const now = deps.clock.now().getTime();
+    if (!force && now - seen.at < REPORT_EVERY_MS) return;
+    deps.log.error({ reason, rows: seen.untold, ...(code === undefined ? {} : { code }) }, `${deps.what} rows could not be written; dropped (${reason})`);
+    seen.at = now;
     seen.untold = 0;
   }
 
-  function drop(reason: DropReason, rows: number, err?: unknown): void {
+  function drop(reason: DropReason, rows: number, code?: string): void {
     if (rows <= 0) return;
     deps.onDropped?.(reason, rows);
     const seen = reported.get(reason);
     if (seen) seen.untold += rows;
     else reported.set(reason, { at: 0, untold: rows });
-    report(reason, !seen, err);
+    report(reason, !seen, code);
   }
 
   async function writeBatch(rows: T[]): Promise<void> {
@@ -77,13 +81,14 @@ export function createBatchWriter<T>(deps: { what: string; insertMany: (rows: T[
       try {
         await deps.insertMany([rows[i]!]);
       } catch (err) {
-        const reason = reasonOf(err);
+        const { code } = safeError(err);
+        const reason = reasonOf(code);
         if (reason !== "database_error") {
-          drop(reason, 1, err);
+          drop(reason, 1, code);
           continue;
         }
         // Not this row's fault: the database is failing, and every other row would wait on it too.
-        drop(reason, rows.length - i, err);
+        drop(reason, rows.length - i, code);
         return;
       }
     }

@@ -125,7 +125,7 @@ export function createMcpCore(deps: McpCoreDeps) {
       const text = `This client has made its share of ${services} calls for this hour (${share.limit}), which keeps the integration's hourly budget for everyone else. Wait about ${minutes} minute${minutes === 1 ? "" : "s"} before calling again, make fewer calls, or ask an administrator.`;
       return { content: [{ type: "text", text }], isError: true };
     }
-    return runTool(tool, args, context, deps.log);
+    return runTool(tool, args, context, deps.log, { clientId: caller.clientId, requestId: caller.requestId });
   }
 
   return {

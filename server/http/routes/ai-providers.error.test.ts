@@ -27,6 +27,14 @@ describe("AI providers API: bad input", () => {
     expect(res.body.error.fields).toEqual({ name: M.name, provider: M.provider, model: M.model, apiKey: M.apiKey });
   });
 
+  it("the empty form as the console sends it (blank strings) names every field at once, the key's too (issue 24 item 11)", async () => {
+    const before = await count();
+    const res = await admin.post("/api/ai-providers", { name: "", provider: "", model: "", apiKey: "" });
+    expect(res.status).toBe(400);
+    expect(res.body.error.fields).toEqual({ name: M.name, provider: M.provider, model: M.model, apiKey: M.apiKey });
+    expect(await count()).toBe(before);
+  });
+
   it.each([
     ["a blank name", { name: "" }, "name", M.name],
     ["a name of spaces", { name: "   " }, "name", M.name],

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { errorForStatus } from "../../upstream/http";
 import { UpstreamError } from "../../upstream/errors";
-import { callTool, MAX_ANSWER_CHARS, upstreamSentence } from "./call-tool";
+import { MAX_ANSWER_CHARS, runTool, upstreamSentence } from "./call-tool";
 import { createLogger } from "../../lib/logger";
 import { defineTool, READ_ONLY, ToolError } from "./tool";
 
@@ -19,9 +19,9 @@ describe("the answer backstop", () => {
       annotations: { title: "test", ...READ_ONLY },
       run: async ({ words }) => ({ structured: { words }, text: "word ".repeat(words).trim() }),
     });
-    const small = await callTool(huge, { words: 10 }, {} as never);
+    const small = await runTool(huge, { words: 10 }, {} as never);
     expect((small.content[0] as { text: string }).text).toBe("word ".repeat(10).trim());
-    const big = await callTool(huge, { words: 20_000 }, {} as never);
+    const big = await runTool(huge, { words: 20_000 }, {} as never);
     const text = (big.content[0] as { text: string }).text;
     expect(text.length).toBeLessThan(MAX_ANSWER_CHARS + 300);
     expect(text).toMatch(/\[The answer was cut at 60000 characters: ask for less/);
@@ -46,10 +46,13 @@ describe("a tool error carrying a warning", () => {
       });
     const lines: string[] = [];
     const log = createLogger({ level: "info" }, { write: (line: string) => void lines.push(line) });
-    const warned = await callTool(refusing({ event: "answer withheld", details: { service: "Jira", outside: ["BETA"] } }), {}, {} as never, log);
+    const warned = await runTool(refusing({ event: "answer withheld", details: { service: "Jira", outside: ["BETA"] } }), {}, {} as never, log, { clientId: "bk_client", requestId: "req-1" });
     expect(warned).toEqual({ content: [{ type: "text", text: "Withheld. Try again." }], isError: true });
-    expect(lines.map((l) => JSON.parse(l) as Record<string, unknown>)).toEqual([expect.objectContaining({ level: 40, msg: "answer withheld", tool: "test_refusing", service: "Jira", outside: ["BETA"] })]);
-    await callTool(refusing(), {}, {} as never, log);
+    expect(lines.map((l) => JSON.parse(l) as Record<string, unknown>)).toEqual([expect.objectContaining({ level: 40, msg: "answer withheld", tool: "test_refusing", clientId: "bk_client", requestId: "req-1", details: { service: "Jira", outside: ["BETA"] } })]);
+    // The details do not write over the logger's own fields (its base has a `service` too).
+    expect(lines[0]!.match(/"service":"Jira"/g)).toHaveLength(1);
+    expect((JSON.parse(lines[0]!) as { service?: string }).service).not.toBe("Jira");
+    await runTool(refusing(), {}, {} as never, log);
     expect(lines).toHaveLength(1);
   });
 });

@@ -213,20 +213,13 @@ export function upstreamSentence(err: UpstreamError): string {
 }
 
 /**
- * Runs one tool call: the arguments are checked against the input schema, the tool runs, and
- * every failure becomes a tool result with `isError: true` and a sentence a model can act on
- * (MCP 2025-11-25 Server/Tools "Error Handling": input validation and execution errors are tool
- * results, not protocol errors). Never throws.
- */
-export async function callTool(spec: ToolSpec, rawArgs: unknown, ctx: ToolContext, log?: Logger): Promise<CallToolResult> {
-  const checked = checkArguments(spec, rawArgs);
-  return checked.ok ? runTool(spec, checked.args, ctx, log) : checked.refusal;
-}
-
-/**
- * callTool's first step: the arguments against the tool's input schema (an argument it does not
- * take is refused too). A refusal is the tool result to answer with; the tool-call audit records
- * such a call without its arguments (they are whatever a client made up, of any size).
+ * A tool call is two steps, and every failure in either becomes a tool result with `isError: true`
+ * and a sentence a model can act on (MCP 2025-11-25 Server/Tools "Error Handling": input
+ * validation and execution errors are tool results, not protocol errors); neither throws.
+ *
+ * The first: the arguments against the tool's input schema (an argument it does not take is
+ * refused too). A refusal is the tool result to answer with; the tool-call audit records such a
+ * call without its arguments (they are whatever a client made up, of any size).
  */
 export function checkArguments(spec: ToolSpec, rawArgs: unknown): { ok: true; args: unknown } | { ok: false; refusal: CallToolResult } {
   const unknown = unknownArguments(spec, rawArgs);
@@ -236,18 +229,22 @@ export function checkArguments(spec: ToolSpec, rawArgs: unknown): { ok: true; ar
   return { ok: true, args: parsed.data };
 }
 
-/** callTool's second step: runs the tool on arguments checkArguments accepted (its `args`). Never throws. */
-export async function runTool(spec: ToolSpec, args: unknown, ctx: ToolContext, log?: Logger): Promise<CallToolResult> {
+/**
+ * The second step: runs the tool on arguments checkArguments accepted (its `args`). `who` (the
+ * client, the request) goes on the lines it logs, so they meet the call's audit row.
+ */
+export async function runTool(spec: ToolSpec, args: unknown, ctx: ToolContext, log?: Logger, who: Record<string, unknown> = {}): Promise<CallToolResult> {
   try {
     const { structured, text } = await spec.run(args, ctx);
     return { content: [{ type: "text", text: bounded(text) }], structuredContent: withoutNulls(structured) as Record<string, unknown> };
   } catch (err) {
     if (isUpstreamError(err)) return failure(upstreamSentence(err));
     if (err instanceof ToolError) {
-      if (err.warning) log?.warn({ tool: spec.name, ...err.warning.details }, err.warning.event);
+      // Nested: a detail named like a base field (`service`) must not write that field twice.
+      if (err.warning) log?.warn({ ...who, tool: spec.name, details: err.warning.details }, err.warning.event);
       return failure(err.message);
     }
-    log?.error({ err, tool: spec.name }, "a tool failed unexpectedly");
+    log?.error({ ...who, err, tool: spec.name }, "a tool failed unexpectedly");
     return failure(`The ${spec.name} tool failed unexpectedly. Try again; if it keeps failing, tell an administrator.`);
   }
 }

@@ -85,7 +85,7 @@ function refuseCharacter(c: string, i: number, language: QueryLanguage, quoted: 
 /** The query's tokens, or a ToolError that says what is wrong and where. */
 export function tokenize(query: string, language: QueryLanguage): QueryToken[] {
   // A lone surrogate is category Cs to a `u` regular expression; a pair is one code point.
-  if (/\p{Cs}/u.test(query)) throw new ToolError(`The ${language} has a broken Unicode character (a lone surrogate). Remove it and try again.`);
+  if (!query.isWellFormed()) throw new ToolError(`The ${language} has a broken Unicode character (a lone surrogate). Remove it and try again.`);
   const operators = OPERATORS[language];
   const tokens: QueryToken[] = [];
   let spaced = false;

@@ -82,9 +82,6 @@ export interface ToolSpec<I extends z.ZodType = z.ZodType, O extends z.ZodType =
   run(args: z.output<I>, ctx: ToolContext): Promise<ToolOutput<z.output<O>>>;
 }
 
-/** A lone surrogate: UTF-16 that no UTF-8 can carry. */
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-
 /**
  * A string argument that becomes part of a URL, a file name or an identifier, refused (naming
  * `name`) when it holds broken Unicode: encodeURIComponent throws on a lone surrogate (an
@@ -92,7 +89,7 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
  * into U+FFFD, another value than the one given.
  */
 export const wellFormed = <T extends z.ZodString>(schema: T, name: string): T =>
-  schema.refine((value) => !LONE_SURROGATE.test(value), `${name} holds broken Unicode (a lone surrogate); send it as valid text`) as T;
+  schema.refine((value) => value.isWellFormed(), `${name} holds broken Unicode (a lone surrogate); send it as valid text`) as T;
 
 /** Keeps the input/output types of a literal tool definition (so `run`'s arguments are typed). */
 export const defineTool = <I extends z.ZodType, O extends z.ZodType>(spec: ToolSpec<I, O>): ToolSpec => spec as unknown as ToolSpec;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { CallToolResult } from "@modelcontextprotocol/server";
 import { mcpRigForFile, type McpRig } from "../mcp.test-rig";
-import { callTool, toolDefinition } from "./call-tool";
+import { checkArguments, runTool, toolDefinition } from "./call-tool";
 import { TOOLS, toolByName } from "./catalogue";
 import { cqlFieldsOf } from "./confluence.tools";
 import { OPEN_POLICY } from "../../../contract/policy";
@@ -19,7 +19,11 @@ describe("MCP tools", () => {
     const c = await rig.t.container.mcp.toolAvailability.context();
     return { clients: rig.t.container.upstream.targets.clients, cursors: rig.t.container.mcp.cursors, atlassianUrl: c.atlassianUrl, bitbucketWorkspace: c.bitbucketWorkspace, policy: OPEN_POLICY };
   };
-  const call = async (name: string, args: unknown): Promise<CallToolResult & { structuredContent?: any }> => callTool(toolByName(name)!, args, await context());
+  const call = async (name: string, args: unknown): Promise<CallToolResult & { structuredContent?: any }> => {
+    const spec = toolByName(name)!;
+    const checked = checkArguments(spec, args);
+    return checked.ok ? runTool(spec, checked.args, await context()) : checked.refusal;
+  };
   const text = (r: CallToolResult) => (r.content[0] as { text: string }).text;
   const fault = (spec: Record<string, unknown>) => fetch(`${rig.sandbox.url}/__sandbox/faults`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(spec) });
   const clearFaults = () => fetch(`${rig.sandbox.url}/__sandbox/faults`, { method: "DELETE" });
