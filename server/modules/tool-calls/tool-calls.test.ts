@@ -7,12 +7,12 @@ import { objectsOf, redactArguments } from "./tool-calls.service";
 describe("tool-call audit: what a row keeps", () => {
   it("keeps prose as its length, cuts long strings, bounds nested values", () => {
     const long = "x".repeat(500);
-    expect(redactArguments({ issueKey: "BK-1", description: "secret plan ".repeat(10), summary: long, labels: ["a", "b"], fields: { customfield_1: { deep: { deeper: 1 } } } })).toEqual({
+    expect(redactArguments({ issueKey: "BK-1", description: "secret plan ".repeat(10), summary: long, labels: ["a", "b"], fields: { customfield_1: { deep: { deeper: 1 }, list: [[1, 2, 3]] } } })).toEqual({
       issueKey: "BK-1",
       description: "[120 characters]",
       summary: `${"x".repeat(200)}… [500 characters]`,
       labels: ["a", "b"],
-      fields: { customfield_1: { deep: "[object, 12 characters]" } },
+      fields: { customfield_1: { deep: "[object of 1]", list: "[list of 1]" } },
     });
     expect(redactArguments(null)).toEqual({});
   });
