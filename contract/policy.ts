@@ -96,14 +96,11 @@ export function proxyRefusal(p: ClientPolicy | null | undefined, service: "jira"
     p.bitbucketRepositories !== null && "Bitbucket repositories",
   ].filter((x): x is string => typeof x === "string");
   if (lists.length > 0) return `its policy limits it to some ${lists.join(", ")} (allow-lists)`;
-  const off = p.disabledTools.filter((name) => name.startsWith(`${service}_`));
-  if (off.length > 0) return `its policy switches off ${SERVICE_NAMES[service]} tools (${off.slice(0, 5).join(", ")}${off.length > 5 ? ", …" : ""})`;
-  const on = toolsetsOf(p);
-  const missing = SERVICE_TOOLSETS[service].filter((t) => TOOLSETS[t].default && !on.includes(t));
-  if (missing.length > 0 || !SERVICE_TOOLSETS[service].some((t) => on.includes(t))) {
-    return `its policy switches off ${SERVICE_NAMES[service]} toolsets (${(missing.length > 0 ? missing : SERVICE_TOOLSETS[service]).join(", ")})`;
-  }
-  return null;
+  const tools = p.disabledTools.filter((name) => name.startsWith(`${service}_`));
+  if (tools.length > 0) return `its policy switches off ${SERVICE_NAMES[service]} tools (${tools.slice(0, 5).join(", ")}${tools.length > 5 ? ", …" : ""})`;
+  // Every service has a default toolset, so a client left none of a service's is caught here too.
+  const off = SERVICE_TOOLSETS[service].filter((t) => TOOLSETS[t].default && !toolsetsOf(p).includes(t));
+  return off.length > 0 ? `its policy switches off ${SERVICE_NAMES[service]} toolsets (${off.join(", ")})` : null;
 }
 
 /** The console's policy form (OAuth Clients, "Policy"): each list as text, keys separated by commas, spaces or lines. */

@@ -73,7 +73,13 @@ describe("legacy HTTP+SSE: every message under the policy and rights of now", ()
 
     const roles = (await rig.admin.get<{ id: string; name: string }[]>("/api/roles")).body;
     const viewer = roles.find((r) => r.name === "viewer")!.id;
+    const seen = s.events.events.length;
     expect((await rig.admin.request("PUT", `/api/users/${user.row.id}/roles`, { json: { roleIds: [viewer] } })).status).toBe(200);
+    // The session hears that its tool list changed, and lists the read tools only.
+    await s.events.next((e) => e.event === "message" && JSON.parse(e.data).method === "notifications/tools/list_changed", seen);
+    const listed = (await s.send("tools/list")).message.result.tools.map((t: { name: string }) => t.name);
+    expect(listed).toContain("jira_get_issue");
+    expect(listed).not.toContain("jira_update_issue");
 
     // The write is refused at the HTTP level with a scope challenge, as /mcp refuses it.
     const refused = await s.send("tools/call", { name: "jira_update_issue", arguments: { issueKey: "BK-2", fields: { summary: "written after the demotion" } } });

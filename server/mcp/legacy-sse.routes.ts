@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { Server, type AuthInfo, type JSONRPCMessage, type McpServerFactory, type ServerEventBus, type Transport } from "@modelcontextprotocol/server";
+import { Server, type JSONRPCMessage, type McpServerFactory, type ServerEventBus, type Transport } from "@modelcontextprotocol/server";
 import { Router } from "express";
 import type { ClientRateLimit } from "../http/middleware/rate-limit";
 import type { Guard } from "../http/middleware/access";
@@ -58,7 +58,7 @@ export function legacySseRoutes(
         onOpen: (stream) => stream.res.write(`event: endpoint\ndata: ${LEGACY_MESSAGES_PATH}?sessionId=${stream.connectionId}\n\n`),
         // Each message carries the token of its own POST, verified then: its scopes and its client's
         // policy as they are now, not as they were when the stream opened (issue 24 item 1).
-        deliver: async (message, auth: AuthInfo) => transport.onmessage?.(message as JSONRPCMessage, { authInfo: auth }),
+        deliver: async (message, auth) => transport.onmessage?.(message as JSONRPCMessage, { authInfo: auth }),
       });
       // The session hears what subscriptions/listen streams hear: its tool list changed.
       const lowLevel = server instanceof Server ? server : server.server;

@@ -48,6 +48,12 @@ describe("raw proxy paths under a client's policy", () => {
     expect(refused.status).toBe(403);
     expect(refused.message).toMatch(/switches off Jira toolsets \(jira-issues\)/);
     expect((await get(CONFLUENCE)).status).toBe(200);
+    // None of a service's toolsets on: refused, naming its default ones.
+    const noBitbucket = await clientWith({ toolsets: ["jira-issues", "jira-projects", "confluence-pages"] });
+    const refusedBitbucket = await noBitbucket("/api/bitbucket/repositories/bridgekeeper");
+    expect(refusedBitbucket.status).toBe(403);
+    expect(refusedBitbucket.message).toMatch(/switches off Bitbucket toolsets \(bitbucket-code, bitbucket-prs\)/);
+    expect((await noBitbucket(JIRA_ISSUE)).status).toBe(200);
   });
 
   it("more toolsets than the default: not a restriction", async () => {
