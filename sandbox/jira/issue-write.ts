@@ -29,9 +29,19 @@ interface Apply {
   history: HistoryItem[];
 }
 
-function change(a: Apply, field: string, from: string | null, fromString: string | null, to: string | null, toString: string | null): void {
+function change(a: Apply, field: string, from: string | null, fromString: string | null, to: string | null, toString: string | null, fieldId = field): void {
   if (from === to && fromString === toString) return;
-  a.history.push({ field, fieldId: field, from, fromString, to, toString });
+  a.history.push({ field, fieldId, from, fromString, to, toString });
+}
+
+/**
+ * A new parent (or none), recorded as Jira Cloud records it whichever field set it (`parent` or
+ * Epic Link) and in either direction: one IssueParentAssociation item from the old parent to the new.
+ */
+function moveToParent(a: Apply, parent: Issue | null): void {
+  const old = a.issue.parentId ? a.state.issuesById.get(a.issue.parentId) : undefined;
+  change(a, "IssueParentAssociation", old?.id ?? null, old?.key ?? null, parent?.id ?? null, parent?.key ?? null, "parent");
+  a.issue.parentId = parent?.id ?? null;
 }
 
 function refList<T extends { id: string; name: string }>(a: Apply, field: string, value: unknown, options: T[]): string[] | null {
@@ -112,9 +122,7 @@ const SETTERS: Record<string, Setter> = {
     if (value === null) {
       const parent = a.issue.parentId ? a.state.issuesById.get(a.issue.parentId) : undefined;
       if (parent?.typeId !== TYPE_EPIC) return;
-      change(a, "Epic Link", parent.id, parent.key, null, null);
-      a.issue.parentId = null;
-      return;
+      return moveToParent(a, null);
     }
     const epic = typeof value === "string" ? findIssue(a.state, value) : undefined;
     if (epic && epic.typeId !== TYPE_EPIC) return void (a.errors[FIELD_EPIC_LINK] = `The issue ${epic.key} is not an epic.`);
@@ -151,8 +159,7 @@ function setParent(a: Apply, field: string, parent: Issue | undefined): void {
   if ((isSub && (parent.typeId === TYPE_SUBTASK || parent.typeId === TYPE_EPIC)) || (!isSub && parent.typeId !== TYPE_EPIC) || a.issue.typeId === TYPE_EPIC) {
     return void (a.errors[field] = "Given parent work item does not belong to appropriate hierarchy.");
   }
-  change(a, "parent", a.issue.parentId, null, parent.id, parent.key);
-  a.issue.parentId = parent.id;
+  moveToParent(a, parent);
 }
 
 function setUser(a: Apply, field: "assignee" | "reporter", value: unknown): void {

@@ -34,6 +34,8 @@ describe("allow-lists reach into fields, related objects and comments", () => {
   });
 
   const OUTSIDE = /This client may not use the Jira project OPS: an administrator limited it to BK/;
+  /** An issue or project named by id is refused without naming where it lives (nor whether it exists). */
+  const BY_ID = (id: string) => new RegExp(`^Jira (?:issue|project|sprint) ${id} is outside this client's projects \\(BK\\) or does not exist`);
   const created = async (args: Record<string, unknown>) => {
     const res = await open.call("jira_create_issue", args);
     expect(res.isError, res.text).toBe(false);
@@ -46,10 +48,15 @@ describe("allow-lists reach into fields, related objects and comments", () => {
   it("jira_create_issue: a parent in fields (by key or id) or an Epic Link outside the projects is refused, and nothing is created", async () => {
     const epic = await created({ projectKey: "OPS", issueType: "Epic", summary: "Outside epic" });
     const since = Date.now();
-    for (const fields of [{ parent: { key: epic.key } }, { parent: { id: epic.id } }, { parent: epic.key.toLowerCase() }, { customfield_10014: epic.key }]) {
+    for (const [fields, refusal] of [
+      [{ parent: { key: epic.key } }, OUTSIDE],
+      [{ parent: { id: epic.id } }, BY_ID(epic.id)],
+      [{ parent: epic.key.toLowerCase() }, OUTSIDE],
+      [{ customfield_10014: epic.key }, OUTSIDE],
+    ] as const) {
       const res = await limited.call("jira_create_issue", { projectKey: "BK", issueType: "Story", summary: "Under an outside epic", fields });
       expect(res.isError, JSON.stringify(fields)).toBe(true);
-      expect(res.text).toMatch(OUTSIDE);
+      expect(res.text).toMatch(refusal);
     }
     const batch = await limited.call("jira_create_issues", { issues: [{ projectKey: "BK", summary: "Fine" }, { projectKey: "BK", issueType: "Story", summary: "Under an outside epic", fields: { parent: { key: epic.key } } }] });
     expect(batch.isError).toBe(true);
@@ -72,21 +79,35 @@ describe("allow-lists reach into fields, related objects and comments", () => {
     const board = ((await open.call("jira_list_boards", { projectKey: "OPS" })).data.boards as { id: number }[])[0]!;
     const sprint = ((await open.call("jira_list_sprints", { boardId: board.id, state: "future" })).data.sprints as { id: number }[])[0]!;
     const since = Date.now();
-    for (const fields of [
-      { parent: { key: epic.key } },
-      { parent: { id: Number(epic.id) } },
-      { customfield_10014: epic.key },
-      { issuelinks: [{ type: { name: "Blocks" }, outwardIssue: { key: "OPS-1" } }] },
-      { project: { key: "OPS" } },
-      { customfield_10020: sprint.id },
-    ]) {
+    const bkLink = { type: { name: "Blocks" }, outwardIssue: { key: "BK-1" } };
+    const auth = `Basic ${Buffer.from("demo@bridgekeeper.test:sandbox-api-token").toString("base64")}`;
+    const opsProject = ((await (await fetch(`${rig.sandbox.url}/rest/api/3/project/OPS`, { headers: { authorization: auth } })).json()) as { id: string }).id;
+    for (const [fields, refusal] of [
+      [{ parent: { key: epic.key } }, OUTSIDE],
+      [{ parent: { id: Number(epic.id) } }, BY_ID(epic.id)],
+      // Both a key and an id: Jira may place the reference by either, so both are checked.
+      [{ parent: { key: "BK-1", id: epic.id } }, BY_ID(epic.id)],
+      [{ issuelinks: [{ type: { name: "Blocks" }, outwardIssue: { key: "BK-1", id: epic.id } }] }, BY_ID(epic.id)],
+      [{ project: { key: "BK", id: opsProject } }, BY_ID(opsProject)],
+      [{ customfield_10014: epic.key }, OUTSIDE],
+      [{ issuelinks: [{ type: { name: "Blocks" }, outwardIssue: { key: "OPS-1" } }] }, OUTSIDE],
+      // Every operation of a link edit, not only the first.
+      [{ issuelinks: [{ add: bkLink, remove: { type: { name: "Blocks" }, outwardIssue: { key: "OPS-1" } } }] }, OUTSIDE],
+      [{ project: { key: "OPS" } }, OUTSIDE],
+      [{ customfield_10020: sprint.id }, BY_ID(String(sprint.id))],
+    ] as const) {
       const update = await limited.call("jira_update_issue", { issueKey: story.key, fields });
       expect(update.isError, JSON.stringify(fields)).toBe(true);
-      expect(update.text).toMatch(OUTSIDE);
+      expect(update.text, JSON.stringify(fields)).toMatch(refusal);
       const transition = await limited.call("jira_transition_issue", { issueKey: story.key, transition: "In Progress", fields });
       expect(transition.isError, JSON.stringify(fields)).toBe(true);
-      expect(transition.text).toMatch(OUTSIDE);
+      expect(transition.text, JSON.stringify(fields)).toMatch(refusal);
     }
+    // Refused by id, the answer names no project: an id outside and one that does not exist read alike.
+    const byId = await limited.call("jira_update_issue", { issueKey: story.key, fields: { parent: { id: epic.id } } });
+    const noSuch = await limited.call("jira_update_issue", { issueKey: story.key, fields: { parent: { id: "99999999" } } });
+    expect(byId.text).not.toContain("OPS");
+    expect(noSuch.text.replace("99999999", epic.id)).toBe(byId.text);
     expect(writesSince(since)).toEqual([]);
     expect(await parentOf(story.key)).toBeUndefined();
     // A value that names nothing Jira's way cannot be placed, so it is refused under a list.
@@ -104,9 +125,22 @@ describe("allow-lists reach into fields, related objects and comments", () => {
 
     const res = await limited.call("jira_get_issue", { issueKey: mine.key });
     expect(res.isError).toBe(false);
-    expect(res.data.links).toEqual([{ type: "blocks", key: secret.key }]);
+    expect(res.data.links).toEqual([{ type: "blocks", key: secret.key, outside: true }]);
     expect(res.text).toContain(`Link: blocks ${secret.key} (outside this client's projects)`);
     expect(JSON.stringify(res)).not.toContain("Quarterly outage");
+  });
+
+  it("jira_get_issue by numeric id outside the projects is refused without naming its project, like an id Jira does not have", async () => {
+    const secret = await created({ projectKey: "OPS", summary: "Placed by id" });
+    const res = await limited.call("jira_get_issue", { issueKey: secret.id });
+    expect(res.isError).toBe(true);
+    expect(res.text).toMatch(BY_ID(secret.id));
+    expect(res.text).not.toContain("OPS");
+    const none = await limited.call("jira_get_issue", { issueKey: "99999999" });
+    expect(none.text.replace("99999999", secret.id)).toBe(res.text);
+    // Inside the projects, an id reads as before.
+    const mine = await created({ projectKey: "BK", summary: "Read by id" });
+    expect((await limited.call("jira_get_issue", { issueKey: mine.id })).data.key).toBe(mine.key);
   });
 
   it("bitbucket_list_repositories: the total counts only allowed repositories, and names outside cannot be probed", async () => {
@@ -143,6 +177,19 @@ describe("allow-lists reach into fields, related objects and comments", () => {
     const own = await open.call("jira_add_comment", { issueKey: "BK-1", body: "Mine" });
     expect((await limited.call("jira_edit_comment", { issueKey: "BK-1", commentId: own.data.commentId, body: "Mine, edited" })).isError).toBe(false);
     expect((await limited.call("jira_delete_comment", { issueKey: "BK-1", commentId: own.data.commentId })).isError).toBe(false);
+  });
+
+  it("under an open policy nothing extra is read: no comment before an edit or delete, no field list or issue before a create or update", async () => {
+    const own = (await open.call("jira_add_comment", { issueKey: "BK-1", body: "Open remark" })).data.commentId as string;
+    const bkEpic = await created({ projectKey: "BK", issueType: "Epic", summary: "Epic for an open client" });
+    const since = Date.now();
+    expect((await open.call("jira_edit_comment", { issueKey: "BK-1", commentId: own, body: "Open remark, edited" })).isError).toBe(false);
+    expect((await open.call("jira_delete_comment", { issueKey: "BK-1", commentId: own })).isError).toBe(false);
+    const story = await created({ projectKey: "BK", issueType: "Story", summary: "Open create", fields: { parent: { id: bkEpic.id }, customfield_10016: 2 } });
+    expect((await open.call("jira_update_issue", { issueKey: story.key, fields: { parent: { id: bkEpic.id }, customfield_10016: 3 } })).isError).toBe(false);
+    const reads = rig.sandbox.requests().filter((r) => r.at >= since && r.method === "GET");
+    expect(reads.filter((r) => r.path.includes(`/comment/${own}`))).toEqual([]);
+    expect(reads.filter((r) => r.path === "/rest/api/3/field" || r.path === `/rest/api/3/issue/${bkEpic.id}`)).toEqual([]);
   });
 
   it("broken Unicode in a path, label, file name or account id is a tool error naming the argument, not an unexpected failure", async () => {

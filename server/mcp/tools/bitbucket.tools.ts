@@ -3,8 +3,8 @@ import { cursorArg, pageNumber } from "./cursor";
 import { collect } from "../../upstream/paginate";
 import { UpstreamError } from "../../upstream/errors";
 import { clip, nameOf, shortDate } from "./format";
-import { assertRepositoryAllowed, repositoryAllowed } from "./policy";
-import { defineTool, READ_ONLY, type ToolContext } from "./tool";
+import { allowedSlugs, assertRepositoryAllowed, repositoryAllowed } from "./policy";
+import { defineTool, READ_ONLY, wellFormed, type ToolContext } from "./tool";
 
 /** A workspace or repository slug; never `.` or `..`, which would move the request path to another resource. */
 export const SLUG = /^(?!\.\.?$)[\w.-]{1,100}$/;
@@ -42,18 +42,11 @@ export const href = (links: unknown, name: string): string | null => {
  * Under a repository allow-list, the BBQL clause that keeps a listing to the listed repositories of
  * `workspace`, so that Bitbucket's page, its `size` and its next page count only those (a filter
  * after the fact would still tell how many others there are, and `nameContains` would probe their
- * names). null without a list; "" when none of the listed repositories is in this workspace.
+ * names). null without a list; "" when none of the listed repositories is in this workspace. A slug
+ * needs no escaping: the policy's pattern (contract/policy.ts) admits only letters, digits, `_`, `.` and `-`.
  */
-export function allowedRepositoriesClause(ctx: ToolContext, workspace: string): string | null {
-  const allowed = ctx.policy.bitbucketRepositories;
-  if (allowed === null) return null;
-  // `repo` entries hold in any workspace, `workspace/repo` ones only there (as repositoryAllowed reads them).
-  const here = allowed.flatMap((entry) => {
-    const [a, b] = entry.toLowerCase().split("/");
-    if (b === undefined) return [a!];
-    return a === workspace.toLowerCase() ? [b] : [];
-  });
-  return [...new Set(here)].map((slug) => `slug = "${slug.replace(/["\\]/g, "")}"`).join(" OR ");
+function allowedRepositoriesClause(ctx: ToolContext, workspace: string): string | null {
+  return allowedSlugs(ctx.policy, workspace)?.map((slug) => `slug = "${slug}"`).join(" OR ") ?? null;
 }
 
 const RepositorySchema = z.object({
@@ -76,7 +69,7 @@ export const bitbucketListRepositories = defineTool({
   description: "List a Bitbucket workspace's repositories, most recently changed first.",
   input: z.object({
     workspace: workspaceArg,
-    nameContains: z.string().trim().min(1).max(100, "nameContains may be at most 100 characters").optional().describe("A part of the name."),
+    nameContains: wellFormed(z.string().trim().min(1).max(100, "nameContains may be at most 100 characters"), "nameContains").optional().describe("A part of the name."),
     maxResults: z.number().int().min(1, "maxResults must be at least 1").max(100, "maxResults may be at most 100").default(25),
     cursor: cursorArg,
   }),

@@ -382,7 +382,12 @@ describe("the MCP tool catalogue, every tool against the sandbox", () => {
       switch (ALLOW_LIST_KIND[name]) {
         case "object":
           expect(res.isError, res.text).toBe(true);
-          expect(res.text).toMatch(new RegExp(`^This client may not use ${OBJECT_WORDS[tool.service]} \\S+: an administrator limited it to ${tool.service === "bitbucket" ? "nowhere/none" : "ZZZ"}\\. Work within those, or ask an administrator\\.$`));
+          // A board or sprint is placed by a read and refused without naming its project.
+          expect(res.text).toMatch(
+            /^Jira (?:board|sprint) \d+ is outside/.test(res.text)
+              ? /^Jira (?:board|sprint) \d+ is outside this client's projects \(ZZZ\) or does not exist\. Work within those projects, or ask an administrator\.$/
+              : new RegExp(`^This client may not use ${OBJECT_WORDS[tool.service]} \\S+: an administrator limited it to ${tool.service === "bitbucket" ? "nowhere/none" : "ZZZ"}\\. Work within those, or ask an administrator\\.$`),
+          );
           break;
         case "listing": {
           expect(res.isError, res.text).toBe(false);

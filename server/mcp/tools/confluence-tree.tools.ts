@@ -3,7 +3,7 @@ import { collect, firstOf } from "../../upstream/paginate";
 import { cursorArg } from "./cursor";
 import { maxLengthArg, PageAnswerSchema, pageAnswer, pageInReach, pageUrl, wikiUrl } from "./confluence.tools";
 import { isUpstreamError } from "../../upstream/errors";
-import { assertSpaceAllowed } from "./policy";
+import { assertSpaceAllowed, outsidePage } from "./policy";
 import { defineTool, READ_ONLY, ToolError, wellFormed, WRITES, type ToolContext } from "./tool";
 
 /** Finding one's way around Confluence: the spaces, where a page sits (its parents and children), its labels. */
@@ -13,26 +13,15 @@ const spaceKey = z.string().trim().regex(/^~?[\w-]{1,255}$/, "spaceKey must be a
 /** Keys are upper case, personal spaces (~account) as given. */
 const normaliseKey = (key: string) => (key.startsWith("~") ? key : key.toUpperCase());
 const noSpace = (key: string) => new ToolError(`There is no Confluence space ${key}. List the spaces with confluence_list_spaces and try again.`);
-const PageLineSchema = z.object({ id: z.string(), title: z.string(), url: z.string().nullable() });
-
-/** How a related page outside the client's spaces shows: its id, never its title (nor its link, whose path carries the title). */
-const OUTSIDE_TITLE = "(a page outside this client's spaces)";
+const PageLineSchema = z.object({ id: z.string(), title: z.string(), url: z.string().nullable(), outside: z.literal(true).optional().describe("Outside this client's spaces: shown by id only") });
 
 /**
- * Whether a page related to one already held to the allow-list (its child, its ancestor) is in the
- * client's spaces. Confluence keeps a page tree inside one space, so a page of the checked page's
- * space is; one naming another space is placed by that space's key, and one naming none is not.
+ * A page related to one already held to the allow-list (its child, its ancestor). Confluence keeps
+ * a page tree inside one space, so a page of the checked page's space is shown in full; one naming
+ * another space or none (which should not happen) shows as outside (outsidePage), with no read to place it.
  */
-async function relatedInReach(ctx: ToolContext, spaceId: string | number | null | undefined, checkedSpaceId: string | number | null | undefined): Promise<boolean> {
-  const allowed = ctx.policy.confluenceSpaces;
-  if (allowed === null) return true;
-  if (spaceId === null || spaceId === undefined) return false;
-  if (String(spaceId) === String(checkedSpaceId)) return true;
-  return allowed.includes((await ctx.clients.confluence.space(String(spaceId))).key);
-}
-
-const pageLine = async (ctx: ToolContext, p: { id: string | number; title: string; spaceId?: string | number | null }, checkedSpaceId: string | number | null | undefined) =>
-  (await relatedInReach(ctx, p.spaceId, checkedSpaceId)) ? { id: String(p.id), title: p.title, url: pageUrl(ctx, { ...p, id: String(p.id) }) } : { id: String(p.id), title: OUTSIDE_TITLE, url: null };
+const pageLine = (ctx: ToolContext, p: { id: string | number; title: string; spaceId?: string | number | null }, checkedSpaceId: string | number | null | undefined) =>
+  ctx.policy.confluenceSpaces === null || (p.spaceId !== null && p.spaceId !== undefined && String(p.spaceId) === String(checkedSpaceId)) ? { id: String(p.id), title: p.title, url: pageUrl(ctx, { ...p, id: String(p.id) }) } : outsidePage(String(p.id));
 
 export const confluenceListSpaces = defineTool({
   name: "confluence_list_spaces",
@@ -64,7 +53,7 @@ export const confluenceGetPageChildren = defineTool({
   async run({ pageId: id, maxResults }, ctx) {
     const parent = await pageInReach(ctx, id);
     const { items, truncated } = await firstOf(ctx.clients.confluence.children(id), maxResults);
-    const children = await Promise.all(items.map((p) => pageLine(ctx, p, parent.spaceId)));
+    const children = items.map((p) => pageLine(ctx, p, parent.spaceId));
     const text = children.length ? [`${children.length} page${children.length === 1 ? "" : "s"} under "${parent.title}"${truncated ? " (more: raise maxResults)" : ""}:`, ...children.map((c) => `- ${c.title} (id ${c.id})`)].join("\n") : `"${parent.title}" has no child pages.`;
     return { structured: { pageId: id, title: parent.title, children, truncated }, text };
   },
@@ -84,7 +73,7 @@ export const confluenceGetPageAncestors = defineTool({
     const ids = (await collect(ctx.clients.confluence.ancestors(id))).map((a) => String(a.id));
     // Confluence names ancestors by id only: their titles are read alongside (a handful, in parallel).
     const pages = await Promise.all(ids.map((a) => ctx.clients.confluence.getPage(a, "storage")));
-    const ancestors = await Promise.all(pages.map((p) => pageLine(ctx, p, page.spaceId)));
+    const ancestors = pages.map((p) => pageLine(ctx, p, page.spaceId));
     const crumbs = [...ancestors.map((a) => a.title), page.title].join(" › ");
     return { structured: { pageId: id, title: page.title, ancestors }, text: ancestors.length ? crumbs : `"${page.title}" is at the top of its space.` };
   },

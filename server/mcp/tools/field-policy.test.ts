@@ -28,4 +28,19 @@ describe("field references: the pieces", () => {
     expect(referencesIn("project", { id: "10001" })).toEqual({ refs: ["10001"], unreadable: false });
     expect(referencesIn("sprint", { id: 7 })).toEqual({ refs: ["7"], unreadable: false });
   });
+
+  it("a reference giving both a key and an id is checked by both: Jira may place it by either", () => {
+    expect(referencesIn("issue", { key: "BK-1", id: "10042" })).toEqual({ refs: ["BK-1", "10042"], unreadable: false });
+    expect(referencesIn("links", [{ type: { name: "Blocks" }, outwardIssue: { key: "BK-1", id: 10042 } }, { type: { name: "Relates" }, inwardIssue: { key: "BK-2", id: "10043" } }])).toEqual({ refs: ["BK-1", "10042", "BK-2", "10043"], unreadable: false });
+    expect(referencesIn("project", { key: "BK", id: "10001" })).toEqual({ refs: ["BK", "10001"], unreadable: false });
+    // Unreadable only when neither names anything Jira's way.
+    expect(referencesIn("issue", { key: "not a key", id: "10042" })).toEqual({ refs: ["10042"], unreadable: false });
+    expect(referencesIn("issue", { key: "not a key", id: "x" }).unreadable).toBe(true);
+  });
+
+  it("every operation of a link edit is read, not only the first", () => {
+    const link = (key: string) => ({ type: { name: "Blocks" }, outwardIssue: { key } });
+    expect(referencesIn("links", { add: link("BK-1"), remove: link("OPS-1") }).refs).toEqual(["BK-1", "OPS-1"]);
+    expect(referencesIn("links", [{ set: [link("BK-1"), link("OPS-2")], edit: link("OPS-3") }]).refs).toEqual(["BK-1", "OPS-2", "OPS-3"]);
+  });
 });

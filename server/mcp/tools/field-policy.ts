@@ -1,5 +1,4 @@
-import { assertSprintAllowed } from "./jira-sprints.tools";
-import { assertIssueAllowed, assertProjectAllowed } from "./policy";
+import { assertIssueAllowed, assertProjectAllowed, assertSprintAllowed, isProjectKey, issueInProjects, notFoundAs, outsideById, projectOfKey } from "./policy";
 import { ToolError, type ToolContext } from "./tool";
 
 /**
@@ -47,37 +46,46 @@ export function fieldKind(id: string, listed: { schema?: { type?: string; items?
   return "plain";
 }
 
-const ISSUE_KEY = /^[A-Za-z][A-Za-z0-9_]*-\d+$/;
-const PROJECT_KEY = /^[A-Za-z][A-Za-z0-9_]*$/;
 const ID = /^\d{1,18}$/;
+/** The operations of a link edit (Jira's `update` verbs), every one of them read. */
+const LINK_OPERATIONS = ["add", "set", "edit", "remove"] as const;
 
 /**
  * The references a field's value makes, in Jira's JSON shapes: a key or id as text or number,
- * `{key}` or `{id}`, a list of them; links as `{type, inwardIssue|outwardIssue}` (or inside an
- * `add`/`set`/`remove` operation). `unreadable` when some value names something another way (a
- * name, a URL): such a reference cannot be placed, so it is refused under a list.
+ * `{key}`, `{id}` or both (Jira may place it by either, so each is a reference), a list of them;
+ * links as `{type, inwardIssue|outwardIssue}`, or inside `add`/`set`/`edit`/`remove` operations
+ * (every one given). `unreadable` when some value names something another way (a name, a URL):
+ * such a reference cannot be placed, so it is refused under a list.
  */
 export function referencesIn(kind: Exclude<FieldKind, "plain" | "unknown">, value: unknown): { refs: string[]; unreadable: boolean } {
   const refs: string[] = [];
   let unreadable = false;
-  const name = kind === "project" ? PROJECT_KEY : kind === "sprint" ? ID : ISSUE_KEY;
-  /** One reference (or a list of them): a key or id, as text or number, or `{key}` / `{id}`. */
+  /** A key or id as text or number, or null when it is neither. */
+  const named = (v: unknown): string | null => {
+    if (typeof v === "number") return Number.isSafeInteger(v) && v >= 0 ? String(v) : null;
+    if (typeof v !== "string") return null;
+    const text = v.trim();
+    const fits = ID.test(text) || (kind === "project" ? isProjectKey(text) : kind === "issue" || kind === "links" ? projectOfKey(text) !== null : false);
+    return fits ? text.toUpperCase() : null;
+  };
+  /** One reference (or a list of them): a key or id, as text or number, or `{key}` / `{id}` / `{key, id}`. */
   const ref = (v: unknown): void => {
     if (v === null || v === undefined) return;
     if (Array.isArray(v)) return v.forEach(ref);
-    if (typeof v === "number" && Number.isSafeInteger(v) && v >= 0) return void refs.push(String(v));
-    if (typeof v === "string" && (ID.test(v.trim()) || name.test(v.trim()))) return void refs.push(v.trim().toUpperCase());
-    const o = typeof v === "object" ? (v as Record<string, unknown>) : {};
-    if (typeof o.key === "string" && kind !== "sprint") return ref(o.key);
-    if (typeof o.id === "number" || (typeof o.id === "string" && ID.test(o.id.trim()))) return ref(o.id);
-    unreadable = true;
+    const given = typeof v === "object" ? [kind === "sprint" ? null : named((v as Record<string, unknown>).key), named((v as Record<string, unknown>).id)] : [named(v)];
+    const found = given.filter((r): r is string => r !== null);
+    if (found.length === 0) unreadable = true;
+    refs.push(...found);
   };
-  /** One link: `{type, inwardIssue | outwardIssue}`, or an operation (`{add: link}`) holding one. */
+  /** One link: `{type, inwardIssue | outwardIssue}`, or operations (`{add: link, remove: link}`) holding them. */
   const link = (v: unknown): void => {
     if (v === null || v === undefined) return;
     const o = typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
-    const op = o.add ?? o.set ?? o.edit ?? o.remove;
-    if (op !== undefined) return Array.isArray(op) ? op.forEach(link) : link(op);
+    const ops = LINK_OPERATIONS.filter((op) => o[op] !== undefined);
+    if (ops.length > 0) {
+      for (const op of ops) (Array.isArray(o[op]) ? (o[op] as unknown[]) : [o[op]]).forEach(link);
+      return;
+    }
     if (o.inwardIssue === undefined && o.outwardIssue === undefined) return void (unreadable = true);
     ref(o.inwardIssue);
     ref(o.outwardIssue);
@@ -87,22 +95,23 @@ export function referencesIn(kind: Exclude<FieldKind, "plain" | "unknown">, valu
   return { refs, unreadable };
 }
 
-/** An issue by key is placed by its project; by numeric id it is read first (Jira answers with its key). */
-async function assertIssueRefAllowed(ctx: ToolContext, ref: string): Promise<void> {
-  if (!ID.test(ref)) return assertIssueAllowed(ctx, ref);
-  const issue = await ctx.clients.jira.getIssue(ref, { fields: ["project"] });
-  assertIssueAllowed(ctx, issue.key);
+/** An issue named by numeric id is read to be placed (Jira answers with its key); outside the list, or unknown to Jira, it is refused without naming a project. */
+async function assertIssueIdAllowed(ctx: ToolContext, id: string): Promise<void> {
+  const issue = await ctx.clients.jira.getIssue(id, { fields: ["project"] }).catch(notFoundAs(() => outsideById(ctx, "issue", id)));
+  if (!issueInProjects(ctx.policy, issue.key)) throw outsideById(ctx, "issue", id);
 }
 
-async function assertProjectRefAllowed(ctx: ToolContext, ref: string): Promise<void> {
-  assertProjectAllowed(ctx, ID.test(ref) ? (await ctx.clients.jira.project(ref)).key : ref);
+async function assertProjectIdAllowed(ctx: ToolContext, id: string): Promise<void> {
+  const project = await ctx.clients.jira.project(id).catch(notFoundAs(() => outsideById(ctx, "project", id)));
+  if (!(ctx.policy.jiraProjects ?? []).includes(project.key.toUpperCase())) throw outsideById(ctx, "project", id);
 }
 
 /**
  * Refuses field sets (Jira's `fields` JSON, as sent) that name an issue, project or sprint outside
  * the client's Jira projects. Without a project list nothing is checked (and nothing read); with
- * one, Jira's field list is read once when a field the tools do not know is given, and each issue
- * or project named by id (and each sprint) is read to place it.
+ * one, Jira's field list is read once when a field the tools do not know is given; references by
+ * key are checked first, then each issue or project named by id (and each sprint) is read, all at
+ * once, to place it.
  */
 export async function assertFieldsAllowed(ctx: ToolContext, ...fieldSets: (Record<string, unknown> | undefined)[]): Promise<void> {
   if (ctx.policy.jiraProjects === null) return;
@@ -112,6 +121,8 @@ export async function assertFieldsAllowed(ctx: ToolContext, ...fieldSets: (Recor
   const kinds = new Map(ids.map((id) => [id, fieldKind(id, listed.get(id))]));
   const unknown = ids.filter((id) => kinds.get(id) === "unknown");
   if (unknown.length) throw new ToolError(`Jira has no field ${unknown.join(", ")}: find field ids with jira_search_fields (or jira_get_create_fields, jira_get_edit_fields).`);
+  /** The reads that place references by id (and sprints), one per reference, run together once every key has passed. */
+  const reads = new Map<string, () => Promise<void>>();
   for (const fields of sets) {
     for (const [id, value] of Object.entries(fields)) {
       const kind = kinds.get(id)!;
@@ -123,10 +134,14 @@ export async function assertFieldsAllowed(ctx: ToolContext, ...fieldSets: (Recor
         throw new ToolError(`This client is limited to some Jira projects: ${id} must name ${how}, so that the allow-list can place them.`);
       }
       for (const ref of refs) {
-        if (kind === "project") await assertProjectRefAllowed(ctx, ref);
-        else if (kind === "sprint") await assertSprintAllowed(ctx, Number(ref));
-        else await assertIssueRefAllowed(ctx, ref);
+        if (kind === "sprint") reads.set(`sprint ${ref}`, () => assertSprintAllowed(ctx, Number(ref)));
+        else if (kind === "project") {
+          if (ID.test(ref)) reads.set(`project ${ref}`, () => assertProjectIdAllowed(ctx, ref));
+          else assertProjectAllowed(ctx, ref);
+        } else if (ID.test(ref)) reads.set(`issue ${ref}`, () => assertIssueIdAllowed(ctx, ref));
+        else assertIssueAllowed(ctx, ref);
       }
     }
   }
+  await Promise.all([...reads.values()].map((read) => read()));
 }

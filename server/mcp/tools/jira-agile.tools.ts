@@ -3,8 +3,7 @@ import { collect, firstOf } from "../../upstream/paginate";
 import { cursorArg, offsetPaging } from "./cursor";
 import { nameOf, shortDate } from "./format";
 import { browseUrl, explainJqlError } from "./jira.tools";
-import { assertIssuesHeld, assertProjectAllowed, constrainJql } from "./policy";
-import { assertSprintAllowed } from "./jira-sprints.tools";
+import { assertBoardAllowed, assertIssuesHeld, assertProjectAllowed, assertSprintAllowed, constrainJql, issueInProjects } from "./policy";
 import { defineTool, READ_ONLY, type ToolContext } from "./tool";
 
 /** Jira Software's boards and sprints (Agile REST 1.0): where a team's current work is. */
@@ -51,11 +50,7 @@ export const jiraListSprints = defineTool({
   output: z.object({ sprints: z.array(SprintSchema) }),
   annotations: { title: "List a board's sprints", ...READ_ONLY },
   async run({ boardId: id, state, maxResults }, ctx) {
-    if (ctx.policy.jiraProjects !== null) {
-      const board = await ctx.clients.jira.board(id);
-      const project = board.location?.projectKey ?? null;
-      if (!boardAllowed(ctx, project)) assertProjectAllowed(ctx, project ?? "(no project)");
-    }
+    await assertBoardAllowed(ctx, id);
     const sprints = ((await collect(ctx.clients.jira.sprints(id, state, maxResults))) as { id: number; name: string; state: string; goal?: string; startDate?: string; endDate?: string }[]).map((s) => ({
       id: s.id,
       name: s.name,
@@ -88,8 +83,7 @@ export const jiraGetSprintIssues = defineTool({
     // The sprint is placed by its board (as jira_list_sprints places a board): outside the list it
     // is refused, not answered as empty; inside, issues of other projects it holds are left out.
     await assertSprintAllowed(ctx, sprintId);
-    const allowed = ctx.policy.jiraProjects;
-    const { items: found, truncated } = await firstOf(ctx.clients.jira.sprintIssues(sprintId), maxResults, (i) => allowed === null || allowed.includes(i.key.split("-")[0]!.toUpperCase()));
+    const { items: found, truncated } = await firstOf(ctx.clients.jira.sprintIssues(sprintId), maxResults, (i) => issueInProjects(ctx.policy, i.key));
     const issues = found.map((i) => ({ key: i.key, summary: typeof i.fields.summary === "string" ? i.fields.summary : "", status: nameOf(i.fields.status), assignee: nameOf(i.fields.assignee), type: nameOf(i.fields.issuetype), url: browseUrl(ctx, i.key) }));
     const byStatus = new Map<string, typeof issues>();
     for (const i of issues) byStatus.set(i.status ?? "?", [...(byStatus.get(i.status ?? "?") ?? []), i]);

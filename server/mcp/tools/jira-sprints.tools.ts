@@ -4,8 +4,8 @@ import type { JiraSprint } from "../../upstream/jira.client";
 import { cursorArg } from "./cursor";
 import { nameOf, shortDate } from "./format";
 import { browseUrl, ISSUE_KEY } from "./jira.tools";
-import { assertIssueAllowed, assertProjectAllowed, projectOfKey, searchInProjects } from "./policy";
-import { defineTool, READ_ONLY, ToolError, WRITES, type ToolContext } from "./tool";
+import { assertBoardAllowed, assertIssueAllowed, assertSprintAllowed, searchInProjects } from "./policy";
+import { defineTool, READ_ONLY, ToolError, WRITES } from "./tool";
 
 /**
  * Planning work in Jira Software (Agile REST 1.0): creating and changing sprints, moving issues
@@ -38,21 +38,6 @@ const present = (s: JiraSprint) => ({ sprintId: s.id, name: s.name, state: s.sta
 
 const sprintLine = (s: ReturnType<typeof present>) =>
   [`sprint ${s.sprintId} "${s.name}" [${s.state}]${s.boardId !== null ? ` on board ${s.boardId}` : ""}`, s.start || s.end ? `${shortDate(s.start) ?? "?"} → ${shortDate(s.end) ?? "?"}` : null, s.goal ? `Goal: ${s.goal}` : null].filter(Boolean).join("\n");
-
-/** Under a Jira allow-list, the board's project must be in it (one read); without one, nothing is read. */
-async function assertBoardAllowed(ctx: ToolContext, id: number): Promise<void> {
-  if (ctx.policy.jiraProjects === null) return;
-  const board = await ctx.clients.jira.board(id);
-  assertProjectAllowed(ctx, board.location?.projectKey ?? "(no project)");
-}
-
-/** A sprint is placed by its board: under a Jira allow-list the sprint and its board are read first. */
-export async function assertSprintAllowed(ctx: ToolContext, id: number): Promise<void> {
-  if (ctx.policy.jiraProjects === null) return;
-  const sprint = await ctx.clients.jira.sprint(id);
-  if (sprint.originBoardId === undefined) assertProjectAllowed(ctx, "(no project)");
-  else await assertBoardAllowed(ctx, sprint.originBoardId);
-}
 
 const checkOrder = (start: string | undefined, end: string | undefined) => {
   if (start && end && Date.parse(end) < Date.parse(start)) throw new ToolError("endDate is before startDate: give an end date after the start date.");
@@ -171,11 +156,8 @@ export const jiraGetEpicChildren = defineTool({
     const scope = `jira_get_epic_children\u0000${epic}`;
     const token = cursor === undefined ? undefined : ctx.cursors.open(scope, cursor);
     const page = await searchInProjects(ctx, `parent = "${epic}" ORDER BY rank ASC`, (jql) => ctx.clients.jira.searchJql({ jql, fields: CHILD_FIELDS, maxResults, ...(token ? { nextPageToken: token } : {}) }), { issues: [], isLast: true });
-    // The JQL keeps to the client's projects; children of other projects are left out here too, whatever the search answered.
-    const allowed = ctx.policy.jiraProjects;
-    const issues = page.issues
-      .filter((i) => allowed === null || allowed.includes(projectOfKey(i.key) ?? ""))
-      .map((i) => ({ key: i.key, summary: typeof i.fields.summary === "string" ? i.fields.summary : "", status: nameOf(i.fields.status), type: nameOf(i.fields.issuetype), assignee: nameOf(i.fields.assignee), url: browseUrl(ctx, i.key) }));
+    // searchInProjects keeps the JQL to the client's projects and withholds an answer reaching outside them.
+    const issues = page.issues.map((i) => ({ key: i.key, summary: typeof i.fields.summary === "string" ? i.fields.summary : "", status: nameOf(i.fields.status), type: nameOf(i.fields.issuetype), assignee: nameOf(i.fields.assignee), url: browseUrl(ctx, i.key) }));
     const nextCursor = page.isLast === false && page.nextPageToken ? ctx.cursors.seal(scope, page.nextPageToken) : null;
     const lines = issues.map((i) => `- ${i.key} [${i.status ?? "?"}] ${i.summary} — ${i.type ?? "?"} · ${i.assignee ?? "unassigned"}`);
     const head = issues.length ? `${issues.length} child issue${issues.length === 1 ? "" : "s"} of ${epic}${nextCursor ? " (more: call again with the cursor below)" : ""}:` : `${epic} has no ${token ? "more " : ""}child issues.`;

@@ -3,7 +3,7 @@ import type { JiraIssue } from "../../upstream/jira.client";
 import { adfToMarkdown } from "./markdown/adf-to-markdown";
 import { brief, clip, closest, nameOf, shortDate } from "./format";
 import { isUpstreamError } from "../../upstream/errors";
-import { assertIssueAllowed, projectOfKey, searchInProjects, withoutOutsideIssues } from "./policy";
+import { assertIssueAllowed, issueInProjects, OUTSIDE_ISSUE, outsideById, outsideIssue, projectOfKey, searchInProjects, withoutOutsideIssues } from "./policy";
 import { cursorArg } from "./cursor";
 import { defineTool, READ_ONLY, ToolError, type ToolContext } from "./tool";
 
@@ -128,7 +128,7 @@ export const jiraGetIssue = defineTool({
     components: z.array(z.string()),
     parent: z.string().nullable(),
     subtasks: z.array(z.string()),
-    links: z.array(z.object({ type: z.string(), key: z.string(), summary: z.string().nullable() })),
+    links: z.array(z.object({ type: z.string(), key: z.string(), summary: z.string().nullable(), outside: z.literal(true).optional().describe("Outside this client's projects: shown by key only") })),
     description: z.string().describe("Markdown"),
     url: z.string().nullable(),
     comments: z.array(CommentSchema),
@@ -139,12 +139,17 @@ export const jiraGetIssue = defineTool({
   }),
   annotations: { title: "Read a Jira issue", ...READ_ONLY },
   async run({ issueKey, comments, include }, ctx) {
-    if (projectOfKey(issueKey)) assertIssueAllowed(ctx, issueKey);
-    const issue = (await ctx.clients.jira.getIssue(issueKey.toUpperCase(), include.length ? { expand: include } : {})) as JiraIssue & {
+    const byId = projectOfKey(issueKey) === null;
+    if (!byId) assertIssueAllowed(ctx, issueKey);
+    const issue = (await ctx.clients.jira.getIssue(issueKey.toUpperCase(), include.length ? { expand: include } : {}).catch((err: unknown) => {
+      // Under a list, an id Jira does not have is refused as one outside it is: the answer tells neither.
+      throw byId && ctx.policy.jiraProjects !== null && isUpstreamError(err) && err.kind === "not_found" ? outsideById(ctx, "issue", issueKey) : err;
+    })) as JiraIssue & {
       transitions?: { id: string; name: string; to?: { name?: string } }[];
       changelog?: { histories?: { author?: unknown; created?: string; items?: { field?: string; fromString?: string | null; toString?: string | null }[] }[] };
     };
-    // Asked by numeric id: placed by what came back.
+    // Asked by numeric id: placed by what came back, and refused without naming where it lives.
+    if (byId && !issueInProjects(ctx.policy, issue.key)) throw outsideById(ctx, "issue", issueKey);
     assertIssueAllowed(ctx, issue.key);
     const f = issue.fields;
     const all = ((f.comment as { comments?: { author?: unknown; created?: string; body?: unknown }[] } | undefined)?.comments ?? []).map((c) => ({
@@ -152,13 +157,12 @@ export const jiraGetIssue = defineTool({
       created: c.created ?? null,
       body: clip(adfToMarkdown(c.body), 2000).text,
     }));
-    // A linked issue outside the client's projects shows by key only: never its summary.
-    const allowed = ctx.policy.jiraProjects;
+    // A linked issue outside the client's projects shows by key only (outsideIssue): never its summary.
     const links = ((f.issuelinks as { type?: { outward?: string; inward?: string }; outwardIssue?: JiraIssue; inwardIssue?: JiraIssue }[] | undefined) ?? []).flatMap((l) => {
       const other = l.outwardIssue ?? l.inwardIssue;
       if (!other) return [];
-      const inside = allowed === null || allowed.includes(projectOfKey(other.key) ?? "");
-      return [{ type: (l.outwardIssue ? l.type?.outward : l.type?.inward) ?? "relates to", key: other.key, summary: inside && typeof other.fields?.summary === "string" ? other.fields.summary : null, inside }];
+      const type = (l.outwardIssue ? l.type?.outward : l.type?.inward) ?? "relates to";
+      return [issueInProjects(ctx.policy, other.key) ? { type, key: other.key, summary: typeof other.fields?.summary === "string" ? other.fields.summary : null } : { type, ...outsideIssue(other.key), summary: null }];
     });
     const structured = {
       key: issue.key,
@@ -174,7 +178,7 @@ export const jiraGetIssue = defineTool({
       components: Array.isArray(f.components) ? f.components.map(nameOf).filter((c): c is string => c !== null) : [],
       parent: (f.parent as { key?: string } | undefined)?.key ?? null,
       subtasks: Array.isArray(f.subtasks) ? (f.subtasks as { key: string }[]).map((s) => s.key) : [],
-      links: links.map(({ inside: _inside, ...link }) => link),
+      links,
       description: clip(adfToMarkdown(f.description), DESCRIPTION_LIMIT).text,
       url: browseUrl(ctx, issue.key),
       comments: all.slice(-comments),
@@ -199,7 +203,7 @@ export const jiraGetIssue = defineTool({
       structured.components.length ? `Components: ${structured.components.join(", ")}` : null,
       structured.parent ? `Parent: ${structured.parent}` : null,
       structured.subtasks.length ? `Subtasks: ${structured.subtasks.join(", ")}` : null,
-      ...links.map((l) => `Link: ${l.type} ${l.key}${l.summary ? ` (${l.summary})` : l.inside ? "" : " (outside this client's projects)"}`),
+      ...links.map((l) => `Link: ${l.type} ${l.key}${l.summary ? ` (${l.summary})` : ""}${"outside" in l ? ` ${OUTSIDE_ISSUE}` : ""}`),
       structured.url,
     ].filter(Boolean);
     const text = [

@@ -5,7 +5,7 @@ import { createClient } from "../../oauth/oauth.adversarial.helpers";
 import { signedInAs } from "../../test/factories";
 import { listenForToolChanges, mcpClient, modernRpc, startMcpRig, type McpRig } from "../mcp.test-rig";
 import { TOOLS } from "./catalogue";
-import { constrainCql, constrainJql, repositoryAllowed, withoutOutsideIssues } from "./policy";
+import { allowedSlugs, constrainCql, constrainJql, issueInProjects, repositoryAllowed, withoutOutsideIssues } from "./policy";
 
 const policy = (p: ClientPolicyInput = {}) => ClientPolicySchema.parse(p);
 
@@ -16,7 +16,7 @@ describe("client policy: the pieces", () => {
       { id: "2", type: { name: "Relates" }, inwardIssue: { id: "8", key: "BK-2", fields: { summary: "Visible" } } },
     ];
     const held = JSON.stringify(withoutOutsideIssues(links, policy({ jiraProjects: ["BK"] })));
-    expect(held).toContain('"outwardIssue":{"key":"OPS-49"}');
+    expect(held).toContain('"outwardIssue":{"key":"OPS-49","outside":true}');
     expect(held).not.toContain("Secret outage");
     expect(held).toContain("Visible");
     expect(withoutOutsideIssues(links, policy({}))).toBe(links);
@@ -53,6 +53,17 @@ describe("client policy: the pieces", () => {
     expect(repositoryAllowed(p, "acme", "billing")).toBe(true);
     expect(repositoryAllowed(p, "bridgekeeper", "billing")).toBe(false);
     expect(repositoryAllowed(OPEN_POLICY, "x", "y")).toBe(true);
+    expect(allowedSlugs(p, "Acme")).toEqual(["api-gateway", "billing"]);
+    expect(allowedSlugs(p, "bridgekeeper")).toEqual(["api-gateway"]);
+    expect(allowedSlugs(OPEN_POLICY, "acme")).toBeNull();
+  });
+
+  it("issueInProjects: an issue key's project is in the list; no list holds every issue, a key naming no project none", () => {
+    const p = policy({ jiraProjects: ["BK"] });
+    expect(issueInProjects(p, "bk-12")).toBe(true);
+    expect(issueInProjects(p, "OPS-1")).toBe(false);
+    expect(issueInProjects(p, "10042")).toBe(false);
+    expect(issueInProjects(OPEN_POLICY, "OPS-1")).toBe(true);
   });
 
   it("refuses bad policies with field messages", () => {
@@ -148,11 +159,11 @@ describe("client policy: set by an administrator, enforced on every tool", () =>
     expect(boards.every((b) => b.project === "BK")).toBe(true);
     const sprints = await call("jira_list_sprints", { boardId: otherBoard.id });
     expect(sprints.isError).toBe(true);
-    expect(sprints.text).toMatch(new RegExp(`may not use the Jira project ${other}`));
+    expect(sprints.text).toBe(`Jira board ${otherBoard.id} is outside this client's projects (BK) or does not exist. Work within those projects, or ask an administrator.`);
     // A sprint is placed by its board: another project's sprint is refused, not answered as empty.
     const otherIssues = await call("jira_get_sprint_issues", { sprintId: otherSprint.id });
     expect(otherIssues.isError).toBe(true);
-    expect(otherIssues.text).toMatch(new RegExp(`may not use the Jira project ${other}: an administrator limited it to BK`));
+    expect(otherIssues.text).toBe(`Jira sprint ${otherSprint.id} is outside this client's projects (BK) or does not exist. Work within those projects, or ask an administrator.`);
     const bkIssues = await call("jira_get_sprint_issues", { sprintId: bkSprint.id });
     expect(bkIssues.isError, bkIssues.text).toBe(false);
     expect((bkIssues.data.issues as unknown as { key: string }[]).every((i) => i.key.startsWith("BK-"))).toBe(true);

@@ -75,7 +75,7 @@ function withheld(service: "Jira" | "Confluence", what: string, strays: string[]
 export function assertIssuesHeld(policy: ClientPolicy, issues: readonly { key: string }[]): void {
   const allowed = policy.jiraProjects;
   if (allowed === null) return;
-  const strays = [...new Set(issues.map((i) => projectOfKey(i.key) ?? i.key).filter((project) => !allowed.includes(project)))];
+  const strays = [...new Set(issues.filter((i) => !issueInProjects(policy, i.key)).map((i) => projectOfKey(i.key) ?? i.key))];
   if (strays.length > 0) throw withheld("Jira", "issues from projects", strays, allowed);
 }
 
@@ -102,21 +102,41 @@ export function assertResultsHeld(policy: ClientPolicy, results: readonly Record
 const outside = (what: string, value: string, allowed: readonly string[]) =>
   new ToolError(`This client may not use ${what} ${value}: an administrator limited it to ${allowed.join(", ")}. Work within those, or ask an administrator.`);
 
+/** A Jira project key as an issue key's prefix has it (BK, ops_2). */
+export const isProjectKey = (text: string): boolean => /^[A-Za-z][A-Za-z0-9_]*$/.test(text);
+
 /** The project of an issue key (BK-12 → BK). */
-export const projectOfKey = (issueKey: string): string | null => /^([A-Za-z][A-Za-z0-9_]*)-\d+$/.exec(issueKey)?.[1]?.toUpperCase() ?? null;
+export function projectOfKey(issueKey: string): string | null {
+  const prefix = /^(.+)-\d+$/.exec(issueKey)?.[1];
+  return prefix !== undefined && isProjectKey(prefix) ? prefix.toUpperCase() : null;
+}
+
+/** Whether an issue (by key) is in the client's projects: always without a list; never when the key names no project. */
+export function issueInProjects(policy: ClientPolicy, issueKey: string): boolean {
+  return policy.jiraProjects === null || policy.jiraProjects.includes(projectOfKey(issueKey) ?? "");
+}
+
+/** Jira: how an issue outside the client's projects shows wherever an answer names it (a link, a parent, a picker's value): its key, marked, never its summary or status. */
+export const outsideIssue = (key: string): { key: string; outside: true } => ({ key, outside: true });
+/** The text after such an issue's key. */
+export const OUTSIDE_ISSUE = "(outside this client's projects)";
+
+/** The title a page outside the client's spaces shows in its stead. */
+export const OUTSIDE_PAGE = "(a page outside this client's spaces)";
+/** Confluence: how a page outside the client's spaces shows (a child, an ancestor): its id, marked, never its title nor its link (whose path carries the title). */
+export const outsidePage = (id: string): { id: string; title: string; url: null; outside: true } => ({ id, title: OUTSIDE_PAGE, url: null, outside: true });
 
 /**
  * A field's value with every issue outside the client's projects reduced to its key (issue 24
- * item 5): an allowed issue's `parent`, `subtasks`, `issuelinks` or an issue picker embed other
- * issues with their summary and status, which a client limited to some projects must not read.
+ * item 5, outsideIssue): an allowed issue's `parent`, `subtasks`, `issuelinks` or an issue picker
+ * embed other issues with their summary and status, which a client limited to some projects must not read.
  */
 export function withoutOutsideIssues(value: unknown, policy: ClientPolicy): unknown {
-  const allowed = policy.jiraProjects;
-  if (allowed === null || value === null || typeof value !== "object") return value;
+  if (policy.jiraProjects === null || value === null || typeof value !== "object") return value;
   if (Array.isArray(value)) return value.map((item) => withoutOutsideIssues(item, policy));
   const record = value as Record<string, unknown>;
-  const project = typeof record.key === "string" ? projectOfKey(record.key) : null;
-  if (project !== null && !allowed.includes(project)) return { key: record.key };
+  // An object with an issue key is an issue; other keys (a project's, a status category's) are not.
+  if (typeof record.key === "string" && projectOfKey(record.key) !== null && !issueInProjects(policy, record.key)) return outsideIssue(record.key);
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(record)) out[key] = withoutOutsideIssues(record[key], policy);
   return out;
@@ -135,20 +155,71 @@ export function assertIssueAllowed(ctx: ToolContext, issueKeyOrId: string): void
   assertProjectAllowed(ctx, project);
 }
 
+/**
+ * An issue or project named by numeric id, read to be placed, and outside the client's projects:
+ * refused without naming its project, and an id Jira does not have alike, so that a limited
+ * client learns neither where an id lives nor whether it exists.
+ */
+export function outsideById(ctx: ToolContext, what: "issue" | "project" | "board" | "sprint", id: string): ToolError {
+  return new ToolError(`Jira ${what} ${id} is outside this client's projects (${(ctx.policy.jiraProjects ?? []).join(", ")}) or does not exist. Work within those projects, or ask an administrator.`);
+}
+
+/** Jira's 404 for a read that places an object named by id, as the refusal (any other failure as it was). */
+export const notFoundAs =
+  (refusal: () => ToolError) =>
+  (err: unknown): never => {
+    throw isUpstreamError(err) && err.kind === "not_found" ? refusal() : err;
+  };
+
+/** The project of a board (one read), null when it has none; a board Jira does not have is refused as `what` `id`. */
+async function boardProject(ctx: ToolContext, boardId: number, what: "board" | "sprint", id: number): Promise<string | null> {
+  const board = await ctx.clients.jira.board(boardId).catch(notFoundAs(() => outsideById(ctx, what, String(id))));
+  return board.location?.projectKey?.toUpperCase() ?? null;
+}
+
+/**
+ * Under a Jira allow-list, a board's project must be in it (one read); without one, nothing is
+ * read. Like an issue named by id, a board outside is refused without naming its project.
+ */
+export async function assertBoardAllowed(ctx: ToolContext, id: number): Promise<void> {
+  const allowed = ctx.policy.jiraProjects;
+  if (allowed === null) return;
+  const project = await boardProject(ctx, id, "board", id);
+  if (project === null || !allowed.includes(project)) throw outsideById(ctx, "board", String(id));
+}
+
+/** A sprint is placed by its board: under a Jira allow-list the sprint and its board are read first. */
+export async function assertSprintAllowed(ctx: ToolContext, id: number): Promise<void> {
+  const allowed = ctx.policy.jiraProjects;
+  if (allowed === null) return;
+  const sprint = await ctx.clients.jira.sprint(id).catch(notFoundAs(() => outsideById(ctx, "sprint", String(id))));
+  const project = sprint.originBoardId === undefined ? null : await boardProject(ctx, sprint.originBoardId, "sprint", id);
+  if (project === null || !allowed.includes(project)) throw outsideById(ctx, "sprint", String(id));
+}
+
 export function assertSpaceAllowed(ctx: ToolContext, spaceKey: string | null): void {
   const allowed = ctx.policy.confluenceSpaces;
   if (allowed !== null && (spaceKey === null || !allowed.includes(spaceKey))) throw outside("the Confluence space", spaceKey ?? "(unknown)", allowed);
 }
 
-/** `repo` entries allow that slug in any workspace; `workspace/repo` entries only there. */
-export function repositoryAllowed(policy: ClientPolicy, workspace: string, repository: string): boolean {
+/** The repository slugs (lower case) the client may use in `workspace`: `repo` entries hold in any workspace, `workspace/repo` entries only there; null without a list. */
+export function allowedSlugs(policy: ClientPolicy, workspace: string): string[] | null {
   const allowed = policy.bitbucketRepositories;
-  if (allowed === null) return true;
-  const slug = repository.toLowerCase();
-  return allowed.some((entry) => {
-    const [a, b] = entry.toLowerCase().split("/");
-    return b === undefined ? a === slug : a === workspace.toLowerCase() && b === slug;
-  });
+  if (allowed === null) return null;
+  const here = workspace.toLowerCase();
+  return [
+    ...new Set(
+      allowed.flatMap((entry) => {
+        const [a, b] = entry.toLowerCase().split("/") as [string, string | undefined];
+        return b === undefined ? [a] : a === here ? [b] : [];
+      }),
+    ),
+  ];
+}
+
+export function repositoryAllowed(policy: ClientPolicy, workspace: string, repository: string): boolean {
+  const slugs = allowedSlugs(policy, workspace);
+  return slugs === null || slugs.includes(repository.toLowerCase());
 }
 
 export function assertRepositoryAllowed(ctx: ToolContext, workspace: string, repository: string): void {
