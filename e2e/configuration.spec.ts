@@ -1,7 +1,7 @@
 import type { Locator, Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
 import { E2E_PORT, E2E_SANDBOX_URL } from "../playwright.config";
-import { ADMIN, apiClient, COLOR_SCHEMES, createUserWithRoles, expectNoSidewaysScroll, SCREEN_SIZES, signIn, unique } from "./helpers";
+import { ADMIN, apiClient, COLOR_SCHEMES, createUserWithRoles, expectNoSidewaysScroll, recordWrites, SCREEN_SIZES, signIn, unique } from "./helpers";
 
 /**
  * Configuration (spec sections 2, 4, 5, 8 and 9; D6, D16, D17, D20) against the real server and
@@ -259,10 +259,7 @@ test("CORS: the defaults stay; an added origin can be removed; empty and duplica
   await openConfiguration(page);
   const cors = page.getByRole("region", { name: "CORS Configuration" });
   const list = cors.getByRole("list", { name: "Allowed origins" });
-  const writes: string[] = [];
-  page.on("request", (request) => {
-    if (request.method() !== "GET") writes.push(`${request.method()} ${request.url()}`);
-  });
+  const writes = recordWrites(page);
 
   await expect(list.getByRole("listitem")).toHaveCount(2);
   for (const origin of ["http://localhost:3000", "http://localhost:5000"]) {

@@ -61,9 +61,16 @@ test("shows the spec's title, health, the four stat cards and their captions", a
     .toBe(true);
 
   // The grid: four across on a desktop (measured until the cards have their final layout).
+  const tops = () => Promise.all(STAT_CARDS.map(async (name) => (await card(page, name).boundingBox())?.y));
   await expect
-    .poll(async () => new Set(await Promise.all(STAT_CARDS.map(async (name) => (await card(page, name).boundingBox())?.y))).size, { message: "the four stat cards share one row at 1280 px" })
-    .toBe(1);
+    .poll(
+      async () => {
+        const ys = await tops();
+        return { laidOut: ys.filter((y) => y !== undefined).length, rows: new Set(ys).size };
+      },
+      { message: "the four stat cards share one row at 1280 px" },
+    )
+    .toEqual({ laidOut: 4, rows: 1 });
 });
 
 test("the integration cards show each service's state, last sync and rate limit", async ({ page }) => {
@@ -80,12 +87,8 @@ test("the integration cards show each service's state, last sync and rate limit"
 
   const bitbucket = card(page, "Bitbucket Integration");
   await expect(bitbucket.getByText(/^(Connected|Disconnected)$/)).toHaveCount(1);
-  const workspace = bitbucket.getByRole("definition").first();
-  await expect(workspace).toHaveText(/\S/);
-  // The status refreshes meanwhile (the Configuration tests change it): read and check together.
-  await expect(async () => {
-    if ((await workspace.textContent()) === "No workspace configured") await expect(bitbucket.getByText("No workspace configured")).toBeVisible({ timeout: 1_000 });
-  }).toPass();
+  // The workspace's name, or the placeholder (the Configuration tests change the configuration meanwhile).
+  await expect(bitbucket.getByRole("definition").first()).toHaveText(/^(No workspace configured|[\w.-]+)$/);
   await expect(bitbucket.getByRole("term").filter({ hasText: "Repositories" })).toBeVisible();
   await expect(bitbucket.getByText(/^[\d,]+\/[\d,]+ requests\/hour$/)).toBeVisible();
   await expect(bitbucket.getByRole("progressbar", { name: "API rate limit used" })).toHaveAttribute("aria-valuenow", /^\d+(\.\d)?$/);
@@ -161,12 +164,13 @@ test("Refresh reads Refreshing... while it runs and ends enabled, with data", as
 });
 
 test("the integration cards show what the status says: Connected or Disconnected, last sync, workspace, repositories, the budget bar", async ({ page }) => {
-  const lastSync = new Date(Date.now() - 5 * 60_000).toISOString();
+  // Five minutes before each answer is sent (not before the test began): "5m ago" however slow the run.
+  const lastSync = () => new Date(Date.now() - 5 * 60_000).toISOString();
   await page.route("**/api/atlassian-status", (route) =>
-    route.fulfill({ json: { configured: true, isActive: true, jiraConnected: true, jiraLastSync: lastSync, jiraError: null, confluenceConnected: false, confluenceLastSync: null, confluenceError: "Confluence answered 401", apiRateLimit: { used: 250, total: 1000 } } }),
+    route.fulfill({ json: { configured: true, isActive: true, jiraConnected: true, jiraLastSync: lastSync(), jiraError: null, confluenceConnected: false, confluenceLastSync: null, confluenceError: "Confluence answered 401", apiRateLimit: { used: 250, total: 1000 } } }),
   );
   await page.route("**/api/bitbucket-status", (route) =>
-    route.fulfill({ json: { configured: true, isActive: true, connected: true, lastSync, error: null, workspaceName: "bridgekeeper", repositoryCount: 12, apiRateLimit: { used: 990, total: 1000 } } }),
+    route.fulfill({ json: { configured: true, isActive: true, connected: true, lastSync: lastSync(), error: null, workspaceName: "bridgekeeper", repositoryCount: 12, apiRateLimit: { used: 990, total: 1000 } } }),
   );
   await openDashboard(page);
   const atlassian = card(page, "Atlassian Integration");

@@ -1,4 +1,4 @@
-import { expect, request, type Page } from "@playwright/test";
+import { expect, request, type Locator, type Page } from "@playwright/test";
 import { E2E_ADMIN_PASSWORD } from "../playwright.config";
 
 export const ADMIN = { username: "admin", password: E2E_ADMIN_PASSWORD };
@@ -24,7 +24,7 @@ export async function signIn(page: Page, user = ADMIN, { phone = false } = {}): 
 }
 
 /** How far the page scrolls sideways (0 when it does not). */
-export const horizontalOverflow = (page: Page): Promise<number> =>
+const horizontalOverflow = (page: Page): Promise<number> =>
   page.evaluate<number>("document.documentElement.scrollWidth - document.documentElement.clientWidth");
 
 /**
@@ -33,6 +33,26 @@ export const horizontalOverflow = (page: Page): Promise<number> =>
  */
 export const expectNoSidewaysScroll = (page: Page, message = "the page scrolls sideways"): Promise<void> =>
   expect.poll(() => horizontalOverflow(page), { message }).toBeLessThanOrEqual(0);
+
+/**
+ * Waits until the dialog takes the viewport's full width (less a pixel of rounding): measured
+ * until it holds, not once, as it opens from 97 % (even with reduced motion, for a frame or two on
+ * a busy machine).
+ */
+export async function expectFullWidth(page: Page, dialog: Locator): Promise<void> {
+  const viewport = page.viewportSize();
+  if (!viewport) throw new Error("expectFullWidth needs a page with a fixed viewport size");
+  await expect.poll(async () => (await dialog.boundingBox())?.width ?? 0, { message: "the dialog takes the full width" }).toBeGreaterThanOrEqual(viewport.width - 1);
+}
+
+/** Records, from now on, every request the page sends that is not a GET ("METHOD url"): for "nothing is sent". */
+export function recordWrites(page: Page): string[] {
+  const writes: string[] = [];
+  page.on("request", (request) => {
+    if (request.method() !== "GET") writes.push(`${request.method()} ${request.url()}`);
+  });
+  return writes;
+}
 
 /** A name no other test (or run) uses: tests share one server and run in parallel. */
 export const unique = (prefix: string): string => `${prefix}${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;

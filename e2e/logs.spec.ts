@@ -249,7 +249,8 @@ test("pages of 200 by cursor, Load more, the CSV has every matching row, and a p
   await page.clock.install();
   await openScreen(page, `/logs?search=${tag}`, "Request Logs");
   await expect(footer(page)).toHaveText("Showing 200 of 205 requests");
-  // Virtualised: far fewer rows in the page than loaded.
+  // Virtualised: far fewer rows in the page than loaded (but some).
+  await expect(rows(page).first()).toBeVisible();
   await expect.poll(() => rows(page).count(), { message: "only the rows in view are rendered" }).toBeLessThan(80);
   expect(listQueries.at(-1)?.get("limit")).toBe("200");
 
@@ -309,7 +310,10 @@ test("scrolling to the end of the loaded rows asks for the next page", async ({ 
     await expect(footer(page)).toHaveText("Showing 250 of 250 requests", { timeout: 2_000 });
   }).toPass();
   await expect(page.getByText("End of the log")).toBeVisible();
-  expect(cursors).toEqual([null, "page2.abc"]);
+  // The first page, then the second once; a poll (every 30 s, on a slow run) asks for the first
+  // page again, which is not what this test is about.
+  expect(cursors[0]).toBeNull();
+  expect(cursors.filter((cursor) => cursor !== null)).toEqual(["page2.abc"]);
   await expect(async () => {
     await scrollToEnd();
     await expect(logRegion(page).getByText("/api/mcp/health/row-249", { exact: true })).toBeVisible({ timeout: 2_000 });

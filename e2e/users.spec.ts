@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
-import { ADMIN, apiClient, createUserWithRoles, expectNoSidewaysScroll, signIn, unique } from "./helpers";
+import { ADMIN, apiClient, createUserWithRoles, expectFullWidth, expectNoSidewaysScroll, signIn, unique } from "./helpers";
 
 /** User Management (spec section 2, 5 and 8) against the real server. */
 
@@ -257,9 +257,7 @@ test.describe("on a phone", () => {
     await page.getByRole("button", { name: "Add User" }).click();
     const dialog = page.getByRole("dialog", { name: "Create New User" });
     await expect(dialog).toBeVisible();
-    // The dialog's final size: it opens from 97 % (even with reduced motion, for a frame or two on a
-    // busy machine), so it is measured until it holds, not once.
-    await expect.poll(async () => (await dialog.boundingBox())?.width ?? 0, { message: "the dialog takes the full width" }).toBeGreaterThanOrEqual(389);
+    await expectFullWidth(page, dialog);
     await expectNoSidewaysScroll(page);
   });
 });

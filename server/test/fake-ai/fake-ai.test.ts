@@ -244,8 +244,21 @@ describe("smart mode (no script)", () => {
       // the abort ends the stream
     }
     expect(words.join("")).toMatch(/^Hello!\s*$/);
-    expect(HOLD_UNTIL_STOPPED_MS).toBeGreaterThan(20_000);
-    expect(fake.requests.at(-1)?.outcome).not.toBe("answered");
+    // The fake sees the client go away and ends the response then, not at the hold's bound.
+    await vi.waitFor(() => expect(fake.requests.at(-1)?.outcome).toBe("client-closed"));
+    const { firstPieceAt, endedAt } = fake.requests.at(-1)!.timing;
+    expect(endedAt! - firstPieceAt!).toBeLessThan(HOLD_UNTIL_STOPPED_MS / 4);
+  });
+
+  it("a short hold after the first piece ends on its own with the whole answer", async () => {
+    fake.script([{ text: "Alpha beta gamma", holdAfterFirstPieceMs: 200 }]);
+    const result = streamText({ model: modelFor(KINDS[3]), prompt: "Say three words", maxRetries: 0 });
+    const seenAt: number[] = [];
+    for await (const delta of result.textStream) if (delta !== "") seenAt.push(performance.now());
+    expect(await result.text).toBe("Alpha beta gamma");
+    // The hold sits between the first piece and the second.
+    expect(seenAt[1]! - seenAt[0]!).toBeGreaterThanOrEqual(200 * 0.8);
+    expect(fake.requests.at(-1)).toMatchObject({ status: 200, outcome: "answered" });
   });
 });
 
