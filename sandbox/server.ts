@@ -167,6 +167,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         if (!res.destroyed) res.end("]}");
         return;
       }
+      if (fault.body !== undefined) return send(res, json(fault.body, fault.status ?? 200));
       if (fault.status || fault.retryAfter !== undefined) {
         const status = fault.status ?? 429;
         const headers: Record<string, string> = fault.retryAfter !== undefined ? { "retry-after": String(fault.retryAfter) } : {};

@@ -18,6 +18,12 @@ export const FaultSpecSchema = z
     hang: z.boolean().optional(),
     /** Answer 200 with a JSON body of about this many bytes. */
     oversizeBytes: z.number().int().min(1).max(200 * 1024 * 1024).optional(),
+    /**
+     * Answer with this JSON (status 200 unless another is given) instead of the service: an
+     * upstream that answers otherwise than it was asked, such as a search answering with issues
+     * its query excludes.
+     */
+    body: z.unknown().optional(),
     /** Applies to this many matching requests, then expires (default: until cleared). */
     times: z.number().int().min(1).optional(),
   })

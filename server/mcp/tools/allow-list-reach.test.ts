@@ -192,6 +192,40 @@ describe("allow-lists reach into fields, related objects and comments", () => {
     expect(reads.filter((r) => r.path === "/rest/api/3/field" || r.path === `/rest/api/3/issue/${bkEpic.id}`)).toEqual([]);
   });
 
+  it("the second line: a search Jira or Confluence answers outside the lists is withheld whole, naming nothing of what lay outside", async () => {
+    // The sandbox answers each search once as a service that misread the held query would.
+    const stray = (key: string) => ({ id: "99001", key, fields: { summary: "Secret outside summary", status: { name: "To Do" }, issuetype: { name: "Task" } } });
+    const inside = { id: "99000", key: "BK-1", fields: { summary: "Inside", status: { name: "To Do" }, issuetype: { name: "Task" } } };
+    await setLimited({ jiraProjects: ["BK"], confluenceSpaces: ["ENG"], bitbucketRepositories: ["api-gateway"] });
+    try {
+      const withheld = (service: string, where: string, allowed: string) =>
+        new RegExp(`^${service} answered this search with (?:issues|results) outside the ${where} this client is limited to \\(${allowed}\\), so Bridgekeeper withheld the whole answer\\.`);
+      for (const [tool, args, method, path, body] of [
+        ["jira_search", { jql: "ORDER BY created DESC" }, "POST", "/rest/api/3/search/jql", { issues: [inside, stray("OPS-3")], isLast: true }],
+        ["jira_get_board_issues", { boardId: 1 }, "GET", "/rest/agile/1.0/board/1/issue", { startAt: 0, maxResults: 50, total: 2, issues: [inside, stray("OPS-3")] }],
+      ] as const) {
+        rig.sandbox.faults.add({ path, method, body, times: 1 });
+        const res = await limited.call(tool, args);
+        expect(res.isError, tool).toBe(true);
+        expect(res.text, tool).toMatch(withheld("Jira", "projects", "BK"));
+        expect(res.text, tool).not.toMatch(/OPS|Secret/);
+      }
+      rig.sandbox.faults.add({
+        path: "/wiki/rest/api/search",
+        method: "GET",
+        body: { results: [{ content: { id: "1", type: "page", title: "Secret HR page", space: { key: "HR" } }, resultGlobalContainer: { title: "HR", displayUrl: "/spaces/HR" } }], start: 0, limit: 25, size: 1, totalSize: 1 },
+        times: 1,
+      });
+      const res = await limited.call("confluence_search", { cql: "type = page" });
+      expect(res.isError).toBe(true);
+      expect(res.text).toMatch(withheld("Confluence", "spaces", "ENG"));
+      expect(res.text).not.toMatch(/HR|Secret/);
+    } finally {
+      rig.sandbox.faults.clear();
+      await setLimited({ jiraProjects: ["BK"], bitbucketRepositories: ["api-gateway"] });
+    }
+  });
+
   it("broken Unicode in a path, label, file name or account id is a tool error naming the argument, not an unexpected failure", async () => {
     for (const [tool, args, name] of [
       ["bitbucket_get_file", { repository: "api-gateway", path: "src/\uD800.ts" }, "path"],

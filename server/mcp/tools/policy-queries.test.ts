@@ -212,7 +212,9 @@ describe("the second line: a held search answering outside the lists is withheld
       error = err;
     }
     expect(error).toBeInstanceOf(ToolError);
-    expect((error as ToolError).message).toMatch(/^Jira answered this search with issues from projects outside those this client is limited to \(BETA, 12345; allowed: ALPHA\), so Bridgekeeper withheld the whole answer\./);
+    expect((error as ToolError).message).toMatch(/^Jira answered this search with issues outside the projects this client is limited to \(ALPHA\), so Bridgekeeper withheld the whole answer\./);
+    // The projects the answer strayed into are for the log, not for the client.
+    expect((error as ToolError).message).not.toMatch(/BETA|12345/);
     expect((error as ToolError).warning).toEqual({ event: expect.stringMatching(/withheld/), details: { service: "Jira", outside: ["BETA", "12345"], allowed: ["ALPHA"] } });
   });
 
@@ -223,8 +225,8 @@ describe("the second line: a held search answering outside the lists is withheld
     expect(spaceOfResult({ resultGlobalContainer: { title: "Eng", displayUrl: "/display/ENG" } })).toBe("ENG");
     expect(spaceOfResult({ entityType: "user" })).toBeNull();
     expect(() => assertResultsHeld(ALPHA, [{ content: { space: { key: "ENG" } } }])).not.toThrow();
-    expect(() => assertResultsHeld(ALPHA, [{ content: { space: { key: "ENG" } } }, { content: { space: { key: "HR" } } }])).toThrow(/^Confluence answered this search with results from spaces outside those this client is limited to \(HR; allowed: ENG\)/);
-    expect(() => assertResultsHeld(ALPHA, [{ entityType: "user" }])).toThrow(/\(\(no space\); allowed: ENG\)/);
+    expect(() => assertResultsHeld(ALPHA, [{ content: { space: { key: "ENG" } } }, { content: { space: { key: "HR" } } }])).toThrow(/^Confluence answered this search with results outside the spaces this client is limited to \(ENG\), so Bridgekeeper withheld the whole answer\.[^H]*$/);
+    expect(() => assertResultsHeld(ALPHA, [{ entityType: "user" }])).toThrow(/^Confluence answered this search with results outside the spaces this client is limited to \(ENG\)/);
     expect(() => assertResultsHeld(OPEN_POLICY, [{ entityType: "user" }])).not.toThrow();
   });
 });

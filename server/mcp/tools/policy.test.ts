@@ -207,8 +207,6 @@ describe("client policy: set by an administrator, enforced on every tool", () =>
       ["jira_get_board_issues", { boardId: bkBoard.id, jql }],
     ] as const) {
       const res = await call(tool, args);
-      const keys = ((res.data?.issues ?? []) as { key: string }[]).map((i) => i.key);
-      expect(keys.filter((k) => !k.startsWith("BK-")), tool).toEqual([]);
       expect(res.isError, tool).toBe(true);
       expect(res.text).toMatch(/parentheses do not balance.*Fix the query and try again/);
     }

@@ -63,10 +63,10 @@ export async function searchInProjects<T extends { issues: readonly { key: strin
  * matched may all depend on what lies outside. Logged as a warning (ToolError.warning): it should
  * never happen.
  */
-function withheld(service: "Jira" | "Confluence", what: string, strays: string[], allowed: readonly string[]): ToolError {
-  const shown = strays.slice(0, 5).join(", ");
+function withheld(service: "Jira" | "Confluence", what: "issues" | "results", where: "projects" | "spaces", strays: string[], allowed: readonly string[]): ToolError {
+  // The client is told which of its own it may use, never which others the answer held: those are for the log.
   return new ToolError(
-    `${service} answered this search with ${what} outside those this client is limited to (${shown}; allowed: ${allowed.join(", ")}), so Bridgekeeper withheld the whole answer. Simplify the query (plain quoted strings, no escapes outside quotes) and try again; if it keeps happening, tell an administrator.`,
+    `${service} answered this search with ${what} outside the ${where} this client is limited to (${allowed.join(", ")}), so Bridgekeeper withheld the whole answer. Simplify the query (plain quoted strings, no escapes outside quotes) and try again; if it keeps happening, tell an administrator.`,
     { event: "a held search answered outside the client's allow-list; answer withheld", details: { service, outside: strays.slice(0, 20), allowed } },
   );
 }
@@ -76,7 +76,7 @@ export function assertIssuesHeld(policy: ClientPolicy, issues: readonly { key: s
   const allowed = policy.jiraProjects;
   if (allowed === null) return;
   const strays = [...new Set(issues.filter((i) => !issueInProjects(policy, i.key)).map((i) => projectOfKey(i.key) ?? i.key))];
-  if (strays.length > 0) throw withheld("Jira", "issues from projects", strays, allowed);
+  if (strays.length > 0) throw withheld("Jira", "issues", "projects", strays, allowed);
 }
 
 /**
@@ -96,7 +96,7 @@ export function assertResultsHeld(policy: ClientPolicy, results: readonly Record
   const allowed = policy.confluenceSpaces;
   if (allowed === null) return;
   const strays = [...new Set(results.map((r) => spaceOfResult(r) ?? "(no space)").filter((space) => !allowed.includes(space)))];
-  if (strays.length > 0) throw withheld("Confluence", "results from spaces", strays, allowed);
+  if (strays.length > 0) throw withheld("Confluence", "results", "spaces", strays, allowed);
 }
 
 const outside = (what: string, value: string, allowed: readonly string[]) =>
