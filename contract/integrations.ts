@@ -137,6 +137,7 @@ export interface ConfigEntry {
 export const CONFIG_KEYS = {
   port: "port",
   nodeEnv: "nodeEnv",
+  publicUrl: "publicUrl",
   secretKey: "secretKey",
   databaseUrl: "databaseUrl",
   corsOrigins: "corsOrigins",

@@ -30,8 +30,9 @@ test("the summary, every endpoint with its health, and a median that appears onc
   await expect(protocol).toContainText('"method": "tools/list"');
   await expect(page.getByRole("region", { name: "SSE connection" })).toContainText(`${origin}/api/sse/stream`);
   await expect(page.getByRole("region", { name: "OAuth token request" })).toContainText("grant_type=authorization_code");
-  await expect(page.getByRole("region", { name: "Connect an MCP client" })).toContainText(`"url": "${origin}/mcp"`);
-  for (const name of ["mcp protocol call", "sse connection", "oauth token request", "connect an mcp client"]) await expect(page.getByRole("button", { name: `Copy the ${name} example` })).toBeVisible();
+  // How to point an AI client here: connect.spec.ts.
+  await expect(page.getByRole("region", { name: "Connect an AI client" })).toContainText(`${origin}/mcp`);
+  for (const name of ["mcp protocol call", "sse connection", "oauth token request"]) await expect(page.getByRole("button", { name: `Copy the ${name} example` })).toBeVisible();
 });
 
 test("the Jira and Confluence entries follow the Atlassian status", async ({ page }) => {

@@ -12,6 +12,7 @@ import { auditRoutes } from "./http/routes/audit.routes";
 import { authRoutes } from "./http/routes/auth.routes";
 import { healthRoutes } from "./http/routes/health.routes";
 import { integrationsRoutes } from "./http/routes/integrations.routes";
+import { mcpConnectionRoutes } from "./http/routes/mcp-connection.routes";
 import { oauthClientsRoutes } from "./http/routes/oauth-clients.routes";
 import { proxyRoutes } from "./http/routes/proxy.routes";
 import { bearer, resourceMetadataUrlOf } from "./http/middleware/bearer";
@@ -139,6 +140,7 @@ export function buildApp(container: Container, options: BuildAppOptions): BuiltA
   api.use(auditRoutes({ audit: services.audit }));
   api.use(integrationsRoutes({ integrations: services.integrations, status: services.integrationStatus, settings: config }));
   api.use(oauthClientsRoutes({ clients: services.oauthClients, tokens: services.oauthTokens }));
+  api.use(mcpConnectionRoutes(config));
   api.use(logsRoutes({ requestLog: services.requestLog, toolCalls: services.toolCalls, clock: container.clock, log }));
   api.use(
     statsRoutes({

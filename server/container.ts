@@ -1,5 +1,5 @@
 import { createOutboundProxy, proxySettingsFrom, type OutboundProxySettings } from "./upstream/outbound-proxy";
-import type { Env } from "./env";
+import { publicUrl, type Env } from "./env";
 import type { SecretBox } from "./lib/secret-box";
 import { createIntegrationStatusService } from "./modules/integrations/integration-status.service";
 import { createIntegrationConfigService } from "./modules/integrations/integration-config.service";
@@ -208,5 +208,3 @@ export function createContainer(deps: { database: Database; config: AppConfig; c
 
 export type Container = ReturnType<typeof createContainer>;
 
-/** Where clients reach this server: PUBLIC_URL, or localhost on the configured port. */
-export const publicUrl = (config: Pick<Env, "PUBLIC_URL" | "PORT">): string => config.PUBLIC_URL ?? `http://localhost:${config.PORT}`;

@@ -153,3 +153,6 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
   const lines = result.error.issues.map((issue) => `  ${issue.path.join(".")}: ${issue.message}`);
   throw new EnvError(`Invalid configuration:\n${lines.join("\n")}`);
 }
+
+/** Where clients reach this server: PUBLIC_URL, or localhost on the configured port. */
+export const publicUrl = (config: Pick<Env, "PUBLIC_URL" | "PORT">): string => config.PUBLIC_URL ?? `http://localhost:${config.PORT}`;

@@ -11,6 +11,7 @@ export const AUTHZ_MATRIX: Record<string, "public" | "session" | PermissionKey |
   "POST /api/login": "public",
   "POST /api/logout": "public",
   "GET /api/session": "session",
+  "GET /api/mcp-connection": "session",
 
   "GET /api/users": "users.read",
   "POST /api/users": "users.write",

@@ -1,9 +1,10 @@
 import { CONFIG_KEYS, type ConfigEntry } from "../../../contract/integrations";
-import type { Env } from "../../env";
+import { publicUrl, type Env } from "../../env";
 
 export type SettingsConfig = Pick<
   Env,
   | "PORT"
+  | "PUBLIC_URL"
   | "NODE_ENV"
   | "SECRET_KEY"
   | "DATABASE_URL"
@@ -43,6 +44,7 @@ export function maskDatabaseUrl(url: string): string {
 export function serverSettings(config: SettingsConfig): ConfigEntry[] {
   return [
     { key: CONFIG_KEYS.port, value: String(config.PORT) },
+    { key: CONFIG_KEYS.publicUrl, value: config.PUBLIC_URL ?? `${publicUrl(config)} (default: PUBLIC_URL is not set)` },
     { key: CONFIG_KEYS.nodeEnv, value: config.NODE_ENV },
     { key: CONFIG_KEYS.secretKey, value: config.SECRET_KEY ? `${MASK} (SECRET_KEY)` : `${MASK} (key file in the data directory)`, masked: true },
     { key: CONFIG_KEYS.databaseUrl, value: config.DATABASE_URL ? maskDatabaseUrl(config.DATABASE_URL) : `embedded PGlite in ${config.DATA_DIR}`, masked: Boolean(config.DATABASE_URL) },

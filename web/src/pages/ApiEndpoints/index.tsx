@@ -7,6 +7,8 @@ import { QueryError } from "@/components/ui/query-error";
 import { StatCard } from "@/components/ui/stat-card";
 import { useCan } from "@/hooks/use-permission";
 import { formatNumber } from "@/lib/format";
+import { useMcpConnection } from "@/api/connect";
+import { ConnectAiClient } from "@/components/connect/connect-ai-client";
 import { CodeExample } from "./components/code-example";
 import { EndpointList } from "./components/endpoint-list";
 import { examples, healthCounts } from "./lib/endpoints";
@@ -26,7 +28,9 @@ export default function ApiEndpointsPage() {
   const health = { stats: stats.data, atlassian: atlassian.data, bitbucket: bitbucket.data };
   const counts = healthCounts(health);
   const loading = canRead && (stats.isPending || atlassian.isPending || bitbucket.isPending);
-  const code = examples(window.location.origin);
+  // The examples name the server as clients must: its public URL (the page's own address until that is known).
+  const connection = useMcpConnection();
+  const code = examples(connection.data?.publicUrl ?? window.location.origin);
   const refresh = () => void Promise.all([stats.refetch(), atlassian.refetch(), bitbucket.refetch(), endpointStats.refetch()]);
   const refreshing = [stats, atlassian, bitbucket, endpointStats].some((q) => q.isFetching && !q.isPending);
 
@@ -66,13 +70,7 @@ export default function ApiEndpointsPage() {
             <h2 id="docs-title" className="text-lg font-semibold tracking-tight">
               Documentation
             </h2>
-            <CodeExample
-              id="example-mcp-client"
-              title="Connect an MCP client"
-              description={`Point Claude, Cursor, VS Code or any MCP client at ${window.location.origin}/mcp: it finds the OAuth server itself and asks you to sign in and consent.`}
-              code={code.mcpClient}
-              what="Configuration"
-            />
+            <ConnectAiClient />
             <div className="grid gap-4">
               <CodeExample id="example-protocol" title="MCP protocol call" description="JSON-RPC 2.0 over HTTP with a bearer token: list the tools." code={code.protocol} what="Example" />
               <CodeExample id="example-sse" title="SSE connection" description="The event stream: connected, heartbeat every 30 seconds, mcp-response, error." code={code.sse} what="Example" />

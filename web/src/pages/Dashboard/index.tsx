@@ -2,6 +2,7 @@ import { useState } from "react";
 import { SERVER_RUNNING } from "@contract/stats";
 import { queryClient } from "@/api/query-client";
 import { useAtlassianStatus, useBitbucketStatus, useStats, useTraffic } from "@/api/stats";
+import { ConnectAiClient } from "@/components/connect/connect-ai-client";
 import { NoPermission } from "@/components/ui/no-permission";
 import { PageHeader } from "@/components/ui/page-header";
 import { QueryError } from "@/components/ui/query-error";
@@ -86,6 +87,7 @@ export default function DashboardPage() {
         <div className="min-w-0 xl:col-span-2">
           {/* The list and its documentation are for everyone; without stats.read each dot reads "Unknown". */}
           <EndpointsCard signals={signals} />
+          <ConnectAiClient className="mt-4" />
         </div>
       </div>
     </div>

@@ -2,6 +2,7 @@ import { KeyRound, Plus } from "lucide-react";
 import { useCallback, useRef, useState } from "react";
 import type { OAuthClientDto } from "@contract/oauth";
 import { useOAuthClients, useSetOAuthClientActive } from "@/api/oauth-clients";
+import { ConnectAiClient } from "@/components/connect/connect-ai-client";
 import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
@@ -82,6 +83,8 @@ export default function OAuthClientsPage() {
         refreshing={clients.isFetching && !clients.isPending}
         actions={canWrite ? createButton : undefined}
       />
+
+      <ConnectAiClient />
 
       <div ref={contentRef} tabIndex={-1} className="focus:outline-none">
         {!canRead ? (

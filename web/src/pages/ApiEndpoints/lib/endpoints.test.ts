@@ -43,6 +43,5 @@ describe("API endpoints", () => {
     expect(e.sse).toContain("Accept: text/event-stream");
     expect(e.token).toContain("grant_type=authorization_code");
     for (const field of ["client_id", "client_secret", "code", "redirect_uri", "code_verifier"]) expect(e.token).toContain(`${field}=`);
-    expect(JSON.parse(e.mcpClient)).toEqual({ mcpServers: { bridgekeeper: { type: "http", url: "https://bk.example.com/mcp" } } });
   });
 });

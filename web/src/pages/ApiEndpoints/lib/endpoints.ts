@@ -36,7 +36,7 @@ export function healthCounts(inputs: HealthInputs): { total: number; healthy: nu
 export const statOf = (endpoint: ApiEndpoint, stats: readonly EndpointStatDto[] | null | undefined): EndpointStatDto | undefined =>
   stats?.find((s) => s.method === endpoint.method && s.path === endpoint.path);
 
-/** The three documentation examples (spec section 2) and the MCP client configuration, for this server's address. */
+/** The three documentation examples (spec section 2), for this server's address (the AI clients' configurations: contract/connect.ts). */
 export function examples(origin: string) {
   return {
     protocol: [
@@ -57,6 +57,5 @@ export function examples(origin: string) {
       `  -d code_verifier=$CODE_VERIFIER \\`,
       `  --data-urlencode redirect_uri=$REDIRECT_URI`,
     ].join("\n"),
-    mcpClient: JSON.stringify({ mcpServers: { bridgekeeper: { type: "http", url: `${origin}/mcp` } } }, null, 2),
   };
 }
