@@ -66,3 +66,24 @@ for (const size of SCREEN_SIZES) {
     });
   }
 }
+
+test("a service nobody has set up reads a grey Not configured, here and on the Dashboard: unhealthy by the spec's count, but no alarm", async ({ page }) => {
+  const notConfigured = { configured: false, isActive: false, jiraConnected: false, jiraLastSync: null, jiraError: null, confluenceConnected: false, confluenceLastSync: null, confluenceError: null, apiRateLimit: { used: 0, total: 1000 } };
+  await page.route(/\/api\/(admin\/)?atlassian-status$/, (route) => route.fulfill({ json: notConfigured }));
+  await page.route("**/api/bitbucket-status", (route) => route.fulfill({ json: { configured: false, isActive: false, connected: false, lastSync: null, error: null, workspaceName: null, repositoryCount: null, apiRateLimit: { used: 0, total: 1000 } } }));
+  await openScreen(page, "/api-endpoints", "API Endpoints");
+  for (const path of ["/api/atlassian/jira/*", "/api/atlassian/confluence/*", "/api/bitbucket/*"]) await expect(row(page, "GET", path)).toContainText("Not configured");
+  await expect(row(page, "GET", "/api/mcp/health")).toContainText("Healthy");
+  const unhealthy = page.getByRole("region", { name: "Unhealthy" });
+  await expect(unhealthy).toContainText("3");
+  await expect(unhealthy).toContainText("Requires attention");
+  await expect(unhealthy.locator("[data-slot='stat-value']")).toHaveAttribute("data-tone", "default");
+
+  await page.goto("/");
+  const rows = page.getByRole("region", { name: "API Endpoints", exact: true }).getByRole("list", { name: "Endpoints" }).getByRole("listitem");
+  for (const path of ["/api/atlassian/jira/*", "/api/atlassian/confluence/*", "/api/bitbucket/*"]) {
+    await expect(rows.filter({ hasText: path })).toContainText("Not configured");
+    await expect(rows.filter({ hasText: path }).locator("[data-tone='muted']")).toHaveCount(1);
+  }
+  await expect(page.getByText("Offline", { exact: true })).toHaveCount(0);
+});

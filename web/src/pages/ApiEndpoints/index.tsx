@@ -56,7 +56,8 @@ export default function ApiEndpointsPage() {
               icon={TriangleAlert}
               loading={loading}
               value={formatNumber(counts.unhealthy)}
-              tone={counts.unhealthy > 0 ? "destructive" : "default"}
+              // Red for a failure; a service only waiting to be set up keeps the spec's caption without the alarm.
+              tone={counts.failing > 0 ? "destructive" : "default"}
               caption={counts.unhealthy > 0 ? "Requires attention" : "All endpoints healthy"}
             />
           </section>

@@ -13,7 +13,7 @@ import { AtlassianCard, BitbucketCard } from "./components/integration-cards";
 import { RecentActivity } from "./components/recent-activity";
 import { StatCards } from "./components/stat-cards";
 import { TrafficCard } from "./components/traffic-card";
-import type { HealthSignals } from "./lib/status";
+import { serviceSignal, type HealthSignals } from "./lib/status";
 
 // The data is asked for when this module loads, not when React first shows the page (see prefetchDashboard).
 prefetchDashboard(queryClient);
@@ -53,9 +53,9 @@ export default function DashboardPage() {
   const serverRunning = stats.error ? false : latestStats ? latestStats.serverStatus === SERVER_RUNNING : undefined;
   const signals: HealthSignals = {
     serverRunning,
-    jira: atlassian.data?.jiraConnected,
-    confluence: atlassian.data?.confluenceConnected,
-    bitbucket: bitbucket.data?.connected,
+    jira: serviceSignal(atlassian.data, (s) => s.jiraConnected),
+    confluence: serviceSignal(atlassian.data, (s) => s.confluenceConnected),
+    bitbucket: serviceSignal(bitbucket.data, (s) => s.connected),
   };
 
   return (

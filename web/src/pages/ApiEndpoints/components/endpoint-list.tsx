@@ -4,7 +4,8 @@ import { Card } from "@/components/ui/card";
 import { Skeleton } from "@/components/ui/skeleton";
 import { formatMs, formatNumber, plural } from "@/lib/format";
 import { cn } from "@/lib/utils";
-import { API_ENDPOINTS, isHealthy, statOf, type ApiEndpoint, type HealthInputs } from "../lib/endpoints";
+import type { EndpointHealth } from "@/lib/endpoint-health";
+import { API_ENDPOINTS, healthOf, statOf, type ApiEndpoint, type HealthInputs } from "../lib/endpoints";
 
 const METHOD_VARIANTS: Record<string, BadgeProps["variant"]> = { GET: "secondary", POST: "default", SSE: "outline" };
 
@@ -29,14 +30,22 @@ export function EndpointList({ health, stats, openStreams, loading }: EndpointLi
       </div>
       <ul className="divide-y divide-border">
         {API_ENDPOINTS.map((endpoint) => (
-          <EndpointRow key={`${endpoint.method} ${endpoint.path}`} endpoint={endpoint} healthy={isHealthy(endpoint, health)} stat={statOf(endpoint, stats)} openStreams={openStreams} loading={loading} />
+          <EndpointRow key={`${endpoint.method} ${endpoint.path}`} endpoint={endpoint} health={healthOf(endpoint, health)} stat={statOf(endpoint, stats)} openStreams={openStreams} loading={loading} />
         ))}
       </ul>
     </Card>
   );
 }
 
-function EndpointRow({ endpoint, healthy, stat, openStreams, loading }: { endpoint: ApiEndpoint; healthy: boolean; stat: EndpointStatDto | undefined; openStreams: number | null | undefined; loading: boolean }) {
+/** Spec section 2's Healthy and Unhealthy; a service waiting to be set up reads so, in grey, not as a failure. */
+const HEALTH_LOOK: Record<EndpointHealth, { dot: string; text: string; label: string }> = {
+  up: { dot: "bg-success", text: "text-success", label: "Healthy" },
+  down: { dot: "bg-destructive", text: "text-destructive", label: "Unhealthy" },
+  unknown: { dot: "bg-destructive", text: "text-destructive", label: "Unhealthy" },
+  "not-configured": { dot: "bg-muted-foreground/50", text: "text-muted-foreground", label: "Not configured" },
+};
+
+function EndpointRow({ endpoint, health, stat, openStreams, loading }: { endpoint: ApiEndpoint; health: EndpointHealth; stat: EndpointStatDto | undefined; openStreams: number | null | undefined; loading: boolean }) {
   const stream = "stream" in endpoint && endpoint.stream;
   return (
     <li aria-label={`${endpoint.method} ${endpoint.path}`} className="flex flex-col gap-2 px-6 py-3 sm:flex-row sm:items-center sm:gap-4">
@@ -51,8 +60,8 @@ function EndpointRow({ endpoint, healthy, stat, openStreams, loading }: { endpoi
       </div>
       <div className="flex shrink-0 items-center gap-4 pl-[3.75rem] sm:pl-0">
         <span className="inline-flex w-24 items-center gap-1.5 text-xs">
-          <span aria-hidden="true" className={cn("size-2 rounded-full", healthy ? "bg-success" : "bg-destructive")} />
-          <span className={healthy ? "text-success" : "text-destructive"}>{healthy ? "Healthy" : "Unhealthy"}</span>
+          <span aria-hidden="true" className={cn("size-2 rounded-full", HEALTH_LOOK[health].dot)} />
+          <span className={HEALTH_LOOK[health].text}>{HEALTH_LOOK[health].label}</span>
         </span>
         <span className="w-36 text-right text-sm tabular-nums">
           {loading ? (

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import type { AtlassianStatusDto, BitbucketStatusDto } from "@contract/integrations";
 import type { StatsDto } from "@contract/stats";
-import { API_ENDPOINTS, examples, healthCounts, isHealthy, statOf } from "./endpoints";
+import { API_ENDPOINTS, examples, healthCounts, healthOf, isHealthy, statOf } from "./endpoints";
 
 const running = { serverStatus: "Running" } as StatsDto;
-const atlassian = (jira: boolean, confluence: boolean) => ({ jiraConnected: jira, confluenceConnected: confluence }) as AtlassianStatusDto;
-const bitbucket = (connected: boolean) => ({ connected }) as BitbucketStatusDto;
+const atlassian = (jira: boolean, confluence: boolean, configured = true) => ({ configured, isActive: true, jiraConnected: jira, confluenceConnected: confluence }) as AtlassianStatusDto;
+const bitbucket = (connected: boolean, configured = true) => ({ configured, isActive: true, connected }) as BitbucketStatusDto;
 const byPath = (path: string) => API_ENDPOINTS.find((e) => e.path === path)!;
 
 describe("API endpoints", () => {
@@ -27,7 +27,20 @@ describe("API endpoints", () => {
     expect(isHealthy(byPath("/api/atlassian/jira/*"), { stats: running, atlassian: null, bitbucket: null })).toBe(false);
     // The Dashboard's card and this screen read one rule: a server that is not running takes its proxies down too.
     expect(isHealthy(byPath("/api/atlassian/jira/*"), { ...inputs, stats: { serverStatus: "Database unavailable" } as StatsDto })).toBe(false);
-    expect(healthCounts(inputs)).toEqual({ total: API_ENDPOINTS.length, healthy: API_ENDPOINTS.length - 2, unhealthy: 2 });
+    expect(healthCounts(inputs)).toEqual({ total: API_ENDPOINTS.length, healthy: API_ENDPOINTS.length - 2, unhealthy: 2, failing: 2 });
+  });
+
+  it("a service nobody has set up (or switched off) is not healthy (spec), but not down either: waiting to be configured", () => {
+    const fresh = { stats: running, atlassian: atlassian(false, false, false), bitbucket: bitbucket(false, false) };
+    for (const path of ["/api/atlassian/jira/*", "/api/atlassian/confluence/*", "/api/bitbucket/*"]) {
+      expect(healthOf(byPath(path), fresh)).toBe("not-configured");
+      expect(isHealthy(byPath(path), fresh)).toBe(false);
+    }
+    expect(healthCounts(fresh)).toEqual({ total: API_ENDPOINTS.length, healthy: API_ENDPOINTS.length - 3, unhealthy: 3, failing: 0 });
+    const switchedOff = { ...fresh, bitbucket: { ...bitbucket(true), isActive: false } as BitbucketStatusDto };
+    expect(healthOf(byPath("/api/bitbucket/*"), switchedOff)).toBe("not-configured");
+    // A server that is not running takes them down all the same.
+    expect(healthOf(byPath("/api/bitbucket/*"), { ...fresh, stats: { serverStatus: "Database unavailable" } as StatsDto })).toBe("down");
   });
 
   it("finds an endpoint's measured figures", () => {

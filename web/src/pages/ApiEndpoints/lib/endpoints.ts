@@ -1,5 +1,5 @@
 import type { AtlassianStatusDto, BitbucketStatusDto } from "@contract/integrations";
-import { endpointHealth } from "@/lib/endpoint-health";
+import { endpointHealth, serviceSignal, type EndpointHealth } from "@/lib/endpoint-health";
 import { API_ENDPOINTS, SERVER_RUNNING, type ApiEndpoint, type EndpointStatDto, type StatsDto } from "@contract/stats";
 
 export { API_ENDPOINTS };
@@ -17,19 +17,23 @@ export interface HealthInputs {
  * that service connected (Bitbucket's likewise from its status); every other endpoint is this
  * server's own, healthy while it reports "Running".
  */
-export function isHealthy(endpoint: ApiEndpoint, { stats, atlassian, bitbucket }: HealthInputs): boolean {
+export function healthOf(endpoint: ApiEndpoint, { stats, atlassian, bitbucket }: HealthInputs): EndpointHealth {
   const signals = {
     serverRunning: stats ? stats.serverStatus === SERVER_RUNNING : undefined,
-    jira: atlassian ? atlassian.jiraConnected : undefined,
-    confluence: atlassian ? atlassian.confluenceConnected : undefined,
-    bitbucket: bitbucket ? bitbucket.connected : undefined,
+    jira: serviceSignal(atlassian, (s) => s.jiraConnected),
+    confluence: serviceSignal(atlassian, (s) => s.confluenceConnected),
+    bitbucket: serviceSignal(bitbucket, (s) => s.connected),
   };
-  return endpointHealth(endpoint, signals) === "up";
+  return endpointHealth(endpoint, signals);
 }
 
-export function healthCounts(inputs: HealthInputs): { total: number; healthy: number; unhealthy: number } {
-  const healthy = API_ENDPOINTS.filter((e) => isHealthy(e, inputs)).length;
-  return { total: API_ENDPOINTS.length, healthy, unhealthy: API_ENDPOINTS.length - healthy };
+export const isHealthy = (endpoint: ApiEndpoint, inputs: HealthInputs): boolean => healthOf(endpoint, inputs) === "up";
+
+/** Spec section 2's counts (healthy means up); `failing` counts the unhealthy ones that are not only waiting to be set up. */
+export function healthCounts(inputs: HealthInputs): { total: number; healthy: number; unhealthy: number; failing: number } {
+  const states = API_ENDPOINTS.map((e) => healthOf(e, inputs));
+  const healthy = states.filter((h) => h === "up").length;
+  return { total: API_ENDPOINTS.length, healthy, unhealthy: API_ENDPOINTS.length - healthy, failing: states.filter((h) => h !== "up" && h !== "not-configured").length };
 }
 
 /** The endpoint's measured figures of the last hour, if the server sent them. */

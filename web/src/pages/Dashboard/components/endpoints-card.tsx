@@ -6,7 +6,7 @@ import { DASHBOARD_ENDPOINTS, ENDPOINT_HEALTH_LABEL, endpointHealth, endpointKey
 import { DashboardCard } from "./dashboard-card";
 import { StatusDot, type DotTone } from "./status-dot";
 
-const HEALTH_TONE: Record<EndpointHealth, DotTone> = { up: "success", down: "destructive", unknown: "muted" };
+const HEALTH_TONE: Record<EndpointHealth, DotTone> = { up: "success", down: "destructive", unknown: "muted", "not-configured": "muted" };
 
 /**
  * API Endpoints (spec §2; D14, D19): the spec's shorter list, each with a dot from a real check

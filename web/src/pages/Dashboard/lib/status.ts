@@ -56,7 +56,7 @@ export const endpointKey = (e: { method: string; path: string }): string => `${e
 /** The dashboard's entries, taken from the one list (contract/stats.ts), not a second copy. */
 export const DASHBOARD_ENDPOINTS: readonly ApiEndpoint[] = API_ENDPOINTS.filter((e) => (DASHBOARD_ENDPOINT_KEYS as readonly string[]).includes(endpointKey(e)));
 
-export { endpointHealth, type EndpointHealth, type HealthSignals } from "@/lib/endpoint-health";
+export { endpointHealth, serviceSignal, type EndpointHealth, type HealthSignals } from "@/lib/endpoint-health";
 import type { EndpointHealth } from "@/lib/endpoint-health";
 
-export const ENDPOINT_HEALTH_LABEL: Record<EndpointHealth, string> = { up: "Online", down: "Offline", unknown: "Unknown" };
+export const ENDPOINT_HEALTH_LABEL: Record<EndpointHealth, string> = { up: "Online", down: "Offline", unknown: "Unknown", "not-configured": "Not configured" };
