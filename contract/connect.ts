@@ -1,3 +1,5 @@
+import type { OAuthScope } from "./oauth";
+
 /**
  * "Connect an AI client" (issue 25): what an MCP client needs to reach this server, and each
  * common client's own way to be told. The address is built from PUBLIC_URL, the protected
@@ -93,3 +95,35 @@ export function originMismatch(pageOrigin: string, publicUrl: string): string | 
   if (pageOrigin === expected) return null;
   return `This console is open at ${pageOrigin}, but the server's public URL (PUBLIC_URL) is ${expected}. AI clients must use the public URL: set PUBLIC_URL to the address they reach this server at.`;
 }
+
+/** A Create Client preset: what a common AI client registers with (its redirect URIs and type) and which snippet it then needs. */
+export interface ClientPreset {
+  id: "claude" | "claude-code" | "cursor" | "vscode" | "custom";
+  label: string;
+  /** The client's name, filled in for the administrator (empty for Custom). */
+  name: string;
+  redirectUris: readonly string[];
+  clientType: "confidential" | "public";
+  /** The "Connect an AI client" tab that goes with it. */
+  snippet: AiClient | null;
+}
+
+/**
+ * The redirect URIs the common clients sign in with: Claude's connectors (claude.ai and Claude
+ * Desktop) send users back to Anthropic's callback and can hold a client secret; Claude Code
+ * listens on a loopback port of its choosing (any port matches a loopback URI, RFC 8252 §7.3);
+ * Cursor and VS Code use their own scheme or a fixed loopback port (RFC 8252 §7.1).
+ */
+export const CLIENT_PRESETS: readonly ClientPreset[] = [
+  { id: "claude", label: "Claude", name: "Claude", redirectUris: ["https://claude.ai/api/mcp/auth_callback", "https://claude.com/api/mcp/auth_callback"], clientType: "confidential", snippet: "claude-desktop" },
+  { id: "claude-code", label: "Claude Code", name: "Claude Code", redirectUris: ["http://localhost/callback"], clientType: "public", snippet: "claude-code" },
+  { id: "cursor", label: "Cursor", name: "Cursor", redirectUris: ["cursor://anysphere.cursor-retrieval/oauth/callback"], clientType: "public", snippet: "cursor" },
+  { id: "vscode", label: "VS Code", name: "VS Code", redirectUris: ["http://127.0.0.1:33418", "http://127.0.0.1:33418/", "https://vscode.dev/redirect"], clientType: "public", snippet: "vscode" },
+  { id: "custom", label: "Custom", name: "", redirectUris: [], clientType: "confidential", snippet: null },
+];
+
+/** What each scope lets a client do, for the checkboxes that pick them. */
+export const SCOPE_DESCRIPTIONS: Record<OAuthScope, string> = {
+  read: "Read Jira, Confluence and Bitbucket (the read-only tools)",
+  write: "Change them: create, edit, comment, transition (the writing tools)",
+};

@@ -30,10 +30,18 @@ export const splitScopes = (text: string): string[] =>
     .filter(Boolean);
 
 /**
+ * Schemes that are never an app's own (RFC 8252 §7.1 private-use schemes are): they run script,
+ * read local or in-memory content, or hand the code to another program. Anything else that is a
+ * scheme is taken as a native app's own, as desktop AI clients use them (cursor://, vscode://);
+ * RFC 8252 recommends reverse-domain names but real clients do not all follow it.
+ */
+const FORBIDDEN_SCHEMES = new Set(["javascript", "vbscript", "data", "file", "blob", "filesystem", "about", "view-source", "ftp", "ws", "wss", "mailto", "tel", "sms", "urn", "jar", "intent"]);
+
+/**
  * A redirect URI we accept (RFC 9700 §4.1, OAuth 2.1 §2.3.1): absolute, no fragment, no
- * credentials; https, http only for loopback, or a private-use scheme for native apps in reverse
- * domain form such as com.example.app:/cb (RFC 8252 §7.1), which keeps out javascript:, data:,
- * file:, blob: and the like. `applicationType` (OpenID Connect Registration §2) narrows it: a web
+ * credentials; https, http only for loopback, or a native app's private-use scheme (RFC 8252
+ * §7.1) such as com.example.app:/cb or cursor://…, never javascript:, data:, file:, blob: and the
+ * like (FORBIDDEN_SCHEMES). `applicationType` (OpenID Connect Registration §2) narrows it: a web
  * client redirects to https on a real host, a native one to loopback or its own scheme.
  */
 export function redirectUriProblem(uri: string, applicationType?: "web" | "native"): string | null {
@@ -48,7 +56,7 @@ export function redirectUriProblem(uri: string, applicationType?: "web" | "nativ
   const scheme = url.protocol.slice(0, -1).toLowerCase();
   const loopback = ["localhost", "127.0.0.1", "[::1]"].includes(url.hostname);
   if (scheme === "http" && !loopback) return `"${uri}" must use https (http only for localhost)`;
-  if (scheme !== "http" && scheme !== "https" && !scheme.includes(".")) return `"${uri}" uses a forbidden scheme: https, http for localhost, or a private-use scheme such as com.example.app:/callback`;
+  if (FORBIDDEN_SCHEMES.has(scheme)) return `"${uri}" uses a forbidden scheme: https, http for localhost, or an app's own scheme such as com.example.app:/callback`;
   if (applicationType === "web" && (scheme !== "https" || loopback)) return `"${uri}" is not a web redirect URI (https on a host other than localhost)`;
   if (applicationType === "native" && scheme === "https" && !loopback) return `"${uri}" is not a native redirect URI (http on localhost, or a private-use scheme)`;
   return null;

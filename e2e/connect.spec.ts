@@ -1,8 +1,9 @@
+import { createHash, randomBytes } from "node:crypto";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { ClientCredentialsProvider } from "@modelcontextprotocol/sdk/client/auth-extensions.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Page } from "@playwright/test";
-import { clientSetup, originMismatch, type McpConnectionDto } from "../contract/connect";
+import { CLIENT_PRESETS, clientSetup, originMismatch, type McpConnectionDto } from "../contract/connect";
 import type { OAuthClientDto } from "../contract/oauth";
 import { expect, test } from "./fixtures";
 import { ADMIN, apiClient, expectNoSidewaysScroll, signIn, unique } from "./helpers";
@@ -76,6 +77,66 @@ test("the copied snippets work: the SDK client connects with exactly the Cursor 
   } finally {
     await sdk.close();
     expect((await api.delete(`/api/admin/oauth-clients/${client.clientId}`)).status()).toBe(204);
+  }
+});
+
+test("the Claude preset fills its redirect URIs and type; the new client shows how to connect, signs in through consent and connects", async ({ page, baseURL }) => {
+  await open(page, "/oauth-clients", "OAuth Clients");
+  await page.getByRole("button", { name: "Create Client" }).first().click();
+  const dialog = page.getByRole("dialog", { name: "Create Client" });
+  const claude = CLIENT_PRESETS.find((p) => p.id === "claude")!;
+  await dialog.getByRole("button", { name: "Claude", exact: true }).click();
+  await expect(dialog.getByRole("button", { name: "Claude", exact: true })).toHaveAttribute("aria-pressed", "true");
+  await expect(dialog.getByLabel("Name")).toHaveValue("Claude");
+  await expect(dialog.getByLabel("Redirect URIs")).toHaveValue(claude.redirectUris.join("\n"));
+  await expect(dialog.getByRole("radio", { name: "Confidential" })).toBeChecked();
+  // Cursor's preset: its own scheme, a public client.
+  await dialog.getByRole("button", { name: "Cursor", exact: true }).click();
+  await expect(dialog.getByLabel("Name")).toHaveValue("Cursor");
+  await expect(dialog.getByLabel("Redirect URIs")).toHaveValue("cursor://anysphere.cursor-retrieval/oauth/callback");
+  await expect(dialog.getByRole("radio", { name: "Public" })).toBeChecked();
+  await dialog.getByRole("button", { name: "Claude", exact: true }).click();
+  const name = unique("e2e-claude-");
+  await dialog.getByLabel("Name").fill(name);
+  // The scope checkboxes edit the spec's text field.
+  await dialog.getByRole("checkbox", { name: "write" }).click();
+  await expect(dialog.getByLabel("Scopes", { exact: true })).toHaveValue("read");
+  await dialog.getByRole("button", { name: "Create Client" }).click();
+
+  const howTo = page.getByRole("dialog", { name: "How to connect" });
+  await expect(howTo.getByRole("tab", { name: "Claude Desktop" })).toHaveAttribute("aria-selected", "true");
+  await expect(howTo.getByText(`${baseURL}/mcp`, { exact: true })).toBeVisible();
+  const client = ((await (await page.request.get("/api/admin/oauth-clients")).json()) as OAuthClientDto[]).find((c) => c.name === name)!;
+  expect(client).toMatchObject({ clientType: "confidential", scopes: ["read"], redirectUris: [...claude.redirectUris] });
+  await expect(howTo.getByText(client.clientId)).toBeVisible();
+  await howTo.getByRole("button", { name: "Done" }).click();
+  await expect(howTo).toBeHidden();
+
+  // Sign in as Claude would: to consent, back to Anthropic's callback (held here), the code redeemed.
+  const verifier = randomBytes(32).toString("base64url");
+  const authorize = new URL("/oauth/authorize", baseURL);
+  for (const [k, v] of Object.entries({ response_type: "code", client_id: client.clientId, redirect_uri: claude.redirectUris[0]!, scope: "read", state: "s1", code_challenge: createHash("sha256").update(verifier).digest("base64url"), code_challenge_method: "S256", resource: `${baseURL}/mcp` })) authorize.searchParams.set(k, v);
+  let callback: URL | undefined;
+  await page.route("https://claude.ai/**", async (route) => {
+    callback = new URL(route.request().url());
+    await route.fulfill({ status: 200, contentType: "text/plain", body: "back at Claude" });
+  });
+  await page.goto(authorize.toString());
+  await page.getByRole("button", { name: "Authorize" }).click();
+  await expect(page.getByText("back at Claude")).toBeVisible();
+  const token = await page.request.post("/oauth/token", {
+    form: { grant_type: "authorization_code", code: callback!.searchParams.get("code")!, code_verifier: verifier, redirect_uri: claude.redirectUris[0]!, resource: `${baseURL}/mcp` },
+    headers: { authorization: `Basic ${Buffer.from(`${client.clientId}:${client.clientSecret}`).toString("base64")}` },
+  });
+  expect(token.status()).toBe(200);
+  const { access_token: accessToken } = (await token.json()) as { access_token: string };
+  const sdk = new Client({ name: "e2e-claude", version: "1.0.0" });
+  try {
+    await sdk.connect(new StreamableHTTPClientTransport(new URL(`${baseURL}/mcp`), { requestInit: { headers: { authorization: `Bearer ${accessToken}` } } }));
+    expect(sdk.getServerVersion()?.name).toMatch(/bridgekeeper/i);
+  } finally {
+    await sdk.close();
+    expect((await apiClient(page, baseURL!).delete(`/api/admin/oauth-clients/${client.clientId}`)).status()).toBe(204);
   }
 });
 

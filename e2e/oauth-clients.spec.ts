@@ -91,6 +91,11 @@ test("create (with validation), reveal and copy the secret, copy the ID, deactiv
   await expect(toast(page, "Client created")).toBeVisible();
   await expect(toast(page, "OAuth client has been created successfully.")).toBeVisible();
   await expect(dialog).toBeHidden();
+  // Then how to connect it: Done closes it.
+  const howTo = page.getByRole("dialog", { name: "How to connect" });
+  await expect(howTo.getByRole("button", { name: "Copy the MCP server URL" })).toBeVisible();
+  await howTo.getByRole("button", { name: "Done" }).click();
+  await expect(howTo).toBeHidden();
 
   const client = card(page, name);
   await expect(client).toBeVisible();
@@ -201,6 +206,7 @@ test("a public client has no secret and needs PKCE; an inactive one is created i
   release();
   await expect(toast(page, "Client created")).toBeVisible();
   await expect(dialog).toBeHidden();
+  await page.getByRole("dialog", { name: "How to connect" }).getByRole("button", { name: "Done" }).click();
 
   const client = card(page, name);
   await expect(client.getByText("Public client: no secret, PKCE required")).toBeVisible();

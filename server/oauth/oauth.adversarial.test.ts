@@ -92,6 +92,18 @@ describe("redirect URIs at /oauth/authorize (exact match; loopback may differ in
     expect(res.status).toBe(302);
   });
 
+  it("a desktop AI client's own scheme (cursor://, vscode://, RFC 8252 §7.1): registered, the code comes back to it, and it is redeemed", async () => {
+    const cursor = "cursor://anysphere.cursor-retrieval/oauth/callback";
+    const desktop = await createClient(rig, { name: "Cursor", clientType: "public", redirectUris: [cursor, "vscode://vscode.github-authentication/did-authenticate"] });
+    const { code, verifier } = await obtainCode(rig, desktop, { redirectUri: cursor });
+    const res = await redeem(rig, desktop, code, verifier, { redirect_uri: cursor });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    // Another app's scheme is not this one's.
+    const other = await authorizeDirect(authorizeUrl(rig.baseUrl, desktop.clientId, { redirectUri: "cursor://evil.example/oauth/callback", challenge: pkce().challenge }));
+    expect(other.location).toBeNull();
+    expectOAuthError(other, 400, "invalid_request");
+  });
+
   it("refuses a redirect_uri given twice (good, then evil) with a direct 400", async () => {
     const url = authorizeUrl(rig.baseUrl, client.clientId, { challenge: pkce().challenge });
     url.searchParams.append("redirect_uri", "https://evil.example/cb");

@@ -51,7 +51,8 @@ describe("dynamic client registration", () => {
   it.each([
     ["blob:", "blob:https://app.example.com/uuid"],
     ["about:", "about:blank"],
-    ["a scheme without a domain", "myapp:/cb"],
+    ["javascript:", "javascript:alert(1)"],
+    ["file:", "file:///tmp/cb"],
     ["data:", "data:text/html,hi"],
   ])("refuses a %s redirect URI", async (_what, uri) => {
     const res = await register({ ...base, redirect_uris: [uri] });
@@ -59,8 +60,9 @@ describe("dynamic client registration", () => {
     expect(res.body.error).toBe("invalid_redirect_uri");
   });
 
-  it("accepts a private-use scheme in reverse domain form (RFC 8252 §7.1)", async () => {
+  it("accepts a private-use scheme (RFC 8252 §7.1): in reverse domain form, or a desktop AI client's own (Cursor registers cursor://…)", async () => {
     expect((await register({ ...base, redirect_uris: ["com.example.app:/oauth/cb"] })).status).toBe(201);
+    expect((await register({ ...base, client_name: "Cursor", redirect_uris: ["cursor://anysphere.cursor-retrieval/oauth/callback"] })).status).toBe(201);
   });
 
   it("application_type narrows the redirect URIs: web is https on a real host, native is loopback or its own scheme", async () => {

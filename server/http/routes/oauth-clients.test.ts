@@ -66,8 +66,10 @@ describe("OAuth clients API", () => {
       ["plain http off loopback", { redirectUris: ["http://app.example.com/cb"] }, { redirectUris: '"http://app.example.com/cb" must use https (http only for localhost)' }],
       ["a fragment", { redirectUris: ["https://app.example.com/cb#x"] }, { redirectUris: '"https://app.example.com/cb#x" must not contain a fragment' }],
       ["a relative URI", { redirectUris: ["/cb"] }, { redirectUris: '"/cb" is not an absolute URL' }],
-      ["a javascript: URI", { redirectUris: ["javascript:alert(1)"] }, { redirectUris: '"javascript:alert(1)" uses a forbidden scheme: https, http for localhost, or a private-use scheme such as com.example.app:/callback' }],
-      ["a blob: URI", { redirectUris: ["blob:https://app.example.com/x"] }, { redirectUris: '"blob:https://app.example.com/x" uses a forbidden scheme: https, http for localhost, or a private-use scheme such as com.example.app:/callback' }],
+      ["a javascript: URI", { redirectUris: ["javascript:alert(1)"] }, { redirectUris: '"javascript:alert(1)" uses a forbidden scheme: https, http for localhost, or an app\'s own scheme such as com.example.app:/callback' }],
+      ["a blob: URI", { redirectUris: ["blob:https://app.example.com/x"] }, { redirectUris: '"blob:https://app.example.com/x" uses a forbidden scheme: https, http for localhost, or an app\'s own scheme such as com.example.app:/callback' }],
+      ["a data: URI", { redirectUris: ["data:text/html,hi"] }, { redirectUris: '"data:text/html,hi" uses a forbidden scheme: https, http for localhost, or an app\'s own scheme such as com.example.app:/callback' }],
+      ["a file: URI", { redirectUris: ["file:///etc/passwd"] }, { redirectUris: '"file:///etc/passwd" uses a forbidden scheme: https, http for localhost, or an app\'s own scheme such as com.example.app:/callback' }],
       ["a wrong type", { redirectUris: "https://app.example.com/cb" }, { redirectUris: "At least one redirect URI is required" }],
     ])("%s -> 400 with the field's message", async (_label, change, fields) => {
       const res = await admin.post("/api/admin/oauth-clients", body(change));

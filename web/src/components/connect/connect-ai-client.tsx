@@ -1,7 +1,7 @@
 import { Plug, TriangleAlert } from "lucide-react";
 import { useId } from "react";
 import { Link } from "wouter";
-import { AI_CLIENTS, clientSetup, originMismatch, signInLine, type McpConnectionDto } from "@contract/connect";
+import { AI_CLIENTS, clientSetup, originMismatch, signInLine, type AiClient, type McpConnectionDto } from "@contract/connect";
 import { useMcpConnection } from "@/api/connect";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { CopyButton } from "@/components/ui/copy-button";
@@ -41,9 +41,9 @@ export function McpUrl({ url }: { url: string }) {
 }
 
 /** One tab per common AI client: where its configuration goes, and the snippet for this server. */
-export function ClientSnippets({ connection }: { connection: McpConnectionDto }) {
+export function ClientSnippets({ connection, initial = AI_CLIENTS[0] }: { connection: McpConnectionDto; initial?: AiClient | undefined }) {
   return (
-    <Tabs defaultValue={AI_CLIENTS[0]} className="min-w-0">
+    <Tabs defaultValue={initial} className="min-w-0">
       <TabsList aria-label="AI client" className="h-auto max-w-full flex-wrap justify-start">
         {AI_CLIENTS.map((client) => (
           <TabsTrigger key={client} value={client}>
