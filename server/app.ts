@@ -13,6 +13,7 @@ import { authRoutes } from "./http/routes/auth.routes";
 import { healthRoutes } from "./http/routes/health.routes";
 import { integrationsRoutes } from "./http/routes/integrations.routes";
 import { mcpConnectionRoutes } from "./http/routes/mcp-connection.routes";
+import { setupRoutes } from "./http/routes/setup.routes";
 import { oauthClientsRoutes } from "./http/routes/oauth-clients.routes";
 import { proxyRoutes } from "./http/routes/proxy.routes";
 import { bearer, resourceMetadataUrlOf } from "./http/middleware/bearer";
@@ -141,6 +142,7 @@ export function buildApp(container: Container, options: BuildAppOptions): BuiltA
   api.use(integrationsRoutes({ integrations: services.integrations, status: services.integrationStatus, settings: config }));
   api.use(oauthClientsRoutes({ clients: services.oauthClients, tokens: services.oauthTokens }));
   api.use(mcpConnectionRoutes(config));
+  api.use(setupRoutes({ integrations: services.integrations, aiProviders: services.aiProviders, liveGrants: services.oauthTokens.liveGrants }));
   api.use(logsRoutes({ requestLog: services.requestLog, toolCalls: services.toolCalls, clock: container.clock, log }));
   api.use(
     statsRoutes({

@@ -4,7 +4,7 @@ import type { RequestHandler } from "express";
 import { buildApp } from "./app";
 import { createContainer } from "./container";
 import { openDatabase } from "./db/client";
-import { EnvError, parseEnv, type Env } from "./env";
+import { EnvError, parseEnv, publicUrl, type Env } from "./env";
 import { staticConsole } from "./http/console";
 import { answerClientErrors, lastResort } from "./http/last-resort";
 import { APP_ROOT, APP_VERSION } from "./lib/app-root";
@@ -76,6 +76,7 @@ async function main(): Promise<void> {
     ...container.repos,
     log,
     adminPassword: env.ADMIN_PASSWORD,
+    openAt: publicUrl(env),
     print: (text) => process.stdout.write(`${text}\n`),
   });
   // Rows a process left behind when it died (kill -9) are not live connections.

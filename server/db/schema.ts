@@ -17,6 +17,8 @@ export const users = pgTable(
     lastName: text("last_name"),
     profileImageUrl: text("profile_image_url"),
     passwordHash: text("password_hash").notNull(),
+    /** The first administrator's generated password, printed once, not yet changed (the Dashboard's Get started). */
+    passwordGenerated: boolean("password_generated").notNull().default(false),
     isActive: boolean("is_active").notNull().default(true),
     lastLoginAt: timestamp("last_login_at", { withTimezone: true }),
     ...timestamps,

@@ -12,6 +12,7 @@ export const AUTHZ_MATRIX: Record<string, "public" | "session" | PermissionKey |
   "POST /api/logout": "public",
   "GET /api/session": "session",
   "GET /api/mcp-connection": "session",
+  "GET /api/setup-status": "config.write",
 
   "GET /api/users": "users.read",
   "POST /api/users": "users.write",

@@ -20,6 +20,8 @@ export async function ensureFirstAdmin(deps: {
   userRolesRepo: UserRolesRepo;
   log: Logger;
   adminPassword: string | undefined;
+  /** The console's address (PUBLIC_URL), printed with the password. */
+  openAt?: string;
   print: (text: string) => void;
 }): Promise<void> {
   if ((await deps.usersRepo.count()) > 0) return;
@@ -27,6 +29,8 @@ export async function ensureFirstAdmin(deps: {
   const created = await deps.usersRepo.insertIfUsernameFree({
     username: FIRST_ADMIN_USERNAME,
     passwordHash: await hashPassword(password),
+    // A generated password is to be changed: the Dashboard's Get started says so until it is.
+    passwordGenerated: !deps.adminPassword,
     isActive: true,
   });
   if (!created) return;
@@ -42,6 +46,7 @@ export async function ensureFirstAdmin(deps: {
         "  │ Bridgekeeper: first administrator created                    │",
         `  │   username: ${FIRST_ADMIN_USERNAME.padEnd(49)}│`,
         `  │   password: ${password.padEnd(49)}│`,
+        ...(deps.openAt ? [`  │   open:     ${deps.openAt.padEnd(49)}│`] : []),
         "  │ This password is shown once. Sign in and change it.          │",
         "  └──────────────────────────────────────────────────────────────┘",
         "",

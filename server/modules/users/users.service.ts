@@ -130,7 +130,7 @@ export function createUsersService(deps: {
             ...(input.firstName !== undefined ? { firstName: input.firstName } : {}),
             ...(input.lastName !== undefined ? { lastName: input.lastName } : {}),
             ...(input.isActive !== undefined ? { isActive: input.isActive } : {}),
-            ...(passwordHash ? { passwordHash } : {}),
+            ...(passwordHash ? { passwordHash, passwordGenerated: false } : {}),
           }))!;
           if (before.isActive && !after.isActive) {
             await assertAdminRemains(r);

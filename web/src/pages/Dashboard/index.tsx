@@ -9,6 +9,7 @@ import { QueryError } from "@/components/ui/query-error";
 import { useCan } from "@/hooks/use-permission";
 import { prefetchDashboard, useRecentActivity } from "./api";
 import { EndpointsCard } from "./components/endpoints-card";
+import { GetStarted } from "./components/get-started";
 import { AtlassianCard, BitbucketCard } from "./components/integration-cards";
 import { RecentActivity } from "./components/recent-activity";
 import { StatCards } from "./components/stat-cards";
@@ -67,6 +68,8 @@ export default function DashboardPage() {
         onRefresh={canRefresh ? () => void refresh() : undefined}
         refreshing={refreshing}
       />
+
+      <GetStarted />
 
       {canStats ? (
         <>
