@@ -149,6 +149,18 @@ export interface ConsentRequestDto {
   redirectHost: string;
   /** Why this user may not authorize any access (no mcp.read); null when they may. Denying is always possible. */
   refusal: string | null;
+  /**
+   * Scopes the token will carry but the client's policy leaves without effect as it stands (write
+   * for a read-only client): not listed among what it will be able to do.
+   */
+  idleScopes: string[];
+  /** The administrator's limits on where this client may reach, as they stand; null: none. */
+  limits: { jiraProjects: string[] | null; confluenceSpaces: string[] | null; bitbucketRepositories: string[] | null } | null;
+  /**
+   * The accounts its calls run as upstream (the integrations' own, not the consenting user's):
+   * in whose name its changes appear. null where the integration is not configured.
+   */
+  actsAs: { atlassian: string | null; bitbucket: string | null };
 }
 
 export const ConsentDecisionSchema = z.object({ approve: z.boolean({ error: "approve must be true or false" }) });

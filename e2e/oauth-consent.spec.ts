@@ -49,7 +49,9 @@ test("sign in, approve, and the client gets a code it can redeem", async ({ page
   await expect(page).toHaveURL(/\/oauth-consent\/[\w-]+$/);
   await signInOnConsent(page, ADMIN);
   await expect(page.getByRole("heading", { name: "Authorize access" })).toBeVisible();
-  await expect(page.getByText(`${client.name} wants to use Bridgekeeper on your behalf.`)).toBeVisible();
+  await expect(page.getByText(`${client.name} wants to use Jira, Confluence and Bitbucket through Bridgekeeper.`)).toBeVisible();
+  // Who acts: the integrations' accounts (or none configured yet; the Configuration tests change them meanwhile).
+  await expect(page.getByRole("region", { name: "Who acts" })).toContainText(/not as you|No integration is configured yet/);
   await expect(page.getByText(CALLBACK)).toBeVisible();
   await page.screenshot({ path: "e2e/screenshots/oauth-consent-desktop-light.png" });
   await page.getByRole("button", { name: "Authorize" }).click();
@@ -112,6 +114,23 @@ test("a viewer is told the write scope is withheld, and the client gets read onl
     headers: { authorization: `Basic ${Buffer.from(`${client.clientId}:${client.clientSecret}`).toString("base64")}` },
   });
   expect(await token.json()).toMatchObject({ scope: "read" });
+});
+
+test("a read-only client limited to a project: the consent lists only what it will be able to do, and where", async ({ page, baseURL }) => {
+  const client = await makeClient(page, baseURL!);
+  const api = apiClient(page, baseURL!);
+  expect((await api.login(ADMIN)).status()).toBe(200);
+  expect((await api.put(`/api/admin/oauth-clients/${client.clientId}/policy`, { readOnly: true, jiraProjects: ["BK"] })).status()).toBe(200);
+  const { url } = authorizeUrl(baseURL!, client.clientId, "policy-state");
+  await page.goto(url);
+  await expect(page.getByRole("heading", { name: "Authorize access" })).toBeVisible();
+  const rights = page.getByRole("region", { name: "It will be able to" }).getByRole("listitem");
+  await expect(rights).toHaveCount(1);
+  await expect(rights).toContainText("read");
+  await expect(page.getByText("Also granted, unused for now: write. An administrator made this client read-only.")).toBeVisible();
+  await expect(page.getByText("Only within Jira projects BK, as an administrator set it.")).toBeVisible();
+  await page.getByRole("button", { name: "Deny" }).click();
+  expect((await api.delete(`/api/admin/oauth-clients/${client.clientId}`)).status()).toBe(204);
 });
 
 // Each test below spends /oauth requests from the per-address budget (10 per 15 minutes, the

@@ -31,6 +31,33 @@ describe("OAuth: consenting users", () => {
     expect((await callProtected(rig, tokens.access_token)).status).toBe(200);
   });
 
+  it("the consent page lists the rights the client will actually have (scopes ∩ role ∩ policy), its limits, and whose accounts its calls run as", async () => {
+    const { rig: operatorRig } = await asUser(["operator"]);
+    const client = await createClient(rig, { name: "Read-only by policy" });
+    const consentFor = async (who: Rig) => {
+      const location = (await fetch(authorizeUrl(rig.baseUrl, client.clientId, { challenge: pkce().challenge, scope: "read write" }), { redirect: "manual" })).headers.get("location")!;
+      const shown = await who.user.get(`/api/oauth${location.replace("/oauth-consent", "/requests")}`);
+      expect(shown.status).toBe(200);
+      return shown.body;
+    };
+    // Open policy: read and write, no limits; Bitbucket is configured (the rig), Atlassian is not.
+    expect(await consentFor(operatorRig)).toMatchObject({ scopes: ["read", "write"], withheldScopes: [], idleScopes: [], limits: null, actsAs: { atlassian: null, bitbucket: "demo" } });
+
+    expect((await rig.admin.put(`/api/admin/oauth-clients/${client.clientId}/policy`, { readOnly: true, jiraProjects: ["BK"], bitbucketRepositories: ["api-gateway"] })).status).toBe(200);
+    expect((await rig.admin.post("/api/admin/atlassian-config", { instanceUrl: "https://acme.atlassian.net", email: "robot@acme.example", apiToken: "tok", isActive: true })).status).toBe(200);
+    expect(await consentFor(operatorRig)).toMatchObject({
+      scopes: ["read"],
+      idleScopes: ["write"],
+      limits: { jiraProjects: ["BK"], confluenceSpaces: null, bitbucketRepositories: ["api-gateway"] },
+      actsAs: { atlassian: "robot@acme.example", bitbucket: "demo" },
+    });
+    // The token still carries what was consented: the policy, not the grant, decides (and may change).
+    const tokens = await obtainTokens(operatorRig, client, { scope: "read write" });
+    expect(tokens.scope).toBe("read write");
+    expect((await rig.admin.post("/api/admin/atlassian-config", { instanceUrl: "https://acme.atlassian.net", email: "robot@acme.example", apiToken: "tok", isActive: false })).status).toBe(200);
+    expect((await consentFor(operatorRig)).actsAs).toEqual({ atlassian: null, bitbucket: "demo" });
+  });
+
   it("deactivating the user ends their OAuth access at once: access tokens and refresh", async () => {
     const { rig: userRig, id } = await asUser(["operator"]);
     const client = await createClient(rig);

@@ -1,7 +1,8 @@
 import { Router, type Request } from "express";
-import { ConsentDecisionSchema, OAuthClientCreateSchema, OAuthClientUpdateSchema } from "../../../contract/oauth";
+import { ConsentDecisionSchema, OAuthClientCreateSchema, OAuthClientUpdateSchema, type ConsentRequestDto } from "../../../contract/oauth";
 import { ClientPolicySchema } from "../../../contract/policy";
 import { toOAuthClientDto } from "../../modules/oauth/oauth-clients.presenter";
+import type { IntegrationConfigService } from "../../modules/integrations/integration-config.service";
 import type { OAuthClientsService } from "../../modules/oauth/oauth-clients.service";
 import type { OAuthTokensService } from "../../modules/oauth/oauth-tokens.service";
 import { AppError } from "../../lib/app-error";
@@ -17,8 +18,8 @@ const clientIdParam = (value: unknown): string => {
 };
 
 /** OAuth Clients screen (spec section 7; D7) and the consent page's two calls. */
-export function oauthClientsRoutes(deps: { clients: OAuthClientsService; tokens: OAuthTokensService }): Router {
-  const { clients, tokens } = deps;
+export function oauthClientsRoutes(deps: { clients: OAuthClientsService; tokens: OAuthTokensService; integrations: Pick<IntegrationConfigService, "getAtlassian" | "getBitbucket"> }): Router {
+  const { clients, tokens, integrations } = deps;
   const router = Router();
 
   router.get("/admin/oauth-clients", can("oauth-clients.read"), async (req, res) => {
@@ -54,8 +55,14 @@ export function oauthClientsRoutes(deps: { clients: OAuthClientsService; tokens:
     return value;
   };
   const consenting = (req: Request) => ({ mayConsent: req.session?.permissions.has("mcp.read") ?? false, mayGrantWrite: req.session?.permissions.has("mcp.write") ?? false });
+  /** The accounts the client's calls will run as (issue 25): the integrations' own, while they are configured and on. */
+  const actsAs = async (): Promise<ConsentRequestDto["actsAs"]> => {
+    const [atlassian, bitbucket] = await Promise.all([integrations.getAtlassian(), integrations.getBitbucket()]);
+    return { atlassian: atlassian?.isActive ? (atlassian.settings.email ?? null) : null, bitbucket: bitbucket?.isActive ? (bitbucket.settings.username ?? null) : null };
+  };
   router.get("/oauth/requests/:id", signedIn, async (req, res) => {
-    res.json(await tokens.consentRequest(requestId(req.params.id), consenting(req)));
+    const [request, accounts] = await Promise.all([tokens.consentRequest(requestId(req.params.id), consenting(req)), actsAs()]);
+    res.json({ ...request, actsAs: accounts } satisfies ConsentRequestDto);
   });
   router.post("/oauth/requests/:id/decision", signedIn, async (req, res) => {
     const { approve } = parseInput(ConsentDecisionSchema, req.body);

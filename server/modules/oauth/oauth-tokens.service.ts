@@ -164,17 +164,24 @@ export function createOAuthTokensService(deps: { repo: OAuthGrantsRepo; audit: A
       return `/oauth-consent/${id}`;
     },
 
-    async consentRequest(id: string, user: ConsentingUser): Promise<ConsentRequestDto> {
+    /** What the consent page shows (all but `actsAs`, which the integrations know): the rights the client will actually have. */
+    async consentRequest(id: string, user: ConsentingUser): Promise<Omit<ConsentRequestDto, "actsAs">> {
       const pending = await repo.findPending(id, now());
       if (!pending || !pending.client.isActive) throw new AppError("not_found", "This authorization request has expired or was already answered");
       const { granted, withheld } = grantable(pending.scopes, user);
+      // Its scopes ∩ the user's role (granted), ∩ its policy as it stands: write is idle for a read-only client.
+      const policy = pending.client.policy;
+      const idle: string[] = policy?.readOnly ? granted.filter((s) => s === "write") : [];
+      const lists = policy ? { jiraProjects: policy.jiraProjects, confluenceSpaces: policy.confluenceSpaces, bitbucketRepositories: policy.bitbucketRepositories } : null;
       return {
         id,
         clientName: pending.client.name,
         clientId: pending.client.clientId,
         redirectUri: pending.redirectUri,
-        scopes: user.mayConsent ? granted : [],
+        scopes: user.mayConsent ? granted.filter((s) => !idle.includes(s)) : [],
         withheldScopes: user.mayConsent ? withheld : pending.scopes,
+        idleScopes: user.mayConsent ? idle : [],
+        limits: lists && Object.values(lists).some((l) => l !== null) ? lists : null,
         resource: pending.resource,
         expiresAt: pending.expiresAt.toISOString(),
         registeredVia: registeredViaOf(pending.client.registeredVia),

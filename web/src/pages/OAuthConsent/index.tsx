@@ -8,6 +8,7 @@ import { Card, CardContent, CardDescription, CardHeader } from "@/components/ui/
 import { Skeleton } from "@/components/ui/skeleton";
 import { Spinner } from "@/components/ui/spinner";
 import { useDocumentTitle } from "@/hooks/use-document-title";
+import type { ConsentRequestDto } from "@contract/oauth";
 
 const SCOPE_TEXT: Record<string, string> = {
   read: "Read Jira issues, Confluence pages and Bitbucket repositories",
@@ -54,7 +55,7 @@ export default function OAuthConsentPage({ id }: { id: string }) {
           {request.data && (
             <>
               <p className="text-sm">
-                <span className="font-semibold">{request.data.clientName}</span> wants to use Bridgekeeper on your behalf.
+                <span className="font-semibold">{request.data.clientName}</span> wants to use Jira, Confluence and Bitbucket through Bridgekeeper.
               </p>
               {request.data.registeredVia !== "console" && (
                 <div role="note" className="space-y-1 rounded-md border border-amber-500/40 bg-amber-500/10 px-3 py-2.5 text-sm">
@@ -89,6 +90,13 @@ export default function OAuthConsentPage({ id }: { id: string }) {
                   </ul>
                 </section>
               )}
+              {mayAuthorize && request.data.idleScopes.length > 0 && (
+                <p className="text-xs text-muted-foreground">
+                  Also granted, unused for now: <span className="font-mono">{request.data.idleScopes.join(" ")}</span>. An administrator made this client read-only.
+                </p>
+              )}
+              {mayAuthorize && request.data.limits && <Limits limits={request.data.limits} />}
+              {mayAuthorize && <ActsAs actsAs={request.data.actsAs} />}
               {mayAuthorize && request.data.withheldScopes.length > 0 && (
                 <p className="rounded-md border border-amber-500/30 bg-amber-500/10 px-3 py-2 text-xs">
                   Not granted: <span className="font-mono">{request.data.withheldScopes.join(" ")}</span>. Your account may not let clients change
@@ -121,5 +129,35 @@ export default function OAuthConsentPage({ id }: { id: string }) {
         </CardContent>
       </Card>
     </BrandPage>
+  );
+}
+
+/** Where the administrator lets this client reach, as it stands now. */
+function Limits({ limits }: { limits: NonNullable<ConsentRequestDto["limits"]> }) {
+  const parts = [
+    limits.jiraProjects && `Jira projects ${limits.jiraProjects.join(", ")}`,
+    limits.confluenceSpaces && `Confluence spaces ${limits.confluenceSpaces.join(", ")}`,
+    limits.bitbucketRepositories && `Bitbucket repositories ${limits.bitbucketRepositories.join(", ")}`,
+  ].filter(Boolean);
+  return <p className="text-xs text-muted-foreground">Only within {parts.join("; ")}, as an administrator set it.</p>;
+}
+
+/** In whose name its changes appear: the integrations' accounts, not the person consenting. */
+function ActsAs({ actsAs }: { actsAs: ConsentRequestDto["actsAs"] }) {
+  const accounts = [actsAs.atlassian && `Jira and Confluence as ${actsAs.atlassian}`, actsAs.bitbucket && `Bitbucket as ${actsAs.bitbucket}`].filter(Boolean);
+  return (
+    <section aria-labelledby="consent-acts-as" className="space-y-1 rounded-md border border-border px-3 py-2.5 text-sm">
+      <h2 id="consent-acts-as" className="text-xs font-medium uppercase tracking-wide text-muted-foreground">
+        Who acts
+      </h2>
+      {accounts.length > 0 ? (
+        <p>
+          Its calls run as this server's integration accounts, not as you: {accounts.join("; ")}. Changes it makes appear in their name. You decide whether it may connect and
+          what it may do.
+        </p>
+      ) : (
+        <p>No integration is configured yet: it can connect, but its Jira, Confluence and Bitbucket tools will say so until an administrator sets them up.</p>
+      )}
+    </section>
   );
 }
