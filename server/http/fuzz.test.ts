@@ -522,6 +522,8 @@ function routes(): Record<string, RouteFuzz> {
     }),
     "POST /api/logout": apiRoute("POST /api/logout", { creds: anonCreds }),
     "GET /api/session": apiRoute("GET /api/session"),
+    "GET /api/mcp-connection": apiRoute("GET /api/mcp-connection"),
+    "GET /api/setup-status": apiRoute("GET /api/setup-status"),
 
     "GET /api/users": apiRoute("GET /api/users"),
     "POST /api/users": apiRoute("POST /api/users", { body: jsonBodies(USER_FIELDS) }),
