@@ -10,6 +10,7 @@ console.log(
     `Sandbox listening on ${sandbox.url}`,
     `  Jira and Confluence: instance URL ${sandbox.url}, email ${atlassian.email}, API token ${atlassian.apiToken}`,
     `  Bitbucket: API URL ${sandbox.url}/2.0, workspace ${bitbucket.workspace}, username ${bitbucket.username}, app password ${bitbucket.appPassword}`,
+    `  Web pages (no sign-in): ${sandbox.url}/browse/BK-1, Confluence pages under ${sandbox.url}/wiki/spaces/, repositories at ${sandbox.url}/${bitbucket.workspace}/REPO`,
     `  Faults: POST ${sandbox.url}/__sandbox/faults {"path":"/rest/api/3/myself","status":429,"retryAfter":2}`,
   ].join("\n"),
 );

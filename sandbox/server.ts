@@ -56,6 +56,9 @@ const MODULES: SandboxModule<unknown>[] = [jiraModule, confluenceModule, bitbuck
 const REQUEST_RECORD_SIZE = 2_000;
 const DEFAULT_SEED = 20_260_105;
 
+/** The imitated REST APIs' paths: never served by a public web page, whatever a module registers. */
+const isApiPath = (path: string) => path.startsWith("/rest/") || path.startsWith("/wiki/rest/") || path.startsWith("/wiki/api/") || path.startsWith("/2.0");
+
 /** The exact Authorization headers each service accepts: checked first, without decoding anything. */
 function acceptedHeaders(accounts: SandboxCredentials): Record<Service, Set<string>> {
   const basic = (user: string, secret: string) => `Basic ${Buffer.from(`${user}:${secret}`).toString("base64")}`;
@@ -88,7 +91,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   reseed();
 
   const router = new Router();
-  for (const m of MODULES) m.routes(router, () => states.get(m));
+  const pages = new Router();
+  for (const m of MODULES) {
+    m.routes(router, () => states.get(m));
+    m.pages?.(pages, () => states.get(m));
+  }
 
   let recorded: RecordedRequest[] = [];
   const usage = new Map<string, { windowStart: number; count: number; reset: string }>();
@@ -141,6 +148,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       if (!found || found === "method") return send(res, json({ error: "Not found" }, 404));
       const body = await readBody(req);
       return send(res, await found.handler({ method, path, query, params: found.params, headers: req.headers, body, credentials: { kind: "none" }, origin }));
+    }
+
+    // The services' web pages answer a browser without credentials, outside the imitated APIs (not
+    // recorded, no faults); API paths never reach them, so they always go through the auth check.
+    if (method === "GET" && !isApiPath(path)) {
+      const page = pages.match(method, path);
+      if (page && page !== "method") return send(res, await page.handler({ method, path, query, params: page.params, headers: req.headers, body: undefined, credentials: { kind: "none" }, origin }));
     }
 
     recorded.push({ method, path, at: Date.now() });

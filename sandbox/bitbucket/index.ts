@@ -1,6 +1,7 @@
 import { defineModule } from "../core/module";
 import { accountRoutes } from "./account.routes";
 import type { BitbucketState } from "./model";
+import { bitbucketPages } from "./pages";
 import { prActionRoutes } from "./pr-actions.routes";
 import { pullRequestRoutes } from "./pullrequests.routes";
 import { repoRoutes } from "./repos.routes";
@@ -25,6 +26,7 @@ export const bitbucketModule = defineModule<BitbucketState>({
     reviewRoutes(router, state);
     searchRoutes(router, state);
   },
+  pages: bitbucketPages,
 });
 
 export type { BitbucketState } from "./model";

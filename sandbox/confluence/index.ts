@@ -2,6 +2,7 @@ import { defineModule } from "../core/module";
 import { attachmentRoutes } from "./attachments.routes";
 import { commentRoutes } from "./comments.routes";
 import { contentRoutes } from "./content.routes";
+import { confluencePages } from "./pages";
 import { seedConfluence } from "./seed";
 import type { ConfluenceState } from "./types";
 import { v1Routes } from "./v1.routes";
@@ -22,4 +23,5 @@ export const confluenceModule = defineModule<ConfluenceState>({
     commentRoutes(router, state);
     attachmentRoutes(router, state);
   },
+  pages: confluencePages,
 });

@@ -31,6 +31,14 @@ export function tinyui(id: string): string {
   return `/x/${Buffer.from(bytes).toString("base64url")}`;
 }
 
+/** The content id a short link's code stands for (`tinyui` reversed), or null. */
+export function tinyuiId(code: string): string | null {
+  if (!/^[A-Za-z0-9_-]+$/.test(code)) return null;
+  let n = 0n;
+  for (const byte of [...Buffer.from(code, "base64url")].reverse()) n = (n << 8n) | BigInt(byte);
+  return n > 0n ? String(n) : null;
+}
+
 export const editui = (id: string) => `/pages/resumedraft.action?draftId=${id}`;
 
 /** `path?query` with `overrides` applied (null removes a parameter), for `next`/`prev`/`self` links. */

@@ -10,6 +10,11 @@ export interface SandboxModule<S> {
   service: Service;
   seed(rng: Rng): S;
   routes(router: Router, state: () => S): void;
+  /**
+   * The service's web pages (core/html.ts) at the addresses its API links to: public, as a browser
+   * following a link sends no API credentials. Never consulted for REST API paths.
+   */
+  pages?(router: Router, state: () => S): void;
 }
 
 export const defineModule = <S>(module: SandboxModule<S>): SandboxModule<S> => module;

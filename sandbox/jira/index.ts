@@ -5,6 +5,7 @@ import { attachmentRoutes } from "./attachments.routes";
 import { issueRoutes } from "./issues.routes";
 import { metaRoutes } from "./meta.routes";
 import type { JiraState } from "./model";
+import { jiraPages } from "./pages";
 import { searchRoutes } from "./search.routes";
 import { seedJira } from "./seed";
 import { watcherRoutes } from "./watchers.routes";
@@ -25,4 +26,5 @@ export const jiraModule = defineModule<JiraState>({
     watcherRoutes(router, state);
     attachmentRoutes(router, state);
   },
+  pages: jiraPages,
 });
