@@ -140,6 +140,20 @@ async function storedStatuses(page: Page, question: string): Promise<string[]> {
   return detail.messages.map((m) => m.status);
 }
 
+test("the empty chat suggests questions; one chosen is sent and answered from its data source (open bugs, not Done ones)", async ({ page }) => {
+  await openChat(page);
+  await useProvider(page, providers.good);
+  const suggestions = page.getByRole("list", { name: "Suggested questions" }).getByRole("button");
+  await expect(suggestions).toHaveText(["Which Jira bugs are open?", "Find the Confluence pages about deployment", "List open pull requests"]);
+  await suggestions.first().click();
+  await expect(mine(page)).toContainText("Which Jira bugs are open?");
+  const answer = answers(page).last();
+  await expect(answer.getByText(/^jira_search: \d+ results$/)).toBeVisible();
+  await expect(answer).toContainText("Ask me to dig into any of these.");
+  await expect(answer).not.toContainText("more: call again");
+  await expect(answer).not.toContainText(/\bDone\b/);
+});
+
 test("a Jira question streams its answer with the tool's badge and a citation", async ({ page }) => {
   await openChat(page);
   await expect(page.getByText(CHAT_TEXT.emptyTitle)).toBeVisible();

@@ -47,4 +47,37 @@ describe("demo mode", () => {
     expect(reply.status, reply.text).toBe(200);
     expect(reply.body.mcpCalls).toEqual([{ tool: "jira_search", results: 5, error: null }]);
   });
+
+  it("the chat's three suggested questions get right answers from the demo's model: open bugs only, pages, pull requests (not repositories); no text meant for the model", async () => {
+    await configureDemoAi(t.container.services.aiProviders, fake.url);
+    const user = (await signedInAs(t, ["viewer"])).client;
+    const providerId = (await user.get("/api/chat/providers")).body[0].id as string;
+    const ask = async (message: string) => {
+      const reply = await user.post("/api/chat/send", { message, providerId, mcpTools: ["jira", "confluence", "bitbucket"] });
+      expect(reply.status, reply.text).toBe(200);
+      return reply.body as { content: string; mcpCalls: { tool: string; results: number | null; error: string | null }[] };
+    };
+
+    const bugs = await ask("Which Jira bugs are open?");
+    expect(bugs.mcpCalls.map((c) => c.tool)).toEqual(["jira_search"]);
+    const keys = [...bugs.content.matchAll(/\b(BK-\d+)\b/g)].map((m) => m[1]!);
+    expect(keys.length).toBeGreaterThan(0);
+    const auth = { authorization: `Basic ${Buffer.from("demo@bridgekeeper.test:sandbox-api-token").toString("base64")}` };
+    for (const key of new Set(keys)) {
+      const issue = (await (await fetch(`${sandbox.url}/rest/api/3/issue/${key}?fields=issuetype,status`, { headers: auth })).json()) as { fields: { issuetype: { name: string }; status: { statusCategory: { key: string } } } };
+      expect(issue.fields.issuetype.name, key).toBe("Bug");
+      expect(issue.fields.status.statusCategory.key, key).not.toBe("done");
+    }
+
+    const pages = await ask("Find the Confluence pages about deployment");
+    expect(pages.mcpCalls.map((c) => c.tool)).toEqual(["confluence_search"]);
+
+    const prs = await ask("List open pull requests");
+    expect(prs.mcpCalls[0]!.tool).toBe("bitbucket_list_repositories");
+    expect(prs.mcpCalls.slice(1).map((c) => c.tool)).toEqual(expect.arrayContaining(["bitbucket_list_pull_requests"]));
+    expect(prs.mcpCalls.slice(1).every((c) => c.tool === "bitbucket_list_pull_requests" && c.error === null)).toBe(true);
+    expect(prs.content).toMatch(/open pull requests? in /);
+
+    for (const answer of [bugs, pages, prs]) expect(answer.content).not.toMatch(/more: call again|nextCursor|cursor below/);
+  });
 });

@@ -22,7 +22,12 @@ export function smartTurn(conversation: Conversation): FakeTurn {
       ? { chunkDelayMs: SLOW_CHUNK_DELAY_MS }
       : {};
   if (/system message/i.test(question)) return { text: systemMessageFor(question, conversation) };
-  if (results.length > 0) return { text: answerFromResults(results), ...pace };
+  if (results.length > 0) {
+    // Pull requests asked for without a repository: the repositories first, then their open pull requests.
+    const next = followUp(question, results, new Set(conversation.tools));
+    if (next.length > 0) return { toolCalls: next };
+    return { text: answerFromResults(results.filter((r) => r.name !== REPOSITORIES || results.every((o) => o.name === REPOSITORIES))), ...pace };
+  }
   if (conversation.tools.length > 0) {
     const call = pickTool(question, new Set(conversation.tools));
     if (call) return { toolCalls: [call] };
@@ -47,8 +52,9 @@ function pickTool(question: string, offered: Set<string>): ScriptedToolCall | nu
   const q = question.toLowerCase();
   const candidates: ScriptedToolCall[] = [];
   if (/\b(issues?|jql|bugs?|tickets?|tasks?|sprints?|jira|backlog)\b/.test(q)) {
-    const jql = /\bbugs?\b/.test(q) ? "project = BK AND issuetype = Bug ORDER BY updated DESC" : "project = BK ORDER BY updated DESC";
-    candidates.push({ name: "jira_search", args: { jql, maxResults: 5 } });
+    // "Open" means not done, as Jira's status categories say (To Do, In Progress): a Done issue is not open.
+    const clauses = ["project = BK", ...(/\bbugs?\b/.test(q) ? ["issuetype = Bug"] : []), ...(OPEN.test(q) ? ["statusCategory != Done"] : [])];
+    candidates.push({ name: "jira_search", args: { jql: `${clauses.join(" AND ")} ORDER BY updated DESC`, maxResults: 5 } });
   }
   if (/\b(pages?|docs?|documentation|wiki|confluence|runbooks?|spaces?)\b/.test(q)) {
     const topic = /\babout\s+([\w-]{3,40})/.exec(q)?.[1];
@@ -59,7 +65,8 @@ function pickTool(question: string, offered: Set<string>): ScriptedToolCall | nu
     // A pull request list needs a repository: one named like a slug (api-gateway) after in/for/of.
     const repo = /\b(?:in|for|of|on)\s+(?:the\s+)?(?:repo(?:sitory)?\s+)?([a-z0-9][\w.-]*-[\w.-]+|[\w.-]+\/[\w.-]+)/.exec(q)?.[1];
     if (repo) candidates.push({ name: "bitbucket_list_pull_requests", args: { repository: repo } });
-    candidates.push({ name: "bitbucket_list_repositories", args: { maxResults: 10 } });
+    // Without one, the repositories first (followUp then asks each for its pull requests).
+    candidates.push({ name: REPOSITORIES, args: { maxResults: PR_REPOSITORIES } });
   }
   if (/\b(repos?|repositor(?:y|ies)|bitbucket|code ?base|commits?|branch(?:es)?)\b/.test(q)) {
     candidates.push({ name: "bitbucket_list_repositories", args: { maxResults: 10 } });
@@ -67,10 +74,36 @@ function pickTool(question: string, offered: Set<string>): ScriptedToolCall | nu
   return candidates.find((c) => offered.has(c.name)) ?? null;
 }
 
+const OPEN = /\b(open|unresolved|outstanding|not done|in progress)\b/;
+const REPOSITORIES = "bitbucket_list_repositories";
+/** How many of the most recently changed repositories a question about pull requests looks in. */
+const PR_REPOSITORIES = 5;
+
+/**
+ * The next tool calls after some results, when the question needs more than they gave: pull
+ * requests asked for without a repository were answered with the repositories, so each (the most
+ * recently changed first) is asked for its open pull requests, once.
+ */
+function followUp(question: string, results: Extract<ConversationMessage, { role: "tool-result" }>[], offered: Set<string>): ScriptedToolCall[] {
+  if (!/\b(pull requests?|prs?|merge requests?)\b/i.test(question) || !offered.has("bitbucket_list_pull_requests")) return [];
+  if (results.some((r) => r.name === "bitbucket_list_pull_requests")) return [];
+  const listing = results.find((r) => r.name === REPOSITORIES && !r.isError);
+  if (!listing) return [];
+  const slugs = resultText(listing.text)
+    .split("\n")
+    .map((l) => /^- ([\w.-]+)/.exec(l)?.[1])
+    .filter((slug): slug is string => slug !== undefined)
+    .slice(0, PR_REPOSITORIES);
+  return slugs.map((repository) => ({ name: "bitbucket_list_pull_requests", args: { repository, state: "OPEN" } }));
+}
+
+/** A tool's line with what is meant for the model only (how to page on) left out: an answer is for people. */
+const forPeople = (line: string): string => line.replace(/\s*\(more: [^)]*\)/g, "").replace(/^nextCursor: .*$/, "");
+
 /** A short Markdown answer quoting the first line of what the tools returned. */
 function answerFromResults(results: Extract<ConversationMessage, { role: "tool-result" }>[]): string {
   const parts = results.map((r) => {
-    const first = firstLine(resultText(r.text));
+    const first = forPeople(firstLine(resultText(r.text)));
     const label = r.name ? `\`${r.name}\`` : "the tool";
     if (r.isError) return `- ${label} failed: ${first}`;
     // The first few items, as a model would name them (an issue key, a page title): what citations hang on.
@@ -78,6 +111,7 @@ function answerFromResults(results: Extract<ConversationMessage, { role: "tool-r
       .split("\n")
       .filter((l) => l.startsWith("- "))
       .slice(0, 3)
+      .map(forPeople)
       .map((l) => `  ${l.length > 160 ? `${l.slice(0, 159)}…` : l}`);
     return [`- ${label}: ${first}`, ...items].join("\n");
   });

@@ -127,7 +127,7 @@ export default function ChatPage() {
               <MessageList
                 messages={chat.messages}
                 draft={chat.draft}
-                empty={<ChatEmptyState providers={providers} provider={provider} ready={ready} onSetUp={openConfig} />}
+                empty={<ChatEmptyState providers={providers} provider={provider} ready={ready} onSetUp={openConfig} onAsk={(text) => void chat.send(text, inUse)} />}
               />
             )}
             <ChatComposer disabled={!ready} awaiting={chat.awaiting} onSend={(text) => void chat.send(text, inUse)} onStop={chat.stop} />
