@@ -252,6 +252,8 @@ test("the traffic charts load lazily, after the cards, and each has a title and 
   await expect(requests).toBeVisible();
   await expect(requests).toHaveAccessibleDescription(/^(No requests in the last hour\.|[\d,]+ requests? in the last hour, (no errors|[\d,]+ errors? \([\d.]+ %\))\..*)$/);
   await expect(requests.locator("canvas")).toHaveCount(0);
+  // Its headline is a per-minute figure (the busiest minute's), not the hour's total.
+  await expect(requests.getByText(/^(–|peak [\d,]+\/min)$/)).toHaveCount(1);
   release();
 
   await expect(requests.locator("canvas").first()).toBeVisible();

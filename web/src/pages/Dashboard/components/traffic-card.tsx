@@ -6,8 +6,7 @@ import type { TrafficMinuteDto } from "@contract/stats";
 import type { ApiError } from "@/api/client";
 import { QueryError } from "@/components/ui/query-error";
 import { Skeleton } from "@/components/ui/skeleton";
-import { formatNumber } from "@/lib/format";
-import { errorRateSummary, formatPercent, requestsSummary, SERVICE_LABEL, shapeTraffic, trafficTotals, upstreamSummary, UPSTREAM_SERVICES } from "../lib/chart-data";
+import { errorRateSummary, formatPercent, perMinuteHeadline, requestsSummary, SERVICE_LABEL, shapeTraffic, trafficTotals, upstreamSummary, UPSTREAM_SERVICES } from "../lib/chart-data";
 import { DashboardCard } from "./dashboard-card";
 import { NO_DATA } from "@/components/ui/stat-card";
 import type { ChartSeriesStyle } from "./traffic-chart";
@@ -59,17 +58,16 @@ function Charts({ minutes }: { minutes: TrafficMinuteDto[] }) {
   const requests = useMemo<uPlot.AlignedData>(() => [shaped.x, shaped.requests, shaped.errors], [shaped]);
   const rate = useMemo<uPlot.AlignedData>(() => [shaped.x, shaped.errorRate], [shaped]);
   const upstream = useMemo<uPlot.AlignedData>(() => [shaped.x, ...UPSTREAM_SERVICES.map((s) => shaped.upstream[s])], [shaped]);
-  const upstreamTotal = UPSTREAM_SERVICES.reduce((sum, s) => sum + totals.upstream[s], 0);
 
   return (
     <div className="grid gap-8 lg:grid-cols-3 lg:gap-6">
-      <ChartFigure title="Requests per minute" headline={formatNumber(totals.requests)} summary={requestsSummary(totals)}>
+      <ChartFigure title="Requests per minute" headline={perMinuteHeadline(totals.busiest?.requests ?? 0)} summary={requestsSummary(totals)}>
         <TrafficChart data={requests} series={REQUEST_SERIES} unit="count" height={CHART_HEIGHT} />
       </ChartFigure>
       <ChartFigure title="Error rate" headline={totals.errorRate === null ? "–" : formatPercent(totals.errorRate)} summary={errorRateSummary(totals)}>
         <TrafficChart data={rate} series={ERROR_RATE_SERIES} unit="percent" height={CHART_HEIGHT} />
       </ChartFigure>
-      <ChartFigure title="Upstream calls per minute" headline={formatNumber(upstreamTotal)} summary={upstreamSummary(totals)}>
+      <ChartFigure title="Upstream calls per minute" headline={perMinuteHeadline(totals.upstreamPeak)} summary={upstreamSummary(totals)}>
         <TrafficChart data={upstream} series={UPSTREAM_SERIES} unit="count" height={CHART_HEIGHT} />
       </ChartFigure>
     </div>

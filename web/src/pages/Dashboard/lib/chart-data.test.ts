@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { TrafficMinuteDto } from "@contract/stats";
-import { errorRate, errorRateSummary, formatPercent, requestsSummary, shapeTraffic, trafficTotals, upstreamSummary } from "./chart-data";
+import { errorRate, errorRateSummary, formatPercent, perMinuteHeadline, requestsSummary, shapeTraffic, trafficTotals, upstreamSummary } from "./chart-data";
 
 const at = (i: number) => new Date(Date.UTC(2026, 10, 25, 14, i)).toISOString();
 const minute = (i: number, requests: number, errors = 0, upstream = { jira: 0, confluence: 0, bitbucket: 0 }): TrafficMinuteDto => ({ minute: at(i), requests, errors, upstream });
@@ -51,6 +51,12 @@ describe("trafficTotals and the text alternatives", () => {
     expect(t.busiest).toEqual({ minute: at(5), requests: 172 });
     expect(t.worstErrorMinute).toEqual({ minute: at(7), rate: 5 });
     expect(t.upstream).toEqual({ jira: 12, confluence: 3, bitbucket: 0 });
+    expect(t.upstreamPeak).toBe(15);
+  });
+
+  it("heads a per-minute chart with a per-minute figure: the busiest minute's", () => {
+    expect(perMinuteHeadline(trafficTotals(hour).busiest!.requests)).toBe("peak 172/min");
+    expect(perMinuteHeadline(0)).toBe("–");
   });
 
   it("says what the charts show, in words", () => {

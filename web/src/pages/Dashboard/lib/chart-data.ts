@@ -52,7 +52,12 @@ export interface TrafficTotals {
   /** The minute with the highest error rate; null when no minute had an error. */
   worstErrorMinute: { minute: string; rate: number } | null;
   upstream: Record<UpstreamService, number>;
+  /** The most upstream calls (all services) in one minute. */
+  upstreamPeak: number;
 }
+
+/** A chart's headline in its own unit: the busiest minute's count ("peak 172/min"), "–" for a quiet hour. */
+export const perMinuteHeadline = (peak: number): string => (peak === 0 ? "–" : `peak ${formatNumber(peak)}/min`);
 
 export function trafficTotals(minutes: readonly TrafficMinuteDto[]): TrafficTotals {
   let requests = 0;
@@ -60,7 +65,9 @@ export function trafficTotals(minutes: readonly TrafficMinuteDto[]): TrafficTota
   let busiest: TrafficTotals["busiest"] = null;
   let worstErrorMinute: TrafficTotals["worstErrorMinute"] = null;
   const upstream = { jira: 0, confluence: 0, bitbucket: 0 };
+  let upstreamPeak = 0;
   for (const m of minutes) {
+    upstreamPeak = Math.max(upstreamPeak, UPSTREAM_SERVICES.reduce((sum, service) => sum + m.upstream[service], 0));
     requests += m.requests;
     errors += m.errors;
     if (m.requests > 0 && (!busiest || m.requests > busiest.requests)) busiest = { minute: m.minute, requests: m.requests };
@@ -68,7 +75,7 @@ export function trafficTotals(minutes: readonly TrafficMinuteDto[]): TrafficTota
     if (rate !== null && (!worstErrorMinute || rate > worstErrorMinute.rate)) worstErrorMinute = { minute: m.minute, rate };
     for (const service of UPSTREAM_SERVICES) upstream[service] += m.upstream[service];
   }
-  return { requests, errors, errorRate: errorRate(errors, requests), busiest, worstErrorMinute, upstream };
+  return { requests, errors, errorRate: errorRate(errors, requests), busiest, worstErrorMinute, upstream, upstreamPeak };
 }
 
 const percentFormat = new Intl.NumberFormat(undefined, { maximumFractionDigits: 1 });
