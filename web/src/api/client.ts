@@ -9,6 +9,7 @@ import type { ErrorBody, FieldErrors } from "@contract/errors";
 export class ApiError extends Error {
   override readonly name: string = "ApiError";
   readonly status: number;
+  readonly statusText: string;
   /** The parsed JSON body, or `undefined` when the body was empty or not JSON. */
   readonly body: unknown;
   readonly code: string | undefined;
@@ -18,6 +19,7 @@ export class ApiError extends Error {
   constructor(status: number, statusText: string, bodyText: string) {
     super(`${status}: ${bodyText || statusText}`);
     this.status = status;
+    this.statusText = statusText;
     this.body = parseJson(bodyText);
     const error = isErrorBody(this.body) ? this.body.error : undefined;
     this.code = error?.code;
