@@ -1,10 +1,10 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { ClientCredentialsProvider } from "@modelcontextprotocol/sdk/client/auth-extensions.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { AI_CLIENTS, clientSetup, signInLine, urlInSnippet, type McpConnectionDto } from "../../../contract/connect";
 import { createClient } from "../../oauth/oauth.adversarial.helpers";
-import { startMcpRig, type McpRig } from "../../mcp/mcp.test-rig";
+import { mcpRigForFile, type McpRig } from "../../mcp/mcp.test-rig";
 import { signedInAs } from "../../test/factories";
 import { startTestApp } from "../../test/test-app";
 import { mcpConnection } from "./mcp-connection.routes";
@@ -14,13 +14,7 @@ import { mcpConnection } from "./mcp-connection.routes";
 /** "Connect an AI client" (issue 25): the address every snippet names is the one an MCP client can use. */
 describe("GET /api/mcp-connection and the snippets written from it", () => {
   let rig: McpRig;
-  beforeAll(async () => {
-    rig = await startMcpRig();
-  });
-  afterAll(async () => {
-    await rig?.t.close();
-    await rig?.sandbox.close();
-  });
+  mcpRigForFile((r) => (rig = r));
 
   const connectWith = async (url: string) => {
     const client = await createClient(rig, { name: "Snippet check" });
