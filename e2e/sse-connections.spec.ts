@@ -50,6 +50,8 @@ test("a stream opened by an MCP client is listed with its client and user agent;
     await expect(info).toContainText(`${new URL(baseURL!).origin}/api/sse/stream`);
     for (const text of ["Authorization:", "text/event-stream", "no-cache", "connected", "heartbeat", "every 30 seconds", "mcp-response", "error"]) await expect(info).toContainText(text);
 
+    // The action stays in view without scrolling the table sideways (its column is pinned).
+    await expect(row.getByRole("button", { name: /^End connection / })).toBeInViewport({ ratio: 1 });
     await row.getByRole("button", { name: /^End connection / }).click();
     const dialog = page.getByRole("alertdialog", { name: "End this connection?" });
     await expect(dialog).toContainText(stream.clientId);

@@ -12,6 +12,7 @@ import { StatCard } from "@/components/ui/stat-card";
 import { useCan } from "@/hooks/use-permission";
 import { formatNumber } from "@/lib/format";
 import { ConnectionsTable } from "./components/connections-table";
+import { useMcpConnection } from "@/api/connect";
 import { StreamInfoCard } from "./components/stream-info-card";
 import { byLiveThenRecent, connectionCounts } from "./lib/connections";
 
@@ -36,6 +37,8 @@ export default function SseConnectionsPage() {
   const canEnd = useCan("sse-connections.write");
   const connections = useSseConnections(canRead);
   const end = useEndConnection();
+  // The addresses clients are told: the public URL, as everywhere the MCP address is shown.
+  const connection = useMcpConnection();
   const now = useNow(CLOCK_TICK_MS);
   const [ending, setEnding] = useState<SseConnectionDto | null>(null);
 
@@ -77,7 +80,7 @@ export default function SseConnectionsPage() {
             <ConnectionsTable connections={list} now={now} onEnd={canEnd ? setEnding : undefined} />
           )}
 
-          <StreamInfoCard origin={window.location.origin} />
+          <StreamInfoCard origin={connection.data?.publicUrl ?? window.location.origin} />
         </>
       )}
 

@@ -6,7 +6,11 @@ import { CopyButton } from "@/components/ui/copy-button";
 import { MiddleTruncate } from "@/components/ui/middle-truncate";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { Time } from "@/components/ui/time";
+import { cn } from "@/lib/utils";
 import { kindLabel, orUnknown } from "../lib/connections";
+
+/** The action column stays in view when the table scrolls sideways (a narrow window, long user agents). */
+const STICKY_END = "sticky right-0 z-[1] bg-card shadow-[-6px_0_6px_-6px_rgb(0_0_0/0.2)]";
 
 interface ConnectionsTableProps {
   connections: readonly SseConnectionDto[];
@@ -31,7 +35,7 @@ export function ConnectionsTable({ connections, now, onEnd }: ConnectionsTablePr
             <TableHead>IP address</TableHead>
             <TableHead>User agent</TableHead>
             {onEnd && (
-              <TableHead>
+              <TableHead className={STICKY_END}>
                 <span className="sr-only">Actions</span>
               </TableHead>
             )}
@@ -67,11 +71,11 @@ export function ConnectionsTable({ connections, now, onEnd }: ConnectionsTablePr
                 <Time iso={c.lastHeartbeat} as="relative" now={now} />
               </TableCell>
               <TableCell className="whitespace-nowrap font-mono text-xs">{orUnknown(c.clientInfo.ipAddress)}</TableCell>
-              <TableCell className="max-w-[16rem] truncate text-xs text-muted-foreground" title={orUnknown(c.clientInfo.userAgent)}>
+              <TableCell className="max-w-[12rem] truncate text-xs text-muted-foreground" title={orUnknown(c.clientInfo.userAgent)}>
                 {orUnknown(c.clientInfo.userAgent)}
               </TableCell>
               {onEnd && (
-                <TableCell className="text-right">
+                <TableCell className={cn(STICKY_END, "text-right")}>
                   {c.isActive && (
                     <Button variant="outline" size="sm" onClick={() => onEnd(c)} aria-label={`End connection ${c.connectionId} of ${c.clientId}`}>
                       <Unplug aria-hidden="true" />
