@@ -29,12 +29,13 @@ const numberIn = async (locator: Locator): Promise<number> => Number((await loca
 
 /** Requests the log records under `tag`: `ok` answered 200, the others 404. */
 async function makeTraffic(page: Page, baseURL: string, tag: string, counts: { ok?: number; getErrors?: number; postErrors?: number }, headers: Record<string, string> = {}): Promise<void> {
-  const calls: Promise<unknown>[] = [];
-  for (let i = 0; i < (counts.ok ?? 0); i++) calls.push(expectStatus(page.request.get(`/.well-known/oauth-protected-resource/${tag}/ok-${i}`, { headers }), 200));
-  for (let i = 0; i < (counts.getErrors ?? 0); i++) calls.push(expectStatus(page.request.get(`/api/admin/${tag}/missing-${i}`, { headers }), 404));
-  for (let i = 0; i < (counts.postErrors ?? 0); i++) calls.push(expectStatus(page.request.post(`/api/admin/${tag}/missing-${i}`, { headers: { Origin: baseURL, ...headers } }), 404));
-  // In batches: the machine is shared, and a few hundred at once would only queue.
-  for (let i = 0; i < calls.length; i += 25) await Promise.all(calls.slice(i, i + 25));
+  // Each call made only when its batch starts (a request starts as soon as it is asked for): a few
+  // hundred at once on a busy, shared machine queue past the server's header timeout and are reset.
+  const calls: (() => Promise<unknown>)[] = [];
+  for (let i = 0; i < (counts.ok ?? 0); i++) calls.push(() => expectStatus(page.request.get(`/.well-known/oauth-protected-resource/${tag}/ok-${i}`, { headers }), 200));
+  for (let i = 0; i < (counts.getErrors ?? 0); i++) calls.push(() => expectStatus(page.request.get(`/api/admin/${tag}/missing-${i}`, { headers }), 404));
+  for (let i = 0; i < (counts.postErrors ?? 0); i++) calls.push(() => expectStatus(page.request.post(`/api/admin/${tag}/missing-${i}`, { headers: { Origin: baseURL, ...headers } }), 404));
+  for (let i = 0; i < calls.length; i += 25) await Promise.all(calls.slice(i, i + 25).map((call) => call()));
 }
 
 async function expectStatus(response: Promise<{ status(): number }>, status: number): Promise<void> {
