@@ -119,16 +119,12 @@ export const jiraGetBoardIssues = defineTool({
   }),
   annotations: { title: "Read a board's issues", ...READ_ONLY },
   async run({ boardId: id, jql: given, maxResults, cursor }, ctx) {
-    const allowed = ctx.policy.jiraProjects;
     // A board's filter may span projects: the JQL keeps the answer inside the allow-list too.
     const jql = constrainJql(given ?? "", ctx.policy) || undefined;
     const paging = offsetPaging(ctx.cursors, `jira_get_board_issues\u0000${id}\u0000${jql ?? ""}`, cursor);
     // Under a Jira allow-list the board is placed by its project before any issue is read.
     const reading = ctx.clients.jira.board(id);
-    if (allowed !== null) {
-      const project = (await reading).location?.projectKey ?? null;
-      if (!boardAllowed(ctx, project)) assertProjectAllowed(ctx, project ?? "(no project)");
-    }
+    await assertBoardAllowed(ctx, id, reading);
     const [board, page] = await Promise.all([
       reading,
       ctx.clients.jira.boardIssuesPage(id, { jql, startAt: paging.startAt, maxResults, fields: BOARD_ISSUE_FIELDS }).catch((err: unknown) => explainJqlError(ctx, err)),

@@ -247,12 +247,13 @@ describe("Jira catalogue: sprints, watchers, remote links, schema, batch create,
       const missing = await board(client, { boardId: 99_999 });
       expect(missing.isError).toBe(true);
       expect(missing.text).toMatch(/^Jira found nothing there \(404\)\. .*Board does not exist/);
-      expect((await board(ops, { boardId: 99_999 })).text).toMatch(/\(404\).*Board does not exist/);
+      // Under a list, a board Jira does not have reads as one outside it: the answer tells neither.
+      expect((await board(ops, { boardId: 99_999 })).text).toBe("Jira board 99999 is outside this client's projects (OPS) or does not exist. Work within those projects, or ask an administrator.");
 
       // Limited to OPS: the BK board is refused; the OPS board answers, with OPS issues only, and the JQL cannot leave OPS.
       const refused = await board(ops, { boardId: 1 });
       expect(refused.isError).toBe(true);
-      expect(refused.text).toMatch(/This client may not use the Jira project BK: an administrator limited it to OPS/);
+      expect(refused.text).toBe("Jira board 1 is outside this client's projects (OPS) or does not exist. Work within those projects, or ask an administrator.");
       const inside = await board(ops, { boardId: 2, maxResults: 100 });
       expect(inside.isError, inside.text).toBe(false);
       expect((inside.data.issues as Line[]).length).toBeGreaterThan(0);

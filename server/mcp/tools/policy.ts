@@ -171,20 +171,23 @@ export const notFoundAs =
     throw isUpstreamError(err) && err.kind === "not_found" ? refusal() : err;
   };
 
-/** The project of a board (one read), null when it has none; a board Jira does not have is refused as `what` `id`. */
-async function boardProject(ctx: ToolContext, boardId: number, what: "board" | "sprint", id: number): Promise<string | null> {
-  const board = await ctx.clients.jira.board(boardId).catch(notFoundAs(() => outsideById(ctx, what, String(id))));
+type BoardRead = ReturnType<ToolContext["clients"]["jira"]["board"]>;
+
+/** The project of a board (one read, or the one already under way), null when it has none; a board Jira does not have is refused as `what` `id`. */
+async function boardProject(ctx: ToolContext, boardId: number, what: "board" | "sprint", id: number, read: BoardRead = ctx.clients.jira.board(boardId)): Promise<string | null> {
+  const board = await read.catch(notFoundAs(() => outsideById(ctx, what, String(id))));
   return board.location?.projectKey?.toUpperCase() ?? null;
 }
 
 /**
- * Under a Jira allow-list, a board's project must be in it (one read); without one, nothing is
- * read. Like an issue named by id, a board outside is refused without naming its project.
+ * Under a Jira allow-list, a board's project must be in it (one read; `read` when the tool has
+ * already asked for the board); without one, nothing is read. Like an issue named by id, a board
+ * outside is refused without naming its project.
  */
-export async function assertBoardAllowed(ctx: ToolContext, id: number): Promise<void> {
+export async function assertBoardAllowed(ctx: ToolContext, id: number, read?: BoardRead): Promise<void> {
   const allowed = ctx.policy.jiraProjects;
   if (allowed === null) return;
-  const project = await boardProject(ctx, id, "board", id);
+  const project = await boardProject(ctx, id, "board", id, read);
   if (project === null || !allowed.includes(project)) throw outsideById(ctx, "board", String(id));
 }
 
