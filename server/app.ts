@@ -142,7 +142,7 @@ export function buildApp(container: Container, options: BuildAppOptions): BuiltA
   api.use(integrationsRoutes({ integrations: services.integrations, status: services.integrationStatus, settings: config }));
   api.use(oauthClientsRoutes({ clients: services.oauthClients, tokens: services.oauthTokens, integrations: services.integrations }));
   api.use(mcpConnectionRoutes(config));
-  api.use(setupRoutes({ integrations: services.integrations, aiProviders: services.aiProviders, liveGrants: services.oauthTokens.liveGrants }));
+  api.use(setupRoutes({ setup: services.setup }));
   api.use(logsRoutes({ requestLog: services.requestLog, toolCalls: services.toolCalls, clock: container.clock, log }));
   api.use(
     statsRoutes({

@@ -36,6 +36,7 @@ import { createConnectionsService } from "./modules/connections/connections.serv
 import { createToolCallsService } from "./modules/tool-calls/tool-calls.service";
 import { createRequestLogService, type RequestLogOptions } from "./modules/request-log/request-log.service";
 import { createAiProvidersService } from "./modules/ai-providers/ai-providers.service";
+import { createSetupService } from "./modules/setup/setup.service";
 import { createProviderFetch } from "./ai/provider-fetch";
 import { checkProvider } from "./ai/provider-check";
 import type { HostedBaseUrls } from "./ai/provider-model";
@@ -129,6 +130,7 @@ export function createContainer(deps: { database: Database; config: AppConfig; c
   // AI providers (issue 13): every provider call goes through one fetch under the upstream host rules.
   const ai = { fetch: createProviderFetch({ hostPolicy }), baseUrls: config.aiBaseUrls ?? {} };
   const aiProviders = createAiProvidersService({ repos, transact, secretBox, audit, clock, log, hostPolicy, check: (target) => checkProvider(target, ai) });
+  const setup = createSetupService({ integrations, aiProviders, liveGrants: oauthTokens.liveGrants });
 
   const cursors = createCursors(secretBox);
   const requestLog = createRequestLogService({ repo: repos.requestLogRepo, clock, log, cursors, onDropped: (reason, rows) => metrics.logRowsDropped("request_log", reason, rows), ...config.requestLog });
@@ -190,7 +192,7 @@ export function createContainer(deps: { database: Database; config: AppConfig; c
     repos,
     transact,
     upstream: { http, meter, hostPolicy, targets: upstreamTargets, syncRecorder, clientBudget },
-    services: { audit, auth, users, roles, integrations, integrationStatus, oauthClients, oauthTokens, requestLog, connections, toolCalls, aiProviders },
+    services: { audit, auth, users, roles, integrations, integrationStatus, oauthClients, oauthTokens, requestLog, connections, toolCalls, aiProviders, setup },
     /** What a call to an AI provider is made with: `languageModelFor(target, container.ai)`. */
     ai,
     events,

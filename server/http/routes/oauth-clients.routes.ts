@@ -18,7 +18,7 @@ const clientIdParam = (value: unknown): string => {
 };
 
 /** OAuth Clients screen (spec section 7; D7) and the consent page's two calls. */
-export function oauthClientsRoutes(deps: { clients: OAuthClientsService; tokens: OAuthTokensService; integrations: Pick<IntegrationConfigService, "getAtlassian" | "getBitbucket"> }): Router {
+export function oauthClientsRoutes(deps: { clients: OAuthClientsService; tokens: OAuthTokensService; integrations: Pick<IntegrationConfigService, "accountsInUse"> }): Router {
   const { clients, tokens, integrations } = deps;
   const router = Router();
 
@@ -55,13 +55,8 @@ export function oauthClientsRoutes(deps: { clients: OAuthClientsService; tokens:
     return value;
   };
   const consenting = (req: Request) => ({ mayConsent: req.session?.permissions.has("mcp.read") ?? false, mayGrantWrite: req.session?.permissions.has("mcp.write") ?? false });
-  /** The accounts the client's calls will run as (issue 25): the integrations' own, while they are configured and on. */
-  const actsAs = async (): Promise<ConsentRequestDto["actsAs"]> => {
-    const [atlassian, bitbucket] = await Promise.all([integrations.getAtlassian(), integrations.getBitbucket()]);
-    return { atlassian: atlassian?.isActive ? (atlassian.settings.email ?? null) : null, bitbucket: bitbucket?.isActive ? (bitbucket.settings.username ?? null) : null };
-  };
   router.get("/oauth/requests/:id", signedIn, async (req, res) => {
-    const [request, accounts] = await Promise.all([tokens.consentRequest(requestId(req.params.id), consenting(req)), actsAs()]);
+    const [request, accounts] = await Promise.all([tokens.consentRequest(requestId(req.params.id), consenting(req)), integrations.accountsInUse()]);
     res.json({ ...request, actsAs: accounts } satisfies ConsentRequestDto);
   });
   router.post("/oauth/requests/:id/decision", signedIn, async (req, res) => {

@@ -70,6 +70,21 @@ export function createIntegrationConfigService(deps: { repos: Repos; transact: T
     getAtlassian: (): Promise<IntegrationConfigRow | undefined> => repos.integrationsRepo.find("atlassian"),
     getBitbucket: (): Promise<IntegrationConfigRow | undefined> => repos.integrationsRepo.find("bitbucket"),
 
+    /** Which integrations are configured and switched on (the Dashboard's Get started). */
+    async active(): Promise<{ atlassian: boolean; bitbucket: boolean }> {
+      const [atlassian, bitbucket] = await Promise.all([repos.integrationsRepo.find("atlassian"), repos.integrationsRepo.find("bitbucket")]);
+      return { atlassian: atlassian?.isActive === true, bitbucket: bitbucket?.isActive === true };
+    },
+
+    /**
+     * The accounts calls run as upstream, while each integration is configured and on: in whose
+     * name an MCP client's changes appear (the consent page says so). Never the secret.
+     */
+    async accountsInUse(): Promise<{ atlassian: string | null; bitbucket: string | null }> {
+      const [atlassian, bitbucket] = await Promise.all([repos.integrationsRepo.find("atlassian"), repos.integrationsRepo.find("bitbucket")]);
+      return { atlassian: atlassian?.isActive ? (atlassian.settings.email ?? null) : null, bitbucket: bitbucket?.isActive ? (bitbucket.settings.username ?? null) : null };
+    },
+
     async saveAtlassian(input: AtlassianInput, actor: Actor): Promise<IntegrationConfigRow> {
       const settings = { instanceUrl: normaliseInstanceUrl(input.instanceUrl), email: input.email };
       // Checked here for a clear answer; every connection is checked again (DNS can change).
