@@ -1,5 +1,3 @@
-import type { OAuthScope } from "./oauth";
-
 /**
  * "Connect an AI client" (issue 25): what an MCP client needs to reach this server, and each
  * common client's own way to be told. The address is built from PUBLIC_URL, the protected
@@ -122,8 +120,3 @@ export const CLIENT_PRESETS: readonly ClientPreset[] = [
   { id: "custom", label: "Custom", name: "", redirectUris: [], clientType: "confidential", snippet: null },
 ];
 
-/** What each scope lets a client do, for the checkboxes that pick them. */
-export const SCOPE_DESCRIPTIONS: Record<OAuthScope, string> = {
-  read: "Read Jira, Confluence and Bitbucket (the read-only tools)",
-  write: "Change them: create, edit, comment, transition (the writing tools)",
-};

@@ -5,6 +5,11 @@ import { line, multiline } from "./text";
 /** The scopes the server knows (D9): read-only tools and proxy GETs, and tools that change things. */
 export const OAUTH_SCOPES = ["read", "write"] as const;
 export type OAuthScope = (typeof OAUTH_SCOPES)[number];
+/** What each scope lets a client do, where a person grants it (Create Client, consent). */
+export const SCOPE_DESCRIPTIONS: Record<OAuthScope, string> = {
+  read: "Read Jira issues, Confluence pages and Bitbucket repositories",
+  write: "Create and change Jira issues, Confluence pages and Bitbucket pull requests",
+};
 export const DEFAULT_SCOPES_TEXT = "read write";
 
 /** Spec section 5 messages for the Create Client form, word for word. */

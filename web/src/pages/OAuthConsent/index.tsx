@@ -8,12 +8,7 @@ import { Card, CardContent, CardDescription, CardHeader } from "@/components/ui/
 import { Skeleton } from "@/components/ui/skeleton";
 import { Spinner } from "@/components/ui/spinner";
 import { useDocumentTitle } from "@/hooks/use-document-title";
-import type { ConsentRequestDto } from "@contract/oauth";
-
-const SCOPE_TEXT: Record<string, string> = {
-  read: "Read Jira issues, Confluence pages and Bitbucket repositories",
-  write: "Create and change Jira issues, Confluence pages and Bitbucket pull requests",
-};
+import { SCOPE_DESCRIPTIONS, type ConsentRequestDto } from "@contract/oauth";
 
 /**
  * OAuth consent (D13): an MCP client asks to act through this server. Shown after sign-in (the
@@ -83,7 +78,7 @@ export default function OAuthConsentPage({ id }: { id: string }) {
                           <Badge variant="secondary" className="mr-2 font-mono">
                             {scope}
                           </Badge>
-                          {SCOPE_TEXT[scope] ?? scope}
+                          {(SCOPE_DESCRIPTIONS as Record<string, string>)[scope] ?? scope}
                         </span>
                       </li>
                     ))}
