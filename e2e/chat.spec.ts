@@ -140,6 +140,13 @@ async function storedStatuses(page: Page, question: string): Promise<string[]> {
   return detail.messages.map((m) => m.status);
 }
 
+/** A reply ended by Stop: the button gone, the answer marked Stopped, and stored so (once the turn has ended on the server). */
+async function expectStopped(page: Page, answer: Locator, question: string): Promise<void> {
+  await expect(stopButton(page)).toBeHidden();
+  await expect(answer).toContainText("Stopped");
+  await expect.poll(() => storedStatuses(page, question)).toEqual(["complete", "stopped"]);
+}
+
 test("the empty chat suggests questions; one chosen is sent and answered from its data source (open bugs, not Done ones)", async ({ page }) => {
   await openChat(page);
   await useProvider(page, providers.good);
@@ -338,11 +345,9 @@ test("while a reply streams Stop is shown and Send disabled; Stop keeps the part
   await expect(answer).not.toContainText("What would you like to know?");
 
   await stopButton(page).click();
-  await expect(stopButton(page)).toBeHidden();
-  await expect(answer).toContainText("Stopped");
-  await expect(page.getByText(CHAT_TEXT.thinking)).toBeHidden();
   // The reply ended at Stop, not at its end: stored as stopped.
-  await expect.poll(() => storedStatuses(page, question)).toEqual(["complete", "stopped"]);
+  await expectStopped(page, answer, question);
+  await expect(page.getByText(CHAT_TEXT.thinking)).toBeHidden();
   // The next question is answered in the same conversation.
   await ask(page, "Hello again");
   await expect(answers(page)).toHaveCount(2);
@@ -354,20 +359,16 @@ test("Escape in the message box stops a streaming reply; the partial answer stay
   const answer = await askUntilStopped(page, question);
   await expect(input(page)).toBeFocused();
   await input(page).press("Escape");
-  await expect(stopButton(page)).toBeHidden();
+  await expectStopped(page, answer, question);
   await expect(answer).toContainText("Hello!");
-  await expect(answer).toContainText("Stopped");
   await expect(log(page)).toHaveAttribute("aria-busy", "false");
-  await expect.poll(() => storedStatuses(page, question)).toEqual(["complete", "stopped"]);
 });
 
 test("a reopened conversation shows its stopped answer still marked Stopped", async ({ page }) => {
   const question = `Say hello until stopped, ${unique("stopped-")}`;
   const answer = await askUntilStopped(page, question);
   await stopButton(page).click();
-  await expect(answer).toContainText("Stopped");
-
-  await expect.poll(() => storedStatuses(page, question)).toEqual(["complete", "stopped"]);
+  await expectStopped(page, answer, question);
 
   await newChatButton(page).click();
   await expect(page.getByText(CHAT_TEXT.emptyTitle)).toBeVisible();
