@@ -3,6 +3,23 @@ import type { ToolCallDto } from "./tool-calls";
 
 export const LOG_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "HEAD"] as const;
 
+/**
+ * How an MCP exchange ended, as its JSON-RPC answer says: a result (`ok`), a tool result with
+ * isError (`tool_error`: the tool ran and explains what went wrong), or a JSON-RPC error
+ * (`rpc_error`: an unknown tool or method, bad params, a refused request). Other requests have none.
+ */
+export const MCP_OUTCOMES = ["ok", "tool_error", "rpc_error"] as const;
+export type McpOutcome = (typeof MCP_OUTCOMES)[number];
+
+/**
+ * Whose requests: `traffic` is what clients send (MCP, OAuth, discovery, the proxy), `console`
+ * the admin console's own API calls (/api/admin/…); absent, both.
+ */
+export const LOG_SOURCES = ["traffic", "console"] as const;
+export type LogSource = (typeof LOG_SOURCES)[number];
+/** The path prefix of the console's own API calls. */
+export const CONSOLE_API_PREFIX = "/api/admin/";
+
 const instant = (field: string) =>
   z.iso
     .datetime({ offset: true, error: `${field} must be an ISO date and time such as 2026-11-25T08:00:00Z` })
@@ -23,6 +40,8 @@ export const LogFilterSchema = z
     search: z.string().max(200, "search may be at most 200 characters").optional(),
     clientId: z.string().min(1, "clientId must not be empty").max(300, "clientId may be at most 300 characters").optional(),
     tool: z.string().regex(/^[a-z][a-z0-9_]{0,63}$/, "tool must be a tool name such as jira_search").optional(),
+    outcome: z.enum(MCP_OUTCOMES, { error: `outcome must be one of ${MCP_OUTCOMES.join(", ")}` }).optional(),
+    source: z.enum(LOG_SOURCES, { error: `source must be one of ${LOG_SOURCES.join(", ")}` }).optional(),
     from: instant("from"),
     to: instant("to"),
   })
@@ -55,6 +74,14 @@ export interface LogEntryDto {
   userId: string | null;
   rpcMethod: string | null;
   toolName: string | null;
+  /** The client's name while it exists (its id is clientId). */
+  clientName: string | null;
+  /** The user's name (or e-mail) while they exist. */
+  userName: string | null;
+  /** MCP: how the answer ended; null for other requests. */
+  outcome: McpOutcome | null;
+  /** The tool error's sentence or the JSON-RPC error's message. */
+  error: string | null;
 }
 
 /** A log entry's detail panel: the entry, the headers safe to show, and the tool call it made. */

@@ -197,6 +197,10 @@ test("an MCP tool call shows its tool in the row and its audit entry in the pane
     userId: null,
     rpcMethod: "tools/call",
     toolName: "jira_search",
+    clientName: null,
+    userName: null,
+    outcome: "ok",
+    error: null,
   };
   const detail: LogEntryDetailDto = {
     ...entry,
@@ -291,6 +295,10 @@ test("scrolling to the end of the loaded rows asks for the next page", async ({ 
     userId: null,
     rpcMethod: null,
     toolName: null,
+    clientName: null,
+    userName: null,
+    outcome: null,
+    error: null,
   });
   const cursors: (string | null)[] = [];
   await page.route((url) => url.pathname === "/api/admin/logs", (route) => {

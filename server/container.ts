@@ -133,7 +133,15 @@ export function createContainer(deps: { database: Database; config: AppConfig; c
   const setup = createSetupService({ integrations, aiProviders, liveGrants: oauthTokens.liveGrants });
 
   const cursors = createCursors(secretBox);
-  const requestLog = createRequestLogService({ repo: repos.requestLogRepo, clock, log, cursors, onDropped: (reason, rows) => metrics.logRowsDropped("request_log", reason, rows), ...config.requestLog });
+  const requestLog = createRequestLogService({
+    repo: repos.requestLogRepo,
+    clock,
+    log,
+    cursors,
+    names: { clients: (ids) => repos.oauthClientsRepo.namesOf(ids), users: (ids) => repos.usersRepo.namesOf(ids) },
+    onDropped: (reason, rows) => metrics.logRowsDropped("request_log", reason, rows),
+    ...config.requestLog,
+  });
   const toolCalls = createToolCallsService({ repo: repos.toolCallsRepo, clock, log, onDropped: (reason, rows) => metrics.logRowsDropped("tool_calls", reason, rows), ...config.requestLog });
   // Which process holds a stream: registry rows name it, so a stop or a crash can end them.
   const instanceId = `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;

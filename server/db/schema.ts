@@ -318,6 +318,10 @@ export const requestLogs = pgTable(
     requestId: text("request_id"),
     /** The request headers that are safe to show (request-log.ts SHOWN_HEADERS), bounded; never credentials or cookies. */
     headers: jsonb("headers").$type<Record<string, string>>(),
+    /** MCP: how the JSON-RPC answer ended (contract/logs.ts MCP_OUTCOMES); null for other requests and unanswered ones. */
+    outcome: text("outcome"),
+    /** The sentence of a tool error or the message of a JSON-RPC error, bounded. */
+    error: text("error"),
   },
   (t) => [index("request_logs_at_idx").on(t.at)],
 );
@@ -333,10 +337,14 @@ export const requestLogMinutes = pgTable(
     minute: timestamp("minute", { withTimezone: true }).notNull(),
     method: text("method").notNull(),
     statusCode: integer("status_code").notNull(),
+    /** The console's own API calls (/api/admin/…), apart from MCP, OAuth and proxy traffic. */
+    console: boolean("console").notNull().default(false),
     requests: integer("requests").notNull(),
     durationMsSum: doublePrecision("duration_ms_sum").notNull(),
+    /** MCP answers that failed under a status below 400: a tool error or a JSON-RPC error. */
+    mcpErrors: integer("mcp_errors").notNull().default(0),
   },
-  (t) => [primaryKey({ columns: [t.minute, t.method, t.statusCode] })],
+  (t) => [primaryKey({ columns: [t.minute, t.method, t.statusCode, t.console] })],
 );
 
 /** Long-lived streams (/api/sse/stream, /sse, subscriptions/listen) while they live, and after (D8, spec §3). */

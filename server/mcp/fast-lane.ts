@@ -6,6 +6,7 @@ import { CONNECTION_HEADER } from "./live-streams";
 import { handOnBody, mediaTypeOf, parseRpcBody } from "./rpc-body";
 import type { RequestHandler } from "express";
 import { describeRpc, RPC, sendRpcError } from "./json-rpc";
+import { outcomeOfResult, type McpNote } from "./outcome";
 import { callerOf, TOOLS_LIST_TTL_MS, type Caller, type McpCore } from "./mcp-server";
 
 /** The 2026-07-28 revision: the one modern revision served (the SDK's supported list). */
@@ -56,8 +57,9 @@ export function laneFor(header: (name: string) => string | undefined, body: unkn
 }
 
 /** A lane request that failed on our side: logged, and answered as a JSON-RPC internal error. */
-function internalError(core: McpCore, res: ServerResponse, lane: LaneRequest, err: unknown): void {
+function internalError(core: McpCore, res: ServerResponse, lane: LaneRequest, err: unknown, note?: McpNote): void {
   core.deps.log.error({ err, method: lane.method }, "MCP request failed");
+  if (note) Object.assign(note, { outcome: "rpc_error", error: "Internal error" } satisfies McpNote);
   sendRpcError(res, 500, RPC.internalError, "Internal error", { id: lane.id });
 }
 
@@ -79,9 +81,10 @@ export async function prepareLane(core: McpCore, lane: LaneRequest, caller: Call
 
 /**
  * Runs admitted lane work and writes its answer: the result in the era's form, or a JSON-RPC
- * internal error should anything throw. A client that goes away aborts the tool's upstream call.
+ * internal error should anything throw; `note` gets its outcome, for the request log. A client
+ * that goes away aborts the tool's upstream call.
  */
-export async function answerLane(core: McpCore, work: LaneWork, res: ServerResponse): Promise<void> {
+export async function answerLane(core: McpCore, work: LaneWork, res: ServerResponse, note?: McpNote): Promise<void> {
   const { lane, caller, resolved } = work;
   const { era, method, id, params } = lane;
   let result: Record<string, unknown>;
@@ -100,8 +103,9 @@ export async function answerLane(core: McpCore, work: LaneWork, res: ServerRespo
       res.off("close", onClose);
     }
   } catch (err) {
-    return internalError(core, res, lane, err);
+    return internalError(core, res, lane, err, note);
   }
+  if (note) Object.assign(note, resolved ? outcomeOfResult(result) : { outcome: "ok" });
   if (res.destroyed) return;
 
   if (era === "modern") {
@@ -137,10 +141,10 @@ export function fastLane(core: McpCore): RequestHandler {
     try {
       work = await prepareLane(core, lane, callerOf(req.auth));
     } catch (err) {
-      return internalError(core, res, lane, err);
+      return internalError(core, res, lane, err, res.locals.mcp as McpNote | undefined);
     }
     if (!work) return next();
-    await answerLane(core, work, res);
+    await answerLane(core, work, res, res.locals.mcp as McpNote | undefined);
   };
 }
 
@@ -149,8 +153,8 @@ export interface DoorVisit {
   route: string;
   ip: string | null;
   auth: AuthInfo;
-  /** What the request log records of an MCP exchange (describeRpc). */
-  mcp?: ReturnType<typeof describeRpc>;
+  /** What the request log records of an MCP exchange (describeRpc, then its outcome). */
+  mcp?: McpNote;
 }
 
 /** What the front door lends a request it takes: Express's per-request work, and Express itself. */
@@ -242,9 +246,10 @@ export function laneAtTheDoor(deps: LaneDoorDeps) {
       return door.next();
     }
     const { work, body } = admitted;
+    const note: McpNote = describeRpc(body);
     // The request's id rides with its caller, for the tool-call audit.
-    work.caller.requestId = door.visit({ route: req.url!, ip, auth, mcp: describeRpc(body) });
-    await answerLane(core, work, res);
+    work.caller.requestId = door.visit({ route: req.url!, ip, auth, mcp: note });
+    await answerLane(core, work, res, note);
   }
 
   /** Takes the request (true) and serves it or hands it on; false: not the lane's, untouched. */

@@ -10,6 +10,7 @@ import { describeRpc, RPC, rpcErrorHandler, rpcIdOf, sendRpcError } from "./json
 import { CONNECTION_HEADER, ownerOf, sameOwner, type LiveStreams } from "./live-streams";
 import { fastLane } from "./fast-lane";
 import type { McpCore } from "./mcp-server";
+import { outcomeOfMessages, watchAnswer, type McpNote } from "./outcome";
 import { rpcBody } from "./rpc-body";
 import { stampRequest, toolScope } from "./message-checks";
 
@@ -90,9 +91,20 @@ export function mcpRoutes(deps: McpHttpDeps): { router: Router; handler: McpHttp
       .end();
   };
 
-  /** What the request log records of this exchange (D15): the JSON-RPC method and tool. */
+  /**
+   * What the request log records of this exchange (D15): how its answer ended, read as it is
+   * written whoever writes it (a guard's refusal, the SDK, an error handler), unless the fast lane
+   * or the event-stream delivery notes it first.
+   */
+  const watch: RequestHandler = (req, res, next) => {
+    const mcp: McpNote = {};
+    res.locals.mcp = mcp;
+    if (req.method === "POST") res.locals.watch = watchAnswer(res, mcp);
+    next();
+  };
+  /** …and the JSON-RPC method and tool, once the body is read. */
   const note: RequestHandler = (req, res, next) => {
-    res.locals.mcp = describeRpc(req.body);
+    Object.assign(res.locals.mcp as McpNote, describeRpc(req.body));
     next();
   };
 
@@ -107,6 +119,8 @@ export function mcpRoutes(deps: McpHttpDeps): { router: Router; handler: McpHttp
     const owner = ownerOf(req.auth);
     const admission = await deps.streams.admit(owner.clientId);
     if (!admission.ok) return sendRpcError(res, 429, RPC.serverError, admission.message, { id: rpcIdOf(body), headers: { "Retry-After": String(Math.max(1, Math.ceil(admission.retryAfterMs / 1000))) } });
+    // A stream that lives on is not read for its outcome.
+    (res.locals.watch as ReturnType<typeof watchAnswer> | undefined)?.stop();
     const connectionId = randomUUID();
     deps.streams.add({
       connectionId,
@@ -136,6 +150,7 @@ export function mcpRoutes(deps: McpHttpDeps): { router: Router; handler: McpHttp
     }
     try {
       const messages = await exchange(handler, req, req.auth);
+      Object.assign(res.locals.mcp as McpNote, outcomeOfMessages(messages));
       for (const message of messages) stream.send("mcp-response", message);
       res.status(202).json({ accepted: true, connectionId, messages: messages.length });
     } catch (err) {
@@ -159,7 +174,7 @@ export function mcpRoutes(deps: McpHttpDeps): { router: Router; handler: McpHttp
   const lane: RequestHandler = deps.fastLane === false ? (_req, _res, next) => next() : fastLane(deps.core);
 
   // Before any route: a foreign Origin never reaches authentication; a preflight is answered here.
-  router.use([MCP_PATH, SPEC_PROTOCOL_PATH], originCheck);
+  router.use([MCP_PATH, SPEC_PROTOCOL_PATH], watch, originCheck);
   router.post(MCP_PATH, ...mcpPipeline(MCP_PATH, deps.guards.mcp), lane, listenStreams, (req: Request, res: Response) => serve(req, res, req.body));
   // 2025 session operations on a stateless server: the SDK answers 405 (D8).
   router.all(MCP_PATH, deps.guards.mcp, (req: Request, res: Response) => serve(req, res));

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AuthInfo } from "@modelcontextprotocol/server";
 import type { RequestHandler } from "express";
 import type { RequestLogService } from "../../modules/request-log/request-log.service";
+import type { McpNote } from "../../mcp/outcome";
 import { arrivalOf } from "./http-log";
 
 /** D15: what the request log records — the MCP, event stream, OAuth, discovery, proxy and admin endpoints. */
@@ -27,7 +28,8 @@ function shownHeaders(req: IncomingMessage): Record<string, string> | null {
 /**
  * Records each logged request once, when its answer is finished or the client went away (a
  * stream's row is written when it ends, its duration the stream's life). Only the path is kept,
- * never the query (it may carry secrets); the JSON-RPC method and tool come from `res.locals.mcp`.
+ * never the query (it may carry secrets); the JSON-RPC method, tool and outcome come from
+ * `res.locals.mcp` (mcp/outcome.ts McpNote).
  */
 export function requestLog(deps: RequestLogDeps): RequestHandler {
   return (req, res, next) => {
@@ -56,7 +58,7 @@ export function recordRequest(
   const record = () => {
     if (done) return;
     done = true;
-    const mcp = res.locals?.mcp as { rpcMethod?: string; toolName?: string } | undefined;
+    const mcp = res.locals?.mcp as McpNote | undefined;
     const auth = what.auth();
     const extra = auth?.extra as { userId?: string | null } | undefined;
     deps.service.record({
@@ -72,6 +74,8 @@ export function recordRequest(
       userAgent: req.headers["user-agent"]?.slice(0, 512) ?? null,
       rpcMethod: mcp?.rpcMethod ?? null,
       toolName: mcp?.toolName ?? null,
+      outcome: mcp?.outcome ?? null,
+      error: mcp?.error ?? null,
       requestId: (req as { id?: string }).id ?? null,
       headers: shownHeaders(req),
     });

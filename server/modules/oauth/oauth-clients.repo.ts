@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, isNull, lt, sql } from "drizzle-orm";
+import { and, desc, eq, gt, inArray, isNull, lt, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { oauthClients, oauthGrants, type OAuthClientRow } from "../../db/schema";
 
@@ -27,6 +27,13 @@ export function createOAuthClientsRepo(db: Db) {
     async count(): Promise<number> {
       const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(oauthClients);
       return row?.n ?? 0;
+    },
+
+    /** The names of the clients with these public client ids (absent: no such client any more). */
+    async namesOf(clientIds: readonly string[]): Promise<Map<string, string>> {
+      if (clientIds.length === 0) return new Map();
+      const rows = await db.select({ clientId: oauthClients.clientId, name: oauthClients.name }).from(oauthClients).where(inArray(oauthClients.clientId, [...clientIds]));
+      return new Map(rows.map((r) => [r.clientId, r.name]));
     },
 
     async findByClientId(clientId: string): Promise<OAuthClientRow | undefined> {

@@ -1,4 +1,5 @@
-import { and, desc, eq, gte, ilike, lt, or, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, gte, ilike, lt, not, or, sql, type SQL } from "drizzle-orm";
+import { CONSOLE_API_PREFIX, type LogSource, type McpOutcome } from "../../../contract/logs";
 import type { Db } from "../../db/client";
 import { requestLogMinutes, requestLogs, type NewRequestLogRow, type RequestLogRow } from "../../db/schema";
 
@@ -10,6 +11,8 @@ export interface RequestLogFilter {
   search?: string | undefined;
   clientId?: string | undefined;
   tool?: string | undefined;
+  outcome?: McpOutcome | undefined;
+  source?: LogSource | undefined;
   from?: Date | undefined;
   to?: Date | undefined;
 }
@@ -40,10 +43,14 @@ const MINUTE_MS = 60_000;
 const isWholeMinute = (d: Date | undefined) => d === undefined || d.getTime() % MINUTE_MS === 0;
 
 /**
- * Whether the per-minute sums can answer for this filter: they know the minute, the method and
- * the status code, so not a search, a client or a tool, and a time range only on whole minutes.
+ * Whether the per-minute sums can answer for this filter: they know the minute, the method, the
+ * status code and the source, so not a search, a client, a tool or an outcome, and a time range
+ * only on whole minutes.
  */
-export const summableByMinute = (f: RequestLogFilter): boolean => !f.search && !f.clientId && !f.tool && isWholeMinute(f.from) && isWholeMinute(f.to);
+export const summableByMinute = (f: RequestLogFilter): boolean => !f.search && !f.clientId && !f.tool && !f.outcome && isWholeMinute(f.from) && isWholeMinute(f.to);
+
+/** A console API call's path (contract/logs.ts CONSOLE_API_PREFIX), as SQL. */
+const CONSOLE_PATH = `${CONSOLE_API_PREFIX}%`;
 
 export type RequestLogRepo = ReturnType<typeof createRequestLogRepo>;
 
@@ -58,6 +65,9 @@ export function createRequestLogRepo(db: Db) {
     if (f.method) where.push(eq(requestLogs.method, f.method));
     if (f.clientId) where.push(eq(requestLogs.clientId, f.clientId));
     if (f.tool) where.push(eq(requestLogs.toolName, f.tool));
+    if (f.outcome) where.push(eq(requestLogs.outcome, f.outcome));
+    if (f.source === "console") where.push(sql`${requestLogs.path} like ${CONSOLE_PATH}`);
+    if (f.source === "traffic") where.push(sql`${requestLogs.path} not like ${CONSOLE_PATH}`);
     if (f.from) where.push(gte(requestLogs.at, f.from));
     if (f.to) where.push(lt(requestLogs.at, f.to));
     if (f.search) {
@@ -73,6 +83,7 @@ export function createRequestLogRepo(db: Db) {
     if (f.status === "error") where.push(gte(requestLogMinutes.statusCode, 400));
     if (f.statusCode !== undefined) where.push(eq(requestLogMinutes.statusCode, f.statusCode));
     if (f.method) where.push(eq(requestLogMinutes.method, f.method));
+    if (f.source) where.push(f.source === "console" ? eq(requestLogMinutes.console, true) : not(requestLogMinutes.console));
     if (f.from) where.push(gte(requestLogMinutes.minute, f.from));
     if (f.to) where.push(lt(requestLogMinutes.minute, f.to));
     return where;
@@ -82,7 +93,7 @@ export function createRequestLogRepo(db: Db) {
   return {
     /**
      * One statement for any number of rows: a column of values per parameter, unnested by the
-     * database (13 parameters whatever the batch; a VALUES list of 13 parameters a row cost more
+     * database (15 parameters whatever the batch; a VALUES list of parameters per row cost more
      * than twice as much on PGlite, where it runs in this process), and the rows' per-minute sums
      * added in the same statement, so the sums never disagree with the rows.
      */
@@ -96,16 +107,20 @@ export function createRequestLogRepo(db: Db) {
             ${column((r) => r.statusCode)}::int[], ${column((r) => r.durationMs)}::real[], ${column((r) => r.clientId ?? null)}::text[],
             ${column((r) => r.userId ?? null)}::uuid[], ${column((r) => r.ip ?? null)}::text[], ${column((r) => r.userAgent ?? null)}::text[],
             ${column((r) => r.rpcMethod ?? null)}::text[], ${column((r) => r.toolName ?? null)}::text[],
-            ${column((r) => r.requestId ?? null)}::text[], ${column((r) => (r.headers ? JSON.stringify(r.headers) : null))}::jsonb[]
-          ) as b(at, method, path, status_code, duration_ms, client_id, user_id, ip, user_agent, rpc_method, tool_name, request_id, headers)
+            ${column((r) => r.requestId ?? null)}::text[], ${column((r) => (r.headers ? JSON.stringify(r.headers) : null))}::jsonb[],
+            ${column((r) => r.outcome ?? null)}::text[], ${column((r) => r.error ?? null)}::text[]
+          ) as b(at, method, path, status_code, duration_ms, client_id, user_id, ip, user_agent, rpc_method, tool_name, request_id, headers, outcome, error)
         ), logged as (
-          insert into request_logs (at, method, path, status_code, duration_ms, client_id, user_id, ip, user_agent, rpc_method, tool_name, request_id, headers)
+          insert into request_logs (at, method, path, status_code, duration_ms, client_id, user_id, ip, user_agent, rpc_method, tool_name, request_id, headers, outcome, error)
           select * from batch
         )
-        insert into request_log_minutes (minute, method, status_code, requests, duration_ms_sum)
-        select date_trunc('minute', at), method, status_code, count(*), sum(duration_ms) from batch group by 1, 2, 3
-        on conflict (minute, method, status_code) do update
-          set requests = request_log_minutes.requests + excluded.requests, duration_ms_sum = request_log_minutes.duration_ms_sum + excluded.duration_ms_sum`);
+        insert into request_log_minutes (minute, method, status_code, console, requests, duration_ms_sum, mcp_errors)
+        select date_trunc('minute', at), method, status_code, path like ${CONSOLE_PATH}, count(*), sum(duration_ms),
+          count(*) filter (where status_code < 400 and outcome in ('tool_error', 'rpc_error'))
+        from batch group by 1, 2, 3, 4
+        on conflict (minute, method, status_code, console) do update
+          set requests = request_log_minutes.requests + excluded.requests, duration_ms_sum = request_log_minutes.duration_ms_sum + excluded.duration_ms_sum,
+            mcp_errors = request_log_minutes.mcp_errors + excluded.mcp_errors`);
     },
 
     /** Newest first, after `after` (keyset paging: a page costs the same at any depth). */
@@ -162,13 +177,17 @@ export function createRequestLogRepo(db: Db) {
       return { total: Number(row?.total ?? 0), rateLimited: Number(row?.rateLimited ?? 0) };
     },
 
-    /** Requests and errors (status ≥ 400) per minute from the minute of `since` on, oldest first; minutes without requests are absent. */
+    /**
+     * Requests and errors per minute from the minute of `since` on, oldest first; minutes without
+     * requests are absent. An error is a status of 400 or more, or an MCP answer that failed under
+     * a lower one (a tool error, a JSON-RPC error).
+     */
     async perMinute(since: Date): Promise<{ minute: Date; requests: number; errors: number }[]> {
       const rows = await db
         .select({
           minute: requestLogMinutes.minute,
           requests: sql<number>`sum(${requestLogMinutes.requests})::float8`,
-          errors: sql<number>`coalesce(sum(${requestLogMinutes.requests}) filter (where ${requestLogMinutes.statusCode} >= 400), 0)::float8`,
+          errors: sql<number>`(coalesce(sum(${requestLogMinutes.requests}) filter (where ${requestLogMinutes.statusCode} >= 400), 0) + sum(${requestLogMinutes.mcpErrors}))::float8`,
         })
         .from(requestLogMinutes)
         .where(gte(requestLogMinutes.minute, sql`date_trunc('minute', ${since.toISOString()}::timestamptz)`))

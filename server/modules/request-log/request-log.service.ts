@@ -1,4 +1,4 @@
-import type { LogEntryDto, LogFilter, LogQuery, LogSummaryDto } from "../../../contract/logs";
+import type { LogEntryDto, LogFilter, LogQuery, LogSummaryDto, McpOutcome } from "../../../contract/logs";
 import type { NewRequestLogRow, RequestLogRow } from "../../db/schema";
 import { AppError } from "../../lib/app-error";
 import type { Clock } from "../../lib/clock";
@@ -9,7 +9,15 @@ import type { LogPosition, RequestLogRepo } from "./request-log.repo";
 
 export type RequestLogEntry = Omit<NewRequestLogRow, "id">;
 
-export const presentLogEntry = (row: RequestLogRow): LogEntryDto => ({
+/** Who the rows name, by id: the clients' and users' names while they exist. */
+export interface LogNames {
+  clients: ReadonlyMap<string, string>;
+  users: ReadonlyMap<string, string>;
+}
+
+const NO_NAMES: LogNames = { clients: new Map(), users: new Map() };
+
+export const presentLogEntry = (row: RequestLogRow, names: LogNames = NO_NAMES): LogEntryDto => ({
   id: row.id,
   method: row.method,
   endpoint: row.path,
@@ -22,6 +30,10 @@ export const presentLogEntry = (row: RequestLogRow): LogEntryDto => ({
   userId: row.userId,
   rpcMethod: row.rpcMethod,
   toolName: row.toolName,
+  clientName: row.clientId === null ? null : (names.clients.get(row.clientId) ?? null),
+  userName: row.userId === null ? null : (names.users.get(row.userId) ?? null),
+  outcome: (row.outcome as McpOutcome | null) ?? null,
+  error: row.error,
 });
 
 export type RequestLogOptions = BatchWriterOptions;
@@ -29,7 +41,7 @@ export type RequestLogOptions = BatchWriterOptions;
 /** How many rows the CSV export reads at a time: memory stays flat whatever the log holds. */
 const EXPORT_PAGE = 1000;
 
-const filterOf = (q: LogFilter): LogFilter => ({ status: q.status, statusCode: q.statusCode, method: q.method, search: q.search, clientId: q.clientId, tool: q.tool, from: q.from, to: q.to });
+const filterOf = (q: LogFilter): LogFilter => ({ status: q.status, statusCode: q.statusCode, method: q.method, search: q.search, clientId: q.clientId, tool: q.tool, outcome: q.outcome, source: q.source, from: q.from, to: q.to });
 
 /** A cursor belongs to the filters it was given for: another filter's cursor is refused, not misread. */
 const cursorScope = (q: LogQuery): string => `request-log\u0000${JSON.stringify({ ...filterOf(q), before: q.before })}`;
@@ -51,9 +63,26 @@ function positionIn(cursors: Cursors, q: LogQuery): LogPosition | undefined {
 }
 
 /** D15: the request log, written in batches off the request path (lib/batch-writer.ts), and read by the Logs screen and the dashboard. */
-export function createRequestLogService(deps: { repo: RequestLogRepo; clock: Clock; log: Logger; cursors: Cursors; onDropped?: (reason: DropReason, rows: number) => void } & RequestLogOptions) {
+export function createRequestLogService(
+  deps: {
+    repo: RequestLogRepo;
+    clock: Clock;
+    log: Logger;
+    cursors: Cursors;
+    /** The names of clients and users by id (their repos' namesOf); none: rows name ids only. */
+    names?: { clients: (ids: readonly string[]) => Promise<Map<string, string>>; users: (ids: readonly string[]) => Promise<Map<string, string>> };
+    onDropped?: (reason: DropReason, rows: number) => void;
+  } & RequestLogOptions,
+) {
   const writer = createBatchWriter<RequestLogEntry>({ ...deps, what: "request log", insertMany: (rows) => deps.repo.insertMany(rows) });
   const ago = (ms: number) => new Date(deps.clock.now().getTime() - ms);
+  /** The rows as the screens read them, with the names of the clients and users they name (two queries a page). */
+  const present = async (rows: RequestLogRow[]): Promise<LogEntryDto[]> => {
+    if (!deps.names || rows.length === 0) return rows.map((row) => presentLogEntry(row));
+    const distinct = (pick: (row: RequestLogRow) => string | null) => [...new Set(rows.map(pick).filter((v): v is string => v !== null))];
+    const [clients, users] = await Promise.all([deps.names.clients(distinct((r) => r.clientId)), deps.names.users(distinct((r) => r.userId))]);
+    return rows.map((row) => presentLogEntry(row, { clients, users }));
+  };
 
   return {
     /** Synchronous and cheap: the request never waits for the database. */
@@ -71,13 +100,13 @@ export function createRequestLogService(deps: { repo: RequestLogRepo; clock: Clo
       const page = rows.slice(0, q.limit);
       const last = page.at(-1);
       const nextCursor = rows.length > q.limit && last ? deps.cursors.seal(cursorScope(q), `${last.at.toISOString()}|${last.id}`) : null;
-      return { entries: page.map(presentLogEntry), nextCursor };
+      return { entries: await present(page), nextCursor };
     },
 
     /** One entry with what its detail shows (the tool call is the route's to add), or undefined. */
     get: async (id: string): Promise<(LogEntryDto & { requestId: string | null; headers: Record<string, string> }) | undefined> => {
       const row = await deps.repo.get(id);
-      return row ? { ...presentLogEntry(row), requestId: row.requestId, headers: row.headers ?? {} } : undefined;
+      return row ? { ...(await present([row]))[0]!, requestId: row.requestId, headers: row.headers ?? {} } : undefined;
     },
 
     /** The Logs screen's stat cards over every row the filters match. */
@@ -91,7 +120,7 @@ export function createRequestLogService(deps: { repo: RequestLogRepo; clock: Clo
       let after: LogPosition | undefined;
       for (;;) {
         const rows = await deps.repo.list({ ...filterOf(f), limit: EXPORT_PAGE, after });
-        if (rows.length > 0) yield rows.map(presentLogEntry);
+        if (rows.length > 0) yield await present(rows);
         if (rows.length < EXPORT_PAGE) return;
         const last = rows.at(-1)!;
         after = { at: last.at, id: last.id };

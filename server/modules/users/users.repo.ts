@@ -1,4 +1,4 @@
-import { eq, sql } from "drizzle-orm";
+import { eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { userRoles, users, type NewUserRow, type UserRow } from "../../db/schema";
 
@@ -14,6 +14,13 @@ export function createUsersRepo(db: Db) {
     async findById(id: string): Promise<UserRow | undefined> {
       const [row] = await db.select().from(users).where(eq(users.id, id)).limit(1);
       return row;
+    },
+
+    /** The usernames of these users (absent: no such user any more). */
+    async namesOf(ids: readonly string[]): Promise<Map<string, string>> {
+      if (ids.length === 0) return new Map();
+      const rows = await db.select({ id: users.id, username: users.username }).from(users).where(inArray(users.id, [...ids]));
+      return new Map(rows.map((r) => [r.id, r.username]));
     },
 
     async findByUsername(username: string): Promise<UserRow | undefined> {

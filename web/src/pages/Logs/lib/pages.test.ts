@@ -15,6 +15,10 @@ const entry = (id: string): LogEntryDto => ({
   userId: null,
   rpcMethod: null,
   toolName: null,
+  clientName: null,
+  userName: null,
+  outcome: null,
+  error: null,
 });
 const page = (ids: string[], nextCursor: string | null): LogPage => ({ entries: ids.map(entry), nextCursor });
 const ids = (data: LogPages) => flattenPages(data.pages).map((e) => e.id);
