@@ -2,14 +2,16 @@ import { mkdirSync, readFileSync } from "node:fs";
 import type { Locator, Page } from "@playwright/test";
 import { LOG_CSV_COLUMNS, type LogEntryDetailDto, type LogEntryDto, type LogSummaryDto } from "../contract/logs";
 import { DOC_SHOTS, expect, openScreen, test } from "./fixtures";
-import { COLOR_SCHEMES, createUserWithRoles, expectNoSidewaysScroll, SCREEN_SIZES, signIn, unique } from "./helpers";
+import { COLOR_SCHEMES, createUserWithRoles, expectNoSidewaysScroll, mcpToken, SCREEN_SIZES, signIn, unique } from "./helpers";
 
 /**
  * Request Logs (spec sections 2, 7, 8 and 9; D15, D22) against the real server. Other suites run
  * beside these on the same server, so no test assumes a total: each makes its own traffic under a
  * tag no one else uses (the request log records the path, so the tag is in the path) and searches
  * for it. Paths: `/.well-known/oauth-protected-resource/<tag>/…` answers 200 to anyone, and
- * `/api/admin/<tag>/…` is 404 for every method; both are logged (D15).
+ * `/api/admin/<tag>/…` is 404 for every method; both are logged (D15). The second are the
+ * console's own API calls, which the screen shows with its "Console API calls" switch on
+ * (`console=1` in the address).
  */
 
 const PLACEHOLDER = "Search endpoints, methods, or client IDs...";
@@ -19,6 +21,8 @@ const rows = (page: Page) => logRegion(page).locator("tbody tr[data-log-id]");
 const searchBox = (page: Page) => page.getByPlaceholder(PLACEHOLDER);
 const statusSelect = (page: Page) => page.getByRole("combobox", { name: "Filter by status" });
 const methodSelect = (page: Page) => page.getByRole("combobox", { name: "Filter by method" });
+const outcomeSelect = (page: Page) => page.getByRole("combobox", { name: "Filter by MCP outcome" });
+const consoleSwitch = (page: Page) => page.getByRole("switch", { name: "Console API calls" });
 const footer = (page: Page) => page.getByText(/^Showing [\d,]+ (of [\d,]+ )?requests$/);
 /** A stat card's big number. */
 const statValue = (page: Page, title: string): Locator =>
@@ -50,7 +54,7 @@ async function logged(page: Page, tag: string, total: number): Promise<void> {
 }
 
 test("the spec's texts, and the totals grow after new requests and a refresh", async ({ page, baseURL }) => {
-  await openScreen(page, "/logs", "Request Logs");
+  await openScreen(page, "/logs?console=1", "Request Logs");
   await expect(searchBox(page)).toBeVisible();
   await expect(statusSelect(page).locator("option")).toHaveText(["All Status", "Success (2xx-3xx)", "Errors (4xx-5xx)"]);
   await expect(methodSelect(page).locator("option")).toHaveText(["All Methods", "GET", "POST", "PUT", "DELETE"]);
@@ -81,6 +85,12 @@ test("search narrows to the tagged rows; status and method filters; the address 
   await openScreen(page, "/logs", "Request Logs");
   await searchBox(page).fill(tag);
   await expect(page).toHaveURL(new RegExp(`[?&]search=${tag}`));
+  // By default only client traffic: the three answered requests; the console's own calls (the 404s under /api/admin) one switch away.
+  await expect(consoleSwitch(page)).not.toBeChecked();
+  await expect(rows(page)).toHaveCount(3);
+  await expect(statValue(page, "Total Requests")).toHaveText("3");
+  await consoleSwitch(page).check();
+  await expect(page).toHaveURL(/[?&]console=1/);
   await expect(rows(page)).toHaveCount(6);
   await expect(rows(page).locator("td:nth-child(3) button")).toHaveText(Array.from({ length: 6 }, () => new RegExp(tag)), { useInnerText: true });
   await expect(statValue(page, "Total Requests")).toHaveText("6");
@@ -120,13 +130,17 @@ test("search narrows to the tagged rows; status and method filters; the address 
   await expect(rows(page)).toHaveCount(2);
 
   // Values the screen does not know fall back to All.
-  await page.goto(`/logs?search=${tag}&status=teapot&method=TRACE`);
+  await page.goto(`/logs?search=${tag}&status=teapot&method=TRACE&console=1`);
   await expect(statusSelect(page)).toHaveValue("all");
   await expect(methodSelect(page)).toHaveValue("all");
   await expect(rows(page)).toHaveCount(6);
 });
 
-test("both empty texts: no match for the filters, and nothing logged yet", async ({ page }) => {
+test("both empty texts: no match for the filters, and nothing logged yet", async ({ page, baseURL }) => {
+  // At least one row of client traffic for the cleared view, whichever tests ran before.
+  const tag = unique("logs-empty-");
+  await makeTraffic(page, baseURL!, tag, { ok: 1 });
+  await logged(page, tag, 1);
   await openScreen(page, `/logs?search=${unique("nothing-here-")}`, "Request Logs");
   await expect(page.getByText("No logs found", { exact: true })).toBeVisible();
   await expect(page.getByText("No logs match your current filters.", { exact: true })).toBeVisible();
@@ -154,7 +168,7 @@ test("a row opens its details: the safe headers, never a cookie or a credential;
   expect(response.status()).toBeGreaterThanOrEqual(400);
   await logged(page, tag, 1);
 
-  await openScreen(page, `/logs?search=${tag}`, "Request Logs");
+  await openScreen(page, `/logs?search=${tag}&console=1`, "Request Logs");
   await expect(rows(page)).toHaveCount(1);
   // A click anywhere on the row opens it.
   await rows(page).first().locator("td").nth(4).click();
@@ -238,6 +252,72 @@ test("an MCP tool call shows its tool in the row and its audit entry in the pane
   await expect(toolCall.getByText("jira:PROJ-7")).toBeVisible();
   await expect(panel.getByText("mcp-protocol-version")).toBeVisible();
   await expect(panel.getByText("tools/call")).toBeVisible();
+});
+
+test("a failed tool call is not a green success: its row and panel show Tool error and the tool's sentence; the client and user are named", async ({ page }) => {
+  const failed: LogEntryDto = {
+    id: "7a1c1d4e-5b6a-4c7d-8e9f-0a1b2c3d4e5f",
+    method: "POST",
+    endpoint: "/mcp",
+    statusCode: 200,
+    responseTime: 95,
+    clientId: "bk_client_claude",
+    ipAddress: "10.0.0.7",
+    userAgent: "claude-ai/0.1",
+    createdAt: new Date().toISOString(),
+    userId: "5d1c1d4e-5b6a-4c7d-8e9f-0a1b2c3d4e5f",
+    rpcMethod: "tools/call",
+    toolName: "jira_search",
+    clientName: "Claude Desktop",
+    userName: "alice",
+    outcome: "tool_error",
+    error: "Jira refused the JQL: Field 'sprnt' does not exist. Check the field names with jira_search_fields.",
+  };
+  await page.route((url) => url.pathname === "/api/admin/logs", (route) => route.fulfill({ json: [failed] }));
+  await page.route((url) => url.pathname === "/api/admin/logs/summary", (route) => route.fulfill({ json: { total: 1, successful: 1, errors: 0, averageResponseTime: 95 } }));
+  await page.route((url) => url.pathname === `/api/admin/logs/${failed.id}`, (route) => route.fulfill({ json: { ...failed, requestId: "req-e2e-2", headers: {}, toolCall: null } }));
+
+  await openScreen(page, "/logs", "Request Logs");
+  const row = rows(page).first();
+  await expect(row.locator("td").first()).toHaveText("Tool error");
+  await expect(row.getByText("Tool error", { exact: true })).toHaveCount(2);
+  await expect(row.getByText(failed.error!, { exact: true })).toBeVisible();
+  await expect(row.getByText("Success", { exact: true })).toHaveCount(0);
+  await expect(row.getByText("Claude Desktop")).toBeVisible();
+  await expect(row.getByText("Claude Desktop")).toHaveAttribute("title", "Client ID: bk_client_claude");
+  await expect(row.getByTitle("User: alice")).toBeVisible();
+  await row.getByRole("button").click();
+  const panel = page.getByRole("dialog", { name: "Request details" });
+  await expect(panel.getByRole("note")).toHaveText(`The tool answered: ${failed.error}`);
+  await expect(panel.locator("dd", { hasText: /^Claude Desktop$/ })).toBeVisible();
+});
+
+test("a real MCP call to an unknown tool is logged as a JSON-RPC error with its message; the outcome filter finds it", async ({ page, baseURL }) => {
+  const { token } = await mcpToken(baseURL!);
+  const tool = unique("no_such_tool_").replace(/-/g, "_").toLowerCase();
+  const answer = await page.request.post("/mcp", {
+    headers: { authorization: `Bearer ${token}`, accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25" },
+    data: { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: tool, arguments: {} } },
+  });
+  expect(answer.status()).toBe(200);
+  const message = /"message":"([^"]+)"/.exec(await answer.text())?.[1];
+  expect(message).toContain(tool);
+  await logged(page, tool, 1);
+
+  await openScreen(page, `/logs?search=${tool}`, "Request Logs");
+  const row = rows(page).first();
+  await expect(rows(page)).toHaveCount(1);
+  await expect(row.getByText("JSON-RPC error", { exact: true }).first()).toBeVisible();
+  await expect(row.getByText(message!, { exact: true })).toBeVisible();
+  await expect(row.getByText(/^e2e-mcp-/)).toBeVisible();
+
+  await outcomeSelect(page).selectOption({ label: "MCP: Tool errors" });
+  await expect(page).toHaveURL(/[?&]outcome=tool_error/);
+  await expect(page.getByText("No logs match your current filters.", { exact: true })).toBeVisible();
+  await outcomeSelect(page).selectOption({ label: "MCP: JSON-RPC errors" });
+  await expect(rows(page)).toHaveCount(1);
+  await outcomeSelect(page).selectOption({ label: "MCP: OK" });
+  await expect(page.getByText("No logs match your current filters.", { exact: true })).toBeVisible();
 });
 
 test("pages of 200 by cursor, Load more, the CSV has every matching row, and a poll asks for the first page only", async ({ page, baseURL }) => {
@@ -335,7 +415,7 @@ test("Export CSV downloads mcp-server-logs-YYYY-MM-DD.csv with the spec's column
   await makeTraffic(page, baseURL!, tag, { ok: 2, getErrors: 1 }, { "User-Agent": agent });
   await logged(page, tag, 3);
 
-  await openScreen(page, `/logs?search=${tag}`, "Request Logs");
+  await openScreen(page, `/logs?search=${tag}&console=1`, "Request Logs");
   await expect(rows(page)).toHaveCount(3);
   const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Export CSV" }).click()]);
   expect(download.suggestedFilename()).toMatch(/^mcp-server-logs-\d{4}-\d{2}-\d{2}\.csv$/);
@@ -370,11 +450,16 @@ test("a 10 KB search in the address is cut to what the server takes; the screen 
   await openScreen(page, `/logs?search=${"x".repeat(10_240)}`, "Request Logs");
   await expect(searchBox(page)).toHaveValue("x".repeat(200));
   await expect(page.getByText("No logs match your current filters.", { exact: true })).toBeVisible();
+  // Typed into an empty box (Chromium drops an over-long insertion that replaces a selection whole).
+  await searchBox(page).clear();
   await searchBox(page).fill("y".repeat(500));
   await expect(searchBox(page)).toHaveValue("y".repeat(200));
 });
 
-test("the server failing shows what failed with Retry, and Retry recovers", async ({ page }) => {
+test("the server failing shows what failed with Retry, and Retry recovers", async ({ page, baseURL }) => {
+  const tag = unique("logs-retry-");
+  await makeTraffic(page, baseURL!, tag, { ok: 1 });
+  await logged(page, tag, 1);
   const failing = (url: URL) => url.pathname === "/api/admin/logs" || url.pathname === "/api/admin/logs/summary";
   await page.route(failing, (route) => route.fulfill({ status: 500, json: { error: { code: "internal", message: "Database unavailable" } } }));
   await openScreen(page, "/logs", "Request Logs");
@@ -426,7 +511,8 @@ for (const size of SCREEN_SIZES) {
 
       if (size.name === "desktop" && scheme === "light") {
         await searchBox(page).fill(tag);
-        await expect(rows(page)).toHaveCount(6);
+        // The client traffic: the 404s under /api/admin are the console's own calls, hidden by default.
+        await expect(rows(page)).toHaveCount(3);
         await rows(page).first().click();
         const panel = page.getByRole("dialog", { name: "Request details" });
         await expect(panel.getByRole("heading", { name: "Headers" })).toBeVisible();

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { LogEntryDetailDto, LogEntryDto, LogSummaryDto } from "../../contract/logs";
 import type { TrafficMinuteDto } from "../../contract/stats";
 import { createClient } from "../oauth/oauth.adversarial.helpers";
+import { signedInAs } from "../test/factories";
 import { mcpRigForFile, modernRpc, rpc, type McpRig } from "./mcp.test-rig";
 
 /**
@@ -121,6 +122,22 @@ describe("the request log's MCP outcomes", () => {
     await rig.t.container.services.requestLog.flush();
     const [row] = (await rig.admin.get<LogEntryDto[]>(`/api/admin/logs?clientId=${gone.clientId}&limit=1`)).body;
     expect(row).toMatchObject({ clientId: gone.clientId, clientName: null });
+  });
+
+  it("names are shown only to a reader who may read clients and users: one with logs.read alone sees the ids", async () => {
+    const token = await rig.userToken("read");
+    const call = await modernRpc(rig.baseUrl, token, "tools/list");
+    const requestId = call.headers.get("x-request-id");
+    const role = await rig.admin.post<{ id: string }>("/api/roles", { name: "log-reader", description: "Reads the request log", permissions: ["logs.read"] });
+    expect(role.status).toBe(201);
+    const { client: reader } = await signedInAs(rig.t, ["log-reader"]);
+    await rig.t.container.services.requestLog.flush();
+    const rows = (await reader.get<LogEntryDto[]>(`/api/admin/logs?clientId=${encodeURIComponent(rig.client.clientId)}&limit=100`)).body;
+    const details = await Promise.all(rows.map(async (r) => (await reader.get<LogEntryDetailDto>(`/api/admin/logs/${r.id}`)).body));
+    const row = details.find((d) => d.requestId === requestId)!;
+    expect(row.userId).not.toBeNull();
+    expect(row).toMatchObject({ clientId: rig.client.clientId, clientName: null, userName: null });
+    expect(rows.every((r) => r.clientName === null && r.userName === null)).toBe(true);
   });
 
   it("tool errors count among the dashboard's errors per minute, though their status is 200; the Errors card keeps status codes", async () => {

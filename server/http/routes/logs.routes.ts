@@ -1,10 +1,10 @@
 import { once } from "node:events";
-import { Router } from "express";
+import { Router, type Request } from "express";
 import { LOG_CSV_COLUMNS, LogFilterSchema, LogQuerySchema, logCsvFileName, type LogEntryDetailDto, type LogEntryDto } from "../../../contract/logs";
 import { AppError } from "../../lib/app-error";
 import type { Clock } from "../../lib/clock";
 import type { Logger } from "../../lib/logger";
-import type { RequestLogService } from "../../modules/request-log/request-log.service";
+import type { NameReveal, RequestLogService } from "../../modules/request-log/request-log.service";
 import type { ToolCallsService } from "../../modules/tool-calls/tool-calls.service";
 import { can } from "../middleware/access";
 import { parseInput } from "../validate";
@@ -30,6 +30,9 @@ export function csvField(value: string | number | null): string {
 
 const csvLine = (e: LogEntryDto): string => [e.createdAt, e.method, e.endpoint, e.statusCode, e.responseTime, e.clientId, e.ipAddress, e.userAgent].map(csvField).join(",") + "\r\n";
 
+/** The names a reader may see beside the ids (request-log.service NameReveal). */
+const revealFor = (req: Request): NameReveal => ({ clients: req.session?.permissions.has("oauth-clients.read") === true, users: req.session?.permissions.has("users.read") === true });
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Request Logs screen (spec §7, D22): newest first, filtered, paged by cursor; totals and the CSV over the same filters. */
@@ -39,7 +42,7 @@ export function logsRoutes(deps: { requestLog: RequestLogService; toolCalls: Pic
   // The spec's answer is an array of entries; the next page's cursor travels in headers (RFC 8288 Link, and plainly).
   router.get("/admin/logs", can("logs.read"), async (req, res) => {
     const query = parseInput(LogQuerySchema, req.query);
-    const { entries, nextCursor } = await deps.requestLog.page(query);
+    const { entries, nextCursor } = await deps.requestLog.page(query, revealFor(req));
     if (nextCursor) {
       const next = new URLSearchParams(Object.entries(req.query).filter((e): e is [string, string] => typeof e[1] === "string" && e[0] !== "cursor"));
       next.set("cursor", nextCursor);
@@ -77,7 +80,7 @@ export function logsRoutes(deps: { requestLog: RequestLogService; toolCalls: Pic
 
   router.get("/admin/logs/:id", can("logs.read"), async (req, res) => {
     const id = String(req.params.id);
-    const entry = UUID.test(id) ? await deps.requestLog.get(id) : undefined;
+    const entry = UUID.test(id) ? await deps.requestLog.get(id, revealFor(req)) : undefined;
     if (!entry) throw new AppError("not_found", "No log entry with that id");
     const detail: LogEntryDetailDto = { ...entry, toolCall: entry.requestId && entry.toolName ? await deps.toolCalls.forRequest(entry.requestId) : null };
     res.json(detail);

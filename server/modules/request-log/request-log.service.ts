@@ -17,6 +17,13 @@ export interface LogNames {
 
 const NO_NAMES: LogNames = { clients: new Map(), users: new Map() };
 
+/** Which names a reader may see: clients' with oauth-clients.read, users' with users.read. */
+export interface NameReveal {
+  clients: boolean;
+  users: boolean;
+}
+const NO_REVEAL: NameReveal = { clients: false, users: false };
+
 export const presentLogEntry = (row: RequestLogRow, names: LogNames = NO_NAMES): LogEntryDto => ({
   id: row.id,
   method: row.method,
@@ -76,11 +83,18 @@ export function createRequestLogService(
 ) {
   const writer = createBatchWriter<RequestLogEntry>({ ...deps, what: "request log", insertMany: (rows) => deps.repo.insertMany(rows) });
   const ago = (ms: number) => new Date(deps.clock.now().getTime() - ms);
-  /** The rows as the screens read them, with the names of the clients and users they name (two queries a page). */
-  const present = async (rows: RequestLogRow[]): Promise<LogEntryDto[]> => {
+  /**
+   * The rows as the screens read them, with the names of the clients and users they name, as far
+   * as the reader may see them (`reveal`: their permissions to read clients and users); two queries a page.
+   */
+  const present = async (rows: RequestLogRow[], reveal: NameReveal): Promise<LogEntryDto[]> => {
     if (!deps.names || rows.length === 0) return rows.map((row) => presentLogEntry(row));
+    const { names } = deps;
     const distinct = (pick: (row: RequestLogRow) => string | null) => [...new Set(rows.map(pick).filter((v): v is string => v !== null))];
-    const [clients, users] = await Promise.all([deps.names.clients(distinct((r) => r.clientId)), deps.names.users(distinct((r) => r.userId))]);
+    const [clients, users] = await Promise.all([
+      reveal.clients ? names.clients(distinct((r) => r.clientId)) : new Map<string, string>(),
+      reveal.users ? names.users(distinct((r) => r.userId)) : new Map<string, string>(),
+    ]);
     return rows.map((row) => presentLogEntry(row, { clients, users }));
   };
 
@@ -95,18 +109,18 @@ export function createRequestLogService(
     },
 
     /** A page, newest first, and the cursor of the next one (null on the last). */
-    async page(q: LogQuery): Promise<{ entries: LogEntryDto[]; nextCursor: string | null }> {
+    async page(q: LogQuery, reveal: NameReveal = NO_REVEAL): Promise<{ entries: LogEntryDto[]; nextCursor: string | null }> {
       const rows = await deps.repo.list({ ...filterOf(q), limit: q.limit + 1, before: q.before, after: positionIn(deps.cursors, q) });
       const page = rows.slice(0, q.limit);
       const last = page.at(-1);
       const nextCursor = rows.length > q.limit && last ? deps.cursors.seal(cursorScope(q), `${last.at.toISOString()}|${last.id}`) : null;
-      return { entries: await present(page), nextCursor };
+      return { entries: await present(page, reveal), nextCursor };
     },
 
     /** One entry with what its detail shows (the tool call is the route's to add), or undefined. */
-    get: async (id: string): Promise<(LogEntryDto & { requestId: string | null; headers: Record<string, string> }) | undefined> => {
+    get: async (id: string, reveal: NameReveal = NO_REVEAL): Promise<(LogEntryDto & { requestId: string | null; headers: Record<string, string> }) | undefined> => {
       const row = await deps.repo.get(id);
-      return row ? { ...(await present([row]))[0]!, requestId: row.requestId, headers: row.headers ?? {} } : undefined;
+      return row ? { ...(await present([row], reveal))[0]!, requestId: row.requestId, headers: row.headers ?? {} } : undefined;
     },
 
     /** The Logs screen's stat cards over every row the filters match. */
@@ -120,7 +134,7 @@ export function createRequestLogService(
       let after: LogPosition | undefined;
       for (;;) {
         const rows = await deps.repo.list({ ...filterOf(f), limit: EXPORT_PAGE, after });
-        if (rows.length > 0) yield await present(rows);
+        if (rows.length > 0) yield await present(rows, NO_REVEAL);
         if (rows.length < EXPORT_PAGE) return;
         const last = rows.at(-1)!;
         after = { at: last.at, id: last.id };

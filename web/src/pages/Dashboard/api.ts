@@ -10,12 +10,15 @@ import { STATS_QUERY_KEY, TRAFFIC_QUERY_KEY } from "@/api/stats";
 /** Spec §9: recent activity shows 5 entries. */
 export const RECENT_ACTIVITY_LIMIT = 5;
 
-/** The request (the default query function GETs the key): the newest five log entries, newest first. */
-export const RECENT_ACTIVITY_QUERY_KEY = [`/api/admin/logs?limit=${RECENT_ACTIVITY_LIMIT}`] as const;
+/**
+ * The request (the default query function GETs the key): the newest five entries of client
+ * traffic (MCP, OAuth, proxy), newest first; not the console's own polling.
+ */
+export const RECENT_ACTIVITY_QUERY_KEY = [`/api/admin/logs?limit=${RECENT_ACTIVITY_LIMIT}&source=traffic`] as const;
 
 /**
- * Recent Activity (spec §2, §7): GET /api/admin/logs?limit=5, polled with the logs (30 s). Only
- * for users who may read the logs; for anyone else it would be a 403.
+ * Recent Activity (spec §2, §7): GET /api/admin/logs?limit=5&source=traffic, polled with the logs
+ * (30 s). Only for users who may read the logs; for anyone else it would be a 403.
  */
 export function useRecentActivity({ enabled = true }: { enabled?: boolean } = {}) {
   return useQuery<LogEntryDto[] | null, ApiError>({ queryKey: RECENT_ACTIVITY_QUERY_KEY, enabled, refetchInterval: TIMINGS.logsPollMs });

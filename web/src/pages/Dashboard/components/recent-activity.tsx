@@ -17,6 +17,8 @@ const BAND_TONE: Record<StatusBand, DotTone> = { success: "success", redirect: "
 function ActivityRow({ entry, now }: { entry: LogEntryDto; now: number }) {
   const band = statusBand(entry.statusCode);
   const detail = entry.toolName ?? entry.rpcMethod;
+  const who = entry.clientName ?? entry.clientId;
+  const failed = entry.outcome === "tool_error" || entry.outcome === "rpc_error";
   return (
     <li className="flex flex-col gap-1 py-3 first:pt-0 last:pb-0 sm:flex-row sm:items-center sm:gap-3">
       <div className="flex min-w-0 flex-1 items-center gap-2">
@@ -30,6 +32,17 @@ function ActivityRow({ entry, now }: { entry: LogEntryDto; now: number }) {
             title={entry.toolName ? `Tool ${entry.toolName}` : `JSON-RPC ${detail}`}
           >
             {detail}
+          </span>
+        )}
+        {failed && (
+          <span className={entry.outcome === "tool_error" ? "shrink-0 text-[11px] font-medium text-warning" : "shrink-0 text-[11px] font-medium text-destructive"} title={entry.error ?? undefined}>
+            {entry.outcome === "tool_error" ? "Tool error" : "JSON-RPC error"}
+          </span>
+        )}
+        {who && (
+          <span className="hidden min-w-0 shrink truncate text-[11px] text-muted-foreground md:inline" title={entry.clientId ? `Client ID: ${entry.clientId}` : undefined}>
+            {who}
+            {entry.userName && ` · ${entry.userName}`}
           </span>
         )}
       </div>
@@ -47,15 +60,16 @@ function ActivityRow({ entry, now }: { entry: LogEntryDto; now: number }) {
 }
 
 /**
- * Recent Activity (spec §2): the newest five request log entries with method, endpoint, status
- * code (a coloured dot beside the code), time and response time; an MCP call shows its tool.
+ * Recent Activity (spec §2): the newest five entries of client traffic with method, endpoint,
+ * status code (a coloured dot beside the code), time and response time; an MCP call shows its
+ * tool, a failed answer says so, and the client (and user) are named where there is room.
  */
 export function RecentActivity({ query }: { query: UseQueryResult<LogEntryDto[] | null, ApiError> }) {
   const entries = (query.data ?? []).slice(0, RECENT_ACTIVITY_LIMIT);
   return (
     <DashboardCard
       title="Recent Activity"
-      description="The latest requests to the server"
+      description="The latest requests from clients (MCP, OAuth, proxy)"
       busy={query.isPending}
       action={
         <Link href="/logs" className="shrink-0 text-sm font-medium text-primary underline-offset-4 hover:underline">

@@ -11,7 +11,7 @@ import { formatFull } from "@/lib/format";
 import { cn } from "@/lib/utils";
 import { isSuccessStatus, responseTimeText } from "../lib/status";
 import { DetailItem, DetailList, DetailSection } from "./detail-list";
-import { MethodBadge, StatusCodeBadge, StatusIcon } from "./log-badges";
+import { MethodBadge, OutcomeBadge, StatusCodeBadge, StatusIcon } from "./log-badges";
 import { ToolCallDetails } from "./tool-call-details";
 
 interface LogDetailSheetProps {
@@ -47,13 +47,21 @@ export function LogDetailSheet({ entry, open, onOpenChange, onCloseAutoFocus }: 
 
         {shown && (
           <div className="flex flex-wrap items-center gap-2">
-            <StatusIcon statusCode={shown.statusCode} />
+            <StatusIcon statusCode={shown.statusCode} outcome={shown.outcome} />
             <StatusCodeBadge statusCode={shown.statusCode} />
             <span className={cn("text-sm font-medium", isSuccessStatus(shown.statusCode) ? "text-success" : "text-destructive")}>{isSuccessStatus(shown.statusCode) ? "Success" : "Error"}</span>
+            {shown.outcome && <OutcomeBadge outcome={shown.outcome} />}
             <span aria-hidden="true" className="text-muted-foreground">·</span>
             <MethodBadge method={shown.method} />
             <span className="text-sm tabular-nums text-muted-foreground">{responseTimeText(shown.responseTime)}</span>
           </div>
+        )}
+
+        {shown?.error && (
+          <p role="note" className="rounded-md border border-border bg-muted/50 px-3 py-2 text-sm">
+            <span className="font-medium">{shown.outcome === "tool_error" ? "The tool answered: " : "The JSON-RPC error: "}</span>
+            {shown.error}
+          </p>
         )}
 
         {shown && (
@@ -63,8 +71,9 @@ export function LogDetailSheet({ entry, open, onOpenChange, onCloseAutoFocus }: 
             <DetailItem label="Status" value={<span className="tabular-nums">{shown.statusCode}</span>} />
             <DetailItem label="Time" value={<time dateTime={shown.createdAt}>{formatFull(shown.createdAt)}</time>} />
             <DetailItem label="Response time" value={<span className="tabular-nums">{responseTimeText(shown.responseTime)}</span>} />
+            {shown.clientName && <DetailItem label="Client" value={shown.clientName} />}
             <DetailItem label="Client ID" value={shown.clientId} mono />
-            <DetailItem label="User" value={shown.userId && <UserValue id={shown.userId} />} mono />
+            <DetailItem label="User" value={shown.userId && (shown.userName ? <NamedUser name={shown.userName} id={shown.userId} /> : <UserValue id={shown.userId} />)} mono />
             <DetailItem label="IP address" value={shown.ipAddress} mono />
             <DetailItem label="User agent" value={shown.userAgent} mono />
             <DetailItem label="Request ID" value={detail.data ? detail.data.requestId : <Skeleton className="h-4 w-48" />} mono />
@@ -115,6 +124,15 @@ function HeadersSection({ headers }: { headers: Record<string, string> }) {
         Only headers safe to show are kept: credentials and cookies never are.
       </p>
     </DetailSection>
+  );
+}
+
+function NamedUser({ name, id }: { name: string; id: string }) {
+  return (
+    <>
+      <span className="font-sans font-medium">{name}</span>
+      <span className="block text-xs text-muted-foreground">{id}</span>
+    </>
   );
 }
 

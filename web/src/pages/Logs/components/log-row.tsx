@@ -5,7 +5,7 @@ import { TableCell, TableRow } from "@/components/ui/table";
 import { Time } from "@/components/ui/time";
 import { cn } from "@/lib/utils";
 import { responseTimeText } from "../lib/status";
-import { MethodBadge, StatusCodeBadge, StatusIcon } from "./log-badges";
+import { MethodBadge, OutcomeBadge, StatusCodeBadge, StatusIcon } from "./log-badges";
 
 /** Rows have one fixed height, so the list can render only the rows in view. */
 export const ROW_HEIGHT = 53;
@@ -38,7 +38,7 @@ export const LogRow = memo(function LogRow({ entry, index, selected, onOpen }: L
       className={cn("cursor-pointer", selected && "bg-muted hover:bg-muted")}
     >
       <TableCell>
-        <StatusIcon statusCode={entry.statusCode} />
+        <StatusIcon statusCode={entry.statusCode} outcome={entry.outcome} />
       </TableCell>
       <TableCell>
         <MethodBadge method={entry.method} />
@@ -52,11 +52,21 @@ export const LogRow = memo(function LogRow({ entry, index, selected, onOpen }: L
           <span className="sr-only">View details of {entry.method} </span>
           <span>{entry.endpoint}</span>
         </button>
-        {mcp && (
-          <span className="mt-0.5 flex min-w-0 items-center gap-1 text-xs text-muted-foreground" title={`${mcp.label}: ${mcp.text}`}>
-            <mcp.icon className="size-3 shrink-0" aria-hidden="true" />
-            <span className="sr-only">{mcp.label}: </span>
-            <span className="truncate font-mono">{mcp.text}</span>
+        {(mcp || entry.outcome) && (
+          <span className="mt-0.5 flex min-w-0 items-center gap-1.5 text-xs text-muted-foreground">
+            {mcp && (
+              <span className={cn("flex min-w-0 shrink items-center gap-1", entry.error && "max-w-[40%]")} title={`${mcp.label}: ${mcp.text}`}>
+                <mcp.icon className="size-3 shrink-0" aria-hidden="true" />
+                <span className="sr-only">{mcp.label}: </span>
+                <span className="truncate font-mono">{mcp.text}</span>
+              </span>
+            )}
+            {entry.outcome && <OutcomeBadge outcome={entry.outcome} error={entry.error} />}
+            {entry.error && (
+              <span className="min-w-0 flex-1 truncate" title={entry.error}>
+                {entry.error}
+              </span>
+            )}
           </span>
         )}
       </TableCell>
@@ -67,7 +77,7 @@ export const LogRow = memo(function LogRow({ entry, index, selected, onOpen }: L
         <Time iso={entry.createdAt} as="timestamp" />
       </TableCell>
       <TableCell className="max-w-0">
-        <Optional value={entry.clientId} className="font-mono text-xs" />
+        <ClientCell entry={entry} />
       </TableCell>
       <TableCell className="max-w-0">
         <Optional value={entry.ipAddress} className="font-mono text-xs" />
@@ -76,6 +86,32 @@ export const LogRow = memo(function LogRow({ entry, index, selected, onOpen }: L
     </TableRow>
   );
 });
+
+/**
+ * Who called: the client's name (its id on hover and for screen readers), or its id when the
+ * name is not known or not the reader's to see; the user behind the token or session below.
+ */
+function ClientCell({ entry }: { entry: LogEntryDto }) {
+  const { clientId, clientName, userName } = entry;
+  return (
+    <>
+      {clientId && clientName ? (
+        <span className="block truncate text-[13px] font-medium" title={`Client ID: ${clientId}`}>
+          {clientName}
+          <span className="sr-only"> (client ID {clientId})</span>
+        </span>
+      ) : (
+        <Optional value={clientId} className="font-mono text-xs" />
+      )}
+      {(userName ?? entry.userId) && (
+        <span className="mt-0.5 block truncate text-xs text-muted-foreground" title={`User: ${userName ?? entry.userId}`}>
+          <span className="sr-only">User: </span>
+          {userName ?? entry.userId}
+        </span>
+      )}
+    </>
+  );
+}
 
 function Optional({ value, className }: { value: string | null; className?: string }) {
   if (!value) {

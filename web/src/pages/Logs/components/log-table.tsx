@@ -83,14 +83,14 @@ export function LogTable({ rows, loading, total, hasNextPage, fetchingNextPage, 
         className="relative max-h-[max(24rem,calc(100dvh-25rem))] overflow-auto focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-ring"
       >
         {/* Fixed layout: column widths do not depend on the rows in view, so scrolling never jiggles them. */}
-        <Table className="min-w-[58rem] table-fixed [&_td]:px-3 [&_th]:px-3" aria-rowcount={loading ? -1 : rows.length + 1} aria-busy={loading || undefined}>
+        <Table className="min-w-[66rem] table-fixed [&_td]:px-3 [&_th]:px-3" aria-rowcount={loading ? -1 : rows.length + 1} aria-busy={loading || undefined}>
           <colgroup>
             <col className="w-10" />
             <col className="w-[5rem]" />
             <col />
             <col className="w-[4.5rem]" />
             <col className="w-[12.5rem]" />
-            <col className="w-[8.5rem]" />
+            <col className="w-[11rem]" />
             <col className="w-[7.5rem]" />
             <col className="w-[7rem]" />
           </colgroup>

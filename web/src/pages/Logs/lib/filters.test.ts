@@ -3,7 +3,12 @@ import { filtersToApiQuery, filtersToUrlParams, hasActiveFilters, NO_FILTERS, pa
 
 describe("parseFilters (the address bar)", () => {
   it("reads search, status and method", () => {
-    expect(parseFilters(new URLSearchParams("search=jira&status=error&method=POST"))).toEqual({ search: "jira", status: "error", method: "POST" });
+    expect(parseFilters(new URLSearchParams("search=jira&status=error&method=POST"))).toEqual({ ...NO_FILTERS, search: "jira", status: "error", method: "POST" });
+  });
+
+  it("reads the MCP outcome and whether console calls are shown", () => {
+    expect(parseFilters(new URLSearchParams("outcome=tool_error&console=1"))).toEqual({ ...NO_FILTERS, outcome: "tool_error", console: true });
+    expect(parseFilters(new URLSearchParams("outcome=fine&console=yes"))).toEqual(NO_FILTERS);
   });
 
   it("falls back to All for anything it does not know", () => {
@@ -25,30 +30,31 @@ describe("parseFilters (the address bar)", () => {
 
 describe("filtersToUrlParams", () => {
   it("writes only what differs from All and keeps other parameters", () => {
-    const params = filtersToUrlParams({ search: "tools/call", status: "success", method: "all" }, new URLSearchParams("method=GET&tab=x"));
+    const params = filtersToUrlParams({ ...NO_FILTERS, search: "tools/call", status: "success" }, new URLSearchParams("method=GET&tab=x"));
     expect(params.toString()).toBe("tab=x&search=tools%2Fcall&status=success");
   });
 
   it("round-trips through parseFilters", () => {
-    const filters = { search: "a b&c", status: "error", method: "PUT" } as const;
+    const filters = { search: "a b&c", status: "error", method: "PUT", outcome: "rpc_error", console: true } as const;
     expect(parseFilters(filtersToUrlParams(filters))).toEqual(filters);
     expect(filtersToUrlParams(NO_FILTERS).toString()).toBe("");
   });
 });
 
 describe("filtersToApiQuery (list, summary and export)", () => {
-  it("is empty without filters", () => {
-    expect(filtersToApiQuery(NO_FILTERS)).toBe("");
+  it("asks for client traffic only, by default", () => {
+    expect(filtersToApiQuery(NO_FILTERS)).toBe("source=traffic");
+    expect(filtersToApiQuery({ ...NO_FILTERS, console: true })).toBe("");
     expect(withQuery("/api/admin/logs/export", "")).toBe("/api/admin/logs/export");
   });
 
-  it("sends status, method and the trimmed search, in a fixed order", () => {
-    expect(filtersToApiQuery({ search: "  jira_search ", status: "error", method: "GET" })).toBe("status=error&method=GET&search=jira_search");
-    expect(filtersToApiQuery({ search: "   ", status: "all", method: "DELETE" })).toBe("method=DELETE");
+  it("sends status, method, outcome, source and the trimmed search, in a fixed order", () => {
+    expect(filtersToApiQuery({ search: "  jira_search ", status: "error", method: "GET", outcome: "tool_error", console: false })).toBe("status=error&method=GET&outcome=tool_error&source=traffic&search=jira_search");
+    expect(filtersToApiQuery({ ...NO_FILTERS, search: "   ", method: "DELETE", console: true })).toBe("method=DELETE");
   });
 
   it("encodes what a search may hold", () => {
-    const query = filtersToApiQuery({ search: "a&b=c d/é", status: "all", method: "all" });
+    const query = filtersToApiQuery({ ...NO_FILTERS, search: "a&b=c d/é" });
     expect(new URLSearchParams(query).get("search")).toBe("a&b=c d/é");
     expect(withQuery("/api/admin/logs/summary", query)).toBe(`/api/admin/logs/summary?${query}`);
   });
@@ -61,5 +67,8 @@ describe("hasActiveFilters", () => {
     expect(hasActiveFilters({ ...NO_FILTERS, search: "x" })).toBe(true);
     expect(hasActiveFilters({ ...NO_FILTERS, status: "success" })).toBe(true);
     expect(hasActiveFilters({ ...NO_FILTERS, method: "GET" })).toBe(true);
+    expect(hasActiveFilters({ ...NO_FILTERS, outcome: "ok" })).toBe(true);
+    // Showing the console's calls too narrows nothing.
+    expect(hasActiveFilters({ ...NO_FILTERS, console: true })).toBe(false);
   });
 });
