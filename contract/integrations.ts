@@ -80,18 +80,54 @@ export interface BitbucketConfigDto {
   updatedAt: string | null;
 }
 
-/** POST /api/admin/test-atlassian (spec section 3), with the reason when a service is down. */
-export interface AtlassianTestResult {
+/** The account an integration connects as, as the service names it (Jira's /myself, Bitbucket's /user). */
+export interface IntegrationAccountDto {
+  displayName: string;
+  /** Atlassian account ID (Bitbucket: account_id, or the user's UUID). */
+  id: string;
+  /** Null when the service hides it (Atlassian profile visibility) or does not send it (Bitbucket). */
+  email: string | null;
+  /** Bitbucket's nickname; null for Jira. */
+  nickname: string | null;
+}
+
+/**
+ * Who the Atlassian integration connects as and what it can see, as last learned by a connection
+ * test or a status check (issue 25): kept across reloads and restarts, and after a failed check.
+ * All null before the first successful check, or when not configured.
+ */
+export interface AtlassianReachDto {
+  account: IntegrationAccountDto | null;
+  /** Jira projects the account can see. */
+  jiraProjectCount: number | null;
+  /** Confluence spaces the account can see, counted up to 1,000. */
+  confluenceSpaceCount: number | null;
+  /** True when counting stopped at the cap: there are more ("1,000+"). */
+  confluenceSpaceCountCapped: boolean;
+  /** When these were learned (the older of Jira's and Confluence's). */
+  checkedAt: string | null;
+}
+
+/** Who the Bitbucket integration connects as, and when it was learned (issue 25). */
+export interface BitbucketReachDto {
+  account: IntegrationAccountDto | null;
+  checkedAt: string | null;
+}
+
+/** POST /api/admin/test-atlassian (spec section 3), with the reason when a service is down, and what is known after it. */
+export interface AtlassianTestResult extends AtlassianReachDto {
   jiraConnected: boolean;
   confluenceConnected: boolean;
   jiraError?: string;
   confluenceError?: string;
 }
 
-/** POST /api/admin/test-bitbucket. */
-export interface BitbucketTestResult {
+/** POST /api/admin/test-bitbucket, and what is known after it. */
+export interface BitbucketTestResult extends BitbucketReachDto {
   connected: boolean;
   error?: string;
+  workspaceName: string | null;
+  repositoryCount: number | null;
 }
 
 export interface RateLimitUsage {
@@ -102,7 +138,7 @@ export interface RateLimitUsage {
 }
 
 /** GET /api/atlassian-status and /api/admin/atlassian-status (D14: every number measured). */
-export interface AtlassianStatusDto {
+export interface AtlassianStatusDto extends AtlassianReachDto {
   configured: boolean;
   isActive: boolean;
   jiraConnected: boolean;
@@ -115,7 +151,7 @@ export interface AtlassianStatusDto {
 }
 
 /** GET /api/bitbucket-status. */
-export interface BitbucketStatusDto {
+export interface BitbucketStatusDto extends BitbucketReachDto {
   configured: boolean;
   isActive: boolean;
   connected: boolean;

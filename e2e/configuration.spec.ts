@@ -1,4 +1,4 @@
-import type { Locator, Page } from "@playwright/test";
+import { request, type Locator, type Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
 import { E2E_PORT, E2E_SANDBOX_URL } from "../playwright.config";
 import { ADMIN, apiClient, COLOR_SCHEMES, createUserWithRoles, expectNoSidewaysScroll, recordWrites, SCREEN_SIZES, signIn, unique } from "./helpers";
@@ -55,6 +55,35 @@ async function expectToast(page: Page, title: string, lines: (string | RegExp)[]
   if (destructive) await expect(shown).toHaveClass(/destructive/);
   else await expect(shown).not.toHaveClass(/destructive/);
   return shown;
+}
+
+/**
+ * The lines the cards should show, from what the sandbox says of its own accounts through other
+ * calls than the server's (issue 25): the account, its projects, spaces and repositories.
+ */
+async function sandboxReach(): Promise<{ atlassian: string; bitbucket: string }> {
+  // Its own empty cookie jar: the admin's session cookie is not the sandbox's business.
+  const sandbox = await request.newContext({ baseURL: E2E_SANDBOX_URL, storageState: { cookies: [], origins: [] } });
+  const basic = (user: string, secret: string) => ({ authorization: `Basic ${Buffer.from(`${user}:${secret}`).toString("base64")}` });
+  const get = async <T>(path: string, headers: Record<string, string>): Promise<T> => {
+    const res = await sandbox.get(path, { headers });
+    expect(res.status(), path).toBe(200);
+    return (await res.json()) as T;
+  };
+  const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+  const jira = basic(SANDBOX.atlassian.email, SANDBOX.atlassian.apiToken);
+  const me = await get<{ displayName: string; emailAddress: string }>("/rest/api/3/myself", jira);
+  const projects = (await get<unknown[]>("/rest/api/3/project", jira)).length;
+  const spaces = (await get<{ results: unknown[] }>("/wiki/rest/api/space?limit=100", jira)).results.length;
+  const bb = basic(SANDBOX.bitbucket.username, SANDBOX.bitbucket.appPassword);
+  const user = await get<{ display_name: string; nickname: string }>("/2.0/user", bb);
+  const workspace = await get<{ name: string }>(`/2.0/workspaces/${SANDBOX.bitbucket.workspace}`, bb);
+  const repositories = (await get<{ size: number }>(`/2.0/repositories/${SANDBOX.bitbucket.workspace}?pagelen=1`, bb)).size;
+  await sandbox.dispose();
+  return {
+    atlassian: `Connects as ${me.displayName} (${me.emailAddress}) · sees ${count(projects, "project", "projects")}, ${count(spaces, "space", "spaces")}`,
+    bitbucket: `Connects as ${user.display_name} (${user.nickname}) · ${count(repositories, "repository", "repositories")} in ${workspace.name}`,
+  };
 }
 
 async function saveAtlassian(page: Page, values: Partial<typeof SANDBOX.atlassian>): Promise<void> {
@@ -197,6 +226,39 @@ test.describe.serial("Atlassian and Bitbucket integrations (one global config)",
     // Unsaved edits are not what a test checks: the page says so.
     await card.getByLabel("Email or username").fill("someone-else");
     await expect(card.getByText("Test Connection checks the saved configuration, not unsaved changes.")).toBeVisible();
+  });
+
+  test("a test shows who each integration connects as and what it sees, on its card and, after a reload, on the Dashboard", async ({ page }) => {
+    const seen = await sandboxReach();
+    await openConfiguration(page);
+    const card = atlassian(page);
+    // The status list is asked again once the test has answered: the line comes from it, not from the toast.
+    let answered = false;
+    const tested = page.waitForResponse((r) => (answered ||= r.url().endsWith("/api/admin/test-atlassian") && r.request().method() === "POST"));
+    const refetched = page.waitForResponse((r) => answered && r.url().endsWith("/api/admin/atlassian-status"));
+    await card.getByRole("button", { name: "Test Connection" }).click();
+    await tested;
+    await refetched;
+    await expectToast(page, "Connection test completed", ["✓ Jira", "✓ Confluence"], false);
+    await expect(card.getByText(seen.atlassian, { exact: true })).toBeVisible();
+    await expect(card.getByText(/^Checked (just now|\d+m ago)$/)).toBeVisible();
+
+    const bb = bitbucket(page);
+    await bb.getByRole("button", { name: "Test Connection" }).click();
+    await expectToast(page, "Connection test completed", ["✓ Connected"], false);
+    await expect(bb.getByText(seen.bitbucket, { exact: true })).toBeVisible();
+
+    // Kept, not only shown once: a reload of either screen says the same.
+    await page.reload();
+    await expectFormsLoaded(page);
+    await expect(atlassian(page).getByText(seen.atlassian, { exact: true })).toBeVisible();
+    await expect(bitbucket(page).getByText(seen.bitbucket, { exact: true })).toBeVisible();
+    await page.goto("/");
+    await expect(page.getByRole("heading", { level: 1, name: "Server Dashboard" })).toBeVisible();
+    const dashboardCard = (name: string) => page.getByRole("region", { name, exact: true });
+    await expect(dashboardCard("Atlassian Integration").getByText(seen.atlassian, { exact: true })).toBeVisible();
+    await expect(dashboardCard("Atlassian Integration").getByText(/^Checked (just now|\d+m ago)$/)).toBeVisible();
+    await expect(dashboardCard("Bitbucket Integration").getByText(seen.bitbucket, { exact: true })).toBeVisible();
   });
 
   test("a wrong secret saved then tested shows the crosses in a destructive toast", async ({ page }) => {

@@ -2,7 +2,9 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from "node:net";
 import { z } from "zod";
 import { bitbucketModule } from "./bitbucket";
+import type { BitbucketState } from "./bitbucket/model";
 import { confluenceModule } from "./confluence";
+import type { ConfluenceState } from "./confluence/types";
 import { errorReply, serviceOf, type Service } from "./core/errors";
 import { Faults, FaultSpecSchema } from "./core/faults";
 import { BodyTooLarge, json, parseCredentials, readBody, Router, send, type Credentials, type Reply } from "./core/http";
@@ -10,6 +12,7 @@ import type { SandboxModule } from "./core/module";
 import { Rng } from "./core/random";
 import { DEFAULT_CREDENTIALS, type SandboxCredentials } from "./credentials";
 import { jiraModule } from "./jira";
+import type { JiraState } from "./jira/model";
 
 /** Until the response can take more, or the client is gone; either way both listeners are removed again. */
 const drainedOrClosed = (res: ServerResponse) =>
@@ -47,9 +50,17 @@ export interface Sandbox {
   /** The last requests the sandbox received (control paths excluded), oldest first. */
   requests(): RecordedRequest[];
   clearRequests(): void;
+  /** One service's live data (seeded, and changed by the calls since): tests count what the sandbox holds from it. */
+  state<S extends Service>(service: S): SandboxStates[S];
   /** Restores the seeded data and clears faults and the request record. */
   reset(): void;
   close(): Promise<void>;
+}
+
+export interface SandboxStates {
+  jira: JiraState;
+  confluence: ConfluenceState;
+  bitbucket: BitbucketState;
 }
 
 const MODULES: SandboxModule<unknown>[] = [jiraModule, confluenceModule, bitbucketModule] as SandboxModule<unknown>[];
@@ -254,6 +265,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     clearRequests: () => {
       recorded = [];
     },
+    state: <S extends Service>(service: S) => states.get(MODULES.find((m) => m.service === service)!) as SandboxStates[S],
     reset,
     close: () =>
       new Promise<void>((resolve) => {

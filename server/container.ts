@@ -108,7 +108,7 @@ export function createContainer(deps: { database: Database; config: AppConfig; c
   const integrations = createIntegrationConfigService({ repos, transact, secretBox, audit, clock, hostPolicy, bitbucketApiUrl: config.BITBUCKET_API_URL, events });
   const upstreamTargets = createUpstreamTargets({ repo: repos.integrationsRepo, secretBox, http, bitbucketApiUrl: config.BITBUCKET_API_URL, events });
   const syncRecorder = createSyncRecorder({ repo: repos.integrationsRepo, meter, log });
-  const integrationStatus = createIntegrationStatusService({ targets: upstreamTargets, meter, clock, probeTimeoutMs: Math.min(config.UPSTREAM_TIMEOUT_MS, 5_000) });
+  const integrationStatus = createIntegrationStatusService({ targets: upstreamTargets, meter, clock, probeTimeoutMs: Math.min(config.UPSTREAM_TIMEOUT_MS, 5_000), reach: syncRecorder });
   const metadataDocuments = config.OAUTH_CLIENT_ID_METADATA_DOCUMENTS ? createClientMetadataDocuments({ hostPolicy, clock, ...(config.clientMetadataTls ? { tls: config.clientMetadataTls } : {}) }) : undefined;
   const oauthClients = createOAuthClientsService({ repos, transact, secretBox, audit, clock, log, events, ...(metadataDocuments ? { metadataDocuments } : {}) });
   const oauthTokens = createOAuthTokensService({
@@ -185,7 +185,6 @@ export function createContainer(deps: { database: Database; config: AppConfig; c
     if (!elsewhere) upstreamTargets.forget(kind);
     meter.forgetOutcomes(SERVICES_OF[kind]);
     for (const service of SERVICES_OF[kind]) http.resetCircuits(service);
-    integrationStatus.forgetWorkspace(kind);
     // Tools of an integration switched on or off appear or disappear: listeners hear it (D11).
     mcpBus.publish({ kind: "tools_list_changed" });
   });

@@ -63,4 +63,28 @@ describe("sandbox core", () => {
     expect(await count()).toBe(withComment - 1);
     expect(sandbox.requests()).toHaveLength(1);
   });
+
+  it("who the account is and what it sees (a connection check's calls) agree with the data each service holds", async () => {
+    const auth = `Basic ${Buffer.from("demo@bridgekeeper.test:sandbox-api-token").toString("base64")}`;
+    const body = async (path: string) => (await (await get(path, auth)).json()) as Record<string, any>;
+    const jira = sandbox.state("jira");
+    const me = jira.usersById.get(jira.users[0]!.accountId)!;
+    expect(await body("/rest/api/3/myself")).toMatchObject({ accountId: me.accountId, displayName: me.displayName, emailAddress: me.emailAddress });
+    // Jira Cloud's project/search: a one-item page still carries the total.
+    expect(await body("/rest/api/3/project/search?maxResults=1")).toMatchObject({ startAt: 0, maxResults: 1, total: jira.projects.length, isLast: jira.projects.length <= 1 });
+
+    // Confluence v2 spaces have no total: counted page by page, following _links.next.
+    let seen = 0;
+    for (let next: string | undefined = "/wiki/api/v2/spaces?limit=1"; next; ) {
+      const page = await body(next);
+      seen += (page.results as unknown[]).length;
+      next = page._links.next;
+    }
+    expect(seen).toBe(sandbox.state("confluence").spaces.length);
+
+    const bitbucket = sandbox.state("bitbucket");
+    expect(await body("/2.0/user")).toMatchObject({ display_name: bitbucket.me.displayName, uuid: bitbucket.me.uuid, account_id: bitbucket.me.accountId, nickname: bitbucket.me.nickname });
+    const repos = await body(`/2.0/repositories/${bitbucket.workspace.slug}?pagelen=1&fields=size`);
+    expect(repos).toMatchObject({ size: bitbucket.repos.length });
+  });
 });

@@ -142,12 +142,33 @@ export const integrationConfigs = pgTable("integration_configs", {
   ...timestamps,
 });
 
+/**
+ * What a connection check learned about one service's account and what it can see (issue 25):
+ * kept until a later check learns otherwise, so a failed check leaves the last known values.
+ */
+export interface UpstreamReach {
+  /** The configuration it was learned with (instance URL and email, or workspace and username): another one's facts are not shown. */
+  target: string;
+  /** When a check last learned any of these (ISO 8601). */
+  checkedAt: string;
+  /** Jira's /myself or Bitbucket's /user. */
+  account?: { displayName: string; id: string; email: string | null; nickname: string | null };
+  /** Jira: the projects the account can see. */
+  projectCount?: number;
+  /** Confluence: the spaces the account can see, counted up to a cap (`capped`: there are more). */
+  spaceCount?: { count: number; capped: boolean };
+  /** Bitbucket: the workspace's name and its repositories. */
+  workspace?: { name: string | null; repositoryCount: number | null };
+}
+
 /** The last successful and failed call per upstream service (jira, confluence, bitbucket): "last sync" survives a restart. */
 export const upstreamSync = pgTable("upstream_sync", {
   service: text("service").primaryKey(),
   lastSuccessAt: timestamp("last_success_at", { withTimezone: true }),
   lastFailureAt: timestamp("last_failure_at", { withTimezone: true }),
   lastError: text("last_error"),
+  /** The account and what it can see, as last learned; null until a check learned it. */
+  reach: jsonb("reach").$type<UpstreamReach>(),
 });
 
 export type IntegrationConfigRow = typeof integrationConfigs.$inferSelect;

@@ -110,7 +110,7 @@ export function createBitbucketClient(http: UpstreamHttp, target: TargetProvider
   const repo = (workspace: string, slug: string) => `/repositories/${enc(workspace)}/${enc(slug)}`;
 
   return {
-    user: (timeoutMs?: number) => call<{ username?: string; display_name: string; uuid: string; account_id?: string }>({ path: "/user", timeoutMs }),
+    user: (timeoutMs?: number) => call<{ username?: string; nickname?: string; display_name: string; uuid: string; account_id?: string }>({ path: "/user", timeoutMs }),
     workspace: (workspace: string, timeoutMs?: number) => call<{ slug: string; name: string; uuid: string }>({ path: `/workspaces/${enc(workspace)}`, timeoutMs }),
 
     /** The number of repositories in a workspace, from one one-item page's `size`. */

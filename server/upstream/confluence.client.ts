@@ -104,6 +104,25 @@ export function createConfluenceClient(http: UpstreamHttp, target: TargetProvide
     spaceByKey: async (key: string): Promise<ConfluenceSpace | undefined> => (await call<{ results: ConfluenceSpace[] }>({ path: "/api/v2/spaces", query: { keys: key, limit: 1 } })).results[0],
     spaces: (maxItems?: number) => follow<ConfluenceSpace>({ path: "/api/v2/spaces", query: { limit: 100 } }, maxItems),
 
+    /**
+     * How many spaces the account can see, counted page by page (v2 has no total) up to `cap`;
+     * `capped` when a next page remains. Pages of 250, v2's largest, each within `timeoutMs`.
+     */
+    async spaceCount(cap: number, timeoutMs?: number): Promise<{ count: number; capped: boolean }> {
+      const t = await target();
+      let count = 0;
+      let next: string | undefined;
+      for (;;) {
+        const call: UpstreamCall = next ? { path: next, timeoutMs } : { path: "/api/v2/spaces", query: { limit: Math.min(250, cap) }, timeoutMs };
+        const page = (await http.request<Links & { results: unknown[] }>("confluence", t, call)).data;
+        count += page.results?.length ?? 0;
+        next = confluenceNextUrl(t, page._links?.next);
+        // A repeated next link cannot loop for ever: every page counts towards the cap.
+        if (!next || (page.results?.length ?? 0) === 0) return count > cap ? { count: cap, capped: true } : { count, capped: false };
+        if (count >= cap) return { count: cap, capped: true };
+      }
+    },
+
     getPage: (id: string, bodyFormat: "storage" | "atlas_doc_format" | "view" = "storage") =>
       call<ConfluencePage>({ path: `/api/v2/pages/${enc(id)}`, query: { "body-format": bodyFormat } }),
 

@@ -112,6 +112,12 @@ export function createJiraClient(http: UpstreamHttp, target: TargetProvider) {
   return {
     myself: (timeoutMs?: number) => call<JiraUser>({ path: "/rest/api/3/myself", timeoutMs }),
 
+    /** How many projects the account can see: a one-item page's `total` (null if Jira sends none and there are more). */
+    async projectCount(timeoutMs?: number): Promise<number | null> {
+      const page = await call<StartAtPage & { values?: unknown[] }>({ path: "/rest/api/3/project/search", query: { maxResults: 1 }, timeoutMs });
+      return page.total ?? (page.isLast ? (page.values?.length ?? 0) : null);
+    },
+
     /** Users whose name or email matches `query` (Jira's /user/search; assignable ones of an issue or project with /user/assignable/search). */
     searchUsers: (query: string, options: { maxResults?: number; assignableTo?: { issueKey?: string; project?: string } } = {}) =>
       call<(JiraUser & { emailAddress?: string; active?: boolean })[]>({

@@ -4,7 +4,10 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startSandbox, type Sandbox } from "../../../sandbox/server";
 import { createSecretBox } from "../../lib/secret-box";
+import { createIntegrationStatusService } from "../../modules/integrations/integration-status.service";
+import { createSyncRecorder } from "../../modules/integrations/sync-recorder";
 import { createUpstreamTargets } from "../../modules/integrations/upstream-targets";
+import { createUpstreamMeter } from "../../upstream/meter";
 import { signedInAs } from "../../test/factories";
 import type { TestClient } from "../../test/http-client";
 import { startTestApp, type TestApp } from "../../test/test-app";
@@ -41,6 +44,9 @@ describe("integrations: configuration, tests and status", () => {
       expect((await admin.get("/api/admin/bitbucket-config")).body).toMatchObject({ configured: false, apiUrl: `${sandbox.url}/2.0` });
       const status = (await admin.get("/api/atlassian-status")).body;
       expect(status).toMatchObject({ configured: false, jiraConnected: false, confluenceConnected: false, jiraError: "The Atlassian integration is not configured" });
+      // Nothing known about an account that is not configured (issue 25).
+      expect(status).toMatchObject({ account: null, jiraProjectCount: null, confluenceSpaceCount: null, checkedAt: null });
+      expect((await admin.get("/api/bitbucket-status")).body).toMatchObject({ configured: false, account: null, workspaceName: null, repositoryCount: null, checkedAt: null });
       const test = await admin.post("/api/admin/test-atlassian");
       expect(test.status).toBe(400);
       expect(test.body.error.message).toBe("Save the Atlassian configuration before testing it");
@@ -102,7 +108,8 @@ describe("integrations: configuration, tests and status", () => {
       expect(row).not.toContain(TOKEN);
 
       const test = await admin.post("/api/admin/test-atlassian");
-      expect(test.body).toEqual({ jiraConnected: true, confluenceConnected: true });
+      expect(test.body).toMatchObject({ jiraConnected: true, confluenceConnected: true });
+      expect(test.body).not.toHaveProperty("jiraError");
       expect(sandbox.requests().map((r) => r.path)).toEqual(expect.arrayContaining(["/rest/api/3/myself", "/wiki/api/v2/spaces"]));
     });
 
@@ -139,7 +146,7 @@ describe("integrations: configuration, tests and status", () => {
       await admin.post("/api/admin/atlassian-config", atlassian());
       const kept = await admin.post("/api/admin/atlassian-config", atlassian({ apiToken: "", email: "DEMO@bridgekeeper.test" }));
       expect(kept.body.apiTokenHint).toBe(TOKEN.slice(-4));
-      expect((await admin.post("/api/admin/test-atlassian")).body).toEqual({ jiraConnected: true, confluenceConnected: true });
+      expect((await admin.post("/api/admin/test-atlassian")).body).toMatchObject({ jiraConnected: true, confluenceConnected: true });
 
       await admin.post("/api/admin/atlassian-config", atlassian({ apiToken: "wrong-token-9999" }));
       const test = (await admin.post("/api/admin/test-atlassian")).body;
@@ -206,7 +213,9 @@ describe("integrations: configuration, tests and status", () => {
       const saved = await admin.post("/api/admin/bitbucket-config", bitbucket());
       expect(saved.body).toMatchObject({ configured: true, workspace: "bridgekeeper", username: "demo", appPasswordHint: PASSWORD.slice(-4) });
       expect(saved.text).not.toContain(PASSWORD);
-      expect((await admin.post("/api/admin/test-bitbucket")).body).toEqual({ connected: true });
+      const test = (await admin.post("/api/admin/test-bitbucket")).body;
+      expect(test).toMatchObject({ connected: true, workspaceName: "Bridgekeeper", repositoryCount: 30 });
+      expect(test).not.toHaveProperty("error");
       const status = (await admin.get("/api/bitbucket-status")).body;
       expect(status).toMatchObject({ configured: true, connected: true, workspaceName: "Bridgekeeper", repositoryCount: 30, error: null });
       expect(status.apiRateLimit.used).toBeGreaterThan(0);
@@ -214,9 +223,12 @@ describe("integrations: configuration, tests and status", () => {
 
     it("a workspace that does not exist is not 'connected'", async () => {
       await admin.post("/api/admin/bitbucket-config", bitbucket({ workspace: "nowhere", appPassword: "" }));
-      expect((await admin.post("/api/admin/test-bitbucket")).body).toEqual({ connected: false, error: 'Bitbucket has no workspace "nowhere" that this user can see' });
+      const test = (await admin.post("/api/admin/test-bitbucket")).body;
+      expect(test).toMatchObject({ connected: false, error: 'Bitbucket has no workspace "nowhere" that this user can see', workspaceName: null, repositoryCount: null });
+      // The account answered: it is known, the workspace is not.
+      expect(test.account).toMatchObject({ nickname: "demo" });
       const status = (await admin.get("/api/bitbucket-status")).body;
-      expect(status).toMatchObject({ connected: false, workspaceName: null, repositoryCount: null });
+      expect(status).toMatchObject({ connected: false, workspaceName: null, repositoryCount: null, account: { nickname: "demo" } });
       await admin.post("/api/admin/bitbucket-config", bitbucket());
     });
 
@@ -226,7 +238,7 @@ describe("integrations: configuration, tests and status", () => {
       const started = Date.now();
       const res = (await admin.post("/api/admin/test-bitbucket")).body;
       expect(Date.now() - started).toBeLessThan(2_000);
-      expect(res).toEqual({ connected: false, error: "Bitbucket sent a response larger than 10 MB" });
+      expect(res).toMatchObject({ connected: false, error: "Bitbucket sent a response larger than 10 MB" });
     });
 
     it("a wrong app password is reported", async () => {
@@ -235,6 +247,126 @@ describe("integrations: configuration, tests and status", () => {
       expect(res.connected).toBe(false);
       expect(res.error).toMatch(/Bitbucket refused the credentials \(401\)/);
       await admin.post("/api/admin/bitbucket-config", bitbucket());
+    });
+  });
+
+  describe("who each integration connects as and what it sees (issue 25)", () => {
+    /** Forgets what earlier checks learned, so what a test finds is its own. */
+    const forgetReach = () => t.container.database.db.execute(sql`update upstream_sync set reach = null`);
+    /** What the sandbox holds: the account the credentials are, the projects, spaces and repositories. */
+    const atlassianReach = () => {
+      const me = sandbox.credentials.atlassian;
+      return {
+        account: { displayName: me.displayName, id: me.accountId, email: me.email, nickname: null },
+        jiraProjectCount: sandbox.state("jira").projects.length,
+        confluenceSpaceCount: sandbox.state("confluence").spaces.length,
+        confluenceSpaceCountCapped: false,
+      };
+    };
+    const bitbucketReach = () => {
+      const bb = sandbox.state("bitbucket");
+      return { account: { displayName: bb.me.displayName, id: bb.me.accountId, email: null, nickname: bb.me.nickname }, workspaceName: bb.workspace.name, repositoryCount: bb.repos.length };
+    };
+    const recently = (iso: string) => expect(Date.now() - Date.parse(iso)).toBeLessThan(60_000);
+
+    it("a test learns them and keeps them: a fresh status read shows them without asking the services again, for a viewer too", async () => {
+      await admin.post("/api/admin/atlassian-config", atlassian());
+      await admin.post("/api/admin/bitbucket-config", bitbucket());
+      await forgetReach();
+      const test = (await admin.post("/api/admin/test-atlassian")).body;
+      expect(test).toMatchObject({ jiraConnected: true, confluenceConnected: true, ...atlassianReach() });
+      recently(test.checkedAt);
+      const bbTest = (await admin.post("/api/admin/test-bitbucket")).body;
+      expect(bbTest).toMatchObject({ connected: true, ...bitbucketReach() });
+      recently(bbTest.checkedAt);
+
+      sandbox.clearRequests();
+      expect((await admin.get("/api/atlassian-status")).body).toMatchObject({ jiraConnected: true, ...atlassianReach(), checkedAt: test.checkedAt });
+      expect((await viewer.get("/api/admin/atlassian-status")).body).toMatchObject({ ...atlassianReach(), checkedAt: test.checkedAt });
+      expect((await viewer.get("/api/bitbucket-status")).body).toMatchObject({ connected: true, ...bitbucketReach(), checkedAt: bbTest.checkedAt });
+      // The outcomes are fresh and the facts known: nothing was asked again.
+      expect(sandbox.requests()).toEqual([]);
+    });
+
+    it("the status learns them in its normal course when nothing is known yet", async () => {
+      await admin.post("/api/admin/atlassian-config", atlassian());
+      await admin.post("/api/admin/bitbucket-config", bitbucket());
+      await forgetReach();
+      sandbox.clearRequests();
+      const status = (await admin.get("/api/atlassian-status")).body;
+      expect(status).toMatchObject({ jiraConnected: true, confluenceConnected: true, ...atlassianReach() });
+      recently(status.checkedAt);
+      expect(sandbox.requests().map((r) => r.path)).toEqual(expect.arrayContaining(["/rest/api/3/myself", "/rest/api/3/project/search", "/wiki/api/v2/spaces"]));
+      const bb = (await admin.get("/api/bitbucket-status")).body;
+      expect(bb).toMatchObject({ connected: true, ...bitbucketReach() });
+      recently(bb.checkedAt);
+    });
+
+    it("a failing service keeps the last known values beside its error: in a test, and in the status once its cache expired", async () => {
+      await admin.post("/api/admin/atlassian-config", atlassian());
+      await admin.post("/api/admin/bitbucket-config", bitbucket());
+      const learned = (await admin.post("/api/admin/test-atlassian")).body;
+      const bbLearned = (await admin.post("/api/admin/test-bitbucket")).body;
+      expect(learned).toMatchObject(atlassianReach());
+
+      // The token is revoked: the same account, so what was learned still stands.
+      await admin.post("/api/admin/atlassian-config", atlassian({ apiToken: "revoked-token-0000" }));
+      const refused = (await admin.post("/api/admin/test-atlassian")).body;
+      expect(refused).toMatchObject({ jiraConnected: false, confluenceConnected: false, ...atlassianReach(), checkedAt: learned.checkedAt });
+      expect(refused.jiraError).toMatch(/Jira refused the credentials \(401\)/);
+      await admin.post("/api/admin/atlassian-config", atlassian());
+
+      // The services fail; the outcomes are old (as five minutes later), so the status probes again, and fails.
+      sandbox.faults.add({ path: "/", status: 500 });
+      t.container.upstream.meter.forgetOutcomes(["jira", "confluence", "bitbucket"]);
+      const status = (await admin.get("/api/atlassian-status")).body;
+      expect(status).toMatchObject({ jiraConnected: false, confluenceConnected: false, ...atlassianReach(), checkedAt: learned.checkedAt });
+      expect(status.jiraError).toBe("Jira failed with 500: Internal server error");
+      const bb = (await admin.get("/api/bitbucket-status")).body;
+      expect(bb).toMatchObject({ connected: false, ...bitbucketReach(), checkedAt: bbLearned.checkedAt });
+      expect(bb.error).toBe("Bitbucket failed with 500: Internal server error");
+      const bbTest = (await admin.post("/api/admin/test-bitbucket")).body;
+      expect(bbTest).toMatchObject({ connected: false, ...bitbucketReach(), checkedAt: bbLearned.checkedAt });
+    });
+
+    it("a restarted server shows what was learned before (it is kept in the database), though the services fail", async () => {
+      await admin.post("/api/admin/atlassian-config", atlassian());
+      await admin.post("/api/admin/bitbucket-config", bitbucket());
+      const learned = (await admin.post("/api/admin/test-atlassian")).body;
+      const bbLearned = (await admin.post("/api/admin/test-bitbucket")).body;
+      sandbox.faults.add({ path: "/", status: 500 });
+      // A new process: its own meter (nothing measured yet) and recorder, on the same database.
+      const { repos, log, upstream, clock } = t.container;
+      const meter = createUpstreamMeter({ clock, events: createEventBus(), hourlyBudget: { atlassian: 1000, bitbucket: 1000 } });
+      const recorder = createSyncRecorder({ repo: repos.integrationsRepo, meter, log });
+      await recorder.restore();
+      const restarted = createIntegrationStatusService({ targets: upstream.targets, meter, clock, probeTimeoutMs: 2_000, reach: recorder });
+      expect(await restarted.atlassianStatus()).toMatchObject({ ...atlassianReach(), checkedAt: learned.checkedAt });
+      expect(await restarted.bitbucketStatus()).toMatchObject({ ...bitbucketReach(), checkedAt: bbLearned.checkedAt });
+    });
+
+    it("another account's facts are not shown for a changed configuration", async () => {
+      await admin.post("/api/admin/atlassian-config", atlassian());
+      expect((await admin.post("/api/admin/test-atlassian")).body).toMatchObject(atlassianReach());
+      await admin.post("/api/admin/atlassian-config", atlassian({ email: "someone-else@example.com", apiToken: "their-token" }));
+      const other = (await admin.get("/api/atlassian-status")).body;
+      expect(other).toMatchObject({ jiraConnected: false, account: null, jiraProjectCount: null, confluenceSpaceCount: null, checkedAt: null });
+      await admin.post("/api/admin/atlassian-config", atlassian());
+      expect((await admin.get("/api/atlassian-status")).body).toMatchObject(atlassianReach());
+    });
+
+    it("Confluence's spaces are counted page by page up to 1,000, then said to be more", async () => {
+      await admin.post("/api/admin/atlassian-config", atlassian());
+      const page = (n: number) => ({ results: Array.from({ length: n }, (_, i) => ({ id: String(i), key: `S${i}`, name: `Space ${i}` })), _links: { next: "/wiki/api/v2/spaces?limit=250" } });
+      // Three full pages, each linking to the next, then the sandbox's own spaces (its last page).
+      sandbox.faults.add({ path: "/wiki/api/v2/spaces", body: page(250), times: 3 });
+      const some = (await admin.post("/api/admin/test-atlassian")).body;
+      expect(some).toMatchObject({ confluenceConnected: true, confluenceSpaceCount: 750 + sandbox.state("confluence").spaces.length, confluenceSpaceCountCapped: false });
+      sandbox.clearRequests();
+      sandbox.faults.add({ path: "/wiki/api/v2/spaces", body: page(250) });
+      const many = (await admin.post("/api/admin/test-atlassian")).body;
+      expect(many).toMatchObject({ confluenceConnected: true, confluenceSpaceCount: 1000, confluenceSpaceCountCapped: true });
+      expect(sandbox.requests().filter((r) => r.path === "/wiki/api/v2/spaces")).toHaveLength(4);
     });
   });
 

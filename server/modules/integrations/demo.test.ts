@@ -26,7 +26,7 @@ describe("demo mode", () => {
     await configureDemo(t.container.services.integrations, sandbox.url);
     const admin = (await signedInAs(t, ["admin"])).client;
     expect((await admin.get("/api/admin/atlassian-config")).body).toMatchObject({ configured: true, instanceUrl: sandbox.url, isActive: true });
-    expect((await admin.post("/api/admin/test-atlassian")).body).toEqual({ jiraConnected: true, confluenceConnected: true });
+    expect((await admin.post("/api/admin/test-atlassian")).body).toMatchObject({ jiraConnected: true, confluenceConnected: true, account: { displayName: "Demo Admin" } });
     expect((await admin.get("/api/bitbucket-status")).body).toMatchObject({ connected: true, workspaceName: "Bridgekeeper", repositoryCount: 30 });
     const audit = (await admin.get("/api/admin/audit?action=integration.update")).body.events;
     expect(audit.map((e: { actorUsername: string }) => e.actorUsername)).toEqual(["demo-mode", "demo-mode"]);
@@ -34,7 +34,7 @@ describe("demo mode", () => {
 
   it("running it again (a restart) leaves one configuration, still working", async () => {
     await configureDemo(t.container.services.integrations, sandbox.url);
-    expect((await t.container.services.integrationStatus.testBitbucket())).toEqual({ connected: true });
+    expect(await t.container.services.integrationStatus.testBitbucket()).toMatchObject({ connected: true, account: { nickname: "demo" } });
   });
 
   it("DEMO_AI_URL adds one offline provider, which the chat answers with (a tool call on the sandbox)", async () => {

@@ -1,6 +1,6 @@
-import { eq } from "drizzle-orm";
+import { eq, inArray } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { integrationConfigs, upstreamSync, type IntegrationConfigRow, type UpstreamSyncRow } from "../../db/schema";
+import { integrationConfigs, upstreamSync, type IntegrationConfigRow, type UpstreamReach, type UpstreamSyncRow } from "../../db/schema";
 
 export type IntegrationKind = "atlassian" | "bitbucket";
 export type IntegrationsRepo = ReturnType<typeof createIntegrationsRepo>;
@@ -26,11 +26,22 @@ export function createIntegrationsRepo(db: Db) {
 
     listSync: (): Promise<UpstreamSyncRow[]> => db.select().from(upstreamSync),
 
-    async upsertSync(row: UpstreamSyncRow): Promise<void> {
+    /** The outcome columns only: what a check learned (`reach`) is kept. */
+    async upsertSync(row: Omit<UpstreamSyncRow, "reach">): Promise<void> {
       await db
         .insert(upstreamSync)
         .values(row)
         .onConflictDoUpdate({ target: upstreamSync.service, set: { lastSuccessAt: row.lastSuccessAt, lastFailureAt: row.lastFailureAt, lastError: row.lastError } });
+    },
+
+    async findReach(services: string[]): Promise<Map<string, UpstreamReach>> {
+      const rows = await db.select({ service: upstreamSync.service, reach: upstreamSync.reach }).from(upstreamSync).where(inArray(upstreamSync.service, services));
+      return new Map(rows.flatMap((r) => (r.reach ? [[r.service, r.reach] as const] : [])));
+    },
+
+    /** The reach column only: the outcome columns are the sync recorder's. */
+    async saveReach(service: string, reach: UpstreamReach): Promise<void> {
+      await db.insert(upstreamSync).values({ service, reach }).onConflictDoUpdate({ target: upstreamSync.service, set: { reach } });
     },
   };
 }

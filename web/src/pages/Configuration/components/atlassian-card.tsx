@@ -2,7 +2,17 @@ import { Workflow } from "lucide-react";
 import type { z } from "zod";
 import { atlassianConfigFormSchema, type AtlassianConfigDto, type AtlassianConfigForm } from "@contract/integrations";
 import { useAtlassianConfig, useSaveAtlassianConfig, useTestAtlassian } from "@/api/integrations";
+import { useAtlassianStatus } from "@/api/stats";
+import { AtlassianReach } from "@/components/integration-reach";
+import { useCan } from "@/hooks/use-permission";
 import { IntegrationConfigCard, type IntegrationSpec } from "./integration-form";
+
+/** Who the stored configuration connects as, from the admin pages' status list (refetched after a test). */
+function StoredAtlassianReach() {
+  const canRead = useCan("stats.read");
+  const status = useAtlassianStatus({ admin: true, enabled: canRead });
+  return <AtlassianReach status={status.data} />;
+}
 
 const ATLASSIAN: IntegrationSpec<AtlassianConfigDto, z.input<ReturnType<typeof atlassianConfigFormSchema>>, AtlassianConfigForm> = {
   id: "atlassian",
@@ -26,6 +36,7 @@ const ATLASSIAN: IntegrationSpec<AtlassianConfigDto, z.input<ReturnType<typeof a
   useConfig: useAtlassianConfig,
   useSave: useSaveAtlassianConfig,
   useTest: useTestAtlassian,
+  Reach: StoredAtlassianReach,
 };
 
 /** Atlassian Integration (spec sections 2, 3 and 5): Jira and Confluence Cloud. */

@@ -2,7 +2,17 @@ import { GitBranch } from "lucide-react";
 import type { z } from "zod";
 import { bitbucketConfigFormSchema, type BitbucketConfigDto, type BitbucketConfigForm } from "@contract/integrations";
 import { useBitbucketConfig, useSaveBitbucketConfig, useTestBitbucket } from "@/api/integrations";
+import { useBitbucketStatus } from "@/api/stats";
+import { BitbucketReach } from "@/components/integration-reach";
+import { useCan } from "@/hooks/use-permission";
 import { IntegrationConfigCard, type IntegrationSpec } from "./integration-form";
+
+/** Who the stored configuration connects as, from the status list (refetched after a test). */
+function StoredBitbucketReach() {
+  const canRead = useCan("stats.read");
+  const status = useBitbucketStatus({ enabled: canRead });
+  return <BitbucketReach status={status.data} />;
+}
 
 const BITBUCKET: IntegrationSpec<BitbucketConfigDto, z.input<ReturnType<typeof bitbucketConfigFormSchema>>, BitbucketConfigForm> = {
   id: "bitbucket",
@@ -27,6 +37,7 @@ const BITBUCKET: IntegrationSpec<BitbucketConfigDto, z.input<ReturnType<typeof b
   useConfig: useBitbucketConfig,
   useSave: useSaveBitbucketConfig,
   useTest: useTestBitbucket,
+  Reach: StoredBitbucketReach,
   footer: (stored) =>
     stored?.apiUrl ? (
       <p className="min-w-0">

@@ -1,7 +1,7 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import type { UseQueryResult } from "@tanstack/react-query";
 import type { LucideIcon } from "lucide-react";
-import { useEffect, useRef, type ReactNode } from "react";
+import { useEffect, useRef, type ComponentType, type ReactNode } from "react";
 import { useForm, type DefaultValues, type FieldValues, type Path, type Resolver } from "react-hook-form";
 import type { z } from "zod";
 import type { ApiError } from "@/api/client";
@@ -58,6 +58,8 @@ export interface IntegrationSpec<Dto extends StoredState, Values extends FieldVa
   useTest: () => { isPending: boolean; mutate: () => void };
   /** A read-only line at the bottom of the card, from the stored config. */
   footer?: (stored: Dto | null | undefined) => ReactNode;
+  /** Who a stored configuration connects as and what it sees (issue 25): the first line at the bottom. */
+  Reach?: ComponentType;
 }
 
 /** An integration's card (spec sections 2, 3 and 5): loading, a load error, or the form. */
@@ -76,7 +78,16 @@ export function IntegrationConfigCard<Dto extends StoredState, Values extends Fi
       title={spec.title}
       description={spec.description}
       stored={config.isPending || config.error ? undefined : config.data}
-      footer={spec.footer?.(config.data)}
+      footer={
+        spec.Reach && config.data?.configured ? (
+          <>
+            <spec.Reach />
+            {spec.footer?.(config.data)}
+          </>
+        ) : (
+          spec.footer?.(config.data)
+        )
+      }
     >
       {config.isPending ? (
         <FormSkeleton fields={spec.fields.length + 1} />

@@ -4,6 +4,7 @@ import type { ReactNode } from "react";
 import { Link } from "wouter";
 import type { AtlassianStatusDto, BitbucketStatusDto, RateLimitUsage } from "@contract/integrations";
 import type { ApiError } from "@/api/client";
+import { AtlassianReach, BitbucketReach } from "@/components/integration-reach";
 import { Badge } from "@/components/ui/badge";
 import { QueryError } from "@/components/ui/query-error";
 import { Skeleton } from "@/components/ui/skeleton";
@@ -128,7 +129,7 @@ function Body<T>({ query, unavailable, children }: { query: StatusQuery<T>; unav
   return <>{children(query.data)}</>;
 }
 
-/** Atlassian Integration (spec §2, D14): Jira and Confluence, each with its last sync; the shared hourly budget. */
+/** Atlassian Integration (spec §2, D14): who it connects as, Jira and Confluence each with its last sync; the shared hourly budget. */
 export function AtlassianCard({ query }: { query: StatusQuery<AtlassianStatusDto> }) {
   return (
     <DashboardCard title="Atlassian Integration" description="Jira and Confluence" icon={Layers} busy={query.isPending}>
@@ -138,6 +139,7 @@ export function AtlassianCard({ query }: { query: StatusQuery<AtlassianStatusDto
           return (
             <>
               {!s.configured && <NotConfigured what="Atlassian" />}
+              <AtlassianReach status={s} className="pb-3" />
               <div className="divide-y divide-border">
                 <ServiceRow name="Jira" connected={s.jiraConnected} expected={expected} lastSync={s.jiraLastSync} error={s.jiraError} />
                 <ServiceRow name="Confluence" connected={s.confluenceConnected} expected={expected} lastSync={s.confluenceLastSync} error={s.confluenceError} />
@@ -151,7 +153,7 @@ export function AtlassianCard({ query }: { query: StatusQuery<AtlassianStatusDto
   );
 }
 
-/** Bitbucket Integration (spec §2, D14): connection, workspace, repositories, the hourly budget. */
+/** Bitbucket Integration (spec §2, D14): who it connects as, connection, workspace, repositories, the hourly budget. */
 export function BitbucketCard({ query }: { query: StatusQuery<BitbucketStatusDto> }) {
   return (
     <DashboardCard title="Bitbucket Integration" description="Repositories and pull requests" icon={GitBranch} busy={query.isPending}>
@@ -161,6 +163,7 @@ export function BitbucketCard({ query }: { query: StatusQuery<BitbucketStatusDto
           return (
             <>
               {!s.configured && <NotConfigured what="Bitbucket" />}
+              <BitbucketReach status={s} className="pb-3" />
               <div className="divide-y divide-border">
                 <ServiceRow name="Bitbucket" connected={s.connected} expected={expected} lastSync={s.lastSync} error={s.error} />
                 <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1.5 py-3 text-sm">

@@ -1,0 +1,1 @@
+ALTER TABLE "upstream_sync" ADD COLUMN "reach" jsonb;
