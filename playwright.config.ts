@@ -42,12 +42,13 @@ export default defineConfig({
     launchOptions: chromium,
     trace: "retain-on-failure",
   },
-  // The chat's tests point the server's one global Jira/Confluence/Bitbucket configuration at the
-  // sandbox, which the Configuration screen's tests start from "Not configured" and change: the
-  // chat runs after the rest.
+  // The chat's and the policy editor's tests point the server's one global Jira/Confluence/Bitbucket
+  // configuration at the sandbox, which the Configuration screen's tests start from "Not
+  // configured" and change: they run after the rest.
   projects: [
-    { name: "chromium", testIgnore: "chat.spec.ts", use: { ...devices["Desktop Chrome"], launchOptions: chromium } },
+    { name: "chromium", testIgnore: ["chat.spec.ts", "oauth-policy-editor.spec.ts"], use: { ...devices["Desktop Chrome"], launchOptions: chromium } },
     { name: "chat", testMatch: "chat.spec.ts", dependencies: ["chromium"], use: { ...devices["Desktop Chrome"], launchOptions: chromium } },
+    { name: "policy-editor", testMatch: "oauth-policy-editor.spec.ts", dependencies: ["chromium"], use: { ...devices["Desktop Chrome"], launchOptions: chromium } },
   ],
   // The built server (npm run build first) on a fresh PGlite data directory, the sandbox, and the
   // fake AI providers.

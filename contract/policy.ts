@@ -103,37 +103,36 @@ export function proxyRefusal(p: ClientPolicy | null | undefined, service: "jira"
   return off.length > 0 ? `its policy switches off ${SERVICE_NAMES[service]} toolsets (${off.join(", ")})` : null;
 }
 
-/** The console's policy form (OAuth Clients, "Policy"): each list as text, keys separated by commas, spaces or lines. */
+/** The console's policy form (OAuth Clients, "Policy"): each list as the entries picked, in order. */
 export interface PolicyFormValues {
   readOnly: boolean;
   toolsets: Toolset[];
-  disabledTools: string;
-  jiraProjects: string;
-  confluenceSpaces: string;
-  bitbucketRepositories: string;
+  disabledTools: string[];
+  jiraProjects: string[];
+  confluenceSpaces: string[];
+  bitbucketRepositories: string[];
 }
 
 export const POLICY_FORM_FIELDS = ["readOnly", "toolsets", "disabledTools", "jiraProjects", "confluenceSpaces", "bitbucketRepositories"] as const satisfies readonly (keyof PolicyFormValues)[];
 
-const words = (text: string): string[] => text.split(/[\s,]+/).filter(Boolean);
-const listOrNull = (text: string): string[] | null => (words(text).length > 0 ? words(text) : null);
+const listOrNull = (list: readonly string[]): string[] | null => (list.length > 0 ? [...list] : null);
 
 export const policyToForm = (p: ClientPolicy): PolicyFormValues => ({
   readOnly: p.readOnly,
   toolsets: [...toolsetsOf(p)],
-  disabledTools: p.disabledTools.join(", "),
-  jiraProjects: (p.jiraProjects ?? []).join(", "),
-  confluenceSpaces: (p.confluenceSpaces ?? []).join(", "),
-  bitbucketRepositories: (p.bitbucketRepositories ?? []).join(", "),
+  disabledTools: [...p.disabledTools],
+  jiraProjects: [...(p.jiraProjects ?? [])],
+  confluenceSpaces: [...(p.confluenceSpaces ?? [])],
+  bitbucketRepositories: [...(p.bitbucketRepositories ?? [])],
 });
 
 const sameToolsets = (a: readonly Toolset[], b: readonly Toolset[]) => a.length === b.length && a.every((t) => b.includes(t));
 
-/** What PUT .../policy takes: the default toolsets ticked is "default" (null), a blank list is "any" (null). */
+/** What PUT .../policy takes: the default toolsets ticked is "default" (null), an empty list is "any" (null). */
 export const policyFromForm = (v: PolicyFormValues): ClientPolicyInput => ({
   readOnly: v.readOnly,
   toolsets: sameToolsets(v.toolsets, DEFAULT_TOOLSETS) ? null : TOOLSET_NAMES.filter((t) => v.toolsets.includes(t)),
-  disabledTools: words(v.disabledTools),
+  disabledTools: [...v.disabledTools],
   jiraProjects: listOrNull(v.jiraProjects),
   confluenceSpaces: listOrNull(v.confluenceSpaces),
   bitbucketRepositories: listOrNull(v.bitbucketRepositories),

@@ -140,7 +140,7 @@ export function buildApp(container: Container, options: BuildAppOptions): BuiltA
   api.use(rolesRoutes({ roles: services.roles }));
   api.use(auditRoutes({ audit: services.audit }));
   api.use(integrationsRoutes({ integrations: services.integrations, status: services.integrationStatus, settings: config }));
-  api.use(oauthClientsRoutes({ clients: services.oauthClients, tokens: services.oauthTokens, integrations: services.integrations }));
+  api.use(oauthClientsRoutes({ clients: services.oauthClients, tokens: services.oauthTokens, integrations: services.integrations, policyOptions: services.policyOptions }));
   api.use(mcpConnectionRoutes(config));
   api.use(setupRoutes({ setup: services.setup }));
   api.use(logsRoutes({ requestLog: services.requestLog, toolCalls: services.toolCalls, clock: container.clock, log }));

@@ -28,6 +28,8 @@ import { createRepos, createTransact } from "./repos";
 import { createLiveStreams } from "./mcp/live-streams";
 import { createStreamKeeper } from "./mcp/stream-keeper";
 import { createToolAvailability } from "./mcp/mcp-server";
+import { TOOLS } from "./mcp/tools/catalogue";
+import { createPolicyOptionsService } from "./modules/oauth/policy-options.service";
 import { TIMINGS } from "../contract/limits";
 import { InMemoryServerEventBus } from "@modelcontextprotocol/server";
 import { hostname } from "node:os";
@@ -78,6 +80,8 @@ export type AppConfig = Pick<
     upstream?: Partial<Omit<UpstreamOptions, "meter">>;
     /** Where the hosted AI kinds are reached instead of their public APIs (tests: local fake servers). */
     aiBaseUrls?: HostedBaseUrls;
+    /** The policy editor's listings: how long they are cached and waited for (tests shorten them). */
+    policyOptions?: { cacheMs?: number; waitMs?: number };
   };
 
 /** Wires repos and services from their dependencies: the only place that knows the whole graph. */
@@ -157,6 +161,16 @@ export function createContainer(deps: { database: Database; config: AppConfig; c
   // Heartbeats run for as long as the container lives (an unref'd timer; close() stops it).
   streamKeeper.start();
   const toolAvailability = createToolAvailability(upstreamTargets);
+  // The policy editor's pickers (issue 25 item 5): the live integrations' keys and the tool catalogue.
+  const policyOptions = createPolicyOptionsService({
+    targets: upstreamTargets,
+    services: async () => (await toolAvailability.context()).services,
+    tools: TOOLS.map((t) => ({ name: t.name, title: t.annotations.title, toolset: t.toolset, service: t.service, scope: t.scope, destructive: t.annotations.destructiveHint })),
+    destructiveTools: config.MCP_DESTRUCTIVE_TOOLS,
+    clock,
+    log,
+    ...config.policyOptions,
+  });
   /** Change events for MCP listeners: `subscriptions/listen` streams (the SDK) and legacy sessions subscribe. */
   const mcpBus = new InMemoryServerEventBus((err) => log.warn({ err }, "an MCP change listener failed"));
 
@@ -188,6 +202,8 @@ export function createContainer(deps: { database: Database; config: AppConfig; c
     // Tools of an integration switched on or off appear or disappear: listeners hear it (D11).
     mcpBus.publish({ kind: "tools_list_changed" });
   });
+  // The policy editor lists the new target's projects, spaces and repositories.
+  events.on("integration.saved", ({ kind }) => policyOptions.forget(kind));
   // Last sync survives a restart.
   events.on("upstream.outcome", ({ service, outcome }) => syncRecorder.record(service, outcome));
 
@@ -199,7 +215,7 @@ export function createContainer(deps: { database: Database; config: AppConfig; c
     repos,
     transact,
     upstream: { http, meter, hostPolicy, targets: upstreamTargets, syncRecorder, clientBudget },
-    services: { audit, auth, users, roles, integrations, integrationStatus, oauthClients, oauthTokens, requestLog, connections, toolCalls, aiProviders, setup },
+    services: { audit, auth, users, roles, integrations, integrationStatus, oauthClients, oauthTokens, requestLog, connections, toolCalls, aiProviders, setup, policyOptions },
     /** What a call to an AI provider is made with: `languageModelFor(target, container.ai)`. */
     ai,
     events,

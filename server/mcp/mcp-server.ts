@@ -5,7 +5,8 @@ import type { UpstreamTargets } from "../modules/integrations/upstream-targets";
 import type { UpstreamService } from "../upstream/errors";
 import { checkArguments, runTool, toolDefinition } from "./tools/call-tool";
 import { TOOLS, toolByName } from "./tools/catalogue";
-import { OPEN_POLICY, toolsetsOf, type ClientPolicy } from "../../contract/policy";
+import { OPEN_POLICY, type ClientPolicy } from "../../contract/policy";
+import { isToolOffered, type OfferContext } from "../../contract/policy-options";
 import type { ToolContext, ToolSpec } from "./tools/tool";
 import { cursorsFor, type Cursors } from "./tools/cursor";
 import type { Metrics } from "../lib/metrics";
@@ -63,16 +64,25 @@ export function callerOf(auth: AuthInfo | undefined): Caller {
  * and its client's policy allows it (read-only, toolsets, tools switched off); destructive tools
  * only while MCP_DESTRUCTIVE_TOOLS allows them.
  */
-export const toolsFor = (services: Set<UpstreamService>, caller: Caller, options: { destructive?: boolean } = {}): ToolSpec[] => TOOLS.filter((tool) => offered(tool, services, caller, options));
+export const toolsFor = (services: Set<UpstreamService>, caller: Caller, options: { destructive?: boolean } = {}): ToolSpec[] => {
+  const where = offerContext(services, caller, options);
+  return TOOLS.filter((tool) => isToolOffered(offerShape(tool), where));
+};
+
+/** Where a caller is offered tools, in the shape of the rule the policy editor counts with too (contract/policy-options.ts). */
+const offerContext = (services: Set<UpstreamService>, caller: Caller, options: { destructive?: boolean }): OfferContext => ({
+  services,
+  scopes: caller.scopes,
+  policy: caller.policy,
+  destructive: options.destructive !== false,
+});
+
+/** Each tool as that rule reads it, made once. */
+const OFFER_SHAPES = new Map(TOOLS.map((t) => [t, { name: t.name, toolset: t.toolset, service: t.service, scope: t.scope, destructive: t.annotations.destructiveHint }]));
+const offerShape = (tool: ToolSpec) => OFFER_SHAPES.get(tool)!;
 
 /** Whether `tool` is among toolsFor's. */
-const offered = (tool: ToolSpec, services: Set<UpstreamService>, caller: Caller, options: { destructive?: boolean }): boolean =>
-  services.has(tool.service) &&
-  caller.scopes.includes(tool.scope) &&
-  !(caller.policy.readOnly && tool.scope !== "read") &&
-  toolsetsOf(caller.policy).includes(tool.toolset) &&
-  !caller.policy.disabledTools.includes(tool.name) &&
-  (options.destructive !== false || !tool.annotations.destructiveHint);
+const offered = (tool: ToolSpec, services: Set<UpstreamService>, caller: Caller, options: { destructive?: boolean }): boolean => isToolOffered(offerShape(tool), offerContext(services, caller, options));
 
 export interface McpCoreDeps {
   targets: UpstreamTargets;

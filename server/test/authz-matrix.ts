@@ -48,6 +48,7 @@ export const AUTHZ_MATRIX: Record<string, "public" | "session" | PermissionKey |
   "GET /api/admin/oauth-clients/:clientId/policy": "oauth-clients.read",
   "GET /api/admin/tool-calls": "audit.read",
   "PUT /api/admin/oauth-clients/:clientId/policy": "oauth-clients.write",
+  "GET /api/admin/policy-options": "oauth-clients.write",
   "DELETE /api/admin/oauth-clients/:clientId": "oauth-clients.write",
   "GET /api/oauth/requests/:id": "session",
   "POST /api/oauth/requests/:id/decision": "session",

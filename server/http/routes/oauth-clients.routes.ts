@@ -1,10 +1,11 @@
 import { Router, type Request } from "express";
 import { ConsentDecisionSchema, OAuthClientCreateSchema, OAuthClientUpdateSchema, type ConsentRequestDto } from "../../../contract/oauth";
-import { ClientPolicySchema } from "../../../contract/policy";
+import { clientPolicySchemaFor } from "../../../contract/policy-options";
 import { toOAuthClientDto } from "../../modules/oauth/oauth-clients.presenter";
 import type { IntegrationConfigService } from "../../modules/integrations/integration-config.service";
 import type { OAuthClientsService } from "../../modules/oauth/oauth-clients.service";
 import type { OAuthTokensService } from "../../modules/oauth/oauth-tokens.service";
+import type { PolicyOptionsService } from "../../modules/oauth/policy-options.service";
 import { AppError } from "../../lib/app-error";
 import { isMetadataDocumentUrl } from "../../oauth/client-metadata-documents";
 import { actorOf } from "../actor";
@@ -18,9 +19,16 @@ const clientIdParam = (value: unknown): string => {
 };
 
 /** OAuth Clients screen (spec section 7; D7) and the consent page's two calls. */
-export function oauthClientsRoutes(deps: { clients: OAuthClientsService; tokens: OAuthTokensService; integrations: Pick<IntegrationConfigService, "accountsInUse"> }): Router {
-  const { clients, tokens, integrations } = deps;
+export function oauthClientsRoutes(deps: {
+  clients: OAuthClientsService;
+  tokens: OAuthTokensService;
+  integrations: Pick<IntegrationConfigService, "accountsInUse">;
+  policyOptions: Pick<PolicyOptionsService, "options" | "toolNames">;
+}): Router {
+  const { clients, tokens, integrations, policyOptions } = deps;
   const router = Router();
+  // A tool switched off must be one of ours (issue 25 item 5): a typo would switch nothing off.
+  const PolicySchema = clientPolicySchemaFor(policyOptions.toolNames);
 
   router.get("/admin/oauth-clients", can("oauth-clients.read"), async (req, res) => {
     // D7: secrets only for those who manage clients.
@@ -38,7 +46,11 @@ export function oauthClientsRoutes(deps: { clients: OAuthClientsService; tokens:
     res.json(await clients.policy(clientIdParam(req.params.clientId)));
   });
   router.put("/admin/oauth-clients/:clientId/policy", can("oauth-clients.write"), async (req, res) => {
-    res.json(await clients.setPolicy(clientIdParam(req.params.clientId), parseInput(ClientPolicySchema, req.body), actorOf(req)));
+    res.json(await clients.setPolicy(clientIdParam(req.params.clientId), parseInput(PolicySchema, req.body), actorOf(req)));
+  });
+  // What the policy editor picks from: read by those who may set a policy (it lists the integrations' keys).
+  router.get("/admin/policy-options", can("oauth-clients.write"), async (_req, res) => {
+    res.json(await policyOptions.options());
   });
   router.post("/admin/oauth-clients/:clientId/secret", can("oauth-clients.write"), async (req, res) => {
     res.json(toOAuthClientDto(await clients.regenerateSecret(clientIdParam(req.params.clientId), actorOf(req))));
