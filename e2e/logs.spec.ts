@@ -17,7 +17,7 @@ import { COLOR_SCHEMES, createUserWithRoles, expectNoSidewaysScroll, mcpToken, S
 const PLACEHOLDER = "Search endpoints, methods, or client IDs...";
 const toast = (page: Page, text: string) => page.locator("[aria-label^='Notifications']").getByText(text, { exact: true });
 const logRegion = (page: Page) => page.getByRole("region", { name: "Request log" });
-const rows = (page: Page) => logRegion(page).locator("tbody tr[data-log-id]");
+const rows = (page: Page) => logRegion(page).locator("[data-log-id]");
 const searchBox = (page: Page) => page.getByPlaceholder(PLACEHOLDER);
 const statusSelect = (page: Page) => page.getByRole("combobox", { name: "Filter by status" });
 const methodSelect = (page: Page) => page.getByRole("combobox", { name: "Filter by method" });
@@ -254,28 +254,36 @@ test("an MCP tool call shows its tool in the row and its audit entry in the pane
   await expect(panel.getByText("tools/call")).toBeVisible();
 });
 
+/** A tools/call whose tool answered with isError, as the server lists it. */
+const FAILED_CALL: LogEntryDto = {
+  id: "7a1c1d4e-5b6a-4c7d-8e9f-0a1b2c3d4e5f",
+  method: "POST",
+  endpoint: "/mcp",
+  statusCode: 200,
+  responseTime: 95,
+  clientId: "bk_client_claude",
+  ipAddress: "10.0.0.7",
+  userAgent: "claude-ai/0.1",
+  createdAt: new Date().toISOString(),
+  userId: "5d1c1d4e-5b6a-4c7d-8e9f-0a1b2c3d4e5f",
+  rpcMethod: "tools/call",
+  toolName: "jira_search",
+  clientName: "Claude Desktop",
+  userName: "alice",
+  outcome: "tool_error",
+  error: "Jira refused the JQL: Field 'sprnt' does not exist. Check the field names with jira_search_fields.",
+};
+
+/** The list, its totals and the entry's detail answered with `entry` alone. */
+async function onlyEntry(page: Page, entry: LogEntryDto): Promise<void> {
+  await page.route((url) => url.pathname === "/api/admin/logs", (route) => route.fulfill({ json: [entry] }));
+  await page.route((url) => url.pathname === "/api/admin/logs/summary", (route) => route.fulfill({ json: { total: 1, successful: 1, errors: 0, averageResponseTime: entry.responseTime } }));
+  await page.route((url) => url.pathname === `/api/admin/logs/${entry.id}`, (route) => route.fulfill({ json: { ...entry, requestId: "req-e2e-2", headers: {}, toolCall: null } }));
+}
+
 test("a failed tool call is not a green success: its row and panel show Tool error and the tool's sentence; the client and user are named", async ({ page }) => {
-  const failed: LogEntryDto = {
-    id: "7a1c1d4e-5b6a-4c7d-8e9f-0a1b2c3d4e5f",
-    method: "POST",
-    endpoint: "/mcp",
-    statusCode: 200,
-    responseTime: 95,
-    clientId: "bk_client_claude",
-    ipAddress: "10.0.0.7",
-    userAgent: "claude-ai/0.1",
-    createdAt: new Date().toISOString(),
-    userId: "5d1c1d4e-5b6a-4c7d-8e9f-0a1b2c3d4e5f",
-    rpcMethod: "tools/call",
-    toolName: "jira_search",
-    clientName: "Claude Desktop",
-    userName: "alice",
-    outcome: "tool_error",
-    error: "Jira refused the JQL: Field 'sprnt' does not exist. Check the field names with jira_search_fields.",
-  };
-  await page.route((url) => url.pathname === "/api/admin/logs", (route) => route.fulfill({ json: [failed] }));
-  await page.route((url) => url.pathname === "/api/admin/logs/summary", (route) => route.fulfill({ json: { total: 1, successful: 1, errors: 0, averageResponseTime: 95 } }));
-  await page.route((url) => url.pathname === `/api/admin/logs/${failed.id}`, (route) => route.fulfill({ json: { ...failed, requestId: "req-e2e-2", headers: {}, toolCall: null } }));
+  const failed = FAILED_CALL;
+  await onlyEntry(page, failed);
 
   await openScreen(page, "/logs", "Request Logs");
   const row = rows(page).first();
@@ -290,6 +298,23 @@ test("a failed tool call is not a green success: its row and panel show Tool err
   const panel = page.getByRole("dialog", { name: "Request details" });
   await expect(panel.getByRole("note")).toHaveText(`The tool answered: ${failed.error}`);
   await expect(panel.locator("dd", { hasText: /^Claude Desktop$/ })).toBeVisible();
+});
+
+test("on a phone the rows are cards: every value on three lines, no sideways scroll, and the card opens its details", async ({ page }) => {
+  await onlyEntry(page, FAILED_CALL);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await openScreen(page, "/logs", "Request Logs");
+  const card = logRegion(page).getByRole("list", { name: "Logged requests" }).getByRole("listitem");
+  await expect(card).toHaveCount(1);
+  await expect(logRegion(page).locator("table")).toHaveCount(0);
+  for (const text of ["POST", "/mcp", "200", "jira_search"]) await expect(card.getByText(text, { exact: true })).toBeVisible();
+  await expect(card.getByTitle("Client ID: bk_client_claude")).toHaveText("Client: Claude Desktop · alice");
+  await expect(card).toContainText("Response time 95ms");
+  await expect(card.getByText("Tool error", { exact: true }).last()).toBeVisible();
+  await expect(card.getByText(FAILED_CALL.error!, { exact: true })).toBeVisible();
+  await expectNoSidewaysScroll(page, "the log's cards scroll sideways");
+  await card.getByRole("button", { name: "View details of POST /mcp" }).press("Enter");
+  await expect(page.getByRole("dialog", { name: "Request details" }).getByRole("note")).toHaveText(`The tool answered: ${FAILED_CALL.error}`);
 });
 
 test("a real MCP call to an unknown tool is logged as a JSON-RPC error with its message; the outcome filter finds it", async ({ page, baseURL }) => {

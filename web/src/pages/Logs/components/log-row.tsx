@@ -11,7 +11,7 @@ import { MethodBadge, OutcomeBadge, StatusCodeBadge, StatusIcon } from "./log-ba
 export const ROW_HEIGHT = 53;
 
 /** The selector of a row's details button (focus goes back there when the panel closes). */
-export const rowButtonSelector = (id: string) => `tr[data-log-id="${CSS.escape(id)}"] button`;
+export const rowButtonSelector = (id: string) => `[data-log-id="${CSS.escape(id)}"] button`;
 
 export interface LogRowProps {
   entry: LogEntryDto;
@@ -26,7 +26,6 @@ export interface LogRowProps {
  * the detail panel); a click anywhere on the row does the same.
  */
 export const LogRow = memo(function LogRow({ entry, index, selected, onOpen }: LogRowProps) {
-  const mcp = entry.toolName ? { icon: Wrench, label: "Tool", text: entry.toolName } : entry.rpcMethod ? { icon: Braces, label: "JSON-RPC method", text: entry.rpcMethod } : null;
   return (
     <TableRow
       data-log-id={entry.id}
@@ -52,23 +51,7 @@ export const LogRow = memo(function LogRow({ entry, index, selected, onOpen }: L
           <span className="sr-only">View details of {entry.method} </span>
           <span>{entry.endpoint}</span>
         </button>
-        {(mcp || entry.outcome) && (
-          <span className="mt-0.5 flex min-w-0 items-center gap-1.5 text-xs text-muted-foreground">
-            {mcp && (
-              <span className={cn("flex min-w-0 shrink items-center gap-1", entry.error && "max-w-[40%]")} title={`${mcp.label}: ${mcp.text}`}>
-                <mcp.icon className="size-3 shrink-0" aria-hidden="true" />
-                <span className="sr-only">{mcp.label}: </span>
-                <span className="truncate font-mono">{mcp.text}</span>
-              </span>
-            )}
-            {entry.outcome && <OutcomeBadge outcome={entry.outcome} error={entry.error} />}
-            {entry.error && (
-              <span className="min-w-0 flex-1 truncate" title={entry.error}>
-                {entry.error}
-              </span>
-            )}
-          </span>
-        )}
+        <McpLine entry={entry} />
       </TableCell>
       <TableCell>
         <StatusCodeBadge statusCode={entry.statusCode} />
@@ -87,11 +70,34 @@ export const LogRow = memo(function LogRow({ entry, index, selected, onOpen }: L
   );
 });
 
+/** An MCP row's second line: the tool (or JSON-RPC method), the outcome badge and the error's text. */
+export function McpLine({ entry }: { entry: LogEntryDto }) {
+  const mcp = entry.toolName ? { icon: Wrench, label: "Tool", text: entry.toolName } : entry.rpcMethod ? { icon: Braces, label: "JSON-RPC method", text: entry.rpcMethod } : null;
+  if (!mcp && !entry.outcome) return null;
+  return (
+    <span className="mt-0.5 flex min-w-0 items-center gap-1.5 text-xs text-muted-foreground">
+      {mcp && (
+        <span className={cn("flex min-w-0 shrink items-center gap-1", entry.error && "max-w-[40%]")} title={`${mcp.label}: ${mcp.text}`}>
+          <mcp.icon className="size-3 shrink-0" aria-hidden="true" />
+          <span className="sr-only">{mcp.label}: </span>
+          <span className="truncate font-mono">{mcp.text}</span>
+        </span>
+      )}
+      {entry.outcome && <OutcomeBadge outcome={entry.outcome} error={entry.error} />}
+      {entry.error && (
+        <span className="min-w-0 flex-1 truncate" title={entry.error}>
+          {entry.error}
+        </span>
+      )}
+    </span>
+  );
+}
+
 /**
  * Who called: the client's name (its id on hover and for screen readers), or its id when the
  * name is not known or not the reader's to see; the user behind the token or session below.
  */
-function ClientCell({ entry }: { entry: LogEntryDto }) {
+export function ClientCell({ entry }: { entry: LogEntryDto }) {
   const { clientId, clientName, userName } = entry;
   return (
     <>
@@ -113,7 +119,7 @@ function ClientCell({ entry }: { entry: LogEntryDto }) {
   );
 }
 
-function Optional({ value, className }: { value: string | null; className?: string }) {
+export function Optional({ value, className }: { value: string | null; className?: string }) {
   if (!value) {
     return (
       <span className="text-muted-foreground">

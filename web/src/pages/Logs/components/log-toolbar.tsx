@@ -24,8 +24,14 @@ interface LogToolbarProps {
  */
 export function LogToolbar({ filters, onChange, onExport, exporting }: LogToolbarProps) {
   return (
-    <div className="flex flex-col gap-3 xl:flex-row xl:items-center">
-      <SearchBox value={filters.search} onSearch={(search) => onChange({ search })} />
+    <div className="flex flex-col gap-3">
+      <div className="flex flex-col gap-3 sm:flex-row sm:items-center">
+        <SearchBox value={filters.search} onSearch={(search) => onChange({ search })} />
+        <Button variant="outline" className="sm:ml-auto" onClick={onExport} disabled={exporting} aria-busy={exporting || undefined}>
+          {exporting ? <Spinner /> : <Download aria-hidden="true" />}
+          {exporting ? "Exporting..." : "Export CSV"}
+        </Button>
+      </div>
       <div className="grid grid-cols-2 gap-3 sm:flex sm:flex-wrap sm:items-center">
         <FilterSelect id="logs-status" label="Filter by status" value={filters.status} options={STATUS_OPTIONS} onChange={(status) => onChange({ status })} className="sm:w-48" />
         <FilterSelect id="logs-method" label="Filter by method" value={filters.method} options={METHOD_OPTIONS} onChange={(method) => onChange({ method })} className="sm:w-40" />
@@ -40,10 +46,6 @@ export function LogToolbar({ filters, onChange, onExport, exporting }: LogToolba
           </span>
         </div>
       </div>
-      <Button variant="outline" className="xl:ml-auto" onClick={onExport} disabled={exporting} aria-busy={exporting || undefined}>
-        {exporting ? <Spinner /> : <Download aria-hidden="true" />}
-        {exporting ? "Exporting..." : "Export CSV"}
-      </Button>
     </div>
   );
 }
@@ -77,7 +79,7 @@ function SearchBox({ value, onSearch }: { value: string; onSearch: (search: stri
   }, [text]);
 
   return (
-    <div className="relative w-full xl:max-w-sm xl:flex-1">
+    <div className="relative w-full sm:max-w-md sm:flex-1">
       <Search className="pointer-events-none absolute left-3 top-1/2 size-4 -translate-y-1/2 text-muted-foreground" aria-hidden="true" />
       <Input
         type="search"
