@@ -193,6 +193,13 @@ test("a Jira question streams its answer with the tool's badge and a citation", 
   await expect(link).toHaveAttribute("href", /\/browse\/[A-Z]+-\d+$/);
   await expect(link).toHaveAttribute("target", "_blank");
   await expect(link).toHaveAttribute("rel", "noopener noreferrer");
+  // The source opens: the issue's page (the sandbox's /browse/KEY, as Jira's would), not a 404.
+  const key = /\/browse\/([A-Z]+-\d+)$/.exec((await link.getAttribute("href"))!)![1]!;
+  const [opened] = await Promise.all([page.waitForEvent("popup"), link.click()]);
+  await expect(opened).toHaveTitle(new RegExp(`^${key}: `));
+  await expect(opened.getByRole("heading", { level: 1 })).toContainText(key);
+  await expect(opened.getByText("Status", { exact: true })).toBeVisible();
+  await opened.close();
   await expect(answer.getByText(/^Tokens: \d[\d,.\s]* in · \d+ out$/)).toBeVisible();
   await expect(log(page)).toHaveAttribute("aria-live", "polite");
   await expect(log(page)).toHaveAttribute("aria-busy", "false");
