@@ -1,11 +1,10 @@
 import { copyFileSync, mkdirSync } from "node:fs";
 import { request, type APIRequestContext, type Locator, type Page } from "@playwright/test";
 import { CHAT_TEXT, DATA_SOURCES, type ChatProvider, type ChatReply, type Conversation, type ConversationDetail } from "../contract/chat";
-import type { AtlassianConfigDto, BitbucketConfigDto } from "../contract/integrations";
 import { TOASTS } from "../contract/messages";
-import { E2E_FAKE_AI_URL, E2E_PORT, E2E_SANDBOX_URL } from "../playwright.config";
+import { E2E_FAKE_AI_URL, E2E_PORT } from "../playwright.config";
 import { DOC_SHOTS, expect, test } from "./fixtures";
-import { ADMIN, COLOR_SCHEMES, createUserWithRoles, expectNoSidewaysScroll, SCREEN_SIZES, signIn, unique } from "./helpers";
+import { ADMIN, COLOR_SCHEMES, createUserWithRoles, expectNoSidewaysScroll, SCREEN_SIZES, signIn, unique, pointIntegrationsAtSandbox } from "./helpers";
 
 /**
  * The AI chat (spec §2, §4, §5, §7, §8; D21; issue 13) against the real server, the sandbox's
@@ -17,10 +16,6 @@ import { ADMIN, COLOR_SCHEMES, createUserWithRoles, expectNoSidewaysScroll, SCRE
 
 const BASE_URL = `http://127.0.0.1:${E2E_PORT}`;
 const MODEL = "fake-model-1";
-const SANDBOX = {
-  atlassian: { instanceUrl: E2E_SANDBOX_URL, email: "demo@bridgekeeper.test", apiToken: "sandbox-api-token", isActive: true },
-  bitbucket: { workspace: "bridgekeeper", username: "demo", appPassword: "sandbox-app-password", isActive: true },
-};
 
 /** The Configure dialog's option for a provider: name, provider, model (spec §2). */
 const optionLabel = (name: string) => `${name} (OpenAI-compatible · ${MODEL})`;
@@ -36,18 +31,8 @@ async function adminContext(): Promise<APIRequestContext> {
 test.beforeAll(async () => {
   const api = await adminContext();
   try {
-    // The tools answer from the sandbox: point the integrations there, as the Configuration screen
-    // would, unless they already are (the configuration is global to the server all specs share:
-    // see e2e/configuration.spec.ts, whose serial block starts from "Not configured").
-    const hint = (secret: string) => secret.slice(-4);
-    const atlassian = (await (await api.get("/api/admin/atlassian-config")).json()) as AtlassianConfigDto;
-    if (!atlassian.configured || !atlassian.isActive || !atlassian.instanceUrl.startsWith(E2E_SANDBOX_URL) || atlassian.apiTokenHint !== hint(SANDBOX.atlassian.apiToken)) {
-      expect((await api.post("/api/admin/atlassian-config", { data: SANDBOX.atlassian })).status()).toBe(200);
-    }
-    const bitbucket = (await (await api.get("/api/admin/bitbucket-config")).json()) as BitbucketConfigDto;
-    if (!bitbucket.configured || !bitbucket.isActive || bitbucket.workspace !== SANDBOX.bitbucket.workspace || bitbucket.appPasswordHint !== hint(SANDBOX.bitbucket.appPassword)) {
-      expect((await api.post("/api/admin/bitbucket-config", { data: SANDBOX.bitbucket })).status()).toBe(200);
-    }
+    // The tools answer from the sandbox.
+    await pointIntegrationsAtSandbox(api);
     const create = async (name: string, baseUrl: string, isActive = true) => {
       const created = await api.post("/api/ai-providers", { data: { name, provider: "openai-compatible", model: MODEL, apiKey: "", baseUrl, isActive } });
       expect(created.status(), await created.text()).toBe(201);

@@ -1,5 +1,6 @@
-import { expect, request, type Locator, type Page } from "@playwright/test";
-import { E2E_ADMIN_PASSWORD } from "../playwright.config";
+import { expect, request, type APIRequestContext, type Locator, type Page } from "@playwright/test";
+import type { AtlassianConfigDto, BitbucketConfigDto } from "../contract/integrations";
+import { E2E_ADMIN_PASSWORD, E2E_SANDBOX_URL } from "../playwright.config";
 
 export const ADMIN = { username: "admin", password: E2E_ADMIN_PASSWORD };
 
@@ -141,3 +142,27 @@ export const SCREEN_SIZES = [
 ] as const;
 /** Both colour schemes, for the screenshots. */
 export const COLOR_SCHEMES = ["light", "dark"] as const;
+
+/** The sandbox's credentials, as an administrator would enter them on the Configuration screen. */
+export const SANDBOX_INTEGRATIONS = {
+  atlassian: { instanceUrl: E2E_SANDBOX_URL, email: "demo@bridgekeeper.test", apiToken: "sandbox-api-token", isActive: true },
+  bitbucket: { workspace: "bridgekeeper", username: "demo", appPassword: "sandbox-app-password", isActive: true },
+};
+
+/**
+ * Points both integrations at the sandbox, as the Configuration screen would, unless they already
+ * are: the configuration is global to the server all specs share (e2e/configuration.spec.ts's
+ * serial block starts from "Not configured"). `api`: an admin's signed-in request context.
+ */
+export async function pointIntegrationsAtSandbox(api: APIRequestContext): Promise<void> {
+  const hint = (secret: string) => secret.slice(-4);
+  const { atlassian: wantA, bitbucket: wantB } = SANDBOX_INTEGRATIONS;
+  const atlassian = (await (await api.get("/api/admin/atlassian-config")).json()) as AtlassianConfigDto;
+  if (!atlassian.configured || !atlassian.isActive || !atlassian.instanceUrl.startsWith(E2E_SANDBOX_URL) || atlassian.apiTokenHint !== hint(wantA.apiToken)) {
+    expect((await api.post("/api/admin/atlassian-config", { data: wantA })).status()).toBe(200);
+  }
+  const bitbucket = (await (await api.get("/api/admin/bitbucket-config")).json()) as BitbucketConfigDto;
+  if (!bitbucket.configured || !bitbucket.isActive || bitbucket.workspace !== wantB.workspace || bitbucket.appPasswordHint !== hint(wantB.appPassword)) {
+    expect((await api.post("/api/admin/bitbucket-config", { data: wantB })).status()).toBe(200);
+  }
+}

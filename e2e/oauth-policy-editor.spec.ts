@@ -1,11 +1,10 @@
 import { request, type Locator, type Page } from "@playwright/test";
-import type { AtlassianConfigDto, BitbucketConfigDto } from "../contract/integrations";
 import type { OAuthClientDto } from "../contract/oauth";
 import { DEFAULT_TOOLSETS } from "../contract/policy";
 import { isToolOffered, type PolicyOptionsDto } from "../contract/policy-options";
-import { E2E_PORT, E2E_SANDBOX_URL } from "../playwright.config";
+import { E2E_PORT } from "../playwright.config";
 import { expect, test } from "./fixtures";
-import { ADMIN, apiClient, expectNoSidewaysScroll, unique } from "./helpers";
+import { ADMIN, apiClient, expectNoSidewaysScroll, unique, pointIntegrationsAtSandbox } from "./helpers";
 
 /**
  * The policy editor checks its input (issue 25 item 5), against the real server and the sandbox:
@@ -18,25 +17,13 @@ import { ADMIN, apiClient, expectNoSidewaysScroll, unique } from "./helpers";
 const BASE_URL = `http://127.0.0.1:${E2E_PORT}`;
 const LIST_URL = "/api/admin/oauth-clients";
 const OPTIONS_URL = "/api/admin/policy-options";
-const SANDBOX = {
-  atlassian: { instanceUrl: E2E_SANDBOX_URL, email: "demo@bridgekeeper.test", apiToken: "sandbox-api-token", isActive: true },
-  bitbucket: { workspace: "bridgekeeper", username: "demo", appPassword: "sandbox-app-password", isActive: true },
-};
 
 test.beforeAll(async () => {
   const api = await request.newContext({ baseURL: BASE_URL, storageState: { cookies: [], origins: [] }, extraHTTPHeaders: { Origin: BASE_URL } });
   try {
     expect((await api.post("/api/login", { data: ADMIN })).status()).toBe(200);
-    // Point the integrations at the sandbox unless they already are (e2e/chat.spec.ts does the same).
-    const hint = (secret: string) => secret.slice(-4);
-    const atlassian = (await (await api.get("/api/admin/atlassian-config")).json()) as AtlassianConfigDto;
-    if (!atlassian.configured || !atlassian.isActive || !atlassian.instanceUrl.startsWith(E2E_SANDBOX_URL) || atlassian.apiTokenHint !== hint(SANDBOX.atlassian.apiToken)) {
-      expect((await api.post("/api/admin/atlassian-config", { data: SANDBOX.atlassian })).status()).toBe(200);
-    }
-    const bitbucket = (await (await api.get("/api/admin/bitbucket-config")).json()) as BitbucketConfigDto;
-    if (!bitbucket.configured || !bitbucket.isActive || bitbucket.workspace !== SANDBOX.bitbucket.workspace || bitbucket.appPasswordHint !== hint(SANDBOX.bitbucket.appPassword)) {
-      expect((await api.post("/api/admin/bitbucket-config", { data: SANDBOX.bitbucket })).status()).toBe(200);
-    }
+    // The tools answer from the sandbox.
+    await pointIntegrationsAtSandbox(api);
   } finally {
     await api.dispose();
   }
