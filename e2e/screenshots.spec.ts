@@ -63,24 +63,31 @@ for (const size of SCREEN_SIZES) {
       await shot("create-dialog");
       await page.keyboard.press("Escape");
 
-      const actions = page.getByRole("button", { name: `Actions for ${ADMIN.username}` });
-      await actions.click();
-      await expect(page.getByRole("menu")).toBeVisible();
-      await shot("row-menu");
-      await page.getByRole("menuitem", { name: "Edit User" }).click();
+      // A row's action: from its menu; on a phone, where rows are cards, from the card's buttons.
+      const rowAction = async (username: string, item: string) => {
+        if (size.name === "phone") return page.getByRole("group", { name: `Actions for ${username}` }).getByRole("button", { name: item }).click();
+        await page.getByRole("button", { name: `Actions for ${username}` }).click();
+        await page.getByRole("menuitem", { name: item }).click();
+      };
+      if (size.name !== "phone") {
+        await page.getByRole("button", { name: `Actions for ${ADMIN.username}` }).click();
+        await expect(page.getByRole("menu")).toBeVisible();
+        await shot("row-menu");
+        await page.keyboard.press("Escape");
+        await expect(page.getByRole("menu")).toBeHidden();
+      }
+      await rowAction(ADMIN.username, "Edit User");
       await expect(page.getByRole("dialog", { name: "Edit User" })).toBeVisible();
       await shot("edit-dialog");
       await page.keyboard.press("Escape");
 
-      await actions.click();
-      await page.getByRole("menuitem", { name: "Manage Roles" }).click();
+      await rowAction(ADMIN.username, "Manage Roles");
       await expect(page.getByText(/role\(s\) selected/)).toBeVisible();
       await shot("roles-dialog");
       await page.keyboard.press("Escape");
 
       await page.getByPlaceholder("Search users by email, username, or name...").fill(sample.username);
-      await page.getByRole("button", { name: `Actions for ${sample.username}` }).click();
-      await page.getByRole("menuitem", { name: "Delete User" }).click();
+      await rowAction(sample.username, "Delete User");
       await expect(page.getByRole("alertdialog")).toBeVisible();
       await shot("delete-dialog");
       await page.getByRole("button", { name: "Cancel" }).click();

@@ -96,6 +96,56 @@ test.describe("as a viewer", () => {
   });
 });
 
+test.describe("on a phone", () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  test("a connection is a card: each value under its column's name, \"End connection\" at its foot; nothing scrolls sideways", async ({ page, baseURL }) => {
+    await page.emulateMedia({ reducedMotion: "reduce" });
+    const agent = unique("e2e-sse-phone/");
+    const stream = await openStream(baseURL!, agent);
+    try {
+      await openScreen(page, "/sse-connections", "SSE Connections");
+      const card = page.getByRole("row").filter({ hasText: agent });
+      await expect(card).toBeVisible();
+      await expect(card.getByText("Active", { exact: true })).toBeVisible();
+      await expectNoSidewaysScroll(page);
+      const cell = (label: string) => card.getByRole("cell").filter({ has: page.getByText(label, { exact: true }) });
+      for (const [label, value] of [["Client ID", stream.clientId], ["Connected", /\d{4}/], ["Last heartbeat", "Just now"], ["IP address", /\d/], ["User agent", agent]] as const) {
+        await expect(cell(label).getByText(label, { exact: true })).toBeVisible();
+        await expect(cell(label)).toContainText(value);
+      }
+      // The user agent is shown whole on a phone, not cut off.
+      await expect(cell("User agent").getByText(agent)).toBeVisible();
+      const cardBox = (await card.boundingBox())!;
+      expect(cardBox.x + cardBox.width).toBeLessThanOrEqual(390);
+      // A screen reader still has the table: its column headers (only visually hidden) name the cells.
+      for (const name of ["Connection", "Status", "Client ID", "Connected", "Last heartbeat", "IP address", "User agent"]) await expect(page.getByRole("columnheader", { name, exact: true })).toHaveCount(1);
+
+      // The card's controls in order by keyboard: the id's copy button, then "End connection".
+      const end = card.getByRole("button", { name: /^End connection / });
+      await card.getByRole("button", { name: /^Copy connection ID / }).focus();
+      await page.keyboard.press("Tab");
+      await expect(end).toBeFocused();
+      await expect(end).toBeInViewport({ ratio: 1 });
+      const endBox = (await end.boundingBox())!;
+      expect(endBox.x).toBeGreaterThanOrEqual(cardBox.x);
+      expect(endBox.x + endBox.width).toBeLessThanOrEqual(cardBox.x + cardBox.width);
+
+      await page.keyboard.press("Enter");
+      const dialog = page.getByRole("alertdialog", { name: "End this connection?" });
+      await expect(dialog).toContainText(stream.clientId);
+      await dialog.getByRole("button", { name: "End connection" }).click();
+      await expect(page.locator("[aria-label^='Notifications']").getByText("Connection ended", { exact: true })).toBeVisible();
+      await expect(card.getByText("Inactive", { exact: true })).toBeVisible();
+      await expect(card.getByRole("button", { name: /^End connection / })).toHaveCount(0);
+      expect(await stream.ended).toContain("event: error");
+      await expectNoSidewaysScroll(page);
+    } finally {
+      stream.close();
+    }
+  });
+});
+
 for (const size of SCREEN_SIZES) {
   for (const scheme of COLOR_SCHEMES) {
     test(`screenshot at ${size.name} in ${scheme}`, async ({ page, baseURL }) => {

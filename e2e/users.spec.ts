@@ -248,16 +248,82 @@ test("a user without users.read is told so instead of seeing the table", async (
 test.describe("on a phone", () => {
   test.use({ viewport: { width: 390, height: 844 } });
 
-  test("the table scrolls sideways inside its box, never the page, and dialogs take the full width", async ({ page }) => {
+  test("nothing scrolls sideways, not even the table's box, and dialogs take the full width", async ({ page }) => {
     await page.emulateMedia({ reducedMotion: "reduce" });
     await openUsers(page);
     await expectNoSidewaysScroll(page);
     const box = page.getByRole("region", { name: "Users table" });
-    await expect.poll(() => box.evaluate((el) => el.scrollWidth > el.clientWidth), { message: "the table scrolls inside its box" }).toBe(true);
+    await expect.poll(() => box.evaluate((el) => el.scrollWidth - el.clientWidth), { message: "the table's box scrolls sideways" }).toBeLessThanOrEqual(0);
     await page.getByRole("button", { name: "Add User" }).click();
     const dialog = page.getByRole("dialog", { name: "Create New User" });
     await expect(dialog).toBeVisible();
     await expectFullWidth(page, dialog);
     await expectNoSidewaysScroll(page);
+  });
+
+  test("a user is a card: each value under its column's name, the actions as buttons at its foot, in order by keyboard", async ({ page, baseURL }) => {
+    await page.emulateMedia({ reducedMotion: "reduce" });
+    const user = { username: unique("card"), password: "card-secret", email: `${unique("card")}@example.com`, firstName: "Katherine", lastName: "Johnson" };
+    await createUserWithRoles(page, baseURL!, user, ["viewer"]);
+    await openUsers(page);
+    await search(page, user.username);
+    await expect(usersHeading(page)).toHaveText("Users (1)");
+
+    // The card: the name (its title) with the email, the status beside it; the rest under captions.
+    const card = rowOf(page, user.username);
+    await expect(card.getByText("Katherine Johnson", { exact: true })).toBeVisible();
+    await expect(card.getByText(user.email, { exact: true })).toBeVisible();
+    await expect(card.getByText("Active", { exact: true })).toBeVisible();
+    for (const [label, value] of [["Username", user.username], ["Roles", "viewer"], ["Last Login", "Never"]] as const) {
+      const cell = card.getByRole("cell").filter({ has: page.getByText(label, { exact: true }) });
+      const caption = cell.getByText(label, { exact: true });
+      const shown = cell.getByText(value, { exact: true });
+      await expect(caption).toBeVisible();
+      await expect(shown).toBeVisible();
+      expect((await caption.boundingBox())!.y, `"${label}" is above its value`).toBeLessThan((await shown.boundingBox())!.y);
+    }
+    const cardBox = (await card.boundingBox())!;
+    expect(cardBox.x).toBeGreaterThanOrEqual(0);
+    expect(cardBox.x + cardBox.width).toBeLessThanOrEqual(390);
+    await expectNoSidewaysScroll(page);
+    // A screen reader still has the table: its column headers (only visually hidden) name the cells.
+    for (const name of ["User", "Username", "Roles", "Status", "Last Login", "Actions"]) await expect(page.getByRole("columnheader", { name, exact: true })).toHaveCount(1);
+
+    // The actions: buttons at the card's foot (no menu), reached in the menu's order with Tab.
+    await expect(page.getByRole("button", { name: `Actions for ${user.username}` })).toHaveCount(0);
+    const actions = card.getByRole("group", { name: `Actions for ${user.username}` });
+    await expect(actions.getByRole("button")).toHaveText(["Edit User", "Manage Roles", "Deactivate", "Delete User"]);
+    const edit = actions.getByRole("button", { name: `Edit User ${user.username}` });
+    await edit.focus();
+    for (const name of [`Manage Roles of ${user.username}`, `Deactivate ${user.username}`, `Delete User ${user.username}`]) {
+      await page.keyboard.press("Tab");
+      await expect(actions.getByRole("button", { name })).toBeFocused();
+    }
+
+    // Edit opens from the card (by keyboard), full width; closing it gives focus back to its button.
+    await edit.focus();
+    await page.keyboard.press("Enter");
+    const dialog = page.getByRole("dialog", { name: "Edit User" });
+    await expect(dialog.getByLabel("Username")).toHaveValue(user.username);
+    await expect(dialog.getByLabel("Email")).toHaveValue(user.email);
+    await expectFullWidth(page, dialog);
+    await page.keyboard.press("Escape");
+    await expect(dialog).toBeHidden();
+    await expect(edit).toBeFocused();
+
+    // Deactivate from the card: the badge and the button change.
+    await actions.getByRole("button", { name: `Deactivate ${user.username}` }).click();
+    await expect(toast(page, "User status updated successfully")).toBeVisible();
+    await expect(card.getByText("Inactive", { exact: true })).toBeVisible();
+    await expect(actions.getByRole("button", { name: `Activate ${user.username}` })).toBeVisible();
+  });
+
+  test("the signed-in administrator's own card offers no Deactivate or Delete", async ({ page }) => {
+    await openUsers(page);
+    await search(page, ADMIN.username);
+    const actions = page.getByRole("group", { name: `Actions for ${ADMIN.username}` });
+    await expect(actions.getByRole("button", { name: `Edit User ${ADMIN.username}` })).toBeEnabled();
+    await expect(actions.getByRole("button", { name: `Deactivate ${ADMIN.username}` })).toBeDisabled();
+    await expect(actions.getByRole("button", { name: `Delete User ${ADMIN.username}` })).toBeDisabled();
   });
 });

@@ -1,14 +1,38 @@
-import { memo } from "react";
+import { memo, type CSSProperties } from "react";
 import type { RoleSummaryDto, UserDto } from "@contract/users";
 import { ActiveBadge, Badge } from "@/components/ui/badge";
-import { TableCell, TableRow } from "@/components/ui/table";
+import { cardRows, TableCell, TableCellLabel, TableRow } from "@/components/ui/table";
 import { Time } from "@/components/ui/time";
+import { cn } from "@/lib/utils";
 import { displayName } from "../lib/user-display";
-import { UserActionsMenu, type UserAction } from "./user-actions-menu";
+import { UserActionsMenu, UserCardActions, type UserAction } from "./user-actions-menu";
 import { UserAvatar } from "./user-avatar";
 
 /** Rows have one fixed height so the table can render only the rows in view. */
 export const ROW_HEIGHT = 61;
+/**
+ * On a phone (below `sm`) each row is a card of one fixed height too, with the space under it:
+ * the distance from one card's top to the next one's. With the actions at its foot, and without.
+ */
+export const CARD_STRIDE = { withActions: 285, readOnly: 188 } as const;
+const CARD_GAP = 12;
+
+/** The height of a row, or on a phone of a card plus the gap under it, for the windowing. */
+export const rowStride = (phone: boolean, canWrite: boolean): number =>
+  phone ? CARD_STRIDE[canWrite ? "withActions" : "readOnly"] : ROW_HEIGHT;
+
+/**
+ * A row's (or card's) height, as CSS variables its class reads: from `sm` up the row's, below it
+ * the card's (stride less the gap, which is its bottom margin). Also for the skeleton rows.
+ */
+export const rowSizeStyle = (canWrite: boolean): CSSProperties =>
+  ({ "--row-h": `${ROW_HEIGHT}px`, "--card-h": `${rowStride(true, canWrite) - CARD_GAP}px` }) as CSSProperties;
+/**
+ * On a phone: the title (the user, the status badge over its end), Username | Last Login, Roles,
+ * and the actions, kept at the card's foot.
+ */
+export const rowClass = (canWrite: boolean): string =>
+  cn(cardRows.row, "h-(--row-h) max-sm:mb-3 max-sm:h-(--card-h) max-sm:content-start", canWrite && "max-sm:grid-rows-[auto_auto_auto_1fr]");
 const VISIBLE_ROLES = 3;
 
 export interface UserRowProps {
@@ -22,8 +46,8 @@ export interface UserRowProps {
 
 export const UserRow = memo(function UserRow({ user, rowIndex, isSelf, canWrite, onAction }: UserRowProps) {
   return (
-    <TableRow aria-rowindex={rowIndex} style={{ height: ROW_HEIGHT }}>
-      <TableCell>
+    <TableRow role="row" aria-rowindex={rowIndex} style={rowSizeStyle(canWrite)} className={rowClass(canWrite)}>
+      <TableCell role="cell" className={cn(cardRows.cell, "max-sm:col-[1/-1] max-sm:row-start-1 max-sm:pr-20")}>
         <div className="flex min-w-0 items-center gap-3">
           <UserAvatar user={user} />
           <div className="min-w-0">
@@ -39,19 +63,25 @@ export const UserRow = memo(function UserRow({ user, rowIndex, isSelf, canWrite,
           </div>
         </div>
       </TableCell>
-      <TableCell>
-        <span className="block truncate font-mono text-xs">{user.username}</span>
+      <TableCell role="cell" className={cn(cardRows.cell, "max-sm:row-start-2")}>
+        <TableCellLabel>Username</TableCellLabel>
+        <span className="block truncate font-mono text-xs max-sm:leading-5">{user.username}</span>
       </TableCell>
-      <TableCell>
+      <TableCell role="cell" className={cn(cardRows.cell, "max-sm:col-[1/-1] max-sm:row-start-3 max-sm:overflow-x-clip")}>
+        <TableCellLabel>Roles</TableCellLabel>
         <RoleBadges roles={user.roles} />
       </TableCell>
-      <TableCell><ActiveBadge active={user.isActive} inactive="secondary" /></TableCell>
-      <TableCell className="whitespace-nowrap tabular-nums text-muted-foreground">
+      <TableCell role="cell" className={cn(cardRows.cell, "max-sm:col-start-2 max-sm:row-start-1 max-sm:self-center max-sm:justify-self-end")}>
+        <ActiveBadge active={user.isActive} inactive="secondary" />
+      </TableCell>
+      <TableCell role="cell" className={cn(cardRows.cell, "whitespace-nowrap tabular-nums text-muted-foreground max-sm:col-start-2 max-sm:row-start-2 max-sm:text-foreground")}>
+        <TableCellLabel>Last Login</TableCellLabel>
         <LastLogin iso={user.lastLoginAt} />
       </TableCell>
       {canWrite && (
-        <TableCell className="text-right">
-          <UserActionsMenu user={user} isSelf={isSelf} onAction={onAction} />
+        <TableCell role="cell" className={cn(cardRows.cell, cardRows.foot, "text-right max-sm:row-start-4 max-sm:self-end")}>
+          <UserActionsMenu user={user} isSelf={isSelf} onAction={onAction} className="max-sm:hidden" />
+          <UserCardActions user={user} isSelf={isSelf} onAction={onAction} className="sm:hidden" />
         </TableCell>
       )}
     </TableRow>

@@ -15,7 +15,7 @@ import { DeleteUserDialog } from "./delete-user-dialog";
 import { EditUserDialog } from "./edit-user-dialog";
 import { ManageRolesDialog } from "./manage-roles-dialog";
 import { NoPermission } from "@/components/ui/no-permission";
-import { actionsTriggerSelector, type UserAction } from "./user-actions-menu";
+import { actionsTrigger, type UserAction } from "./user-actions-menu";
 import { UsersTable } from "./users-table";
 
 type DialogKind = "create" | "edit" | "roles" | "delete";
@@ -50,9 +50,10 @@ export function UsersTab() {
   const dialogProps = (kind: DialogKind) => ({
     open: dialog.open && dialog.kind === kind,
     onOpenChange: (open: boolean) => setDialog((d) => ({ ...d, open })),
-    // The menu that opened the dialog has closed; give focus back to the row's Actions button.
+    // The menu that opened the dialog has closed; give focus back to the row's Actions button
+    // (on a phone, to the card's button that opened it).
     onCloseAutoFocus: (event: Event) => {
-      const trigger = dialog.user ? document.querySelector<HTMLElement>(actionsTriggerSelector(dialog.user.id)) : null;
+      const trigger = dialog.user && dialog.kind !== "create" ? actionsTrigger(dialog.user.id, dialog.kind) : null;
       if (trigger) {
         event.preventDefault();
         trigger.focus();
