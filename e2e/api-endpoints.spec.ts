@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { expect, openScreen, test } from "./fixtures";
+import { DOC_SHOTS, expect, openScreen, test } from "./fixtures";
 import { COLOR_SCHEMES, expectNoSidewaysScroll, SCREEN_SIZES } from "./helpers";
 
 /** API Endpoints (spec section 2; D14, D19) against the real server: health from real checks, medians measured. */
@@ -62,7 +62,7 @@ for (const size of SCREEN_SIZES) {
       await openScreen(page, "/api-endpoints", "API Endpoints");
       await expect(page.getByRole("region", { name: "Total Endpoints" })).toContainText(/\d/);
       await expectNoSidewaysScroll(page);
-      await page.screenshot({ path: `docs/screenshots/api-endpoints-${size.name}-${scheme}.png`, fullPage: true });
+      await page.screenshot({ path: `${DOC_SHOTS}/api-endpoints-${size.name}-${scheme}.png`, fullPage: true });
     });
   }
 }

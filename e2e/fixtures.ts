@@ -50,5 +50,9 @@ export async function openScreen(page: Page, path: string, heading: string | Reg
   await expect(page.getByRole("heading", { level: 1, name: heading })).toBeVisible();
 }
 
-/** Writes a screenshot for the README (docs/screenshots/, committed): `${name}-${size}-${scheme}.png`. */
-export const DOC_SHOTS = "docs/screenshots";
+/**
+ * Where the specs keep their copies of the README's screens (`${name}-${size}-${scheme}.png`), to
+ * look at: not committed. The README's own, in docs/screenshots/, are made by `npm run screenshots`
+ * (scripts/screenshots/) from clean, named data, not by the tests.
+ */
+export const DOC_SHOTS = "e2e/screenshots/docs";

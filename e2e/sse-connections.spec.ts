@@ -1,4 +1,4 @@
-import { expect, openScreen, test } from "./fixtures";
+import { DOC_SHOTS, expect, openScreen, test } from "./fixtures";
 import { COLOR_SCHEMES, createUserWithRoles, expectNoSidewaysScroll, mcpToken, SCREEN_SIZES, signIn, unique } from "./helpers";
 
 /**
@@ -157,7 +157,7 @@ for (const size of SCREEN_SIZES) {
         await openScreen(page, "/sse-connections", "SSE Connections");
         await expect(page.getByRole("row").filter({ hasText: agent })).toBeVisible();
         await expectNoSidewaysScroll(page);
-        await page.screenshot({ path: `docs/screenshots/sse-connections-${size.name}-${scheme}.png`, fullPage: true });
+        await page.screenshot({ path: `${DOC_SHOTS}/sse-connections-${size.name}-${scheme}.png`, fullPage: true });
       } finally {
         stream.close();
       }
