@@ -44,7 +44,7 @@ export function McpUrl({ url }: { url: string }) {
 export function ClientSnippets({ connection, initial = AI_CLIENTS[0] }: { connection: McpConnectionDto; initial?: AiClient | undefined }) {
   return (
     <Tabs defaultValue={initial} className="min-w-0">
-      <TabsList aria-label="AI client" className="h-auto max-w-full flex-wrap justify-start">
+      <TabsList aria-label="AI client" className="grid h-auto w-full grid-cols-[repeat(auto-fit,minmax(9rem,1fr))]">
         {AI_CLIENTS.map((client) => (
           <TabsTrigger key={client} value={client}>
             {clientSetup(client, connection.mcpUrl).label}

@@ -7,6 +7,7 @@ import { QueryError } from "@/components/ui/query-error";
 import { Skeleton } from "@/components/ui/skeleton";
 import { Time } from "@/components/ui/time";
 import { formatMs } from "@/lib/format";
+import { cn } from "@/lib/utils";
 import { RECENT_ACTIVITY_LIMIT } from "../api";
 import { STATUS_BAND_LABEL, statusBand, type StatusBand } from "../lib/status";
 import { DashboardCard } from "./dashboard-card";
@@ -23,12 +24,12 @@ function ActivityRow({ entry, now }: { entry: LogEntryDto; now: number }) {
     <li className="flex flex-col gap-1 py-3 first:pt-0 last:pb-0 sm:flex-row sm:items-center sm:gap-3">
       <div className="flex min-w-0 flex-1 items-center gap-2">
         <span className="w-14 shrink-0 font-mono text-xs font-semibold">{entry.method}</span>
-        <span className="min-w-0 truncate font-mono text-xs" title={entry.endpoint}>
+        <span className={cn("min-w-[2.5rem] truncate font-mono text-xs", detail && "max-w-[45%] shrink-0")} title={entry.endpoint}>
           {entry.endpoint}
         </span>
         {detail && (
           <span
-            className={entry.toolName ? "shrink-0 rounded bg-muted px-1.5 py-0.5 font-mono text-[11px] text-foreground" : "shrink-0 font-mono text-[11px] text-muted-foreground"}
+            className={entry.toolName ? "min-w-0 truncate rounded bg-muted px-1.5 py-0.5 font-mono text-[11px] text-foreground" : "min-w-0 truncate font-mono text-[11px] text-muted-foreground"}
             title={entry.toolName ? `Tool ${entry.toolName}` : `JSON-RPC ${detail}`}
           >
             {detail}
