@@ -166,3 +166,30 @@ export async function pointIntegrationsAtSandbox(api: APIRequestContext): Promis
     expect((await api.post("/api/admin/bitbucket-config", { data: wantB })).status()).toBe(200);
   }
 }
+
+/**
+ * Opens `GET /api/sse/stream` as an MCP client would, from this process, and answers once the
+ * `connected` event arrived. It keeps reading (heartbeats never back up); `ended` answers
+ * everything read once the server ends the stream; `close` ends it from this side.
+ */
+export async function openEventStream(baseURL: string, token: string, userAgent: string): Promise<{ ended: Promise<string>; close: () => void }> {
+  const controller = new AbortController();
+  const response = await fetch(`${baseURL}/api/sse/stream`, { headers: { authorization: `Bearer ${token}`, accept: "text/event-stream", "cache-control": "no-cache", "user-agent": userAgent }, signal: controller.signal });
+  expect(response.status).toBe(200);
+  const reader = response.body!.getReader();
+  const decoder = new TextDecoder();
+  let text = "";
+  while (!text.includes("event: connected")) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error("the stream ended before `connected`");
+    text += decoder.decode(value, { stream: true });
+  }
+  const ended = (async () => {
+    for (;;) {
+      const { value, done } = await reader.read().catch(() => ({ value: undefined, done: true }));
+      if (done) return text;
+      text += decoder.decode(value, { stream: true });
+    }
+  })();
+  return { ended, close: () => controller.abort() };
+}

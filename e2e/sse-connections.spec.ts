@@ -1,33 +1,15 @@
 import { DOC_SHOTS, expect, openScreen, test } from "./fixtures";
-import { COLOR_SCHEMES, createUserWithRoles, expectNoSidewaysScroll, mcpToken, SCREEN_SIZES, signIn, unique } from "./helpers";
+import { COLOR_SCHEMES, createUserWithRoles, expectNoSidewaysScroll, mcpToken, openEventStream, SCREEN_SIZES, signIn, unique } from "./helpers";
 
 /**
  * SSE Connections (spec sections 2 and 7; D8) against the real server: a stream this test opens
  * with an MCP client's token shows up, with its user agent; an administrator ends it.
  */
 
-/** Opens GET /api/sse/stream as an MCP client would, in this test process; answers once `connected` arrived. */
+/** An MCP client's stream (its own client and token), open once `connected` arrived. */
 async function openStream(baseURL: string, userAgent: string) {
   const { clientId, token } = await mcpToken(baseURL);
-  const controller = new AbortController();
-  const response = await fetch(`${baseURL}/api/sse/stream`, { headers: { authorization: `Bearer ${token}`, accept: "text/event-stream", "cache-control": "no-cache", "user-agent": userAgent }, signal: controller.signal });
-  expect(response.status).toBe(200);
-  const reader = response.body!.getReader();
-  let text = "";
-  while (!text.includes("event: connected")) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error("the stream ended before `connected`");
-    text += new TextDecoder().decode(value);
-  }
-  /** Reads until the server ends the stream; answers everything read. */
-  const ended = (async () => {
-    for (;;) {
-      const { value, done } = await reader.read().catch(() => ({ value: undefined, done: true }));
-      if (done) return text;
-      text += new TextDecoder().decode(value);
-    }
-  })();
-  return { clientId, ended, close: () => controller.abort() };
+  return { clientId, ...(await openEventStream(baseURL, token, userAgent)) };
 }
 
 test("a stream opened by an MCP client is listed with its client and user agent; ending it closes the stream", async ({ page, baseURL }) => {

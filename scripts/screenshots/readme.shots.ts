@@ -3,6 +3,7 @@ import { mkdirSync } from "node:fs";
 import { expect, request, test, type APIRequestContext, type Browser, type BrowserContext, type Locator, type Page } from "@playwright/test";
 import { CHAT_TEXT } from "../../contract/chat";
 import type { LogSummaryDto } from "../../contract/logs";
+import { openEventStream } from "../../e2e/helpers";
 import { SHOTS_ADMIN_PASSWORD, SHOTS_BASE_URL } from "../../playwright.screenshots.config";
 
 /**
@@ -119,21 +120,11 @@ async function startSession(api: APIRequestContext, client: ClientKey): Promise<
 
 /** GET /api/sse/stream as an MCP client keeps it open; resolves once `connected` arrived. */
 async function openStream(client: ClientKey): Promise<{ close: () => void }> {
-  const controller = new AbortController();
-  const response = await fetch(`${BASE}/api/sse/stream`, { headers: { authorization: `Bearer ${state.tokens[client]}`, accept: "text/event-stream", "cache-control": "no-cache", "user-agent": CLIENTS[client].userAgent }, signal: controller.signal });
-  expect(response.status).toBe(200);
-  const reader = response.body!.getReader();
-  let text = "";
-  while (!text.includes("event: connected")) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error("the stream ended before `connected`");
-    text += new TextDecoder().decode(value);
-  }
-  // Keep reading (heartbeats) so the stream never backs up while the screens are shot.
-  void (async () => {
-    for (;;) if ((await reader.read()).done) return;
-  })().catch(() => undefined);
-  return { close: () => controller.abort() };
+  const token = state.tokens[client];
+  if (!token) throw new Error(`${client} has no token yet`);
+  const stream = await openEventStream(BASE, token, CLIENTS[client].userAgent);
+  stream.ended.catch(() => undefined);
+  return stream;
 }
 
 const MCP_REQUESTS = { count: 0 };

@@ -66,6 +66,16 @@ function messagesOf(body: string, contentType: string): unknown[] {
   }
 }
 
+/**
+ * Most answers succeed, and a long one (a tool list) is not worth parsing to say so: a JSON-RPC
+ * response whose text names neither `"error"` nor `"isError"` holds no error of either kind
+ * (JSON.stringify, which every writer here uses, never escapes a letter of a key).
+ */
+function plainSuccess(body: string): Outcome | undefined {
+  if (body.includes('"error"') || body.includes('"isError"')) return undefined;
+  return body.includes('"jsonrpc":"2.0"') && body.includes('"result"') ? { outcome: "ok" } : undefined;
+}
+
 const bytesOf = (chunk: unknown, encoding: unknown): Buffer | undefined => {
   if (Buffer.isBuffer(chunk)) return chunk;
   if (typeof chunk === "string") return Buffer.from(chunk, typeof encoding === "string" ? (encoding as BufferEncoding) : "utf8");
@@ -102,7 +112,8 @@ export function watchAnswer(res: ServerResponse, note: McpNote): { stop(): void 
   res.end = function (this: ServerResponse, ...args: unknown[]) {
     if (typeof args[0] !== "function") keep(args[0], args[1]);
     if (watching && note.outcome === undefined && chunks.length > 0) {
-      Object.assign(note, outcomeOfMessages(messagesOf(Buffer.concat(chunks).toString("utf8"), String(res.getHeader("content-type") ?? ""))));
+      const body = Buffer.concat(chunks).toString("utf8");
+      Object.assign(note, plainSuccess(body) ?? outcomeOfMessages(messagesOf(body, String(res.getHeader("content-type") ?? ""))));
     }
     stop();
     return (end as (...a: unknown[]) => ServerResponse).apply(this, args);
