@@ -156,6 +156,18 @@ describe("integrations: configuration, tests and status", () => {
       await admin.post("/api/admin/atlassian-config", atlassian());
     });
 
+    it("a refused token is probed once per freshness window, not on every status read, though nothing is known of its account", async () => {
+      await admin.post("/api/admin/atlassian-config", atlassian({ email: "nobody-known@bridgekeeper.test", apiToken: "refused-token-7777" }));
+      sandbox.clearRequests();
+      expect((await admin.get("/api/atlassian-status")).body).toMatchObject({ jiraConnected: false, account: null });
+      const probed = sandbox.requests().length;
+      expect(probed).toBeGreaterThan(0);
+      expect((await admin.get("/api/atlassian-status")).body).toMatchObject({ jiraConnected: false });
+      expect((await admin.get("/api/atlassian-status")).body).toMatchObject({ jiraConnected: false });
+      expect(sandbox.requests()).toHaveLength(probed);
+      await admin.post("/api/admin/atlassian-config", atlassian());
+    });
+
     it("status: connected, last sync and used/total per hour are measured", async () => {
       await admin.post("/api/admin/atlassian-config", atlassian());
       const status = (await admin.get("/api/atlassian-status")).body;

@@ -84,7 +84,8 @@ export function createIntegrationStatusService(deps: { targets: UpstreamTargets;
   };
 
   /**
-   * Probes the services whose last outcome is unknown or old, or whose facts are not known yet;
+   * Probes the services whose last outcome is unknown or old, or whose facts are not known yet
+   * though the service answers;
    * waits a bounded time for them. True when a probe ran (what it learned is worth reading again).
    */
   async function freshen(services: UpstreamService[], settings: Record<string, string>, unknownFacts: Set<UpstreamService>): Promise<boolean> {
@@ -92,7 +93,8 @@ export function createIntegrationStatusService(deps: { targets: UpstreamTargets;
     const waits: Promise<void>[] = [];
     for (const service of services) {
       const last = meter.health(service).last;
-      if (last && now - last.at.getTime() < PROBE_FRESH_MS && !unknownFacts.has(service)) continue;
+      // Facts not known yet are worth a probe only after a success: a failing one (a wrong token) waits its turn, like any other.
+      if (last && now - last.at.getTime() < PROBE_FRESH_MS && (!unknownFacts.has(service) || !last.ok)) continue;
       let probe = probes.get(service);
       if (!probe) {
         // Failures are recorded by the meter; the probe itself never rejects.
