@@ -57,7 +57,7 @@ type OfferedTool = Pick<PolicyToolOption, "name" | "toolset" | "service" | "scop
  * Whether a tool is listed and callable: its integration is on, the token holds its scope, the
  * policy allows it (read-only, toolsets, tools switched off), and destructive tools only while the
  * server allows them. The rule of the MCP server's tools/list (server/mcp/mcp-server.ts `offered`,
- * pinned equal to this by server/modules/oauth/policy-options.test.ts).
+ * which calls it; pinned by server/modules/oauth/policy-options.test.ts).
  */
 export const isToolOffered = (tool: OfferedTool, ctx: OfferContext): boolean =>
   ctx.services.has(tool.service) &&

@@ -27,7 +27,7 @@ import { createUsersService } from "./modules/users/users.service";
 import { createRepos, createTransact } from "./repos";
 import { createLiveStreams } from "./mcp/live-streams";
 import { createStreamKeeper } from "./mcp/stream-keeper";
-import { createToolAvailability } from "./mcp/mcp-server";
+import { createToolAvailability, offerShapeOf } from "./mcp/mcp-server";
 import { TOOLS } from "./mcp/tools/catalogue";
 import { createPolicyOptionsService } from "./modules/oauth/policy-options.service";
 import { TIMINGS } from "../contract/limits";
@@ -165,7 +165,7 @@ export function createContainer(deps: { database: Database; config: AppConfig; c
   const policyOptions = createPolicyOptionsService({
     targets: upstreamTargets,
     services: async () => (await toolAvailability.context()).services,
-    tools: TOOLS.map((t) => ({ name: t.name, title: t.annotations.title, toolset: t.toolset, service: t.service, scope: t.scope, destructive: t.annotations.destructiveHint })),
+    tools: TOOLS.map((t) => ({ ...offerShapeOf(t), title: t.annotations.title })),
     destructiveTools: config.MCP_DESTRUCTIVE_TOOLS,
     clock,
     log,

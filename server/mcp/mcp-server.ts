@@ -77,8 +77,10 @@ const offerContext = (services: Set<UpstreamService>, caller: Caller, options: {
   destructive: options.destructive !== false,
 });
 
-/** Each tool as that rule reads it, made once. */
-const OFFER_SHAPES = new Map(TOOLS.map((t) => [t, { name: t.name, toolset: t.toolset, service: t.service, scope: t.scope, destructive: t.annotations.destructiveHint }]));
+/** A tool as that rule reads it (the policy editor's options are these, with a title). */
+export const offerShapeOf = (t: ToolSpec) => ({ name: t.name, toolset: t.toolset, service: t.service, scope: t.scope, destructive: t.annotations.destructiveHint });
+/** Each tool's shape, made once: tools/list reads it per tool. */
+const OFFER_SHAPES = new Map(TOOLS.map((t) => [t, offerShapeOf(t)]));
 const offerShape = (tool: ToolSpec) => OFFER_SHAPES.get(tool)!;
 
 /** Whether `tool` is among toolsFor's. */

@@ -10,7 +10,7 @@ import { describeRpc, RPC, rpcErrorHandler, rpcIdOf, sendRpcError } from "./json
 import { CONNECTION_HEADER, ownerOf, sameOwner, type LiveStreams } from "./live-streams";
 import { fastLane } from "./fast-lane";
 import type { McpCore } from "./mcp-server";
-import { outcomeOfMessages, watchAnswer, type McpNote } from "./outcome";
+import { eventStreamData, outcomeOfMessages, watchAnswer, type McpNote } from "./outcome";
 import { rpcBody } from "./rpc-body";
 import { stampRequest, toolScope } from "./message-checks";
 
@@ -194,12 +194,6 @@ async function exchange(handler: McpHttpHandler, req: Request, authInfo: AuthInf
   const response = await handler.fetch(new Request(request, { headers }), { authInfo, parsedBody: req.body });
   const text = await response.text();
   if (!text) return [];
-  if ((response.headers.get("content-type") ?? "").startsWith("text/event-stream")) {
-    return text
-      .split(/\r?\n\r?\n/)
-      .map((frame) => frame.split(/\r?\n/).filter((l) => l.startsWith("data:")).map((l) => l.slice(5).trimStart()).join("\n"))
-      .filter(Boolean)
-      .map((data) => JSON.parse(data) as unknown);
-  }
+  if ((response.headers.get("content-type") ?? "").startsWith("text/event-stream")) return eventStreamData(text);
   return [JSON.parse(text) as unknown];
 }

@@ -48,16 +48,19 @@ export function outcomeOfMessages(messages: readonly unknown[]): Outcome | undef
   return found;
 }
 
+/** The JSON values in the `data:` of each event of an event stream's text (one per event). */
+export function eventStreamData(text: string): unknown[] {
+  return text
+    .split(/\r?\n\r?\n/)
+    .map((frame) => frame.split(/\r?\n/).filter((l) => l.startsWith("data:")).map((l) => l.slice(5).trimStart()).join("\n"))
+    .filter(Boolean)
+    .map((data) => JSON.parse(data) as unknown);
+}
+
 /** The JSON-RPC messages of an answer's body: one JSON value (a message or a batch), or the data of an event stream's events. */
 function messagesOf(body: string, contentType: string): unknown[] {
   try {
-    if (contentType.startsWith("text/event-stream")) {
-      return body
-        .split(/\r?\n\r?\n/)
-        .map((frame) => frame.split(/\r?\n/).filter((l) => l.startsWith("data:")).map((l) => l.slice(5).trimStart()).join("\n"))
-        .filter(Boolean)
-        .map((data) => JSON.parse(data) as unknown);
-    }
+    if (contentType.startsWith("text/event-stream")) return eventStreamData(body);
     if (!contentType.startsWith("application/json")) return [];
     const value = JSON.parse(body) as unknown;
     return Array.isArray(value) ? value : [value];
@@ -97,7 +100,8 @@ export function watchAnswer(res: ServerResponse, note: McpNote): { stop(): void 
     chunks.length = 0;
   };
   const keep = (chunk: unknown, encoding: unknown) => {
-    if (!watching) return;
+    // Noted already (the fast lane, a delivery to a stream): nothing to read.
+    if (!watching || note.outcome !== undefined) return;
     const bytes = bytesOf(chunk, encoding);
     if (!bytes) return;
     size += bytes.length;

@@ -1,41 +1,39 @@
 import { describe, expect, it } from "vitest";
-import { ClientPolicySchema, TOOLSET_NAMES, type ClientPolicyInput } from "../../../contract/policy";
+import { ClientPolicySchema, DEFAULT_TOOLSETS, TOOLSET_NAMES, type ClientPolicyInput } from "../../../contract/policy";
 import { isToolOffered, type PolicyService } from "../../../contract/policy-options";
-import { toolsFor, type Caller } from "../../mcp/mcp-server";
+import { offerShapeOf, toolsFor, type Caller } from "../../mcp/mcp-server";
 import { TOOLS } from "../../mcp/tools/catalogue";
 
 /**
  * The policy editor counts "This client will have N of M tools" with contract/policy-options.ts
- * `isToolOffered`; the MCP server lists tools with its own `toolsFor`. They must agree on every
- * combination, or the dialog's number would promise what tools/list does not give.
+ * `isToolOffered`, which the MCP server's `toolsFor` calls too. What that rule gives is pinned
+ * here by what each policy means, not by the rule again: the console's number is tools/list's.
  */
-describe("the policy editor's tool count is the MCP server's", () => {
-  const options = TOOLS.map((t) => ({ name: t.name, toolset: t.toolset, service: t.service, scope: t.scope, destructive: t.annotations.destructiveHint }));
-  const policies: ClientPolicyInput[] = [
-    {},
-    { readOnly: true },
-    { toolsets: [...TOOLSET_NAMES] },
-    { toolsets: [...TOOLSET_NAMES], readOnly: true },
-    { toolsets: [] },
-    { toolsets: ["jira-admin", "confluence-history", "bitbucket-reviews"] },
-    { disabledTools: ["jira_search", "jira_create_issue", "confluence_get_page", "bitbucket_list_repositories"] },
-    { toolsets: [...TOOLSET_NAMES], disabledTools: TOOLS.filter((_, i) => i % 3 === 0).map((t) => t.name) },
-  ];
-  const serviceSets: PolicyService[][] = [["jira", "confluence", "bitbucket"], ["jira", "confluence"], ["bitbucket"], []];
-  const scopeSets = [["read", "write"], ["read"], []];
+describe("the tools a policy leaves a client (tools/list and the policy editor's count)", () => {
+  const options = TOOLS.map(offerShapeOf);
+  const all = new Set<PolicyService>(["jira", "confluence", "bitbucket"]);
+  const caller = (input: ClientPolicyInput, scopes = ["read", "write"]): Caller => ({ scopes, policy: ClientPolicySchema.parse(input), clientId: "c", userId: null, requestId: null });
+  const listed = (input: ClientPolicyInput, services = all, scopes?: string[], destructive = true) => toolsFor(services, caller(input, scopes), { destructive });
 
-  it.each(policies.map((p) => [JSON.stringify(p), p] as const))("%s", (_label, input) => {
-    const policy = ClientPolicySchema.parse(input);
-    for (const services of serviceSets) {
-      for (const scopes of scopeSets) {
-        for (const destructive of [true, false]) {
-          const caller: Caller = { scopes, policy, clientId: "c", userId: null, requestId: null };
-          const server = toolsFor(new Set(services), caller, { destructive }).map((t) => t.name);
-          const console = options.filter((t) => isToolOffered(t, { services: new Set(services), scopes, policy, destructive })).map((t) => t.name);
-          expect(console, `${services.join("+")} ${scopes.join("+")} destructive=${destructive}`).toEqual(server);
-        }
-      }
-    }
+  it("each narrowing takes away exactly what it names", () => {
+    const everything = listed({ toolsets: [...TOOLSET_NAMES] });
+    expect(everything).toHaveLength(TOOLS.length);
+    expect(listed({ toolsets: [...TOOLSET_NAMES], readOnly: true })).toEqual(TOOLS.filter((t) => t.scope === "read"));
+    expect(listed({ toolsets: [...TOOLSET_NAMES] }, all, ["read"])).toEqual(TOOLS.filter((t) => t.scope === "read"));
+    expect(listed({ toolsets: [] })).toEqual([]);
+    expect(listed({ toolsets: ["jira-admin"] })).toEqual(TOOLS.filter((t) => t.toolset === "jira-admin"));
+    expect(listed({ toolsets: [...TOOLSET_NAMES] }, new Set<PolicyService>(["bitbucket"]))).toEqual(TOOLS.filter((t) => t.service === "bitbucket"));
+    expect(listed({ toolsets: [...TOOLSET_NAMES] }, all, undefined, false)).toEqual(TOOLS.filter((t) => !t.annotations.destructiveHint));
+    const off = ["jira_search", "confluence_get_page"];
+    expect(listed({ toolsets: [...TOOLSET_NAMES], disabledTools: off }).map((t) => t.name)).toEqual(TOOLS.filter((t) => !off.includes(t.name)).map((t) => t.name));
+    // No policy: the default toolsets.
+    expect(listed({})).toEqual(TOOLS.filter((t) => DEFAULT_TOOLSETS.includes(t.toolset)));
+  });
+
+  it("the policy editor counts with the same shapes tools/list reads", () => {
+    const policy = ClientPolicySchema.parse({ readOnly: true });
+    const counted = options.filter((t) => isToolOffered(t, { services: all, scopes: ["read"], policy, destructive: true })).map((t) => t.name);
+    expect(counted).toEqual(listed({ readOnly: true }, all, ["read"]).map((t) => t.name));
   });
 
   it("without a token's scopes (null) the count is the most any token can get: the read and write scopes both held", () => {
