@@ -263,12 +263,12 @@ test.describe.serial("Atlassian and Bitbucket integrations (one global config)",
 
   test("a wrong secret saved then tested shows the crosses in a destructive toast", async ({ page }) => {
     await openConfiguration(page);
-    await saveAtlassian(page, { apiToken: "wrong-api-token" });
+    await saveAtlassian(page, { apiToken: "wrong-api-token-0000" });
     await atlassian(page).getByRole("button", { name: "Test Connection" }).click();
     await expectToast(page, "Connection test completed", [/^✗ Jira/, /^✗ Confluence/], true);
     await page.screenshot({ path: "e2e/screenshots/configuration-test-failed-desktop-light.png" });
 
-    await saveBitbucket(page, { appPassword: "wrong-app-password" });
+    await saveBitbucket(page, { appPassword: "wrong-app-password-0000" });
     await bitbucket(page).getByRole("button", { name: "Test Connection" }).click();
     await expectToast(page, "Connection test completed", [/^✗ Connected/], true);
 

@@ -41,11 +41,19 @@ export const LogCard = memo(function LogCard({ entry, index, selected, onOpen }:
         </button>
         <McpLine entry={entry} />
         <div className="flex min-w-0 items-center gap-2 text-xs text-muted-foreground">
-          <span className="min-w-0 flex-1 truncate" title={entry.clientId ? `Client ID: ${entry.clientId}` : undefined}>
-            <span className="sr-only">Client: </span>
-            {who ?? (entry.ipAddress ? <span className="font-mono">{entry.ipAddress}</span> : "—")}
-            {entry.userName && ` · ${entry.userName}`}
-          </span>
+          {who ? (
+            <span className="min-w-0 flex-1 truncate" title={entry.clientId ? `Client ID: ${entry.clientId}` : undefined}>
+              <span className="sr-only">Client: </span>
+              {who}
+              {entry.userName && ` · ${entry.userName}`}
+            </span>
+          ) : (
+            // No client (an OAuth step, discovery): where it came from.
+            <span className="min-w-0 flex-1 truncate font-mono">
+              <span className="sr-only">IP address: </span>
+              {entry.ipAddress ?? "—"}
+            </span>
+          )}
           <Time iso={entry.createdAt} as="timestamp" className="shrink-0 tabular-nums" />
           <span className="shrink-0 tabular-nums">
             <span className="sr-only">Response time </span>

@@ -49,8 +49,12 @@ export function LogDetailSheet({ entry, open, onOpenChange, onCloseAutoFocus }: 
           <div className="flex flex-wrap items-center gap-2">
             <StatusIcon statusCode={shown.statusCode} outcome={shown.outcome} />
             <StatusCodeBadge statusCode={shown.statusCode} />
-            <span className={cn("text-sm font-medium", isSuccessStatus(shown.statusCode) ? "text-success" : "text-destructive")}>{isSuccessStatus(shown.statusCode) ? "Success" : "Error"}</span>
-            {shown.outcome && <OutcomeBadge outcome={shown.outcome} />}
+            {/* An MCP answer says how it ended (a tool error under a 200 is no success); any other request, its status. */}
+            {shown.outcome ? (
+              <OutcomeBadge outcome={shown.outcome} />
+            ) : (
+              <span className={cn("text-sm font-medium", isSuccessStatus(shown.statusCode) ? "text-success" : "text-destructive")}>{isSuccessStatus(shown.statusCode) ? "Success" : "Error"}</span>
+            )}
             <span aria-hidden="true" className="text-muted-foreground">·</span>
             <MethodBadge method={shown.method} />
             <span className="text-sm tabular-nums text-muted-foreground">{responseTimeText(shown.responseTime)}</span>

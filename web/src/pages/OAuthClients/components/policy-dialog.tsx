@@ -5,6 +5,7 @@ import type { OAuthClientDto } from "@contract/oauth";
 import { ClientPolicySchema, POLICY_FORM_FIELDS, policyFromForm, policyToForm, TOOLSET_NAMES, TOOLSETS, type PolicyFormValues, type Toolset } from "@contract/policy";
 import { clientPolicySchemaFor, type PolicyOptionsDto } from "@contract/policy-options";
 import { useSetOAuthClientPolicy } from "@/api/oauth-clients";
+import { formatNumber } from "@/lib/format";
 import { usePolicyOptions } from "@/api/policy-options";
 import { Checkbox } from "@/components/ui/checkbox";
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "@/components/ui/dialog";
@@ -156,11 +157,10 @@ function ToolCount({ form, client, options, failure }: { form: Form; client: OAu
     );
   }
   const { offered, total } = toolCount({ readOnly, toolsets, disabledTools }, options, client.scopes);
-  const number = new Intl.NumberFormat();
   return (
     <div className="grid gap-0.5" aria-live="polite" aria-atomic="true">
       <p className="text-sm font-medium" data-testid="policy-tool-count">
-        This client will have <span className="tabular-nums">{number.format(offered)}</span> of <span className="tabular-nums">{number.format(total)}</span> tools.
+        This client will have <span className="tabular-nums">{formatNumber(offered)}</span> of <span className="tabular-nums">{formatNumber(total)}</span> tools.
       </p>
       <p className="text-xs text-muted-foreground">The most any of its tokens can get: a token without the write scope gets only the tools that read.</p>
     </div>

@@ -1,4 +1,5 @@
 import { useCallback, useLayoutEffect, useRef, useState, type UIEvent } from "react";
+import { PHONE_QUERY, useMediaQuery } from "@/hooks/use-media-query";
 import type { UserDto } from "@contract/users";
 import { Skeleton } from "@/components/ui/skeleton";
 import { cardRows, Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
@@ -10,8 +11,6 @@ import { rowClass, rowSizeStyle, rowStride, UserRow } from "./user-row";
 const OVERSCAN = 10;
 /** Until the container is measured, assume a tall one (first paint shows a full table). */
 const INITIAL_VIEWPORT = 900;
-/** Tailwind's `sm`: from here up a table, below it (a phone) the rows are cards. */
-const TABLE_QUERY = "(min-width: 40rem)";
 
 export interface UsersTableProps {
   users: readonly UserDto[];
@@ -34,25 +33,17 @@ export function UsersTable({ users, loading, canWrite, currentUserId, resetKey, 
   const scrollRef = useRef<HTMLDivElement>(null);
   const [firstVisible, setFirstVisible] = useState(0);
   const [viewport, setViewport] = useState(INITIAL_VIEWPORT);
-  const [phone, setPhone] = useState(() => !window.matchMedia(TABLE_QUERY).matches);
+  const phone = useMediaQuery(PHONE_QUERY);
   const stride = rowStride(phone, canWrite);
 
   useLayoutEffect(() => {
     const box = scrollRef.current;
     if (!box) return;
-    const wide = window.matchMedia(TABLE_QUERY);
-    const measure = () => {
-      setViewport(box.clientHeight || INITIAL_VIEWPORT);
-      setPhone(!wide.matches);
-    };
+    const measure = () => setViewport(box.clientHeight || INITIAL_VIEWPORT);
     measure();
     const observer = new ResizeObserver(measure);
     observer.observe(box);
-    wide.addEventListener("change", measure);
-    return () => {
-      observer.disconnect();
-      wide.removeEventListener("change", measure);
-    };
+    return () => observer.disconnect();
   }, []);
 
   // A new search starts at the top of its results (a refetch after an edit keeps the position).
