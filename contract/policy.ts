@@ -7,9 +7,13 @@ import { z } from "zod";
  */
 
 /**
- * Groups of MCP tools, switched on or off together. A client nobody restricted gets the default
- * ones (about 30 tools: what most work needs, and a tools/list that fits a model's context); an
- * administrator switches the others on per client (its policy's toolsets).
+ * Groups of MCP tools, switched on or off together: the one table of them, with the label the
+ * console's policy editor shows and whether a client nobody restricted gets it (what most work
+ * needs, in a tools/list that fits a model's context); an administrator switches the others on
+ * per client (its policy's toolsets). Which tools a toolset holds is the server's catalogue
+ * (server/mcp/tools/<toolset>.tools.ts, one file per name here, keyed by these names in
+ * catalogue.ts); a toolset's service is its name's first word, which the catalogue's test checks
+ * against every tool's service.
  */
 export const TOOLSETS = {
   "jira-issues": { label: "Jira issues: search, read, create, update, assign, comment, transitions", default: true },
@@ -73,12 +77,8 @@ export type ClientPolicyInput = z.input<typeof ClientPolicySchema>;
 /** The policy of a client nobody restricted. */
 export const OPEN_POLICY: ClientPolicy = { readOnly: false, toolsets: null, disabledTools: [], jiraProjects: null, confluenceSpaces: null, bitbucketRepositories: null };
 
-/** The toolsets of each service, to tell whether a policy leaves a client any of it. */
-const SERVICE_TOOLSETS: Record<"jira" | "confluence" | "bitbucket", Toolset[]> = {
-  jira: ["jira-issues", "jira-comments", "jira-worklogs", "jira-links", "jira-projects", "jira-admin", "jira-agile", "jira-attachments"],
-  confluence: ["confluence-pages", "confluence-comments", "confluence-tree", "confluence-history", "confluence-attachments"],
-  bitbucket: ["bitbucket-code", "bitbucket-prs", "bitbucket-history", "bitbucket-reviews"],
-};
+/** A service's toolsets: those named after it (`jira-…`). */
+export const toolsetsOfService = (service: "jira" | "confluence" | "bitbucket"): Toolset[] => TOOLSET_NAMES.filter((t) => t.startsWith(`${service}-`));
 
 const SERVICE_NAMES = { jira: "Jira", confluence: "Confluence", bitbucket: "Bitbucket" } as const;
 
@@ -99,7 +99,7 @@ export function proxyRefusal(p: ClientPolicy | null | undefined, service: "jira"
   const tools = p.disabledTools.filter((name) => name.startsWith(`${service}_`));
   if (tools.length > 0) return `its policy switches off ${SERVICE_NAMES[service]} tools (${tools.slice(0, 5).join(", ")}${tools.length > 5 ? ", …" : ""})`;
   // Every service has a default toolset, so a client left none of a service's is caught here too.
-  const off = SERVICE_TOOLSETS[service].filter((t) => TOOLSETS[t].default && !toolsetsOf(p).includes(t));
+  const off = toolsetsOfService(service).filter((t) => TOOLSETS[t].default && !toolsetsOf(p).includes(t));
   return off.length > 0 ? `its policy switches off ${SERVICE_NAMES[service]} toolsets (${off.join(", ")})` : null;
 }
 

@@ -123,8 +123,9 @@ export function createConfluenceClient(http: UpstreamHttp, target: TargetProvide
       }
     },
 
-    getPage: (id: string, bodyFormat: "storage" | "atlas_doc_format" | "view" = "storage") =>
-      call<ConfluencePage>({ path: `/api/v2/pages/${enc(id)}`, query: { "body-format": bodyFormat } }),
+    /** `bodyFormat` null: the page's facts (its space, title, version) without its body, as an allow-list check reads it. */
+    getPage: (id: string, bodyFormat: "storage" | "atlas_doc_format" | "view" | null = "storage") =>
+      call<ConfluencePage>({ path: `/api/v2/pages/${enc(id)}`, query: { "body-format": bodyFormat ?? undefined } }),
 
     pagesInSpace: (spaceId: string, maxItems?: number) => follow<ConfluencePage>({ path: `/api/v2/spaces/${enc(spaceId)}/pages`, query: { limit: 100 } }, maxItems),
 

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TOOLSET_NAMES, type ClientPolicyInput } from "../../../contract/policy";
+import type { ClientPolicyInput } from "../../../contract/policy";
 import { createClient } from "../../oauth/oauth.adversarial.helpers";
 import { mcpClient, startMcpRig, type McpRig } from "../mcp.test-rig";
+import { closeToolTest, putPolicy } from "./tool-test-kit";
 
 // @pglite-only: the tools' answers come from the sandbox; the database only holds the tokens and the audit rows.
 
@@ -16,22 +17,17 @@ describe("allow-lists reach into fields, related objects and comments", () => {
   let open: Awaited<ReturnType<typeof mcpClient>>;
   let limited: Awaited<ReturnType<typeof mcpClient>>;
   let limitedId: string;
-  const setLimited = async (p: ClientPolicyInput) => expect((await rig.admin.put(`/api/admin/oauth-clients/${limitedId}/policy`, { toolsets: TOOLSET_NAMES, ...p })).status).toBe(200);
+  const setLimited = async (p: ClientPolicyInput) => expect((await putPolicy(rig, limitedId, p)).status).toBe(200);
   beforeAll(async () => {
     rig = await startMcpRig({ upstream: { maxAttempts: 1 } });
-    if ((await rig.admin.put(`/api/admin/oauth-clients/${rig.client.clientId}/policy`, { toolsets: TOOLSET_NAMES })).status !== 200) throw new Error("policy");
+    if ((await putPolicy(rig, rig.client.clientId)).status !== 200) throw new Error("policy");
     open = await mcpClient(rig, await rig.token("read write"), "reach-open");
     const client = await createClient(rig, { name: "BK only" });
     limitedId = client.clientId;
     await setLimited({ jiraProjects: ["BK"], bitbucketRepositories: ["api-gateway"] });
     limited = await mcpClient(rig, await rig.token("read write", client), "reach-limited");
   });
-  afterAll(async () => {
-    await open?.close();
-    await limited?.close();
-    await rig?.t.close();
-    await rig?.sandbox.close();
-  });
+  afterAll(() => closeToolTest(rig, open, limited));
 
   const OUTSIDE = /This client may not use the Jira project OPS: an administrator limited it to BK/;
   /** An issue or project named by id is refused without naming where it lives (nor whether it exists). */

@@ -1,21 +1,23 @@
 import { z } from "zod";
 import { cursorArg, pageNumber } from "./cursor";
-import { repositoryArg, repositoryTarget, SLUG, workspaceArg, workspaceOf } from "./bitbucket.tools";
-import { assertRepositoryAllowed, repositoryAllowed } from "./policy";
-import { defineTool, READ_ONLY, wellFormed } from "./tool";
+import { href, repositoryArg, repositoryTarget, SLUG, workspaceArg, workspaceOf } from "./bitbucket-common";
+import { shortDate } from "./format";
+import { allowedSlugs, repositoryAllowed } from "./policy";
+import { defineTool, READ_ONLY, wellFormed, type ToolContext } from "./tool";
 
-/** Reading code on Bitbucket: search across a workspace's repositories, and files or directories at a branch, tag or commit. */
+/** The bitbucket-code toolset: a workspace's repositories, code search across them, and files or directories at a branch, tag or commit. */
 
 export const bitbucketSearchCode = defineTool({
   name: "bitbucket_search_code",
   service: "bitbucket",
   toolset: "bitbucket-code",
+  reaches: [{ kind: "bitbucket-repository", arg: "repository", workspaceArg: "workspace" }, { kind: "listing", service: "bitbucket" }],
   scope: "read",
-  description: "Search code on the main branches of a Bitbucket workspace: every word must appear; quote a phrase (\"retry policy\").",
+  description: "Search code on a Bitbucket workspace's main branches (every word must appear; quote a phrase). Returns files and matching lines.",
   input: z.object({
     workspace: workspaceArg,
     query: z.string().trim().min(1, "query must not be empty").max(200, "query may be at most 200 characters"),
-    repository: z.string().regex(SLUG, "repository must be a repository slug such as api-gateway").optional().describe("Only this repository (its slug)."),
+    repository: z.string().regex(SLUG, "repository must be a repository slug such as api-gateway").optional(),
     maxResults: z.number().int().min(1).max(50, "maxResults may be at most 50").default(10),
     cursor: cursorArg,
   }),
@@ -26,7 +28,6 @@ export const bitbucketSearchCode = defineTool({
   annotations: { title: "Search code on Bitbucket", ...READ_ONLY },
   async run({ workspace: given, query, repository: slug, maxResults, cursor }, ctx) {
     const workspace = workspaceOf(ctx, given);
-    if (slug) assertRepositoryAllowed(ctx, workspace, slug);
     const scope = `bitbucket_search_code\u0000${workspace}\u0000${slug ?? ""}\u0000${query}`;
     const pageNo = pageNumber(ctx.cursors, scope, cursor, 1);
     const page = await ctx.clients.bitbucket.searchCode(workspace, slug ? `repo:${slug} ${query}` : query, pageNo);
@@ -52,12 +53,13 @@ export const bitbucketGetFile = defineTool({
   name: "bitbucket_get_file",
   service: "bitbucket",
   toolset: "bitbucket-code",
+  reaches: [{ kind: "bitbucket-repository", arg: "repository" }],
   scope: "read",
-  description: "Read a file at a branch, tag or commit (the main branch by default), cut after maxLines; a directory's path (or an empty one) lists its entries.",
+  description: "Read a file at a branch, tag or commit (default: main branch), cut at maxLines; a directory's path, or \"\", lists it.",
   input: z.object({
     repository: repositoryArg,
-    path: wellFormed(z.string().max(1000).regex(/^(?!\/)(?!.*(^|\/)\.\.?(\/|$))[^\0\\]*$/, "path must be relative, without . or .. segments"), "path").default("").describe("e.g. src/index.ts; empty for the top level."),
-    ref: z.string().regex(/^[\w./-]{1,200}$/, "ref must be a branch, tag or commit hash").optional().describe("Branch, tag or commit; default the main branch."),
+    path: wellFormed(z.string().max(1000).regex(/^(?!\/)(?!.*(^|\/)\.\.?(\/|$))[^\0\\]*$/, "path must be relative, without . or .. segments"), "path").default(""),
+    ref: z.string().regex(/^[\w./-]{1,200}$/, "ref must be a branch, tag or commit hash").optional(),
     maxLines: z.number().int().min(10).max(5000, "maxLines may be at most 5000").default(400),
   }),
   output: z.object({
@@ -103,4 +105,72 @@ export const bitbucketGetFile = defineTool({
   },
 });
 
-export const BITBUCKET_CODE_TOOLS = [bitbucketSearchCode, bitbucketGetFile];
+/**
+ * Under a repository allow-list, the BBQL clause that keeps a listing to the listed repositories of
+ * `workspace`, so that Bitbucket's page, its `size` and its next page count only those (a filter
+ * after the fact would still tell how many others there are, and `nameContains` would probe their
+ * names). null without a list; "" when none of the listed repositories is in this workspace. A slug
+ * needs no escaping: the policy's pattern (contract/policy.ts) admits only letters, digits, `_`, `.` and `-`.
+ */
+function allowedRepositoriesClause(ctx: ToolContext, workspace: string): string | null {
+  return allowedSlugs(ctx.policy, workspace)?.map((slug) => `slug = "${slug}"`).join(" OR ") ?? null;
+}
+
+const RepositorySchema = z.object({
+  slug: z.string(),
+  name: z.string(),
+  fullName: z.string(),
+  description: z.string(),
+  language: z.string().nullable(),
+  isPrivate: z.boolean().nullable(),
+  mainBranch: z.string().nullable(),
+  updated: z.string().nullable(),
+  url: z.string().nullable(),
+});
+
+export const bitbucketListRepositories = defineTool({
+  name: "bitbucket_list_repositories",
+  service: "bitbucket",
+  toolset: "bitbucket-code",
+  reaches: [{ kind: "listing", service: "bitbucket" }],
+  scope: "read",
+  description: "List a workspace's Bitbucket repositories, latest changed first. Tools take a repository as slug or workspace/slug.",
+  input: z.object({
+    workspace: workspaceArg,
+    nameContains: wellFormed(z.string().trim().min(1).max(100, "nameContains may be at most 100 characters"), "nameContains").optional(),
+    maxResults: z.number().int().min(1, "maxResults must be at least 1").max(100, "maxResults may be at most 100").default(25),
+    cursor: cursorArg,
+  }),
+  output: z.object({ workspace: z.string(), repositories: z.array(RepositorySchema), total: z.number().int().nullable(), nextCursor: z.string().nullable() }),
+  annotations: { title: "List Bitbucket repositories", ...READ_ONLY },
+  async run({ workspace: given, nameContains, maxResults, cursor }, ctx) {
+    const workspace = workspaceOf(ctx, given);
+    const named = nameContains ? `name ~ "${nameContains.replace(/["\\]/g, "")}"` : undefined;
+    const only = allowedRepositoriesClause(ctx, workspace);
+    const q = only === null ? named : [`(${only})`, named].filter(Boolean).join(" AND ");
+    const scope = `bitbucket_list_repositories\u0000${workspace}\u0000${nameContains ?? ""}\u0000${only ?? ""}`;
+    const pageNo = pageNumber(ctx.cursors, scope, cursor, 1);
+    // None of the listed repositories is in this workspace: nothing to ask Bitbucket.
+    const page = only === "" ? { values: [], size: 0, next: undefined, page: pageNo } : await ctx.clients.bitbucket.repositoriesPage(workspace, { q, pagelen: maxResults, page: pageNo, sort: "-updated_on" });
+    const repositories = page.values.filter((r) => repositoryAllowed(ctx.policy, workspace, r.slug)).map((r) => {
+      const raw = r as typeof r & { description?: string; language?: string; updated_on?: string; links?: unknown };
+      return {
+        slug: r.slug,
+        name: r.name,
+        fullName: r.full_name,
+        description: (raw.description ?? "").slice(0, 200),
+        language: raw.language || null,
+        isPrivate: r.is_private ?? null,
+        mainBranch: r.mainbranch?.name ?? null,
+        updated: raw.updated_on ?? null,
+        url: href(raw.links, "html"),
+      };
+    });
+    const nextCursor = page.next ? ctx.cursors.seal(scope, String((page.page ?? pageNo) + 1)) : null;
+    const lines = repositories.map((r) => `- ${r.slug}${r.name !== r.slug ? ` (${r.name})` : ""}: ${r.description || "no description"} — ${[r.language, r.mainBranch ? `main branch ${r.mainBranch}` : null, r.updated ? `updated ${shortDate(r.updated)}` : null].filter(Boolean).join(" · ")}`);
+    const head = repositories.length === 0 ? `No repositories in ${workspace}${nameContains ? ` matching "${nameContains}"` : ""}.` : `${repositories.length} repositor${repositories.length === 1 ? "y" : "ies"} in ${workspace}${page.size !== undefined ? ` (of ${page.size})` : ""}:`;
+    return { structured: { workspace, repositories, total: page.size ?? null, nextCursor }, text: [head, ...lines, ...(nextCursor ? [`nextCursor: ${nextCursor}`] : [])].join("\n") };
+  },
+});
+
+export const BITBUCKET_CODE_TOOLS = [bitbucketListRepositories, bitbucketSearchCode, bitbucketGetFile];

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TOOLSET_NAMES } from "../../../contract/policy";
 import { mcpClient, modernRpc, startMcpRig, type McpRig } from "../mcp.test-rig";
+import { closeToolTest, putPolicy, sandboxFault } from "./tool-test-kit";
 
 // @pglite-only: the tools' answers come from the sandbox; the database only holds the token and the audit rows (tool-calls and policy tests run on both).
 
@@ -10,21 +10,17 @@ const REPO = "api-gateway";
 describe("Bitbucket history tools", () => {
   let rig: McpRig;
   let client: Awaited<ReturnType<typeof mcpClient>>;
-  const policy = (p: Record<string, unknown>) => rig.admin.put(`/api/admin/oauth-clients/${rig.client.clientId}/policy`, { toolsets: TOOLSET_NAMES, ...p });
+  const policy = (p: Record<string, unknown>) => putPolicy(rig, rig.client.clientId, p);
   beforeAll(async () => {
     rig = await startMcpRig({ upstream: { maxAttempts: 1 } });
     const set = await policy({});
     if (set.status !== 200) throw new Error(`policy: ${set.status}`);
     client = await mcpClient(rig, await rig.token("read write"), "bitbucket-history-test");
   });
-  afterAll(async () => {
-    await client?.close();
-    await rig?.t.close();
-    await rig?.sandbox.close();
-  });
+  afterAll(() => closeToolTest(rig, client));
 
   const call = (name: string, args: Record<string, unknown>) => client.call(name, args);
-  const fault = (spec: Record<string, unknown>) => fetch(`${rig.sandbox.url}/__sandbox/faults`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ ...spec, times: 1 }) });
+  const fault = (spec: Record<string, unknown>) => sandboxFault(rig, { ...spec, times: 1 });
   /** The latest commit of api-gateway's main branch with exactly one parent (not a merge, not the root). */
   const plainCommit = async () => {
     const commits = (await call("bitbucket_list_commits", { repository: REPO, maxResults: 50 })).data.commits as { hash: string; message: string }[];

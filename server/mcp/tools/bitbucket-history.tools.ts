@@ -4,7 +4,7 @@ import type { BitbucketCommit, BitbucketDiffstat } from "../../upstream/bitbucke
 import type { ClientPolicy } from "../../../contract/policy";
 import { clip, nameOf, shortDate } from "./format";
 import { diffAnswer, diffMaxLinesArg, diffPathsArg, DiffOutputSchema } from "./bitbucket-diff";
-import { href, repositoryArg as repository, repositoryTarget } from "./bitbucket.tools";
+import { href, repositoryArg as repository, repositoryTarget } from "./bitbucket-common";
 import { defineTool, READ_ONLY, ToolError, WRITES, type ToolContext } from "./tool";
 
 /** A repository's history: its branches (and a new one), the commits on one, one commit and its diff; the workspaces and a repository's facts. */
@@ -33,6 +33,7 @@ export const bitbucketListBranches = defineTool({
   name: "bitbucket_list_branches",
   service: "bitbucket",
   toolset: "bitbucket-history",
+  reaches: [{ kind: "bitbucket-repository", arg: "repository" }],
   scope: "read",
   description: "A repository's branches with their latest commit (hash, date, author, message). Read a branch's files with bitbucket_get_file (ref).",
   input: z.object({ repository, maxResults: z.number().int().min(1).max(200, "maxResults may be at most 200").default(50) }),
@@ -51,6 +52,7 @@ export const bitbucketListCommits = defineTool({
   name: "bitbucket_list_commits",
   service: "bitbucket",
   toolset: "bitbucket-history",
+  reaches: [{ kind: "bitbucket-repository", arg: "repository" }],
   scope: "read",
   description: "The latest commits of a repository's branch, tag or commit (the main branch by default), newest first: hash, date, author, first line of the message, link.",
   input: z.object({
@@ -74,6 +76,7 @@ export const bitbucketCreateBranch = defineTool({
   name: "bitbucket_create_branch",
   service: "bitbucket",
   toolset: "bitbucket-history",
+  reaches: [{ kind: "bitbucket-repository", arg: "repository" }],
   scope: "write",
   description: "Create a branch in a Bitbucket repository, from the main branch or from a given branch, tag or commit.",
   input: z.object({
@@ -106,6 +109,7 @@ export const bitbucketListWorkspaces = defineTool({
   name: "bitbucket_list_workspaces",
   service: "bitbucket",
   toolset: "bitbucket-history",
+  reaches: [{ kind: "listing", service: "bitbucket" }],
   scope: "read",
   description: "The Bitbucket workspaces the account is a member of: slug, name, its permission, link.",
   input: z.object({ maxResults: z.number().int().min(1, "maxResults must be at least 1").max(100, "maxResults may be at most 100").default(50) }),
@@ -123,6 +127,7 @@ export const bitbucketGetRepository = defineTool({
   name: "bitbucket_get_repository",
   service: "bitbucket",
   toolset: "bitbucket-history",
+  reaches: [{ kind: "bitbucket-repository", arg: "repository" }],
   scope: "read",
   description: "A repository's facts: description, language, main branch, size, visibility, last update, link and clone URLs.",
   input: z.object({ repository }),
@@ -179,6 +184,7 @@ export const bitbucketGetCommit = defineTool({
   name: "bitbucket_get_commit",
   service: "bitbucket",
   toolset: "bitbucket-history",
+  reaches: [{ kind: "bitbucket-repository", arg: "repository" }],
   scope: "read",
   description: "A commit: author, date, message, parents, and changed files with line counts.",
   input: z.object({ repository, commit: commitArg, maxFiles: z.number().int().min(1, "maxFiles must be at least 1").max(200, "maxFiles may be at most 200").default(50) }),
@@ -228,6 +234,7 @@ export const bitbucketGetCommitDiff = defineTool({
   name: "bitbucket_get_commit_diff",
   service: "bitbucket",
   toolset: "bitbucket-history",
+  reaches: [{ kind: "bitbucket-repository", arg: "repository" }],
   scope: "read",
   description: "A commit's unified diff against its first parent, cut after maxLines with `truncated` set; narrow it with paths.",
   input: z.object({ repository, commit: commitArg, maxLines: diffMaxLinesArg, paths: diffPathsArg }),

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TOOLSET_NAMES } from "../../../contract/policy";
 import { mcpClient, modernRpc, startMcpRig, type McpRig } from "../mcp.test-rig";
+import { closeToolTest, putPolicy } from "./tool-test-kit";
 
 // @pglite-only: the tools' answers come from the sandbox; the database only holds the token and the audit rows (tool-calls and policy tests run on both).
 
@@ -14,11 +14,7 @@ describe("Bitbucket pull request tools", () => {
     rig = await startMcpRig({ upstream: { maxAttempts: 1 } });
     client = await mcpClient(rig, await rig.token("read write"), "bitbucket-prs-test");
   });
-  afterAll(async () => {
-    await client?.close();
-    await rig?.t.close();
-    await rig?.sandbox.close();
-  });
+  afterAll(() => closeToolTest(rig, client));
 
   const call = (name: string, args: Record<string, unknown>) => client.call(name, args);
   const openPrs = async () => (await call("bitbucket_list_pull_requests", { repository: REPO, maxResults: 50 })).data.pullRequests as unknown as { id: number; title: string; state: string }[];
@@ -149,14 +145,11 @@ describe("MCP_DESTRUCTIVE_TOOLS=false", () => {
   beforeAll(async () => {
     rig = await startMcpRig({ MCP_DESTRUCTIVE_TOOLS: false });
   });
-  afterAll(async () => {
-    await rig?.t.close();
-    await rig?.sandbox.close();
-  });
+  afterAll(() => closeToolTest(rig));
 
   it("hides merge, decline, the Jira deletes and the Confluence page delete from every client, and refuses them", async () => {
     // Every toolset on: the switch hides destructive tools whatever the policy offers.
-    expect((await rig.admin.put(`/api/admin/oauth-clients/${rig.client.clientId}/policy`, { toolsets: TOOLSET_NAMES })).status).toBe(200);
+    expect((await putPolicy(rig, rig.client.clientId)).status).toBe(200);
     const token = await rig.token("read write");
     const list = await modernRpc(rig.baseUrl, token, "tools/list");
     const names = (list.json.result.tools as { name: string }[]).map((t) => t.name);

@@ -1,14 +1,16 @@
 import { z } from "zod";
 import { cursorArg, pageNumber } from "./cursor";
-import { nameOf, shortDate } from "./format";
+import { collect } from "../../upstream/paginate";
+import { clip, nameOf, shortDate } from "./format";
 import { diffAnswer, diffMaxLinesArg, diffPathsArg, DiffOutputSchema } from "./bitbucket-diff";
-import { href, repositoryArg as repository, repositoryTarget } from "./bitbucket.tools";
+import { href, repositoryArg as repository, repositoryTarget } from "./bitbucket-common";
 import { defineTool, DESTRUCTIVE, READ_ONLY, wellFormed, WRITES } from "./tool";
 
 /**
- * Working on Bitbucket pull requests: list them, read the diff (bounded), comment (also on a
- * line, or as a reply), approve, and the destructive pair merge and decline (hidden when
- * MCP_DESTRUCTIVE_TOOLS=false). Bitbucket's rich text is Markdown already.
+ * The bitbucket-prs toolset: list pull requests, read one and its diff (bounded), open one,
+ * comment (also on a line, or as a reply), approve or request changes, and the destructive pair
+ * merge and decline (hidden when MCP_DESTRUCTIVE_TOOLS=false). Bitbucket's rich text is Markdown
+ * already.
  */
 
 const pullRequestId = z.number().int("pullRequestId must be a whole number").min(1, "pullRequestId must be at least 1").max(10_000_000);
@@ -30,8 +32,9 @@ export const bitbucketListPullRequests = defineTool({
   name: "bitbucket_list_pull_requests",
   service: "bitbucket",
   toolset: "bitbucket-prs",
+  reaches: [{ kind: "bitbucket-repository", arg: "repository" }],
   scope: "read",
-  description: "List a repository's pull requests, newest activity first: open ones by default.",
+  description: "List a repository's pull requests (open by default), newest activity first: id, title, author, branches; nextCursor pages on.",
   input: z.object({
     repository,
     state: z.enum(STATES, { error: `state must be one of ${STATES.join(", ")}` }).default("OPEN"),
@@ -70,8 +73,9 @@ export const bitbucketGetPullRequestDiff = defineTool({
   name: "bitbucket_get_pull_request_diff",
   service: "bitbucket",
   toolset: "bitbucket-prs",
+  reaches: [{ kind: "bitbucket-repository", arg: "repository" }],
   scope: "read",
-  description: "A pull request's unified diff, cut after maxLines with `truncated` set; narrow it to some files with paths.",
+  description: "Read a pull request's unified diff, cut at maxLines; paths narrows it to some files.",
   input: z.object({
     repository,
     pullRequestId,
@@ -90,16 +94,17 @@ export const bitbucketCommentPullRequest = defineTool({
   name: "bitbucket_comment_pull_request",
   service: "bitbucket",
   toolset: "bitbucket-prs",
+  reaches: [{ kind: "bitbucket-repository", arg: "repository" }],
   scope: "write",
-  description: "Comment on a pull request in Markdown: on the whole PR, on a file's line (path, line), or as a reply (parentId).",
+  description: "Comment on a pull request in Markdown: on the whole PR, a file's line (path, line), or as a reply (parentId).",
   input: z
     .object({
       repository,
       pullRequestId,
-      body: z.string().trim().min(1, "body must not be empty").max(32_000, "body may be at most 32000 characters").describe("Markdown."),
-      path: wellFormed(z.string().min(1).max(500), "path").optional().describe("Comment on this file…"),
-      line: z.number().int().min(1).max(10_000_000).optional().describe("…at this line of its new version."),
-      parentId: z.number().int().min(1).optional().describe("Reply to this comment."),
+      body: z.string().trim().min(1, "body must not be empty").max(32_000, "body may be at most 32000 characters"),
+      path: wellFormed(z.string().min(1).max(500), "path").optional(),
+      line: z.number().int().min(1).max(10_000_000).optional(),
+      parentId: z.number().int().min(1).optional(),
     })
     .refine((a) => (a.path === undefined) === (a.line === undefined), "path and line go together: give both for a comment on a line, or neither"),
   output: z.object({ commentId: z.number().int(), url: z.string().nullable() }),
@@ -120,9 +125,10 @@ export const bitbucketApprovePullRequest = defineTool({
   name: "bitbucket_approve_pull_request",
   service: "bitbucket",
   toolset: "bitbucket-prs",
+  reaches: [{ kind: "bitbucket-repository", arg: "repository" }],
   scope: "write",
   description: "Approve a pull request, or withdraw the approval (approve: false).",
-  input: z.object({ repository, pullRequestId, approve: z.boolean().default(true).describe("false withdraws the approval.") }),
+  input: z.object({ repository, pullRequestId, approve: z.boolean().default(true) }),
   output: z.object({ approved: z.boolean() }),
   annotations: { title: "Approve a Bitbucket pull request", ...WRITES, idempotentHint: true },
   async run({ repository: slug, pullRequestId: id, approve }, ctx) {
@@ -133,19 +139,19 @@ export const bitbucketApprovePullRequest = defineTool({
   },
 });
 
-
 export const bitbucketMergePullRequest = defineTool({
   name: "bitbucket_merge_pull_request",
   service: "bitbucket",
   toolset: "bitbucket-prs",
+  reaches: [{ kind: "bitbucket-repository", arg: "repository" }],
   scope: "write",
-  description: "Merge an open pull request (merge_commit, squash or fast_forward). This changes the destination branch: confirm with the user first.",
+  description: "Merge an open pull request into its destination branch (strategy: merge_commit by default). Confirm with the user first.",
   input: z.object({
     repository,
     pullRequestId,
     strategy: z.enum(["merge_commit", "squash", "fast_forward"], { error: "strategy must be merge_commit, squash or fast_forward" }).default("merge_commit"),
-    message: z.string().trim().min(1).max(5000).optional().describe("The commit message; Bitbucket's by default."),
-    closeSourceBranch: z.boolean().optional().describe("Delete the source branch."),
+    message: z.string().trim().min(1).max(5000).optional(),
+    closeSourceBranch: z.boolean().optional(),
   }),
   output: z.object({ state: z.string(), mergeCommit: z.string().nullable(), url: z.string().nullable() }),
   annotations: { title: "Merge a Bitbucket pull request", ...DESTRUCTIVE },
@@ -163,6 +169,7 @@ export const bitbucketDeclinePullRequest = defineTool({
   name: "bitbucket_decline_pull_request",
   service: "bitbucket",
   toolset: "bitbucket-prs",
+  reaches: [{ kind: "bitbucket-repository", arg: "repository" }],
   scope: "write",
   description: "Decline an open pull request. A tool cannot reopen it: confirm with the user first.",
   input: z.object({ repository, pullRequestId }),
@@ -184,16 +191,17 @@ export const bitbucketCreatePullRequest = defineTool({
   name: "bitbucket_create_pull_request",
   service: "bitbucket",
   toolset: "bitbucket-prs",
+  reaches: [{ kind: "bitbucket-repository", arg: "repository" }],
   scope: "write",
-  description: "Open a pull request from a branch (to the main branch unless destination is given), with a Markdown description and reviewers.",
+  description: "Open a pull request from source to destination (default: main branch) with a Markdown description and reviewers (UUIDs or account ids).",
   input: z.object({
     repository,
     title: z.string().trim().min(1, "title must not be empty").max(255, "title may be at most 255 characters"),
-    source: BRANCH.describe("The branch with the changes."),
-    destination: BRANCH.optional().describe("Default: the main branch."),
-    description: z.string().max(32_000, "description may be at most 32000 characters").optional().describe("Markdown."),
-    reviewers: z.array(REVIEWER).max(20, "at most 20 reviewers").optional().describe("Reviewers' {UUID}s or account ids."),
-    closeSourceBranch: z.boolean().optional().describe("Delete the source branch."),
+    source: BRANCH,
+    destination: BRANCH.optional(),
+    description: z.string().max(32_000, "description may be at most 32000 characters").optional(),
+    reviewers: z.array(REVIEWER).max(20, "at most 20 reviewers").optional(),
+    closeSourceBranch: z.boolean().optional(),
   }),
   output: z.object({ id: z.number().int(), title: z.string(), source: z.string(), destination: z.string().nullable(), url: z.string().nullable() }),
   annotations: { title: "Open a Bitbucket pull request", ...WRITES },
@@ -210,9 +218,10 @@ export const bitbucketRequestChanges = defineTool({
   name: "bitbucket_request_changes",
   service: "bitbucket",
   toolset: "bitbucket-prs",
+  reaches: [{ kind: "bitbucket-repository", arg: "repository" }],
   scope: "write",
-  description: "Mark a pull request as needing changes, or withdraw that (request: false). Say what to change in a comment.",
-  input: z.object({ repository, pullRequestId, request: z.boolean().default(true).describe("false withdraws the request.") }),
+  description: "Mark a pull request as needing changes (say what in a comment), or withdraw that (request: false).",
+  input: z.object({ repository, pullRequestId, request: z.boolean().default(true) }),
   output: z.object({ changesRequested: z.boolean() }),
   annotations: { title: "Request changes on a Bitbucket pull request", ...WRITES, idempotentHint: true },
   async run({ repository: slug, pullRequestId: id, request }, ctx) {
@@ -223,4 +232,80 @@ export const bitbucketRequestChanges = defineTool({
   },
 });
 
-export const BITBUCKET_PR_TOOLS = [bitbucketListPullRequests, bitbucketGetPullRequestDiff, bitbucketCreatePullRequest, bitbucketCommentPullRequest, bitbucketApprovePullRequest, bitbucketRequestChanges, bitbucketMergePullRequest, bitbucketDeclinePullRequest];
+export const bitbucketGetPullRequest = defineTool({
+  name: "bitbucket_get_pull_request",
+  service: "bitbucket",
+  toolset: "bitbucket-prs",
+  reaches: [{ kind: "bitbucket-repository", arg: "repository" }],
+  scope: "read",
+  description: "Read a Bitbucket pull request: state, branches, reviewers and approvals, description, changed files.",
+  input: z.object({
+    repository,
+    pullRequestId: z.number().int("pullRequestId must be a whole number").min(1, "pullRequestId must be at least 1").max(10_000_000),
+    includeFiles: z.boolean().default(true),
+  }),
+  output: z.object({
+    id: z.number().int(),
+    title: z.string(),
+    state: z.string(),
+    author: z.string().nullable(),
+    source: z.string().nullable(),
+    destination: z.string().nullable(),
+    description: z.string(),
+    reviewers: z.array(z.object({ name: z.string().nullable(), role: z.string().nullable(), approved: z.boolean(), state: z.string().nullable() })),
+    commentCount: z.number().int().nullable(),
+    taskCount: z.number().int().nullable(),
+    created: z.string().nullable(),
+    updated: z.string().nullable(),
+    url: z.string().nullable(),
+    files: z.array(z.object({ path: z.string(), status: z.string(), linesAdded: z.number().int(), linesRemoved: z.number().int() })),
+    filesChanged: z.number().int().nullable(),
+  }),
+  annotations: { title: "Read a Bitbucket pull request", ...READ_ONLY },
+  async run({ repository, pullRequestId, includeFiles }, ctx) {
+    const { workspace, repo } = repositoryTarget(ctx, repository);
+    const client = ctx.clients.bitbucket;
+    const [pr, stats] = await Promise.all([
+      client.pullRequest(workspace, repo, pullRequestId),
+      includeFiles ? collect(client.pullRequestDiffstat(workspace, repo, pullRequestId, 200)) : Promise.resolve([]),
+    ]);
+    const raw = pr as typeof pr & Record<string, unknown>;
+    const participants = (raw.participants as { user?: unknown; role?: string; approved?: boolean; state?: string | null }[] | undefined) ?? [];
+    const files = stats.slice(0, 50).map((s) => {
+      const st = s as typeof s & { new?: { path?: string }; old?: { path?: string } };
+      return { path: st.new?.path ?? st.old?.path ?? "?", status: s.status, linesAdded: s.lines_added ?? 0, linesRemoved: s.lines_removed ?? 0 };
+    });
+    const structured = {
+      id: pr.id,
+      title: pr.title,
+      state: pr.state,
+      author: nameOf(raw.author),
+      source: pr.source?.branch?.name ?? null,
+      destination: pr.destination?.branch?.name ?? null,
+      description: clip(typeof raw.description === "string" ? raw.description : "", 8000).text,
+      reviewers: participants.map((p) => ({ name: nameOf(p.user), role: p.role ?? null, approved: p.approved === true, state: p.state ?? null })),
+      commentCount: typeof raw.comment_count === "number" ? raw.comment_count : null,
+      taskCount: typeof raw.task_count === "number" ? raw.task_count : null,
+      created: typeof raw.created_on === "string" ? raw.created_on : null,
+      updated: typeof raw.updated_on === "string" ? raw.updated_on : null,
+      url: href(raw.links, "html"),
+      files,
+      filesChanged: includeFiles ? stats.length : null,
+    };
+    const added = files.reduce((n, f) => n + f.linesAdded, 0);
+    const removed = files.reduce((n, f) => n + f.linesRemoved, 0);
+    const text = [
+      `# PR #${structured.id}: ${structured.title} [${structured.state}]`,
+      `${repository}: ${structured.source ?? "?"} → ${structured.destination ?? "?"} · by ${structured.author ?? "?"} · created ${shortDate(structured.created) ?? "?"} · updated ${shortDate(structured.updated) ?? "?"}`,
+      `Reviewers: ${structured.reviewers.length ? structured.reviewers.map((r) => `${r.name ?? "?"} (${r.approved ? "approved" : (r.state ?? r.role ?? "pending").toLowerCase()})`).join(", ") : "none"} · ${structured.commentCount ?? 0} comments · ${structured.taskCount ?? 0} tasks`,
+      structured.url,
+      `## Description\n${structured.description || "(none)"}`,
+      includeFiles ? `## Files (${structured.filesChanged}, +${added} −${removed})\n${files.map((f) => `- ${f.status} ${f.path} (+${f.linesAdded} −${f.linesRemoved})`).join("\n")}${(structured.filesChanged ?? 0) > files.length ? `\n… and ${(structured.filesChanged ?? 0) - files.length} more` : ""}` : null,
+    ]
+      .filter(Boolean)
+      .join("\n\n");
+    return { structured, text };
+  },
+});
+
+export const BITBUCKET_PRS_TOOLS = [bitbucketListPullRequests, bitbucketGetPullRequest, bitbucketGetPullRequestDiff, bitbucketCreatePullRequest, bitbucketCommentPullRequest, bitbucketApprovePullRequest, bitbucketRequestChanges, bitbucketMergePullRequest, bitbucketDeclinePullRequest];

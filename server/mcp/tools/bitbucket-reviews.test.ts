@@ -1,7 +1,7 @@
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TOOLSET_NAMES } from "../../../contract/policy";
 import { mcpClient, modernRpc, startMcpRig, type McpRig } from "../mcp.test-rig";
+import { closeToolTest, putPolicy, sandboxFault } from "./tool-test-kit";
 
 // @pglite-only: the tools' answers come from the sandbox; the database only holds the token and the audit rows (tool-calls and policy tests run on both).
 
@@ -32,7 +32,7 @@ describe("Bitbucket review tools", () => {
   let client: Awaited<ReturnType<typeof mcpClient>>;
   /** The sandbox account's display name (the author of what the tools write). */
   let me: string;
-  const policy = (p: Record<string, unknown>) => rig.admin.put(`/api/admin/oauth-clients/${rig.client.clientId}/policy`, { toolsets: TOOLSET_NAMES, ...p });
+  const policy = (p: Record<string, unknown>) => putPolicy(rig, rig.client.clientId, p);
   beforeAll(async () => {
     rig = await startMcpRig({ upstream: { maxAttempts: 1 } });
     const set = await policy({});
@@ -40,14 +40,10 @@ describe("Bitbucket review tools", () => {
     client = await mcpClient(rig, await rig.token("read write"), "bitbucket-reviews-test");
     me = (await sandboxGet<{ display_name: string }>("/2.0/user")).display_name;
   });
-  afterAll(async () => {
-    await client?.close();
-    await rig?.t.close();
-    await rig?.sandbox.close();
-  });
+  afterAll(() => closeToolTest(rig, client));
 
   const call = (name: string, args: Record<string, unknown>) => client.call(name, args);
-  const fault = (spec: Record<string, unknown>) => fetch(`${rig.sandbox.url}/__sandbox/faults`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ ...spec, times: 1 }) });
+  const fault = (spec: Record<string, unknown>) => sandboxFault(rig, { ...spec, times: 1 });
   const sandboxGet = async <T>(path: string): Promise<T> =>
     (await (await fetch(`${rig.sandbox.url}${path}`, { headers: { authorization: `Basic ${Buffer.from("demo:sandbox-app-password").toString("base64")}` } })).json()) as T;
   /** The `n`-th open pull request of api-gateway. */

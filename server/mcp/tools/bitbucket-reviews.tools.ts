@@ -4,7 +4,7 @@ import { UpstreamError } from "../../upstream/errors";
 import type { BitbucketActivity, BitbucketComment, BitbucketTask } from "../../upstream/bitbucket.client";
 import { cursorArg, pageNumber } from "./cursor";
 import { clip, nameOf, shortDate } from "./format";
-import { href, repositoryArg as repository, repositoryTarget } from "./bitbucket.tools";
+import { href, repositoryArg as repository, repositoryTarget } from "./bitbucket-common";
 import { commitLine, CommitSchema } from "./bitbucket-history.tools";
 import { defineTool, READ_ONLY, ToolError, WRITES } from "./tool";
 
@@ -38,6 +38,7 @@ export const bitbucketGetPullRequestActivity = defineTool({
   name: "bitbucket_get_pull_request_activity",
   service: "bitbucket",
   toolset: "bitbucket-reviews",
+  reaches: [{ kind: "bitbucket-repository", arg: "repository" }],
   scope: "read",
   description: "What happened on a pull request, oldest first: opened, edits, approvals, change requests, comments, merge or decline.",
   input: z.object({ repository, pullRequestId, maxResults: z.number().int().min(1, "maxResults must be at least 1").max(200, "maxResults may be at most 200").default(50).describe("The latest this many.") }),
@@ -59,6 +60,7 @@ export const bitbucketListPullRequestCommits = defineTool({
   name: "bitbucket_list_pull_request_commits",
   service: "bitbucket",
   toolset: "bitbucket-reviews",
+  reaches: [{ kind: "bitbucket-repository", arg: "repository" }],
   scope: "read",
   description: "The commits a pull request brings, newest first: hash, date, author, first line of the message, link.",
   input: z.object({ repository, pullRequestId, maxResults: z.number().int().min(1, "maxResults must be at least 1").max(100, "maxResults may be at most 100").default(30) }),
@@ -79,6 +81,7 @@ export const bitbucketGetPullRequestDiffstat = defineTool({
   name: "bitbucket_get_pull_request_diffstat",
   service: "bitbucket",
   toolset: "bitbucket-reviews",
+  reaches: [{ kind: "bitbucket-repository", arg: "repository" }],
   scope: "read",
   description: "The files a pull request changes: status (added, modified, removed, renamed) and lines added and removed, the first maxFiles with `truncated` set. Read the lines with bitbucket_get_pull_request_diff (paths).",
   input: z.object({ repository, pullRequestId, maxFiles: z.number().int("maxFiles must be a whole number").min(1, "maxFiles must be at least 1").max(500, "maxFiles may be at most 500").default(100) }),
@@ -131,6 +134,7 @@ export const bitbucketListPullRequestComments = defineTool({
   name: "bitbucket_list_pull_request_comments",
   service: "bitbucket",
   toolset: "bitbucket-reviews",
+  reaches: [{ kind: "bitbucket-repository", arg: "repository" }],
   scope: "read",
   description: "A pull request's comments in Markdown, oldest first: inline file:line, replies, resolved state.",
   input: z.object({ repository, pullRequestId, maxResults: z.number().int().min(1, "maxResults must be at least 1").max(100, "maxResults may be at most 100").default(25), cursor: cursorArg }),
@@ -157,6 +161,7 @@ export const bitbucketResolveComment = defineTool({
   name: "bitbucket_resolve_comment",
   service: "bitbucket",
   toolset: "bitbucket-reviews",
+  reaches: [{ kind: "bitbucket-repository", arg: "repository" }],
   scope: "write",
   description: "Resolve a pull request's comment thread (its top comment), or reopen it (resolve: false).",
   input: z.object({ repository, pullRequestId, commentId, resolve: z.boolean().default(true).describe("false reopens the thread.") }),
@@ -187,6 +192,7 @@ export const bitbucketUpdatePullRequest = defineTool({
   name: "bitbucket_update_pull_request",
   service: "bitbucket",
   toolset: "bitbucket-reviews",
+  reaches: [{ kind: "bitbucket-repository", arg: "repository" }],
   scope: "write",
   description: "Edit an open pull request: title, Markdown description, destination, reviewers; what is not given stays.",
   input: z
@@ -235,6 +241,7 @@ export const bitbucketListPullRequestTasks = defineTool({
   name: "bitbucket_list_pull_request_tasks",
   service: "bitbucket",
   toolset: "bitbucket-reviews",
+  reaches: [{ kind: "bitbucket-repository", arg: "repository" }],
   scope: "read",
   description: "A pull request's tasks (to-dos): content, resolved or not, the comment each is on.",
   input: z.object({
@@ -259,6 +266,7 @@ export const bitbucketCreatePullRequestTask = defineTool({
   name: "bitbucket_create_pull_request_task",
   service: "bitbucket",
   toolset: "bitbucket-reviews",
+  reaches: [{ kind: "bitbucket-repository", arg: "repository" }],
   scope: "write",
   description: "Add a task (a to-do the author must resolve) to a pull request, or to one of its comments.",
   input: z.object({
@@ -280,6 +288,7 @@ export const bitbucketResolvePullRequestTask = defineTool({
   name: "bitbucket_resolve_pull_request_task",
   service: "bitbucket",
   toolset: "bitbucket-reviews",
+  reaches: [{ kind: "bitbucket-repository", arg: "repository" }],
   scope: "write",
   description: "Mark a pull request's task as done, or reopen it (resolved: false).",
   input: z.object({ repository, pullRequestId, taskId: z.number().int("taskId must be a whole number").min(1, "taskId must be at least 1"), resolved: z.boolean().default(true).describe("false reopens it.") }),
@@ -292,7 +301,7 @@ export const bitbucketResolvePullRequestTask = defineTool({
   },
 });
 
-export const BITBUCKET_REVIEW_TOOLS = [
+export const BITBUCKET_REVIEWS_TOOLS = [
   bitbucketGetPullRequestActivity,
   bitbucketListPullRequestCommits,
   bitbucketListPullRequestComments,

@@ -3,30 +3,55 @@ import type { CallToolResult, Tool } from "@modelcontextprotocol/server";
 import type { Logger } from "../../lib/logger";
 import { isUpstreamError, SERVICE_NAMES, type UpstreamError } from "../../upstream/errors";
 import { clip } from "./format";
+import { enforceReaches } from "./governance";
 import { ToolError, type ToolContext, type ToolSpec } from "./tool";
 
 const definitions = new WeakMap<ToolSpec, Tool>();
 
-/** JSON Schema of a zod schema as MCP wants it: an object schema, without the `$schema` key, compacted. */
+/** JSON Schema of a zod schema as MCP wants it: an object schema, without the `$schema` key, compacted (an output schema to its outline). */
 function jsonSchema(schema: z.ZodType, io: "input" | "output"): Tool["inputSchema"] {
   const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { target: "draft-2020-12", io, unrepresentable: "any" }) as Record<string, unknown>;
-  return compact({ ...rest, type: "object" }, io) as Tool["inputSchema"];
+  const compacted = compact({ ...rest, type: "object" }, io) as Tool["inputSchema"];
+  return io === "output" ? outline(compacted) : compacted;
+}
+
+/** A property's JSON type(s) alone: `{type}`, or a union's branches' types. */
+function typeOnly(schema: unknown): Record<string, unknown> {
+  const { type, anyOf } = (schema ?? {}) as { type?: unknown; anyOf?: unknown[] };
+  if (type !== undefined) return { type };
+  return Array.isArray(anyOf) ? { anyOf: anyOf.map(typeOnly) } : {};
+}
+
+/**
+ * An output schema as tools/list gives it: each field of the answer by name with its JSON type,
+ * and no deeper (issue 26 item 9: the default tools/list is held to 16,000 characters, and the
+ * output schemas were a third of it). What an array's items or a nested object hold is what the
+ * text answer shows; a model reads that text, and the structured answer still conforms to this
+ * outline (every field it has is named, with its type).
+ */
+function outline(schema: Tool["inputSchema"]): Tool["inputSchema"] {
+  const properties = (schema.properties ?? {}) as Record<string, unknown>;
+  return { type: "object", properties: Object.fromEntries(Object.keys(properties).map((name) => [name, typeOnly(properties[name])])) } as Tool["inputSchema"];
 }
 
 /**
  * tools/list is read into a model's context on every conversation, so its schemas carry only what
- * informs a call (issue 11: the catalogue's size is a figure). Dropped everywhere: the safe-integer
+ * informs a call (issue 11: the catalogue's size is a figure; issue 26 item 9: the default
+ * tools/list at most 16,000 characters, tools.size.test.ts). Dropped everywhere: the safe-integer
  * bounds zod adds to every `.int()`, which say nothing. Dropped from input schemas: `pattern`
- * (identifier syntax such as an issue key's; each such argument's description gives an example,
- * and the server still checks it and names what is wrong), `minLength: 1`, and the bounds no real
- * call comes near (`maxLength` of 2,000 and more, `maximum` of a million and more), which the
- * server still enforces. Dropped from output
+ * (identifier syntax such as an issue key's: the server still checks it and names what is wrong,
+ * with an example), `minLength: 1`, `minimum` 0 or 1, every `maxLength` and `maxItems`, and the
+ * bounds no real call comes near (`maximum` of a million and more): the server still enforces each
+ * and its message names the limit; `additionalProperties: {}` (any value, as without it) an empty
+ * default ("" or []), which is what leaving the argument out means, and a number's default (a page
+ * size or a limit: the answer says when there is more, and `maximum` says how far it goes). Dropped from output
  * schemas: `required` and `additionalProperties: false`, which restate every property name, and
  * descriptions (the text answer shows what each field holds); the looser schema still names each
  * field and its type, and every answer still conforms to it.
  * Also dropped: `propertyNames: {type: "string"}` (object keys are strings anyway).
  */
 const isPlainString = (value: unknown): boolean => JSON.stringify(value) === '{"type":"string"}';
+const isEmpty = (value: unknown): boolean => JSON.stringify(value) === "{}";
 
 function compact(node: unknown, io: "input" | "output"): unknown {
   if (Array.isArray(node)) return node.map((item) => compact(item, io));
@@ -35,7 +60,7 @@ function compact(node: unknown, io: "input" | "output"): unknown {
   for (const [key, value] of Object.entries(node)) {
     if ((key === "minimum" && value === Number.MIN_SAFE_INTEGER) || (key === "maximum" && value === Number.MAX_SAFE_INTEGER)) continue;
     if (io === "output" && (key === "required" || key === "description" || (key === "additionalProperties" && value === false))) continue;
-    if (io === "input" && (key === "pattern" || (key === "minLength" && value === 1) || (key === "maxLength" && (value as number) >= 2000) || (key === "maximum" && (value as number) >= 1_000_000))) continue;
+    if (io === "input" && (key === "pattern" || (key === "minLength" && value === 1) || (key === "minimum" && (value === 0 || value === 1)) || key === "maxLength" || key === "maxItems" || (key === "additionalProperties" && isEmpty(value)) || (key === "default" && (value === "" || typeof value === "number" || JSON.stringify(value) === "[]")) || (key === "maximum" && (value as number) >= 1_000_000))) continue;
     if (key === "propertyNames") {
       // JSON object keys are strings anyway; a key pattern (input) is checked on the server.
       const rest = compact(value, io);
@@ -98,13 +123,17 @@ function listedAnnotations({ readOnlyHint, destructiveHint, idempotentHint, open
   };
 }
 
-/** The MCP `Tool` of a spec, for tools/list: computed once per spec, then reused (it never changes). */
+/**
+ * The MCP `Tool` of a spec, for tools/list: computed once per spec, then reused (it never changes).
+ * Without `title`: MCP's title is for a client's screens only (a client shows the name without
+ * one), and the default tools/list is held to 16,000 characters (issue 26 item 9), which the
+ * descriptions a model reads need more; the console still shows each tool's title (policy options).
+ */
 export function toolDefinition(spec: ToolSpec): Tool {
   let tool = definitions.get(spec);
   if (!tool) {
     tool = {
       name: spec.name,
-      title: spec.annotations.title,
       description: spec.description,
       inputSchema: jsonSchema(spec.input, "input"),
       outputSchema: jsonSchema(spec.output, "output") as Tool["outputSchema"],
@@ -230,11 +259,13 @@ export function checkArguments(spec: ToolSpec, rawArgs: unknown): { ok: true; ar
 }
 
 /**
- * The second step: runs the tool on arguments checkArguments accepted (its `args`). `who` (the
+ * The second step: holds what the tool reaches to the client's allow-lists (governance.ts), then
+ * runs the tool on arguments checkArguments accepted (its `args`). `who` (the
  * client, the request) goes on the lines it logs, so they meet the call's audit row.
  */
 export async function runTool(spec: ToolSpec, args: unknown, ctx: ToolContext, log?: Logger, who: Record<string, unknown> = {}): Promise<CallToolResult> {
   try {
+    await enforceReaches(spec, args, ctx);
     const { structured, text } = await spec.run(args, ctx);
     return { content: [{ type: "text", text: bounded(text) }], structuredContent: withoutNulls(structured) as Record<string, unknown> };
   } catch (err) {

@@ -1,10 +1,13 @@
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import { afterAll, beforeAll, describe, expect, it, type ExpectStatic } from "vitest";
-import { TOOLSET_NAMES, type ClientPolicyInput } from "../../../contract/policy";
+import { z } from "zod";
+import type { ClientPolicyInput } from "../../../contract/policy";
 import { createClient } from "../../oauth/oauth.adversarial.helpers";
 import { mcpClient, startMcpRig, type McpRig } from "../mcp.test-rig";
 import { TOOLS } from "./catalogue";
-import type { ToolSpec } from "./tool";
+import { valuesAt } from "./governance";
+import type { Reach, ToolSpec } from "./tool";
+import { closeToolTest, putPolicy } from "./tool-test-kit";
 
 // @pglite-only: the tools' answers come from the sandbox; the database only holds the token and the audit rows (tool-calls and policy tests run on both).
 
@@ -134,42 +137,37 @@ const EXAMPLES: Record<string, Record<string, unknown>> = {
 };
 
 /** Tools a parallel branch adds: their examples may come before them (and only theirs). */
-/** Tools whose object is a board or sprint (read to be placed): refused as an id outside, naming no project. */
-const PLACED_BY_READ = new Set(["jira_list_sprints", "jira_get_sprint_issues", "jira_create_sprint", "jira_update_sprint", "jira_get_board_issues"]);
 const PENDING_TOOLS = ["jira_get_board_issues", "confluence_list_labels", "bitbucket_get_pull_request_diffstat"];
 
 type AllowListKind = "object" | "listing" | "unscoped";
-const all = (kind: AllowListKind, tools: string[]) => Object.fromEntries(tools.map((name) => [name, kind]));
+
+/** The reaches (tool.ts) an example's call holds to the allow-lists: those whose argument it gives, and its listings. */
+const reachedBy = (tool: ToolSpec, args: Record<string, unknown>): Reach[] => tool.reaches.filter((r) => r.kind === "listing" || valuesAt(args, r.arg).length > 0);
 
 /**
  * What a client whose allow-lists name only things that do not exist gets from each tool's
- * example. `object`: it names an issue, project, board, sprint, page, space, repository or pull
- * request, and is refused as outside the lists. `listing`: it searches or lists, succeeds, and
- * answers nothing. `unscoped`: it is about none of those (users, fields, link types, who I am).
+ * example, read from the tool's declared reaches. `object`: the example names an issue, project,
+ * board, sprint, page, space, repository or comment, and is refused as outside the lists.
+ * `listing`: it searches or lists, succeeds, and answers nothing. `unscoped`: it is about none of
+ * those (users, fields, link types, who I am).
  */
-const ALLOW_LIST_KIND: Record<string, AllowListKind> = {
-  ...all("listing", ["jira_search", "jira_list_projects", "jira_list_boards", "confluence_search", "confluence_list_spaces", "bitbucket_list_repositories", "bitbucket_list_workspaces", "bitbucket_search_code"]),
-  ...all("unscoped", ["jira_search_users", "jira_search_fields", "jira_current_user", "jira_list_link_types"]),
-  ...all("object", [
-    ...["jira_get_issue", "jira_get_project", "jira_get_transitions", "jira_get_create_fields", "jira_get_edit_fields", "jira_list_comments", "jira_list_worklogs", "jira_list_watchers"],
-    ...["jira_list_remote_links", "jira_list_sprints", "jira_get_sprint_issues", "jira_get_board_issues", "jira_get_epic_children", "jira_list_attachments", "jira_read_attachment"],
-    ...["jira_create_issue", "jira_create_issues", "jira_update_issue", "jira_assign_issue", "jira_add_comment", "jira_edit_comment", "jira_transition_issue", "jira_add_worklog", "jira_link_issues"],
-    ...["jira_add_watcher", "jira_remove_watcher", "jira_add_remote_link", "jira_create_version", "jira_create_sprint", "jira_update_sprint", "jira_move_issues_to_sprint", "jira_move_issues_to_backlog"],
-    ...["jira_add_attachment", "jira_delete_comment", "jira_delete_issue"],
-  ]),
-  ...all("object", [
-    ...["confluence_get_page", "confluence_get_page_by_title", "confluence_get_space", "confluence_get_page_children", "confluence_get_page_ancestors", "confluence_get_page_descendants"],
-    ...["confluence_get_page_history", "confluence_diff_page_versions", "confluence_list_comments", "confluence_list_attachments", "confluence_list_labels", "confluence_create_page"],
-    ...["confluence_update_page", "confluence_update_page_section", "confluence_add_comment", "confluence_reply_comment", "confluence_label_page", "confluence_move_page"],
-    ...["confluence_upload_attachment", "confluence_delete_page"],
-  ]),
-  ...all("object", [
-    ...["bitbucket_get_repository", "bitbucket_get_file", "bitbucket_list_branches", "bitbucket_list_commits", "bitbucket_get_commit", "bitbucket_get_commit_diff", "bitbucket_list_pull_requests"],
-    ...["bitbucket_get_pull_request", "bitbucket_get_pull_request_diff", "bitbucket_get_pull_request_diffstat", "bitbucket_get_pull_request_activity", "bitbucket_list_pull_request_commits"],
-    ...["bitbucket_list_pull_request_comments", "bitbucket_list_pull_request_tasks", "bitbucket_create_branch", "bitbucket_create_pull_request", "bitbucket_comment_pull_request"],
-    ...["bitbucket_approve_pull_request", "bitbucket_request_changes", "bitbucket_update_pull_request", "bitbucket_create_pull_request_task", "bitbucket_resolve_pull_request_task"],
-    ...["bitbucket_resolve_comment", "bitbucket_merge_pull_request", "bitbucket_decline_pull_request"],
-  ]),
+function allowListKind(tool: ToolSpec): AllowListKind {
+  const reached = reachedBy(tool, EXAMPLES[tool.name]!);
+  return reached.some((r) => r.kind !== "listing") ? "object" : reached.length > 0 ? "listing" : "unscoped";
+}
+
+/** Whether the example's first object is a board or sprint (read to be placed): refused as an id outside, naming no project. */
+const placedByRead = (tool: ToolSpec): boolean => ["jira-board", "jira-sprint"].includes(reachedBy(tool, EXAMPLES[tool.name]!).find((r) => r.kind !== "listing")?.kind ?? "");
+
+/**
+ * Arguments that name what an allow-list governs, by name: a tool taking one must declare it as
+ * a reach, so that a tool cannot escape the lists by declaring nothing (the expectations below are
+ * read from the declarations).
+ */
+const GOVERNED_ARGUMENTS: Record<ToolSpec["service"], string[]> = {
+  jira: ["issueKey", "issueKeys", "epicKey", "parentKey", "projectKey", "from", "to", "boardId", "sprintId", "commentId", "issues"],
+  confluence: ["pageId", "parentId", "targetId", "spaceKey", "commentId"],
+  bitbucket: ["repository"],
 };
 
 /**
@@ -239,7 +237,7 @@ describe("the MCP tool catalogue, every tool against the sandbox", () => {
 
   const clientWith = async (name: string, policy: ClientPolicyInput): Promise<Client> => {
     const oauth = await createClient(rig, { name });
-    const set = await rig.admin.put(`/api/admin/oauth-clients/${oauth.clientId}/policy`, { toolsets: TOOLSET_NAMES, ...policy });
+    const set = await putPolicy(rig, oauth.clientId, policy);
     if (set.status !== 200) throw new Error(`policy of ${name}: ${set.status} ${set.text}`);
     return mcpClient(rig, await rig.token("read write", oauth), name);
   };
@@ -258,11 +256,7 @@ describe("the MCP tool catalogue, every tool against the sandbox", () => {
     ]);
     for (const tool of (await open.client.listTools()).tools) listed.set(tool.name, tool as never);
   });
-  afterAll(async () => {
-    await Promise.all([open?.close(), reader?.close(), fenced?.close()]);
-    await rig?.t.close();
-    await rig?.sandbox.close();
-  });
+  afterAll(() => closeToolTest(rig, open, reader, fenced));
 
   describe("the tables", () => {
     it("give an example of every tool, and of no tool that does not exist (but the pending ones)", () => {
@@ -270,9 +264,16 @@ describe("the MCP tool catalogue, every tool against the sandbox", () => {
       expect(Object.keys(EXAMPLES).filter((n) => !NAMES.includes(n) && !PENDING_TOOLS.includes(n)), "examples of no tool").toEqual([]);
     });
 
-    it("classify every tool for the allow-lists, and no tool that does not exist (but the pending ones)", () => {
-      expect(NAMES.filter((n) => !(n in ALLOW_LIST_KIND)), "tools not classified").toEqual([]);
-      expect(Object.keys(ALLOW_LIST_KIND).filter((n) => !NAMES.includes(n) && !PENDING_TOOLS.includes(n)), "classified, but no tool").toEqual([]);
+    it("declare as a reach every argument that names what an allow-list governs", () => {
+      const undeclared = TOOLS.flatMap((tool) => {
+        const args = tool.input instanceof z.ZodObject ? Object.keys(tool.input.shape) : [];
+        const declared = new Set(tool.reaches.flatMap((r) => (r.kind === "listing" ? [] : [r.arg.split(/[[.]/)[0]])));
+        return args.filter((arg) => GOVERNED_ARGUMENTS[tool.service].includes(arg) && !declared.has(arg)).map((arg) => `${tool.name}.${arg}`);
+      });
+      expect(undeclared).toEqual([]);
+      // And every declared argument is one the tool takes.
+      const unknown = TOOLS.flatMap((tool) => tool.reaches.flatMap((r) => (r.kind !== "listing" && tool.input instanceof z.ZodObject && !(r.arg.split(/[[.]/)[0]! in tool.input.shape) ? [`${tool.name}.${r.arg}`] : [])));
+      expect(unknown).toEqual([]);
     });
 
     it("the open client is offered every tool", () => {
@@ -381,12 +382,12 @@ describe("the MCP tool catalogue, every tool against the sandbox", () => {
     it.concurrent.for(NAMES)("%s", async (name, { expect }) => {
       const tool = TOOLS.find((t) => t.name === name)!;
       const res = await fenced.call(name, EXAMPLES[name]!);
-      switch (ALLOW_LIST_KIND[name]) {
+      switch (allowListKind(tool)) {
         case "object":
           expect(res.isError, res.text).toBe(true);
           // A board or sprint is placed by a read and refused without naming its project.
           expect(res.text).toMatch(
-            PLACED_BY_READ.has(name)
+            placedByRead(tool)
               ? /^Jira (?:board|sprint) \d+ is outside this client's projects \(ZZZ\) or does not exist\. Work within those projects, or ask an administrator\.$/
               : new RegExp(`^This client may not use ${OBJECT_WORDS[tool.service]} \\S+: an administrator limited it to ${tool.service === "bitbucket" ? "nowhere/none" : "ZZZ"}\\. Work within those, or ask an administrator\\.$`),
           );

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { isUpstreamError } from "../../upstream/errors";
-import { pageInReach, pageUrl, wikiUrl } from "./confluence.tools";
+import { readPage, pageUrl, wikiUrl } from "./confluence-common";
 import { cursorArg } from "./cursor";
 import { defineTool, READ_ONLY, ToolError, wellFormed, WRITES } from "./tool";
 
@@ -39,6 +39,7 @@ export const confluenceListAttachments = defineTool({
   name: "confluence_list_attachments",
   service: "confluence",
   toolset: "confluence-attachments",
+  reaches: [{ kind: "confluence-page", arg: "pageId" }],
   scope: "read",
   description: "A Confluence page's attachments: file name, media type, size and download link. Pass nextCursor for more.",
   input: z.object({ pageId, maxResults: z.number().int().min(1, "maxResults must be at least 1").max(100, "maxResults may be at most 100").default(25), cursor: cursorArg }),
@@ -47,7 +48,7 @@ export const confluenceListAttachments = defineTool({
   async run({ pageId: id, maxResults, cursor }, ctx) {
     const scope = `confluence_list_attachments\u0000${id}`;
     const upstream = cursor === undefined ? undefined : ctx.cursors.open(scope, cursor);
-    const page = await pageInReach(ctx, id);
+    const page = await readPage(ctx, id);
     const listed = await ctx.clients.confluence.attachments(id, { limit: maxResults, ...(upstream ? { cursor: upstream } : {}) });
     const attachments = listed.results.map((a) => ({
       id: String(a.id),
@@ -69,6 +70,7 @@ export const confluenceUploadAttachment = defineTool({
   name: "confluence_upload_attachment",
   service: "confluence",
   toolset: "confluence-attachments",
+  reaches: [{ kind: "confluence-page", arg: "pageId" }],
   scope: "write",
   description: "Attach a file of at most 1 MB to a Confluence page: text as is, or binary as base64. A page's file names are unique.",
   input: z.object({
@@ -94,7 +96,7 @@ export const confluenceUploadAttachment = defineTool({
       data = Buffer.from(content, "utf8");
     }
     if (data.length > MAX_UPLOAD_BYTES) throw new ToolError(`The file is ${data.length.toLocaleString("en")} bytes; uploads are limited to 1 MB (${MAX_UPLOAD_BYTES.toLocaleString("en")} bytes). Upload a smaller file.`);
-    const page = await pageInReach(ctx, id);
+    const page = await readPage(ctx, id);
     const type = mediaType ?? mediaTypeOf(filename, encoding);
     const uploaded = await ctx.clients.confluence.uploadAttachment(id, { name: filename, data, mediaType: type, ...(comment ? { comment } : {}) }).catch((err: unknown) => {
       if (isUpstreamError(err) && err.kind === "bad_request" && /same file name/i.test(err.message)) throw new ToolError(`Page ${id} already has an attachment named ${filename}. Choose another file name.`);
@@ -115,4 +117,4 @@ export const confluenceUploadAttachment = defineTool({
   },
 });
 
-export const CONFLUENCE_ATTACHMENT_TOOLS = [confluenceListAttachments, confluenceUploadAttachment];
+export const CONFLUENCE_ATTACHMENTS_TOOLS = [confluenceListAttachments, confluenceUploadAttachment];

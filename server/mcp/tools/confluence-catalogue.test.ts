@@ -1,7 +1,7 @@
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TOOLSET_NAMES } from "../../../contract/policy";
 import { mcpClient, modernRpc, startMcpRig, type McpRig } from "../mcp.test-rig";
+import { closeToolTest, putPolicy, sandboxFault } from "./tool-test-kit";
 
 // @pglite-only: the tools' answers come from the sandbox; the database only holds the token and the audit rows (tool-calls and policy tests run on both).
 
@@ -23,7 +23,7 @@ describe("Confluence catalogue tools", () => {
   /** Each listed tool's output schema: every answer of the tools here is checked against its own. */
   const schemas = new Map<string, object>();
   const ajv = new Ajv2020({ strict: false });
-  const policy = (p: Record<string, unknown>) => rig.admin.put(`/api/admin/oauth-clients/${rig.client.clientId}/policy`, { toolsets: TOOLSET_NAMES, ...p });
+  const policy = (p: Record<string, unknown>) => putPolicy(rig, rig.client.clientId, p);
   beforeAll(async () => {
     rig = await startMcpRig({ upstream: { maxAttempts: 1 } });
     const set = await policy({});
@@ -32,18 +32,14 @@ describe("Confluence catalogue tools", () => {
     home = (await sandboxGet<{ results: { homepageId: string }[] }>("/wiki/api/v2/spaces?keys=ENG")).results[0]!.homepageId;
     for (const tool of (await client.client.listTools()).tools) if (tool.outputSchema) schemas.set(tool.name, tool.outputSchema);
   });
-  afterAll(async () => {
-    await client?.close();
-    await rig?.t.close();
-    await rig?.sandbox.close();
-  });
+  afterAll(() => closeToolTest(rig, client));
 
   const call = async (name: string, args: Record<string, unknown>) => {
     const answer = await client.call(name, args);
     if (!answer.isError) expect(ajv.validate(schemas.get(name)!, answer.data), `${name}: ${JSON.stringify(ajv.errors)}`).toBe(true);
     return answer;
   };
-  const fault = (spec: Record<string, unknown>) => fetch(`${rig.sandbox.url}/__sandbox/faults`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ ...spec, times: 1 }) });
+  const fault = (spec: Record<string, unknown>) => sandboxFault(rig, { ...spec, times: 1 });
   async function sandboxGet<T>(path: string): Promise<T> {
     const res = await fetch(`${rig.sandbox.url}${path}`, { headers: AUTH });
     if (res.status !== 200) throw new Error(`${path}: ${res.status}`);

@@ -1,14 +1,13 @@
 import { z } from "zod";
 import type { CommentKind, ConfluenceComment } from "../../upstream/confluence.client";
-import { isUpstreamError } from "../../upstream/errors";
-import { accountNames, pageInReach, pageUrl, wikiUrl } from "./confluence.tools";
+import { accountNames, findComment, readPage, pageUrl, wikiUrl } from "./confluence-common";
 import { cursorArg } from "./cursor";
 import { shortDate } from "./format";
 import { markdownToStorage } from "./markdown/markdown-to-storage";
 import { storageToMarkdown } from "./markdown/storage-to-markdown";
 import { defineTool, READ_ONLY, ToolError, WRITES, type ToolContext } from "./tool";
 
-/** A page's comments, footer and inline, as threads; replying to one. (Adding one: confluence_add_comment.) */
+/** The confluence-comments toolset: a page's comments, footer and inline, as threads; adding one, and replying to one. */
 
 const pageId = z.string().trim().regex(/^\d{1,20}$/, "pageId must be a numeric page id such as 1081519").describe("The page id.");
 const commentId = z.string().trim().regex(/^\d{1,20}$/, "commentId must be a numeric comment id, as confluence_list_comments gives it");
@@ -60,6 +59,7 @@ export const confluenceListComments = defineTool({
   name: "confluence_list_comments",
   service: "confluence",
   toolset: "confluence-comments",
+  reaches: [{ kind: "confluence-page", arg: "pageId" }],
   scope: "read",
   description: "A Confluence page's comments as threads with their replies: footer ones, then inline ones (with the text they highlight and whether resolved). Pass nextCursor for more.",
   input: z.object({
@@ -78,7 +78,7 @@ export const confluenceListComments = defineTool({
       const opened = JSON.parse(ctx.cursors.open(scope, cursor)) as Position;
       at = { k: opened.k, c: opened.c };
     }
-    const page = await pageInReach(ctx, id);
+    const page = await readPage(ctx, id);
     const roots: { kind: CommentKind; comment: ConfluenceComment }[] = [];
     while (at && roots.length < maxResults) {
       const here: Position = at;
@@ -116,22 +116,11 @@ export const confluenceListComments = defineTool({
   },
 });
 
-/** The comment and its kind: a footer comment, else an inline one. */
-async function findComment(ctx: ToolContext, id: string): Promise<{ kind: CommentKind; comment: ConfluenceComment }> {
-  for (const kind of ["footer", "inline"] as const) {
-    try {
-      return { kind, comment: await ctx.clients.confluence.comment(id, kind) };
-    } catch (err) {
-      if (!(isUpstreamError(err) && err.kind === "not_found")) throw err;
-    }
-  }
-  throw new ToolError(`There is no comment ${id} (footer or inline). List a page's comments with confluence_list_comments.`);
-}
-
 export const confluenceReplyComment = defineTool({
   name: "confluence_reply_comment",
   service: "confluence",
   toolset: "confluence-comments",
+  reaches: [{ kind: "confluence-comment", arg: "commentId" }],
   scope: "write",
   description: "Reply in Markdown to a footer or inline comment on a Confluence page.",
   input: z.object({ commentId, body: z.string().trim().min(1, "body must not be empty").max(32_000, "body may be at most 32000 characters").describe("Markdown.") }),
@@ -140,11 +129,54 @@ export const confluenceReplyComment = defineTool({
   async run({ commentId: id, body }, ctx) {
     const { kind, comment } = await findComment(ctx, id);
     if (!comment.pageId) throw new ToolError(`Comment ${id} is not on a page (a blog post's, perhaps): these tools reply on pages only.`);
-    const page = await pageInReach(ctx, String(comment.pageId));
+    const page = await readPage(ctx, String(comment.pageId));
     const reply = await ctx.clients.confluence.replyComment(id, kind, markdownToStorage(body));
     const structured = { commentId: String(reply.id), parentId: id, kind, pageId: String(page.id), url: wikiUrl(ctx, reply._links?.webui) ?? pageUrl(ctx, page) };
     return { structured, text: `Replied to ${kind} comment ${id} on "${page.title}" (reply ${structured.commentId}).${structured.url ? `\n${structured.url}` : ""}` };
   },
 });
 
-export const CONFLUENCE_COMMENT_TOOLS = [confluenceListComments, confluenceReplyComment];
+/** How often `text` occurs in the page's text (between tags, entities decoded; code bodies left out), as an inline comment's anchor. */
+function textOccurrences(storage: string, text: string): number {
+  let count = 0;
+  for (const segment of storage.replace(/<!\[CDATA\[[\s\S]*?\]\]>/g, "<>").split(/<[^>]*>/)) {
+    const plain = segment.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quot;/g, '"').replace(/&#39;|&apos;/g, "'").replace(/&amp;/g, "&");
+    for (let at = plain.indexOf(text); at >= 0; at = plain.indexOf(text, at + text.length)) count++;
+  }
+  return count;
+}
+
+export const confluenceAddComment = defineTool({
+  name: "confluence_add_comment",
+  service: "confluence",
+  toolset: "confluence-comments",
+  reaches: [{ kind: "confluence-page", arg: "pageId" }],
+  scope: "write",
+  description: "Add a comment in Markdown to a Confluence page: a footer comment, or an inline one anchored on a piece of the page's text.",
+  input: z.object({
+    pageId,
+    body: z.string().trim().min(1, "body must not be empty").max(32_000, "body may be at most 32000 characters").describe("Markdown."),
+    inline: z
+      .object({
+        text: z.string().min(1, "inline.text must not be empty").max(500, "inline.text may be at most 500 characters").describe("Page text to anchor on, within one paragraph."),
+        occurrence: z.number().int().min(1, "inline.occurrence must be at least 1").default(1).describe("Which occurrence of the text (1 = first)."),
+      })
+      .optional(),
+  }),
+  output: z.object({ commentId: z.string(), pageId: z.string() }),
+  annotations: { title: "Comment on a Confluence page", ...WRITES },
+  async run({ pageId: id, body, inline }, ctx) {
+    const page = await readPage(ctx, id);
+    if (!inline) {
+      const comment = await ctx.clients.confluence.addComment(id, markdownToStorage(body));
+      return { structured: { commentId: String(comment.id), pageId: id }, text: `Commented on page ${id} (comment ${comment.id}).` };
+    }
+    const count = textOccurrences(page.body?.storage?.value ?? "", inline.text);
+    if (count === 0) throw new ToolError(`The text "${inline.text}" does not occur in page ${id}'s text (an anchor must lie within one paragraph, without formatting across it). Read the page with confluence_get_page and quote its text exactly.`);
+    if (inline.occurrence > count) throw new ToolError(`The text "${inline.text}" occurs ${count} time${count === 1 ? "" : "s"} in page ${id}: inline.occurrence may be at most ${count}.`);
+    const comment = await ctx.clients.confluence.addInlineComment(id, markdownToStorage(body), { text: inline.text, matchCount: count, matchIndex: inline.occurrence - 1 });
+    return { structured: { commentId: String(comment.id), pageId: id }, text: `Commented inline on "${inline.text}" in page ${id} (comment ${comment.id}).` };
+  },
+});
+
+export const CONFLUENCE_COMMENTS_TOOLS = [confluenceListComments, confluenceAddComment, confluenceReplyComment];

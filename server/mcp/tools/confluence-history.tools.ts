@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { isUpstreamError } from "../../upstream/errors";
-import { accountNames as namesOf, pageInReach, pageUrl } from "./confluence.tools";
+import { accountNames as namesOf, readPage, pageUrl } from "./confluence-common";
 import { cursorArg } from "./cursor";
 import { shortDate } from "./format";
 import { unifiedLineDiff } from "./line-diff";
@@ -24,6 +24,7 @@ export const confluenceUpdatePageSection = defineTool({
   name: "confluence_update_page_section",
   service: "confluence",
   toolset: "confluence-history",
+  reaches: [{ kind: "confluence-page", arg: "pageId" }],
   scope: "write",
   description: "Replace the body of one section of a Confluence page (under the heading named) with Markdown; the rest of the page stays exactly as it was. Pass the version you read.",
   input: z.object({
@@ -37,7 +38,7 @@ export const confluenceUpdatePageSection = defineTool({
   output: z.object({ id: z.string(), title: z.string(), version: z.number().int(), heading: z.string(), url: z.string().nullable() }),
   annotations: { title: "Update one section of a Confluence page", ...WRITES, idempotentHint: true },
   async run({ pageId: id, version, heading, body, occurrence, message }, ctx) {
-    const current = await pageInReach(ctx, id);
+    const current = await readPage(ctx, id);
     const at = current.version?.number ?? 1;
     if (version !== at) throw staleVersion(id, version, at);
     const storage = current.body?.storage?.value ?? "";
@@ -62,13 +63,14 @@ export const confluenceDeletePage = defineTool({
   name: "confluence_delete_page",
   service: "confluence",
   toolset: "confluence-history",
+  reaches: [{ kind: "confluence-page", arg: "pageId" }],
   scope: "write",
   description: "Delete a Confluence page (to the space's trash, where an admin can restore it); its child pages move up to its parent.",
   input: z.object({ pageId }),
   output: z.object({ pageId: z.string(), title: z.string(), deleted: z.boolean() }),
   annotations: { title: "Delete a Confluence page", ...DESTRUCTIVE },
   async run({ pageId: id }, ctx) {
-    const page = await pageInReach(ctx, id);
+    const page = await readPage(ctx, id);
     await ctx.clients.confluence.deletePage(id);
     return { structured: { pageId: id, title: page.title, deleted: true }, text: `Deleted page ${id} "${page.title}" (moved to the trash; its child pages moved up to its parent).` };
   },
@@ -80,6 +82,7 @@ export const confluenceGetPageHistory = defineTool({
   name: "confluence_get_page_history",
   service: "confluence",
   toolset: "confluence-history",
+  reaches: [{ kind: "confluence-page", arg: "pageId" }],
   scope: "read",
   description: "A Confluence page's versions, newest first: number, author, date, message. Pass nextCursor for older ones.",
   input: z.object({ pageId, maxResults: z.number().int().min(1, "maxResults must be at least 1").max(50, "maxResults may be at most 50").default(20), cursor: cursorArg }),
@@ -88,7 +91,7 @@ export const confluenceGetPageHistory = defineTool({
   async run({ pageId: id, maxResults, cursor }, ctx) {
     const scope = `confluence_get_page_history\u0000${id}`;
     const upstream = cursor === undefined ? undefined : ctx.cursors.open(scope, cursor);
-    const page = await pageInReach(ctx, id);
+    const page = await readPage(ctx, id);
     const listed = await ctx.clients.confluence.versions(id, { limit: maxResults, ...(upstream ? { cursor: upstream } : {}) });
     const names = await namesOf(ctx, listed.results.map((v) => v.authorId ?? ""));
     const versions = listed.results.map((v) => ({ number: v.number, author: v.authorId ? (names.get(v.authorId) ?? v.authorId) : null, date: v.createdAt ?? null, message: v.message ?? "", minorEdit: v.minorEdit === true }));
@@ -102,6 +105,7 @@ export const confluenceDiffPageVersions = defineTool({
   name: "confluence_diff_page_versions",
   service: "confluence",
   toolset: "confluence-history",
+  reaches: [{ kind: "confluence-page", arg: "pageId" }],
   scope: "read",
   description: "A unified line diff of a Confluence page's Markdown between two versions (see confluence_get_page_history).",
   input: z
@@ -115,7 +119,7 @@ export const confluenceDiffPageVersions = defineTool({
   output: z.object({ pageId: z.string(), from: z.number().int(), to: z.number().int(), titleChanged: z.boolean(), diff: z.string(), added: z.number().int(), removed: z.number().int(), lines: z.number().int(), truncated: z.boolean() }),
   annotations: { title: "Diff two versions of a Confluence page", ...READ_ONLY },
   async run({ pageId: id, from, to, maxLines }, ctx) {
-    const page = await pageInReach(ctx, id);
+    const page = await readPage(ctx, id);
     const read = (n: number) =>
       ctx.clients.confluence.pageAtVersion(id, n).catch((err: unknown) => {
         if (isUpstreamError(err) && err.kind === "not_found") throw new ToolError(`Page ${id} has no version ${n} (it is at version ${page.version?.number ?? "?"}). List its versions with confluence_get_page_history.`);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TOOLSET_NAMES } from "../../../contract/policy";
 import { mcpClient, startMcpRig, type McpRig } from "../mcp.test-rig";
 import { markdownToStorage } from "./markdown/markdown-to-storage";
+import { closeToolTest, putPolicy } from "./tool-test-kit";
 
 // @pglite-only: the tools' answers come from the sandbox; the database only holds the token and the audit rows (tool-calls and policy tests run on both).
 
@@ -41,17 +41,13 @@ describe("Confluence page tools", () => {
   beforeAll(async () => {
     rig = await startMcpRig({ upstream: { maxAttempts: 1 } });
     // Every toolset: comments (confluence-comments) are not in the default set.
-    const set = await rig.admin.put(`/api/admin/oauth-clients/${rig.client.clientId}/policy`, { toolsets: TOOLSET_NAMES });
+    const set = await putPolicy(rig, rig.client.clientId);
     if (set.status !== 200) throw new Error(`policy: ${set.status}`);
     client = await mcpClient(rig, await rig.token("read write"), "confluence-pages-test");
     const auth = `Basic ${Buffer.from("demo@bridgekeeper.test:sandbox-api-token").toString("base64")}`;
     spaceKey = ((await (await fetch(`${rig.sandbox.url}/wiki/api/v2/spaces?limit=1`, { headers: { authorization: auth } })).json()) as { results: { key: string }[] }).results[0]!.key;
   });
-  afterAll(async () => {
-    await client?.close();
-    await rig?.t.close();
-    await rig?.sandbox.close();
-  });
+  afterAll(() => closeToolTest(rig, client));
   const call = (name: string, args: Record<string, unknown>) => client.call(name, args);
   const normalise = (md: string) => md.replace(/[ \t]+$/gm, "").replace(/\n{3,}/g, "\n\n").trim();
 

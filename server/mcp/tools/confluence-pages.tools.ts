@@ -1,16 +1,18 @@
 import { z } from "zod";
-import { pageInReach, pageUrl } from "./confluence.tools";
+import { explainCqlError, maxLengthArg, PageAnswerSchema, pageAnswer, readPage, pageUrl, SearchResultSchema, wikiUrl } from "./confluence-common";
+import { cursorArg, pageNumber } from "./cursor";
+import { shortDate } from "./format";
 import { markdownToStorage } from "./markdown/markdown-to-storage";
-import { assertSpaceAllowed } from "./policy";
-import { defineTool, ToolError, WRITES } from "./tool";
+import { assertResultsHeld, constrainCql } from "./policy";
+import { defineTool, READ_ONLY, ToolError, WRITES } from "./tool";
 
 /**
- * Writing Confluence pages: create, update (guarded by the version the model read) and comment.
- * Bodies are Markdown, stored as Confluence storage format (markdownToStorage), so reading the
+ * The confluence-pages toolset: finding content (CQL), reading a page, and writing pages: create,
+ * update (guarded by the version the model read). Bodies are Markdown, stored as Confluence storage format (markdownToStorage), so reading the
  * page back (confluence_get_page) gives the same Markdown.
  */
 
-const pageId = z.string().trim().regex(/^\d{1,20}$/, "pageId must be a numeric page id such as 1081519").describe("The page id.");
+const pageId = z.string().trim().regex(/^\d{1,20}$/, "pageId must be a numeric page id such as 1081519");
 const markdown = z.string().max(200_000, "the body may be at most 200000 characters");
 const PageResultSchema = z.object({ id: z.string(), title: z.string(), version: z.number().int().nullable(), url: z.string().nullable() });
 
@@ -18,21 +20,21 @@ export const confluenceCreatePage = defineTool({
   name: "confluence_create_page",
   service: "confluence",
   toolset: "confluence-pages",
+  reaches: [{ kind: "confluence-space", arg: "spaceKey" }, { kind: "confluence-page", arg: "parentId" }],
   scope: "write",
-  description: "Create a Confluence page from Markdown in a space, optionally under a parent page.",
+  description: "Create a Confluence page from Markdown in a space, optionally under parentId. Returns its id and URL.",
   input: z.object({
-    spaceKey: z.string().trim().regex(/^~?[\w-]{1,255}$/, "spaceKey must be a space key such as ENG").describe("The space key, e.g. ENG."),
+    spaceKey: z.string().trim().regex(/^~?[\w-]{1,255}$/, "spaceKey must be a space key such as ENG"),
     title: z.string().trim().min(1, "title must not be empty").max(255, "title may be at most 255 characters"),
-    body: markdown.describe("Markdown."),
-    parentId: pageId.optional().describe("Create it under this page."),
+    body: markdown,
+    parentId: pageId.optional(),
   }),
   output: PageResultSchema,
   annotations: { title: "Create a Confluence page", ...WRITES },
   async run({ spaceKey, title, body, parentId }, ctx) {
-    assertSpaceAllowed(ctx, spaceKey.toUpperCase().startsWith("~") ? spaceKey : spaceKey.toUpperCase());
     const space = await ctx.clients.confluence.spaceByKey(spaceKey);
     if (!space) throw new ToolError(`There is no Confluence space ${spaceKey}. Find spaces with confluence_search (type = space) and try again.`);
-    if (parentId) await pageInReach(ctx, parentId);
+    if (parentId) await readPage(ctx, parentId);
     const page = await ctx.clients.confluence.createPage({ spaceId: String(space.id), title, body: markdownToStorage(body), ...(parentId ? { parentId } : {}) });
     const structured = { id: String(page.id), title: page.title, version: page.version?.number ?? 1, url: pageUrl(ctx, page) };
     return { structured, text: `Created page ${structured.id} "${structured.title}" in ${space.key}${structured.url ? `\n${structured.url}` : ""}` };
@@ -43,21 +45,22 @@ export const confluenceUpdatePage = defineTool({
   name: "confluence_update_page",
   service: "confluence",
   toolset: "confluence-pages",
+  reaches: [{ kind: "confluence-page", arg: "pageId" }],
   scope: "write",
-  description: "Replace a Confluence page's body (Markdown) and/or title. Pass the version you read: if the page changed since, nothing is written and the answer names the current version.",
+  description: "Replace a Confluence page's Markdown body and/or title, given the version you read (a stale one writes nothing). Returns the new version.",
   input: z
     .object({
       pageId,
-      version: z.number().int().min(1).describe("The version you read."),
-      body: markdown.optional().describe("Markdown; replaces the whole body."),
+      version: z.number().int().min(1),
+      body: markdown.optional(),
       title: z.string().trim().min(1, "title must not be empty").max(255, "title may be at most 255 characters").optional(),
-      message: z.string().trim().max(500).optional().describe("What changed."),
+      message: z.string().trim().max(500).optional(),
     })
     .refine((a) => a.body !== undefined || a.title !== undefined, "nothing to change: give a body, a title, or both"),
   output: PageResultSchema,
   annotations: { title: "Update a Confluence page", ...WRITES, idempotentHint: true },
   async run({ pageId: id, version, body, title, message }, ctx) {
-    const current = await pageInReach(ctx, id);
+    const current = await readPage(ctx, id);
     const at = current.version?.number ?? 1;
     if (version !== at) throw new ToolError(`Version ${version} is stale: page ${id} is at version ${at}. Read it again with confluence_get_page, apply your change to the current text, and pass version ${at}.`);
     const page = await ctx.clients.confluence.updatePage(id, {
@@ -71,46 +74,64 @@ export const confluenceUpdatePage = defineTool({
   },
 });
 
-/** How often `text` occurs in the page's text (between tags, entities decoded; code bodies left out), as an inline comment's anchor. */
-export function textOccurrences(storage: string, text: string): number {
-  let count = 0;
-  for (const segment of storage.replace(/<!\[CDATA\[[\s\S]*?\]\]>/g, "<>").split(/<[^>]*>/)) {
-    const plain = segment.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quot;/g, '"').replace(/&#39;|&apos;/g, "'").replace(/&amp;/g, "&");
-    for (let at = plain.indexOf(text); at >= 0; at = plain.indexOf(text, at + text.length)) count++;
-  }
-  return count;
-}
-
-export const confluenceAddComment = defineTool({
-  name: "confluence_add_comment",
+export const confluenceSearch = defineTool({
+  name: "confluence_search",
   service: "confluence",
-  toolset: "confluence-comments",
-  scope: "write",
-  description: "Add a comment in Markdown to a Confluence page: a footer comment, or an inline one anchored on a piece of the page's text.",
+  toolset: "confluence-pages",
+  reaches: [{ kind: "listing", service: "confluence" }],
+  scope: "read",
+  description: "Find Confluence content by CQL (`space = ENG AND text ~ \"deploy\"`): id, title, space, excerpt; nextCursor pages on.",
   input: z.object({
-    pageId,
-    body: z.string().trim().min(1, "body must not be empty").max(32_000, "body may be at most 32000 characters").describe("Markdown."),
-    inline: z
-      .object({
-        text: z.string().min(1, "inline.text must not be empty").max(500, "inline.text may be at most 500 characters").describe("Page text to anchor on, within one paragraph."),
-        occurrence: z.number().int().min(1, "inline.occurrence must be at least 1").default(1).describe("Which occurrence of the text (1 = first)."),
-      })
-      .optional(),
+    cql: z.string().trim().min(1, "cql must not be empty").max(2000, "cql may be at most 2000 characters"),
+    limit: z.number().int("limit must be a whole number").min(1, "limit must be at least 1").max(50, "limit may be at most 50").default(10),
+    cursor: cursorArg,
   }),
-  output: z.object({ commentId: z.string(), pageId: z.string() }),
-  annotations: { title: "Comment on a Confluence page", ...WRITES },
-  async run({ pageId: id, body, inline }, ctx) {
-    const page = await pageInReach(ctx, id);
-    if (!inline) {
-      const comment = await ctx.clients.confluence.addComment(id, markdownToStorage(body));
-      return { structured: { commentId: String(comment.id), pageId: id }, text: `Commented on page ${id} (comment ${comment.id}).` };
-    }
-    const count = textOccurrences(page.body?.storage?.value ?? "", inline.text);
-    if (count === 0) throw new ToolError(`The text "${inline.text}" does not occur in page ${id}'s text (an anchor must lie within one paragraph, without formatting across it). Read the page with confluence_get_page and quote its text exactly.`);
-    if (inline.occurrence > count) throw new ToolError(`The text "${inline.text}" occurs ${count} time${count === 1 ? "" : "s"} in page ${id}: inline.occurrence may be at most ${count}.`);
-    const comment = await ctx.clients.confluence.addInlineComment(id, markdownToStorage(body), { text: inline.text, matchCount: count, matchIndex: inline.occurrence - 1 });
-    return { structured: { commentId: String(comment.id), pageId: id }, text: `Commented inline on "${inline.text}" in page ${id} (comment ${comment.id}).` };
+  output: z.object({ results: z.array(SearchResultSchema), totalSize: z.number().int().nullable(), nextCursor: z.string().nullable() }),
+  annotations: { title: "Search Confluence (CQL)", ...READ_ONLY },
+  async run({ cql, limit, cursor }, ctx) {
+    const scope = `confluence_search\u0000${cql}`;
+    const start = pageNumber(ctx.cursors, scope, cursor, 0);
+    // Under a space list each result names its space (expand), and one outside the list withholds the answer.
+    const limited = ctx.policy.confluenceSpaces !== null;
+    const page = await ctx.clients.confluence.search(constrainCql(cql, ctx.policy), { limit, start, ...(limited ? { expand: "content.space" } : {}) }).catch((err: unknown) => explainCqlError(cql, err));
+    assertResultsHeld(ctx.policy, page.results);
+    const results = page.results.map((r) => {
+      const content = (r.content ?? {}) as { id?: string; type?: string; title?: string };
+      const container = r.resultGlobalContainer as { title?: string } | undefined;
+      return {
+        id: content.id ?? null,
+        type: content.type ?? (typeof r.entityType === "string" ? r.entityType : null),
+        title: String(content.title ?? r.title ?? ""),
+        space: container?.title ?? null,
+        excerpt: typeof r.excerpt === "string" ? r.excerpt.replace(/\s+/g, " ").trim().slice(0, 240) : "",
+        lastModified: typeof r.lastModified === "string" ? r.lastModified : null,
+        url: wikiUrl(ctx, r.url),
+      };
+    });
+    const more = Boolean(page._links?.next) || (typeof page.totalSize === "number" && start + results.length < page.totalSize);
+    const nextCursor = more && results.length > 0 ? ctx.cursors.seal(scope, String(start + results.length)) : null;
+    const lines = results.map((r) => `- ${r.title} (${[r.type, r.space, r.id ? `id ${r.id}` : null, r.lastModified ? `changed ${shortDate(r.lastModified)}` : null].filter(Boolean).join(" · ")})${r.excerpt ? `\n  ${r.excerpt}` : ""}${r.url ? `\n  ${r.url}` : ""}`);
+    const head = results.length === 0 ? `Nothing matches: ${cql}` : `${results.length} result${results.length === 1 ? "" : "s"}${typeof page.totalSize === "number" ? ` of ${page.totalSize}` : ""}:`;
+    return { structured: { results, totalSize: typeof page.totalSize === "number" ? page.totalSize : null, nextCursor }, text: [head, ...lines, ...(nextCursor ? [`nextCursor: ${nextCursor}`] : [])].join("\n") };
   },
 });
 
-export const CONFLUENCE_PAGE_TOOLS = [confluenceCreatePage, confluenceUpdatePage, confluenceAddComment];
+export const confluenceGetPage = defineTool({
+  name: "confluence_get_page",
+  service: "confluence",
+  toolset: "confluence-pages",
+  reaches: [{ kind: "confluence-page", arg: "pageId" }],
+  scope: "read",
+  description: "Read a Confluence page by id: title, version, Markdown body (other macros as [macro: name], kept by updates).",
+  input: z.object({
+    pageId: z.string().trim().regex(/^\d{1,20}$/, "pageId must be a numeric page id such as 1081519"),
+    maxLength: maxLengthArg,
+  }),
+  output: PageAnswerSchema,
+  annotations: { title: "Read a Confluence page", ...READ_ONLY },
+  async run({ pageId, maxLength }, ctx) {
+    return pageAnswer(ctx, await readPage(ctx, pageId), maxLength);
+  },
+});
+
+export const CONFLUENCE_PAGES_TOOLS = [confluenceSearch, confluenceGetPage, confluenceCreatePage, confluenceUpdatePage];

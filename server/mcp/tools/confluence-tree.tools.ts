@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { collect, firstOf } from "../../upstream/paginate";
 import { cursorArg } from "./cursor";
-import { maxLengthArg, PageAnswerSchema, pageAnswer, pageInReach, pageUrl, wikiUrl } from "./confluence.tools";
+import { maxLengthArg, PageAnswerSchema, pageAnswer, readPage, pageUrl, wikiUrl } from "./confluence-common";
 import { isUpstreamError } from "../../upstream/errors";
-import { assertSpaceAllowed, outsidePage } from "./policy";
+import { outsidePage } from "./policy";
 import { defineTool, READ_ONLY, ToolError, wellFormed, WRITES, type ToolContext } from "./tool";
 
 /** Finding one's way around Confluence: the spaces, where a page sits (its parents and children), its labels. */
@@ -27,6 +27,7 @@ export const confluenceListSpaces = defineTool({
   name: "confluence_list_spaces",
   service: "confluence",
   toolset: "confluence-tree",
+  reaches: [{ kind: "listing", service: "confluence" }],
   scope: "read",
   description: "The Confluence spaces Bridgekeeper's account can see: key, name and link. Use a key in CQL (space = KEY) or with confluence_create_page.",
   input: z.object({ maxResults: z.number().int().min(1).max(250, "maxResults may be at most 250").default(100) }),
@@ -45,13 +46,14 @@ export const confluenceGetPageChildren = defineTool({
   name: "confluence_get_page_children",
   service: "confluence",
   toolset: "confluence-tree",
+  reaches: [{ kind: "confluence-page", arg: "pageId" }],
   scope: "read",
   description: "The pages directly under a Confluence page, in the space's order: id, title and link. Read one with confluence_get_page.",
   input: z.object({ pageId, maxResults: z.number().int().min(1).max(250, "maxResults may be at most 250").default(50) }),
   output: z.object({ pageId: z.string(), title: z.string(), children: z.array(PageLineSchema), truncated: z.boolean() }),
   annotations: { title: "List a Confluence page's children", ...READ_ONLY },
   async run({ pageId: id, maxResults }, ctx) {
-    const parent = await pageInReach(ctx, id);
+    const parent = await readPage(ctx, id);
     const { items, truncated } = await firstOf(ctx.clients.confluence.children(id), maxResults);
     const children = items.map((p) => pageLine(ctx, p, parent.spaceId));
     const text = children.length ? [`${children.length} page${children.length === 1 ? "" : "s"} under "${parent.title}"${truncated ? " (more: raise maxResults)" : ""}:`, ...children.map((c) => `- ${c.title} (id ${c.id})`)].join("\n") : `"${parent.title}" has no child pages.`;
@@ -63,13 +65,14 @@ export const confluenceGetPageAncestors = defineTool({
   name: "confluence_get_page_ancestors",
   service: "confluence",
   toolset: "confluence-tree",
+  reaches: [{ kind: "confluence-page", arg: "pageId" }],
   scope: "read",
   description: "Where a Confluence page sits: its parents from the space's top page down (id, title, link), as a breadcrumb.",
   input: z.object({ pageId }),
   output: z.object({ pageId: z.string(), title: z.string(), ancestors: z.array(PageLineSchema) }),
   annotations: { title: "Show a Confluence page's parents", ...READ_ONLY },
   async run({ pageId: id }, ctx) {
-    const page = await pageInReach(ctx, id);
+    const page = await readPage(ctx, id);
     const ids = (await collect(ctx.clients.confluence.ancestors(id))).map((a) => String(a.id));
     // Confluence names ancestors by id only: their titles are read alongside (a handful, in parallel).
     const pages = await Promise.all(ids.map((a) => ctx.clients.confluence.getPage(a, "storage")));
@@ -86,6 +89,7 @@ export const confluenceLabelPage = defineTool({
   name: "confluence_label_page",
   service: "confluence",
   toolset: "confluence-tree",
+  reaches: [{ kind: "confluence-page", arg: "pageId" }],
   scope: "write",
   description: "Add labels to a Confluence page, remove some, or both; answers with the page's labels after the change. Find pages by label with confluence_search (label = \"x\").",
   input: z
@@ -94,7 +98,7 @@ export const confluenceLabelPage = defineTool({
   output: z.object({ pageId: z.string(), labels: z.array(z.string()) }),
   annotations: { title: "Label a Confluence page", ...WRITES, idempotentHint: true },
   async run({ pageId: id, add, remove }, ctx) {
-    const page = await pageInReach(ctx, id);
+    const page = await readPage(ctx, id);
     if (add.length > 0) await ctx.clients.confluence.addLabels(id, add);
     for (const label of remove) {
       await ctx.clients.confluence.removeLabel(id, label).catch((err: unknown) => {
@@ -111,6 +115,7 @@ export const confluenceListLabels = defineTool({
   name: "confluence_list_labels",
   service: "confluence",
   toolset: "confluence-tree",
+  reaches: [{ kind: "confluence-page", arg: "pageId" }],
   scope: "read",
   description: 'A Confluence page\'s labels: name and prefix (global, my, team). Pass nextCursor for more. Find pages by label with confluence_search (label = "x").',
   input: z.object({
@@ -124,7 +129,7 @@ export const confluenceListLabels = defineTool({
   async run({ pageId: id, prefix, maxResults, cursor }, ctx) {
     const scope = `confluence_list_labels\u0000${id}\u0000${prefix ?? ""}`;
     const upstream = cursor === undefined ? undefined : ctx.cursors.open(scope, cursor);
-    const page = await pageInReach(ctx, id);
+    const page = await readPage(ctx, id);
     const listed = await ctx.clients.confluence.pageLabels(id, { limit: maxResults, prefix, ...(upstream ? { cursor: upstream } : {}) });
     const labels = listed.results.map((l) => ({ name: l.name, prefix: l.prefix ?? "global" }));
     const nextCursor = listed.nextCursor ? ctx.cursors.seal(scope, listed.nextCursor) : null;
@@ -140,6 +145,7 @@ export const confluenceGetPageByTitle = defineTool({
   name: "confluence_get_page_by_title",
   service: "confluence",
   toolset: "confluence-tree",
+  reaches: [{ kind: "confluence-space", arg: "spaceKey" }],
   scope: "read",
   description: "Read a Confluence page by space key and exact title, as confluence_get_page does.",
   input: z.object({ spaceKey, title: z.string().trim().min(1, "title must not be empty").max(255, "title may be at most 255 characters"), maxLength: maxLengthArg }),
@@ -147,7 +153,6 @@ export const confluenceGetPageByTitle = defineTool({
   annotations: { title: "Read a Confluence page by title", ...READ_ONLY },
   async run({ spaceKey: given, title, maxLength }, ctx) {
     const key = normaliseKey(given);
-    assertSpaceAllowed(ctx, key);
     const space = await ctx.clients.confluence.spaceByKey(key);
     if (!space) throw noSpace(key);
     const page = await ctx.clients.confluence.pageByTitle(String(space.id), title);
@@ -160,6 +165,7 @@ export const confluenceGetSpace = defineTool({
   name: "confluence_get_space",
   service: "confluence",
   toolset: "confluence-tree",
+  reaches: [{ kind: "confluence-space", arg: "spaceKey" }],
   scope: "read",
   description: "A Confluence space by key: name, description, homepage and link.",
   input: z.object({ spaceKey }),
@@ -167,7 +173,6 @@ export const confluenceGetSpace = defineTool({
   annotations: { title: "Read a Confluence space", ...READ_ONLY },
   async run({ spaceKey: given }, ctx) {
     const key = normaliseKey(given);
-    assertSpaceAllowed(ctx, key);
     const space = await ctx.clients.confluence.spaceDetails(key);
     if (!space) throw noSpace(key);
     const home = space.homepageId ? await ctx.clients.confluence.getPage(String(space.homepageId), "storage").catch((err: unknown) => {
@@ -193,6 +198,7 @@ export const confluenceGetPageDescendants = defineTool({
   name: "confluence_get_page_descendants",
   service: "confluence",
   toolset: "confluence-tree",
+  reaches: [{ kind: "confluence-page", arg: "pageId" }],
   scope: "read",
   description: "The pages under a Confluence page to a depth (1-5), as an indented outline with ids.",
   input: z.object({
@@ -203,7 +209,7 @@ export const confluenceGetPageDescendants = defineTool({
   output: z.object({ pageId: z.string(), title: z.string(), descendants: z.array(DescendantSchema), truncated: z.boolean() }),
   annotations: { title: "Outline a Confluence page's subtree", ...READ_ONLY },
   async run({ pageId: id, depth, maxResults }, ctx) {
-    const root = await pageInReach(ctx, id);
+    const root = await readPage(ctx, id);
     // Confluence's descendants do not name their space: they are in the root's, as a page tree is in one space.
     const { items, truncated } = await firstOf(ctx.clients.confluence.descendants(id, depth), maxResults);
     const found = items.map((d) => ({ id: String(d.id), title: d.title, parentId: d.parentId ? String(d.parentId) : null, depth: d.depth ?? 1, url: pageUrl(ctx, d) }));
@@ -236,6 +242,7 @@ export const confluenceMovePage = defineTool({
   name: "confluence_move_page",
   service: "confluence",
   toolset: "confluence-tree",
+  reaches: [{ kind: "confluence-page", arg: "pageId" }, { kind: "confluence-page", arg: "targetId" }],
   scope: "write",
   description: "Move a Confluence page: under a new parent (append), or before/after a sibling page. Its subtree moves with it.",
   input: z.object({
@@ -247,8 +254,8 @@ export const confluenceMovePage = defineTool({
   annotations: { title: "Move a Confluence page", ...WRITES, idempotentHint: true },
   async run({ pageId: id, targetId, position }, ctx) {
     if (id === targetId) throw new ToolError("pageId and targetId are the same page: a page cannot move relative to itself.");
-    const page = await pageInReach(ctx, id);
-    const target = await pageInReach(ctx, targetId);
+    const page = await readPage(ctx, id);
+    const target = await readPage(ctx, targetId);
     await ctx.clients.confluence.movePage(id, position, targetId);
     const moved = await ctx.clients.confluence.getPage(id, "storage");
     const structured = { pageId: id, title: page.title, parentId: moved.parentId ? String(moved.parentId) : null, position, targetId, url: pageUrl(ctx, moved) };

@@ -61,7 +61,7 @@ export function pageNumber(cursors: Cursors, scope: string, cursor: string | und
 }
 
 /** The `cursor` argument of a paginated tool. */
-export const cursorArg = z.string().min(1, "cursor must not be empty").max(4000, "cursor may be at most 4000 characters").optional().describe("The previous answer's nextCursor.");
+export const cursorArg = z.string().min(1, "cursor must not be empty").max(4000, "cursor may be at most 4000 characters").optional();
 
 /**
  * An offset-paged listing (Jira's startAt/total): where this page starts, and once it is read,

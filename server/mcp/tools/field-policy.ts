@@ -1,4 +1,4 @@
-import { assertIssueAllowed, assertProjectAllowed, assertSprintAllowed, isProjectKey, issueInProjects, notFoundAs, outsideById, projectOfKey } from "./policy";
+import { assertIssueAllowed, assertIssueIdAllowed, assertProjectAllowed, assertSprintAllowed, isProjectKey, notFoundAs, outsideById, projectOfKey } from "./policy";
 import { ToolError, type ToolContext } from "./tool";
 
 /**
@@ -93,12 +93,6 @@ export function referencesIn(kind: Exclude<FieldKind, "plain" | "unknown">, valu
   if (kind === "links") (Array.isArray(value) ? value : [value]).forEach(link);
   else ref(value);
   return { refs, unreadable };
-}
-
-/** An issue named by numeric id is read to be placed (Jira answers with its key); outside the list, or unknown to Jira, it is refused without naming a project. */
-async function assertIssueIdAllowed(ctx: ToolContext, id: string): Promise<void> {
-  const issue = await ctx.clients.jira.getIssue(id, { fields: ["project"] }).catch(notFoundAs(() => outsideById(ctx, "issue", id)));
-  if (!issueInProjects(ctx.policy, issue.key)) throw outsideById(ctx, "issue", id);
 }
 
 async function assertProjectIdAllowed(ctx: ToolContext, id: string): Promise<void> {

@@ -1,8 +1,7 @@
 import { z } from "zod";
 import type { JiraAttachment } from "../../upstream/jira.client";
 import { nameOf } from "./format";
-import { browseUrl, ISSUE_KEY } from "./jira.tools";
-import { assertIssueAllowed } from "./policy";
+import { browseUrl, ISSUE_KEY } from "./jira-common";
 import { defineTool, READ_ONLY, ToolError, wellFormed, WRITES, type ToolContext } from "./tool";
 
 /**
@@ -40,13 +39,13 @@ export const jiraListAttachments = defineTool({
   name: "jira_list_attachments",
   service: "jira",
   toolset: "jira-attachments",
+  reaches: [{ kind: "jira-issue", arg: "issueKey" }],
   scope: "read",
   description: "The files attached to a Jira issue: id (for jira_read_attachment), name, type, size.",
   input: z.object({ issueKey }),
   output: z.object({ key: z.string(), attachments: z.array(AttachmentSchema) }),
   annotations: { title: "List a Jira issue's attachments", ...READ_ONLY },
   async run({ issueKey: given }, ctx) {
-    assertIssueAllowed(ctx, given);
     const key = given.toUpperCase();
     const attachments = await attachmentsOf(ctx, key);
     return { structured: { key, attachments }, text: attachments.length ? [`${attachments.length} attachment${attachments.length === 1 ? "" : "s"} on ${key}:`, ...attachments.map(line)].join("\n") : `${key} has no attachments.` };
@@ -57,6 +56,7 @@ export const jiraAddAttachment = defineTool({
   name: "jira_add_attachment",
   service: "jira",
   toolset: "jira-attachments",
+  reaches: [{ kind: "jira-issue", arg: "issueKey" }],
   scope: "write",
   description: 'Attach a file (at most 1 MB) to a Jira issue: its content as text, or as base64 with encoding "base64" for binary files.',
   input: z.object({
@@ -83,7 +83,6 @@ export const jiraAddAttachment = defineTool({
   output: z.object({ key: z.string(), attachment: AttachmentSchema, url: z.string().nullable() }),
   annotations: { title: "Attach a file to a Jira issue", ...WRITES },
   async run({ issueKey: given, filename, content, encoding, mimeType }, ctx) {
-    assertIssueAllowed(ctx, given);
     const key = given.toUpperCase();
     let data: Buffer;
     if (encoding === "base64") {
@@ -105,6 +104,7 @@ export const jiraReadAttachment = defineTool({
   name: "jira_read_attachment",
   service: "jira",
   toolset: "jira-attachments",
+  reaches: [{ kind: "jira-issue", arg: "issueKey" }],
   scope: "read",
   description: "Read a text attachment of a Jira issue (text, JSON, XML, CSV ...), up to maxBytes; binary files cannot be read.",
   input: z.object({
@@ -115,7 +115,6 @@ export const jiraReadAttachment = defineTool({
   output: z.object({ key: z.string(), id: z.string(), filename: z.string(), mimeType: z.string().nullable(), size: z.number().int(), truncated: z.boolean(), content: z.string() }),
   annotations: { title: "Read a Jira text attachment", ...READ_ONLY },
   async run({ issueKey: given, attachmentId, maxBytes }, ctx) {
-    assertIssueAllowed(ctx, given);
     const key = given.toUpperCase();
     // An attachment is placed by its issue: it must be one of this issue's, so the allow-list holds.
     const listed = await attachmentsOf(ctx, key);
@@ -139,4 +138,4 @@ export const jiraReadAttachment = defineTool({
   },
 });
 
-export const JIRA_ATTACHMENT_TOOLS = [jiraListAttachments, jiraAddAttachment, jiraReadAttachment];
+export const JIRA_ATTACHMENTS_TOOLS = [jiraListAttachments, jiraAddAttachment, jiraReadAttachment];

@@ -1,8 +1,8 @@
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TOOLSET_NAMES } from "../../../contract/policy";
 import { createClient } from "../../oauth/oauth.adversarial.helpers";
 import { mcpClient, startMcpRig, type McpRig } from "../mcp.test-rig";
+import { closeToolTest, putPolicy, sandboxFault } from "./tool-test-kit";
 
 // @pglite-only: the tools' answers come from the sandbox; the database only holds the token and the audit rows (tool-calls and policy tests run on both).
 
@@ -22,24 +22,20 @@ describe("Jira catalogue: sprints, watchers, remote links, schema, batch create,
   let reader: Client;
   beforeAll(async () => {
     rig = await startMcpRig({ upstream: { maxAttempts: 1 } });
-    const set = await rig.admin.put(`/api/admin/oauth-clients/${rig.client.clientId}/policy`, { toolsets: TOOLSET_NAMES });
+    const set = await putPolicy(rig, rig.client.clientId);
     if (set.status !== 200) throw new Error(`policy: ${set.status}`);
     client = await mcpClient(rig, await rig.token("read write"), "jira-catalogue-test");
     const limited = await createClient(rig, { name: "ops-only" });
-    expect((await rig.admin.put(`/api/admin/oauth-clients/${limited.clientId}/policy`, { toolsets: TOOLSET_NAMES, jiraProjects: ["OPS"] })).status).toBe(200);
+    expect((await putPolicy(rig, limited.clientId, { jiraProjects: ["OPS"] })).status).toBe(200);
     ops = await mcpClient(rig, await rig.token("read write", limited), "ops-only");
     const readOnly = await createClient(rig, { name: "read-only" });
-    expect((await rig.admin.put(`/api/admin/oauth-clients/${readOnly.clientId}/policy`, { toolsets: TOOLSET_NAMES, readOnly: true })).status).toBe(200);
+    expect((await putPolicy(rig, readOnly.clientId, { readOnly: true })).status).toBe(200);
     reader = await mcpClient(rig, await rig.token("read write", readOnly), "read-only");
   });
-  afterAll(async () => {
-    await Promise.all([client?.close(), ops?.close(), reader?.close()]);
-    await rig?.t.close();
-    await rig?.sandbox.close();
-  });
+  afterAll(() => closeToolTest(rig, client, ops, reader));
 
   const call = (name: string, args: Record<string, unknown> = {}) => client.call(name, args);
-  const fault = (spec: Record<string, unknown>) => fetch(`${rig.sandbox.url}/__sandbox/faults`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ times: 1, ...spec }) });
+  const fault = (spec: Record<string, unknown>) => sandboxFault(rig, { times: 1, ...spec });
   const sandboxAuth = { authorization: `Basic ${Buffer.from("demo@bridgekeeper.test:sandbox-api-token").toString("base64")}` };
   const sandboxGet = async (path: string): Promise<any> => (await fetch(`${rig.sandbox.url}${path}`, { headers: sandboxAuth })).json();
   const newIssue = async (summary: string, projectKey = "BK", extra: Record<string, unknown> = {}) => {

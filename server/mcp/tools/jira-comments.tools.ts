@@ -1,13 +1,11 @@
 import { z } from "zod";
 import type { JiraComment } from "../../upstream/jira.client";
-import { isUpstreamError } from "../../upstream/errors";
 import { adfToMarkdown } from "./markdown/adf-to-markdown";
 import { markdownToAdf } from "./markdown/markdown-to-adf";
 import { clip, nameOf, shortDate } from "./format";
-import { browseUrl, ISSUE_KEY } from "./jira.tools";
-import { assertIssueAllowed } from "./policy";
+import { browseUrl, ISSUE_KEY } from "./jira-common";
 import { cursorArg, offsetPaging } from "./cursor";
-import { defineTool, DESTRUCTIVE, READ_ONLY, ToolError, WRITES, type ToolContext } from "./tool";
+import { defineTool, DESTRUCTIVE, READ_ONLY, WRITES, type ToolContext } from "./tool";
 
 /**
  * A Jira issue's comments beyond the latest few jira_get_issue shows: every one, page by page,
@@ -34,31 +32,17 @@ const present = (ctx: ToolContext, key: string, c: JiraComment) => ({
   url: commentUrl(ctx, key, String(c.id)),
 });
 
-/**
- * The comment, read through the issue named before it is changed: Jira's edit and delete take the
- * issue in their path, but the allow-list checked only that issue, so a comment of another issue
- * (one outside the client's projects) must not be reachable by naming an allowed one. Without a
- * project list any issue may be named, so there is nothing to protect and nothing is read.
- */
-async function assertCommentOf(ctx: ToolContext, key: string, id: string): Promise<void> {
-  if (ctx.policy.jiraProjects === null) return;
-  await ctx.clients.jira.comment(key, id).catch((err: unknown) => {
-    if (isUpstreamError(err) && err.kind === "not_found") throw new ToolError(`${key} has no comment ${id}: Jira found nothing there (404). Find the issue's comment ids with jira_list_comments.`);
-    throw err;
-  });
-}
-
 export const jiraListComments = defineTool({
   name: "jira_list_comments",
   service: "jira",
   toolset: "jira-comments",
+  reaches: [{ kind: "jira-issue", arg: "issueKey" }],
   scope: "read",
   description: "All comments of a Jira issue, newest first, as Markdown with author, dates and link. Pages with nextCursor. jira_get_issue shows only the latest few.",
   input: z.object({ issueKey, maxResults: z.number().int().min(1, "maxResults must be at least 1").max(50, "maxResults may be at most 50").default(20), cursor: cursorArg }),
   output: z.object({ key: z.string(), comments: z.array(CommentSchema), total: z.number().int().nullable(), nextCursor: z.string().nullable() }),
   annotations: { title: "List a Jira issue's comments", ...READ_ONLY },
   async run({ issueKey: given, maxResults, cursor }, ctx) {
-    assertIssueAllowed(ctx, given);
     const key = given.toUpperCase();
     const paging = offsetPaging(ctx.cursors, `jira_list_comments\u0000${key}`, cursor);
     const { startAt } = paging;
@@ -75,15 +59,14 @@ export const jiraEditComment = defineTool({
   name: "jira_edit_comment",
   service: "jira",
   toolset: "jira-comments",
+  reaches: [{ kind: "jira-issue", arg: "issueKey" }, { kind: "jira-comment", arg: "commentId", issueArg: "issueKey" }],
   scope: "write",
   description: "Replace the body of a comment on a Jira issue (Markdown). Find comment ids with jira_list_comments.",
   input: z.object({ issueKey, commentId, body: z.string().trim().min(1, "body must not be empty").max(32_000, "body may be at most 32000 characters").describe("The new body, in Markdown.") }),
   output: z.object({ key: z.string(), commentId: z.string(), url: z.string().nullable() }),
   annotations: { title: "Edit a Jira comment", ...WRITES, idempotentHint: true },
   async run({ issueKey: given, commentId: id, body }, ctx) {
-    assertIssueAllowed(ctx, given);
     const key = given.toUpperCase();
-    await assertCommentOf(ctx, key, id);
     await ctx.clients.jira.editComment(key, id, markdownToAdf(body));
     const url = commentUrl(ctx, key, id);
     return { structured: { key, commentId: id, url }, text: `Edited comment ${id} on ${key}.${url ? `\n${url}` : ""}` };
@@ -94,18 +77,17 @@ export const jiraDeleteComment = defineTool({
   name: "jira_delete_comment",
   service: "jira",
   toolset: "jira-comments",
+  reaches: [{ kind: "jira-issue", arg: "issueKey" }, { kind: "jira-comment", arg: "commentId", issueArg: "issueKey" }],
   scope: "write",
   description: "Delete a comment from a Jira issue. It cannot be undone. Find comment ids with jira_list_comments.",
   input: z.object({ issueKey, commentId }),
   output: z.object({ key: z.string(), commentId: z.string(), deleted: z.boolean() }),
   annotations: { title: "Delete a Jira comment", ...DESTRUCTIVE, idempotentHint: true },
   async run({ issueKey: given, commentId: id }, ctx) {
-    assertIssueAllowed(ctx, given);
     const key = given.toUpperCase();
-    await assertCommentOf(ctx, key, id);
     await ctx.clients.jira.deleteComment(key, id);
     return { structured: { key, commentId: id, deleted: true }, text: `Deleted comment ${id} from ${key}.` };
   },
 });
 
-export const JIRA_COMMENT_TOOLS = [jiraListComments, jiraEditComment, jiraDeleteComment];
+export const JIRA_COMMENTS_TOOLS = [jiraListComments, jiraEditComment, jiraDeleteComment];

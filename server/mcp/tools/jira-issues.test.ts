@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TOOLSET_NAMES } from "../../../contract/policy";
 import { mcpClient, startMcpRig, type McpRig } from "../mcp.test-rig";
+import { closeToolTest, putPolicy, sandboxFault } from "./tool-test-kit";
 
 // @pglite-only: the tools' answers come from the sandbox; the database only holds the token and the audit rows (tool-calls and policy tests run on both).
 
@@ -14,19 +14,15 @@ describe("Jira issue tools", () => {
   beforeAll(async () => {
     rig = await startMcpRig({ upstream: { maxAttempts: 1 } });
     // Every toolset: the workflow (jira-admin) and the boards (jira-agile) are not in the default set.
-    const set = await rig.admin.put(`/api/admin/oauth-clients/${rig.client.clientId}/policy`, { toolsets: TOOLSET_NAMES });
+    const set = await putPolicy(rig, rig.client.clientId);
     if (set.status !== 200) throw new Error(`policy: ${set.status}`);
     const token = await rig.token("read write");
     client = await mcpClient(rig, token, "jira-issues-test");
   });
-  afterAll(async () => {
-    await client?.close();
-    await rig?.t.close();
-    await rig?.sandbox.close();
-  });
+  afterAll(() => closeToolTest(rig, client));
 
   const call = (name: string, args: Record<string, unknown>) => client.call(name, args);
-  const fault = (spec: Record<string, unknown>) => fetch(`${rig.sandbox.url}/__sandbox/faults`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ ...spec, times: 1 }) });
+  const fault = (spec: Record<string, unknown>) => sandboxFault(rig, { ...spec, times: 1 });
 
   const DESCRIPTION = [
     "## Steps",

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEFAULT_TOOLSETS, TOOLSET_NAMES } from "../../../contract/policy";
+import { DEFAULT_TOOLSETS } from "../../../contract/policy";
 import { createClient } from "../../oauth/oauth.adversarial.helpers";
 import { mcpClient, startMcpRig, type McpRig } from "../mcp.test-rig";
+import { closeToolTest, putPolicy } from "./tool-test-kit";
 
 // @pglite-only: the tools' answers come from the sandbox; the database only holds the token and the audit rows (tool-calls and policy tests run on both).
 
@@ -15,15 +16,11 @@ describe("Jira comments, work logs, links, projects; assign and delete", () => {
   let client: Awaited<ReturnType<typeof mcpClient>>;
   beforeAll(async () => {
     rig = await startMcpRig({ upstream: { maxAttempts: 1 } });
-    const set = await rig.admin.put(`/api/admin/oauth-clients/${rig.client.clientId}/policy`, { toolsets: TOOLSET_NAMES });
+    const set = await putPolicy(rig, rig.client.clientId);
     if (set.status !== 200) throw new Error(`policy: ${set.status}`);
     client = await mcpClient(rig, await rig.token("read write"), "jira-more-test");
   });
-  afterAll(async () => {
-    await client?.close();
-    await rig?.t.close();
-    await rig?.sandbox.close();
-  });
+  afterAll(() => closeToolTest(rig, client));
 
   const call = (name: string, args: Record<string, unknown> = {}) => client.call(name, args);
   const newIssue = async (summary: string) => (await call("jira_create_issue", { projectKey: "BK", summary })).data.key as string;
@@ -139,7 +136,7 @@ describe("Jira comments, work logs, links, projects; assign and delete", () => {
 
   it("the allow-list holds for every new tool: an issue or project outside it is refused", async () => {
     const restricted = await createClient(rig, { name: "ops-only" });
-    expect((await rig.admin.put(`/api/admin/oauth-clients/${restricted.clientId}/policy`, { toolsets: TOOLSET_NAMES, jiraProjects: ["OPS"] })).status).toBe(200);
+    expect((await putPolicy(rig, restricted.clientId, { jiraProjects: ["OPS"] })).status).toBe(200);
     const ops = await mcpClient(rig, await rig.token("read write", restricted), "ops-only");
     try {
       for (const [tool, args] of [

@@ -1,9 +1,9 @@
 import { z } from "zod";
+import { firstOf } from "../../upstream/paginate";
 import { nameOf } from "./format";
-import { assertProjectAllowed } from "./policy";
 import { defineTool, READ_ONLY } from "./tool";
 
-/** What a model needs to write to Jira correctly: a project's issue types, components and versions; field ids; who it acts as. */
+/** The jira-projects toolset: the projects a client may use, and a project's issue types, components and versions. */
 
 const PROJECT_KEY = /^[A-Za-z][A-Za-z0-9_]{0,49}$/;
 
@@ -11,9 +11,10 @@ export const jiraGetProject = defineTool({
   name: "jira_get_project",
   service: "jira",
   toolset: "jira-projects",
+  reaches: [{ kind: "jira-project", arg: "projectKey" }],
   scope: "read",
-  description: "Read a Jira project: lead, issue types, components and versions.",
-  input: z.object({ projectKey: z.string().trim().regex(PROJECT_KEY, "projectKey must be a project key such as BK").describe("The project key, e.g. BK.") }),
+  description: "Read a Jira project by key: lead, issue types, components and versions.",
+  input: z.object({ projectKey: z.string().trim().regex(PROJECT_KEY, "projectKey must be a project key such as BK") }),
   output: z.object({
     key: z.string(),
     name: z.string(),
@@ -26,7 +27,6 @@ export const jiraGetProject = defineTool({
   }),
   annotations: { title: "Read a Jira project", ...READ_ONLY },
   async run({ projectKey }, ctx) {
-    assertProjectAllowed(ctx, projectKey);
     const key = projectKey.toUpperCase();
     const [project, components, versions] = await Promise.all([ctx.clients.jira.project(key), ctx.clients.jira.projectComponents(key), ctx.clients.jira.projectVersions(key)]);
     const structured = {
@@ -53,43 +53,23 @@ export const jiraGetProject = defineTool({
   },
 });
 
-export const jiraSearchFields = defineTool({
-  name: "jira_search_fields",
+export const jiraListProjects = defineTool({
+  name: "jira_list_projects",
   service: "jira",
-  toolset: "jira-admin",
+  toolset: "jira-projects",
+  reaches: [{ kind: "listing", service: "jira" }],
   scope: "read",
-  description: 'Find Jira field ids by name, e.g. "story points" → customfield_10016: for JQL, jira_search\'s fields, and the fields argument of jira_create_issue and jira_update_issue.',
-  input: z.object({
-    query: z.string().trim().min(1, "query must not be empty").max(100, "query may be at most 100 characters").describe("Part of the field's name or id."),
-    customOnly: z.boolean().default(false).describe("Only custom fields."),
-  }),
-  output: z.object({ fields: z.array(z.object({ id: z.string(), name: z.string(), custom: z.boolean(), type: z.string().nullable() })) }),
-  annotations: { title: "Search Jira fields", ...READ_ONLY },
-  async run({ query, customOnly }, ctx) {
-    const q = query.toLowerCase();
-    const fields = (await ctx.clients.jira.fields())
-      .filter((f) => (!customOnly || f.custom) && (f.name.toLowerCase().includes(q) || f.id.toLowerCase().includes(q)))
-      .slice(0, 50)
-      .map((f) => ({ id: f.id, name: f.name, custom: f.custom, type: f.schema ? `${f.schema.type ?? "?"}${f.schema.items ? ` of ${f.schema.items}` : ""}` : null }));
-    const text = fields.length ? [`${fields.length} field${fields.length === 1 ? "" : "s"} match "${query}":`, ...fields.map((f) => `- ${f.id}: ${f.name}${f.type ? ` (${f.type})` : ""}`)].join("\n") : `No field matches "${query}".`;
-    return { structured: { fields }, text };
+  description: "List the Jira projects this client can use: key, name and type.",
+  input: z.object({ maxResults: z.number().int().min(1, "maxResults must be at least 1").max(500, "maxResults may be at most 500").default(100) }),
+  output: z.object({ projects: z.array(z.object({ key: z.string(), name: z.string(), type: z.string().nullable(), url: z.string().nullable() })), truncated: z.boolean() }),
+  annotations: { title: "List Jira projects", ...READ_ONLY },
+  async run({ maxResults }, ctx) {
+    const allowed = ctx.policy.jiraProjects;
+    const { items, truncated } = await firstOf(ctx.clients.jira.projects(), maxResults, (p) => allowed === null || allowed.includes(p.key.toUpperCase()));
+    const projects = (items as { key: string; name: string; projectTypeKey?: string }[]).map((p) => ({ key: p.key, name: p.name, type: p.projectTypeKey ?? null, url: ctx.atlassianUrl ? `${ctx.atlassianUrl}/browse/${p.key}` : null }));
+    const lines = projects.map((p) => `- ${p.key}: ${p.name}${p.type ? ` (${p.type})` : ""}`);
+    return { structured: { projects, truncated }, text: [`${projects.length} project${projects.length === 1 ? "" : "s"}${truncated ? ` (more exist: raise maxResults)` : ""}:`, ...lines].join("\n") };
   },
 });
 
-export const jiraCurrentUser = defineTool({
-  name: "jira_current_user",
-  service: "jira",
-  toolset: "jira-admin",
-  scope: "read",
-  description: "Who Bridgekeeper acts as in Jira: display name, accountId (for assignee fields and JQL) and time zone.",
-  input: z.object({}),
-  output: z.object({ accountId: z.string(), displayName: z.string(), email: z.string().nullable(), timeZone: z.string().nullable() }),
-  annotations: { title: "Who am I in Jira", ...READ_ONLY },
-  async run(_args, ctx) {
-    const me = (await ctx.clients.jira.myself()) as Awaited<ReturnType<typeof ctx.clients.jira.myself>> & { timeZone?: string };
-    const structured = { accountId: me.accountId, displayName: me.displayName, email: me.emailAddress ?? null, timeZone: me.timeZone ?? null };
-    return { structured, text: `${me.displayName} (accountId ${me.accountId}${structured.email ? `, ${structured.email}` : ""}${structured.timeZone ? `, ${structured.timeZone}` : ""})` };
-  },
-});
-
-export const JIRA_PROJECT_TOOLS = [jiraGetProject, jiraSearchFields, jiraCurrentUser];
+export const JIRA_PROJECTS_TOOLS = [jiraListProjects, jiraGetProject];

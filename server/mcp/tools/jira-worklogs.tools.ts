@@ -3,8 +3,7 @@ import type { JiraWorklog } from "../../upstream/jira.client";
 import { adfToMarkdown } from "./markdown/adf-to-markdown";
 import { markdownToAdf } from "./markdown/markdown-to-adf";
 import { clip, nameOf, shortDate } from "./format";
-import { ISSUE_KEY } from "./jira.tools";
-import { assertIssueAllowed } from "./policy";
+import { ISSUE_KEY } from "./jira-common";
 import { cursorArg, offsetPaging } from "./cursor";
 import { defineTool, READ_ONLY, ToolError, WRITES } from "./tool";
 
@@ -37,13 +36,13 @@ export const jiraListWorklogs = defineTool({
   name: "jira_list_worklogs",
   service: "jira",
   toolset: "jira-worklogs",
+  reaches: [{ kind: "jira-issue", arg: "issueKey" }],
   scope: "read",
   description: "The work log of a Jira issue: who logged how much time, when, with their notes, and the total. Pages with nextCursor.",
   input: z.object({ issueKey, maxResults: z.number().int().min(1).max(100, "maxResults may be at most 100").default(50), cursor: cursorArg }),
   output: z.object({ key: z.string(), worklogs: z.array(WorklogSchema), total: z.number().int().nullable(), loggedSeconds: z.number().int(), nextCursor: z.string().nullable() }),
   annotations: { title: "List a Jira issue's work log", ...READ_ONLY },
   async run({ issueKey: given, maxResults, cursor }, ctx) {
-    assertIssueAllowed(ctx, given);
     const key = given.toUpperCase();
     const paging = offsetPaging(ctx.cursors, `jira_list_worklogs\u0000${key}`, cursor);
     const page = await ctx.clients.jira.worklogsPage(key, paging.startAt, maxResults);
@@ -61,6 +60,7 @@ export const jiraAddWorklog = defineTool({
   name: "jira_add_worklog",
   service: "jira",
   toolset: "jira-worklogs",
+  reaches: [{ kind: "jira-issue", arg: "issueKey" }],
   scope: "write",
   description: 'Log time on a Jira issue, e.g. timeSpent "1h 30m" or "2d" (a day is 8 h), optionally when it started and a Markdown note. The remaining estimate goes down by the same.',
   input: z.object({
@@ -72,7 +72,6 @@ export const jiraAddWorklog = defineTool({
   output: z.object({ key: z.string(), worklogId: z.string(), timeSpentSeconds: z.number().int() }),
   annotations: { title: "Log time on a Jira issue", ...WRITES },
   async run({ issueKey: given, timeSpent, started, comment }, ctx) {
-    assertIssueAllowed(ctx, given);
     const seconds = durationSeconds(timeSpent);
     if (seconds === null) throw new ToolError(`timeSpent "${timeSpent}" is not a duration: use weeks, days, hours and minutes such as "1h 30m" or "2d".`);
     const key = given.toUpperCase();
@@ -83,4 +82,4 @@ export const jiraAddWorklog = defineTool({
   },
 });
 
-export const JIRA_WORKLOG_TOOLS = [jiraListWorklogs, jiraAddWorklog];
+export const JIRA_WORKLOGS_TOOLS = [jiraListWorklogs, jiraAddWorklog];

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TOOLSET_NAMES } from "../../../contract/policy";
 import { createClient } from "../../oauth/oauth.adversarial.helpers";
 import { mcpClient, startMcpRig, type McpRig } from "../mcp.test-rig";
+import { closeToolTest, putPolicy } from "./tool-test-kit";
 
 // @pglite-only: the tools' answers come from the sandbox; the database only holds the token and the audit rows (tool-calls and policy tests run on both).
 
@@ -11,14 +11,10 @@ describe("Confluence tree and Bitbucket history tools", () => {
   let client: Awaited<ReturnType<typeof mcpClient>>;
   beforeAll(async () => {
     rig = await startMcpRig({ upstream: { maxAttempts: 1 } });
-    expect((await rig.admin.put(`/api/admin/oauth-clients/${rig.client.clientId}/policy`, { toolsets: TOOLSET_NAMES })).status).toBe(200);
+    expect((await putPolicy(rig, rig.client.clientId)).status).toBe(200);
     client = await mcpClient(rig, await rig.token("read"), "navigation-test");
   });
-  afterAll(async () => {
-    await client?.close();
-    await rig?.t.close();
-    await rig?.sandbox.close();
-  });
+  afterAll(() => closeToolTest(rig, client));
   const call = (name: string, args: Record<string, unknown> = {}) => client.call(name, args);
 
   /** A seeded page with a parent (the sandbox's spaces have trees). */
@@ -127,7 +123,7 @@ describe("Confluence tree and Bitbucket history tools", () => {
     const spaces = (await call("confluence_list_spaces")).data.spaces as { key: string }[];
     const [inside, outside] = [spaces[0]!.key, spaces[1]!.key];
     const limited = await createClient(rig, { name: "limited-navigation" });
-    expect((await rig.admin.put(`/api/admin/oauth-clients/${limited.clientId}/policy`, { toolsets: TOOLSET_NAMES, confluenceSpaces: [inside], bitbucketRepositories: ["api-gateway"] })).status).toBe(200);
+    expect((await putPolicy(rig, limited.clientId, { confluenceSpaces: [inside], bitbucketRepositories: ["api-gateway"] })).status).toBe(200);
     const held = await mcpClient(rig, await rig.token("read", limited), "limited-navigation");
     try {
       expect(((await held.call("confluence_list_spaces", {})).data.spaces as { key: string }[]).map((s) => s.key)).toEqual([inside]);

@@ -6,6 +6,7 @@ import { signedInAs } from "../../test/factories";
 import { listenForToolChanges, mcpClient, modernRpc, startMcpRig, type McpRig } from "../mcp.test-rig";
 import { TOOLS } from "./catalogue";
 import { allowedSlugs, constrainCql, constrainJql, issueInProjects, repositoryAllowed, withoutOutsideIssues } from "./policy";
+import { closeToolTest } from "./tool-test-kit";
 
 const policy = (p: ClientPolicyInput = {}) => ClientPolicySchema.parse(p);
 
@@ -89,11 +90,7 @@ describe("client policy: set by an administrator, enforced on every tool", () =>
     token = await rig.token("read write", restricted);
     mcp = await mcpClient(rig, token, "policy-test");
   });
-  afterAll(async () => {
-    await mcp?.close();
-    await rig?.t.close();
-    await rig?.sandbox.close();
-  });
+  afterAll(() => closeToolTest(rig, mcp));
 
   const setPolicy = async (p: ClientPolicyInput) => {
     const res = await rig.admin.put(`/api/admin/oauth-clients/${restricted.clientId}/policy`, p);

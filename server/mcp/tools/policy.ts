@@ -5,9 +5,11 @@ import { emit, quote, sameTokens, splitQuery, tokenize, type QueryLanguage, type
 import { ToolError, type ToolContext } from "./tool";
 
 /**
- * A client's allow-lists (contract/policy.ts) applied inside the tools: searches are constrained
- * (JQL and CQL wrapped in a clause the model cannot leave), objects outside the lists are
- * refused with a tool error that says what is allowed, and listings are filtered.
+ * The rules of a client's allow-lists (contract/policy.ts): an object outside the lists is refused
+ * with a tool error that says what is allowed (called for each tool's declared reaches by
+ * governance.ts, before the tool runs); searches are constrained (JQL and CQL wrapped in a clause
+ * the model cannot leave) and listings filtered, by the tools that declare a listing; and what an
+ * answer shows of related objects outside the lists is reduced to their keys or ids.
  */
 
 /**
@@ -155,6 +157,12 @@ export function assertIssueAllowed(ctx: ToolContext, issueKeyOrId: string): void
   assertProjectAllowed(ctx, project);
 }
 
+/** An issue named by numeric id is read to be placed (Jira answers with its key, its project field only); outside the list, or unknown to Jira, it is refused without naming a project. */
+export async function assertIssueIdAllowed(ctx: ToolContext, id: string): Promise<void> {
+  const issue = await ctx.clients.jira.getIssue(id, { fields: ["project"] }).catch(notFoundAs(() => outsideById(ctx, "issue", id)));
+  if (!issueInProjects(ctx.policy, issue.key)) throw outsideById(ctx, "issue", id);
+}
+
 /**
  * An issue or project named by numeric id, read to be placed, and outside the client's projects:
  * refused without naming its project, and an id Jira does not have alike, so that a limited
@@ -171,23 +179,20 @@ export const notFoundAs =
     throw isUpstreamError(err) && err.kind === "not_found" ? refusal() : err;
   };
 
-type BoardRead = ReturnType<ToolContext["clients"]["jira"]["board"]>;
-
-/** The project of a board (one read, or the one already under way), null when it has none; a board Jira does not have is refused as `what` `id`. */
-async function boardProject(ctx: ToolContext, boardId: number, what: "board" | "sprint", id: number, read: BoardRead = ctx.clients.jira.board(boardId)): Promise<string | null> {
-  const board = await read.catch(notFoundAs(() => outsideById(ctx, what, String(id))));
+/** The project of a board (one read), null when it has none; a board Jira does not have is refused as `what` `id`. */
+async function boardProject(ctx: ToolContext, boardId: number, what: "board" | "sprint", id: number): Promise<string | null> {
+  const board = await ctx.clients.jira.board(boardId).catch(notFoundAs(() => outsideById(ctx, what, String(id))));
   return board.location?.projectKey?.toUpperCase() ?? null;
 }
 
 /**
- * Under a Jira allow-list, a board's project must be in it (one read; `read` when the tool has
- * already asked for the board); without one, nothing is read. Like an issue named by id, a board
- * outside is refused without naming its project.
+ * Under a Jira allow-list, a board's project must be in it (one read); without one, nothing is
+ * read. Like an issue named by id, a board outside is refused without naming its project.
  */
-export async function assertBoardAllowed(ctx: ToolContext, id: number, read?: BoardRead): Promise<void> {
+export async function assertBoardAllowed(ctx: ToolContext, id: number): Promise<void> {
   const allowed = ctx.policy.jiraProjects;
   if (allowed === null) return;
-  const project = await boardProject(ctx, id, "board", id, read);
+  const project = await boardProject(ctx, id, "board", id);
   if (project === null || !allowed.includes(project)) throw outsideById(ctx, "board", String(id));
 }
 

@@ -54,13 +54,45 @@ export interface ToolContext {
   atlassianUrl: string | null;
   /** The configured Bitbucket workspace; null when not configured. */
   bitbucketWorkspace: string | null;
-  /** What the calling client may touch (OPEN_POLICY when nobody restricted it); tools apply its lists (policy.ts). */
+  /** What the calling client may touch (OPEN_POLICY when nobody restricted it): what a tool reaches is checked before it runs (governance.ts); listings and what an answer shows are held to it by the tool (policy.ts). */
   policy: ClientPolicy;
   /** Seals and opens the tool's nextCursor (opaque, tamper-checked, bound to its query). */
   cursors: Cursors;
   /** Aborted when the client hangs up or cancels. */
   signal?: AbortSignal;
 }
+
+/**
+ * What a tool's arguments name that a client's allow-lists govern (contract/policy.ts). Before the
+ * tool runs, one step (governance.ts) holds every value of each declared argument to the calling
+ * client's lists, and the catalogue matrix test reads these to know what each tool must refuse.
+ * `arg` names the argument; `items[].key` reaches into each item of a list, `keys[]` each string
+ * of one; an argument left out is not checked. Declared in the order the checks run.
+ */
+export type Reach =
+  /** A Jira issue by key, placed by its key's project; one named by numeric id is refused under a project list, unless `byId: "read"`: then it is placed by a read of its project. */
+  | { kind: "jira-issue"; arg: string; byId?: "read" }
+  | { kind: "jira-project"; arg: string }
+  /** Jira's `fields` JSON: the issues, projects and sprints its values name (a parent, an Epic Link, a sprint …), placed by key or by a read (field-policy.ts). */
+  | { kind: "jira-fields"; arg: string }
+  /** A comment of the issue `issueArg`: under a project list it is read through that issue, so a comment of another issue cannot be reached by naming an allowed one. */
+  | { kind: "jira-comment"; arg: string; issueArg: string }
+  /** A board, or a sprint (placed by its board): under a project list, read to be placed, and refused without naming its project. */
+  | { kind: "jira-board"; arg: string }
+  | { kind: "jira-sprint"; arg: string }
+  | { kind: "confluence-space"; arg: string }
+  /** A page: under a space list its space is learnt from a read of the page without its body, before the tool reads anything of it. */
+  | { kind: "confluence-page"; arg: string }
+  /** A comment, placed by its page (as a page is). */
+  | { kind: "confluence-comment"; arg: string }
+  /** A repository, `slug` (in `workspaceArg`'s workspace, or the configured one) or `workspace/slug`. */
+  | { kind: "bitbucket-repository"; arg: string; workspaceArg?: string }
+  /**
+   * A search or listing of the service: it cannot be checked before it runs, so the tool holds it
+   * to the lists itself (policy.ts: a JQL or CQL query wrapped in the allowed projects or spaces, a
+   * BBQL clause of the allowed repositories, a listing filtered) and answers nothing from outside.
+   */
+  | { kind: "listing"; service: UpstreamService };
 
 /**
  * One MCP tool: an adapter over the upstream clients (ARCHITECTURE rule 1). Its input schema
@@ -75,6 +107,8 @@ export interface ToolSpec<I extends z.ZodType = z.ZodType, O extends z.ZodType =
   scope: OAuthScope;
   /** The group a client's policy switches on or off. */
   toolset: Toolset;
+  /** What its arguments name that a client's allow-lists govern, checked before it runs; [] when none (users, fields, who I am). */
+  reaches: readonly Reach[];
   description: string;
   input: I;
   output: O;

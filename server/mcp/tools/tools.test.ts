@@ -3,9 +3,10 @@ import type { CallToolResult } from "@modelcontextprotocol/server";
 import { mcpRigForFile, type McpRig } from "../mcp.test-rig";
 import { checkArguments, runTool, toolDefinition } from "./call-tool";
 import { TOOLS, toolByName } from "./catalogue";
-import { cqlFieldsOf } from "./confluence.tools";
+import { cqlFieldsOf } from "./confluence-common";
 import { OPEN_POLICY } from "../../../contract/policy";
 import type { ToolContext } from "./tool";
+import { clearSandboxFaults, sandboxFault } from "./tool-test-kit";
 
 /**
  * The first six tools against the sandbox over HTTP (issue 10 item 9): real seeded data, compact
@@ -25,8 +26,8 @@ describe("MCP tools", () => {
     return checked.ok ? runTool(spec, checked.args, await context()) : checked.refusal;
   };
   const text = (r: CallToolResult) => (r.content[0] as { text: string }).text;
-  const fault = (spec: Record<string, unknown>) => fetch(`${rig.sandbox.url}/__sandbox/faults`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(spec) });
-  const clearFaults = () => fetch(`${rig.sandbox.url}/__sandbox/faults`, { method: "DELETE" });
+  const fault = (spec: Record<string, unknown>) => sandboxFault(rig, spec);
+  const clearFaults = () => clearSandboxFaults(rig);
 
   it("every tool has a definition with object schemas, annotations and a description", () => {
     expect(TOOLS.map((t) => t.name)).toEqual([...TOOLS.map((t) => t.name)].sort());

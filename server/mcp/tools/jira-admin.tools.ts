@@ -1,19 +1,16 @@
 import { z } from "zod";
 import type { JiraFieldMeta } from "../../upstream/jira.client";
 import { nameOf } from "./format";
-import { browseUrl, ISSUE_KEY } from "./jira.tools";
-import { CreateIssueArgs, createFields } from "./jira-issues.tools";
-import { assertFieldsAllowed } from "./field-policy";
-import { assertIssueAllowed, assertProjectAllowed } from "./policy";
-import { defineTool, READ_ONLY, ToolError, WRITES } from "./tool";
+import { browseUrl, CreateIssueArgs, createFields, ISSUE_KEY, PROJECT_KEY, TransitionSchema, transitionsOf } from "./jira-common";
+import { defineTool, DESTRUCTIVE, READ_ONLY, ToolError, WRITES } from "./tool";
 
 /**
- * What a project's screens ask for (the fields to create or edit an issue, required or not, with
- * their allowed values and custom field ids), creating a release version, and creating many
- * issues in one call with a result per item.
+ * The jira-admin toolset: field ids, what a project's screens ask for (the fields to create or
+ * edit an issue, required or not, with their allowed values and custom field ids), creating a
+ * release version, creating many issues in one call with a result per item, an issue's workflow
+ * transitions, who the tools act as, and deleting an issue.
  */
 
-const PROJECT_KEY = /^[A-Za-z][A-Za-z0-9_]{0,49}$/;
 const projectKey = z.string().trim().regex(PROJECT_KEY, "projectKey must be a project key such as BK").describe("The project key, e.g. BK.");
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const date = (name: string) =>
@@ -62,13 +59,13 @@ export const jiraGetCreateFields = defineTool({
   name: "jira_get_create_fields",
   service: "jira",
   toolset: "jira-admin",
+  reaches: [{ kind: "jira-project", arg: "projectKey" }],
   scope: "read",
   description: "The fields to create an issue of a type in a project: id (custom ones too), required, type, allowed values. For jira_create_issue's fields.",
   input: z.object({ projectKey, issueType: z.string().trim().min(1, "issueType must not be empty").max(100, "issueType may be at most 100 characters").describe("An issue type name (e.g. Bug) or id.") }),
   output: z.object({ projectKey: z.string(), issueType: z.object({ id: z.string(), name: z.string() }), fields: z.array(FieldSchema), truncated: z.boolean() }),
   annotations: { title: "List the fields to create a Jira issue", ...READ_ONLY },
   async run({ projectKey: given, issueType }, ctx) {
-    assertProjectAllowed(ctx, given);
     const key = given.toUpperCase();
     const { issueTypes } = await ctx.clients.jira.createMetaIssueTypes(key);
     const type = issueTypes.find((t) => t.id === issueType) ?? issueTypes.find((t) => t.name.toLowerCase() === issueType.toLowerCase());
@@ -92,13 +89,13 @@ export const jiraGetEditFields = defineTool({
   name: "jira_get_edit_fields",
   service: "jira",
   toolset: "jira-admin",
+  reaches: [{ kind: "jira-issue", arg: "issueKey" }],
   scope: "read",
   description: "The fields a Jira issue can change now: id (custom ones too), type, operations, allowed values. For jira_update_issue's fields.",
   input: z.object({ issueKey: z.string().trim().regex(ISSUE_KEY, "issueKey must be an issue key such as BK-12 (or a numeric id)").describe("The issue key, e.g. BK-12.") }),
   output: z.object({ key: z.string(), fields: z.array(FieldSchema), url: z.string().nullable() }),
   annotations: { title: "List the fields a Jira issue can change", ...READ_ONLY },
   async run({ issueKey }, ctx) {
-    assertIssueAllowed(ctx, issueKey);
     const key = issueKey.toUpperCase();
     const meta = await ctx.clients.jira.editMeta(key);
     const fields = ordered(Object.entries(meta.fields ?? {}).slice(0, MAX_FIELDS).map(([id, f]) => presentField(id, f, true)));
@@ -110,6 +107,7 @@ export const jiraCreateVersion = defineTool({
   name: "jira_create_version",
   service: "jira",
   toolset: "jira-admin",
+  reaches: [{ kind: "jira-project", arg: "projectKey" }],
   scope: "write",
   description: "Create a release version in a Jira project (for fix versions), optionally with a description, start and release dates.",
   input: z.object({
@@ -123,7 +121,6 @@ export const jiraCreateVersion = defineTool({
   output: z.object({ id: z.string(), name: z.string(), projectKey: z.string(), released: z.boolean(), releaseDate: z.string().nullable(), url: z.string().nullable() }),
   annotations: { title: "Create a Jira version", ...WRITES },
   async run({ projectKey: given, name, description, startDate, releaseDate, released }, ctx) {
-    assertProjectAllowed(ctx, given);
     if (startDate && releaseDate && releaseDate < startDate) throw new ToolError("releaseDate is before startDate: give a release date on or after the start date.");
     const key = given.toUpperCase();
     const project = await ctx.clients.jira.project(key);
@@ -138,6 +135,7 @@ export const jiraCreateIssues = defineTool({
   name: "jira_create_issues",
   service: "jira",
   toolset: "jira-admin",
+  reaches: [{ kind: "jira-project", arg: "issues[].projectKey" }, { kind: "jira-issue", arg: "issues[].parentKey" }, { kind: "jira-fields", arg: "issues[].fields" }],
   scope: "write",
   description: "Create up to 50 Jira issues in one call (each as jira_create_issue takes it). Each succeeds or fails alone: the answer lists the created keys and each failure by its index.",
   input: z.object({ issues: z.array(CreateIssueArgs, { error: "issues must be a list of issues to create" }).min(1, "issues must hold at least one issue").max(50, "issues may hold at most 50 issues (Jira's limit for one call)") }),
@@ -147,13 +145,8 @@ export const jiraCreateIssues = defineTool({
   }),
   annotations: { title: "Create Jira issues in a batch", ...WRITES },
   async run({ issues }, ctx) {
-    // Every item is checked before anything is written: one outside the allow-list refuses the batch.
-    issues.forEach((item) => {
-      assertProjectAllowed(ctx, item.projectKey);
-      if (item.parentKey) assertIssueAllowed(ctx, item.parentKey);
-    });
+    // Every item was held to the allow-list before this runs (its reaches): one outside refuses the batch.
     const updates = issues.map((item) => ({ fields: createFields(item) }));
-    await assertFieldsAllowed(ctx, ...updates.map((u) => u.fields));
     const result = await ctx.clients.jira.createIssues(updates);
     const failures = new Map(result.errors.map((e) => [e.failedElementNumber ?? -1, e]));
     const failed = [...failures.entries()]
@@ -180,4 +173,83 @@ export const jiraCreateIssues = defineTool({
   },
 });
 
-export const JIRA_SCHEMA_TOOLS = [jiraGetCreateFields, jiraGetEditFields, jiraCreateVersion, jiraCreateIssues];
+export const jiraSearchFields = defineTool({
+  name: "jira_search_fields",
+  service: "jira",
+  toolset: "jira-admin",
+  reaches: [],
+  scope: "read",
+  description: 'Find Jira field ids by name, e.g. "story points" → customfield_10016: for JQL, jira_search\'s fields, and the fields argument of jira_create_issue and jira_update_issue.',
+  input: z.object({
+    query: z.string().trim().min(1, "query must not be empty").max(100, "query may be at most 100 characters").describe("Part of the field's name or id."),
+    customOnly: z.boolean().default(false).describe("Only custom fields."),
+  }),
+  output: z.object({ fields: z.array(z.object({ id: z.string(), name: z.string(), custom: z.boolean(), type: z.string().nullable() })) }),
+  annotations: { title: "Search Jira fields", ...READ_ONLY },
+  async run({ query, customOnly }, ctx) {
+    const q = query.toLowerCase();
+    const fields = (await ctx.clients.jira.fields())
+      .filter((f) => (!customOnly || f.custom) && (f.name.toLowerCase().includes(q) || f.id.toLowerCase().includes(q)))
+      .slice(0, 50)
+      .map((f) => ({ id: f.id, name: f.name, custom: f.custom, type: f.schema ? `${f.schema.type ?? "?"}${f.schema.items ? ` of ${f.schema.items}` : ""}` : null }));
+    const text = fields.length ? [`${fields.length} field${fields.length === 1 ? "" : "s"} match "${query}":`, ...fields.map((f) => `- ${f.id}: ${f.name}${f.type ? ` (${f.type})` : ""}`)].join("\n") : `No field matches "${query}".`;
+    return { structured: { fields }, text };
+  },
+});
+
+export const jiraCurrentUser = defineTool({
+  name: "jira_current_user",
+  service: "jira",
+  toolset: "jira-admin",
+  reaches: [],
+  scope: "read",
+  description: "Who Bridgekeeper acts as in Jira: display name, accountId (for assignee fields and JQL) and time zone.",
+  input: z.object({}),
+  output: z.object({ accountId: z.string(), displayName: z.string(), email: z.string().nullable(), timeZone: z.string().nullable() }),
+  annotations: { title: "Who am I in Jira", ...READ_ONLY },
+  async run(_args, ctx) {
+    const me = (await ctx.clients.jira.myself()) as Awaited<ReturnType<typeof ctx.clients.jira.myself>> & { timeZone?: string };
+    const structured = { accountId: me.accountId, displayName: me.displayName, email: me.emailAddress ?? null, timeZone: me.timeZone ?? null };
+    return { structured, text: `${me.displayName} (accountId ${me.accountId}${structured.email ? `, ${structured.email}` : ""}${structured.timeZone ? `, ${structured.timeZone}` : ""})` };
+  },
+});
+
+export const jiraGetTransitions = defineTool({
+  name: "jira_get_transitions",
+  service: "jira",
+  toolset: "jira-admin",
+  reaches: [{ kind: "jira-issue", arg: "issueKey" }],
+  scope: "read",
+  description: "The workflow transitions a Jira issue can take now: id, name and target status.",
+  input: z.object({ issueKey: z.string().trim().regex(ISSUE_KEY, "issueKey must be an issue key such as BK-12 (or a numeric id)") }),
+  output: z.object({ key: z.string(), transitions: z.array(TransitionSchema) }),
+  annotations: { title: "List a Jira issue's transitions", ...READ_ONLY },
+  async run({ issueKey }, ctx) {
+    const key = issueKey.toUpperCase();
+    const transitions = await transitionsOf(ctx, key);
+    const lines = transitions.map((t) => `- ${t.name} (id ${t.id}) → ${t.to ?? "?"}`);
+    return { structured: { key, transitions }, text: transitions.length ? `${key} can move:\n${lines.join("\n")}` : `${key} has no transitions available now.` };
+  },
+});
+
+export const jiraDeleteIssue = defineTool({
+  name: "jira_delete_issue",
+  service: "jira",
+  toolset: "jira-admin",
+  reaches: [{ kind: "jira-issue", arg: "issueKey" }],
+  scope: "write",
+  description: "Delete a Jira issue for good (its comments, work log and links go with it). An issue with sub-tasks needs deleteSubtasks: true. Prefer a transition to Done or Won't Do unless asked to delete.",
+  input: z.object({
+    issueKey: z.string().trim().regex(ISSUE_KEY, "issueKey must be an issue key such as BK-12 (or a numeric id)"),
+    deleteSubtasks: z.boolean().default(false).describe("Also delete its sub-tasks (required when it has any)."),
+  }),
+  output: z.object({ key: z.string(), deleted: z.boolean() }),
+  annotations: { title: "Delete a Jira issue", ...DESTRUCTIVE, idempotentHint: true },
+  async run({ issueKey, deleteSubtasks }, ctx) {
+    const key = issueKey.toUpperCase();
+    await ctx.clients.jira.deleteIssue(key, deleteSubtasks);
+    return { structured: { key, deleted: true }, text: `Deleted ${key}${deleteSubtasks ? " and its sub-tasks" : ""}.` };
+  },
+});
+
+export const JIRA_ADMIN_TOOLS = [jiraSearchFields, jiraGetCreateFields, jiraGetEditFields, jiraCreateVersion, jiraCreateIssues, jiraCurrentUser, jiraGetTransitions, jiraDeleteIssue];
