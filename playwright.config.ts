@@ -8,7 +8,7 @@ export const E2E_ADMIN_PASSWORD = "e2e-admin-password";
 export const E2E_SANDBOX_PORT = Number(process.env.E2E_SANDBOX_PORT ?? E2E_PORT + 1);
 export const E2E_SANDBOX_URL = `http://127.0.0.1:${E2E_SANDBOX_PORT}`;
 /**
- * The fake AI providers (server/test/fake-ai) in smart mode, accepting any key: a browser test adds
+ * The fake AI providers (sandbox/fake-ai) in smart mode, accepting any key: a browser test adds
  * an "OpenAI-compatible" provider with base URL `${E2E_FAKE_AI_URL}/compat/v1` (the hosted kinds'
  * URLs are the SDKs' own and cannot be pointed here from the console).
  */
@@ -61,7 +61,7 @@ export default defineConfig({
       env: { SANDBOX_PORT: String(E2E_SANDBOX_PORT), SANDBOX_HOST: "127.0.0.1" },
     },
     {
-      command: "node dist/fake-ai/main.js",
+      command: "node dist/sandbox/fake-ai/main.js",
       url: `${E2E_FAKE_AI_URL}/health`,
       reuseExistingServer: false,
       timeout: 60_000,

@@ -58,7 +58,7 @@ export default defineConfig({
       env: { SANDBOX_PORT: String(SHOTS_PORT + 1), SANDBOX_HOST: "127.0.0.1" },
     },
     {
-      command: "node dist/fake-ai/main.js",
+      command: "node dist/sandbox/fake-ai/main.js",
       cwd: appDir,
       url: `${SHOTS_FAKE_AI_URL}/health`,
       reuseExistingServer: false,

@@ -13,7 +13,7 @@ const QUESTION = "Which Jira issues were updated recently?";
 
 /** The built server on the sandbox, with an OpenAI-compatible provider pointed at an in-process fake; what the benches need to drive it. */
 export async function chatRig() {
-  const { startFakeAi } = await sourceModule("server/test/fake-ai/fake-ai.server.ts");
+  const { startFakeAi } = await sourceModule("sandbox/fake-ai/fake-ai.server.ts");
   const fake = await startFakeAi();
   const sandbox = await startSandboxProcess();
   const server = await startServer({ nodeArgs: process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(" ") : [], env: { BITBUCKET_API_URL: `${sandbox.url}/2.0`, RATE_LIMIT_API_PER_MINUTE: "100000", RATE_LIMIT_API_BURST: "10000", ATLASSIAN_HOURLY_BUDGET: "100000000", BITBUCKET_HOURLY_BUDGET: "100000000" } });
@@ -53,7 +53,7 @@ const PACES = [
 export async function run() {
   requireBuild();
   const rig = await chatRig();
-  const { smartTurn } = await sourceModule("server/test/fake-ai/smart-responder.ts");
+  const { smartTurn } = await sourceModule("sandbox/fake-ai/smart-responder.ts");
   try {
     const overheads = new Map(PACES.map((pace) => [pace, []]));
     const totals = [];

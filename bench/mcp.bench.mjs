@@ -5,6 +5,9 @@
 // Jira's answer, render it compactly). All in one run, alternating so the machine's noise falls
 // on all of them alike. Also: the size of the
 // search's text answer, and the same at concurrency 16 with 20 ms of upstream latency.
+// BENCH_BEFORE_ROOT=<a checkout of an earlier commit, built> adds that build as one more target in
+// the same run, for a change's before and after (git worktree add /tmp/before <commit>, then
+// npm ci && npm run build there).
 import { fork } from "node:child_process";
 import { join } from "node:path";
 import autocannon from "autocannon";
@@ -129,7 +132,10 @@ export async function toolsCallLatency(runs) {
 export async function run() {
   requireBuild();
   const sandbox = await startSandboxProcess();
-  const server = await startServer({ env: { DEMO_SANDBOX_URL: sandbox.url, RATE_LIMIT_API_PER_MINUTE: "100000000", RATE_LIMIT_API_BURST: "1000000", ATLASSIAN_HOURLY_BUDGET: "100000000", BITBUCKET_HOURLY_BUDGET: "100000000" } });
+  const serverEnv = { DEMO_SANDBOX_URL: sandbox.url, RATE_LIMIT_API_PER_MINUTE: "100000000", RATE_LIMIT_API_BURST: "1000000", ATLASSIAN_HOURLY_BUDGET: "100000000", BITBUCKET_HOURLY_BUDGET: "100000000" };
+  const server = await startServer({ env: serverEnv });
+  const beforeRoot = process.env.BENCH_BEFORE_ROOT;
+  const before = beforeRoot ? await startServer({ env: serverEnv, root: beforeRoot }) : null;
   const port = await freePort();
   const baselineProc = fork(join(ROOT, "bench/mcp-baseline-server.mjs"), [], { env: { ...process.env, PORT: String(port), SANDBOX_URL: sandbox.url }, stdio: ["ignore", "ignore", "inherit", "ipc"] });
   const floorPort = await freePort();
@@ -138,7 +144,8 @@ export async function run() {
   const agent = new Agent({ keepAliveTimeout: 30_000, connections: 32 });
   try {
     const t = await targets(server, sandbox, `http://127.0.0.1:${port}`, baselineProc.pid, { pid: floorProc.pid, url: `http://127.0.0.1:${floorPort}` });
-    const order = [t.plain, t.baseline, t.floor, t.ours, t.ours2025];
+    const earlier = before ? ourTarget(before, await benchToken(before), `Bridgekeeper before (${beforeRoot}) /mcp, 2026-07-28`) : null;
+    const order = [t.plain, t.baseline, t.floor, t.ours, t.ours2025, ...(earlier ? [earlier] : [])];
     // Warm every path (JIT, pools, caches) before measuring.
     for (const target of order) await serial(target, agent).catch((err) => Promise.reject(err));
 
@@ -167,6 +174,12 @@ export async function run() {
     rows.push({ name: "concurrency 16: (b)'s CPU per call / Bridgekeeper's (the throughput ratio on a machine of its own)", median: `${fmt(median(cpuRatio), 2)}×`, runs: cpuRatio.map((x) => fmt(x, 2)).join(", ") });
     const floorRatio = sixteen.get(t.baseline).map((x, i) => x.cpuPerCall / sixteen.get(t.floor)[i].cpuPerCall);
     rows.push({ name: "concurrency 16: (b)'s CPU per call / the floor's (c) (the most any compact answer could reach)", median: `${fmt(median(floorRatio), 2)}×`, runs: floorRatio.map((x) => fmt(x, 2)).join(", ") });
+    const overFloor = sixteen.get(t.ours).map((x, i) => x.cpuPerCall / sixteen.get(t.floor)[i].cpuPerCall);
+    rows.push({ name: "concurrency 16: Bridgekeeper's CPU per call / the floor's (c) (aim ≤ 1.5)", median: `${fmt(median(overFloor), 2)}×`, runs: overFloor.map((x) => fmt(x, 2)).join(", ") });
+    if (earlier) {
+      const change = sixteen.get(t.ours).map((x, i) => x.cpuPerCall / sixteen.get(earlier)[i].cpuPerCall);
+      rows.push({ name: "concurrency 16: CPU per call, this build / the build before (≤ 1: no slower)", median: `${fmt(median(change), 2)}×`, runs: change.map((x) => fmt(x, 2)).join(", ") });
+    }
 
     // The answer a model reads.
     const answer = await (await fetch(t.ours.url, { method: "POST", headers: t.ours.headers, body: t.ours.body() })).json();
@@ -188,6 +201,7 @@ export async function run() {
     floorProc.kill("SIGTERM");
     await agent.close();
     await server.stop();
+    await before?.stop();
     await sandbox.stop();
   }
 }

@@ -8,7 +8,7 @@ import { openDatabase } from "../server/db/client";
 import { systemClock } from "../server/lib/clock";
 import { createLogger } from "../server/lib/logger";
 import { createRequestLogRepo } from "../server/modules/request-log/request-log.repo";
-import { createCursors } from "../server/mcp/tools/cursor";
+import { createCursors } from "../server/lib/cursor";
 import { createSecretBox } from "../server/lib/secret-box";
 import { createRequestLogService } from "../server/modules/request-log/request-log.service";
 

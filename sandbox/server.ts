@@ -124,6 +124,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 
   const control = new Router()
     .get("/__sandbox/health", () => json({ status: "ok" }))
+    // What to configure against this sandbox (the demo's start-up reads it: the server imports nothing of the sandbox).
+    .get("/__sandbox/accounts", () => json({ atlassian: { email: accounts.atlassian.email, apiToken: accounts.atlassian.apiToken }, bitbucket: { workspace: accounts.bitbucket.workspace, username: accounts.bitbucket.username, appPassword: accounts.bitbucket.appPassword } }))
     .get("/__sandbox/requests", () => json(recorded))
     .delete("/__sandbox/requests", () => {
       recorded = [];

@@ -1,12 +1,5 @@
-// Bundles the server into dist/server/main.js, the sandbox into dist/sandbox/main.js and the fake
-// AI providers (for the browser tests and the demo) into dist/fake-ai/main.js (dependencies stay in
-// node_modules).
+// Bundles the server into dist/server/main.js (dependencies stay in node_modules). The sandbox and
+// the fake AI providers, which only the demo and the tests run, are built apart: build-sandbox.mjs.
 import { build } from "esbuild";
 
-const common = { bundle: true, platform: "node", format: "esm", target: "node20", packages: "external", sourcemap: true, logLevel: "warning" };
-
-await Promise.all([
-  build({ ...common, entryPoints: ["server/main.ts"], outfile: "dist/server/main.js" }),
-  build({ ...common, entryPoints: ["sandbox/main.ts"], outfile: "dist/sandbox/main.js" }),
-  build({ ...common, entryPoints: ["server/test/fake-ai/main.ts"], outfile: "dist/fake-ai/main.js" }),
-]);
+await build({ bundle: true, platform: "node", format: "esm", target: "node20", packages: "external", sourcemap: true, logLevel: "warning", entryPoints: ["server/main.ts"], outfile: "dist/server/main.js" });

@@ -51,7 +51,7 @@ async function waitFor(name, healthUrl) {
 }
 
 start("sandbox", "dist/sandbox/main.js", { SANDBOX_PORT: String(sandboxPort), SANDBOX_HOST: "127.0.0.1" });
-start("fake AI", "dist/fake-ai/main.js", { FAKE_AI_PORT: String(fakeAiPort) });
+start("fake AI", "dist/sandbox/fake-ai/main.js", { FAKE_AI_PORT: String(fakeAiPort) });
 await Promise.all([waitFor("sandbox", `${sandboxUrl}/__sandbox/health`), waitFor("fake AI", `${fakeAiUrl}/health`)]);
 
 start("server", "dist/server/main.js", {

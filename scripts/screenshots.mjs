@@ -16,7 +16,7 @@ if (!existsSync(chromium)) {
   console.error(`Chromium is missing at ${chromium}. Install it with:\n\n  sudo apt-get update && sudo apt-get install -y chromium\n\n(or set CHROMIUM_PATH to a Chromium binary)`);
   process.exit(1);
 }
-for (const entry of ["dist/server/main.js", "dist/sandbox/main.js", "dist/fake-ai/main.js", "dist/web/index.html", "dist/pglite-seed"]) {
+for (const entry of ["dist/server/main.js", "dist/sandbox/main.js", "dist/sandbox/fake-ai/main.js", "dist/web/index.html", "dist/pglite-seed"]) {
   if (!existsSync(join(ROOT, entry))) {
     console.error(`${entry} is missing: run \`npm run build\` first (\`npm run screenshots\` does).`);
     process.exit(1);

@@ -10,10 +10,12 @@ import { createMetrics } from "./lib/metrics";
 import type { SettingsConfig } from "./modules/integrations/settings";
 import { createOAuthClientsService } from "./modules/oauth/oauth-clients.service";
 import { createOAuthTokensService } from "./modules/oauth/oauth-tokens.service";
+import { createOAuthConsentService } from "./modules/oauth/oauth-consent.service";
 import { createUpstreamHttp, type UpstreamOptions } from "./upstream/http";
 import { createClientBudget } from "./upstream/client-budget";
 import { createUpstreamMeter } from "./upstream/meter";
 import { createCursors } from "./mcp/tools/cursor";
+import { createCursors as createPageCursors } from "./lib/cursor";
 import { createHostPolicy } from "./upstream/host-policy";
 import { createClientMetadataDocuments } from "./oauth/client-metadata-documents";
 import type { Database } from "./db/client";
@@ -27,7 +29,9 @@ import { createUsersService } from "./modules/users/users.service";
 import { createRepos, createTransact } from "./repos";
 import { createLiveStreams } from "./mcp/live-streams";
 import { createStreamKeeper } from "./mcp/stream-keeper";
-import { createToolAvailability, offerShapeOf } from "./mcp/mcp-server";
+import { createMcpCore, createMcpServerFactory, createToolAvailability, offerShapeOf } from "./mcp/mcp-server";
+import { createChatService } from "./modules/chat/chat.service";
+import { APP_VERSION } from "./lib/app-root";
 import { TOOLS } from "./mcp/tools/catalogue";
 import { createPolicyOptionsService } from "./modules/oauth/policy-options.service";
 import { TIMINGS } from "../contract/limits";
@@ -39,6 +43,7 @@ import { createToolCallsService } from "./modules/tool-calls/tool-calls.service"
 import { createRequestLogService, type RequestLogOptions } from "./modules/request-log/request-log.service";
 import { createAiProvidersService } from "./modules/ai-providers/ai-providers.service";
 import { createSetupService } from "./modules/setup/setup.service";
+import { createStatsService } from "./modules/stats/stats.service";
 import { createProviderFetch } from "./ai/provider-fetch";
 import { checkProvider } from "./ai/provider-check";
 import type { HostedBaseUrls } from "./ai/provider-model";
@@ -85,12 +90,14 @@ export type AppConfig = Pick<
   };
 
 /** Wires repos and services from their dependencies: the only place that knows the whole graph. */
-export function createContainer(deps: { database: Database; config: AppConfig; clock: Clock; log: Logger; secretBox: SecretBox }) {
+export function createContainer(deps: { database: Database; config: AppConfig; clock: Clock; log: Logger; secretBox: SecretBox; version?: string }) {
   const { database, config, clock, log, secretBox } = deps;
   const events = createEventBus({ log });
   const repos = createRepos(database.db);
   const transact = createTransact(database.db);
-  const audit = createAuditService({ auditRepo: repos.auditRepo, clock, log });
+  // The console lists' cursors (audit, request log, tool calls): sealed, bound to their filters.
+  const pageCursors = createPageCursors(secretBox);
+  const audit = createAuditService({ auditRepo: repos.auditRepo, clock, log, cursors: pageCursors });
   const auth = createAuthService({
     usersRepo: repos.usersRepo,
     sessionsRepo: repos.sessionsRepo,
@@ -99,7 +106,7 @@ export function createContainer(deps: { database: Database; config: AppConfig; c
     throttle: createLoginThrottle(config.loginLimits ?? DEFAULT_LOGIN_LIMITS),
     clock,
     log,
-    policy: { idleMs: config.SESSION_IDLE_MINUTES * 60_000, maxAgeMs: config.SESSION_MAX_HOURS * 3_600_000 },
+    lifetimes: { idleMs: config.SESSION_IDLE_MINUTES * 60_000, maxAgeMs: config.SESSION_MAX_HOURS * 3_600_000 },
   });
   const users = createUsersService({ repos, transact, audit, clock, events });
   const roles = createRolesService({ repos, transact, audit, clock, events });
@@ -115,21 +122,17 @@ export function createContainer(deps: { database: Database; config: AppConfig; c
   const integrationStatus = createIntegrationStatusService({ targets: upstreamTargets, meter, clock, probeTimeoutMs: Math.min(config.UPSTREAM_TIMEOUT_MS, 5_000), reach: syncRecorder });
   const metadataDocuments = config.OAUTH_CLIENT_ID_METADATA_DOCUMENTS ? createClientMetadataDocuments({ hostPolicy, clock, ...(config.clientMetadataTls ? { tls: config.clientMetadataTls } : {}) }) : undefined;
   const oauthClients = createOAuthClientsService({ repos, transact, secretBox, audit, clock, log, events, ...(metadataDocuments ? { metadataDocuments } : {}) });
-  const oauthTokens = createOAuthTokensService({
-    repo: repos.oauthGrantsRepo,
-    audit,
-    clock,
-    policy: {
-      issuer: publicUrl(config),
-      accessTokenTtlSeconds: config.OAUTH_ACCESS_TOKEN_TTL_SECONDS,
-      refreshTokenTtlSeconds: config.OAUTH_REFRESH_TOKEN_TTL_DAYS * 86_400,
-      codeTtlSeconds: 600,
-      consentTtlSeconds: 600,
-      refreshGraceSeconds: config.OAUTH_REFRESH_GRACE_SECONDS,
-    },
-    secretBox,
-    events,
-  });
+  const oauthSettings = {
+    issuer: publicUrl(config),
+    accessTokenTtlSeconds: config.OAUTH_ACCESS_TOKEN_TTL_SECONDS,
+    refreshTokenTtlSeconds: config.OAUTH_REFRESH_TOKEN_TTL_DAYS * 86_400,
+    codeTtlSeconds: 600,
+    consentTtlSeconds: 600,
+    refreshGraceSeconds: config.OAUTH_REFRESH_GRACE_SECONDS,
+  };
+  // The authorization server: consent (the authorization endpoint, codes) and token issuance, apart.
+  const oauthConsent = createOAuthConsentService({ repo: repos.oauthGrantsRepo, audit, clock, settings: oauthSettings });
+  const oauthTokens = createOAuthTokensService({ repo: repos.oauthGrantsRepo, clock, settings: oauthSettings, secretBox, events });
 
   // AI providers (issue 13): every provider call goes through one fetch under the upstream host rules.
   const ai = { fetch: createProviderFetch({ hostPolicy }), baseUrls: config.aiBaseUrls ?? {} };
@@ -141,15 +144,16 @@ export function createContainer(deps: { database: Database; config: AppConfig; c
     repo: repos.requestLogRepo,
     clock,
     log,
-    cursors,
+    cursors: pageCursors,
     names: { clients: (ids) => repos.oauthClientsRepo.namesOf(ids), users: (ids) => repos.usersRepo.namesOf(ids) },
     onDropped: (reason, rows) => metrics.logRowsDropped("request_log", reason, rows),
     ...config.requestLog,
   });
-  const toolCalls = createToolCallsService({ repo: repos.toolCallsRepo, clock, log, onDropped: (reason, rows) => metrics.logRowsDropped("tool_calls", reason, rows), ...config.requestLog });
+  const toolCalls = createToolCallsService({ repo: repos.toolCallsRepo, clock, log, cursors: pageCursors, onDropped: (reason, rows) => metrics.logRowsDropped("tool_calls", reason, rows), ...config.requestLog });
   // Which process holds a stream: registry rows name it, so a stop or a crash can end them.
   const instanceId = `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
   const connections = createConnectionsService({ repo: repos.connectionsRepo, clock, audit, events, instanceId });
+  const stats = createStatsService({ clock, log, connections, oauthClients, liveGrants: oauthTokens.liveGrants, requestLog, meter });
 
   // MCP: the streams this process holds (per process by nature), and what keeps them honest.
   const streams = createLiveStreams({
@@ -173,6 +177,11 @@ export function createContainer(deps: { database: Database; config: AppConfig; c
   });
   /** Change events for MCP listeners: `subscriptions/listen` streams (the SDK) and legacy sessions subscribe. */
   const mcpBus = new InMemoryServerEventBus((err) => log.warn({ err }, "an MCP change listener failed"));
+  // The MCP tool layer: one core behind every MCP server the factory makes, and behind the chat.
+  const mcpCore = createMcpCore({ targets: upstreamTargets, cursors, availability: toolAvailability, toolCalls, version: deps.version ?? APP_VERSION, log, destructiveTools: config.MCP_DESTRUCTIVE_TOOLS, metrics, budget: clientBudget });
+  const mcpFactory = createMcpServerFactory(mcpCore);
+  // The chat (issue 13) runs the MCP tool layer in process: the same tools, filter, policy and audit as an MCP client.
+  const chat = createChatService({ repo: repos.chatRepo, clock, log, providers: aiProviders, tools: mcpCore, fetch: ai.fetch, baseUrls: ai.baseUrls, timeoutMs: config.AI_TIMEOUT_MS });
 
   // Who reacts to what: every subscription of the event bus, in one place (ARCHITECTURE rule 11).
   // OAuth access that ended or narrowed anywhere: no cached token check may outlive it.
@@ -215,12 +224,12 @@ export function createContainer(deps: { database: Database; config: AppConfig; c
     repos,
     transact,
     upstream: { http, meter, hostPolicy, targets: upstreamTargets, syncRecorder, clientBudget },
-    services: { audit, auth, users, roles, integrations, integrationStatus, oauthClients, oauthTokens, requestLog, connections, toolCalls, aiProviders, setup, policyOptions },
+    services: { audit, auth, users, roles, integrations, integrationStatus, oauthClients, oauthConsent, oauthTokens, requestLog, connections, toolCalls, aiProviders, setup, policyOptions, stats, chat },
     /** What a call to an AI provider is made with: `languageModelFor(target, container.ai)`. */
     ai,
     events,
     metrics,
-    mcp: { streams, streamKeeper, toolAvailability, bus: mcpBus, cursors },
+    mcp: { core: mcpCore, factory: mcpFactory, streams, streamKeeper, toolAvailability, bus: mcpBus, cursors },
     /** Stops what holds sockets or timers (the upstream connection pool, the log's timer) and flushes the request log. */
     close: async () => {
       streamKeeper.stop();

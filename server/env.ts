@@ -81,7 +81,10 @@ export const EnvSchema = z.object({
   SESSION_MAX_HOURS: z.coerce.number().int().min(1).max(30 * 24).default(24),
   CORS_ORIGINS: csv.default(["http://localhost:3000", "http://localhost:5000"]),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(9_000),
-  /** Key for secrets at rest (D5); otherwise a key file is created in DATA_DIR on first start. */
+  /**
+   * Key for secrets at rest (docs/decisions.md#secrets-at-rest); otherwise a key file is created in
+   * DATA_DIR on first start.
+   */
   SECRET_KEY: z.string().min(32, "must be at least 32 characters").optional(),
   BITBUCKET_API_URL: httpUrl.default("https://api.bitbucket.org/2.0"),
   /** SSRF rule (issue 9): upstream calls to loopback, private, link-local or metadata addresses are refused unless allowed. */
@@ -113,25 +116,31 @@ export const EnvSchema = z.object({
   /** A refresh token presented again this soon after its rotation yields the same pair (parallel refreshes); 0 turns it off. */
   OAUTH_REFRESH_GRACE_SECONDS: z.coerce.number().int().min(0).max(60).default(10),
   OAUTH_REFRESH_TOKEN_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(30),
-  /** Whether requests are recorded in the request log at all (D15); off, the Logs screen stays empty. */
+  /**
+   * Whether requests are recorded in the request log at all (docs/decisions.md#request-log); off,
+   * the Logs screen stays empty.
+   */
   REQUEST_LOG: bool.default(true),
   /**
    * A bearer token that opens GET /metrics to a Prometheus scraper (issue 12 item 6); without it,
    * only a console session with stats.read may read the metrics. At least 32 characters.
    */
   METRICS_TOKEN: z.string().min(32, "must be at least 32 characters").optional(),
-  /** Request log rows older than this are removed (D15). */
+  /** Request log rows older than this are removed (docs/decisions.md#request-log). */
   LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   /** The 2024-11-05 HTTP+SSE transport (GET /sse, POST /messages) for older MCP clients; deprecated by the protocol. */
   MCP_LEGACY_SSE: bool.default(true),
   /**
-   * The MCP fast lane for tools/list and tools/call (server/mcp/fast-lane.ts). On by default; off,
-   * every MCP request goes through the SDK's handler (an escape hatch, and how tests compare the two).
+   * tools/list and tools/call answered directly (server/mcp/direct-answers.ts). On by default; off,
+   * every MCP request is answered by the SDK's handler (an escape hatch, and how tests compare the two).
    */
   MCP_FAST_LANE: bool.default(true),
   /** Tools that delete or merge (destructive): false hides them from every client (issue 11 item 4). */
   MCP_DESTRUCTIVE_TOOLS: bool.default(true),
-  /** Long-lived streams (/api/sse/stream, /sse, subscriptions/listen) one process holds at once (D16). */
+  /**
+   * Long-lived streams (/api/sse/stream, /sse, subscriptions/listen) one process holds at once
+   * (docs/decisions.md#rate-limits).
+   */
   MCP_MAX_STREAMS: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
   /** `npm run demo`: configure both integrations to the sandbox at this URL on start. */
   DEMO_SANDBOX_URL: httpUrl.optional(),

@@ -6,7 +6,7 @@ import { createContainer } from "./container";
 import { openDatabase } from "./db/client";
 import { EnvError, parseEnv, publicUrl, type Env } from "./env";
 import { staticConsole } from "./http/console";
-import { answerClientErrors, lastResort } from "./http/last-resort";
+import { answerClientErrors } from "./http/request-listener";
 import { APP_ROOT, APP_VERSION } from "./lib/app-root";
 import { systemClock } from "./lib/clock";
 import { createLogger } from "./lib/logger";
@@ -83,9 +83,9 @@ async function main(): Promise<void> {
   await container.services.connections.sweepAtStart(database.kind).catch((err) => log.warn({ err }, "sweeping the connection registry failed"));
   phase("seed");
 
-  const { app, front } = buildApp(container, { version: APP_VERSION, startedAt, consoleHandler: await consoleHandler(env) });
+  const { listener } = buildApp(container, { version: APP_VERSION, startedAt, consoleHandler: await consoleHandler(env) });
   phase("buildApp");
-  const server: Server = createServer(lastResort(app, log, front));
+  const server: Server = createServer(listener);
   answerClientErrors(server);
   server.listen(env.PORT, env.HOST);
   await new Promise<void>((resolve, reject) => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { startFakeAi, type FakeAi } from "../test/fake-ai/fake-ai.server";
+import { startFakeAi, type FakeAi } from "../../sandbox/fake-ai/fake-ai.server";
 import { checkProvider } from "./provider-check";
 import { createProviderFetch } from "./provider-fetch";
 

@@ -1,6 +1,4 @@
 import type { ServerResponse } from "node:http";
-import type { NextFunction, Request, Response } from "express";
-import { isAppError } from "../lib/app-error";
 
 /** JSON-RPC 2.0 §5.1 error codes, and the MCP ones the SDK does not export under a name we use. */
 export const RPC = {
@@ -17,7 +15,7 @@ export type RpcId = string | number | null;
 
 /**
  * The one writer of JSON-RPC error bodies outside the SDK (ARCHITECTURE rule 4): HTTP status,
- * code, message. Plain node writes, so requests served before Express (front-door.ts) use it too.
+ * code, message. Plain node writes: the MCP pipeline runs before Express.
  */
 export function sendRpcError(res: ServerResponse, status: number, code: number, message: string, options: { id?: RpcId; headers?: Record<string, string>; data?: unknown } = {}): void {
   if (res.headersSent) {
@@ -47,19 +45,4 @@ export function describeRpc(body: unknown): { rpcMethod?: string; toolName?: str
   if (typeof method !== "string") return {};
   const toolName = method === "tools/call" && typeof params?.name === "string" ? params.name.slice(0, 200) : undefined;
   return { rpcMethod: method.slice(0, 200), ...(toolName ? { toolName } : {}) };
-}
-
-/**
- * Errors raised on an MCP route (the house AppError of a shared guard, such as a rate limit) are
- * answered as JSON-RPC errors with the same status and headers, so an MCP client always reads
- * JSON-RPC (ARCHITECTURE rule 4: MCP errors are mapped in mcp/ alone).
- */
-export function rpcErrorHandler(err: unknown, req: Request, res: Response, next: NextFunction): void {
-  if (res.headersSent) return next(err);
-  const id = rpcIdOf(req.body);
-  if (isAppError(err)) {
-    const code = err.status === 429 || err.status >= 500 ? RPC.serverError : RPC.invalidRequest;
-    return sendRpcError(res, err.status, code, err.message, { id, ...(err.headers ? { headers: err.headers } : {}) });
-  }
-  next(err);
 }

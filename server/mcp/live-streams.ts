@@ -44,7 +44,7 @@ export interface LiveStream {
 }
 
 export interface StreamLimits {
-  /** New long-lived streams per OAuth client per minute (D16 RATE_LIMIT_SSE_PER_MINUTE). */
+  /** New long-lived streams per OAuth client per minute (docs/decisions.md#rate-limits RATE_LIMIT_SSE_PER_MINUTE). */
   perMinute: number;
   /** Streams of one OAuth client open at once (RATE_LIMIT_SSE_MAX_CONCURRENT). */
   maxConcurrentPerClient: number;
@@ -65,7 +65,7 @@ export function createLiveStreams(deps: { limits: StreamLimits; log: Logger }) {
 
   return {
     /**
-     * D16: whether `clientId` may open one more long-lived stream now. Takes one of the minute's
+     * docs/decisions.md#rate-limits: whether `clientId` may open one more long-lived stream now. Takes one of the minute's
      * points when it may; the caller answers 429 with Retry-After when it may not.
      */
     async admit(clientId: string): Promise<Admission> {

@@ -104,7 +104,7 @@ export interface McpCoreDeps {
 }
 
 /**
- * What both ways of serving MCP share (the SDK server below and the fast lane): who we are, the
+ * What both ways of serving MCP share (the SDK server below and the direct answers, direct-answers.ts): who we are, the
  * tools a caller may see, and running one. Keeping them here means the two cannot drift apart.
  */
 export function createMcpCore(deps: McpCoreDeps) {

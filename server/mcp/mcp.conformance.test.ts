@@ -3,7 +3,7 @@
 // @pglite-only: the official suite checks the protocol; the database plays no part in it.
  * The official MCP conformance suite's server scenarios (`conformance server --requirements
  * <revision>`) against /mcp, for the 2025-11-25 and the 2026-07-28 revisions. The suite speaks
- * to a server without credentials, and ours demands a bearer token on /mcp (D9), so it talks to a
+ * to a server without credentials, and ours demands a bearer token on /mcp (docs/decisions.md#bearer-tokens-and-scopes), so it talks to a
  * loopback relay that adds one token to each request and passes everything else (Host, Origin,
  * bodies, streams) through unchanged; authorization has its own suite run
  * (server/oauth/oauth.conformance.test.ts).

@@ -7,8 +7,7 @@ import { mcpRigForFile, modernRpc, rpc, type McpRig } from "./mcp.test-rig";
 
 /**
  * Issue 25 item 6: the request log tells how each MCP exchange ended (ok, tool error, JSON-RPC
- * error, with the error's text), whoever answered it: the fast lane before Express, the lane
- * inside Express, the SDK, an error handler.
+ * error, with the error's text), whoever answered it: a direct answer, the SDK, a check's refusal.
  */
 describe("the request log's MCP outcomes", () => {
   let rig: McpRig;
@@ -28,7 +27,7 @@ describe("the request log's MCP outcomes", () => {
     throw new Error(`no row for ${requestId}`);
   }
 
-  it("a tool that answers is ok, a tool that fails is a tool error with its sentence (fast lane at the door)", async () => {
+  it("a tool that answers is ok, a tool that fails is a tool error with its sentence (answered directly)", async () => {
     const token = await rig.token("read");
     const ok = await modernRpc(rig.baseUrl, token, "tools/call", { name: "jira_get_issue", arguments: { issueKey: "BK-1" } });
     expect(ok.json.result.isError).toBeFalsy();
@@ -42,7 +41,7 @@ describe("the request log's MCP outcomes", () => {
     expect(row.toolCall).toMatchObject({ outcome: "error", error: failed.json.result.content[0].text });
   });
 
-  it("a tool error answered by the lane inside Express (a query string keeps it from the door) is noted too", async () => {
+  it("a tool error is noted on a request with a query string too", async () => {
     const token = await rig.token("read");
     const failed = await modernRpc(rig.baseUrl, token, "tools/call", { name: "jira_get_issue", arguments: { issueKey: "BK-99999" } }, 7, "/mcp?via=express");
     expect(failed.json.result.isError).toBe(true);

@@ -13,7 +13,7 @@ const OFFERED_TOOLS = DEFAULT_OFFER.map((t) => t.name);
 const OFFERED_READ_TOOLS = DEFAULT_OFFER.filter((t) => t.scope === "read").map((t) => t.name);
 
 /**
- * /mcp speaks both protocol eras (D8): the 2025 revisions through `initialize` (statelessly) and
+ * /mcp speaks both protocol eras (docs/decisions.md#mcp-transports): the 2025 revisions through `initialize` (statelessly) and
  * 2026-07-28 with its per-request envelope, with the SDK's own clients and with raw requests for
  * what a client library would never send.
  */

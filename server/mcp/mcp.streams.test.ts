@@ -16,7 +16,7 @@ interface ConnectionRow {
 }
 
 /**
- * The long-lived streams (D8, issue 10 items 3-7): the specification's /api/sse/stream with its
+ * The long-lived streams (docs/decisions.md#mcp-transports, issue 10 items 3-7): the specification's /api/sse/stream with its
  * events, the legacy HTTP+SSE transport, subscriptions/listen; each owned by its token's subject,
  * registered while it lives, limited, and ended when access ends.
  */
@@ -54,7 +54,7 @@ describe("MCP event streams", () => {
     await until(connections, (rows) => rows.some((r) => r.connectionId === connected.connectionId && !r.isActive));
   });
 
-  it("served before Express (front-door.ts) exactly as Express's route serves it; every refusal is Express's", async () => {
+  it("served by the MCP pipeline without Express, a query string or not, refusals included", async () => {
     const token = await rig.token();
     // Express's app hands every request it gets to app.handle (express/lib/application.js).
     const app = rig.t.app as unknown as { handle: (req: IncomingMessage, ...rest: unknown[]) => void };
@@ -64,10 +64,10 @@ describe("MCP event streams", () => {
       const front = await stream(token);
       const frontId = (JSON.parse((await front.nextNamed("connected")).data) as { connectionId: string }).connectionId;
       expect(throughExpress()).toBe(0);
-      // A query string is not the front door's: Express's route opens this one.
-      const routed = await stream(token, "/api/sse/stream?via=express");
+      // A query string changes nothing.
+      const routed = await stream(token, "/api/sse/stream?via=query");
       const routedId = (JSON.parse((await routed.nextNamed("connected")).data) as { connectionId: string }).connectionId;
-      expect(throughExpress()).toBe(1);
+      expect(throughExpress()).toBe(0);
 
       const names = (h: Headers) => [...h.keys()].filter((name) => name !== "date").sort();
       expect(names(front.headers)).toEqual(names(routed.headers));
@@ -89,7 +89,7 @@ describe("MCP event streams", () => {
         expect.objectContaining({ method: "GET", endpoint: "/api/sse/stream", statusCode: 200, ipAddress: expect.stringMatching(/127\.0\.0\.1/), userAgent: "stream-test/1.0" }),
       ]);
 
-      // Refusals: no token, a bad one, one without the read scope: Express answers, as before.
+      // Refusals: no token, a bad one, one without the read scope: RFC 6750 challenges, as before.
       const before = throughExpress();
       const missing = await openEvents(`${rig.baseUrl}/api/sse/stream`, {});
       expect(missing.status).toBe(401);
@@ -99,7 +99,7 @@ describe("MCP event streams", () => {
       const writeOnly = await stream(await rig.token("write"));
       expect(writeOnly.status).toBe(403);
       expect(writeOnly.headers.get("www-authenticate")).toMatch(/insufficient_scope/);
-      expect(throughExpress() - before).toBe(3);
+      expect(throughExpress() - before).toBe(0);
     } finally {
       handle.mockRestore();
     }
@@ -201,7 +201,7 @@ describe("MCP event streams", () => {
   });
 });
 
-describe("MCP stream limits (D16)", () => {
+describe("MCP stream limits (docs/decisions.md#rate-limits)", () => {
   let rig: McpRig;
   mcpRigForFile((r) => (rig = r), { RATE_LIMIT_SSE_MAX_CONCURRENT: 2, RATE_LIMIT_SSE_PER_MINUTE: 4 });
 

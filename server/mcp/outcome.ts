@@ -2,7 +2,7 @@ import type { ServerResponse } from "node:http";
 import type { McpOutcome } from "../../contract/logs";
 
 /**
- * What the request log records of an MCP exchange (D15, issue 25 item 6): the JSON-RPC method, the
+ * What the request log records of an MCP exchange (docs/decisions.md#request-log, issue 25 item 6): the JSON-RPC method, the
  * tool of a tools/call, and how the answer ended. Kept in `res.locals.mcp` for request-log.ts.
  */
 export interface McpNote {
@@ -88,7 +88,7 @@ const bytesOf = (chunk: unknown, encoding: unknown): Buffer | undefined => {
 
 /**
  * Reads an answer the SDK (or an error handler) writes as it is written, and when it ends notes
- * its outcome, unless one was noted already (the fast lane notes its own and is not read). Bounded
+ * its outcome, unless one was noted already (a direct answer notes its own and is not read). Bounded
  * (MAX_WATCHED); `stop` ends the watch, for a stream that lives on (subscriptions/listen).
  */
 export function watchAnswer(res: ServerResponse, note: McpNote): { stop(): void } {
@@ -100,7 +100,7 @@ export function watchAnswer(res: ServerResponse, note: McpNote): { stop(): void 
     chunks.length = 0;
   };
   const keep = (chunk: unknown, encoding: unknown) => {
-    // Noted already (the fast lane, a delivery to a stream): nothing to read.
+    // Noted already (a direct answer, a delivery to a stream): nothing to read.
     if (!watching || note.outcome !== undefined) return;
     const bytes = bytesOf(chunk, encoding);
     if (!bytes) return;

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from "node:http";
-import type { RequestHandler } from "express";
+import type { Step } from "./exchange";
 import { RPC, sendRpcError } from "./json-rpc";
 
 const MAX_DEPTH = 64;
@@ -35,60 +35,58 @@ export function parseRpcBody(bytes: Buffer): ParsedRpcBody {
 /** The media type of a request (its Content-Type without parameters, lower case). */
 export const mediaTypeOf = (req: IncomingMessage): string => (req.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
 
-/** Bodies the front door read before it handed the request on to Express (front-door.ts): read once, parsed here. */
-const readEarlier = new WeakMap<IncomingMessage, Buffer>();
-export const handOnBody = (req: IncomingMessage, bytes: Buffer): void => void readEarlier.set(req, bytes);
-
 /**
  * Reads a JSON-RPC POST body ourselves, before the SDK sees it, so every refusal is a JSON-RPC
  * error with the right HTTP status and the request log can name the method: a media type other
  * than application/json is 415, more than `limitBytes` is 413 (the connection is closed, not
- * drained), a body that is not JSON is -32700 (JSON-RPC 2.0 §5.1). The parsed value becomes
- * `req.body`.
+ * drained), a body that is not JSON is -32700 (JSON-RPC 2.0 §5.1). A client that leaves while
+ * sending gets nothing (the request log records what is left of it).
  */
-export function rpcBody(options: { limitBytes: number }): RequestHandler {
-  return (req, res, next) => {
-    if (req.method !== "POST") return next();
+export function readBody(limitBytes: number): Step {
+  return (x) => {
+    const { req, res } = x;
     if (mediaTypeOf(req) !== "application/json") {
-      return sendRpcError(res, 415, RPC.invalidRequest, "Unsupported Media Type: Content-Type must be application/json");
+      sendRpcError(res, 415, RPC.invalidRequest, "Unsupported Media Type: Content-Type must be application/json");
+      return false;
     }
-    const finish = (bytes: Buffer) => {
-      const parsed = parseRpcBody(bytes);
-      if (!parsed.ok) return sendRpcError(res, 400, parsed.code, parsed.message);
-      req.body = parsed.body;
-      next();
+    const tooLarge = (): false => {
+      res.setHeader("Connection", "close");
+      sendRpcError(res, 413, RPC.invalidRequest, `Request body larger than ${limitBytes} bytes`);
+      return false;
     };
-    const tooLarge = () => {
-      res.set("Connection", "close");
-      sendRpcError(res, 413, RPC.invalidRequest, `Request body larger than ${options.limitBytes} bytes`);
-    };
-    const early = readEarlier.get(req);
-    if (early) return early.length > options.limitBytes ? tooLarge() : finish(early);
-    if (Number(req.headers["content-length"] ?? 0) > options.limitBytes) {
+    if (Number(req.headers["content-length"] ?? 0) > limitBytes) {
       req.resume();
       return tooLarge();
     }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let done = false;
-    req.on("data", (chunk: Buffer) => {
-      if (done) return;
-      size += chunk.length;
-      if (size > options.limitBytes) {
-        done = true;
+    return new Promise<boolean>((resolve) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      const settle = (go: boolean) => {
+        req.off("data", onData).off("end", onEnd).off("error", onGone).off("close", onClose);
+        resolve(go);
+      };
+      const onData = (chunk: Buffer) => {
+        size += chunk.length;
+        if (size <= limitBytes) return void chunks.push(chunk);
         req.pause();
-        tooLarge();
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on("error", () => {
-      done = true;
-    });
-    req.on("end", () => {
-      if (done) return;
-      done = true;
-      finish(Buffer.concat(chunks));
+        settle(tooLarge());
+      };
+      const onEnd = () => {
+        const parsed = parseRpcBody(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
+        if (!parsed.ok) {
+          sendRpcError(res, 400, parsed.code, parsed.message);
+          return settle(false);
+        }
+        x.body = parsed.body;
+        settle(true);
+      };
+      const onGone = () => settle(false);
+      const onClose = () => {
+        if (!req.complete) settle(false);
+      };
+      // Gone while its token was checked: its close has been and gone.
+      if (req.destroyed) return resolve(false);
+      req.on("data", onData).once("end", onEnd).once("error", onGone).once("close", onClose);
     });
   };
 }

@@ -3,14 +3,15 @@ import type { OAuthRegisteredClientsStore } from "@modelcontextprotocol/sdk/serv
 import { InvalidClientError, InvalidRequestError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
 import type { Response } from "express";
 import type { OAuthClientsService } from "../modules/oauth/oauth-clients.service";
+import type { OAuthConsentService } from "../modules/oauth/oauth-consent.service";
 import type { OAuthClient, OAuthTokensService } from "../modules/oauth/oauth-tokens.service";
 
 /**
  * The MCP SDK's OAuth endpoints (parsing, PKCE S256 check, error responses) on our services: this
  * adapter only translates between the SDK's provider interface and them.
  */
-export function createOAuthProvider(deps: { clients: OAuthClientsService; tokens: OAuthTokensService }): OAuthServerProvider {
-  const { clients, tokens } = deps;
+export function createOAuthProvider(deps: { clients: OAuthClientsService; consent: Pick<OAuthConsentService, "authorize">; tokens: OAuthTokensService }): OAuthServerProvider {
+  const { clients, consent, tokens } = deps;
 
   // Registration is ours (oauth/registration.ts), not the SDK's: the store only looks clients up.
   const clientsStore: OAuthRegisteredClientsStore = { getClient: (clientId) => clients.forOAuth(clientId) };
@@ -28,7 +29,7 @@ export function createOAuthProvider(deps: { clients: OAuthClientsService; tokens
       if (!/^[A-Za-z0-9_-]{43,128}$/.test(params.codeChallenge)) throw new InvalidRequestError("code_challenge must be 43 to 128 base64url characters (RFC 7636)");
       // The SDK fills in a lone registered redirect URI; whether the client named it was noted
       // before the SDK ran (oauth.routes.ts).
-      res.redirect(302, await tokens.authorize(ours(client), { ...params, redirectUriExplicit: res.locals.redirectUriExplicit !== false }));
+      res.redirect(302, await consent.authorize(ours(client), { ...params, redirectUriExplicit: res.locals.redirectUriExplicit !== false }));
     },
     challengeForAuthorizationCode: (client, code) => tokens.challengeForCode(ours(client), code),
     exchangeAuthorizationCode: (client, code, _verifier, redirectUri, resource) => tokens.exchangeCode(ours(client), code, redirectUri, resource),

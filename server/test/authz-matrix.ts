@@ -1,6 +1,7 @@
 import type { Express } from "express";
 import type { PermissionKey } from "../../contract/permissions";
 import type { Access } from "../http/middleware/access";
+import { MCP_ROUTES } from "../mcp/paths";
 
 /**
  * Every /api route and who may call it. A route added to the app but not here fails the matrix
@@ -53,7 +54,7 @@ export const AUTHZ_MATRIX: Record<string, "public" | "session" | PermissionKey |
   "GET /api/oauth/requests/:id": "session",
   "POST /api/oauth/requests/:id/decision": "session",
 
-  // D12: bearer tokens only; a console cookie does not open them.
+  // The proxy paths (docs/decisions.md#read-only-proxy): bearer tokens only; a console cookie does not open them.
   "GET /api/atlassian/jira/*path": "bearer:read",
   "GET /api/atlassian/confluence/*path": "bearer:read",
   "GET /api/bitbucket/*path": "bearer:read",
@@ -75,7 +76,8 @@ export const AUTHZ_MATRIX: Record<string, "public" | "session" | PermissionKey |
   "DELETE /api/ai-providers/:id": "ai-providers.write",
   "POST /api/ai-providers/:id/test": "ai-providers.write",
 
-  // D3: any signed-in user may chat; conversations are each user's own (the chat tests prove the 404s).
+  // Any signed-in user may chat (docs/decisions.md#roles-and-permissions); conversations are each
+  // user's own (the chat tests prove the 404s).
   "GET /api/chat/providers": "session",
   "POST /api/chat/send": "session",
   "POST /api/chat/generate-system-message": "session",
@@ -84,16 +86,14 @@ export const AUTHZ_MATRIX: Record<string, "public" | "session" | PermissionKey |
   "PATCH /api/chat/conversations/:id": "session",
   "DELETE /api/chat/conversations/:id": "session",
 
-  // D8, D9: MCP and its streams, bearer tokens only (mounted beside /api, at their full paths).
+  // MCP and its streams (docs/decisions.md#mcp-transports, #bearer-tokens-and-scopes): bearer tokens
+  // only (mounted beside /api, at their full paths).
   "POST /mcp": "bearer:read",
   "POST /api/mcp/protocol": "bearer:read",
   "GET /api/sse/stream": "bearer:read",
   "GET /sse": "bearer:read",
   "POST /messages": "bearer:read",
 };
-
-/** Routes mounted outside the /api router that the matrix covers too: MCP and its streams. */
-const MCP_ROUTE = /^\/(?:mcp|sse|messages|api\/)/;
 
 export interface DiscoveredRoute {
   key: string;
@@ -108,7 +108,10 @@ interface Layer {
   route?: { path: string; methods: Record<string, boolean>; stack: Layer[] };
 }
 
-/** Reads the routes under /api from the Express app itself, with the guard each one starts with. */
+/**
+ * Reads the routes under /api from the Express app itself, with the guard each one starts with,
+ * and the MCP pipeline's routes (mcp/paths.ts: served before Express, each needing a read token).
+ */
 export function discoverApiRoutes(app: Express): DiscoveredRoute[] {
   const root = (app as unknown as { router: { stack: Layer[] } }).router.stack;
   const api = root.find((l) => l.rawPath === "/api");
@@ -128,11 +131,7 @@ export function discoverApiRoutes(app: Express): DiscoveredRoute[] {
     }
   };
   walk(api.handle.stack);
-  const before = routes.length;
-  for (const layer of root) if (layer !== api && layer.handle.stack) walk(layer.handle.stack);
-  // Routers at the root are walked whole; of theirs, only the MCP routes belong here (/oauth/* has its own tests).
-  const rootRoutes = routes.splice(before).filter((r) => MCP_ROUTE.test(r.path.replace(/^\/api/, "")));
-  return [...routes, ...rootRoutes.map((r) => ({ ...r, key: r.key.replace(" /api/", " /"), path: r.path.replace(/^\/api/, "") }))];
+  return [...routes, ...MCP_ROUTES.map((r) => ({ key: `${r.method} ${r.path}`, ...r }))];
 }
 
 export const accessLabel = (access: Access | undefined): string =>

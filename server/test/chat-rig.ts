@@ -7,7 +7,7 @@ import type { AiProvider, AiProviderKind } from "../../contract/ai-providers";
 import type { ChatStreamEvent } from "../../contract/chat";
 import type { AppConfig } from "../container";
 import { startMcpRig, type McpRig } from "../mcp/mcp.test-rig";
-import { startFakeAi, type FakeAi } from "./fake-ai/fake-ai.server";
+import { startFakeAi, type FakeAi } from "../../sandbox/fake-ai/fake-ai.server";
 import type { TestClient } from "./http-client";
 
 export const PROVIDER_KEY = "sk-test-chat-4f9a2c7e1b";

@@ -10,7 +10,7 @@ import type { Clock } from "../lib/clock";
 import { createSecretBox, type SecretBox } from "../lib/secret-box";
 import { systemClock } from "../lib/clock";
 import { createLogger } from "../lib/logger";
-import { answerClientErrors, lastResort } from "../http/last-resort";
+import { answerClientErrors } from "../http/request-listener";
 import { TestClient } from "./http-client";
 import { openTestDatabase } from "./test-database";
 
@@ -67,8 +67,8 @@ export async function startTestApp(
   const baseUrl = `http://127.0.0.1:${port}`;
   const container = createContainer({ database, config: { ...TEST_CONFIG, PUBLIC_URL: baseUrl, ...options.config }, clock, log, secretBox });
   await container.services.roles.syncBuiltins();
-  const { app, front } = buildApp(container, { version: "0.0.0-test", startedAt: clock.now(), ...options.app });
-  server.on("request", lastResort(app, log, front));
+  const { app, listener } = buildApp(container, { version: "0.0.0-test", startedAt: clock.now(), ...options.app });
+  server.on("request", listener);
   answerClientErrors(server);
   return {
     baseUrl,

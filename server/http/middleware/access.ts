@@ -11,7 +11,7 @@ export type Access =
   | { kind: "public" }
   | { kind: "session" }
   | { kind: "permission"; permission: PermissionKey }
-  /** An OAuth access token with this scope (D9), for MCP clients and the proxy paths. */
+  /** An OAuth access token with this scope (docs/decisions.md#bearer-tokens-and-scopes), for MCP clients and the proxy paths. */
   | { kind: "bearer"; scope: OAuthScope };
 
 export type Guard = RequestHandler & { access: Access };
@@ -21,13 +21,13 @@ const guard = (access: Access, handler: RequestHandler): Guard => Object.assign(
 /** Anyone, signed in or not. */
 export const publicAccess: Guard = guard({ kind: "public" }, (_req, _res, next) => next());
 
-/** Any signed-in, active user (for example the chat, D3). */
+/** Any signed-in, active user (for example the chat, docs/decisions.md#roles-and-permissions). */
 export const signedIn: Guard = guard({ kind: "session" }, (req, _res, next) => {
   if (!req.session) return next(new AppError("unauthenticated", "Sign in to continue"));
   next();
 });
 
-/** A signed-in user whose roles grant `permission` (D3): 401 without a session, 403 without it. */
+/** A signed-in user whose roles grant `permission` (docs/decisions.md#roles-and-permissions): 401 without a session, 403 without it. */
 export const can = (permission: PermissionKey): Guard =>
   guard({ kind: "permission", permission }, (req, _res, next) => {
     if (!req.session) return next(new AppError("unauthenticated", "Sign in to continue"));

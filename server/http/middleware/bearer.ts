@@ -1,10 +1,9 @@
-import { requireBearerAuth } from "@modelcontextprotocol/sdk/server/auth/middleware/bearerAuth.js";
 import type { OAuthTokenVerifier } from "@modelcontextprotocol/sdk/server/auth/provider.js";
 import type { IncomingMessage } from "node:http";
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import type { RequestHandler } from "express";
 import { RateLimiterMemory } from "rate-limiter-flexible";
-import { InvalidRequestError, InvalidTokenError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
+import { InsufficientScopeError, InvalidRequestError, InvalidTokenError, OAuthError, ServerError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
 import { AppError, retryAfter } from "../../lib/app-error";
 import { sendOAuthError } from "../../oauth/oauth-error";
 import type { OAuthScope } from "../../../contract/oauth";
@@ -31,69 +30,81 @@ export const bearerChallenge = (o: { resourceMetadataUrl: string; scope: string;
 /** Bad tokens from one address before it is turned away for a while (token guessing). */
 const INVALID_TOKEN_LIMIT = { attempts: 20, windowSeconds: 60 };
 
+/** What a bearer check decided: the token's AuthInfo, or the refusal to answer. */
+export type BearerVerdict =
+  | { ok: true; auth: AuthInfo }
+  /** An address turned away for its bad tokens: a rate limit in the surface's own error form, not a challenge. */
+  | { ok: false; throttled: AppError }
+  /** An RFC 6750 refusal: the OAuth error body, with its Bearer challenge on 401 and 403. */
+  | { ok: false; status: number; error: OAuthError; challenge?: string };
+
 /**
- * D9: an OAuth access token of ours in the Authorization header, with `scope`, for this
+ * docs/decisions.md#bearer-tokens-and-scopes: an OAuth access token of ours in the Authorization header, with `scope`, for this
  * resource. 401 with `WWW-Authenticate: Bearer resource_metadata="..."` (RFC 9728 §5.1) when it
  * is missing or bad, 403 insufficient_scope when it lacks the scope. A token in the URL is
  * refused outright (OAuth 2.1 §5.2: it would end up in logs and Referer headers).
  * An address that presented INVALID_TOKEN_LIMIT bad tokens within its window gets 429.
+ *
+ * `check` decides on a plain node request (the MCP pipeline calls it before Express); the guard
+ * itself is the same check as Express middleware, for the bearer routes under /api.
  */
 export function bearer(deps: { verifier: OAuthTokenVerifier; issuer: string; scope: OAuthScope; resourcePath?: string }): BearerGuard {
   const origin = new URL(deps.issuer).origin;
   const badTokens = new RateLimiterMemory({ keyPrefix: "bad-bearer", points: INVALID_TOKEN_LIMIT.attempts, duration: INVALID_TOKEN_LIMIT.windowSeconds });
   const resourceMetadataUrl = resourceMetadataUrlOf(deps.issuer, deps.resourcePath);
-  const sdkGuard = requireBearerAuth({ verifier: deps.verifier, requiredScopes: [deps.scope], resourceMetadataUrl });
   // MCP 2025-11-25 "Scope challenge handling": the scope a request needs is named in every challenge.
   const challenge = (error: string, description: string) => bearerChallenge({ resourceMetadataUrl, scope: deps.scope, error, description });
+  const refuse = (status: 401 | 403, error: OAuthError): BearerVerdict => ({ ok: false, status, error, challenge: challenge(error.errorCode, error.message) });
 
-  const handler: RequestHandler = async (req, res, next) => {
-    const ip = req.ip ?? "unknown";
+  /** RFC 6750 §2.1 and §3.1, in the order and words of the MCP SDK's requireBearerAuth, which this replaces. */
+  async function verify(req: IncomingMessage): Promise<BearerVerdict> {
+    // The request's whole path: under an Express router `req.url` is relative to where it is mounted.
+    const url = new URL((req as { originalUrl?: string }).originalUrl ?? req.url ?? "/", origin);
+    if (url.searchParams.has("access_token")) return refuse(401, new InvalidRequestError("Send the access token in the Authorization header, never in the URL"));
+    const header = req.headers.authorization;
+    if (!header) return refuse(401, new InvalidTokenError("Missing Authorization header"));
+    const [type, token] = header.split(" ");
+    if (type?.toLowerCase() !== "bearer" || !token) return refuse(401, new InvalidTokenError("Invalid Authorization header format, expected 'Bearer TOKEN'"));
+    let auth: AuthInfo;
+    try {
+      auth = await deps.verifier.verifyAccessToken(token);
+    } catch (err) {
+      if (err instanceof InvalidTokenError) return refuse(401, err);
+      if (err instanceof InsufficientScopeError) return refuse(403, err);
+      if (err instanceof OAuthError && !(err instanceof ServerError)) return { ok: false, status: 400, error: err };
+      return { ok: false, status: 500, error: err instanceof ServerError ? err : new ServerError("Internal Server Error") };
+    }
+    if (!auth.scopes.includes(deps.scope)) return refuse(403, new InsufficientScopeError("Insufficient scope"));
+    if (typeof auth.expiresAt !== "number" || Number.isNaN(auth.expiresAt)) return refuse(401, new InvalidTokenError("Token has no expiration time"));
+    if (auth.expiresAt < Date.now() / 1000) return refuse(401, new InvalidTokenError("Token has expired"));
+    if (!withinResource(url, auth.resource)) return refuse(401, new InvalidTokenError("The access token was not issued for this resource"));
+    return { ok: true, auth };
+  }
+
+  async function check(req: IncomingMessage, ip: string): Promise<BearerVerdict> {
     // An address that keeps presenting bad tokens is answered without a look at the next one.
     const seen = await badTokens.get(ip);
     if (seen && seen.consumedPoints >= INVALID_TOKEN_LIMIT.attempts) {
-      // A rate limit, not a challenge: the house body, with the request id.
-      return next(new AppError("rate_limited", "Too many invalid access tokens from this address; try again later", { headers: retryAfter(seen.msBeforeNext) }));
+      return { ok: false, throttled: new AppError("rate_limited", "Too many invalid access tokens from this address; try again later", { headers: retryAfter(seen.msBeforeNext) }) };
     }
+    const verdict = await verify(req);
     // A presented token that is refused counts; asking without one (discovery) does not.
-    if (req.headers.authorization) {
-      res.once("finish", () => {
-        if (res.statusCode === 401) badTokens.consume(ip).catch(() => undefined);
-      });
-    }
-    if ("access_token" in req.query) {
-      const description = "Send the access token in the Authorization header, never in the URL";
-      return sendOAuthError(res, 401, new InvalidRequestError(description), challenge("invalid_request", description));
-    }
-    sdkGuard(req, res, (err?: unknown) => {
-      if (err) return next(err);
-      if (!withinResource(new URL(req.originalUrl, origin), req.auth?.resource)) {
-        const description = "The access token was not issued for this resource";
-        return sendOAuthError(res, 401, new InvalidTokenError(description), challenge("invalid_token", description));
-      }
-      next();
-    });
-  };
-  /** The guard's ordinary case, for a request served before Express (front-door.ts). */
-  async function admits(req: IncomingMessage, ip: string): Promise<AuthInfo | undefined> {
-    const seen = await badTokens.get(ip);
-    if (seen && seen.consumedPoints >= INVALID_TOKEN_LIMIT.attempts) return undefined;
-    // The same reading of the header as the SDK's guard.
-    const [type, token] = (req.headers.authorization ?? "").split(" ");
-    if (type?.toLowerCase() !== "bearer" || !token) return undefined;
-    const info = await deps.verifier.verifyAccessToken(token).catch(() => undefined);
-    if (!info?.scopes.includes(deps.scope) || typeof info.expiresAt !== "number" || !(info.expiresAt >= Date.now() / 1000)) return undefined;
-    if (!withinResource(new URL(req.url ?? "/", origin), info.resource)) return undefined;
-    return info;
+    if (!verdict.ok && "status" in verdict && verdict.status === 401 && req.headers.authorization) badTokens.consume(ip).catch(() => undefined);
+    return verdict;
   }
 
-  return Object.assign(handler, { access: { kind: "bearer" as const, scope: deps.scope }, admits });
+  const handler: RequestHandler = (req, res, next) => {
+    check(req, req.ip ?? "unknown").then((verdict) => {
+      if (verdict.ok) {
+        req.auth = verdict.auth;
+        return next();
+      }
+      if ("throttled" in verdict) return next(verdict.throttled);
+      sendOAuthError(res, verdict.status, verdict.error, verdict.challenge);
+    }, next);
+  };
+  return Object.assign(handler, { access: { kind: "bearer" as const, scope: deps.scope }, check });
 }
 
-/**
- * A bearer guard, and its ordinary case on its own: `admits` answers the token's AuthInfo when the
- * guard would let the request through at once (a well-formed header, a token that verifies for the
- * scope and this resource and has not expired, from an address that is not turned away), and
- * undefined for anything else, which the guard itself must then answer. It decides nothing the
- * guard would decide otherwise, and writes nothing.
- */
-export type BearerGuard = Guard & { admits(req: IncomingMessage, ip: string): Promise<AuthInfo | undefined> };
+/** A bearer guard: Express middleware for the /api bearer routes, and its `check` for a plain node request. */
+export type BearerGuard = Guard & { check(req: IncomingMessage, ip: string): Promise<BearerVerdict> };

@@ -1,8 +1,10 @@
+import type { ServerResponse } from "node:http";
 import type { ErrorRequestHandler, RequestHandler } from "express";
 import type { ErrorBody, ErrorCode } from "../../../contract/errors";
 import { AppError, isAppError } from "../../lib/app-error";
 import { redactUrl } from "../../lib/logger";
 import { isUpstreamError, type UpstreamError } from "../../upstream/errors";
+import { writeJson } from "../write-json";
 
 /** body-parser and friends mark their errors with `type` and `status`. */
 interface HttpishError {
@@ -62,15 +64,15 @@ function fromUpstreamError(err: UpstreamError): AppError {
 /** Headers that describe a body: a failed handler's must not describe our error body. */
 export const BODY_HEADERS = ["content-type", "content-length", "content-encoding", "content-disposition", "content-language", "content-range"];
 
-export function sendError(res: Parameters<RequestHandler>[1], error: AppError, requestId: string): void {
+/** The house error body: `{ error: { code, message, fields? }, requestId }` with the error's status and headers. */
+export function sendError(res: ServerResponse, error: AppError, requestId: string): void {
   // Whatever the failed handler had set (an upstream's content type, say) must not describe our body.
   for (const name of BODY_HEADERS) res.removeHeader(name);
-  if (error.headers) res.set(error.headers);
   const body: ErrorBody = {
     error: { code: error.code, message: error.message, ...(error.fields ? { fields: error.fields } : {}) },
     requestId,
   };
-  res.status(error.status).json(body);
+  writeJson(res, error.status, body, error.headers);
 }
 
 /**

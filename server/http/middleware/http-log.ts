@@ -27,24 +27,15 @@ export function httpLog(log: Logger, options: { ignore?: (path: string) => boole
   };
 }
 
-/** When the front door took a request: it reads the body and checks the token before this log is told. */
-const arrivals = new WeakMap<IncomingMessage, { started: bigint; at: Date }>();
-
-/** Notes that the front door took `req` now (`at`: the request log's clock), so its log times start here, whoever answers it. */
-export const noteArrival = (req: IncomingMessage, at: Date): void => void arrivals.set(req, { started: process.hrtime.bigint(), at });
-
-/** The arrival the front door noted, if it took the request. */
-export const arrivalOf = (req: IncomingMessage): { started: bigint; at: Date } | undefined => arrivals.get(req);
-
 /**
- * httpLog's work for one request, also for those served before Express (front-door.ts, which
- * adds nothing to a request it holds for hours): the request's id, answered in X-Request-Id, and
+ * httpLog's work for one request, also for those the MCP pipeline serves before Express (which
+ * adds nothing to a stream it holds for hours): the request's id, answered in X-Request-Id, and
  * its count and time in the metrics (by route pattern, read when it ends: the route is known then).
  */
 export function trackRequest(log: Logger, req: IncomingMessage, res: ServerResponse, quiet: boolean, metrics?: Metrics, route?: string): string {
   const id = randomUUID();
   res.setHeader("X-Request-Id", id);
-  const started = arrivalOf(req)?.started ?? process.hrtime.bigint();
+  const started = process.hrtime.bigint();
   const done = () => {
     res.off("finish", done);
     res.off("close", done);
@@ -58,7 +49,5 @@ export function trackRequest(log: Logger, req: IncomingMessage, res: ServerRespo
   };
   res.once("finish", done);
   res.once("close", done);
-  // A client that left while the front door read its body: the close has been and gone.
-  if (res.destroyed) done();
   return id;
 }

@@ -1,10 +1,9 @@
-import type { IncomingMessage } from "node:http";
 import type { RequestHandler } from "express";
 import { AppError, retryAfter } from "../../lib/app-error";
 import { BurstyRateLimiter, RateLimiterMemory, type RateLimiterRes } from "rate-limiter-flexible";
 
 /**
- * D16: the API limit for bearer clients, per OAuth client: `perMinute` requests a minute, and
+ * docs/decisions.md#rate-limits: the API limit for bearer clients, per OAuth client: `perMinute` requests a minute, and
  * `burst` more at once before that (a bursty limiter: the main bucket, then a small one). A
  * limited request gets 429 with Retry-After, in the house error body.
  */
@@ -15,52 +14,26 @@ export function clientRateLimit(options: { perMinute: number; burst: number }): 
   );
   // The house error body (with the request id), like every /api answer that is not a bearer challenge.
   const refusal = (rejection: RateLimiterRes) => new AppError("rate_limited", `More than ${options.perMinute} requests a minute from this client; try again later`, { headers: retryAfter(rejection.msBeforeNext) });
-  /** What the front door's `admits` decided for a request it then handed on: null for let through, else the refusal. Counted once. */
-  const decided = new WeakMap<IncomingMessage, RateLimiterRes | null>();
-  const handler: RequestHandler = (req, res, next) => {
-    const earlier = decided.get(req);
-    if (earlier !== undefined) return next(earlier ? refusal(earlier) : undefined);
-    const key = req.auth?.clientId ?? req.ip ?? "unknown";
-    limiter.consume(key).then(
-      () => next(),
-      (rejection: RateLimiterRes | Error) => next(rejection instanceof Error ? rejection : refusal(rejection)),
-    );
-  };
   /**
-   * The limit for a request the front door looks at before Express: spends one of the client's
-   * requests for `req` and answers whether it may go on. Either way the handler, should the
-   * request reach it, does not count it again: it lets it through, or answers the same refusal
-   * with its Retry-After.
+   * Spends `points` of the client's requests: undefined when it may go on, else the refusal to
+   * answer (429 with its Retry-After). A JSON-RPC batch (2025-03-26) spends one point for each of
+   * its messages: twelve batches of 100 tool calls are 1,200 requests against the limit (issue 24 item 6).
    */
-  const admits = (req: IncomingMessage, clientId: string): Promise<boolean> =>
-    limiter.consume(clientId).then(
-      () => {
-        decided.set(req, null);
-        return true;
-      },
+  const spend = (key: string, points = 1): Promise<AppError | undefined> =>
+    limiter.consume(key, points).then(
+      () => undefined,
       (rejection: RateLimiterRes | Error) => {
-        if (!(rejection instanceof Error)) decided.set(req, rejection);
-        return false;
+        if (rejection instanceof Error) throw rejection;
+        return refusal(rejection);
       },
     );
-  /**
-   * A JSON-RPC batch (2025-03-26) counts as its messages, not as one request: the handler above
-   * spent one point on the request, this spends one more for each further message, once the body
-   * is read. Twelve batches of 100 tool calls are 1,200 requests against the limit (issue 24 item 6).
-   */
-  const eachMessage: RequestHandler = (req, _res, next) => {
-    const more = Array.isArray(req.body) ? req.body.length - 1 : 0;
-    if (more <= 0) return next();
-    limiter.consume(req.auth?.clientId ?? req.ip ?? "unknown", more).then(
-      () => next(),
-      (rejection: RateLimiterRes | Error) => next(rejection instanceof Error ? rejection : refusal(rejection)),
-    );
+  const handler: RequestHandler = (req, _res, next) => {
+    spend(req.auth?.clientId ?? req.ip ?? "unknown").then(next, next);
   };
-  return Object.assign(handler, { admits, eachMessage });
+  return Object.assign(handler, { spend });
 }
 
 export type ClientRateLimit = RequestHandler & {
-  admits(req: IncomingMessage, clientId: string): Promise<boolean>;
-  /** After the body is read: the further messages of a batch, each counted. */
-  eachMessage: RequestHandler;
+  /** The limit for a plain node request (the MCP pipeline): spends `points` for `key`, answers the refusal if over. */
+  spend(key: string, points?: number): Promise<AppError | undefined>;
 };

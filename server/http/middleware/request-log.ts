@@ -3,9 +3,8 @@ import type { AuthInfo } from "@modelcontextprotocol/server";
 import type { RequestHandler } from "express";
 import type { RequestLogService } from "../../modules/request-log/request-log.service";
 import type { McpNote } from "../../mcp/outcome";
-import { arrivalOf } from "./http-log";
 
-/** D15: what the request log records — the MCP, event stream, OAuth, discovery, proxy and admin endpoints. */
+/** docs/decisions.md#request-log: what the request log records — the MCP, event stream, OAuth, discovery, proxy and admin endpoints. */
 const LOGGED = /^\/(?:mcp(?:\/|$)|api\/mcp\/|api\/sse\/|sse(?:\/|$)|messages(?:\/|$)|oauth\/|\.well-known\/|api\/atlassian\/(?:jira|confluence)\/|api\/bitbucket\/|api\/admin\/)/;
 
 export const isLogged = (path: string): boolean => LOGGED.test(path);
@@ -28,8 +27,8 @@ function shownHeaders(req: IncomingMessage): Record<string, string> | null {
 /**
  * Records each logged request once, when its answer is finished or the client went away (a
  * stream's row is written when it ends, its duration the stream's life). Only the path is kept,
- * never the query (it may carry secrets); the JSON-RPC method, tool and outcome come from
- * `res.locals.mcp` (mcp/outcome.ts McpNote).
+ * never the query (it may carry secrets). The MCP pipeline records its own requests (with the
+ * JSON-RPC method, tool and outcome it noted); this middleware records the rest.
  */
 export function requestLog(deps: RequestLogDeps): RequestHandler {
   return (req, res, next) => {
@@ -44,21 +43,24 @@ export interface RequestLogDeps {
   now?: () => Date;
 }
 
-/** requestLog's work for one request, also for those served before Express (front-door.ts). */
+/**
+ * requestLog's work for one request, also for those the MCP pipeline serves before Express:
+ * `auth` is read when the answer ends (a guard sets it on the way), as is `mcp`, the MCP
+ * exchange's note (mcp/outcome.ts).
+ */
 export function recordRequest(
   deps: RequestLogDeps,
   req: IncomingMessage & { session?: { user: { id: string } } },
-  res: ServerResponse & { locals?: Record<string, unknown> },
-  what: { path: string; ip: string | null; auth: () => AuthInfo | undefined },
+  res: ServerResponse,
+  what: { path: string; ip: string | null; auth: () => AuthInfo | undefined; requestId?: string; mcp?: McpNote },
 ): void {
-  const arrival = arrivalOf(req);
-  const started = arrival?.started ?? process.hrtime.bigint();
-  const at = arrival?.at ?? deps.now?.() ?? new Date();
+  const started = process.hrtime.bigint();
+  const at = deps.now?.() ?? new Date();
   let done = false;
   const record = () => {
     if (done) return;
     done = true;
-    const mcp = res.locals?.mcp as McpNote | undefined;
+    const { mcp } = what;
     const auth = what.auth();
     const extra = auth?.extra as { userId?: string | null } | undefined;
     deps.service.record({
@@ -76,12 +78,10 @@ export function recordRequest(
       toolName: mcp?.toolName ?? null,
       outcome: mcp?.outcome ?? null,
       error: mcp?.error ?? null,
-      requestId: (req as { id?: string }).id ?? null,
+      requestId: what.requestId ?? (req as { id?: string }).id ?? null,
       headers: shownHeaders(req),
     });
   };
   res.once("finish", record);
   res.once("close", record);
-  // A client that left while the front door read its body: the close has been and gone.
-  if (res.destroyed) record();
 }

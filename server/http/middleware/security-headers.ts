@@ -14,7 +14,7 @@ export function securityHeaders(headers: SecurityHeaders): RequestHandler {
   };
 }
 
-/** The security headers every response carries, computed once; also applied by front-door.ts. */
+/** The security headers every response carries, computed once; also applied by the MCP pipeline (mcp/pipeline.ts). */
 export interface SecurityHeaders {
   apply(res: Pick<ServerResponse, "setHeader">): void;
 }

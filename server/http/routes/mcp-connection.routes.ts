@@ -1,7 +1,7 @@
 import { Router } from "express";
 import type { McpConnectionDto } from "../../../contract/connect";
 import { publicUrl, type Env } from "../../env";
-import { MCP_PATH } from "../../mcp/mcp.routes";
+import { MCP_PATH } from "../../mcp/paths";
 import { signedIn } from "../middleware/access";
 
 export type McpConnectionConfig = Pick<Env, "PUBLIC_URL" | "PORT" | "OAUTH_DYNAMIC_REGISTRATION" | "OAUTH_CLIENT_ID_METADATA_DOCUMENTS">;

@@ -4,7 +4,7 @@ import { clientPolicySchemaFor } from "../../../contract/policy-options";
 import { toOAuthClientDto } from "../../modules/oauth/oauth-clients.presenter";
 import type { IntegrationConfigService } from "../../modules/integrations/integration-config.service";
 import type { OAuthClientsService } from "../../modules/oauth/oauth-clients.service";
-import type { OAuthTokensService } from "../../modules/oauth/oauth-tokens.service";
+import type { OAuthConsentService } from "../../modules/oauth/oauth-consent.service";
 import type { PolicyOptionsService } from "../../modules/oauth/policy-options.service";
 import { AppError } from "../../lib/app-error";
 import { isMetadataDocumentUrl } from "../../oauth/client-metadata-documents";
@@ -21,11 +21,11 @@ const clientIdParam = (value: unknown): string => {
 /** OAuth Clients screen (spec section 7; D7) and the consent page's two calls. */
 export function oauthClientsRoutes(deps: {
   clients: OAuthClientsService;
-  tokens: OAuthTokensService;
+  consent: Pick<OAuthConsentService, "consentRequest" | "decide">;
   integrations: Pick<IntegrationConfigService, "accountsInUse">;
   policyOptions: Pick<PolicyOptionsService, "options" | "toolNames">;
 }): Router {
-  const { clients, tokens, integrations, policyOptions } = deps;
+  const { clients, consent, integrations, policyOptions } = deps;
   const router = Router();
   // A tool switched off must be one of ours (issue 25 item 5): a typo would switch nothing off.
   const PolicySchema = clientPolicySchemaFor(policyOptions.toolNames);
@@ -68,12 +68,12 @@ export function oauthClientsRoutes(deps: {
   };
   const consenting = (req: Request) => ({ mayConsent: req.session?.permissions.has("mcp.read") ?? false, mayGrantWrite: req.session?.permissions.has("mcp.write") ?? false });
   router.get("/oauth/requests/:id", signedIn, async (req, res) => {
-    const [request, accounts] = await Promise.all([tokens.consentRequest(requestId(req.params.id), consenting(req)), integrations.accountsInUse()]);
+    const [request, accounts] = await Promise.all([consent.consentRequest(requestId(req.params.id), consenting(req)), integrations.accountsInUse()]);
     res.json({ ...request, actsAs: accounts } satisfies ConsentRequestDto);
   });
   router.post("/oauth/requests/:id/decision", signedIn, async (req, res) => {
     const { approve } = parseInput(ConsentDecisionSchema, req.body);
-    res.json(await tokens.decide(requestId(req.params.id), approve, actorOf(req), consenting(req)));
+    res.json(await consent.decide(requestId(req.params.id), approve, actorOf(req), consenting(req)));
   });
 
   return router;

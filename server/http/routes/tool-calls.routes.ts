@@ -1,5 +1,6 @@
 import { Router } from "express";
 import { ToolCallQuerySchema } from "../../../contract/tool-calls";
+import { toToolCallDto } from "../../modules/tool-calls/tool-calls.presenter";
 import type { ToolCallsService } from "../../modules/tool-calls/tool-calls.service";
 import { can } from "../middleware/access";
 import { parseInput } from "../validate";
@@ -8,7 +9,8 @@ import { parseInput } from "../validate";
 export function toolCallsRoutes(deps: { toolCalls: ToolCallsService }): Router {
   const router = Router();
   router.get("/admin/tool-calls", can("audit.read"), async (req, res) => {
-    res.json(await deps.toolCalls.list(parseInput(ToolCallQuerySchema, req.query)));
+    const { rows, nextCursor } = await deps.toolCalls.list(parseInput(ToolCallQuerySchema, req.query));
+    res.json({ items: rows.map(toToolCallDto), nextCursor });
   });
   return router;
 }

@@ -12,7 +12,7 @@ import type { UsersRepo } from "../users/users.repo";
 import type { LoginThrottle } from "./login-throttle";
 import type { SessionsRepo } from "./sessions.repo";
 
-export interface SessionPolicy {
+export interface SessionLifetimes {
   idleMs: number;
   maxAgeMs: number;
 }
@@ -42,10 +42,10 @@ export function createAuthService(deps: {
   audit: AuditService;
   throttle: LoginThrottle;
   clock: Clock;
-  policy: SessionPolicy;
+  lifetimes: SessionLifetimes;
   log: Logger;
 }) {
-  const { usersRepo, sessionsRepo, userRolesRepo, audit, throttle, clock, policy, log } = deps;
+  const { usersRepo, sessionsRepo, userRolesRepo, audit, throttle, clock, lifetimes, log } = deps;
   const attempt = (username: string | null, ip: string, outcome: "success" | "failure", reason?: string, userId?: string, extra: Record<string, unknown> = {}) =>
     audit.record(
       { userId: userId ?? null, username, ip },
@@ -65,7 +65,7 @@ export function createAuthService(deps: {
   const getDummyHash = () => (dummyHash ??= hashPassword(randomToken()));
 
   const isLive = (session: SessionRow, now: Date) =>
-    session.expiresAt.getTime() > now.getTime() && now.getTime() - session.lastSeenAt.getTime() < policy.idleMs;
+    session.expiresAt.getTime() > now.getTime() && now.getTime() - session.lastSeenAt.getTime() < lifetimes.idleMs;
 
   return {
     /**
@@ -106,7 +106,7 @@ export function createAuthService(deps: {
 
       const now = clock.now();
       const token = randomToken();
-      const expiresAt = new Date(now.getTime() + policy.maxAgeMs);
+      const expiresAt = new Date(now.getTime() + lifetimes.maxAgeMs);
       await sessionsRepo.insert({
         id: sha256Hex(token),
         userId: user.id,
@@ -143,6 +143,6 @@ export function createAuthService(deps: {
     },
 
     /** Housekeeping, run on a timer: drops sessions nobody can use any more. */
-    pruneStale: () => sessionsRepo.deleteStale(clock.now(), policy.idleMs),
+    pruneStale: () => sessionsRepo.deleteStale(clock.now(), lifetimes.idleMs),
   };
 }

@@ -4,7 +4,7 @@ import { signedInAs } from "../../test/factories";
 import { startTestApp, type TestApp } from "../../test/test-app";
 import { configureDemo } from "./demo";
 import { configureDemoAi, DEMO_PROVIDER_NAME } from "../ai-providers/demo";
-import { startFakeAi, type FakeAi } from "../../test/fake-ai/fake-ai.server";
+import { startFakeAi, type FakeAi } from "../../../sandbox/fake-ai/fake-ai.server";
 
 /** `npm run demo` (DEMO_SANDBOX_URL): both integrations point at the sandbox and work. */
 describe("demo mode", () => {

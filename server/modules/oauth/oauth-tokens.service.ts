@@ -1,97 +1,39 @@
-import { createHash, randomBytes } from "node:crypto";
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
-import { InvalidGrantError, InvalidScopeError, InvalidTargetError, InvalidTokenError, UnauthorizedClientError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
+import { InvalidGrantError, InvalidTargetError, InvalidTokenError, UnauthorizedClientError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
 import type { OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
-import type { ConsentRequestDto } from "../../../contract/oauth";
-import { AppError } from "../../lib/app-error";
 import type { Clock } from "../../lib/clock";
 import type { SecretBox } from "../../lib/secret-box";
 import type { EventBus } from "../../lib/event-bus";
-import type { Actor, AuditService } from "../audit/audit.service";
+import { acceptScopes, randomToken, resourceRules, sha256, type OAuthClient, type OAuthServerSettings } from "./oauth-grant-rules";
 import type { OAuthGrantsRepo } from "./oauth-grants.repo";
-import { registeredViaOf } from "./oauth-clients.presenter";
-import type { OAuthClientsService } from "./oauth-clients.service";
 
-export interface OAuthPolicy {
-  /** This server's issuer identifier (RFC 8414), e.g. https://bridgekeeper.example.com. */
-  issuer: string;
-  accessTokenTtlSeconds: number;
-  refreshTokenTtlSeconds: number;
-  /** OAuth 2.1 §4.1.2: codes live at most 10 minutes. */
-  codeTtlSeconds: number;
-  consentTtlSeconds: number;
-  /** A rotated refresh token presented again within this many seconds yields the same new pair (parallel refreshes). */
-  refreshGraceSeconds: number;
-}
-
-export type OAuthClient = NonNullable<Awaited<ReturnType<OAuthClientsService["forOAuth"]>>>;
-
-/** What the consenting user may hand on: any access needs mcp.read, the write scope mcp.write (D3, issue 9). */
-export interface ConsentingUser {
-  mayConsent: boolean;
-  mayGrantWrite: boolean;
-}
-
-export const NO_CONSENT_MESSAGE = "Your account may not authorize MCP clients: it needs the mcp.read permission. Ask an administrator for a role that has it.";
-
-const grantable = (scopes: string[], user: ConsentingUser) => ({
-  granted: scopes.filter((s) => s !== "write" || user.mayGrantWrite),
-  withheld: scopes.filter((s) => s === "write" && !user.mayGrantWrite),
-});
-
-/** "https://app.example.com:8443/cb" -> "app.example.com:8443"; "com.example.app:/cb" -> "com.example.app:". */
-const redirectHost = (uri: string): string => {
-  const url = new URL(uri);
-  return url.host || url.protocol;
-};
-
-const sha256 = (value: string) => createHash("sha256").update(value).digest("hex");
-const randomToken = (prefix: string) => `${prefix}${randomBytes(32).toString("base64url")}`;
+export type { OAuthClient } from "./oauth-grant-rules";
 
 /** Verified access tokens are remembered this long (and dropped at once on any revocation). */
 const VERIFY_CACHE_MS = 30_000;
 const VERIFY_CACHE_MAX = 10_000;
 
 /**
- * The authorization server's rules: consent requests, codes, the token families behind them,
- * rotation with reuse detection, revocation, and the cheap verification of access tokens.
+ * The token endpoint's side of the authorization server (consent and codes are
+ * oauth-consent.service.ts's): codes exchanged, the token families behind them, rotation with
+ * reuse detection, revocation, and the cheap verification of access tokens.
  */
-export function createOAuthTokensService(deps: { repo: OAuthGrantsRepo; audit: AuditService; clock: Clock; policy: OAuthPolicy; secretBox: SecretBox; events: EventBus }) {
-  const { repo, audit, clock, policy, secretBox } = deps;
-  const issuerOrigin = new URL(policy.issuer).origin;
-  /** The audience a token is bound to when the client names none: the whole server (RFC 8707). */
-  const defaultResource = `${issuerOrigin}/`;
+export function createOAuthTokensService(deps: { repo: OAuthGrantsRepo; clock: Clock; settings: OAuthServerSettings; secretBox: SecretBox; events: EventBus }) {
+  const { repo, clock, settings, secretBox } = deps;
+  const { defaultResource, acceptResource } = resourceRules(settings.issuer);
   const verified = new Map<string, { info: AuthInfo; at: number }>();
 
   const now = () => clock.now();
   const after = (seconds: number) => new Date(now().getTime() + seconds * 1000);
 
-  /** RFC 8707: a resource must be on this server (any path), absolute, without a fragment. */
-  function acceptResource(resource: URL | string | undefined): string {
-    if (resource === undefined) return defaultResource;
-    // RFC 8707 §2: a malformed resource is invalid_target too (client_credentials passes it unparsed).
-    if (!URL.canParse(String(resource))) throw new InvalidTargetError("resource must be an absolute URI");
-    const url = new URL(String(resource));
-    if (url.origin !== issuerOrigin || url.hash || url.username || url.password) throw new InvalidTargetError(`Tokens are only issued for ${defaultResource}`);
-    return url.pathname === "/" ? defaultResource : `${url.origin}${url.pathname.replace(/\/+$/, "")}${url.search}`;
-  }
-
-  function acceptScopes(requested: string[] | undefined, allowed: string[]): string[] {
-    const wanted = (requested ?? []).filter(Boolean);
-    if (wanted.length === 0) return allowed;
-    const extra = wanted.filter((s) => !allowed.includes(s));
-    if (extra.length > 0) throw new InvalidScopeError(`Scope not allowed for this client: ${extra.join(" ")}`);
-    return [...new Set(wanted)];
-  }
-
   async function issue(grantId: string, scopes: string[], withRefresh: boolean): Promise<OAuthTokens> {
     const access = randomToken("bk_at_");
     const refresh = withRefresh ? randomToken("bk_rt_") : null;
     await repo.insertTokens([
-      { tokenHash: sha256(access), kind: "access", grantId, scopes, expiresAt: after(policy.accessTokenTtlSeconds), createdAt: now() },
-      ...(refresh ? [{ tokenHash: sha256(refresh), kind: "refresh", grantId, scopes, expiresAt: after(policy.refreshTokenTtlSeconds), createdAt: now() }] : []),
+      { tokenHash: sha256(access), kind: "access", grantId, scopes, expiresAt: after(settings.accessTokenTtlSeconds), createdAt: now() },
+      ...(refresh ? [{ tokenHash: sha256(refresh), kind: "refresh", grantId, scopes, expiresAt: after(settings.refreshTokenTtlSeconds), createdAt: now() }] : []),
     ]);
-    return { access_token: access, token_type: "Bearer", expires_in: policy.accessTokenTtlSeconds, scope: scopes.join(" "), ...(refresh ? { refresh_token: refresh } : {}) };
+    return { access_token: access, token_type: "Bearer", expires_in: settings.accessTokenTtlSeconds, scope: scopes.join(" "), ...(refresh ? { refresh_token: refresh } : {}) };
   }
 
   /** The successor pair of a rotated refresh token is sealed to that token alone. */
@@ -104,10 +46,10 @@ export function createOAuthTokensService(deps: { repo: OAuthGrantsRepo; audit: A
   function graceSuccessor(token: { rotatedAt: Date | null; successorSealed: string | null; tokenHash: string }): OAuthTokens | undefined {
     if (!token.rotatedAt || !token.successorSealed) return undefined;
     const age = now().getTime() - token.rotatedAt.getTime();
-    if (age > policy.refreshGraceSeconds * 1000) return undefined;
+    if (age > settings.refreshGraceSeconds * 1000) return undefined;
     try {
       const pair = JSON.parse(secretBox.open(token.successorSealed, successorPurpose(token.tokenHash))) as OAuthTokens;
-      return { ...pair, expires_in: Math.max(1, (pair.expires_in ?? policy.accessTokenTtlSeconds) - Math.floor(age / 1000)) };
+      return { ...pair, expires_in: Math.max(1, (pair.expires_in ?? settings.accessTokenTtlSeconds) - Math.floor(age / 1000)) };
     } catch {
       return undefined;
     }
@@ -118,12 +60,6 @@ export function createOAuthTokensService(deps: { repo: OAuthGrantsRepo; audit: A
     verified.clear();
     deps.events.emit("oauth.token-revoked", { grantId, reason });
   }
-
-  const redirectWith = (redirectUri: string, params: Record<string, string | null | undefined>): string => {
-    const url = new URL(redirectUri);
-    for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== null) url.searchParams.set(k, v);
-    return url.toString();
-  };
 
   /** The code's checks, shared by the PKCE lookup and the exchange. */
   async function liveCode(client: OAuthClient, code: string) {
@@ -141,75 +77,8 @@ export function createOAuthTokensService(deps: { repo: OAuthGrantsRepo; audit: A
   }
 
   return {
-    issuer: policy.issuer,
+    issuer: settings.issuer,
     defaultResource,
-
-    /** Starts an authorization: checks what can be checked before asking the user, stores the request. */
-    async authorize(client: OAuthClient, params: { state?: string; scopes?: string[]; codeChallenge: string; redirectUri: string; resource?: URL; redirectUriExplicit: boolean }): Promise<string> {
-      if (!client.grant_types?.includes("authorization_code")) throw new UnauthorizedClientError("This client may not use the authorization code flow");
-      const scopes = acceptScopes(params.scopes, client.allowedScopes);
-      const resource = acceptResource(params.resource);
-      const id = randomBytes(24).toString("base64url");
-      await repo.insertPending({
-        id,
-        clientId: client.rowId,
-        redirectUri: params.redirectUri,
-        scopes,
-        resource,
-        state: params.state ?? null,
-        codeChallenge: params.codeChallenge,
-        redirectUriExplicit: params.redirectUriExplicit,
-        expiresAt: after(policy.consentTtlSeconds),
-      });
-      return `/oauth-consent/${id}`;
-    },
-
-    /** What the consent page shows (all but `actsAs`, which the integrations know): the rights the client will actually have. */
-    async consentRequest(id: string, user: ConsentingUser): Promise<Omit<ConsentRequestDto, "actsAs">> {
-      const pending = await repo.findPending(id, now());
-      if (!pending || !pending.client.isActive) throw new AppError("not_found", "This authorization request has expired or was already answered");
-      const { granted, withheld } = grantable(pending.scopes, user);
-      // Its scopes ∩ the user's role (granted), ∩ its policy as it stands: write is idle for a read-only client.
-      const policy = pending.client.policy;
-      const idle: string[] = policy?.readOnly ? granted.filter((s) => s === "write") : [];
-      const lists = policy ? { jiraProjects: policy.jiraProjects, confluenceSpaces: policy.confluenceSpaces, bitbucketRepositories: policy.bitbucketRepositories } : null;
-      return {
-        id,
-        clientName: pending.client.name,
-        clientId: pending.client.clientId,
-        redirectUri: pending.redirectUri,
-        scopes: user.mayConsent ? granted.filter((s) => !idle.includes(s)) : [],
-        withheldScopes: user.mayConsent ? withheld : pending.scopes,
-        idleScopes: user.mayConsent ? idle : [],
-        limits: lists && Object.values(lists).some((l) => l !== null) ? lists : null,
-        resource: pending.resource,
-        expiresAt: pending.expiresAt.toISOString(),
-        registeredVia: registeredViaOf(pending.client.registeredVia),
-        redirectHost: redirectHost(pending.redirectUri),
-        refusal: user.mayConsent ? null : NO_CONSENT_MESSAGE,
-      };
-    },
-
-    /** The user's answer: a redirect back to the client with a code, or with access_denied (RFC 9207: with iss). */
-    async decide(id: string, approve: boolean, actor: Actor, user: ConsentingUser): Promise<{ redirectTo: string }> {
-      const pending = await repo.findPending(id, now());
-      // Refused before the request is taken, so the user can still deny it (and send the client back).
-      if (pending && approve && !user.mayConsent) {
-        await audit.record(actor, { action: "oauth.consent_granted", outcome: "failure", targetType: "oauth_client", targetId: pending.client.clientId, details: { reason: "no mcp.read" } });
-        throw new AppError("forbidden", NO_CONSENT_MESSAGE);
-      }
-      const taken = pending ? await repo.takePending(id, now()) : undefined;
-      if (!pending || !taken || !pending.client.isActive) throw new AppError("not_found", "This authorization request has expired or was already answered");
-      const base = { state: pending.state, iss: policy.issuer };
-      await audit.record(actor, { action: approve ? "oauth.consent_granted" : "oauth.consent_denied", targetType: "oauth_client", targetId: pending.client.clientId, details: { scopes: pending.scopes, resource: pending.resource } });
-      if (!approve) return { redirectTo: redirectWith(pending.redirectUri, { error: "access_denied", error_description: "The user denied the request", ...base }) };
-      const { granted } = grantable(pending.scopes, user);
-      if (granted.length === 0) return { redirectTo: redirectWith(pending.redirectUri, { error: "access_denied", error_description: "The user may not grant the requested scopes", ...base }) };
-      const grant = await repo.insertGrant({ clientId: pending.clientId, userId: actor.userId, scopes: granted, resource: pending.resource, expiresAt: after(policy.refreshTokenTtlSeconds), createdAt: now() });
-      const code = randomToken("bk_ac_");
-      await repo.insertCode({ codeHash: sha256(code), grantId: grant.id, redirectUri: pending.redirectUri, redirectUriExplicit: pending.redirectUriExplicit, codeChallenge: pending.codeChallenge, expiresAt: after(policy.codeTtlSeconds) });
-      return { redirectTo: redirectWith(pending.redirectUri, { code, ...base }) };
-    },
 
     async challengeForCode(client: OAuthClient, code: string): Promise<string> {
       return (await liveCode(client, code)).codeChallenge;
@@ -253,7 +122,7 @@ export function createOAuthTokensService(deps: { repo: OAuthGrantsRepo; audit: A
       // The new pair is stored before the old token is marked rotated, so whoever reads the sealed
       // successor (a racing refresh) is handed tokens that already work.
       const pair = await issue(grant.id, narrowed, true);
-      const sealed = policy.refreshGraceSeconds > 0 ? secretBox.seal(JSON.stringify(pair), successorPurpose(hash)) : null;
+      const sealed = settings.refreshGraceSeconds > 0 ? secretBox.seal(JSON.stringify(pair), successorPurpose(hash)) : null;
       if (await repo.rotateRefreshToken(hash, now(), sealed)) return pair;
       // Another refresh rotated it first: ours is void; theirs is the answer, within the window.
       await repo.deleteTokens([sha256(pair.access_token), sha256(pair.refresh_token!)]);
@@ -266,7 +135,7 @@ export function createOAuthTokensService(deps: { repo: OAuthGrantsRepo; audit: A
     async clientCredentials(client: OAuthClient, scopes: string[] | undefined, resource: string | undefined): Promise<OAuthTokens> {
       if (!client.client_secret || !client.grant_types?.includes("client_credentials")) throw new UnauthorizedClientError("This client may not use client_credentials");
       const granted = acceptScopes(scopes, client.allowedScopes);
-      const grant = await repo.insertGrant({ clientId: client.rowId, userId: null, scopes: granted, resource: acceptResource(resource), expiresAt: after(policy.accessTokenTtlSeconds), createdAt: now() });
+      const grant = await repo.insertGrant({ clientId: client.rowId, userId: null, scopes: granted, resource: acceptResource(resource), expiresAt: after(settings.accessTokenTtlSeconds), createdAt: now() });
       return issue(grant.id, granted, false);
     },
 
@@ -314,7 +183,7 @@ export function createOAuthTokensService(deps: { repo: OAuthGrantsRepo; audit: A
 
     /** Live grants: "active OAuth sessions" on the dashboard (D13). */
     liveGrants: () => repo.countLiveGrants(now()),
-    prune: () => repo.prune(now(), policy.refreshGraceSeconds),
+    prune: () => repo.prune(now(), settings.refreshGraceSeconds),
   };
 }
 

@@ -9,7 +9,7 @@ import type { TestClient } from "../../test/http-client";
 import { startTestApp, type TestApp } from "../../test/test-app";
 import { openTestDatabase } from "../../test/test-database";
 import { createRequestLogRepo } from "./request-log.repo";
-import { createCursors } from "../../mcp/tools/cursor";
+import { createCursors } from "../../lib/cursor";
 import { createSecretBox } from "../../lib/secret-box";
 import { createRequestLogService } from "./request-log.service";
 

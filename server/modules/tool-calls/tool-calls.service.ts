@@ -1,8 +1,9 @@
-import type { ToolCallDto, ToolCallPage, ToolCallQuery } from "../../../contract/tool-calls";
+import type { ToolCallQuery } from "../../../contract/tool-calls";
 import type { NewToolCallRow, ToolCallRow } from "../../db/schema";
 import { AppError } from "../../lib/app-error";
 import { createBatchWriter, type BatchWriterOptions, type DropReason } from "../../lib/batch-writer";
 import type { Clock } from "../../lib/clock";
+import { cursorScope, openPosition, sealPosition, type Cursors } from "../../lib/cursor";
 import type { Logger } from "../../lib/logger";
 import type { ToolCallsRepo } from "./tool-calls.repo";
 
@@ -129,30 +130,10 @@ export interface ToolCallRecord {
   requestId: string | null;
 }
 
-const present = (row: ToolCallRow): ToolCallDto => ({
-  id: row.id,
-  at: row.at.toISOString(),
-  clientId: row.clientId,
-  userId: row.userId,
-  tool: row.tool,
-  arguments: row.arguments,
-  outcome: row.outcome === "error" ? "error" : "ok",
-  error: row.error,
-  durationMs: Math.round(row.durationMs * 100) / 100,
-  objects: row.objects,
-  requestId: row.requestId,
-});
-
-const cursorOf = (row: ToolCallRow): string => Buffer.from(`${row.at.toISOString()}|${row.id}`).toString("base64url");
-function positionOf(cursor: string): { at: Date; id: string } {
-  const [at, id] = Buffer.from(cursor, "base64url").toString("utf8").split("|");
-  const when = new Date(at ?? "");
-  if (!id || !/^[0-9a-f-]{36}$/.test(id) || Number.isNaN(when.getTime())) throw new AppError("validation_failed", "before must be the nextCursor of a previous page", { fields: { before: "before must be the nextCursor of a previous page" } });
-  return { at: when, id };
-}
+const badCursor = () => new AppError("validation_failed", "before must be the nextCursor of a previous page", { fields: { before: "before must be the nextCursor of a previous page" } });
 
 /** Issue 11 item 5: every MCP tool call, recorded in batches off the request path, read newest first. */
-export function createToolCallsService(deps: { repo: ToolCallsRepo; clock: Clock; log: Logger; onDropped?: (reason: DropReason, rows: number) => void } & BatchWriterOptions) {
+export function createToolCallsService(deps: { repo: ToolCallsRepo; clock: Clock; log: Logger; cursors: Cursors; onDropped?: (reason: DropReason, rows: number) => void } & BatchWriterOptions) {
   const writer = createBatchWriter<NewToolCallRow>({ ...deps, what: "tool-call audit", insertMany: (rows) => deps.repo.insertMany(rows) });
   return {
     record(call: ToolCallRecord): void {
@@ -169,15 +150,18 @@ export function createToolCallsService(deps: { repo: ToolCallsRepo; clock: Clock
         requestId: call.requestId,
       });
     },
-    async list(q: ToolCallQuery): Promise<ToolCallPage> {
-      const rows = await deps.repo.list({ limit: q.limit + 1, before: q.before ? positionOf(q.before) : undefined, tool: q.tool, clientId: q.clientId, outcome: q.outcome });
+    /** A page, newest first (tool-calls.presenter shapes it), and the cursor of the next one (null on the last). */
+    async list(q: ToolCallQuery): Promise<{ rows: ToolCallRow[]; nextCursor: string | null }> {
+      // A cursor opens only for the filters it was given with (lib/cursor.ts).
+      const scope = cursorScope("tool-calls", { tool: q.tool, clientId: q.clientId, outcome: q.outcome });
+      const rows = await deps.repo.list({ limit: q.limit + 1, before: q.before ? openPosition(deps.cursors, scope, q.before, badCursor) : undefined, tool: q.tool, clientId: q.clientId, outcome: q.outcome });
       const page = rows.slice(0, q.limit);
-      return { items: page.map(present), nextCursor: rows.length > q.limit ? cursorOf(page.at(-1)!) : null };
+      return { rows: page, nextCursor: rows.length > q.limit ? sealPosition(deps.cursors, scope, page.at(-1)!) : null };
     },
     /** The tool call a request made (a log entry's detail), or null. */
-    async forRequest(requestId: string): Promise<ToolCallDto | null> {
+    async forRequest(requestId: string): Promise<ToolCallRow | null> {
       const row = await deps.repo.byRequestId(requestId);
-      return row ? present(row) : null;
+      return row ?? null;
     },
     flush: writer.flush,
     close: writer.close,

@@ -127,7 +127,7 @@ describe("tool-call audit: recorded for every call, read by administrators", () 
   });
 });
 
-/** The SDK's path (what serves whatever the fast lane leaves alone) records its calls the same way. */
+/** The SDK's path (what answers whatever is not answered directly) records its calls the same way. */
 describe("tool-call audit: the SDK path", () => {
   let rig: McpRig;
   beforeAll(async () => {

@@ -1,10 +1,10 @@
 import { randomBytes } from "node:crypto";
 import { createSecretBox } from "../lib/secret-box";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { laneFor } from "./fast-lane";
+import { directRequestOf as laneFor } from "./direct-answers";
 import { envelope, MODERN, rpc, startMcpRig, type McpRig, type RpcAnswer } from "./mcp.test-rig";
 
-// @pglite-only: the fast lane's answers against the SDK's; the database only holds the token.
+// @pglite-only: the direct answers against the SDK's; the database only holds the token.
 
 const BOTH = "application/json, text/event-stream";
 const search = (args: unknown = { jql: "project = BK ORDER BY key ASC", maxResults: 3 }) => ({ name: "jira_search", arguments: args });
@@ -14,7 +14,7 @@ interface Case {
   name: string;
   body: Record<string, unknown>;
   headers: Record<string, string>;
-  /** The era the fast lane serves it in, or null when it is left to the SDK. */
+  /** The era it is answered directly in, or null when it is left to the SDK. */
   lane: "modern" | "legacy" | null;
 }
 
@@ -53,7 +53,7 @@ const CASES: Case[] = [
 
 const headerOf = (headers: Record<string, string>) => (name: string) => ({ accept: BOTH, ...headers })[name];
 
-describe("the MCP fast lane: which requests it serves", () => {
+describe("direct answers: which requests are answered without the SDK", () => {
   it.each(CASES)("$name → $lane", ({ body, headers, lane }) => {
     expect(laneFor(headerOf(headers), body)?.era ?? null).toBe(lane);
   });
@@ -73,7 +73,7 @@ describe("the MCP fast lane: which requests it serves", () => {
  * without it (MCP_FAST_LANE=false), compared as status, content type and JSON-RPC message. Each
  * server has its own sandbox, so its address is normalised in the text.
  */
-describe("the MCP fast lane answers exactly as the SDK does", () => {
+describe("direct answers are exactly the SDK's answers", () => {
   let lane: McpRig;
   let sdk: McpRig;
   let laneToken: string;

@@ -1,4 +1,4 @@
-// The fake AI providers on their own (`npx tsx server/test/fake-ai/main.ts`, or dist/fake-ai/main.js
+// The fake AI providers on their own (`npx tsx sandbox/fake-ai/main.ts`, or dist/sandbox/fake-ai/main.js
 // after the build): the browser tests and the demo point an AI provider at it. Smart mode only:
 // no script, so every question gets the keyword-driven answer of smart-responder.ts.
 import { startFakeAi } from "./fake-ai.server";

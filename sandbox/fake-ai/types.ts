@@ -58,6 +58,7 @@ export interface RecordedRequest {
   /** As received, the API key header included (tests assert it). */
   headers: IncomingHttpHeaders;
   /** The parsed JSON body; null when it was not JSON. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the tests read any request's body as loose JSON
   body: any;
   /** The same request, read into the shape every format shares; null when the body was refused. */
   conversation: Conversation | null;

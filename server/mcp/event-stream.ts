@@ -1,14 +1,11 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AuthInfo } from "@modelcontextprotocol/server";
-import { Router, type RequestHandler } from "express";
 import { AppError, retryAfter } from "../lib/app-error";
 import type { Logger } from "../lib/logger";
 import type { ConnectionsService } from "../modules/connections/connections.service";
-import type { Guard } from "../http/middleware/access";
+import { authOf, type Step } from "./exchange";
 import { ownerOf, sseFrame, type LiveStream, type LiveStreams, type StreamKind } from "./live-streams";
-
-export const EVENT_STREAM_PATH = "/api/sse/stream";
 
 interface OpenStreamDeps {
   streams: LiveStreams;
@@ -18,9 +15,9 @@ interface OpenStreamDeps {
 
 /**
  * Opens a long-lived server-sent event stream for a bearer-authenticated request: admitted under
- * the stream limits (D16, 429 with Retry-After otherwise; `admitted` when the caller already
+ * the stream limits (docs/decisions.md#rate-limits, 429 with Retry-After otherwise; `admitted` when the caller already
  * was), registered in this process and in the connection registry, and cleaned up however it
- * ends. `onOpen` writes the first event. Plain Node request and response: front-door.ts opens
+ * ends. `onOpen` writes the first event. Plain Node request and response: the MCP pipeline opens
  * streams before Express.
  */
 export async function openEventStream(
@@ -80,24 +77,6 @@ export async function openEventStream(
   return stream;
 }
 
-/**
- * The specification's event stream (D8): `connected` with the connection id, `heartbeat` every
- * 30 s, `mcp-response` for requests posted to /api/mcp/protocol naming this connection
- * (`X-Connection-Id`), and `error` (the last event when the server ends the stream).
- */
-export function eventStreamRoutes(deps: EventStreamDeps & { guard: Guard }): Router {
-  const router = Router();
-  const handler: RequestHandler = async (req, res, next) => {
-    try {
-      await openSpecStream(deps, req, res, { auth: req.auth!, ip: req.ip ?? null });
-    } catch (err) {
-      next(err);
-    }
-  };
-  router.get(EVENT_STREAM_PATH, deps.guard, handler);
-  return router;
-}
-
 export type EventStreamDeps = OpenStreamDeps & { heartbeatMs: number };
 
 /** Who opens a stream: their verified token, and their address (the registry's `ip`). */
@@ -106,10 +85,17 @@ export interface StreamCaller {
   ip: string | null;
 }
 
-/** The `/api/sse/stream` stream itself: opened, and its `connected` event sent. */
-export const openSpecStream = (deps: EventStreamDeps, req: IncomingMessage, res: ServerResponse, caller: StreamCaller, admitted = false): Promise<LiveStream> =>
-  openEventStream(deps, req, res, "sse-stream", {
-    caller,
-    admitted,
-    onOpen: (stream) => stream.send("connected", { connectionId: stream.connectionId, heartbeatIntervalMs: deps.heartbeatMs, timestamp: new Date().toISOString() }),
-  });
+/**
+ * The specification's event stream (docs/decisions.md#mcp-transports), `GET /api/sse/stream`: `connected` with the connection
+ * id, `heartbeat` every 30 s, `mcp-response` for requests posted to /api/mcp/protocol naming this
+ * connection (`X-Connection-Id`), and `error` (the last event when the server ends the stream).
+ */
+export function openSpecStream(deps: EventStreamDeps): Step {
+  return async (x) => {
+    await openEventStream(deps, x.req, x.res, "sse-stream", {
+      caller: { auth: authOf(x), ip: x.ip },
+      onOpen: (stream) => stream.send("connected", { connectionId: stream.connectionId, heartbeatIntervalMs: deps.heartbeatMs, timestamp: new Date().toISOString() }),
+    });
+    return false;
+  };
+}

@@ -3,9 +3,9 @@ import type { IncomingMessage } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LogEntryDetailDto, LogEntryDto } from "../../contract/logs";
 import { envelope, MODERN, modernRpc, rpc, startMcpRig, type McpRig, type RpcAnswer } from "./mcp.test-rig";
-import { SPEC_PROTOCOL_PATH } from "./mcp.routes";
+import { SPEC_PROTOCOL_PATH } from "./paths";
 
-// @pglite-only: which requests the front door serves and which it hands on; the database only holds the token and the log.
+// @pglite-only: what the MCP pipeline serves without Express; the database only holds the token and the log.
 
 /** A raw connection to the server: what the client writes, and the first answer it reads back. */
 async function rawClient(baseUrl: string) {
@@ -37,11 +37,12 @@ const head = (port: string, token: string, length: number, extra = "") =>
   `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nMCP-Protocol-Version: ${MODERN}\r\nMcp-Method: tools/list\r\n${extra}Content-Length: ${length}\r\n\r\n`;
 
 /**
- * The fast lane before Express (fast-lane.ts `laneAtTheDoor`, front-door.ts): it serves the
- * ordinary tools/list and tools/call, with everything Express's route would have done for them,
- * and hands every other request on to Express with the body it read, answered as before.
+ * The MCP pipeline (pipeline.ts) serves every MCP request before Express and without it: tools/list
+ * and tools/call answered directly (direct-answers.ts), everything else by its checks or the SDK,
+ * each with the request id, the security headers and the request-log row Express's middleware
+ * gives its own requests.
  */
-describe("the MCP fast lane at the front door", () => {
+describe("the MCP pipeline, before Express", () => {
   let rig: McpRig;
   let token: string;
   /** The MCP requests Express saw, by path. */
@@ -50,7 +51,7 @@ describe("the MCP fast lane at the front door", () => {
   beforeAll(async () => {
     rig = await startMcpRig();
     token = await rig.token("read");
-    // Express's app is a function that calls app.handle: every request the door hands on passes here.
+    // Express's app is a function that calls app.handle: every request it is given passes here.
     const app = rig.t.app as unknown as { handle: (req: IncomingMessage, ...rest: unknown[]) => unknown };
     const handle = app.handle.bind(app);
     app.handle = (req, ...rest) => {
@@ -87,17 +88,18 @@ describe("the MCP fast lane at the front door", () => {
     }
   });
 
-  it("answers with the headers Express's route gives: the request id and the security headers", async () => {
-    const door = (await throughExpress(() => modernRpc(rig.baseUrl, token, "tools/list"))).answer;
-    // The same lane request with a browser Origin of our own goes through Express's route.
-    const viaExpress = await throughExpress(() => rpc(rig.baseUrl, token, { jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: envelope() } }, { "mcp-protocol-version": MODERN, "mcp-method": "tools/list", origin: rig.baseUrl }));
-    expect(viaExpress.express).toBe(true);
-    expect(viaExpress.answer.status).toBe(200);
+  it("answers with the request id and the security headers, with a browser Origin of our own too (and its CORS headers)", async () => {
+    const direct = (await throughExpress(() => modernRpc(rig.baseUrl, token, "tools/list"))).answer;
+    const withOrigin = await throughExpress(() => rpc(rig.baseUrl, token, { jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: envelope() } }, { "mcp-protocol-version": MODERN, "mcp-method": "tools/list", origin: rig.baseUrl }));
+    expect(withOrigin.express).toBe(false);
+    expect(withOrigin.answer.status).toBe(200);
+    expect(withOrigin.answer.headers.get("access-control-allow-origin")).toBe(rig.baseUrl);
     const names = (h: Headers) => [...h.keys()].filter((k) => !["date", "content-length", "access-control-allow-origin", "access-control-expose-headers", "vary"].includes(k)).sort();
-    expect(names(door.headers)).toEqual(names(viaExpress.answer.headers));
-    expect(door.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
-    expect(door.headers.get("x-content-type-options")).toBe("nosniff");
-    expect(door.json).toEqual({ ...viaExpress.answer.json, id: door.json.id });
+    expect(names(direct.headers)).toEqual(names(withOrigin.answer.headers));
+    expect(direct.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+    expect(direct.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(direct.headers.get("content-security-policy")).toContain("default-src 'self'");
+    expect(direct.json).toEqual({ ...withOrigin.answer.json, id: direct.json.id });
   });
 
   it("records the request as Express would: its log row and its tool call carry the request id", async () => {
@@ -114,7 +116,7 @@ describe("the MCP fast lane at the front door", () => {
     expect(detail.toolCall).toMatchObject({ tool: "jira_search", outcome: "ok", requestId, clientId: rig.client.clientId });
   });
 
-  it("hands everything else on to Express with the body it read, answered as before", async () => {
+  it("answers everything else itself too, as before: refusals, unknown tools and the SDK's methods", async () => {
     const modern = (method: string, name?: string) => ({ "mcp-protocol-version": MODERN, "mcp-method": method, ...(name ? { "mcp-name": name } : {}) });
     const cases: { name: string; send: () => Promise<RpcAnswer>; status: number; check?: (a: RpcAnswer) => void }[] = [
       { name: "a body that is not JSON", send: () => rpc(rig.baseUrl, token, '{"jsonrpc": "2.0", "id": 1, "method": "tools/li', modern("tools/list")), status: 400, check: (a) => expect(a.json.error.code).toBe(-32700) },
@@ -130,16 +132,16 @@ describe("the MCP fast lane at the front door", () => {
       const { answer, express } = await throughExpress(c.send);
       expect(answer.status, c.name).toBe(c.status);
       c.check?.(answer);
-      expect(express, c.name).toBe(true);
+      expect(express, c.name).toBe(false);
     }
   });
 
-  it("a failure on our side is a JSON-RPC internal error (500) with the request's id, on either side of the door, and is logged", async () => {
+  it("a failure on our side is a JSON-RPC internal error (500) with the request's id, and is logged", async () => {
     const availability = rig.t.container.mcp.toolAvailability;
     const context = availability.context;
     availability.context = () => Promise.reject(new Error("the database is away"));
     try {
-      // tools/list fails while the door runs it; tools/call already while the door resolves the tool, so Express's lane answers it.
+      // tools/list fails while it is answered; tools/call already while its tool is resolved.
       for (const [method, params] of [["tools/list", {}], ["tools/call", search]] as const) {
         const answer = await modernRpc(rig.baseUrl, token, method, params, `failing-${method}`);
         expect(answer.status, method).toBe(500);
@@ -188,8 +190,8 @@ describe("the MCP fast lane at the front door", () => {
   });
 });
 
-/** The API limit (D16) when the door looks at a request first: each request counts once, whoever answers it. */
-describe("the MCP fast lane at the front door, under the API limit", () => {
+/** The API limit (docs/decisions.md#rate-limits): each request counts once, whoever answers it, and an over-limit one is refused before its body is read. */
+describe("the MCP pipeline under the API limit", () => {
   let rig: McpRig;
   beforeAll(async () => {
     // A budget of 1 a minute plus a burst of 1: two requests, then 429.
@@ -200,9 +202,9 @@ describe("the MCP fast lane at the front door, under the API limit", () => {
     await rig?.sandbox.close();
   });
 
-  it("counts a request the door hands on once, and refuses an over-limit one before reading its body", async () => {
+  it("counts a request the SDK answers once, and refuses an over-limit one before reading its body", async () => {
     const token = await rig.token("read");
-    // Counted at the door, then answered by the SDK (an unknown tool): one of the two.
+    // Counted by the pipeline, then answered by the SDK (an unknown tool): one of the two.
     const unknown = await modernRpc(rig.baseUrl, token, "tools/call", { name: "jira_nope", arguments: {} });
     expect(unknown.json.error.code).toBe(-32602);
     expect((await modernRpc(rig.baseUrl, token, "tools/list")).status).toBe(200);

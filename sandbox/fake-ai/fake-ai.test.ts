@@ -1,8 +1,8 @@
 import { APICallError, generateText, stepCountIs, streamText, tool } from "ai";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
-import { createProviderFetch } from "../../ai/provider-fetch";
-import { languageModelFor } from "../../ai/provider-model";
+import { createProviderFetch } from "../../server/ai/provider-fetch";
+import { languageModelFor } from "../../server/ai/provider-model";
 import { startFakeAi, type FakeAi } from "./fake-ai.server";
 import { HOLD_UNTIL_STOPPED_MS, SLOW_CHUNK_DELAY_MS } from "./smart-responder";
 
@@ -147,10 +147,9 @@ describe.each(KINDS)("$kind wire format through the AI SDK", (k) => {
     const controller = new AbortController();
     const call = generateText({ model: modelFor(k), prompt: "Hi", maxRetries: 0, abortSignal: controller.signal });
     await vi.waitFor(() => expect(fake.requests).toHaveLength(1));
-    const started = Date.now();
+    // The call hangs for good unless the abort ends it: its rejection is the proof.
     controller.abort();
     await expect(call).rejects.toThrow();
-    expect(Date.now() - started).toBeLessThan(1_000);
     await vi.waitFor(() => expect(fake.requests[0]!.outcome).toBe("client-closed"));
   });
 
@@ -294,10 +293,9 @@ describe("the fake itself", () => {
     const model = languageModelFor({ provider: "anthropic", model: "claude-haiku-5-5", apiKey: "any", baseUrl: null }, { fetch, baseUrls: other.baseUrls });
     const call = generateText({ model, prompt: "Hi", maxRetries: 0 });
     await vi.waitFor(() => expect(other.requests).toHaveLength(1));
-    const started = Date.now();
+    // The request hangs for good unless close() releases it.
     await other.close();
     await expect(call).rejects.toThrow();
-    expect(Date.now() - started).toBeLessThan(1_000);
     expect(other.requests[0]!.outcome).toBe("server-closed");
   });
 });

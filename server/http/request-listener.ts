@@ -3,15 +3,17 @@ import type { Socket } from "node:net";
 import type { Express } from "express";
 import type { Logger } from "../lib/logger";
 import { BODY_HEADERS } from "./middleware/error-handler";
-import type { FrontDoor } from "./front-door";
 
 /**
- * The request listener: the front door (front-door.ts), then the app, with a final handler of our own in place of Express's (which
- * answers in HTML, with a stack in development). It only runs for what no route or error handler
- * answered, such as a request target Express cannot route (`GET *`, `GET http:/x`) or an error
- * raised while an error was being written. Always JSON, never a stack trace.
+ * The server's request listener: the MCP pipeline takes its own requests (mcp/pipeline.ts), and
+ * Express the rest (the console API, OAuth, static files), with a final handler of ours in place
+ * of Express's (which answers in HTML, with a stack in development). That handler only runs for
+ * what no route or error handler answered, such as an error raised while an error was being
+ * written. A request target that is not a path (`OPTIONS *`, absolute-form) is refused before
+ * either sees it. Always JSON, never a stack trace.
  */
-export function lastResort(app: Express, log: Logger, front: FrontDoor): RequestListener {
+export function requestListener(deps: { mcp: (req: IncomingMessage, res: ServerResponse) => boolean; app: Express; log: Logger }): RequestListener {
+  const { app, log } = deps;
   return (req: IncomingMessage, res: ServerResponse) => {
     const done = (err?: unknown, status = err ? 500 : 404) => {
       if (err) log.error({ err, url: req.url?.split("?")[0]?.slice(0, 200) }, "request failed outside the app's error handler");
@@ -27,7 +29,8 @@ export function lastResort(app: Express, log: Logger, front: FrontDoor): Request
     };
     // RFC 9112 §3.2: origin-form only; `*` (OPTIONS) and absolute-form are not for this server.
     if (!req.url?.startsWith("/")) return done(undefined, 400);
-    front(req, res, () => (app as unknown as (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) => void)(req, res, done));
+    if (deps.mcp(req, res)) return;
+    (app as unknown as (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) => void)(req, res, done);
   };
 }
 
