@@ -31,6 +31,7 @@ import { toolCallsRoutes } from "./http/routes/tool-calls.routes";
 import { sseConnectionsRoutes } from "./http/routes/sse-connections.routes";
 import { aiProvidersRoutes } from "./http/routes/ai-providers.routes";
 import { chatRoutes } from "./http/routes/chat.routes";
+import { openApiRoutes } from "./http/routes/openapi.routes";
 import { trustProxyOf } from "./http/client-address";
 import { requestListener } from "./http/request-listener";
 import { createMcpPipeline } from "./mcp/pipeline";
@@ -131,6 +132,7 @@ export function buildApp(container: Container, options: BuildAppOptions): BuiltA
   api.use(sseConnectionsRoutes({ connections: services.connections }));
   api.use(aiProvidersRoutes({ aiProviders: services.aiProviders }));
   api.use(chatRoutes({ chat: services.chat }));
+  api.use(openApiRoutes({ version: options.version }));
   api.use(apiNotFound);
   app.use("/api", api);
 

@@ -63,7 +63,8 @@ const DEAD_ORIGIN = "http://127.0.0.1:9";
 const APP_REDIRECT = "https://app.example.com/cb";
 const LOOPBACK_REDIRECT = "http://127.0.0.1:8765/cb";
 /** Rows that refused requests legitimately add or touch, or that background writes change. */
-// The request log and the connection registry record requests and streams, refused or not (D15).
+// The request log and the connection registry record requests and streams, refused or not
+// (docs/decisions.md#request-log).
 const VOLATILE_TABLES = ["audit_events", "sessions", "oauth_pending_requests", "upstream_sync", "request_logs", "request_log_minutes", "sse_connections"];
 const PROXY_5XX = [502, 503, 504];
 
@@ -523,6 +524,7 @@ function routes(): Record<string, RouteFuzz> {
     "POST /api/logout": apiRoute("POST /api/logout", { creds: anonCreds }),
     "GET /api/session": apiRoute("GET /api/session"),
     "GET /api/mcp-connection": apiRoute("GET /api/mcp-connection"),
+    "GET /api/openapi.json": apiRoute("GET /api/openapi.json"),
     "GET /api/setup-status": apiRoute("GET /api/setup-status"),
 
     "GET /api/users": apiRoute("GET /api/users"),

@@ -13,6 +13,7 @@ export const AUTHZ_MATRIX: Record<string, "public" | "session" | PermissionKey |
   "POST /api/logout": "public",
   "GET /api/session": "session",
   "GET /api/mcp-connection": "session",
+  "GET /api/openapi.json": "session",
   "GET /api/setup-status": "config.write",
 
   "GET /api/users": "users.read",
