@@ -1,6 +1,5 @@
 import type { IntegrationKind } from "../modules/integrations/integrations.repo";
-import type { UpstreamService } from "../upstream/errors";
-import type { Outcome } from "../upstream/meter";
+import type { Outcome, UpstreamService } from "../upstream/errors";
 import type { Logger } from "./logger";
 
 /**

@@ -1,5 +1,12 @@
 export type UpstreamService = "jira" | "confluence" | "bitbucket";
 
+/** How a call to an upstream service ended: the meter keeps the newest, and the event bus carries it. */
+export interface Outcome {
+  ok: boolean;
+  at: Date;
+  error: string | null;
+}
+
 export const SERVICE_NAMES: Record<UpstreamService, string> = { jira: "Jira", confluence: "Confluence", bitbucket: "Bitbucket" };
 
 export type UpstreamErrorKind =

@@ -1,16 +1,12 @@
 import type { EventBus } from "../lib/event-bus";
 import type { Clock } from "../lib/clock";
-import type { UpstreamService } from "./errors";
+import type { Outcome, UpstreamService } from "./errors";
+
+export type { Outcome };
 
 /** Jira and Confluence share one Atlassian site and its rate limit; Bitbucket has its own. */
 export type BudgetGroup = "atlassian" | "bitbucket";
 export const budgetGroupOf = (service: UpstreamService): BudgetGroup => (service === "bitbucket" ? "bitbucket" : "atlassian");
-
-export interface Outcome {
-  ok: boolean;
-  at: Date;
-  error: string | null;
-}
 
 export interface ServiceHealth {
   lastSuccessAt: Date | null;
@@ -30,9 +26,9 @@ const SERVICES: readonly UpstreamService[] = ["jira", "confluence", "bitbucket"]
 const MINUTE_MS = 60_000;
 
 /**
- * Measures what the status cards show (D14): calls per service in the last hour (a ring of 60
- * one-minute buckets each; a budget group's use is the sum of its services'), the upstream's own
- * rate-limit headers, and each service's last success and failure.
+ * Measures what the status cards show (docs/decisions.md#measured-numbers): calls per service in
+ * the last hour (a ring of 60 one-minute buckets each; a budget group's use is the sum of its
+ * services'), the upstream's own rate-limit headers, and each service's last success and failure.
  */
 export function createUpstreamMeter(deps: { clock: Clock; hourlyBudget: Record<BudgetGroup, number>; events?: EventBus }) {
   const rings: Record<UpstreamService, { minute: number; count: number }[]> = { jira: [], confluence: [], bitbucket: [] };
