@@ -2,9 +2,9 @@ import { z } from "zod";
 import { line, siteUrl } from "./text";
 
 /**
- * AI providers (spec §2 AI Providers, §3, §5; D6, D18). The three specified kinds, plus
- * "openai-compatible" (beyond the spec): any server speaking OpenAI's chat completions at a base
- * URL of the company's own (Ollama, vLLM, LM Studio, gateways).
+ * AI providers (spec §2 AI Providers, §3, §5; docs/decisions.md#write-only-secrets, #model-lists).
+ * The three specified kinds, plus "openai-compatible" (beyond the spec): any server speaking
+ * OpenAI's chat completions at a base URL of the company's own (Ollama, vLLM, LM Studio, gateways).
  */
 export const AI_PROVIDER_KINDS = ["openai", "anthropic", "google", "openai-compatible"] as const;
 export type AiProviderKind = (typeof AI_PROVIDER_KINDS)[number];
@@ -18,10 +18,10 @@ export const AI_PROVIDER_LABELS: Record<AiProviderKind, string> = {
 };
 
 /**
- * D18: model lists are data. OpenAI and Google as the specification lists them; Anthropic's
- * current Claude models, latest first. The first of each list is marked "(Latest)" in the select.
- * A custom model id is accepted too (the field is free text with these as suggestions).
- * An OpenAI-compatible server names its own models: no list.
+ * Model lists are data (docs/decisions.md#model-lists). OpenAI and Google as the specification
+ * lists them; Anthropic's current Claude models, latest first. The first of each list is marked
+ * "(Latest)" in the select. A custom model id is accepted too (the field is free text with these as
+ * suggestions). An OpenAI-compatible server names its own models: no list.
  */
 export const AI_MODEL_OPTIONS: Record<AiProviderKind, readonly string[]> = {
   openai: ["gpt-4o", "gpt-4-turbo", "gpt-3.5-turbo"],
@@ -30,7 +30,10 @@ export const AI_MODEL_OPTIONS: Record<AiProviderKind, readonly string[]> = {
   "openai-compatible": [],
 };
 
-/** The Model select's value for "type the model id yourself" (D18: a custom model id is accepted). */
+/**
+ * The Model select's value for "type the model id yourself" (docs/decisions.md#model-lists: a
+ * custom model id is accepted).
+ */
 export const CUSTOM_MODEL = "__custom__";
 
 /** Spec §5 messages, word for word. */
@@ -105,8 +108,9 @@ export type AiProviderCreate = z.input<typeof AiProviderCreateSchema>;
 
 /**
  * PATCH /api/ai-providers/{id}: the form's fields or only isActive (spec §7). A blank or absent
- * apiKey keeps the stored key (D6: the form's behaviour wins over the schema line of §5). When
- * the provider changes, the rule on the base URL is checked against the new kind.
+ * apiKey keeps the stored key (docs/decisions.md#write-only-secrets: the form's behaviour wins over
+ * the schema line of §5). When the provider changes, the rule on the base URL is checked against
+ * the new kind.
  */
 export const AiProviderUpdateSchema = z
   .object({
@@ -122,7 +126,7 @@ export const AiProviderUpdateSchema = z
   .superRefine(checkBaseUrl, EVEN_WITH_FIELD_ERRORS);
 export type AiProviderUpdate = z.input<typeof AiProviderUpdateSchema>;
 
-/** What the API returns: never the key (D6), only its last four characters. */
+/** What the API returns: never the key (docs/decisions.md#write-only-secrets), only its last four characters. */
 export const AiProviderSchema = z.object({
   id: z.string(),
   name: z.string(),

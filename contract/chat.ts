@@ -58,7 +58,7 @@ const systemMessage = multiline()
 
 /**
  * POST /api/chat/send (spec §7). `sessionId` null starts a conversation; the reply carries the
- * new one, which later messages send back (D21).
+ * new one, which later messages send back (docs/decisions.md#chat-conversations).
  */
 export const ChatSendSchema = z.object({
   message: multiline({ error: CHAT_MESSAGES.message })
@@ -72,9 +72,10 @@ export const ChatSendSchema = z.object({
 export type ChatSend = z.input<typeof ChatSendSchema>;
 
 /**
- * GET /api/chat/providers: the active providers the chat may use (spec §2: "active providers
- * only, each showing name, provider, model"), for any signed-in user (D3: anyone may chat; the
- * AI Providers screen's list needs ai-providers.read).
+ * GET /api/chat/providers: the active providers the chat may use (spec §2: "active providers only,
+ * each showing name, provider, model"), for any signed-in user
+ * (docs/decisions.md#roles-and-permissions: anyone may chat; the AI Providers screen's list needs
+ * ai-providers.read).
  */
 export const ChatProviderSchema = z.object({ id: z.string(), name: z.string(), provider: z.enum(AI_PROVIDER_KINDS), model: z.string() });
 export type ChatProvider = z.infer<typeof ChatProviderSchema>;
@@ -108,7 +109,10 @@ export const ChatMessageSchema = z.object({
 });
 export type ChatMessage = z.infer<typeof ChatMessageSchema>;
 
-/** The answer of POST /api/chat/send: the assistant message and its conversation (D21). */
+/**
+ * The answer of POST /api/chat/send: the assistant message and its conversation
+ * (docs/decisions.md#chat-conversations).
+ */
 export const ChatReplySchema = ChatMessageSchema.extend({ sessionId: z.string() });
 export type ChatReply = z.infer<typeof ChatReplySchema>;
 

@@ -16,7 +16,10 @@ const requiredText = (message: string, max = 255) => line({ error: message }).tr
 /** An http(s) URL: what the connectors can call. */
 const instanceUrl = siteUrl(INTEGRATION_MESSAGES.instanceUrl);
 
-/** A secret field on save: blank keeps the stored one (D6), so the server accepts "" or nothing. */
+/**
+ * A secret field on save: blank keeps the stored one (docs/decisions.md#write-only-secrets), so the
+ * server accepts "" or nothing.
+ */
 const secretOnSave = line()
   .max(4096, "Must be at most 4096 characters")
   .optional()
@@ -57,7 +60,10 @@ export const bitbucketConfigFormSchema = (hasStoredPassword: boolean) =>
   });
 export type BitbucketConfigForm = z.infer<ReturnType<typeof bitbucketConfigFormSchema>>;
 
-/** GET /api/admin/atlassian-config. The token itself never leaves the server (D6): only a hint. */
+/**
+ * GET /api/admin/atlassian-config. The token itself never leaves the server
+ * (docs/decisions.md#write-only-secrets): only a hint.
+ */
 export interface AtlassianConfigDto {
   configured: boolean;
   instanceUrl: string;
@@ -137,7 +143,10 @@ export interface RateLimitUsage {
   total: number;
 }
 
-/** GET /api/atlassian-status and /api/admin/atlassian-status (D14: every number measured). */
+/**
+ * GET /api/atlassian-status and /api/admin/atlassian-status (every number measured:
+ * docs/decisions.md#measured-numbers).
+ */
 export interface AtlassianStatusDto extends AtlassianReachDto {
   configured: boolean;
   isActive: boolean;

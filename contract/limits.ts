@@ -27,8 +27,9 @@ export const TIMINGS = {
 } as const;
 
 /**
- * Rate limits in force by default (spec section 9, D16); each is configurable through the
- * environment and the Configuration screen shows the values the server runs with.
+ * Rate limits in force by default (spec section 9, docs/decisions.md#rate-limits); each is
+ * configurable through the environment and the Configuration screen shows the values the server
+ * runs with.
  */
 export const RATE_LIMIT_DEFAULTS = {
   apiRequestsPerMinute: 100,

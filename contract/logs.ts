@@ -105,5 +105,8 @@ export interface LogSummaryDto {
 /** spec §9: the CSV export's columns, in order. */
 export const LOG_CSV_COLUMNS = ["Timestamp", "Method", "Endpoint", "Status Code", "Response Time", "Client ID", "IP Address", "User Agent"] as const;
 
-/** D22: `mcp-server-logs-YYYY-MM-DD.csv`, the date the export was made (UTC). */
+/**
+ * The export's file name, `mcp-server-logs-YYYY-MM-DD.csv`: the date it was made (UTC;
+ * docs/decisions.md#csv-export).
+ */
 export const logCsvFileName = (now: Date): string => `mcp-server-logs-${now.toISOString().slice(0, 10)}.csv`;

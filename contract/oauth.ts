@@ -2,7 +2,10 @@ import type { ClientPolicy } from "./policy";
 import { z } from "zod";
 import { line, multiline } from "./text";
 
-/** The scopes the server knows (D9): read-only tools and proxy GETs, and tools that change things. */
+/**
+ * The scopes the server knows: read-only tools and proxy GETs, and tools that change things
+ * (docs/decisions.md#bearer-tokens-and-scopes).
+ */
 export const OAUTH_SCOPES = ["read", "write"] as const;
 export type OAuthScope = (typeof OAUTH_SCOPES)[number];
 /** What each scope lets a client do, where a person grants it (Create Client, consent). */
@@ -93,7 +96,7 @@ export const OAuthClientCreateSchema = z.object({
   redirectUris,
   scopes,
   isActive: z.boolean().default(true),
-  /** Confidential (default): gets a secret. Public: no secret, PKCE only (D7). */
+  /** Confidential (default): gets a secret. Public: no secret, PKCE only (docs/decisions.md#oauth-client-secrets). */
   clientType: z.enum(["confidential", "public"]).default("confidential"),
 });
 export type OAuthClientCreate = z.input<typeof OAuthClientCreateSchema>;
@@ -114,7 +117,10 @@ export const OAuthClientUpdateSchema = z.object({ isActive: z.boolean({ error: "
 /** How a client came to be: made on the console, self-registered (RFC 7591), or self-described (a Client ID Metadata Document). */
 export type ClientOrigin = "console" | "dynamic" | "metadata-document";
 
-/** GET /api/admin/oauth-clients item. `clientSecret` only for those who manage clients (D7). */
+/**
+ * GET /api/admin/oauth-clients item. `clientSecret` only for those who manage clients
+ * (docs/decisions.md#oauth-client-secrets).
+ */
 export interface OAuthClientDto {
   id: string;
   name: string;

@@ -1,6 +1,7 @@
 /**
- * The permissions the server enforces, as `resource.action` (D3). Roles are sets of these; every
- * /api route names the one it needs. Order here is the order the roles editor lists them in.
+ * The permissions the server enforces, as `resource.action`
+ * (docs/decisions.md#roles-and-permissions). Roles are sets of these; every /api route names the
+ * one it needs. Order here is the order the roles editor lists them in.
  */
 export const PERMISSION_CATALOGUE = [
   { resource: "stats", action: "read", description: "See the dashboard, server and integration status" },
@@ -30,7 +31,10 @@ export const ALL_PERMISSIONS = PERMISSION_CATALOGUE.map(permissionKey) as Permis
 
 const READ_EVERYTHING = ALL_PERMISSIONS.filter((p) => p.endsWith(".read") && p !== "audit.read");
 
-/** Built-in roles (D3). They cannot be deleted or edited; their permissions are set at every start. */
+/**
+ * Built-in roles (docs/decisions.md#roles-and-permissions). They cannot be deleted or edited; their
+ * permissions are set at every start.
+ */
 export const BUILTIN_ROLES = {
   admin: { description: "Every permission, including users, roles and the audit trail", permissions: ALL_PERMISSIONS },
   operator: {

@@ -1,4 +1,7 @@
-/** `GET /api/stats` and `GET /api/admin/stats` (spec §3 Stats, D14): every figure measured by the server. */
+/**
+ * `GET /api/stats` and `GET /api/admin/stats` (spec §3 Stats): every figure measured by the server
+ * (docs/decisions.md#measured-numbers).
+ */
 export interface StatsDto {
   /** "Running" while the server and its database answer; otherwise what is wrong (the dashboard then reads "Unhealthy"). */
   serverStatus: string;
@@ -7,7 +10,7 @@ export interface StatsDto {
   /** Open long-lived streams across every instance (the connection registry's active rows). Null when the database does not answer. */
   activeSSEConnections: number | null;
   totalOAuthClients: number | null;
-  /** Live grants: unexpired, unrevoked (D13). */
+  /** Live grants: unexpired, unrevoked (docs/decisions.md#oauth-authorization-server). */
   activeOAuthSessions: number | null;
   /** Requests logged in the last 60 minutes (counted by whole minutes). */
   apiRequestsPerHour: number | null;
@@ -40,7 +43,10 @@ export const API_ENDPOINTS = [
 
 export type ApiEndpoint = (typeof API_ENDPOINTS)[number];
 
-/** `GET /api/admin/endpoint-stats`: per endpoint of API_ENDPOINTS, what the last hour measured (D14). */
+/**
+ * `GET /api/admin/endpoint-stats`: per endpoint of API_ENDPOINTS, what the last hour measured
+ * (docs/decisions.md#measured-numbers).
+ */
 export interface EndpointStatDto {
   method: string;
   path: string;

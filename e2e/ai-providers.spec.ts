@@ -4,21 +4,18 @@ import { AI_MODEL_OPTIONS, AI_PROVIDER_DELETE_CONFIRM, AI_PROVIDER_MESSAGES, CUS
 import { TOASTS } from "../contract/messages";
 import { E2E_FAKE_AI_URL } from "../playwright.config";
 import { DOC_SHOTS, expect, test } from "./fixtures";
-import { ADMIN, apiClient, COLOR_SCHEMES, createUserWithRoles, expectFullWidth, expectNoSidewaysScroll, recordWrites, SCREEN_SIZES, signIn, unique } from "./helpers";
+import { ADMIN, apiClient, COLOR_SCHEMES, createUserWithRoles, expectFullWidth, expectNoSidewaysScroll, expectToast, recordWrites, SCREEN_SIZES, signIn, unique } from "./helpers";
 
 /**
- * AI Providers (spec sections 2, 4, 5 and 8; D6, D18) against the real server and the fake AI
- * providers (smart mode, any key): an OpenAI-compatible provider at the fake's /compat/v1 answers
- * the Test action for real.
+ * AI Providers (spec sections 2, 4, 5 and 8; docs/decisions.md#write-only-secrets, #model-lists)
+ * against the real server and the fake AI providers (smart mode, any key): an OpenAI-compatible
+ * provider at the fake's /compat/v1 answers the Test action for real.
  */
 
 const LIST_URL = "/api/ai-providers";
 const COMPAT_URL = `${E2E_FAKE_AI_URL}/compat/v1`;
 const T = TOASTS.aiProviders;
 
-// By CSS, not role: while a modal dialog is open, Radix hides the rest of the page (the toast
-// region included) from the accessibility tree.
-const toast = (page: Page, text: string) => page.locator("[aria-label^='Notifications']").getByText(text, { exact: true });
 const card = (page: Page, name: string) => page.getByRole("article", { name, exact: true });
 const addDialog = (page: Page) => page.getByRole("dialog", { name: "Add AI Provider" });
 const editDialog = (page: Page) => page.getByRole("dialog", { name: "Edit AI Provider" });
@@ -70,7 +67,7 @@ test("an OpenAI-compatible provider: created, tested, revealed (the hint, never 
   await field(add, "API Key").fill(key);
   await expect(field(add, "API Key")).toHaveAttribute("type", "password");
   await add.getByRole("button", { name: "Create Provider" }).click();
-  await expect(toast(page, T.created)).toBeVisible();
+  await expectToast(page, T.created);
   await expect(add).toBeHidden();
   await expect(page.getByRole("button", { name: "Add Provider" })).toBeFocused();
 
@@ -118,7 +115,7 @@ test("an OpenAI-compatible provider: created, tested, revealed (the hint, never 
   await field(edit, "Name").fill(renamed);
   await field(edit, "Model").fill("qwen2.5:7b");
   await edit.getByRole("button", { name: "Update Provider" }).click();
-  await expect(toast(page, T.updated)).toBeVisible();
+  await expectToast(page, T.updated);
   await expect(edit).toBeHidden();
   const c2 = card(page, renamed);
   await expect(c2.getByText("qwen2.5:7b", { exact: true })).toBeVisible();
@@ -135,7 +132,7 @@ test("an OpenAI-compatible provider: created, tested, revealed (the hint, never 
   const status = c2.getByRole("switch", { name: `Active status of ${renamed}` });
   await expect(status).toBeChecked();
   await status.click();
-  await expect(toast(page, T.statusUpdated)).toBeVisible();
+  await expectToast(page, T.statusUpdated);
   await expect(status).not.toBeChecked();
   await expect(c2.getByText("Inactive", { exact: true }).first()).toBeVisible();
   await expect(status).not.toHaveAttribute("aria-busy");
@@ -158,7 +155,7 @@ test("an OpenAI-compatible provider: created, tested, revealed (the hint, never 
   expect(listed.some((p) => p.name === renamed)).toBe(true);
   page.once("dialog", (d) => void d.accept());
   await c2.getByRole("button", { name: `Delete ${renamed}` }).click();
-  await expect(toast(page, T.deleted)).toBeVisible();
+  await expectToast(page, T.deleted);
   await expect(c2).toHaveCount(0);
 });
 
@@ -183,7 +180,7 @@ test("the hosted kinds: each kind's models, latest first, a custom model id, and
   await models.selectOption("gpt-4-turbo");
   await field(add, "API Key").fill("sk-openai-e2e-0001");
   await add.getByRole("button", { name: "Create Provider" }).click();
-  await expect(toast(page, T.created)).toBeVisible();
+  await expectToast(page, T.created);
   const openai = card(page, `e2e-openai-${suffix}`);
   await expect(openai.getByText("OPENAI", { exact: true })).toBeVisible();
   await expect(openai.getByText("gpt-4-turbo", { exact: true })).toBeVisible();
@@ -200,7 +197,7 @@ test("the hosted kinds: each kind's models, latest first, a custom model id, and
   await field(add, "API Key").fill("sk-ant-e2e-0002");
   await add.getByRole("switch", { name: "Active" }).click();
   await add.getByRole("button", { name: "Create Provider" }).click();
-  await expect(toast(page, T.created)).toBeVisible();
+  await expectToast(page, T.created);
   const anthropic = card(page, `e2e-anthropic-${suffix}`);
   await expect(anthropic.getByText("ANTHROPIC", { exact: true })).toBeVisible();
   await expect(anthropic.getByText("claude-3-5-haiku-20241022", { exact: true })).toBeVisible();
@@ -222,7 +219,7 @@ test("the hosted kinds: each kind's models, latest first, a custom model id, and
   await field(add, "Provider").selectOption({ label: "Google (Gemini)" });
   await field(add, "API Key").fill("AIza-e2e-0003");
   await add.getByRole("button", { name: "Create Provider" }).click();
-  await expect(toast(page, T.created)).toBeVisible();
+  await expectToast(page, T.created);
   const google = card(page, `e2e-google-${suffix}`);
   await expect(google.getByText("GOOGLE", { exact: true })).toBeVisible();
   await expect(google.getByText("gemini-1.5-pro", { exact: true })).toBeVisible();
@@ -290,7 +287,7 @@ test("bad input: an empty form shows all four of spec §5's messages at once, th
   await expect(add.getByText(/169\.254\.169\.254 resolves to 169\.254\.169\.254, a loopback, private, link-local or metadata address/)).toBeVisible();
   await expect(field(add, "Base URL")).toHaveAttribute("aria-invalid", "true");
   await expect(field(add, "Base URL")).toBeFocused();
-  await expect(toast(page, T.createFailed)).toBeVisible();
+  await expectToast(page, T.createFailed);
   await expect(add).toBeVisible();
   await expect(add.getByRole("button", { name: "Create Provider" })).toBeEnabled();
 });
@@ -305,8 +302,7 @@ test("a failing write shows the spec's failure toast (the status switch)", async
   );
   const status = card(page, created.name).getByRole("switch", { name: `Active status of ${created.name}` });
   await status.click();
-  await expect(toast(page, T.statusFailed)).toBeVisible();
-  await expect(toast(page, "The database is busy")).toBeVisible();
+  await expectToast(page, T.statusFailed, "The database is busy");
   await expect(status).toBeChecked();
   await page.unroute(`**${LIST_URL}/${created.id}`);
   expect((await apiClient(page, baseURL!).delete(`${LIST_URL}/${created.id}`)).status()).toBe(204);
@@ -329,8 +325,7 @@ test("a failing edit or delete shows the spec's failure toast with the server's 
   const edit = editDialog(page);
   await field(edit, "Name").fill(`${created.name}-ed`);
   await edit.getByRole("button", { name: "Update Provider" }).click();
-  await expect(toast(page, T.updateFailed)).toBeVisible();
-  await expect(toast(page, "The database is busy")).toBeVisible();
+  await expectToast(page, T.updateFailed, "The database is busy");
   await expect(field(edit, "Name")).toHaveValue(`${created.name}-ed`);
   await edit.getByRole("button", { name: "Cancel" }).click();
   await expect(edit).toBeHidden();
@@ -340,8 +335,7 @@ test("a failing edit or delete shows the spec's failure toast with the server's 
   await refuse("DELETE", "The provider is in use");
   page.once("dialog", (d) => void d.accept());
   await c.getByRole("button", { name: `Delete ${created.name}` }).click();
-  await expect(toast(page, T.deleteFailed)).toBeVisible();
-  await expect(toast(page, "The provider is in use")).toBeVisible();
+  await expectToast(page, T.deleteFailed, "The provider is in use");
   await expect(c).toBeVisible();
   await page.unroute(url);
   expect((await apiClient(page, baseURL!).delete(`${LIST_URL}/${created.id}`)).status()).toBe(204);

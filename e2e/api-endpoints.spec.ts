@@ -2,7 +2,10 @@ import type { Page } from "@playwright/test";
 import { DOC_SHOTS, expect, openScreen, test } from "./fixtures";
 import { COLOR_SCHEMES, expectNoSidewaysScroll, SCREEN_SIZES } from "./helpers";
 
-/** API Endpoints (spec section 2; D14, D19) against the real server: health from real checks, medians measured. */
+/**
+ * API Endpoints (spec section 2; docs/decisions.md#measured-numbers, #view-documentation) against
+ * the real server: health from real checks, medians measured.
+ */
 
 const SPEC_TEN = ["/api/mcp/health", "/api/mcp/protocol", "/api/sse/stream", "/oauth/token", "/oauth/authorize", "/api/atlassian/jira/*", "/api/atlassian/confluence/*", "/api/admin/stats", "/api/admin/oauth-clients", "/api/admin/logs"];
 const row = (page: Page, method: string, path: string) => page.getByRole("listitem", { name: `${method} ${path}`, exact: true });

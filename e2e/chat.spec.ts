@@ -4,14 +4,15 @@ import { CHAT_TEXT, DATA_SOURCES, type ChatProvider, type ChatReply, type Conver
 import { TOASTS } from "../contract/messages";
 import { E2E_FAKE_AI_URL, E2E_PORT } from "../playwright.config";
 import { DOC_SHOTS, expect, test } from "./fixtures";
-import { ADMIN, COLOR_SCHEMES, createUserWithRoles, expectNoSidewaysScroll, SCREEN_SIZES, signIn, unique, pointIntegrationsAtSandbox } from "./helpers";
+import { ADMIN, COLOR_SCHEMES, createUserWithRoles, expectNoSidewaysScroll, expectToast, SCREEN_SIZES, signIn, toast, toasts, unique, pointIntegrationsAtSandbox } from "./helpers";
 
 /**
- * The AI chat (spec §2, §4, §5, §7, §8; D21; issue 13) against the real server, the sandbox's
- * Jira, Confluence and Bitbucket, and the fake AI provider in smart mode (server/test/fake-ai:
- * it picks a tool by the question's keywords; "slowly" paces its answer a word every 150 ms, and
- * "until stopped" streams the first word and holds the rest until the browser lets go).
- * Each worker adds its own providers, so tests pick theirs by name in the Configure dialog.
+ * The AI chat (spec §2, §4, §5, §7, §8; docs/decisions.md#chat-conversations; issue 13) against the
+ * real server, the sandbox's Jira, Confluence and Bitbucket, and the fake AI provider in smart mode
+ * (sandbox/fake-ai: it picks a tool by the question's keywords; "slowly" paces its answer a
+ * word every 150 ms, and "until stopped" streams the first word and holds the rest until the
+ * browser lets go). Each worker adds its own providers, so tests pick theirs by name in the
+ * Configure dialog.
  */
 
 const BASE_URL = `http://127.0.0.1:${E2E_PORT}`;
@@ -49,7 +50,6 @@ test.beforeAll(async () => {
   }
 });
 
-const toast = (page: Page, text: string) => page.locator("[aria-label^='Notifications']").getByText(text, { exact: true });
 const log = (page: Page) => page.getByRole("log", { name: "Conversation" });
 const mine = (page: Page) => log(page).getByRole("article", { name: "You" });
 const answers = (page: Page) => log(page).getByRole("article", { name: "Assistant" });
@@ -70,7 +70,7 @@ async function useProvider(page: Page, name: string): Promise<void> {
   await dialog.getByLabel("AI Provider").selectOption({ label: optionLabel(name) });
   await dialog.getByRole("button", { name: CHAT_TEXT.apply }).click();
   await expect(dialog).toBeHidden();
-  await expect(toast(page, TOASTS.chat.appliedTitle)).toBeVisible();
+  await expectToast(page, TOASTS.chat.appliedTitle);
   await expect(page.getByLabel("Chat settings in use").getByText(name, { exact: true })).toBeVisible();
   // The toast sits over the composer's corner for a while: close it, as a user would.
   await page.getByRole("button", { name: "Close notification" }).click();
@@ -215,8 +215,7 @@ test("the configuration dialog: active providers only, the sources rule, Ask AI,
   await expect(dialog.getByRole("status")).toHaveText(CHAT_TEXT.sourcesWarning);
   await expect(dialog.getByRole("button", { name: CHAT_TEXT.apply })).toBeDisabled();
   await dialog.getByRole("button", { name: CHAT_TEXT.askAi }).click();
-  await expect(toast(page, CHAT_TEXT.configRequiredTitle)).toBeVisible();
-  await expect(toast(page, CHAT_TEXT.configRequired)).toBeVisible();
+  await expectToast(page, CHAT_TEXT.configRequiredTitle, CHAT_TEXT.configRequired);
 
   // One source: Ask AI fills the system message. The answer is held until the busy state is seen:
   // "Generating...", the message box and Apply disabled meanwhile.
@@ -235,8 +234,7 @@ test("the configuration dialog: active providers only, the sources rule, Ask AI,
   await expect(dialog.getByRole("button", { name: CHAT_TEXT.apply })).toBeDisabled();
   release();
   await expect(dialog.getByLabel("System Message (optional)")).toHaveValue(/You are an enterprise assistant.*Jira issues/);
-  await expect(toast(page, TOASTS.chat.generatedTitle)).toBeVisible();
-  await expect(toast(page, TOASTS.chat.generated)).toBeVisible();
+  await expectToast(page, TOASTS.chat.generatedTitle, TOASTS.chat.generated);
 
   // Cancel keeps the chat's settings; Apply takes the new ones.
   await dialog.getByRole("button", { name: "Cancel" }).click();
@@ -248,8 +246,7 @@ test("the configuration dialog: active providers only, the sources rule, Ask AI,
   await expect(dialog.getByLabel("System Message (optional)")).toHaveValue("");
   await dialog.getByRole("checkbox", { name: "Bitbucket Repositories" }).click();
   await dialog.getByRole("button", { name: CHAT_TEXT.apply }).click();
-  await expect(toast(page, TOASTS.chat.appliedTitle)).toBeVisible();
-  await expect(toast(page, TOASTS.chat.applied)).toBeVisible();
+  await expectToast(page, TOASTS.chat.appliedTitle, TOASTS.chat.applied);
   await expect(page.getByLabel("Chat settings in use").getByText("2 data sources")).toBeVisible();
   await expect(page.getByRole("button", { name: CHAT_TEXT.configure, exact: true })).toBeFocused();
 });
@@ -265,8 +262,7 @@ test("a failing Ask AI shows the Generation Failed toast and keeps the system me
   await dialog.getByLabel("System Message (optional)").fill("Answer in French.");
   await dialog.getByRole("button", { name: CHAT_TEXT.askAi }).click();
   // Spec §8 word for word.
-  await expect(toast(page, TOASTS.chat.generationFailedTitle)).toBeVisible();
-  await expect(toast(page, TOASTS.chat.generationFailed)).toBeVisible();
+  await expectToast(page, TOASTS.chat.generationFailedTitle, TOASTS.chat.generationFailed);
   await expect(dialog.getByLabel("System Message (optional)")).toHaveValue("Answer in French.");
   await expect(dialog.getByRole("button", { name: CHAT_TEXT.askAi })).toBeEnabled();
 });
@@ -416,10 +412,9 @@ test("a failing provider keeps the user's message and shows the error toast with
   await openChat(page);
   await useProvider(page, providers.broken);
   await ask(page, "Hello, is anyone there?");
-  await expect(toast(page, TOASTS.errorTitle)).toBeVisible();
   // Spec §8 word for word ("Failed to send message"), the provider's reason on its own line.
-  await expect(toast(page, TOASTS.chat.sendFailed)).toBeVisible();
-  await expect(page.locator("[aria-label^='Notifications'] li")).toContainText(new RegExp(`${TOASTS.chat.sendFailed}.+`, "s"));
+  const shown = await expectToast(page, TOASTS.errorTitle, TOASTS.chat.sendFailed);
+  await expect(shown).toContainText(new RegExp(`${TOASTS.chat.sendFailed}.+`, "s"));
   await expect(mine(page)).toContainText("Hello, is anyone there?");
   await expect(page.getByText(CHAT_TEXT.thinking)).toBeHidden();
   await expect(stopButton(page)).toBeHidden();
@@ -537,7 +532,7 @@ test.describe("screenshots", () => {
         if (size.name === "phone") await page.getByRole("button", { name: "Conversations" }).click();
         await entryNamed(page, question).first().click();
         await expect(answers(page).last()).toContainText("Ask me to dig into any of these.");
-        await expect(page.locator("[aria-label^='Notifications'] li")).toHaveCount(0);
+        await expect(toasts(page)).toHaveCount(0);
         const file = `chat-${size.name}-${scheme}.png`;
         await page.screenshot({ path: `e2e/screenshots/${file}` });
         await expectNoSidewaysScroll(page, "/chat scrolls sideways");

@@ -1,13 +1,14 @@
 import { request, type Locator, type Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
 import { E2E_PORT, E2E_SANDBOX_URL } from "../playwright.config";
-import { ADMIN, apiClient, COLOR_SCHEMES, createUserWithRoles, expectNoSidewaysScroll, recordWrites, SCREEN_SIZES, signIn, unique } from "./helpers";
+import { ADMIN, apiClient, COLOR_SCHEMES, createUserWithRoles, expectNoSidewaysScroll, expectToast, recordWrites, SCREEN_SIZES, signIn, toast, toasts, unique } from "./helpers";
 
 /**
- * Configuration (spec sections 2, 4, 5, 8 and 9; D6, D16, D17, D20) against the real server and
- * the sandbox. The Atlassian and Bitbucket configs are global to the one server all workers
- * share, so every test that reads or writes them runs in the serial block below, in order; the
- * other tests here do not depend on them.
+ * Configuration (spec sections 2, 4, 5, 8 and 9; docs/decisions.md#write-only-secrets,
+ * #rate-limits, #cors-origins, #environment-and-port) against the real server and the sandbox. The
+ * Atlassian and Bitbucket configs are global to the one server all workers share, so every test
+ * that reads or writes them runs in the serial block below, in order; the other tests here do not
+ * depend on them.
  */
 
 const SANDBOX = {
@@ -15,9 +16,6 @@ const SANDBOX = {
   bitbucket: { workspace: "bridgekeeper", username: "demo", appPassword: "sandbox-app-password" },
 };
 
-// By CSS, not role: Radix Toast announces through its own live region.
-const toasts = (page: Page) => page.locator("[aria-label^='Notifications'] ol > li");
-const toast = (page: Page, text: string) => page.locator("[aria-label^='Notifications']").getByText(text, { exact: true });
 const atlassian = (page: Page) => page.getByRole("region", { name: "Atlassian Integration" });
 const bitbucket = (page: Page) => page.getByRole("region", { name: "Bitbucket Integration" });
 /** The card's stored-state badge: "Not configured", "Active" or "Inactive". */
@@ -47,10 +45,9 @@ async function hold(page: Page, path: string): Promise<() => void> {
   return release;
 }
 
-/** The one visible toast, with its variant. */
-async function expectToast(page: Page, title: string, lines: (string | RegExp)[], destructive: boolean): Promise<Locator> {
-  const shown = toasts(page).filter({ has: page.getByText(title, { exact: true }) });
-  await expect(shown).toBeVisible();
+/** The connection test's toast: its title, one list item per line, and its variant. */
+async function expectTestToast(page: Page, title: string, lines: (string | RegExp)[], destructive: boolean): Promise<Locator> {
+  const shown = await expectToast(page, title);
   for (const line of lines) await expect(shown.getByRole("listitem").filter({ hasText: line })).toBeVisible();
   if (destructive) await expect(shown).toHaveClass(/destructive/);
   else await expect(shown).not.toHaveClass(/destructive/);
@@ -92,8 +89,7 @@ async function saveAtlassian(page: Page, values: Partial<typeof SANDBOX.atlassia
   if (values.email !== undefined) await card.getByLabel("Email or username").fill(values.email);
   if (values.apiToken !== undefined) await card.getByLabel("API token").fill(values.apiToken);
   await card.getByRole("button", { name: "Save" }).click();
-  await expect(toast(page, "Configuration saved")).toBeVisible();
-  await expect(toast(page, "Atlassian configuration has been updated successfully.")).toBeVisible();
+  await expectToast(page, "Configuration saved", "Atlassian configuration has been updated successfully.");
   await expect(card.getByRole("button", { name: "Save" })).toBeEnabled();
 }
 
@@ -103,8 +99,7 @@ async function saveBitbucket(page: Page, values: Partial<typeof SANDBOX.bitbucke
   if (values.username !== undefined) await card.getByLabel("Username").fill(values.username);
   if (values.appPassword !== undefined) await card.getByLabel("App password").fill(values.appPassword);
   await card.getByRole("button", { name: "Save" }).click();
-  await expect(toast(page, "Configuration saved")).toBeVisible();
-  await expect(toast(page, "Bitbucket configuration has been updated successfully.")).toBeVisible();
+  await expectToast(page, "Configuration saved", "Bitbucket configuration has been updated successfully.");
   await expect(card.getByRole("button", { name: "Save" })).toBeEnabled();
 }
 
@@ -168,12 +163,11 @@ test.describe.serial("Atlassian and Bitbucket integrations (one global config)",
     await expect(card.getByRole("button", { name: "Saving..." })).toBeDisabled();
     await expect(card.getByLabel("Instance URL")).toBeDisabled();
     release();
-    await expect(toast(page, "Configuration saved")).toBeVisible();
-    await expect(toast(page, "Atlassian configuration has been updated successfully.")).toBeVisible();
+    await expectToast(page, "Configuration saved", "Atlassian configuration has been updated successfully.");
     await expect(card.getByRole("button", { name: "Save" })).toBeEnabled();
     await page.unrouteAll({ behavior: "wait" });
 
-    // The form reloaded from the stored config: token blank, its hint shown (D6).
+    // The form reloaded from the stored config: token blank, its hint shown (docs/decisions.md#write-only-secrets).
     await expect(card.getByLabel("API token")).toHaveValue("");
     await expect(card.getByLabel("API token")).toHaveAttribute("placeholder", "•••• oken");
     await expect(card.getByText("A token is stored (•••• oken). Leave blank to keep it.")).toBeVisible();
@@ -215,13 +209,13 @@ test.describe.serial("Atlassian and Bitbucket integrations (one global config)",
     await card.getByRole("button", { name: "Test Connection" }).click();
     await expect(card.getByRole("button", { name: "Testing..." })).toBeDisabled();
     release();
-    await expectToast(page, "Connection test completed", ["✓ Jira", "✓ Confluence"], false);
+    await expectTestToast(page, "Connection test completed", ["✓ Jira", "✓ Confluence"], false);
     await expect(card.getByRole("button", { name: "Test Connection" })).toBeEnabled();
 
     const bb = bitbucket(page);
     await saveBitbucket(page, {});
     await bb.getByRole("button", { name: "Test Connection" }).click();
-    await expectToast(page, "Connection test completed", ["✓ Connected"], false);
+    await expectTestToast(page, "Connection test completed", ["✓ Connected"], false);
 
     // Unsaved edits are not what a test checks: the page says so.
     await card.getByLabel("Email or username").fill("someone-else");
@@ -239,13 +233,13 @@ test.describe.serial("Atlassian and Bitbucket integrations (one global config)",
     await card.getByRole("button", { name: "Test Connection" }).click();
     await tested;
     await refetched;
-    await expectToast(page, "Connection test completed", ["✓ Jira", "✓ Confluence"], false);
+    await expectTestToast(page, "Connection test completed", ["✓ Jira", "✓ Confluence"], false);
     await expect(card.getByText(seen.atlassian, { exact: true })).toBeVisible();
     await expect(card.getByText(/^Checked (just now|\d+m ago)$/)).toBeVisible();
 
     const bb = bitbucket(page);
     await bb.getByRole("button", { name: "Test Connection" }).click();
-    await expectToast(page, "Connection test completed", ["✓ Connected"], false);
+    await expectTestToast(page, "Connection test completed", ["✓ Connected"], false);
     await expect(bb.getByText(seen.bitbucket, { exact: true })).toBeVisible();
 
     // Kept, not only shown once: a reload of either screen says the same.
@@ -265,20 +259,20 @@ test.describe.serial("Atlassian and Bitbucket integrations (one global config)",
     await openConfiguration(page);
     await saveAtlassian(page, { apiToken: "wrong-api-token-0000" });
     await atlassian(page).getByRole("button", { name: "Test Connection" }).click();
-    await expectToast(page, "Connection test completed", [/^✗ Jira/, /^✗ Confluence/], true);
+    await expectTestToast(page, "Connection test completed", [/^✗ Jira/, /^✗ Confluence/], true);
     await page.screenshot({ path: "e2e/screenshots/configuration-test-failed-desktop-light.png" });
 
     await saveBitbucket(page, { appPassword: "wrong-app-password-0000" });
     await bitbucket(page).getByRole("button", { name: "Test Connection" }).click();
-    await expectToast(page, "Connection test completed", [/^✗ Connected/], true);
+    await expectTestToast(page, "Connection test completed", [/^✗ Connected/], true);
 
     // Put the right secrets back; the tests pass again.
     await saveAtlassian(page, { apiToken: SANDBOX.atlassian.apiToken });
     await atlassian(page).getByRole("button", { name: "Test Connection" }).click();
-    await expectToast(page, "Connection test completed", ["✓ Jira", "✓ Confluence"], false);
+    await expectTestToast(page, "Connection test completed", ["✓ Jira", "✓ Confluence"], false);
     await saveBitbucket(page, { appPassword: SANDBOX.bitbucket.appPassword });
     await bitbucket(page).getByRole("button", { name: "Test Connection" }).click();
-    await expectToast(page, "Connection test completed", ["✓ Connected"], false);
+    await expectTestToast(page, "Connection test completed", ["✓ Connected"], false);
   });
 
   test("an inactive integration stays stored and shows as Inactive", async ({ page }) => {

@@ -4,9 +4,10 @@ import { DOC_SHOTS, expect, openScreen, test } from "./fixtures";
 import { ADMIN, apiClient, COLOR_SCHEMES, createUserWithRoles, expectNoSidewaysScroll, SCREEN_SIZES, signIn, unique } from "./helpers";
 
 /**
- * Server Dashboard (spec §2, §3, §7, §9; D14, D19) against the real server. Every worker shares
- * one server and the Atlassian/Bitbucket configuration is global (configuration.spec.ts sets it
- * in parallel), so the integration assertions accept either state rather than change it.
+ * Server Dashboard (spec §2, §3, §7, §9; docs/decisions.md#measured-numbers, #view-documentation)
+ * against the real server. Every worker shares one server and the Atlassian/Bitbucket configuration
+ * is global (configuration.spec.ts sets it in parallel), so the integration assertions accept
+ * either state rather than change it.
  */
 
 /** What the page functions below use of the browser (the e2e project is typed without the DOM library). */
@@ -319,7 +320,7 @@ test.describe("when the server fails", () => {
   });
 
   test("with the database down the figures read No data available and the header Unhealthy", async ({ page }) => {
-    // What /api/stats answers when its database does not (server/http/routes/stats.routes.ts).
+    // What /api/stats answers when its database does not (server/modules/stats/stats.presenter.ts).
     await page.route(path("/api/stats"), (route) =>
       route.fulfill({ json: { serverStatus: "Database unavailable", uptime: 4000, activeSSEConnections: null, totalOAuthClients: null, activeOAuthSessions: null, apiRequestsPerHour: null, rateLimitHits: null } }),
     );

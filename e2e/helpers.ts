@@ -55,6 +55,28 @@ export function recordWrites(page: Page): string[] {
   return writes;
 }
 
+// Toasts are found by CSS, not by role: while a modal dialog is open, Radix hides the rest of the
+// page (the toast region included) from the accessibility tree, and Radix Toast announces through
+// a live region of its own.
+const toastRegion = (page: Page): Locator => page.locator("[aria-label^='Notifications']");
+
+/** Every toast on screen, one list item each (for "no toast": `expect(toasts(page)).toHaveCount(0)`). */
+export const toasts = (page: Page): Locator => toastRegion(page).locator("ol > li");
+
+/** A line of a toast (its title or its description), by its exact text. */
+export const toast = (page: Page, text: string): Locator => toastRegion(page).getByText(text, { exact: true });
+
+/**
+ * Waits until one toast shows every line given (its title, its description, the server's reason:
+ * each by its exact text, all in the same toast) and answers that toast.
+ */
+export async function expectToast(page: Page, first: string, ...more: string[]): Promise<Locator> {
+  const shown = toasts(page).filter({ has: page.getByText(first, { exact: true }) });
+  await expect(shown).toBeVisible();
+  for (const line of more) await expect(shown.getByText(line, { exact: true })).toBeVisible();
+  return shown;
+}
+
 /** A name no other test (or run) uses: tests share one server and run in parallel. */
 export const unique = (prefix: string): string => `${prefix}${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 

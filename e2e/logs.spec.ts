@@ -2,20 +2,19 @@ import { mkdirSync, readFileSync } from "node:fs";
 import type { Locator, Page } from "@playwright/test";
 import { LOG_CSV_COLUMNS, type LogEntryDetailDto, type LogEntryDto, type LogSummaryDto } from "../contract/logs";
 import { DOC_SHOTS, expect, openScreen, test } from "./fixtures";
-import { COLOR_SCHEMES, createUserWithRoles, expectNoSidewaysScroll, mcpToken, SCREEN_SIZES, signIn, unique } from "./helpers";
+import { COLOR_SCHEMES, createUserWithRoles, expectNoSidewaysScroll, expectToast, mcpToken, SCREEN_SIZES, signIn, unique } from "./helpers";
 
 /**
- * Request Logs (spec sections 2, 7, 8 and 9; D15, D22) against the real server. Other suites run
- * beside these on the same server, so no test assumes a total: each makes its own traffic under a
- * tag no one else uses (the request log records the path, so the tag is in the path) and searches
- * for it. Paths: `/.well-known/oauth-protected-resource/<tag>/…` answers 200 to anyone, and
- * `/api/admin/<tag>/…` is 404 for every method; both are logged (D15). The second are the
- * console's own API calls, which the screen shows with its "Console API calls" switch on
- * (`console=1` in the address).
+ * Request Logs (spec sections 2, 7, 8 and 9; docs/decisions.md#request-log, #csv-export) against
+ * the real server. Other suites run beside these on the same server, so no test assumes a total:
+ * each makes its own traffic under a tag no one else uses (the request log records the path, so the
+ * tag is in the path) and searches for it. Paths: `/.well-known/oauth-protected-resource/<tag>/…`
+ * answers 200 to anyone, and `/api/admin/<tag>/…` is 404 for every method; both are logged
+ * (docs/decisions.md#request-log). The second are the console's own API calls, which the screen
+ * shows with its "Console API calls" switch on (`console=1` in the address).
  */
 
 const PLACEHOLDER = "Search endpoints, methods, or client IDs...";
-const toast = (page: Page, text: string) => page.locator("[aria-label^='Notifications']").getByText(text, { exact: true });
 const logRegion = (page: Page) => page.getByRole("region", { name: "Request log" });
 const rows = (page: Page) => logRegion(page).locator("[data-log-id]");
 const searchBox = (page: Page) => page.getByPlaceholder(PLACEHOLDER);
@@ -40,6 +39,25 @@ async function makeTraffic(page: Page, baseURL: string, tag: string, counts: { o
   for (let i = 0; i < (counts.getErrors ?? 0); i++) calls.push(() => expectStatus(page.request.get(`/api/admin/${tag}/missing-${i}`, { headers }), 404));
   for (let i = 0; i < (counts.postErrors ?? 0); i++) calls.push(() => expectStatus(page.request.post(`/api/admin/${tag}/missing-${i}`, { headers: { Origin: baseURL, ...headers } }), 404));
   for (let i = 0; i < calls.length; i += 25) await Promise.all(calls.slice(i, i + 25).map((call) => call()));
+}
+
+/**
+ * The address the server logs for this process's requests: the server listens on 127.0.0.1 (HOST
+ * in playwright.config.ts) and trusts no proxy, so `req.ip` is the IPv4 loopback, never ::1 or
+ * ::ffff:127.0.0.1.
+ */
+const TEST_IP = "127.0.0.1";
+
+/** The fields of one CSV record, unquoted (RFC 4180: a quoted field may hold commas, "" is a quote). */
+function csvFields(line: string): string[] {
+  const field = /(?:"((?:[^"]|"")*)"|([^,"]*))(,|$)/y;
+  const fields: string[] = [];
+  for (;;) {
+    const match = field.exec(line);
+    if (!match) throw new Error(`not a CSV record: ${line}`);
+    fields.push(match[1] !== undefined ? match[1].replaceAll('""', '"') : match[2]!);
+    if (match[3] === "") return fields;
+  }
 }
 
 async function expectStatus(response: Promise<{ status(): number }>, status: number): Promise<void> {
@@ -371,7 +389,7 @@ test("pages of 200 by cursor, Load more, the CSV has every matching row, and a p
   // Focus moves to the first new row.
   await expect(logRegion(page).locator('tr[data-index="200"] button')).toBeFocused();
 
-  // D22: the export holds every matching row, whatever is loaded.
+  // The export holds every matching row, whatever is loaded (docs/decisions.md#csv-export).
   const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Export CSV" }).click()]);
   const lines = readFileSync(await download.path(), "utf8").split("\r\n").filter(Boolean);
   expect(lines).toHaveLength(206);
@@ -442,13 +460,20 @@ test("Export CSV downloads mcp-server-logs-YYYY-MM-DD.csv with the spec's column
 
   await openScreen(page, `/logs?search=${tag}&console=1`, "Request Logs");
   await expect(rows(page)).toHaveCount(3);
+  await expect(rows(page).locator("td:nth-child(7)")).toHaveText([TEST_IP, TEST_IP, TEST_IP]);
   const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Export CSV" }).click()]);
   expect(download.suggestedFilename()).toMatch(/^mcp-server-logs-\d{4}-\d{2}-\d{2}\.csv$/);
   const lines = readFileSync(await download.path(), "utf8").split("\r\n").filter(Boolean);
   expect(lines[0]).toBe(LOG_CSV_COLUMNS.join(","));
   expect(lines).toHaveLength(4);
   const quoted = `"Probe, ""quoted"" ${tag}"`;
-  for (const line of lines.slice(1)) expect(line.endsWith(`,127.0.0.1,${quoted}`) || line.endsWith(`,::1,${quoted}`) || line.endsWith(quoted)).toBe(true);
+  for (const line of lines.slice(1)) {
+    expect(line.endsWith(`,${quoted}`), line).toBe(true);
+    const fields = csvFields(line);
+    expect(fields, line).toHaveLength(LOG_CSV_COLUMNS.length);
+    expect(fields[LOG_CSV_COLUMNS.indexOf("IP Address")], line).toBe(TEST_IP);
+    expect(fields[LOG_CSV_COLUMNS.indexOf("User Agent")], line).toBe(agent);
+  }
   expect(lines.filter((l) => l.includes(`,GET,/.well-known/oauth-protected-resource/${tag}/ok-`) && l.includes(",200,"))).toHaveLength(2);
 
   // The export follows the filters.
@@ -466,8 +491,7 @@ test("a failing export is a destructive toast with the server's reason", async (
   );
   await openScreen(page, "/logs", "Request Logs");
   await page.getByRole("button", { name: "Export CSV" }).click();
-  await expect(toast(page, "Export failed")).toBeVisible();
-  await expect(toast(page, "The log store is busy; try again")).toBeVisible();
+  await expectToast(page, "Export failed", "The log store is busy; try again");
   await expect(page.getByRole("button", { name: "Export CSV" })).toBeEnabled();
 });
 

@@ -2,19 +2,17 @@ import { mkdirSync } from "node:fs";
 import type { Locator, Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
 import { SECRET_MASK, type OAuthClientDto } from "../contract/oauth";
-import { ADMIN, apiClient, COLOR_SCHEMES, createUserWithRoles, expectNoSidewaysScroll, SCREEN_SIZES, signIn, unique } from "./helpers";
+import { ADMIN, apiClient, COLOR_SCHEMES, createUserWithRoles, expectNoSidewaysScroll, expectToast, SCREEN_SIZES, signIn, unique } from "./helpers";
 
 /**
- * OAuth Clients (spec sections 2, 4, 5, 7, 8 and 9; D7, D13) against the real server. Tests run in
- * parallel against one server: every client has a unique name, and no test assumes the list is
- * empty (the empty state is checked with the list answered by the test itself).
+ * OAuth Clients (spec sections 2, 4, 5, 7, 8 and 9; docs/decisions.md#oauth-client-secrets,
+ * #oauth-authorization-server) against the real server. Tests run in parallel against one server:
+ * every client has a unique name, and no test assumes the list is empty (the empty state is checked
+ * with the list answered by the test itself).
  */
 
 const LIST_URL = "/api/admin/oauth-clients";
 
-// By CSS, not role: while a modal dialog is open, Radix hides the rest of the page (the toast
-// region included) from the accessibility tree; Radix Toast announces through its own live region.
-const toast = (page: Page, text: string) => page.locator("[aria-label^='Notifications']").getByText(text, { exact: true });
 const card = (page: Page, name: string) => page.getByRole("article", { name, exact: true });
 const mask = (scope: Locator) => scope.getByText(SECRET_MASK, { exact: true });
 const createDialog = (page: Page) => page.getByRole("dialog", { name: "Create Client" });
@@ -96,8 +94,7 @@ test("create (with validation), reveal and copy the secret, copy the ID, deactiv
   await dialog.getByLabel("Name").fill(name);
   await dialog.getByLabel("Redirect URIs").fill("  https://app.example.com/oauth/callback   \n\n   \n\thttp://localhost:3000/callback\n");
   await dialog.getByRole("button", { name: "Create Client" }).click();
-  await expect(toast(page, "Client created")).toBeVisible();
-  await expect(toast(page, "OAuth client has been created successfully.")).toBeVisible();
+  await expectToast(page, "Client created", "OAuth client has been created successfully.");
   await expect(dialog).toBeHidden();
   // Then how to connect it: Done closes it.
   const howTo = page.getByRole("dialog", { name: "How to connect" });
@@ -135,14 +132,13 @@ test("create (with validation), reveal and copy the secret, copy the ID, deactiv
   await expect(client.getByTitle(secret, { exact: true })).toHaveText(secret);
   await expect(mask(client)).toHaveCount(0);
   await client.getByRole("button", { name: `Copy Client Secret of ${name}` }).click();
-  await expect(toast(page, "Copied")).toBeVisible();
-  await expect(toast(page, "Client Secret copied to clipboard.")).toBeVisible();
+  await expectToast(page, "Copied", "Client Secret copied to clipboard.");
   await expect.poll(() => clipboardText(page)).toBe(secret);
   await client.getByRole("button", { name: `Hide Client Secret of ${name}` }).click();
   await expect(mask(client)).toBeVisible();
 
   await client.getByRole("button", { name: `Copy Client ID of ${name}` }).click();
-  await expect(toast(page, "Client ID copied to clipboard.")).toBeVisible();
+  await expectToast(page, "Client ID copied to clipboard.");
   await expect.poll(() => clipboardText(page)).toBe(stored.clientId);
 
   // Deactivate (confirmed), then activate again (beyond the spec).
@@ -150,13 +146,13 @@ test("create (with validation), reveal and copy the secret, copy the ID, deactiv
   const deactivate = page.getByRole("alertdialog", { name: "Deactivate OAuth Client" });
   await expect(deactivate).toContainText(`${name} will get no new tokens`);
   await deactivate.getByRole("button", { name: "Deactivate", exact: true }).click();
-  await expect(toast(page, "Client deactivated")).toBeVisible();
+  await expectToast(page, "Client deactivated");
   await expect(deactivate).toBeHidden();
   await expect(client.getByText("Inactive", { exact: true })).toBeVisible();
   await expect(page.getByRole("button", { name: `More actions for ${name}` })).toBeFocused();
   expect((await fetchClient(page, name)).isActive).toBe(false);
   await menuAction(page, name, "Activate");
-  await expect(toast(page, "Client activated")).toBeVisible();
+  await expectToast(page, "Client activated");
   await expect(client.getByText("Active", { exact: true })).toBeVisible();
   expect((await fetchClient(page, name)).isActive).toBe(true);
 
@@ -165,7 +161,7 @@ test("create (with validation), reveal and copy the secret, copy the ID, deactiv
   const regenerate = page.getByRole("alertdialog", { name: "Regenerate Client Secret" });
   await expect(regenerate).toContainText("The current secret and every token issued with it are revoked at once");
   await regenerate.getByRole("button", { name: "Regenerate", exact: true }).click();
-  await expect(toast(page, "Secret regenerated")).toBeVisible();
+  await expectToast(page, "Secret regenerated");
   await expect(regenerate).toBeHidden();
   const renewed = (await fetchClient(page, name)).clientSecret!;
   expect(renewed).toBeTruthy();
@@ -182,8 +178,7 @@ test("create (with validation), reveal and copy the secret, copy the ID, deactiv
   await expect(client.getByRole("button", { name: `Delete client ${name}` })).toBeFocused();
   await client.getByRole("button", { name: `Delete client ${name}` }).click();
   await confirm.getByRole("button", { name: "Delete", exact: true }).click();
-  await expect(toast(page, "Client deleted")).toBeVisible();
-  await expect(toast(page, "OAuth client has been deleted successfully.")).toBeVisible();
+  await expectToast(page, "Client deleted", "OAuth client has been deleted successfully.");
   await expect(confirm).toBeHidden();
   await expect(card(page, name)).toHaveCount(0);
   const after = (await (await page.request.get(LIST_URL)).json()) as OAuthClientDto[];
@@ -212,7 +207,7 @@ test("a public client has no secret and needs PKCE; an inactive one is created i
   await expect(dialog.getByRole("button", { name: "Creating..." })).toBeDisabled();
   await expect(dialog.getByLabel("Name")).toBeDisabled();
   release();
-  await expect(toast(page, "Client created")).toBeVisible();
+  await expectToast(page, "Client created");
   await expect(dialog).toBeHidden();
   await page.getByRole("dialog", { name: "How to connect" }).getByRole("button", { name: "Done" }).click();
 
@@ -255,8 +250,7 @@ test("the server's field errors show under the fields, with an Error toast", asy
   await dialog.getByLabel("Redirect URIs").fill("https://app.example.com/cb");
   await dialog.getByRole("button", { name: "Create Client" }).click();
   await expect(dialog.getByText("A client with this name already exists")).toBeVisible();
-  await expect(toast(page, "Error")).toBeVisible();
-  await expect(toast(page, "Some fields are not valid")).toBeVisible();
+  await expectToast(page, "Error", "Some fields are not valid");
   await expect(dialog).toBeVisible();
   await expect(dialog.getByLabel("Name")).toBeEnabled();
   await expect(dialog.getByLabel("Name")).toHaveAttribute("aria-invalid", "true");
@@ -364,7 +358,7 @@ test("the Policy section: read-only, toolsets and allow-lists, checked per field
   mkdirSync("e2e/screenshots", { recursive: true });
   await page.screenshot({ path: "e2e/screenshots/oauth-client-policy-dialog.png" });
   await dialog.getByRole("button", { name: "Save Policy" }).click();
-  await expect(toast(page, "Policy saved")).toBeVisible();
+  await expectToast(page, "Policy saved");
   await expect(dialog).toBeHidden();
   await expect(edit).toBeFocused();
   const policy = client.getByRole("list", { name: `Policy of ${name}` });

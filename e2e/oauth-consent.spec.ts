@@ -3,9 +3,10 @@ import { expect, test, type Page } from "@playwright/test";
 import { ADMIN, apiClient, createUserWithRoles, unique } from "./helpers";
 
 /**
- * OAuth consent in the browser (D13): an MCP client sends the user to /oauth/authorize; signed
- * out, they sign in on the same address; the consent page names the client and its scopes; the
- * answer sends the browser back to the client's redirect URI with a code (or access_denied).
+ * OAuth consent in the browser (docs/decisions.md#oauth-authorization-server): an MCP client sends
+ * the user to /oauth/authorize; signed out, they sign in on the same address; the consent page
+ * names the client and its scopes; the answer sends the browser back to the client's redirect URI
+ * with a code (or access_denied).
  */
 const CALLBACK = "http://127.0.0.1:45999/callback";
 

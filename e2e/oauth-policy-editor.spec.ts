@@ -4,7 +4,7 @@ import { DEFAULT_TOOLSETS } from "../contract/policy";
 import { isToolOffered, type PolicyOptionsDto } from "../contract/policy-options";
 import { E2E_PORT } from "../playwright.config";
 import { expect, test } from "./fixtures";
-import { ADMIN, apiClient, expectNoSidewaysScroll, unique, pointIntegrationsAtSandbox } from "./helpers";
+import { ADMIN, apiClient, expectNoSidewaysScroll, expectToast, unique, pointIntegrationsAtSandbox } from "./helpers";
 
 /**
  * The policy editor checks its input (issue 25 item 5), against the real server and the sandbox:
@@ -29,7 +29,6 @@ test.beforeAll(async () => {
   }
 });
 
-const toast = (page: Page, text: string) => page.locator("[aria-label^='Notifications']").getByText(text, { exact: true });
 const picker = (dialog: Locator, label: string) => dialog.getByRole("combobox", { name: label, exact: true });
 const chips = (dialog: Locator, label: string) => dialog.getByRole("list", { name: `${label} picked` });
 
@@ -124,7 +123,7 @@ test("pick from the live lists, warned about a key Jira cannot confirm, stopped 
   const saved = page.waitForResponse((r) => r.url().endsWith(`${encodeURIComponent(client.clientId)}/policy`) && r.request().method() === "PUT");
   await dialog.getByRole("button", { name: "Save Policy" }).click();
   expect((await saved).status()).toBe(200);
-  await expect(toast(page, "Policy saved")).toBeVisible();
+  await expectToast(page, "Policy saved");
   await expect(dialog).toBeHidden();
   const stored = await page.request.get(`${LIST_URL}/${encodeURIComponent(client.clientId)}/policy`);
   expect(await stored.json()).toEqual({ readOnly: true, toolsets: null, disabledTools: ["jira_search"], jiraProjects: ["BK", "NOPE"], confluenceSpaces: ["ENG"], bitbucketRepositories: null });

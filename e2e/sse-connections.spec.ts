@@ -1,9 +1,10 @@
 import { DOC_SHOTS, expect, openScreen, test } from "./fixtures";
-import { COLOR_SCHEMES, createUserWithRoles, expectNoSidewaysScroll, mcpToken, openEventStream, SCREEN_SIZES, signIn, unique } from "./helpers";
+import { COLOR_SCHEMES, createUserWithRoles, expectNoSidewaysScroll, expectToast, mcpToken, openEventStream, SCREEN_SIZES, signIn, unique } from "./helpers";
 
 /**
- * SSE Connections (spec sections 2 and 7; D8) against the real server: a stream this test opens
- * with an MCP client's token shows up, with its user agent; an administrator ends it.
+ * SSE Connections (spec sections 2 and 7; docs/decisions.md#mcp-transports) against the real
+ * server: a stream this test opens with an MCP client's token shows up, with its user agent; an
+ * administrator ends it.
  */
 
 /** An MCP client's stream (its own client and token), open once `connected` arrived. */
@@ -38,7 +39,7 @@ test("a stream opened by an MCP client is listed with its client and user agent;
     const dialog = page.getByRole("alertdialog", { name: "End this connection?" });
     await expect(dialog).toContainText(stream.clientId);
     await dialog.getByRole("button", { name: "End connection" }).click();
-    await expect(page.locator("[aria-label^='Notifications']").getByText("Connection ended", { exact: true })).toBeVisible();
+    await expectToast(page, "Connection ended");
     await expect(row.getByText("Inactive", { exact: true })).toBeVisible();
     await expect(row.getByRole("button", { name: /^End connection / })).toHaveCount(0);
     expect(await stream.ended).toContain("event: error");
@@ -117,7 +118,7 @@ test.describe("on a phone", () => {
       const dialog = page.getByRole("alertdialog", { name: "End this connection?" });
       await expect(dialog).toContainText(stream.clientId);
       await dialog.getByRole("button", { name: "End connection" }).click();
-      await expect(page.locator("[aria-label^='Notifications']").getByText("Connection ended", { exact: true })).toBeVisible();
+      await expectToast(page, "Connection ended");
       await expect(card.getByText("Inactive", { exact: true })).toBeVisible();
       await expect(card.getByRole("button", { name: /^End connection / })).toHaveCount(0);
       expect(await stream.ended).toContain("event: error");

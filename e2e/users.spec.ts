@@ -1,13 +1,10 @@
 import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
-import { ADMIN, apiClient, createUserWithRoles, expectFullWidth, expectNoSidewaysScroll, signIn, unique } from "./helpers";
+import { ADMIN, apiClient, createUserWithRoles, expectFullWidth, expectNoSidewaysScroll, expectToast, signIn, unique } from "./helpers";
 
 /** User Management (spec section 2, 5 and 8) against the real server. */
 
 const usersHeading = (page: Page) => page.getByRole("heading", { level: 2, name: /^Users(?: \([\d,]+\))?$/ });
-// By CSS, not role: while a modal dialog is open, Radix hides the rest of the page (the toast
-// region included) from the accessibility tree; Radix Toast announces through its own live region.
-const toast = (page: Page, text: string) => page.locator("[aria-label^='Notifications']").getByText(text, { exact: true });
 const rowOf = (page: Page, username: string) => page.getByRole("row").filter({ has: page.getByText(username, { exact: true }) });
 
 async function openUsers(page: Page): Promise<void> {
@@ -53,7 +50,7 @@ test("create (with validation), search, edit, roles, deactivate, activate and de
   await create.getByLabel("Password", { exact: true }).fill("secret-123");
   await create.getByLabel("Confirm Password").fill("secret-123");
   await create.getByRole("button", { name: "Create User" }).click();
-  await expect(toast(page, "User created successfully")).toBeVisible();
+  await expectToast(page, "User created successfully");
   await expect(create).toBeHidden();
 
   // Search narrows the count to the one new user (by username, email and full name).
@@ -84,7 +81,7 @@ test("create (with validation), search, edit, roles, deactivate, activate and de
   await expect(edit.getByText("Passwords don't match")).toBeVisible();
   await edit.getByLabel("New Password", { exact: true }).fill("");
   await edit.getByRole("button", { name: "Update User" }).click();
-  await expect(toast(page, "User updated successfully")).toBeVisible();
+  await expectToast(page, "User updated successfully");
   await expect(edit).toBeHidden();
   await expect(row).toContainText("Ada Byron");
   // Focus went back to the row's menu button.
@@ -99,7 +96,7 @@ test("create (with validation), search, edit, roles, deactivate, activate and de
   await roles.getByRole("checkbox", { name: "viewer", exact: true }).check();
   await expect(roles.getByText("1 role(s) selected")).toBeVisible();
   await roles.getByRole("button", { name: "Save Changes" }).click();
-  await expect(toast(page, "User roles updated successfully")).toBeVisible();
+  await expectToast(page, "User roles updated successfully");
   await expect(roles).toBeHidden();
   await expect(row.getByText("viewer", { exact: true })).toBeVisible();
   await expect(row).not.toContainText("No roles assigned");
@@ -113,18 +110,18 @@ test("create (with validation), search, edit, roles, deactivate, activate and de
 
   // Deactivate, then activate again.
   await rowAction(page, username, "Deactivate");
-  await expect(toast(page, "User status updated successfully")).toBeVisible();
+  await expectToast(page, "User status updated successfully");
   await expect(row.getByText("Inactive", { exact: true })).toBeVisible();
   await rowAction(page, username, "Activate");
   await expect(row.getByText("Active", { exact: true })).toBeVisible();
-  await expect(toast(page, "User status updated successfully")).toBeVisible();
+  await expectToast(page, "User status updated successfully");
 
   // Delete through the confirmation dialog.
   await rowAction(page, username, "Delete User");
   const confirm = page.getByRole("alertdialog", { name: "Delete User" });
   await expect(confirm).toContainText(`Are you sure you want to delete ${username}? This action cannot be undone.`);
   await confirm.getByRole("button", { name: "Delete", exact: true }).click();
-  await expect(toast(page, "User deleted successfully")).toBeVisible();
+  await expectToast(page, "User deleted successfully");
   await expect(confirm).toBeHidden();
   await expect(usersHeading(page)).toHaveText("Users (0)");
 });
@@ -139,7 +136,7 @@ test("the server's field errors show under the fields, with an Error toast", asy
   await create.getByLabel("Confirm Password").fill("secret-123");
   await create.getByRole("button", { name: "Create User" }).click();
   await expect(create.getByText("Username is already taken")).toBeVisible();
-  await expect(toast(page, "Error")).toBeVisible();
+  await expectToast(page, "Error");
   await expect(create.getByLabel("Username")).toBeEnabled();
 });
 
@@ -172,7 +169,7 @@ test("a custom role is created, edited, offered in Manage Roles and deleted; bui
   await dialog.getByRole("checkbox", { name: "logs.read" }).check();
   await expect(dialog.getByText("See request logs")).toBeVisible();
   await dialog.getByRole("button", { name: "Create Role" }).click();
-  await expect(toast(page, "Role created successfully")).toBeVisible();
+  await expectToast(page, "Role created successfully");
   const card = page.getByRole("article", { name: roleName });
   await expect(card).toContainText("Reads users and logs");
   await expect(card.getByText("users.read")).toBeVisible();
@@ -184,7 +181,7 @@ test("a custom role is created, edited, offered in Manage Roles and deleted; bui
   await expect(editDialog.getByRole("checkbox", { name: "logs.read" })).toBeChecked();
   await editDialog.getByRole("switch", { name: "Active" }).click();
   await editDialog.getByRole("button", { name: "Update Role" }).click();
-  await expect(toast(page, "Role updated successfully")).toBeVisible();
+  await expectToast(page, "Role updated successfully");
   await expect(card.getByText("Inactive", { exact: true })).toBeVisible();
 
   // The new role is offered when managing a user's roles, marked Inactive.
@@ -202,7 +199,7 @@ test("a custom role is created, edited, offered in Manage Roles and deleted; bui
   await page.getByRole("button", { name: `Delete role ${roleName}` }).click();
   const confirm = page.getByRole("alertdialog", { name: "Delete Role" });
   await confirm.getByRole("button", { name: "Delete", exact: true }).click();
-  await expect(toast(page, "Role deleted successfully")).toBeVisible();
+  await expectToast(page, "Role deleted successfully");
   await expect(page.getByRole("article", { name: roleName })).toHaveCount(0);
 });
 
@@ -313,7 +310,7 @@ test.describe("on a phone", () => {
 
     // Deactivate from the card: the badge and the button change.
     await actions.getByRole("button", { name: `Deactivate ${user.username}` }).click();
-    await expect(toast(page, "User status updated successfully")).toBeVisible();
+    await expectToast(page, "User status updated successfully");
     await expect(card.getByText("Inactive", { exact: true })).toBeVisible();
     await expect(actions.getByRole("button", { name: `Activate ${user.username}` })).toBeVisible();
   });

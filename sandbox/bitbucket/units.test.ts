@@ -83,10 +83,8 @@ describe("Bitbucket sandbox units", () => {
     expect(() => filterAndSort(items, null, "-nope")).toThrow(QueryError);
   });
 
-  it("seeds 30 repositories quickly and within the documented bounds", () => {
-    const started = performance.now();
+  it("seeds 30 repositories within the documented bounds", () => {
     const state = seedBitbucket(new Rng(1234));
-    expect(performance.now() - started).toBeLessThan(300);
     expect(state.repos).toHaveLength(30);
     expect(state.projects).toHaveLength(3);
     for (const repo of state.repos) {

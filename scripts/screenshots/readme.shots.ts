@@ -3,7 +3,7 @@ import { mkdirSync } from "node:fs";
 import { expect, request, test, type APIRequestContext, type Browser, type BrowserContext, type Locator, type Page } from "@playwright/test";
 import { CHAT_TEXT } from "../../contract/chat";
 import type { LogEntryDto } from "../../contract/logs";
-import { openEventStream } from "../../e2e/helpers";
+import { openEventStream, toasts } from "../../e2e/helpers";
 import { SHOTS_ADMIN_PASSWORD, SHOTS_BASE_URL } from "../../playwright.screenshots.config";
 
 /**
@@ -223,7 +223,7 @@ async function open(page: Page, path: string, heading: string): Promise<void> {
 async function settled(page: Page): Promise<void> {
   await expect(page.locator("[data-slot='skeleton']")).toHaveCount(0);
   await expect(page.getByRole("alert")).toHaveCount(0);
-  await expect(page.locator("[aria-label^='Notifications'] li")).toHaveCount(0);
+  await expect(toasts(page)).toHaveCount(0);
   await expect.poll(() => page.evaluate<number>("document.documentElement.scrollWidth - document.documentElement.clientWidth"), { message: "nothing scrolls sideways" }).toBeLessThanOrEqual(0);
 }
 

@@ -109,7 +109,7 @@ export async function runChatTurn(input: TurnInput): Promise<TurnOutcome> {
       // A bound of our own: the SDKs' defaults differ by model, and some are the model's maximum.
       maxOutputTokens: 4096,
       abortSignal: signal,
-      // D24: bounded retries; the SDK waits as a 429's Retry-After says.
+      // Bounded retries; the SDK waits as a 429's Retry-After says (docs/decisions.md#upstream-timeouts-and-retries).
       maxRetries: 1,
       onError: ({ error }) => {
         streamError = error;

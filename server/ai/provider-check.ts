@@ -3,7 +3,10 @@ import { AI_PROVIDER_LABELS, type AiProviderTestResult } from "../../contract/ai
 import { describeProviderFailure, redactSecrets } from "./provider-errors";
 import { languageModelFor, type HostedBaseUrls, type ProviderTarget } from "./provider-model";
 
-/** How long the Test action waits for the provider (D24: every upstream call has a timeout). */
+/**
+ * How long the Test action waits for the provider: every upstream call has a timeout
+ * (docs/decisions.md#upstream-timeouts-and-retries).
+ */
 export const PROVIDER_CHECK_TIMEOUT_MS = 15_000;
 /** How much of the model's answer the console is shown (the failure's reason is bounded by describeProviderFailure). */
 const MAX_TEXT = 300;

@@ -46,14 +46,14 @@ class NotifyingDispatcher extends Dispatcher {
 }
 
 export function createProviderFetch(options: { hostPolicy?: HostPolicy; connectTimeoutMs?: number }): ProviderFetch {
-  const policy = options.hostPolicy;
-  const agent = new Agent({ keepAliveTimeout: 30_000, connections: 32, connect: { timeout: options.connectTimeoutMs ?? 10_000, ...(policy ? { lookup: policy.lookup } : {}) } });
+  const hostRule = options.hostPolicy;
+  const agent = new Agent({ keepAliveTimeout: 30_000, connections: 32, connect: { timeout: options.connectTimeoutMs ?? 10_000, ...(hostRule ? { lookup: hostRule.lookup } : {}) } });
   const fetchVia = (dispatcher: Dispatcher) =>
     (async (input: string | URL | Request, init?: RequestInit) => {
       const url = new URL(typeof input === "string" || input instanceof URL ? input : input.url);
       // A literal address never passes through DNS (nor the pool's lookup): checked here.
       const host = url.hostname.replace(/^\[|\]$/g, "");
-      if (policy && isIP(host) && !policy.permits(host, host)) throw new HostNotAllowedError(hostRuleMessage(host, host));
+      if (hostRule && isIP(host) && !hostRule.permits(host, host)) throw new HostNotAllowedError(hostRuleMessage(host, host));
       return undiciFetch(url, { ...(init as object), dispatcher, redirect: "error" } as Parameters<typeof undiciFetch>[1]);
     }) as unknown as typeof globalThis.fetch;
   const fetch = fetchVia(agent);

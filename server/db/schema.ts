@@ -57,7 +57,10 @@ export const roles = pgTable(
     name: text("name").notNull(),
     description: text("description"),
     isActive: boolean("is_active").notNull().default(true),
-    /** admin, operator, viewer (D3): not deletable, permissions set by the server at start. */
+    /**
+     * admin, operator, viewer (docs/decisions.md#roles-and-permissions): not deletable, permissions
+     * set by the server at start.
+     */
     isBuiltin: boolean("is_builtin").notNull().default(false),
     ...timestamps,
   },
@@ -128,9 +131,10 @@ export type NewUserRow = typeof users.$inferInsert;
 export type SessionRow = typeof sessions.$inferSelect;
 
 /**
- * The Atlassian and Bitbucket connections (one row each, `kind` = "atlassian" | "bitbucket").
- * The token or app password is sealed with the secret box (D5); only its last four characters
- * are kept in clear, for the write-only hint (D6).
+ * The Atlassian and Bitbucket connections (one row each, `kind` = "atlassian" | "bitbucket"). The
+ * token or app password is sealed with the secret box (docs/decisions.md#secrets-at-rest); only its
+ * last four characters are kept in clear, for the write-only hint
+ * (docs/decisions.md#write-only-secrets).
  */
 export const integrationConfigs = pgTable("integration_configs", {
   kind: text("kind").primaryKey(),
@@ -175,9 +179,9 @@ export type IntegrationConfigRow = typeof integrationConfigs.$inferSelect;
 export type UpstreamSyncRow = typeof upstreamSync.$inferSelect;
 
 /**
- * OAuth clients of the authorization server (D7, D13). A confidential client's secret is sealed
- * with the secret box (the console shows it to those who manage clients); a public client has
- * none and must use PKCE.
+ * OAuth clients of the authorization server (docs/decisions.md#oauth-client-secrets,
+ * #oauth-authorization-server). A confidential client's secret is sealed with the secret box (the
+ * console shows it to those who manage clients); a public client has none and must use PKCE.
  */
 export const oauthClients = pgTable(
   "oauth_clients",
@@ -314,8 +318,9 @@ export type ToolCallRow = typeof toolCalls.$inferSelect;
 export type NewToolCallRow = typeof toolCalls.$inferInsert;
 
 /**
- * D15: one row per request to the MCP, OAuth, proxy and admin endpoints, written in batches off the
- * request path. The path is stored without its query (query values may be secrets).
+ * The request log (docs/decisions.md#request-log): one row per request to the MCP, OAuth, proxy and
+ * admin endpoints, written in batches off the request path. The path is stored without its query
+ * (query values may be secrets).
  */
 export const requestLogs = pgTable(
   "request_logs",
@@ -348,9 +353,10 @@ export const requestLogs = pgTable(
 );
 
 /**
- * The request log summed per minute, method and status (D14): written in the same statement as the
- * rows it counts, so the dashboard's hourly figures, the Logs screen's totals and the charts read a
- * few hundred small rows instead of scanning the log. Pruned with the log, at a minute boundary.
+ * The request log summed per minute, method and status (docs/decisions.md#measured-numbers):
+ * written in the same statement as the rows it counts, so the dashboard's hourly figures, the Logs
+ * screen's totals and the charts read a few hundred small rows instead of scanning the log. Pruned
+ * with the log, at a minute boundary.
  */
 export const requestLogMinutes = pgTable(
   "request_log_minutes",
@@ -368,7 +374,10 @@ export const requestLogMinutes = pgTable(
   (t) => [primaryKey({ columns: [t.minute, t.method, t.statusCode, t.console] })],
 );
 
-/** Long-lived streams (/api/sse/stream, /sse, subscriptions/listen) while they live, and after (D8, spec §3). */
+/**
+ * Long-lived streams (/api/sse/stream, /sse, subscriptions/listen) while they live, and after
+ * (docs/decisions.md#mcp-transports, spec §3).
+ */
 export const sseConnections = pgTable(
   "sse_connections",
   {
@@ -394,7 +403,8 @@ export type NewRequestLogRow = typeof requestLogs.$inferInsert;
 export type SseConnectionRow = typeof sseConnections.$inferSelect;
 
 /**
- * AI providers of the chat (spec §2 AI Providers, D5, D6): the API key is sealed with the secret
+ * AI providers of the chat (spec §2 AI Providers; docs/decisions.md#secrets-at-rest,
+ * #write-only-secrets): the API key is sealed with the secret
  * box and only its last four characters are kept in clear, for the card's reveal. A local
  * OpenAI-compatible server may have no key (both null) and has a base URL.
  */
@@ -414,7 +424,7 @@ export const aiProviders = pgTable("ai_providers", {
 export type AiProviderRow = typeof aiProviders.$inferSelect;
 export type NewAiProviderRow = typeof aiProviders.$inferInsert;
 
-/** A user's chat conversation (D21): stored per user, listed newest first. */
+/** A user's chat conversation (docs/decisions.md#chat-conversations): stored per user, listed newest first. */
 export const chatConversations = pgTable(
   "chat_conversations",
   {

@@ -8,9 +8,10 @@ import { startTestApp, type TestApp } from "../test/test-app";
 import { rowDiff, tableSnapshot } from "../test/fuzz";
 
 /**
- * The authorization matrix (D3): every /api route, as anonymous and as each built-in role. A
- * route's path parameters get a random UUID and its body is empty, so an allowed call ends in
- * 2xx/400/404/409: what matters here is only whether it got past the guard.
+ * The authorization matrix (docs/decisions.md#roles-and-permissions): every /api route, as
+ * anonymous and as each built-in role. A route's path parameters get a random UUID and its body is
+ * empty, so an allowed call ends in 2xx/400/404/409: what matters here is only whether it got past
+ * the guard.
  */
 describe("authorization matrix", () => {
   let t: TestApp;

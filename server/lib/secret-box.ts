@@ -3,9 +3,9 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "n
 import { join } from "node:path";
 
 /**
- * Secrets at rest (D5): AES-256-GCM, a fresh 96-bit nonce per value, and the value's purpose as
- * associated data, so a sealed Bitbucket password pasted into the Atlassian row does not open.
- * Format: `v1.<nonce>.<tag>.<ciphertext>`, each base64url.
+ * Secrets at rest (docs/decisions.md#secrets-at-rest): AES-256-GCM, a fresh 96-bit nonce per value,
+ * and the value's purpose as associated data, so a sealed Bitbucket password pasted into the
+ * Atlassian row does not open. Format: `v1.<nonce>.<tag>.<ciphertext>`, each base64url.
  */
 export interface SecretBox {
   seal(plaintext: string, purpose: string): string;
@@ -70,8 +70,8 @@ export function loadSecretKey(options: { secretKey: string | undefined; dataDir:
 }
 
 /**
- * What the API may show of a write-only secret (D6): its last four characters, or nothing of a
- * secret shorter than 12 (four of a short one would give too much of it away; an Ollama server's
- * key may be "ollama").
+ * What the API may show of a write-only secret (docs/decisions.md#write-only-secrets): its last
+ * four characters, or nothing of a secret shorter than 12 (four of a short one would give too much
+ * of it away; an Ollama server's key may be "ollama").
  */
 export const secretHint = (secret: string): string => (secret.length >= 12 ? secret.slice(-4) : "");

@@ -79,9 +79,9 @@ export function createUpstreamHttp(options: UpstreamOptions) {
   const breakerOptions = options.breaker ?? { consecutiveFailures: 5, halfOpenAfterMs: 30_000 };
   const backoff = options.backoff ?? { baseMs: 250, maxMs: 4_000 };
   const userAgent = options.userAgent ?? "Bridgekeeper";
-  const policy = options.hostPolicy;
-  // Every new connection resolves its host through the policy: checked after DNS, each time.
-  const agent = new Agent({ keepAliveTimeout: 30_000, keepAliveMaxTimeout: 120_000, connections: 64, connect: { timeout: 10_000, ...(policy ? { lookup: policy.lookup } : {}) } });
+  const hostRule = options.hostPolicy;
+  // Every new connection resolves its host through the host rule: checked after DNS, each time.
+  const agent = new Agent({ keepAliveTimeout: 30_000, keepAliveMaxTimeout: 120_000, connections: 64, connect: { timeout: 10_000, ...(hostRule ? { lookup: hostRule.lookup } : {}) } });
   const breakers = new Map<string, CircuitBreakerPolicy>();
   // Through a proxy the proxy resolves the name, so the address rule is checked here first (cached briefly).
   const proxies = new Map<string, ProxyAgent>();
@@ -95,10 +95,10 @@ export function createUpstreamHttp(options: UpstreamOptions) {
   };
   const checkedHosts = new Map<string, { problem: string | null; at: number }>();
   async function hostProblem(host: string): Promise<string | null> {
-    if (!policy) return null;
+    if (!hostRule) return null;
     const hit = checkedHosts.get(host);
     if (hit && Date.now() - hit.at < 30_000) return hit.problem;
-    const problem = await policy.problem(host);
+    const problem = await hostRule.problem(host);
     if (checkedHosts.size > 1000) checkedHosts.clear();
     checkedHosts.set(host, { problem, at: Date.now() });
     return problem;
@@ -123,7 +123,7 @@ export function createUpstreamHttp(options: UpstreamOptions) {
     const { origin, path } = resolveUrl(service, target.baseUrl, call.path, call.query);
     // A literal address never passes through DNS (nor the pool's lookup): checked here.
     const host = new URL(origin).hostname;
-    if (policy && isIP(host.replace(/^\[|\]$/g, "")) && !policy.permits(host, host.replace(/^\[|\]$/g, ""))) {
+    if (hostRule && isIP(host.replace(/^\[|\]$/g, "")) && !hostRule.permits(host, host.replace(/^\[|\]$/g, ""))) {
       throw new UpstreamError(service, "host_not_allowed", hostRuleMessage(host, host));
     }
     const timeoutMs = call.timeoutMs ?? options.timeoutMs;

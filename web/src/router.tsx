@@ -39,9 +39,10 @@ function FullPageLoading() {
 }
 
 /**
- * Access (spec section 2 with DECISIONS D1): while the session resolves, a spinner; signed out,
- * every path shows the login page (the address is kept, so a deep link survives sign-in);
- * signed in, the shell with the sidebar on every page, and /login goes to the dashboard.
+ * Access (spec section 2 with docs/decisions.md#sign-in-and-deep-links): while the session
+ * resolves, a spinner; signed out, every path shows the login page (the address is kept, so a deep
+ * link survives sign-in); signed in, the shell with the sidebar on every page, and /login goes to
+ * the dashboard.
  */
 export function AppRouter() {
   return (
@@ -69,7 +70,7 @@ function AccessGate() {
       <Route path="/login">
         <Redirect to="/" replace />
       </Route>
-      {/* OAuth consent (D13): its own full page, outside the console's shell. */}
+      {/* OAuth consent: its own full page, outside the console's shell (docs/decisions.md#oauth-authorization-server). */}
       <Route path="/oauth-consent/:id">
         {(params) => (
           <Suspense fallback={<FullPageLoading />}>

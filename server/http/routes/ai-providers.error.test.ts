@@ -104,7 +104,7 @@ describe("AI providers API: bad input", () => {
       expect(await t.container.repos.aiProvidersRepo.findById(row.id)).toEqual(row);
     });
 
-    it("the stored key is not carried to another provider kind: the key must be given again (D6)", async () => {
+    it("the stored key is not carried to another provider kind: the key must be given again", async () => {
       const row = await buildAiProvider(t.container);
       const res = await admin.request("PATCH", `/api/ai-providers/${row.id}`, { json: { provider: "anthropic", model: "claude-opus-5-5", apiKey: "" } });
       expect(res.status).toBe(400);

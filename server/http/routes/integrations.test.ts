@@ -9,12 +9,14 @@ import { createSyncRecorder } from "../../modules/integrations/sync-recorder";
 import { createUpstreamTargets } from "../../modules/integrations/upstream-targets";
 import { createUpstreamMeter } from "../../upstream/meter";
 import { signedInAs } from "../../test/factories";
+import { createFakeClock } from "../../test/fake-clock";
 import type { TestClient } from "../../test/http-client";
 import { startTestApp, type TestApp } from "../../test/test-app";
 
 /**
- * The Configuration API (spec section 7; D5, D6, D14) on a real database, with the sandbox as
- * Jira, Confluence and Bitbucket over HTTP.
+ * The Configuration API (spec section 7; docs/decisions.md#secrets-at-rest, #write-only-secrets,
+ * #measured-numbers) on a real database, with the sandbox as Jira, Confluence and Bitbucket over
+ * HTTP.
  */
 describe("integrations: configuration, tests and status", () => {
   let sandbox: Sandbox;
@@ -25,10 +27,18 @@ describe("integrations: configuration, tests and status", () => {
   const PASSWORD = "sandbox-app-password";
   const atlassian = (overrides: Record<string, unknown> = {}) => ({ instanceUrl: sandbox.url, email: "demo@bridgekeeper.test", apiToken: TOKEN, isActive: true, ...overrides });
   const bitbucket = (overrides: Record<string, unknown> = {}) => ({ workspace: "bridgekeeper", username: "demo", appPassword: PASSWORD, isActive: true, ...overrides });
+  // The app's clock moves only when a test moves it (started at the real time, which the database's
+  // own now() keeps to): a time the server stamps is exactly the clock's.
+  const clock = createFakeClock(new Date());
+  /** Moves the app's clock on a second and answers the new time: a stamp equal to it was made after this call. */
+  const tick = (): string => {
+    clock.advance(1_000);
+    return clock.now().toISOString();
+  };
 
   beforeAll(async () => {
     sandbox = await startSandbox();
-    t = await startTestApp({ config: { BITBUCKET_API_URL: `${sandbox.url}/2.0`, UPSTREAM_TIMEOUT_MS: 2_000 } });
+    t = await startTestApp({ clock, config: { BITBUCKET_API_URL: `${sandbox.url}/2.0`, UPSTREAM_TIMEOUT_MS: 2_000 } });
     admin = (await signedInAs(t, ["admin"])).client;
     viewer = (await signedInAs(t, ["viewer"])).client;
   });
@@ -113,7 +123,7 @@ describe("integrations: configuration, tests and status", () => {
       expect(sandbox.requests().map((r) => r.path)).toEqual(expect.arrayContaining(["/rest/api/3/myself", "/wiki/api/v2/spaces"]));
     });
 
-    it("a blank token is not carried to a changed instance URL or email (D6: the token never goes where the editor points it)", async () => {
+    it("a blank token is not carried to a changed instance URL or email (the token never goes where the editor points it)", async () => {
       await admin.post("/api/admin/atlassian-config", atlassian());
       const moved = await admin.post("/api/admin/atlassian-config", atlassian({ instanceUrl: "http://127.0.0.1:9", apiToken: "" }));
       expect(moved.status).toBe(400);
@@ -169,10 +179,11 @@ describe("integrations: configuration, tests and status", () => {
     });
 
     it("status: connected, last sync and used/total per hour are measured", async () => {
+      const now = tick();
       await admin.post("/api/admin/atlassian-config", atlassian());
       const status = (await admin.get("/api/atlassian-status")).body;
       expect(status).toMatchObject({ configured: true, isActive: true, jiraConnected: true, confluenceConnected: true, jiraError: null });
-      expect(Date.parse(status.jiraLastSync)).toBeGreaterThan(Date.now() - 60_000);
+      expect(status.jiraLastSync).toBe(now);
       expect(status.apiRateLimit.total).toBe(100_000); // the sandbox's X-RateLimit-Limit
       expect(status.apiRateLimit.used).toBeGreaterThan(0);
       expect((await viewer.get("/api/admin/atlassian-status")).body).toMatchObject({ jiraConnected: true });
@@ -193,14 +204,14 @@ describe("integrations: configuration, tests and status", () => {
     it("an upstream that hangs: the status and the test end within their timeouts with a clear message", async () => {
       await admin.post("/api/admin/atlassian-config", atlassian()); // a save forgets what was known
       sandbox.faults.add({ path: "/rest/api/3/myself", hang: true });
-      let started = Date.now();
+      sandbox.clearRequests();
+      // The sandbox never answers Jira: each answer below comes only because the call's own deadline
+      // gave up on it (the message says which), while Confluence still answered.
       const status = (await admin.get("/api/atlassian-status")).body;
-      expect(Date.now() - started).toBeLessThan(3_500);
       expect(status).toMatchObject({ jiraConnected: false, confluenceConnected: true, jiraError: "Jira did not answer within 2 s" });
-      started = Date.now();
       const test = (await admin.post("/api/admin/test-atlassian")).body;
-      expect(Date.now() - started).toBeLessThan(3_500);
       expect(test).toMatchObject({ jiraConnected: false, confluenceConnected: true, jiraError: "Jira did not answer within 2 s" });
+      expect(sandbox.requests().filter((r) => r.path === "/rest/api/3/myself").length).toBeGreaterThanOrEqual(2);
     });
 
     it("an upstream 429 storm: the test reports the rate limit instead of hanging", async () => {
@@ -244,12 +255,11 @@ describe("integrations: configuration, tests and status", () => {
       await admin.post("/api/admin/bitbucket-config", bitbucket());
     });
 
-    it("a 50 MB answer is cut off at the size limit and reported, quickly", async () => {
+    it("a 50 MB answer is cut off at the size limit and reported", async () => {
       await admin.post("/api/admin/bitbucket-config", bitbucket());
       sandbox.faults.add({ path: "/2.0/user", oversizeBytes: 50 * 1024 * 1024 });
-      const started = Date.now();
+      // The message names the 10 MB cap: the body was read up to it, not to its end.
       const res = (await admin.post("/api/admin/test-bitbucket")).body;
-      expect(Date.now() - started).toBeLessThan(2_000);
       expect(res).toMatchObject({ connected: false, error: "Bitbucket sent a response larger than 10 MB" });
     });
 
@@ -279,18 +289,17 @@ describe("integrations: configuration, tests and status", () => {
       const bb = sandbox.state("bitbucket");
       return { account: { displayName: bb.me.displayName, id: bb.me.accountId, email: null, nickname: bb.me.nickname }, workspaceName: bb.workspace.name, repositoryCount: bb.repos.length };
     };
-    const recently = (iso: string) => expect(Date.now() - Date.parse(iso)).toBeLessThan(60_000);
 
     it("a test learns them and keeps them: a fresh status read shows them without asking the services again, for a viewer too", async () => {
       await admin.post("/api/admin/atlassian-config", atlassian());
       await admin.post("/api/admin/bitbucket-config", bitbucket());
       await forgetReach();
+      const testedAt = tick();
       const test = (await admin.post("/api/admin/test-atlassian")).body;
-      expect(test).toMatchObject({ jiraConnected: true, confluenceConnected: true, ...atlassianReach() });
-      recently(test.checkedAt);
+      expect(test).toMatchObject({ jiraConnected: true, confluenceConnected: true, ...atlassianReach(), checkedAt: testedAt });
+      const bbTestedAt = tick();
       const bbTest = (await admin.post("/api/admin/test-bitbucket")).body;
-      expect(bbTest).toMatchObject({ connected: true, ...bitbucketReach() });
-      recently(bbTest.checkedAt);
+      expect(bbTest).toMatchObject({ connected: true, ...bitbucketReach(), checkedAt: bbTestedAt });
 
       sandbox.clearRequests();
       expect((await admin.get("/api/atlassian-status")).body).toMatchObject({ jiraConnected: true, ...atlassianReach(), checkedAt: test.checkedAt });
@@ -305,13 +314,13 @@ describe("integrations: configuration, tests and status", () => {
       await admin.post("/api/admin/bitbucket-config", bitbucket());
       await forgetReach();
       sandbox.clearRequests();
+      const readAt = tick();
       const status = (await admin.get("/api/atlassian-status")).body;
-      expect(status).toMatchObject({ jiraConnected: true, confluenceConnected: true, ...atlassianReach() });
-      recently(status.checkedAt);
+      expect(status).toMatchObject({ jiraConnected: true, confluenceConnected: true, ...atlassianReach(), checkedAt: readAt });
       expect(sandbox.requests().map((r) => r.path)).toEqual(expect.arrayContaining(["/rest/api/3/myself", "/rest/api/3/project/search", "/wiki/api/v2/spaces"]));
+      const bbReadAt = tick();
       const bb = (await admin.get("/api/bitbucket-status")).body;
-      expect(bb).toMatchObject({ connected: true, ...bitbucketReach() });
-      recently(bb.checkedAt);
+      expect(bb).toMatchObject({ connected: true, ...bitbucketReach(), checkedAt: bbReadAt });
     });
 
     it("a failing service keeps the last known values beside its error: in a test, and in the status once its cache expired", async () => {

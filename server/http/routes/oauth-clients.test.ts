@@ -6,7 +6,10 @@ import type { TestClient } from "../../test/http-client";
 import { answerConsent, basicAuth, formPost, pkce } from "../../test/oauth";
 import { startTestApp, type TestApp } from "../../test/test-app";
 
-/** The OAuth Clients admin API (spec section 7; D7): happy path, bad input, who may do what. */
+/**
+ * The OAuth Clients admin API (spec section 7; docs/decisions.md#oauth-client-secrets): happy path,
+ * bad input, who may do what.
+ */
 describe("OAuth clients API", () => {
   let t: TestApp;
   let admin: TestClient;
@@ -46,7 +49,7 @@ describe("OAuth clients API", () => {
     expect(res.body).toMatchObject({ clientType: "public", clientSecret: null });
   });
 
-  it("lists newest first; secrets only for those who may manage clients (D7)", async () => {
+  it("lists newest first; secrets only for those who may manage clients", async () => {
     await admin.post("/api/admin/oauth-clients", body({ name: "Newest" }));
     const asAdmin = (await admin.get("/api/admin/oauth-clients")).body;
     expect(asAdmin[0].name).toBe("Newest");
@@ -145,7 +148,7 @@ describe("OAuth clients API", () => {
     expect((await t.client().get("/api/admin/oauth-clients")).status).toBe(401);
   });
 
-  it("live grants (users' consents) are counted for the dashboard (D13); client_credentials are not sessions", async () => {
+  it("live grants (users' consents) are counted for the dashboard; client_credentials are not sessions", async () => {
     const before = await t.container.services.oauthTokens.liveGrants();
     const created = (await admin.post("/api/admin/oauth-clients", body())).body;
     await clientCredentials(created.clientId, created.clientSecret);

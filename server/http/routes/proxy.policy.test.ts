@@ -4,9 +4,10 @@ import { createClient } from "../../oauth/oauth.adversarial.helpers";
 import { mcpRigForFile, type McpRig } from "../../mcp/mcp.test-rig";
 
 /**
- * D11, D12 and issue 24 item 8: the raw proxy paths pass any GET, so they honour no limit. A client
- * restricted in any way for a service (an allow-list, one of its tools switched off, one of its
- * default toolsets off) is refused there with 403 naming the rule; an open client passes.
+ * Issue 24 item 8 (docs/decisions.md#tools-and-client-policy, #read-only-proxy): the raw proxy
+ * paths pass any GET, so they honour no limit. A client restricted in any way for a service (an
+ * allow-list, one of its tools switched off, one of its default toolsets off) is refused there with
+ * 403 naming the rule; an open client passes.
  */
 describe("raw proxy paths under a client's policy", () => {
   let rig: McpRig;

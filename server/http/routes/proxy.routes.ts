@@ -22,9 +22,10 @@ export const safeContentType = (type: string | undefined): string => {
 };
 
 /**
- * D12: `GET /api/atlassian/jira/*`, `/api/atlassian/confluence/*`, `/api/bitbucket/*` pass GETs
- * through to the upstream REST API (the path after the prefix is the upstream path) with the
- * server's stored credentials, for bearer clients with the read scope.
+ * The read-only proxy (docs/decisions.md#read-only-proxy): `GET /api/atlassian/jira/*`,
+ * `/api/atlassian/confluence/*`, `/api/bitbucket/*` pass GETs through to the upstream REST API (the
+ * path after the prefix is the upstream path) with the server's stored credentials, for bearer
+ * clients with the read scope.
  */
 export function proxyRoutes(deps: { targets: UpstreamTargets; readGuard: Guard; rateLimit: RequestHandler }): Router {
   const router = Router();

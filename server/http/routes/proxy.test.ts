@@ -6,8 +6,9 @@ import { basicAuth, formPost } from "../../test/oauth";
 import { startTestApp, type TestApp } from "../../test/test-app";
 
 /**
- * D12 read-only pass-through with a bearer token (D9), against the sandbox: what passes, how
- * upstream failures come back, the per-client API limit (D16), and paths that try to wander.
+ * The read-only pass-through (docs/decisions.md#read-only-proxy) with a bearer token
+ * (#bearer-tokens-and-scopes), against the sandbox: what passes, how upstream failures come back,
+ * the per-client API limit (#rate-limits), and paths that try to wander.
  */
 describe("proxy paths", () => {
   let sandbox: Sandbox;
@@ -87,7 +88,7 @@ describe("proxy paths", () => {
     sandbox.faults.clear();
   });
 
-  it("D16: each client gets its requests a minute plus a burst, then 429 with Retry-After", async () => {
+  it("each client gets its requests a minute plus a burst, then 429 with Retry-After", async () => {
     const fresh = await makeToken();
     const statuses: number[] = [];
     // Jira: the Bitbucket circuit was opened on purpose above.

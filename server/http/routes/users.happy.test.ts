@@ -85,7 +85,7 @@ describe("users API", () => {
     expect((await elsewhere.get("/api/session")).status).toBe(401);
   });
 
-  it("deactivating a user ends their open session at once (D4)", async () => {
+  it("deactivating a user ends their open session at once", async () => {
     const leo = await buildUser(t.container);
     const leoClient = t.client();
     await signIn(leoClient, leo);

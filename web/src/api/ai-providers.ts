@@ -1,8 +1,9 @@
 /**
- * AI providers (spec sections 2, 7 and 8; D6): GET/POST /api/ai-providers, PATCH/DELETE
- * /api/ai-providers/{id}, and beyond the spec POST /api/ai-providers/{id}/test. The list loads once
- * (spec section 7: "on load"); every write refetches it and shows the spec's toast, a failure
- * titled with the spec's sentence and described by the server's reason. Mutations never retry.
+ * AI providers (spec sections 2, 7 and 8; docs/decisions.md#write-only-secrets): GET/POST
+ * /api/ai-providers, PATCH/DELETE /api/ai-providers/{id}, and beyond the spec POST
+ * /api/ai-providers/{id}/test. The list loads once (spec section 7: "on load"); every write
+ * refetches it and shows the spec's toast, a failure titled with the spec's sentence and described
+ * by the server's reason. Mutations never retry.
  */
 import { useMutation, useQuery, type QueryClient } from "@tanstack/react-query";
 import type { AiProvider, AiProviderCreate, AiProviderTestResult, AiProviderUpdate } from "@contract/ai-providers";
@@ -50,7 +51,7 @@ export interface AiProviderUpdateVariables {
   changes: AiProviderUpdate;
 }
 
-/** The Edit form's save; a blank or absent key keeps the stored one (D6). */
+/** The Edit form's save; a blank or absent key keeps the stored one (docs/decisions.md#write-only-secrets). */
 export const useUpdateAiProvider = () =>
   useApiMutation<AiProvider, AiProviderUpdateVariables>({
     request: ({ id, changes }) => apiRequest<AiProvider>("PATCH", providerUrl(id), changes),

@@ -1,7 +1,7 @@
 /**
- * The AI chat (spec §2, §7; D21): the active providers, the signed-in user's conversations, the
- * system-message generator, and the send, streamed as server-sent events over a fetch POST
- * (contract/chat.ts ChatStreamEvent; EventSource cannot POST).
+ * The AI chat (spec §2, §7; docs/decisions.md#chat-conversations): the active providers, the
+ * signed-in user's conversations, the system-message generator, and the send, streamed as
+ * server-sent events over a fetch POST (contract/chat.ts ChatStreamEvent; EventSource cannot POST).
  */
 import { useQuery, type QueryClient } from "@tanstack/react-query";
 import type { ChatProvider, ChatSend, ChatStreamEvent, Conversation, ConversationDetail, GenerateSystemMessage } from "@contract/chat";

@@ -1,6 +1,7 @@
 /**
- * The SSE Connections screen (spec sections 2, 3 and 7; D8): GET /api/admin/sse-connections, polled
- * every 10 s, and beyond the spec DELETE /api/admin/sse-connections/{connectionId} to end a live one.
+ * The SSE Connections screen (spec sections 2, 3 and 7; docs/decisions.md#mcp-transports): GET
+ * /api/admin/sse-connections, polled every 10 s, and beyond the spec DELETE
+ * /api/admin/sse-connections/{connectionId} to end a live one.
  */
 import { useQuery, type QueryClient } from "@tanstack/react-query";
 import type { SseConnectionDto } from "@contract/connections";

@@ -1,9 +1,10 @@
 /**
- * Integrations and server configuration (spec sections 2, 7 and 8; DECISIONS D6, D16, D20):
- * GET/POST /api/admin/atlassian-config and /api/admin/bitbucket-config, POST
- * /api/admin/test-atlassian and /api/admin/test-bitbucket, GET /api/admin/config. A save or a
- * test refetches the stored configs and the integration status lists (spec section 7) and shows
- * the spec's toast; the two config queries are not retried, mutations never are.
+ * Integrations and server configuration (spec sections 2, 7 and 8;
+ * docs/decisions.md#write-only-secrets, #rate-limits, #environment-and-port): GET/POST
+ * /api/admin/atlassian-config and /api/admin/bitbucket-config, POST /api/admin/test-atlassian and
+ * /api/admin/test-bitbucket, GET /api/admin/config. A save or a test refetches the stored configs
+ * and the integration status lists (spec section 7) and shows the spec's toast; the two config
+ * queries are not retried, mutations never are.
  */
 import { TOASTS } from "@contract/messages";
 import { createElement } from "react";
@@ -53,7 +54,10 @@ export function useBitbucketConfig(enabled = true) {
   return useQuery<BitbucketConfigDto | null, ApiError>({ queryKey: BITBUCKET_CONFIG_QUERY_KEY, enabled, retry: false });
 }
 
-/** The server settings in force, secrets masked by the server (D16, D20). */
+/**
+ * The server settings in force, secrets masked by the server (docs/decisions.md#rate-limits,
+ * #environment-and-port).
+ */
 export function useServerConfig(enabled = true) {
   return useQuery<ConfigEntry[] | null, ApiError>({ queryKey: SERVER_CONFIG_QUERY_KEY, enabled });
 }

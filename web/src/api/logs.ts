@@ -1,8 +1,9 @@
 /**
- * The request log (spec sections 2, 7 and 9; D15, D22): the list a page at a time by cursor, the
- * stat cards' totals, one entry's detail and the CSV export, all over the same filters (the API
- * query string of pages/Logs/lib/filters.ts). The list and the totals poll every 30 s; a poll asks
- * for the first page only and folds it into the pages already loaded.
+ * The request log (spec sections 2, 7 and 9; docs/decisions.md#request-log, #csv-export): the list
+ * a page at a time by cursor, the stat cards' totals, one entry's detail and the CSV export, all
+ * over the same filters (the API query string of pages/Logs/lib/filters.ts). The list and the
+ * totals poll every 30 s; a poll asks for the first page only and folds it into the pages already
+ * loaded.
  */
 import { keepPreviousData, useInfiniteQuery, useQuery, useQueryClient, type InfiniteData, type QueryClient } from "@tanstack/react-query";
 import { useCallback } from "react";
@@ -118,8 +119,9 @@ export function useLogEntry(id: string | null) {
 }
 
 /**
- * D22: every row matching the filters, as the server's CSV (not only the rows loaded here).
- * Fetched rather than linked so a failure is a toast with the server's reason, not a saved error page.
+ * Every row matching the filters (docs/decisions.md#csv-export), as the server's CSV (not only the
+ * rows loaded here). Fetched rather than linked so a failure is a toast with the server's reason,
+ * not a saved error page.
  */
 export async function downloadLogsCsv(filterQuery: string): Promise<string> {
   const response = await apiFetch(withQuery("/api/admin/logs/export", filterQuery), { headers: { Accept: "text/csv" } });

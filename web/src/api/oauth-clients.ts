@@ -1,6 +1,7 @@
 /**
- * OAuth clients (spec sections 2, 7 and 8; DECISIONS D7, D13): GET/POST /api/admin/oauth-clients,
- * DELETE /api/admin/oauth-clients/{clientId}, and beyond the spec PATCH .../{clientId} (activate or
+ * OAuth clients (spec sections 2, 7 and 8; docs/decisions.md#oauth-client-secrets,
+ * #oauth-authorization-server): GET/POST /api/admin/oauth-clients, DELETE
+ * /api/admin/oauth-clients/{clientId}, and beyond the spec PATCH .../{clientId} (activate or
  * deactivate) and POST .../{clientId}/secret (a new secret). The list loads once (spec section 7:
  * "on load"); every write refetches it and shows a toast; mutations never retry (query-client
  * defaults).

@@ -36,8 +36,9 @@ export function useSession(): SessionState {
 }
 
 /**
- * POST /api/login. On success the session cache is filled and invalidated; from /login the
- * browser goes to /, from any other path it stays (DECISIONS D1: a deep link survives sign-in).
+ * POST /api/login. On success the session cache is filled and invalidated; from /login the browser
+ * goes to /, from any other path it stays (docs/decisions.md#sign-in-and-deep-links: a deep link
+ * survives sign-in).
  */
 export function useLogin() {
   const queryClient = useQueryClient();

@@ -1,7 +1,8 @@
 /**
- * What the observability screens read (spec sections 2, 3, 7 and 9; D14): the stats, the
- * integration status lists, the per-endpoint figures and the last hour's traffic. Each polls at
- * the spec's interval; `enabled: false` for a user without the read permission (it would be a 403).
+ * What the observability screens read (spec sections 2, 3, 7 and 9;
+ * docs/decisions.md#measured-numbers): the stats, the integration status lists, the per-endpoint
+ * figures and the last hour's traffic. Each polls at the spec's interval; `enabled: false` for a
+ * user without the read permission (it would be a 403).
  */
 import { useQuery } from "@tanstack/react-query";
 import type { AtlassianStatusDto, BitbucketStatusDto } from "@contract/integrations";
@@ -32,7 +33,10 @@ export function useBitbucketStatus({ enabled = true }: { enabled?: boolean } = {
   return useQuery<BitbucketStatusDto | null, ApiError>({ queryKey: BITBUCKET_STATUS_QUERY_KEY, enabled, refetchInterval: TIMINGS.integrationStatusPollMs });
 }
 
-/** Per endpoint of the API Endpoints list: the last hour's requests and median (D14), polled with the stats. */
+/**
+ * Per endpoint of the API Endpoints list: the last hour's requests and median
+ * (docs/decisions.md#measured-numbers), polled with the stats.
+ */
 export function useEndpointStats({ enabled = true }: { enabled?: boolean } = {}) {
   return useQuery<EndpointStatDto[] | null, ApiError>({ queryKey: ENDPOINT_STATS_QUERY_KEY, enabled, refetchInterval: TIMINGS.statsPollMs });
 }

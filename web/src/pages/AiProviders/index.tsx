@@ -20,9 +20,10 @@ interface DialogState {
 }
 
 /**
- * AI Providers (spec sections 2, 4, 5 and 8; D6, D18): the models the AI Chat answers with.
- * Reading needs ai-providers.read; adding, editing, switching, deleting and testing
- * ai-providers.write (the server refuses them otherwise; the screen does not offer them).
+ * AI Providers (spec sections 2, 4, 5 and 8; docs/decisions.md#write-only-secrets, #model-lists):
+ * the models the AI Chat answers with. Reading needs ai-providers.read; adding, editing, switching,
+ * deleting and testing ai-providers.write (the server refuses them otherwise; the screen does not
+ * offer them).
  */
 export default function AiProvidersPage() {
   const canRead = useCan("ai-providers.read");
@@ -31,7 +32,8 @@ export default function AiProvidersPage() {
   const remove = useDeleteAiProvider();
 
   const [dialog, setDialog] = useState<DialogState>({ provider: null, open: false });
-  // Spec section 4: keys are masked by default and revealed per provider (D6: the hint only).
+  // Spec section 4: keys are masked by default and revealed per provider
+  // (docs/decisions.md#write-only-secrets: the hint only).
   const { revealed, toggle: toggleReveal } = useRevealed();
   // Where focus lands when the control that opened the dialog is gone.
   const contentRef = useRef<HTMLDivElement>(null);

@@ -14,9 +14,9 @@ import { EndpointList } from "./components/endpoint-list";
 import { examples, healthCounts } from "./lib/endpoints";
 
 /**
- * API Endpoints (spec section 2; D14, D19): what this server exposes, each with a health dot from
- * real checks and its measured median response time over the last hour (a dash when none), how to
- * call it, and how to point an MCP client at it.
+ * API Endpoints (spec section 2; docs/decisions.md#measured-numbers, #view-documentation): what
+ * this server exposes, each with a health dot from real checks and its measured median response
+ * time over the last hour (a dash when none), how to call it, and how to point an MCP client at it.
  */
 export default function ApiEndpointsPage() {
   const canRead = useCan("stats.read");

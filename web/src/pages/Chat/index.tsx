@@ -22,8 +22,9 @@ import { useChatSession, type ChatConfig } from "./use-chat-session";
 const DEFAULT_CONFIG: ChatConfig = { providerId: null, sources: [...DATA_SOURCE_KEYS], systemMessage: "" };
 
 /**
- * AI Chat Assistant (spec §2, §4, §5, §8; D21; issue 13): a conversation with the assistant over
- * the enterprise data, streamed as it is written, with the user's conversation list beside it.
+ * AI Chat Assistant (spec §2, §4, §5, §8; docs/decisions.md#chat-conversations; issue 13): a
+ * conversation with the assistant over the enterprise data, streamed as it is written, with the
+ * user's conversation list beside it.
  */
 export default function ChatPage() {
   const providers = useChatProviders();

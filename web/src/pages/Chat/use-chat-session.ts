@@ -52,11 +52,12 @@ const isAbort = (error: unknown) => error instanceof DOMException && error.name 
 const finishedCalls = (tools: ToolChip[]): McpCall[] => tools.filter((t) => t.state === "done").map((t) => ({ tool: t.tool, results: t.results, error: t.error }));
 
 /**
- * One conversation on screen (spec §4 "Chat session", D21): each send appends the user message,
- * shows the thinking state, streams the reply and appends it. Text deltas are gathered and painted
- * once per animation frame (the first at once), so a long answer re-renders only its own bubble,
- * about 60 times a second at most. Stop aborts the request; the partial answer stays, marked
- * stopped. A failure keeps the user's message and shows the §8 toast with the server's reason.
+ * One conversation on screen (spec §4 "Chat session", docs/decisions.md#chat-conversations): each
+ * send appends the user message, shows the thinking state, streams the reply and appends it. Text
+ * deltas are gathered and painted once per animation frame (the first at once), so a long answer
+ * re-renders only its own bubble, about 60 times a second at most. Stop aborts the request; the
+ * partial answer stays, marked stopped. A failure keeps the user's message and shows the §8 toast
+ * with the server's reason.
  */
 export function useChatSession() {
   const client = useQueryClient();
@@ -223,7 +224,10 @@ export function useChatSession() {
     setOpening(false);
   }, []);
 
-  /** Opens a stored conversation; later sends continue it (D21). Resolves to it, or null when it could not be read. */
+  /**
+   * Opens a stored conversation; later sends continue it (docs/decisions.md#chat-conversations).
+   * Resolves to it, or null when it could not be read.
+   */
   const open = useCallback(
     async (id: string): Promise<ConversationDetail | null> => {
       reset();

@@ -10,9 +10,10 @@ import { ServerSettingsCard } from "./components/server-settings-card";
 import { corsOriginsOf, rateLimitsOf } from "./lib/config-entries";
 
 /**
- * Configuration (spec section 2): the Atlassian and Bitbucket forms, the server settings, CORS
- * and the rate limits in force. Reading needs config.read; saving and testing config.write
- * (D3: the server is the guard, the page only stops offering what it would refuse).
+ * Configuration (spec section 2): the Atlassian and Bitbucket forms, the server settings, CORS and
+ * the rate limits in force. Reading needs config.read; saving and testing config.write
+ * (docs/decisions.md#roles-and-permissions: the server is the guard, the page only stops offering
+ * what it would refuse).
  */
 export default function ConfigurationPage() {
   const canRead = useCan("config.read");
@@ -35,7 +36,8 @@ export default function ConfigurationPage() {
             <ServerSettingsCard config={serverConfig} />
             <CorsCard serverOrigins={corsOriginsOf(serverConfig.data)} />
           </div>
-          {/* While loading, the defaults (spec section 9); then the values in force (D16). */}
+          {/* While loading, the defaults (spec section 9); then the values in force
+              (docs/decisions.md#rate-limits). */}
           <RateLimitsCard limits={rateLimitsOf(serverConfig.data)} fromDefaults={serverConfig.isError} />
         </>
       ) : (

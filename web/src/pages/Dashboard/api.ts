@@ -27,8 +27,8 @@ export function useRecentActivity({ enabled = true }: { enabled?: boolean } = {}
 /**
  * Starts the dashboard's requests as soon as its code arrives. On a first visit React reveals the
  * lazily loaded page up to 300 ms later (Suspense's reveal throttle), and the queries would only
- * start then; the hooks pick up these requests in flight. Only what the user may read (D3), from
- * the session the shell has already loaded.
+ * start then; the hooks pick up these requests in flight. Only what the user may read
+ * (docs/decisions.md#roles-and-permissions), from the session the shell has already loaded.
  */
 export function prefetchDashboard(client: QueryClient): void {
   const permissions = client.getQueryData<SessionResponse | null>(SESSION_QUERY_KEY)?.user.permissions ?? [];

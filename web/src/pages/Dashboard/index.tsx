@@ -20,11 +20,11 @@ import { serviceSignal, type HealthSignals } from "./lib/status";
 prefetchDashboard(queryClient);
 
 /**
- * Server Dashboard (spec §2, §3, §7, §9; D14, D19). Every figure is measured by the server and
- * polled at the spec's interval (stats and traffic 30 s, integration status 60 s, recent activity
- * 30 s). Each card stands on its own: a failing request shows that card's unavailable state or
- * Retry, never a blank page. Without stats.read (or logs.read) the parts that need it say so
- * instead of asking for a 403.
+ * Server Dashboard (spec §2, §3, §7, §9; docs/decisions.md#measured-numbers, #view-documentation).
+ * Every figure is measured by the server and polled at the spec's interval (stats and traffic 30 s,
+ * integration status 60 s, recent activity 30 s). Each card stands on its own: a failing request
+ * shows that card's unavailable state or Retry, never a blank page. Without stats.read (or
+ * logs.read) the parts that need it say so instead of asking for a 403.
  */
 export default function DashboardPage() {
   const canStats = useCan("stats.read");

@@ -14,8 +14,9 @@ import { useDocumentTitle } from "@/hooks/use-document-title";
 import { FieldError } from "@/components/ui/field-error";
 
 /**
- * Sign-in (spec sections 2 and 5). Shown on every path while signed out (DECISIONS D1), so the
- * address is left alone: after sign-in the same screen opens, or the dashboard from /login.
+ * Sign-in (spec sections 2 and 5). Shown on every path while signed out
+ * (docs/decisions.md#sign-in-and-deep-links), so the address is left alone: after sign-in the same
+ * screen opens, or the dashboard from /login.
  */
 export default function LoginPage() {
   useDocumentTitle("Sign in");

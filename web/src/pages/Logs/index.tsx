@@ -23,10 +23,10 @@ const TITLE = "Request Logs";
 const DESCRIPTION = "Every request to the MCP, OAuth, proxy and admin endpoints";
 
 /**
- * Request Logs (spec section 2; D15, D22): the server's totals over the current filters, the
- * filtered log a page at a time (virtualised, so a million stored rows cost no more than a
- * hundred), a detail panel per request and the CSV export of every matching row. Filters live in
- * the address bar. Reading needs logs.read.
+ * Request Logs (spec section 2; docs/decisions.md#request-log, #csv-export): the server's totals
+ * over the current filters, the filtered log a page at a time (virtualised, so a million stored
+ * rows cost no more than a hundred), a detail panel per request and the CSV export of every
+ * matching row. Filters live in the address bar. Reading needs logs.read.
  */
 export default function LogsPage() {
   const canRead = useCan("logs.read");

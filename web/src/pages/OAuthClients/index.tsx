@@ -24,9 +24,10 @@ interface ConfirmState {
 }
 
 /**
- * OAuth Clients (spec section 2; DECISIONS D7, D13): the clients allowed to obtain tokens for the
- * MCP server. Reading needs oauth-clients.read; creating, deleting, (de)activating and new secrets
- * oauth-clients.write, and only those users are sent the secrets (D7).
+ * OAuth Clients (spec section 2; docs/decisions.md#oauth-client-secrets,
+ * #oauth-authorization-server): the clients allowed to obtain tokens for the MCP server. Reading
+ * needs oauth-clients.read; creating, deleting, (de)activating and new secrets oauth-clients.write,
+ * and only those users are sent the secrets (docs/decisions.md#oauth-client-secrets).
  */
 export default function OAuthClientsPage() {
   const canRead = useCan("oauth-clients.read");

@@ -11,9 +11,9 @@ import { useDocumentTitle } from "@/hooks/use-document-title";
 import { SCOPE_DESCRIPTIONS, type ConsentRequestDto } from "@contract/oauth";
 
 /**
- * OAuth consent (D13): an MCP client asks to act through this server. Shown after sign-in (the
- * login page keeps this address), never framed (the server forbids it), and answered with a
- * cookie-authenticated POST that the server checks for its origin.
+ * OAuth consent (docs/decisions.md#oauth-authorization-server): an MCP client asks to act through
+ * this server. Shown after sign-in (the login page keeps this address), never framed (the server
+ * forbids it), and answered with a cookie-authenticated POST that the server checks for its origin.
  */
 export default function OAuthConsentPage({ id }: { id: string }) {
   useDocumentTitle("Authorize access");

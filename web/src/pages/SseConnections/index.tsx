@@ -29,8 +29,9 @@ function useNow(intervalMs: number): number {
 }
 
 /**
- * SSE Connections (spec section 2; D8): the connection registry, polled every 10 s. Reading needs
- * sse-connections.read; ending a live stream (beyond the spec) sse-connections.write.
+ * SSE Connections (spec section 2; docs/decisions.md#mcp-transports): the connection registry,
+ * polled every 10 s. Reading needs sse-connections.read; ending a live stream (beyond the spec)
+ * sse-connections.write.
  */
 export default function SseConnectionsPage() {
   const canRead = useCan("sse-connections.read");

@@ -9,8 +9,9 @@ interface ApiKeyValueProps {
 }
 
 /**
- * The API key, masked (spec sections 2 and 4). D6: the key is write-only, so revealing shows the
- * only thing the server keeps to show, its last four characters, and never the key.
+ * The API key, masked (spec sections 2 and 4). The key is write-only
+ * (docs/decisions.md#write-only-secrets), so revealing shows the only thing the server keeps to
+ * show, its last four characters, and never the key.
  */
 export function ApiKeyValue({ provider, revealed, onToggleReveal }: ApiKeyValueProps) {
   const hint = provider.apiKeyHint;

@@ -18,9 +18,9 @@ interface ModelFieldProps {
 }
 
 /**
- * Model (spec section 2: options depend on the provider; D18: the lists are data, latest first,
- * and a custom model id is accepted). A kind with a list offers it and "Custom model ID..."; an
- * OpenAI-compatible server names its own models, so there the id is typed.
+ * Model (spec section 2: options depend on the provider; docs/decisions.md#model-lists: the lists
+ * are data, latest first, and a custom model id is accepted). A kind with a list offers it and
+ * "Custom model ID..."; an OpenAI-compatible server names its own models, so there the id is typed.
  */
 export function ModelField({ control, idPrefix, provider, custom, onCustomChange, error }: ModelFieldProps) {
   const options = provider ? AI_MODEL_OPTIONS[provider] : [];

@@ -36,8 +36,9 @@ function Field({ label, children }: { label: string; children: ReactNode }) {
 
 /**
  * One AI provider (spec section 2): name, Active/Inactive, the provider upper-cased with its model,
- * the masked key with its reveal (D6: the hint, never the key), the status switch, the created
- * date, edit and delete; beyond the spec its base URL and the Test action.
+ * the masked key with its reveal (docs/decisions.md#write-only-secrets: the hint, never the key),
+ * the status switch, the created date, edit and delete; beyond the spec its base URL and the Test
+ * action.
  */
 export function ProviderCard({ provider, canWrite, revealed, onToggleReveal, onEdit, onDelete, deleting }: ProviderCardProps) {
   const headingId = `ai-provider-${provider.id}-name`;

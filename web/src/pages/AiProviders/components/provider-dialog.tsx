@@ -23,8 +23,9 @@ interface ProviderDialogProps {
 }
 
 /**
- * "Add AI Provider" / "Edit AI Provider" (spec sections 2, 4 and 5; D6, D18). The form is rebuilt
- * each time the dialog opens, so it always starts from the provider as stored (its key blank).
+ * "Add AI Provider" / "Edit AI Provider" (spec sections 2, 4 and 5;
+ * docs/decisions.md#write-only-secrets, #model-lists). The form is rebuilt each time the dialog
+ * opens, so it always starts from the provider as stored (its key blank).
  */
 export function ProviderDialog({ provider, open, onOpenChange, onCloseAutoFocus }: ProviderDialogProps) {
   const editing = provider !== null;

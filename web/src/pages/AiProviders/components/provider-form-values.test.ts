@@ -17,7 +17,7 @@ const stored: AiProvider = {
 /** What the form hands on once valid: a stored provider's values, its kind chosen. */
 const submitted = (p: AiProvider): AiProviderForm => ({ ...valuesOf(p), provider: p.provider });
 
-describe("the AI provider form's values (spec sections 4 and 7; D6)", () => {
+describe("the AI provider form's values (spec sections 4 and 7)", () => {
   it("opens a stored provider with its key blank", () => {
     expect(valuesOf(stored)).toEqual({ name: "Local", provider: "openai-compatible", model: "llama3.1:8b", apiKey: "", baseUrl: "http://ollama.internal:11434/v1", isActive: false });
     expect(valuesOf({ ...stored, provider: "openai", model: "gpt-4o", baseUrl: null }).baseUrl).toBe("");

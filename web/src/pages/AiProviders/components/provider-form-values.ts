@@ -9,7 +9,7 @@ export const PROVIDER_FORM_FIELDS = ["name", "provider", "model", "apiKey", "bas
 /** A new provider: nothing chosen yet, active (spec section 4). */
 export const EMPTY_PROVIDER: ProviderFormValues = { name: "", provider: "", model: "", apiKey: "", baseUrl: "", isActive: true };
 
-/** A stored provider in the form: its key blank (D6: write-only; blank keeps it). */
+/** A stored provider in the form: its key blank (docs/decisions.md#write-only-secrets: write-only; blank keeps it). */
 export function valuesOf(provider: AiProvider): ProviderFormValues {
   return { name: provider.name, provider: provider.provider, model: provider.model, apiKey: "", baseUrl: provider.baseUrl ?? "", isActive: provider.isActive };
 }
@@ -31,7 +31,10 @@ export const createBody = (values: AiProviderForm): AiProviderCreate => ({
   isActive: values.isActive,
 });
 
-/** PATCH /api/ai-providers/{id}: the form's fields, the key only when one was typed (D6: blank keeps it). */
+/**
+ * PATCH /api/ai-providers/{id}: the form's fields, the key only when one was typed
+ * (docs/decisions.md#write-only-secrets: blank keeps it).
+ */
 export const updateBody = (values: AiProviderForm): AiProviderUpdate => ({
   name: values.name,
   provider: values.provider,

@@ -21,7 +21,10 @@ interface ConversationListProps {
   className?: string;
 }
 
-/** The signed-in user's conversations (D21), newest first: new chat, open, rename, delete. */
+/**
+ * The signed-in user's conversations (docs/decisions.md#chat-conversations), newest first: new
+ * chat, open, rename, delete.
+ */
 export function ConversationList({ activeId, onOpen, onNew, onDeleted, className }: ConversationListProps) {
   const conversations = useConversations();
   const [renaming, setRenaming] = useState<Conversation | null>(null);

@@ -8,9 +8,10 @@ import { addOrigin, DEFAULT_CORS_ORIGINS } from "../lib/cors";
 import { SectionCard } from "./section-card";
 
 /**
- * CORS Configuration (spec sections 2 and 5, D17): the defaults are labelled "Default" and cannot
- * be removed; added origins live only in this page (never sent to the server); an empty or
- * duplicate origin is ignored. `serverOrigins` are the origins the server itself allows.
+ * CORS Configuration (spec sections 2 and 5, docs/decisions.md#cors-origins): the defaults are
+ * labelled "Default" and cannot be removed; added origins live only in this page (never sent to the
+ * server); an empty or duplicate origin is ignored. `serverOrigins` are the origins the server
+ * itself allows.
  */
 export function CorsCard({ serverOrigins }: { serverOrigins: string[] }) {
   const [added, setAdded] = useState<string[]>([]);

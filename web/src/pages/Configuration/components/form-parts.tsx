@@ -58,5 +58,8 @@ export function FormActions({ idPrefix, canWrite, saving, testing, configured, d
   );
 }
 
-/** The stored secret, as D6 allows: only its last four characters. */
+/**
+ * The stored secret as far as it may be shown: only its last four characters
+ * (docs/decisions.md#write-only-secrets).
+ */
 export const secretHint = (hint: string) => `•••• ${hint}`;

@@ -35,7 +35,10 @@ export interface IntegrationSpec<Dto extends StoredState, Values extends FieldVa
   formLabel: string;
   /** The plain text fields, shown from the stored config. */
   fields: readonly IntegrationField<Path<Values> & keyof Dto>[];
-  /** The secret (D6): never shown, only its last characters; blank keeps the stored one. */
+  /**
+   * The secret (docs/decisions.md#write-only-secrets): never shown, only its last characters; blank
+   * keeps the stored one.
+   */
   secret: {
     name: Path<Values>;
     label: string;
@@ -188,7 +191,10 @@ function IntegrationForm<Dto extends StoredState, Values extends FieldValues, Ou
   );
 }
 
-/** What the form shows for a stored config: the secret always blank (spec section 4, D6). */
+/**
+ * What the form shows for a stored config: the secret always blank (spec section 4,
+ * docs/decisions.md#write-only-secrets).
+ */
 function valuesFrom<Dto extends StoredState, Values extends FieldValues, Output>(
   spec: IntegrationSpec<Dto, Values, Output>,
   stored: Dto | null | undefined,

@@ -33,7 +33,10 @@ function limitsOf(l: RateLimits): Limit[] {
   ];
 }
 
-/** Rate Limiting (spec sections 2 and 9, D16): display only, the values the server enforces. */
+/**
+ * Rate Limiting (spec sections 2 and 9, docs/decisions.md#rate-limits): display only, the values
+ * the server enforces.
+ */
 export function RateLimitsCard({ limits, fromDefaults }: { limits: RateLimits; fromDefaults: boolean }) {
   return (
     <SectionCard

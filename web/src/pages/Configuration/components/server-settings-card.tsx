@@ -24,7 +24,8 @@ function rowsOf(entries: readonly ConfigEntry[] | null | undefined): Row[] {
   const perHour = (key: string) => (entryOf(entries, key) ? `${formatNumber(numberOf(entries, key, 0))} requests/hour` : null);
   const timeout = entryOf(entries, CONFIG_KEYS.upstreamTimeoutMs) ? `${formatNumber(numberOf(entries, CONFIG_KEYS.upstreamTimeoutMs, 0))} ms` : null;
   return [
-    // Spec section 2: the port is 5000 when the config has none (D20: otherwise the real one).
+    // Spec section 2: the port is 5000 when the config has none
+    // (docs/decisions.md#environment-and-port: otherwise the real one).
     { label: "Port", value: text(CONFIG_KEYS.port) ?? DEFAULT_PORT },
     { label: "Public URL (PUBLIC_URL)", value: text(CONFIG_KEYS.publicUrl) },
     { label: "Secret key (JWT and encryption)", value: text(CONFIG_KEYS.secretKey), masked: masked(CONFIG_KEYS.secretKey) },

@@ -18,7 +18,10 @@ export function numberOf(entries: readonly ConfigEntry[] | null | undefined, key
 
 export type RateLimits = { [K in keyof typeof RATE_LIMIT_DEFAULTS]: number };
 
-/** The rate limits in force (D16), each falling back to the default while loading or when absent. */
+/**
+ * The rate limits in force (docs/decisions.md#rate-limits), each falling back to the default while
+ * loading or when absent.
+ */
 export function rateLimitsOf(entries: readonly ConfigEntry[] | null | undefined): RateLimits {
   const d = RATE_LIMIT_DEFAULTS;
   return {

@@ -1,4 +1,4 @@
-/** D17: the defaults, labelled "Default" and never removable. */
+/** The defaults, labelled "Default" and never removable (docs/decisions.md#cors-origins). */
 export const DEFAULT_CORS_ORIGINS = ["http://localhost:3000", "http://localhost:5000"] as const;
 
 /** What an origin is compared by: trimmed, without trailing slashes, case-insensitive. */

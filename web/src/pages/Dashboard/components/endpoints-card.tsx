@@ -9,9 +9,10 @@ import { StatusDot, type DotTone } from "./status-dot";
 const HEALTH_TONE: Record<EndpointHealth, DotTone> = { up: "success", down: "destructive", unknown: "muted", "not-configured": "muted" };
 
 /**
- * API Endpoints (spec §2; D14, D19): the spec's shorter list, each with a dot from a real check
- * (the server's status for its own endpoints, each service's connection for its proxy), and
- * "View Documentation", which opens the API Endpoints screen.
+ * API Endpoints (spec §2; docs/decisions.md#measured-numbers, #view-documentation): the spec's
+ * shorter list, each with a dot from a real check (the server's status for its own endpoints, each
+ * service's connection for its proxy), and "View Documentation", which opens the API Endpoints
+ * screen.
  */
 export function EndpointsCard({ signals }: { signals: HealthSignals }) {
   return (

@@ -129,7 +129,10 @@ function Body<T>({ query, unavailable, children }: { query: StatusQuery<T>; unav
   return <>{children(query.data)}</>;
 }
 
-/** Atlassian Integration (spec §2, D14): who it connects as, Jira and Confluence each with its last sync; the shared hourly budget. */
+/**
+ * Atlassian Integration (spec §2, docs/decisions.md#measured-numbers): who it connects as, Jira and
+ * Confluence each with its last sync; the shared hourly budget.
+ */
 export function AtlassianCard({ query }: { query: StatusQuery<AtlassianStatusDto> }) {
   return (
     <DashboardCard title="Atlassian Integration" description="Jira and Confluence" icon={Layers} busy={query.isPending}>
@@ -153,7 +156,10 @@ export function AtlassianCard({ query }: { query: StatusQuery<AtlassianStatusDto
   );
 }
 
-/** Bitbucket Integration (spec §2, D14): who it connects as, connection, workspace, repositories, the hourly budget. */
+/**
+ * Bitbucket Integration (spec §2, docs/decisions.md#measured-numbers): who it connects as,
+ * connection, workspace, repositories, the hourly budget.
+ */
 export function BitbucketCard({ query }: { query: StatusQuery<BitbucketStatusDto> }) {
   return (
     <DashboardCard title="Bitbucket Integration" description="Repositories and pull requests" icon={GitBranch} busy={query.isPending}>

@@ -6,9 +6,10 @@ import { cn } from "@/lib/utils";
 import { StatusDot } from "./status-dot";
 
 /**
- * The four stat cards (spec §2, D14): Server Status with uptime, Active SSE Connections, OAuth
- * Clients with live grants, API Requests/hour with the 429s among them. A figure the server could
- * not measure (null while its database is down) or stats that failed to load read "No data available".
+ * The four stat cards (spec §2, docs/decisions.md#measured-numbers): Server Status with uptime,
+ * Active SSE Connections, OAuth Clients with live grants, API Requests/hour with the 429s among
+ * them. A figure the server could not measure (null while its database is down) or stats that
+ * failed to load read "No data available".
  */
 export function StatCards({ stats, loading }: { stats: StatsDto | null | undefined; loading: boolean }) {
   const s = stats ?? null;

@@ -1,7 +1,8 @@
 /**
  * The dashboard's small rules, kept pure so they are tested without a browser: the status-code
- * bands (spec §9), a rate limit's percentage, and which endpoints the dashboard lists and how
- * each one's health is decided (D14, D19: real checks, not constants).
+ * bands (spec §9), a rate limit's percentage, and which endpoints the dashboard lists and how each
+ * one's health is decided (docs/decisions.md#measured-numbers, #view-documentation: real checks,
+ * not constants).
  */
 import { API_ENDPOINTS, type ApiEndpoint } from "@contract/stats";
 

@@ -1,8 +1,8 @@
 /**
- * The Logs screen's filters (spec section 2: search, status, method; issue 25: the MCP outcome,
- * and whether the console's own API calls are shown) and the two places they are
- * written: the address bar (a filtered view can be shared and reloaded) and the query string of
- * the list, summary and export calls (the server filters every matching row, D22).
+ * The Logs screen's filters (spec section 2: search, status, method; issue 25: the MCP outcome, and
+ * whether the console's own API calls are shown) and the two places they are written: the address
+ * bar (a filtered view can be shared and reloaded) and the query string of the list, summary and
+ * export calls (the server filters every matching row, docs/decisions.md#csv-export).
  */
 
 /** The server's limit on `search` (contract/logs.ts LogFilterSchema); the input enforces it too. */

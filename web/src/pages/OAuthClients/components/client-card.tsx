@@ -29,8 +29,8 @@ function Field({ label, children }: { label: string; children: ReactNode }) {
 /**
  * One OAuth client (spec section 2): name, created date, Active/Inactive, the delete button, the
  * client ID and secret with copy buttons, redirect URIs and scope badges; beyond the spec its type,
- * how it was registered, its live grants (D13: "active sessions") and its policy (issue 11: what
- * its AI may touch).
+ * how it was registered, its live grants (docs/decisions.md#oauth-authorization-server: "active
+ * sessions") and its policy (issue 11: what its AI may touch).
  */
 export function ClientCard({ client, canWrite, revealed, onToggleReveal, onAction }: ClientCardProps) {
   const headingId = `oauth-client-${client.id}-name`;

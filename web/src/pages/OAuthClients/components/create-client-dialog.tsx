@@ -20,7 +20,10 @@ import { HowToConnect } from "./how-to-connect";
 
 type Form = UseFormReturn<OAuthClientFormInput, unknown, z.output<typeof OAuthClientFormSchema>>;
 
-/** Spec section 5: scopes default to "read write", new clients are active; confidential by default (D7). */
+/**
+ * Spec section 5: scopes default to "read write", new clients are active; confidential by default
+ * (docs/decisions.md#oauth-client-secrets).
+ */
 const EMPTY: OAuthClientFormInput = { name: "", redirectUris: "", scopes: DEFAULT_SCOPES_TEXT, isActive: true, clientType: "confidential" };
 
 const SERVER_FIELDS = ["name", "redirectUris", "scopes", "isActive", "clientType"] as const;

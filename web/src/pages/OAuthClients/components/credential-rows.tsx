@@ -20,8 +20,9 @@ interface ClientSecretValueProps {
 }
 
 /**
- * The client secret (spec sections 2, 4 and 9; D7): 32 bullets until revealed for this client,
- * a copy button either way. A public client has none; a viewer is not sent it.
+ * The client secret (spec sections 2, 4 and 9; docs/decisions.md#oauth-client-secrets): 32 bullets
+ * until revealed for this client, a copy button either way. A public client has none; a viewer is
+ * not sent it.
  */
 export function ClientSecretValue({ client, revealed, onToggleReveal }: ClientSecretValueProps) {
   if (client.clientType === "public") return <SecretNote icon={ShieldCheck}>Public client: no secret, PKCE required</SecretNote>;
