@@ -83,7 +83,7 @@ export const toolsetsOfService = (service: "jira" | "confluence" | "bitbucket"):
 const SERVICE_NAMES = { jira: "Jira", confluence: "Confluence", bitbucket: "Bitbucket" } as const;
 
 /**
- * Why a client may not read a service through the raw proxy paths (D12), or null when it may.
+ * Why a client may not read a service through the raw proxy paths (docs/decisions.md#read-only-proxy), or null when it may.
  * The proxies pass any GET, so they honour no limit: a client restricted in any way for that
  * service is refused (issue 24 item 8): any allow-list, any of the service's tools switched off,
  * or any of its default toolsets off. Each reason names the rule, for the 403's message.

@@ -208,7 +208,7 @@ export function createContainer(deps: { database: Database; config: AppConfig; c
     if (!elsewhere) upstreamTargets.forget(kind);
     meter.forgetOutcomes(SERVICES_OF[kind]);
     for (const service of SERVICES_OF[kind]) http.resetCircuits(service);
-    // Tools of an integration switched on or off appear or disappear: listeners hear it (D11).
+    // Tools of an integration switched on or off appear or disappear: listeners hear it (docs/decisions.md#tools-and-client-policy).
     mcpBus.publish({ kind: "tools_list_changed" });
   });
   // The policy editor lists the new target's projects, spaces and repositories.

@@ -23,7 +23,7 @@ const INSTRUCTIONS =
 export const TOOLS_LIST_TTL_MS = 60_000;
 
 /**
- * Which services' tools are on offer: those whose integration is configured and active (D11).
+ * Which services' tools are on offer: those whose integration is configured and active (docs/decisions.md#tools-and-client-policy).
  * Read through the upstream targets' own short cache, so a tools/list costs no query.
  */
 export function createToolAvailability(targets: UpstreamTargets) {
@@ -199,7 +199,7 @@ export function createMcpCore(deps: McpCoreDeps) {
 export type McpCore = ReturnType<typeof createMcpCore>;
 
 /**
- * The MCP server, one instance per request (both eras are served statelessly, D8). Nothing is
+ * The MCP server, one instance per request (both eras are served statelessly, docs/decisions.md#mcp-transports). Nothing is
  * registered per request: tool definitions are computed once (toolDefinition caches them), and
  * the handlers only filter and dispatch.
  */

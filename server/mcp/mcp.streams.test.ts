@@ -201,7 +201,7 @@ describe("MCP event streams", () => {
   });
 });
 
-describe("MCP stream limits (docs/decisions.md#rate-limits)", () => {
+describe("MCP stream limits", () => {
   let rig: McpRig;
   mcpRigForFile((r) => (rig = r), { RATE_LIMIT_SSE_MAX_CONCURRENT: 2, RATE_LIMIT_SSE_PER_MINUTE: 4 });
 

@@ -24,7 +24,7 @@ export interface OAuthRoutesOptions {
   dynamicRegistration: boolean;
   /** Whether https client ids (Client ID Metadata Documents) are accepted. */
   metadataDocuments: boolean;
-  /** D16: requests per window per IP on the OAuth endpoints. */
+  /** docs/decisions.md#rate-limits: requests per window per IP on the OAuth endpoints. */
   rateLimit: { requests: number; windowMinutes: number };
 }
 
@@ -51,7 +51,7 @@ export function authorizationServerMetadata(issuer: string, dynamicRegistration:
   };
 }
 
-/** D16: OAuth endpoints, N requests per window per IP; 429 with Retry-After. */
+/** docs/decisions.md#rate-limits: OAuth endpoints, N requests per window per IP; 429 with Retry-After. */
 function oauthRateLimit(options: OAuthRoutesOptions["rateLimit"]): RequestHandler {
   const limiter = new RateLimiterMemory({ points: options.requests, duration: options.windowMinutes * 60 });
   return (req, res, next) => {
@@ -211,7 +211,7 @@ function clientCredentialsGrant(tokens: OAuthTokensService): RequestHandler {
 }
 
 /**
- * The OAuth 2.1 authorization server (D13) at the app's root: /oauth/* and the well-known
+ * The OAuth 2.1 authorization server (docs/decisions.md#oauth-authorization-server) at the app's root: /oauth/* and the well-known
  * metadata. Parsing, PKCE and RFC 6749 error bodies come from the MCP SDK's handlers.
  */
 export function oauthRoutes(options: OAuthRoutesOptions): Router {

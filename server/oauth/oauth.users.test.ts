@@ -4,7 +4,7 @@ import type { TestClient } from "../test/http-client";
 import { pkce } from "../test/oauth";
 import { authorizeUrl, callProtected, createClient, credentialsOf, obtainTokens, rigForFile, tokenRequest, type Rig } from "./oauth.adversarial.helpers";
 
-/** What a consenting user may hand on, and how their OAuth access follows their account (D3, D4). */
+/** What a consenting user may hand on, and how their OAuth access follows their account (docs/decisions.md#roles-and-permissions, #inactive-users). */
 describe("OAuth: consenting users", () => {
   let rig: Rig;
   rigForFile((_sandbox, r) => {

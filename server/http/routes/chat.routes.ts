@@ -19,7 +19,7 @@ function abortOnClose(req: Request, res: Response): AbortSignal {
   return controller.signal;
 }
 
-/** D3: any signed-in active user may chat; conversations are their own (D21). */
+/** docs/decisions.md#roles-and-permissions: any signed-in active user may chat; conversations are their own (docs/decisions.md#chat-conversations). */
 export function chatRoutes(deps: { chat: ChatService }): Router {
   const { chat } = deps;
   const router = Router();
@@ -29,7 +29,7 @@ export function chatRoutes(deps: { chat: ChatService }): Router {
   });
 
   /**
-   * Spec §7: the answer is the assistant message (plus its conversation id, D21). With
+   * Spec §7: the answer is the assistant message (plus its conversation id, docs/decisions.md#chat-conversations). With
    * `Accept: text/event-stream` the same turn streams as events (contract/chat.ts ChatStreamEvent).
    */
   router.post("/chat/send", signedIn, async (req, res) => {

@@ -16,7 +16,7 @@ const revealFor = (req: Request): NameReveal => ({ clients: req.session?.permiss
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** Request Logs screen (spec §7, D22): newest first, filtered, paged by cursor; totals and the CSV over the same filters. */
+/** Request Logs screen (spec §7, docs/decisions.md#csv-export): newest first, filtered, paged by cursor; totals and the CSV over the same filters. */
 export function logsRoutes(deps: { requestLog: RequestLogService; toolCalls: Pick<ToolCallsService, "forRequest">; clock: Clock; log: Logger }): Router {
   const router = Router();
 
@@ -36,7 +36,7 @@ export function logsRoutes(deps: { requestLog: RequestLogService; toolCalls: Pic
     res.json(await deps.requestLog.summary(parseInput(LogFilterSchema, req.query)));
   });
 
-  // D22: every matching row, streamed a page at a time (memory stays flat), respecting backpressure.
+  // docs/decisions.md#csv-export: every matching row, streamed a page at a time (memory stays flat), respecting backpressure.
   router.get("/admin/logs/export", can("logs.read"), async (req, res) => {
     const filter = parseInput(LogFilterSchema, req.query);
     const rows = deps.requestLog.matching(filter);

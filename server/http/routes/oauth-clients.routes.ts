@@ -18,7 +18,7 @@ const clientIdParam = (value: unknown): string => {
   return value;
 };
 
-/** OAuth Clients screen (spec section 7; D7) and the consent page's two calls. */
+/** OAuth Clients screen (spec section 7; docs/decisions.md#oauth-client-secrets) and the consent page's two calls. */
 export function oauthClientsRoutes(deps: {
   clients: OAuthClientsService;
   consent: Pick<OAuthConsentService, "consentRequest" | "decide">;
@@ -31,7 +31,7 @@ export function oauthClientsRoutes(deps: {
   const PolicySchema = clientPolicySchemaFor(policyOptions.toolNames);
 
   router.get("/admin/oauth-clients", can("oauth-clients.read"), async (req, res) => {
-    // D7: secrets only for those who manage clients.
+    // docs/decisions.md#oauth-client-secrets: secrets only for those who manage clients.
     res.json((await clients.list({ withSecrets: req.session?.permissions.has("oauth-clients.write") ?? false })).map(toOAuthClientDto));
   });
   router.post("/admin/oauth-clients", can("oauth-clients.write"), async (req, res) => {

@@ -3,7 +3,7 @@ import { toEndpointStatDto, toStatsDto, toTrafficMinuteDto } from "../../modules
 import type { StatsService } from "../../modules/stats/stats.service";
 import { can } from "../middleware/access";
 
-/** The dashboard's figures and the API Endpoints screen's medians (spec §3 Stats, D14): modules/stats measures them. */
+/** The dashboard's figures and the API Endpoints screen's medians (spec §3 Stats, docs/decisions.md#measured-numbers): modules/stats measures them. */
 export function statsRoutes(deps: { stats: StatsService; startedAt: Date }): Router {
   const router = Router();
   const stats: RequestHandler = async (_req, res) => {

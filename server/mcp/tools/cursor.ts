@@ -1,7 +1,7 @@
 import { timingSafeEqual } from "node:crypto";
 import { z } from "zod";
 import type { SecretBox } from "../../lib/secret-box";
-import { ToolError } from "./tool";
+import { ToolError } from "./tool-error";
 
 const PURPOSE = "mcp tool cursor";
 const TAG_BYTES = 16;

@@ -23,22 +23,7 @@ export const WRITES = { readOnlyHint: false, destructiveHint: false, idempotentH
 /** The hints of a tool that deletes or merges: hidden everywhere by MCP_DESTRUCTIVE_TOOLS=false. */
 export const DESTRUCTIVE = { ...WRITES, destructiveHint: true } as const;
 
-/**
- * A failure a tool explains itself (an unknown transition name, nothing to change): it becomes a
- * tool result with `isError` and this sentence, which says what to do instead.
- */
-export class ToolError extends Error {
-  override name = "ToolError";
-  /**
-   * Set when the failure, though handled, means something went wrong that should not have (a
-   * search answered outside the client's allow-list): callTool also logs it as a warning.
-   */
-  readonly warning: { event: string; details: Record<string, unknown> } | undefined;
-  constructor(message: string, warning?: { event: string; details: Record<string, unknown> }) {
-    super(message);
-    this.warning = warning;
-  }
-}
+export { ToolError } from "./tool-error";
 
 /** What a tool hands back: `structured` must satisfy the tool's output schema; `text` is the compact rendering a model reads. */
 export interface ToolOutput<T> {

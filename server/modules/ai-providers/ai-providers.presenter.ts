@@ -3,7 +3,7 @@ import type { AiProviderRow } from "../../db/schema";
 
 /**
  * The only way a provider row leaves the server: an allow-list, so the sealed key never can
- * (D6: the key's last four characters are all anyone is shown).
+ * (docs/decisions.md#write-only-secrets: the key's last four characters are all anyone is shown).
  */
 export const toAiProviderDto = (row: AiProviderRow): AiProvider => ({
   id: row.id,

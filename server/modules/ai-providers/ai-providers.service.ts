@@ -31,7 +31,7 @@ export const aiProviderKeyPurpose = (id: string): string => `ai-provider-key:${i
 
 export const AI_PROVIDER_NOT_FOUND = "AI provider not found";
 export const AI_PROVIDER_INACTIVE = "This AI provider is inactive. Activate it on the AI Providers screen, or choose another.";
-/** D6: a write-only key is never sent somewhere its owner did not send it. */
+/** docs/decisions.md#write-only-secrets: a write-only key is never sent somewhere its owner did not send it. */
 export const AI_PROVIDER_KEY_AGAIN = "Enter the API key again: the stored one is not sent to a changed provider or base URL";
 
 /** What the audit trail keeps of a provider: no key, not even its hint. */
@@ -42,7 +42,7 @@ const COMPATIBLE: AiProviderKind = "openai-compatible";
 const invalid = (field: string, message: string) => new AppError("validation_failed", message, { fields: { [field]: message } });
 
 /**
- * AI providers (spec §2 AI Providers, §5; D5, D6): their keys sealed at rest and write-only,
+ * AI providers (spec §2 AI Providers, §5; docs/decisions.md#secrets-at-rest, #write-only-secrets): their keys sealed at rest and write-only,
  * each change and its audit row in one transaction. `resolveForCall` is where the chat gets a
  * provider with its key opened; the Test action is the only other place a key is opened.
  */
@@ -114,7 +114,7 @@ export function createAiProvidersService(deps: {
     },
 
     /**
-     * The form's fields or only isActive (spec §7). A blank key keeps the stored one (D6), unless
+     * The form's fields or only isActive (spec §7). A blank key keeps the stored one (docs/decisions.md#write-only-secrets), unless
      * the provider or its base URL changes: then the stored key is not carried to the new place
      * (the hosted kinds ask for it again; an OpenAI-compatible server, which may need none, goes
      * without).

@@ -52,7 +52,7 @@ export interface ChatServiceDeps {
 }
 
 /**
- * D3 and issue 13: the chat reads with the signed-in user's MCP permission (mcp.read: the read
+ * docs/decisions.md#roles-and-permissions and issue 13: the chat reads with the signed-in user's MCP permission (mcp.read: the read
  * scope). It does not write to Jira, Confluence or Bitbucket, even for users holding mcp.write:
  * a chat answer that changes an issue needs a confirmation step in the conversation, which the
  * console does not have yet; an MCP client with the write scope asks its user itself.

@@ -27,7 +27,7 @@ export const presentConnection = (row: SseConnectionRow): SseConnectionDto => ({
 });
 
 /**
- * The connection registry (D8): every live long-lived stream is a row, so the console and other
+ * The connection registry (docs/decisions.md#mcp-transports): every live long-lived stream is a row, so the console and other
  * instances see it. The process holding a stream reports it opened, alive (heartbeats) and
  * closed; rows a dead process left are swept.
  */

@@ -6,7 +6,7 @@ import { createFakeClock } from "../../test/fake-clock";
 import type { TestClient } from "../../test/http-client";
 import { startTestApp, type TestApp } from "../../test/test-app";
 
-/** The connection registry (D8, spec §7 SSE Connections) and its admin API. */
+/** The connection registry (docs/decisions.md#mcp-transports, spec §7 SSE Connections) and its admin API. */
 describe("connection registry", () => {
   let t: TestApp;
   let admin: TestClient;

@@ -28,7 +28,7 @@ export function createIntegrationConfigService(deps: { repos: Repos; transact: T
   /**
    * @param boundTo the settings the secret is sent with (where and as whom): when one of them
    *   changes, the stored secret is not carried over, or a write-only token could be sent to a
-   *   host of the editor's choosing (D6).
+   *   host of the editor's choosing (docs/decisions.md#write-only-secrets).
    */
   async function save(kind: IntegrationKind, settings: Record<string, string>, secret: string | undefined, isActive: boolean, actor: Actor, secretField: "apiToken" | "appPassword", boundTo: string[]): Promise<IntegrationConfigRow> {
     const row = await transact(async (r) => {

@@ -10,7 +10,7 @@ import type { UpstreamTargets } from "./upstream-targets";
 
 /** Outcomes older than this are checked again when a status is asked for. */
 const PROBE_FRESH_MS = 5 * 60_000;
-/** A status answer never waits longer than this for a probe (D24: a dead upstream never blocks the console). */
+/** A status answer never waits longer than this for a probe (docs/decisions.md#upstream-timeouts-and-retries: a dead upstream never blocks the console). */
 const STATUS_WAIT_MS = 3_000;
 /** Confluence's v2 listing has no total: spaces are counted page by page up to this many ("1,000+"). */
 const SPACE_COUNT_CAP = 1_000;
@@ -34,7 +34,7 @@ const NO_ATLASSIAN_REACH: AtlassianReachDto = { account: null, jiraProjectCount:
 const NO_BITBUCKET_REACH = { account: null, checkedAt: null, workspaceName: null, repositoryCount: null };
 
 /**
- * Connection tests and the status cards (D14): connected means the last call reached the service
+ * Connection tests and the status cards (docs/decisions.md#measured-numbers): connected means the last call reached the service
  * and was accepted; last sync is the last successful call (kept across restarts); usage is the
  * meter's. A status older than five minutes is refreshed by a probe, one at a time per service.
  * It reads the configuration, the meter (kept across restarts by the sync recorder), and the

@@ -2,7 +2,7 @@ import type { AtlassianConfigDto, BitbucketConfigDto } from "../../../contract/i
 import type { IntegrationConfigRow } from "../../db/schema";
 
 // The only ways a stored integration leaves the server: allow-lists, so the sealed secret never
-// can (D6: the secret is write-only; its last four characters are the hint).
+// can (docs/decisions.md#write-only-secrets: the secret is write-only; its last four characters are the hint).
 
 export const toAtlassianConfigDto = (row: IntegrationConfigRow | undefined): AtlassianConfigDto => ({
   configured: Boolean(row),

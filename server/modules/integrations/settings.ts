@@ -40,7 +40,7 @@ export function maskDatabaseUrl(url: string): string {
   }
 }
 
-/** GET /api/admin/config: the settings the server runs with (D16, D20), secrets masked. */
+/** GET /api/admin/config: the settings the server runs with (docs/decisions.md#rate-limits, #environment-and-port), secrets masked. */
 export function serverSettings(config: SettingsConfig): ConfigEntry[] {
   return [
     { key: CONFIG_KEYS.port, value: String(config.PORT) },

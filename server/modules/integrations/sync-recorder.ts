@@ -11,7 +11,7 @@ const PERSIST_EVERY_MS = 60_000;
 export type LearnedReach = Omit<UpstreamReach, "target" | "checkedAt">;
 
 /**
- * Last sync survives a restart (D14): the meter's outcomes are written through, a success at most
+ * Last sync survives a restart (docs/decisions.md#measured-numbers): the meter's outcomes are written through, a success at most
  * once a minute per service, and read back into the meter at start. The only writer of
  * upstream_sync; it hears outcomes through the event bus (subscribed in container.ts). It also
  * keeps what connection checks learned about each service's account and reach (issue 25), in the

@@ -90,7 +90,7 @@ export function createUpstreamTargets(deps: { repo: IntegrationsRepo; secretBox:
 
     target,
 
-    /** D12: a read-only pass-through GET of an upstream path (with its query), on the stored credentials. */
+    /** docs/decisions.md#read-only-proxy: a read-only pass-through GET of an upstream path (with its query), on the stored credentials. */
     async proxyGet(service: UpstreamService, pathAndQuery: string): Promise<{ status: number; body: string; contentType: string | undefined }> {
       const res = await http.request<string>(service, await target(service), { path: pathAndQuery, accept: "raw" });
       const type = res.headers["content-type"];

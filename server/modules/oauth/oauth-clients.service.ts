@@ -2,7 +2,7 @@ import { OPEN_POLICY, type ClientPolicy } from "../../../contract/policy";
 import { randomBytes } from "node:crypto";
 import { CustomOAuthError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
 import type { OAuthClientInformationFull } from "@modelcontextprotocol/sdk/shared/auth.js";
-import type { RegistrationRequest } from "../../oauth/registration";
+import type { RegistrationRequest } from "../../../contract/oauth";
 import { isMetadataDocumentUrl, type ClientMetadataDocuments } from "../../oauth/client-metadata-documents";
 import type { Logger } from "../../lib/logger";
 import type { EventBus } from "../../lib/event-bus";
@@ -44,7 +44,7 @@ const selfDescribed = (scope: string | undefined, grantTypes: string[] | undefin
 const NOT_FOUND = "OAuth client not found";
 
 /**
- * OAuth clients (D7): made on the console or by dynamic registration, secrets sealed at rest.
+ * OAuth clients (docs/decisions.md#oauth-client-secrets): made on the console or by dynamic registration, secrets sealed at rest.
  * Anything that ends a client's tokens (delete, deactivate, new secret) is told on the event bus
  * ("oauth.client-revoked"), so cached token checks are dropped at once.
  */
@@ -178,7 +178,7 @@ export function createOAuthClientsService(deps: {
       return view(row, true);
     },
 
-    /** Deletes the client with its grants and tokens (D13: its tokens stop working at once). */
+    /** Deletes the client with its grants and tokens (docs/decisions.md#oauth-authorization-server: its tokens stop working at once). */
     async delete(clientId: string, actor: Actor): Promise<void> {
       await transact(async (r) => {
         const row = await r.oauthClientsRepo.delete(clientId);

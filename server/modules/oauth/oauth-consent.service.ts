@@ -8,7 +8,7 @@ import { registeredViaOf } from "./oauth-clients.presenter";
 import { acceptScopes, randomToken, resourceRules, sha256, type OAuthClient, type OAuthServerSettings } from "./oauth-grant-rules";
 import type { OAuthGrantsRepo } from "./oauth-grants.repo";
 
-/** What the consenting user may hand on: any access needs mcp.read, the write scope mcp.write (D3, issue 9). */
+/** What the consenting user may hand on: any access needs mcp.read, the write scope mcp.write (docs/decisions.md#roles-and-permissions, issue 9). */
 export interface ConsentingUser {
   mayConsent: boolean;
   mayGrantWrite: boolean;

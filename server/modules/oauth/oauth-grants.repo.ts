@@ -151,7 +151,7 @@ export function createOAuthGrantsRepo(db: Db) {
       await db.update(oauthTokens).set({ revokedAt: at }).where(and(eq(oauthTokens.tokenHash, tokenHash), isNull(oauthTokens.revokedAt)));
     },
 
-    /** Live grants: the dashboard's "active OAuth sessions" (D13). */
+    /** Live grants: the dashboard's "active OAuth sessions" (docs/decisions.md#oauth-authorization-server). */
     async countLiveGrants(now: Date): Promise<number> {
       const [row] = await db
         .select({ n: sql<number>`count(*)::int` })

@@ -151,7 +151,7 @@ export function createOAuthTokensService(deps: { repo: OAuthGrantsRepo; clock: C
       }
     },
 
-    /** The bearer guard's check (D9): cached, so a protected request costs a hash and a map lookup. */
+    /** The bearer guard's check (docs/decisions.md#bearer-tokens-and-scopes): cached, so a protected request costs a hash and a map lookup. */
     async verifyAccessToken(token: string): Promise<AuthInfo> {
       const hash = sha256(token);
       const nowMs = now().getTime();
@@ -181,7 +181,7 @@ export function createOAuthTokensService(deps: { repo: OAuthGrantsRepo; clock: C
     /** Drops every cached token check (something elsewhere revoked access). */
     forgetVerified: () => verified.clear(),
 
-    /** Live grants: "active OAuth sessions" on the dashboard (D13). */
+    /** Live grants: "active OAuth sessions" on the dashboard (docs/decisions.md#oauth-authorization-server). */
     liveGrants: () => repo.countLiveGrants(now()),
     prune: () => repo.prune(now(), settings.refreshGraceSeconds),
   };

@@ -10,7 +10,7 @@ import type { IntegrationKind } from "../integrations/integrations.repo";
 const DEFAULT_CACHE_MS = 60_000;
 /** A failed listing is kept this long: a down integration is not asked again by every dialog. */
 const FAILURE_CACHE_MS = 5_000;
-/** The answer never waits longer than this for an integration (D24: a dead upstream never blocks the console). */
+/** The answer never waits longer than this for an integration (docs/decisions.md#upstream-timeouts-and-retries: a dead upstream never blocks the console). */
 const DEFAULT_WAIT_MS = 4_000;
 
 type Listings = {

@@ -165,7 +165,7 @@ export function createRequestLogRepo(db: Db) {
       return { total, successful, errors: total - successful, durationMsSum: Number(row?.durationMsSum ?? 0) };
     },
 
-    /** Requests from the minute of `since` on, and the 429s among them (D14), from the per-minute sums. */
+    /** Requests from the minute of `since` on, and the 429s among them (docs/decisions.md#measured-numbers), from the per-minute sums. */
     async countSince(since: Date): Promise<{ total: number; rateLimited: number }> {
       const [row] = await db
         .select({

@@ -29,7 +29,7 @@ const scopeOf = (q: LogQuery): string => cursorScope("request-log", { ...filterO
 
 const badCursor = () => new AppError("validation_failed", "cursor is not an X-Next-Cursor this server gave for these filters; start again without it", { fields: { cursor: "cursor is not an X-Next-Cursor this server gave for these filters; start again without it" } });
 
-/** D15: the request log, written in batches off the request path (lib/batch-writer.ts), and read by the Logs screen and the dashboard. */
+/** docs/decisions.md#request-log: the request log, written in batches off the request path (lib/batch-writer.ts), and read by the Logs screen and the dashboard. */
 export function createRequestLogService(
   deps: {
     repo: RequestLogRepo;
@@ -103,7 +103,7 @@ export function createRequestLogService(
       }
     },
 
-    /** Requests in the last `windowMs` and the 429s among them (the dashboard's figures, D14), counted by minute. */
+    /** Requests in the last `windowMs` and the 429s among them (the dashboard's figures, docs/decisions.md#measured-numbers), counted by minute. */
     countSince: (windowMs: number) => deps.repo.countSince(ago(windowMs - 60_000)),
     /** Per endpoint, the last hour's requests and median duration (over its most recent `cap` rows). */
     endpointMedians: (endpoints: Parameters<RequestLogRepo["endpointMedians"]>[1], cap = 50_000) => deps.repo.endpointMedians(ago(3_600_000), endpoints, cap),

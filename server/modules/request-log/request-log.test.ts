@@ -13,7 +13,7 @@ import { createCursors } from "../../lib/cursor";
 import { createSecretBox } from "../../lib/secret-box";
 import { createRequestLogService } from "./request-log.service";
 
-/** D15: the request log, its batching, the admin API over it, and retention. */
+/** docs/decisions.md#request-log: the request log, its batching, the admin API over it, and retention. */
 describe("request log", () => {
   let t: TestApp;
   let admin: TestClient;

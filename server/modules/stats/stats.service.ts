@@ -35,7 +35,7 @@ export interface TrafficMinute {
 }
 
 /**
- * The dashboard's figures (spec §3 Stats, D14). Each is a count over a small table or an index:
+ * The dashboard's figures (spec §3 Stats, docs/decisions.md#measured-numbers). Each is a count over a small table or an index:
  * active registry rows, clients, live grants, and the request log's per-minute sums, so the answer
  * costs the same with a million log rows as with ten.
  */
@@ -63,7 +63,7 @@ export function createStatsService(deps: {
       }
     },
 
-    /** The API Endpoints screen's measured medians (D14), in API_ENDPOINTS' order. */
+    /** The API Endpoints screen's measured medians (docs/decisions.md#measured-numbers), in API_ENDPOINTS' order. */
     async endpoints(): Promise<EndpointFigures[]> {
       const measured = await requestLog.endpointMedians(TIMED);
       return API_ENDPOINTS.map((e) => {

@@ -4,7 +4,7 @@ import { signIn } from "../../test/factories";
 import { startTestApp, type TestApp } from "../../test/test-app";
 import { ensureFirstAdmin, FIRST_ADMIN_USERNAME } from "./first-admin";
 
-describe("the first administrator (D2)", () => {
+describe("the first administrator", () => {
   let t: TestApp;
   const log = pino({ level: "silent" });
   beforeEach(async () => {

@@ -9,7 +9,7 @@ import type { UsersRepo } from "./users.repo";
 export const FIRST_ADMIN_USERNAME = "admin";
 
 /**
- * D2: the first start on an empty database creates `admin`. Its password is ADMIN_PASSWORD, or
+ * docs/decisions.md#first-administrator: the first start on an empty database creates `admin`. Its password is ADMIN_PASSWORD, or
  * generated and printed once; it is never stored anywhere but as an argon2id hash. Safe when two
  * instances start together: the unique username lets only one insert win, and only the winner prints.
  * Needs the built-in roles in place (RolesService.syncBuiltins) to grant `admin`.

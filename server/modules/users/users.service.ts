@@ -135,7 +135,7 @@ export function createUsersService(deps: {
           if (before.isActive && !after.isActive) {
             await assertAdminRemains(r);
             await r.sessionsRepo.deleteForUser(id);
-            // D4 for MCP clients too: what the user consented to ends with the account.
+            // docs/decisions.md#inactive-users for MCP clients too: what the user consented to ends with the account.
             await r.oauthGrantsRepo.revokeGrantsOfUser(id, "user deactivated", deps.clock.now());
           }
           if (passwordHash) await r.sessionsRepo.deleteForUser(id, actor.userId === id ? (actor.sessionId ?? undefined) : undefined);

@@ -1,6 +1,6 @@
 /**
  * Atlassian Document Format (Jira descriptions and comments) to Markdown for a model to read
- * (D11). Unknown nodes keep their text; extensions and macros become a readable marker.
+ * (docs/decisions.md#tools-and-client-policy). Unknown nodes keep their text; extensions and macros become a readable marker.
  * https://developer.atlassian.com/cloud/jira/platform/apis/document/structure/
  */
 export interface AdfNode {

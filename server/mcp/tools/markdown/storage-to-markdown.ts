@@ -1,7 +1,7 @@
 import { replaceMacrosWithMarkers } from "./macros";
 
 /**
- * Confluence storage format (XHTML with ac:/ri: elements) to Markdown for a model to read (D11).
+ * Confluence storage format (XHTML with ac:/ri: elements) to Markdown for a model to read (docs/decisions.md#tools-and-client-policy).
  * A small tag walker, not a full HTML parser: it handles what Confluence writes (headings,
  * paragraphs, lists, tables, code macros, links, emphasis) and keeps other macros as a marker.
  */
