@@ -7,18 +7,30 @@ import tseslint from "typescript-eslint";
  * The boundaries: value imports a layer may not make (type imports are allowed: a shape is not a
  * dependency at run time).
  */
-const NO_TEST_CODE = { regex: "(^|/)(sandbox|e2e)(/|$)|(^|/)server/test(/|$)|^(\\.\\./)+test/|^\\./test/", message: "Production code never imports the sandbox, e2e or test code." };
+const NO_TEST_CODE = {
+  regex: "(^|/)(sandbox|e2e)(/|$)|(^|/)server/test(/|$)|^(\\.\\./)+test/|^\\./test/",
+  message: "Production code never imports the sandbox, e2e or test code.",
+};
 const NO_SERVER_OR_WEB = { regex: "^(\\.\\./)+(server|web)/", message: "contract/ is shared by server and console: it imports neither." };
-const NO_SERVER = { regex: "^(\\.\\./)+server/", message: "The console reaches the server over HTTP only; shared shapes live in contract/." };
-const NO_DATABASE = { regex: "(^|/)db/(client|schema)$|^drizzle-orm", message: "Repos are the only code touching the database (server/modules/*/*.repo.ts)." };
+const NO_SERVER = {
+  regex: "^(\\.\\./)+server/",
+  message: "The console reaches the server over HTTP only; shared shapes live in contract/.",
+};
+const NO_DATABASE = {
+  regex: "(^|/)db/(client|schema)$|^drizzle-orm",
+  message: "Repos are the only code touching the database (server/modules/*/*.repo.ts).",
+};
 const NO_REPOS = { regex: "(^|/)(repos|[\\w-]+\\.repo)$", message: "Routes are adapters: they call a module's service, never a repo." };
 const ONLY_THE_CONTEXT = {
   regex: "(^|/)(modules|db|http)/|(^|/)repos$|(^|/)upstream/(http|[\\w-]+\\.client)$",
-  message: "Tools reach upstream only through their context (ToolContext): types from the clients, never the clients, modules or the database themselves.",
+  message:
+    "Tools reach upstream only through their context (ToolContext): types from the clients, never the clients, modules or the database themselves.",
 };
 
 export default tseslint.config(
-  { ignores: ["dist/**", "node_modules/**", "data/**", "test-results/**", "playwright-report/**", "coverage/**", "server/db/migrations/**"] },
+  {
+    ignores: ["dist/**", "node_modules/**", "data/**", "test-results/**", "playwright-report/**", "coverage/**", "server/db/migrations/**"],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -47,7 +59,8 @@ export default tseslint.config(
       "no-restricted-syntax": [
         "error",
         {
-          selector: "CallExpression[callee.name=/^(before|after)(All|Each)$/] CallExpression:matches([callee.name=/^(it|test|describe)$/], [callee.object.name=/^(it|test|describe)$/], [callee.callee.object.name=/^(it|test|describe)$/])",
+          selector:
+            "CallExpression[callee.name=/^(before|after)(All|Each)$/] CallExpression:matches([callee.name=/^(it|test|describe)$/], [callee.object.name=/^(it|test|describe)$/], [callee.callee.object.name=/^(it|test|describe)$/])",
           message: "A test declared inside a hook never runs: declare it at the suite's top level.",
         },
       ],

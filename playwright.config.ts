@@ -19,7 +19,16 @@ const dataDir = join(tmpdir(), `bridgekeeper-e2e-${E2E_PORT}`);
 /** Debian's Chromium, never a downloaded browser; flags that keep it off the (closed) network. */
 const chromium = {
   executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-  args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"],
+  args: [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+  ],
 };
 
 export default defineConfig({
@@ -46,9 +55,18 @@ export default defineConfig({
   // configuration at the sandbox, which the Configuration screen's tests start from "Not
   // configured" and change: they run after the rest.
   projects: [
-    { name: "chromium", testIgnore: ["chat.spec.ts", "oauth-policy-editor.spec.ts"], use: { ...devices["Desktop Chrome"], launchOptions: chromium } },
+    {
+      name: "chromium",
+      testIgnore: ["chat.spec.ts", "oauth-policy-editor.spec.ts"],
+      use: { ...devices["Desktop Chrome"], launchOptions: chromium },
+    },
     { name: "chat", testMatch: "chat.spec.ts", dependencies: ["chromium"], use: { ...devices["Desktop Chrome"], launchOptions: chromium } },
-    { name: "policy-editor", testMatch: "oauth-policy-editor.spec.ts", dependencies: ["chromium"], use: { ...devices["Desktop Chrome"], launchOptions: chromium } },
+    {
+      name: "policy-editor",
+      testMatch: "oauth-policy-editor.spec.ts",
+      dependencies: ["chromium"],
+      use: { ...devices["Desktop Chrome"], launchOptions: chromium },
+    },
   ],
   // The built server (npm run build first) on a fresh PGlite data directory, the sandbox, and the
   // fake AI providers.

@@ -25,7 +25,16 @@ const dataDir = process.env.SHOTS_APP_DIR ? "./data" : join(tmpdir(), `bridgekee
 /** Debian's Chromium, never a downloaded browser; flags that keep it off the (closed) network (as playwright.config.ts). */
 const chromium = {
   executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-  args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"],
+  args: [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+  ],
 };
 
 export default defineConfig({

@@ -15,8 +15,7 @@ const shared = { testTimeout: 20_000, hookTimeout: 60_000, isolate: false } as c
  */
 const postgresAvailable =
   Boolean(process.env.TEST_DATABASE_URL) ||
-  (existsSync("/usr/lib/postgresql") &&
-    readdirSync("/usr/lib/postgresql").some((v) => existsSync(`/usr/lib/postgresql/${v}/bin/initdb`)));
+  (existsSync("/usr/lib/postgresql") && readdirSync("/usr/lib/postgresql").some((v) => existsSync(`/usr/lib/postgresql/${v}/bin/initdb`)));
 
 if (!postgresAvailable) {
   console.warn("PostgreSQL not available (no TEST_DATABASE_URL, no /usr/lib/postgresql/*/bin/initdb): running on PGlite only.");
@@ -53,7 +52,9 @@ function databaseTestFiles(): string[] {
     return importsOf(file).some((f) => reaches(f, seen));
   };
   const tests = (dir: string): string[] =>
-    readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? tests(join(dir, e.name)) : e.name.endsWith(".test.ts") ? [join(dir, e.name)] : []));
+    readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+      e.isDirectory() ? tests(join(dir, e.name)) : e.name.endsWith(".test.ts") ? [join(dir, e.name)] : [],
+    );
   return tests(resolve(root, "server"))
     .filter((file) => !/^\/\/ @pglite-only: /m.test(readFileSync(file, "utf8")))
     .filter((file) => reaches(file))
@@ -68,10 +69,20 @@ export default defineConfig({
     projects: [
       // The console's pure logic (formatters, parsers): no database, no browser.
       {
-        resolve: { alias: { "@contract": new URL("./contract", import.meta.url).pathname, "@": new URL("./web/src", import.meta.url).pathname } },
+        resolve: {
+          alias: { "@contract": new URL("./contract", import.meta.url).pathname, "@": new URL("./web/src", import.meta.url).pathname },
+        },
         test: { ...shared, name: "web", include: ["web/src/**/*.test.ts"] },
       },
-      { test: { ...shared, name: "pglite", include: ["server/**/*.test.ts", "contract/**/*.test.ts", "sandbox/**/*.test.ts"], env: { TEST_DB: "pglite" }, globalSetup: ["server/test/pglite-global-setup.ts", "server/test/conformance-global-setup.ts"] } },
+      {
+        test: {
+          ...shared,
+          name: "pglite",
+          include: ["server/**/*.test.ts", "contract/**/*.test.ts", "sandbox/**/*.test.ts"],
+          env: { TEST_DB: "pglite" },
+          globalSetup: ["server/test/pglite-global-setup.ts", "server/test/conformance-global-setup.ts"],
+        },
+      },
       ...(postgresAvailable
         ? [
             {

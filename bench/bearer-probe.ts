@@ -28,9 +28,18 @@ export async function measure(batches = 200) {
   const database = await openDatabase({ kind: "pglite", dataDir: null });
   await database.migrate();
   const config = { ...parseEnv({ NODE_ENV: "test" }), PUBLIC_URL: "http://127.0.0.1:5000" };
-  const container = createContainer({ database, config, clock: systemClock, log: createLogger({ level: "silent" }), secretBox: createSecretBox(randomBytes(32)) });
+  const container = createContainer({
+    database,
+    config,
+    clock: systemClock,
+    log: createLogger({ level: "silent" }),
+    secretBox: createSecretBox(randomBytes(32)),
+  });
   const actor = { userId: null, username: "bench", ip: null };
-  const created = await container.services.oauthClients.create({ name: "bench", redirectUris: ["https://app.example.com/cb"], scopes: ["read", "write"], isActive: true, clientType: "confidential" }, actor);
+  const created = await container.services.oauthClients.create(
+    { name: "bench", redirectUris: ["https://app.example.com/cb"], scopes: ["read", "write"], isActive: true, clientType: "confidential" },
+    actor,
+  );
   const client = (await container.services.oauthClients.forOAuth(created.clientId))!;
   const { access_token } = await container.services.oauthTokens.clientCredentials(client, undefined, undefined);
   const verifier = container.services.oauthTokens;

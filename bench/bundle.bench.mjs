@@ -5,7 +5,6 @@ import { gzipSync } from "node:zlib";
 import { chromium } from "@playwright/test";
 import { CHROMIUM, contractModule, fmt, requireBuild, startServer } from "./lib.mjs";
 
-
 export async function run() {
   requireBuild();
   const { NAV_ITEMS } = await contractModule("navigation");
@@ -53,14 +52,22 @@ export async function run() {
       await ownSettled();
       const added = [...own].filter(([url]) => !before.has(url)).map(([, v]) => v);
       const js = added.filter((v) => v.type === "script");
-      routes.push({ name: `then ${item.path} (${item.label}), JS beyond the dashboard (gzip)`, median: `${fmt(js.reduce((n, v) => n + v.gzip, 0) / 1024, 1)} KB`, runs: `${js.length} files` });
+      routes.push({
+        name: `then ${item.path} (${item.label}), JS beyond the dashboard (gzip)`,
+        median: `${fmt(js.reduce((n, v) => n + v.gzip, 0) / 1024, 1)} KB`,
+        runs: `${js.length} files`,
+      });
       await routePage.close();
     }
 
     return [
       { name: "login page, JS (gzip)", median: `${fmt(loginJs / 1024, 1)} KB`, runs: `${loginFiles} files` },
       { name: "login page, CSS (gzip)", median: `${fmt(loginCss / 1024, 1)} KB`, runs: "" },
-      { name: "login page + sign-in to the dashboard with its charts, JS (gzip)", median: `${fmt(dashboardJs / 1024, 1)} KB`, runs: `${dashboardFiles} files` },
+      {
+        name: "login page + sign-in to the dashboard with its charts, JS (gzip)",
+        median: `${fmt(dashboardJs / 1024, 1)} KB`,
+        runs: `${dashboardFiles} files`,
+      },
       ...routes,
     ];
   } finally {

@@ -16,15 +16,40 @@ export async function chatRig() {
   const { startFakeAi } = await sourceModule("sandbox/fake-ai/fake-ai.server.ts");
   const fake = await startFakeAi();
   const sandbox = await startSandboxProcess();
-  const server = await startServer({ nodeArgs: process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(" ") : [], env: { BITBUCKET_API_URL: `${sandbox.url}/2.0`, RATE_LIMIT_API_PER_MINUTE: "100000", RATE_LIMIT_API_BURST: "10000", ATLASSIAN_HOURLY_BUDGET: "100000000", BITBUCKET_HOURLY_BUDGET: "100000000" } });
+  const server = await startServer({
+    nodeArgs: process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(" ") : [],
+    env: {
+      BITBUCKET_API_URL: `${sandbox.url}/2.0`,
+      RATE_LIMIT_API_PER_MINUTE: "100000",
+      RATE_LIMIT_API_BURST: "10000",
+      ATLASSIAN_HOURLY_BUDGET: "100000000",
+      BITBUCKET_HOURLY_BUDGET: "100000000",
+    },
+  });
   const cookie = await adminCookie(server);
   const post = async (path, body, extra = {}) => {
-    const res = await fetch(`${server.url}${path}`, { method: "POST", headers: { "content-type": "application/json", cookie, origin: server.url, ...extra }, body: JSON.stringify(body) });
+    const res = await fetch(`${server.url}${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/json", cookie, origin: server.url, ...extra },
+      body: JSON.stringify(body),
+    });
     return { status: res.status, body: res.headers.get("content-type")?.includes("json") ? await res.json() : await res.text() };
   };
-  const saved = await post("/api/admin/atlassian-config", { instanceUrl: sandbox.url, email: "demo@bridgekeeper.test", apiToken: "sandbox-api-token", isActive: true });
+  const saved = await post("/api/admin/atlassian-config", {
+    instanceUrl: sandbox.url,
+    email: "demo@bridgekeeper.test",
+    apiToken: "sandbox-api-token",
+    isActive: true,
+  });
   if (saved.status >= 300) throw new Error(`atlassian config: ${saved.status}`);
-  const provider = await post("/api/ai-providers", { name: "Bench fake", provider: "openai-compatible", model: "llama3.1", apiKey: "sk-bench", baseUrl: fake.baseUrls.compat, isActive: true });
+  const provider = await post("/api/ai-providers", {
+    name: "Bench fake",
+    provider: "openai-compatible",
+    model: "llama3.1",
+    apiKey: "sk-bench",
+    baseUrl: fake.baseUrls.compat,
+    isActive: true,
+  });
   if (provider.status !== 201) throw new Error(`provider: ${provider.status} ${JSON.stringify(provider.body)}`);
   return {
     fake,
@@ -47,7 +72,11 @@ export async function chatRig() {
  */
 const PACES = [
   { name: "answering at once", firstMs: 0, pieceMs: 0 },
-  { name: `answering like a hosted model (first token after ${process.env.BENCH_PROVIDER_MS ?? 150} ms, a piece every 10 ms)`, firstMs: Number(process.env.BENCH_PROVIDER_MS ?? 150), pieceMs: 10 },
+  {
+    name: `answering like a hosted model (first token after ${process.env.BENCH_PROVIDER_MS ?? 150} ms, a piece every 10 ms)`,
+    firstMs: Number(process.env.BENCH_PROVIDER_MS ?? 150),
+    pieceMs: 10,
+  },
 ];
 
 export async function run() {
@@ -65,9 +94,15 @@ export async function run() {
         rig.fake.reset();
         rig.fake.script((request) => ({ ...smartTurn(request.conversation), delayMs: pace.firstMs, chunkDelayMs: pace.pieceMs }));
         const started = performance.now();
-        const res = await rig.post("/api/chat/send", { message: QUESTION, providerId: rig.providerId, sessionId: null, mcpTools: ["jira", "confluence", "bitbucket"] });
+        const res = await rig.post("/api/chat/send", {
+          message: QUESTION,
+          providerId: rig.providerId,
+          sessionId: null,
+          mcpTools: ["jira", "confluence", "bitbucket"],
+        });
         const total = performance.now() - started;
-        if (res.status !== 200 || res.body.mcpCalls?.[0]?.tool !== "jira_search") throw new Error(`turn: ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`);
+        if (res.status !== 200 || res.body.mcpCalls?.[0]?.tool !== "jira_search")
+          throw new Error(`turn: ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`);
         if (i < WARMUP) continue; // warm-up: connections, JIT, caches
         const providerMs = rig.fake.requests.reduce((sum, r) => sum + (r.timing.endedAt - r.timing.receivedAt), 0);
         // The tool's own time, as the audit recorded it (written in batches: read after a flush interval).
@@ -93,7 +128,10 @@ export async function run() {
         };
       }),
       { name: "baseline: GET /api/chat/providers round trip, p50 (same run)", median: `${fmt(base, 2)} ms` },
-      { name: "chat turn wall time, provider answering at once (one jira_search on the sandbox, two provider calls)", median: `${fmt(median(totals), 1)} ms` },
+      {
+        name: "chat turn wall time, provider answering at once (one jira_search on the sandbox, two provider calls)",
+        median: `${fmt(median(totals), 1)} ms`,
+      },
     ];
   } finally {
     await rig.stop();
@@ -105,7 +143,12 @@ async function waitForAudit(rig, before) {
   for (let i = 0; i < 200; i++) {
     const res = await fetch(`${rig.server.url}/api/admin/tool-calls?tool=jira_search&limit=1`, { headers: { cookie: rig.cookie } });
     const [row] = (await res.json()).items ?? [];
-    if (row && Date.parse(row.at) <= Date.parse(before) && Date.parse(row.at) >= Date.parse(before) - 60_000 && row.id !== rig.lastAuditId) {
+    if (
+      row &&
+      Date.parse(row.at) <= Date.parse(before) &&
+      Date.parse(row.at) >= Date.parse(before) - 60_000 &&
+      row.id !== rig.lastAuditId
+    ) {
       rig.lastAuditId = row.id;
       return row.durationMs;
     }

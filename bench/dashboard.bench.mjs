@@ -6,7 +6,15 @@ import { chromium } from "@playwright/test";
 import { CHROMIUM, fmt, median, requireBuild, startServer } from "./lib.mjs";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
-const CARDS = ["Server Status", "Active SSE Connections", "OAuth Clients", "API Requests/hour", "Atlassian Integration", "Bitbucket Integration", "Recent Activity"];
+const CARDS = [
+  "Server Status",
+  "Active SSE Connections",
+  "OAuth Clients",
+  "API Requests/hour",
+  "Atlassian Integration",
+  "Bitbucket Integration",
+  "Recent Activity",
+];
 
 export async function run() {
   requireBuild();
@@ -26,20 +34,35 @@ export async function run() {
       const cardsAt = await page.waitForFunction(
         (names) => {
           const regions = Array.from(document.querySelectorAll("[role='region'][aria-labelledby]"));
-          const busy = (name) => regions.find((r) => document.getElementById(r.getAttribute("aria-labelledby") ?? "")?.textContent?.trim() === name)?.getAttribute("aria-busy");
+          const busy = (name) =>
+            regions
+              .find((r) => document.getElementById(r.getAttribute("aria-labelledby") ?? "")?.textContent?.trim() === name)
+              ?.getAttribute("aria-busy");
           return names.every((name) => busy(name) === "false") ? performance.now() : false;
         },
         CARDS,
         { polling: "raf", timeout: 30_000 },
       );
-      const chartsAt = await page.waitForFunction(() => (document.querySelectorAll(".bk-chart canvas").length >= 3 ? performance.now() : false), undefined, { polling: "raf", timeout: 30_000 });
+      const chartsAt = await page.waitForFunction(
+        () => (document.querySelectorAll(".bk-chart canvas").length >= 3 ? performance.now() : false),
+        undefined,
+        { polling: "raf", timeout: 30_000 },
+      );
       if (i === 0) continue; // the first load warms the caches
       filled.push(await cardsAt.jsonValue());
       charts.push(await chartsAt.jsonValue());
     }
     return [
-      { name: "dashboard: every card filled, from navigation start (loopback, warm)", median: `${fmt(median(filled))} ms`, runs: filled.map((x) => fmt(x)).join(", ") },
-      { name: "dashboard: the three traffic charts drawn", median: `${fmt(median(charts))} ms`, runs: charts.map((x) => fmt(x)).join(", ") },
+      {
+        name: "dashboard: every card filled, from navigation start (loopback, warm)",
+        median: `${fmt(median(filled))} ms`,
+        runs: filled.map((x) => fmt(x)).join(", "),
+      },
+      {
+        name: "dashboard: the three traffic charts drawn",
+        median: `${fmt(median(charts))} ms`,
+        runs: charts.map((x) => fmt(x)).join(", "),
+      },
     ];
   } finally {
     await browser.close();

@@ -41,7 +41,17 @@ export async function startServer({ dataDir = null, env = {}, timeoutMs = 30_000
   const started = performance.now();
   const child = spawn(process.execPath, [...nodeArgs, join(root, "dist/server/main.js")], {
     cwd: root,
-    env: { ...process.env, NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dir, LOG_LEVEL: "warn", ADMIN_PASSWORD: "bench-admin-password", UPSTREAM_ALLOW_PRIVATE: "true", ...env },
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      DATA_DIR: dir,
+      LOG_LEVEL: "warn",
+      ADMIN_PASSWORD: "bench-admin-password",
+      UPSTREAM_ALLOW_PRIVATE: "true",
+      ...env,
+    },
     stdio: ["ignore", "ignore", "inherit"],
   });
   const url = `http://127.0.0.1:${port}`;
@@ -81,7 +91,11 @@ export const SANDBOX_ENTRY = join(ROOT, "dist/sandbox/main.js");
 export async function startSandboxProcess({ timeoutMs = 15_000 } = {}) {
   if (!existsSync(SANDBOX_ENTRY)) throw new Error("Build first: npm run build");
   const port = await freePort();
-  const child = spawn(process.execPath, [SANDBOX_ENTRY], { cwd: ROOT, env: { ...process.env, SANDBOX_PORT: String(port), SANDBOX_HOST: "127.0.0.1" }, stdio: ["ignore", "ignore", "inherit"] });
+  const child = spawn(process.execPath, [SANDBOX_ENTRY], {
+    cwd: ROOT,
+    env: { ...process.env, SANDBOX_PORT: String(port), SANDBOX_HOST: "127.0.0.1" },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
   const url = `http://127.0.0.1:${port}`;
   const started = performance.now();
   for (;;) {
@@ -124,8 +138,15 @@ export const percentile = (xs, p) => {
 /** Signs in as the bench admin and makes an OAuth client through the console's API; its Basic credentials. */
 /** The bench admin's session cookie, for console routes (CSRF is checked by Origin: send the server's own). */
 export async function adminCookie(server) {
-  const login = await fetch(`${server.url}/api/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ username: "admin", password: "bench-admin-password" }) });
-  return login.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+  const login = await fetch(`${server.url}/api/login`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ username: "admin", password: "bench-admin-password" }),
+  });
+  return login.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
 }
 
 export async function benchClient(server, { name = "bench", scopes = ["read", "write"] } = {}) {
@@ -146,7 +167,11 @@ export async function benchToken(server, scope = "read") {
 
 /** A client_credentials token of a client made by benchClient. */
 export async function clientToken(server, { basic }, scope = "read") {
-  const res = await fetch(`${server.url}/oauth/token`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", authorization: basic }, body: `grant_type=client_credentials&scope=${encodeURIComponent(scope)}` });
+  const res = await fetch(`${server.url}/oauth/token`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded", authorization: basic },
+    body: `grant_type=client_credentials&scope=${encodeURIComponent(scope)}`,
+  });
   return (await res.json()).access_token;
 }
 
@@ -156,9 +181,26 @@ export const contractModule = (name) => sourceModule(`contract/${name}.ts`);
 /** A TypeScript module of this checkout (e.g. the fake AI providers), bundled on the fly and imported. */
 export async function sourceModule(path) {
   const { build } = await import("esbuild");
-  const out = await build({ entryPoints: [join(ROOT, path)], bundle: true, format: "esm", platform: "node", write: false, logLevel: "silent" });
+  const out = await build({
+    entryPoints: [join(ROOT, path)],
+    bundle: true,
+    format: "esm",
+    platform: "node",
+    write: false,
+    logLevel: "silent",
+  });
   return import(`data:text/javascript;base64,${Buffer.from(out.outputFiles[0].text).toString("base64")}`);
 }
 
 /** Debian's Chromium for the browser benchmarks, kept off the (closed) network. */
-export const CHROMIUM = { executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"] };
+export const CHROMIUM = {
+  executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+  args: [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+  ],
+};

@@ -16,9 +16,12 @@ const BASELINE_ROOT = process.env.BENCH_BASELINE_ROOT;
 const ADMIN = { username: "admin", password: "bench-admin-password" };
 
 const cannon = (opts) =>
-  new Promise((resolve, reject) => autocannon({ connections: 4, duration: SECONDS, ...opts }, (err, res) => (err ? reject(err) : resolve(res))));
+  new Promise((resolve, reject) =>
+    autocannon({ connections: 4, duration: SECONDS, ...opts }, (err, res) => (err ? reject(err) : resolve(res))),
+  );
 
-const signIns = (url) => cannon({ url: `${url}/api/login`, method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(ADMIN) });
+const signIns = (url) =>
+  cannon({ url: `${url}/api/login`, method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(ADMIN) });
 
 export async function run() {
   requireBuild();
@@ -39,8 +42,16 @@ export async function run() {
     }
     if (login.non2xx > 0) throw new Error(`${login.non2xx} login requests did not answer 2xx`);
     return [
-      { name: `POST /api/login, 4 connections, ${SECONDS} s`, median: `${fmt(median(login.rps))} req/s, p50 ${fmt(median(login.p50))} ms, p99 ${fmt(median(login.p99))} ms`, runs: login.rps.map((x) => fmt(x)).join(", ") },
-      { name: "baseline GET /api/mcp/health, same server", median: `${fmt(median(health.rps))} req/s, p99 ${fmt(median(health.p99))} ms`, runs: health.rps.map((x) => fmt(x)).join(", ") },
+      {
+        name: `POST /api/login, 4 connections, ${SECONDS} s`,
+        median: `${fmt(median(login.rps))} req/s, p50 ${fmt(median(login.p50))} ms, p99 ${fmt(median(login.p99))} ms`,
+        runs: login.rps.map((x) => fmt(x)).join(", "),
+      },
+      {
+        name: "baseline GET /api/mcp/health, same server",
+        median: `${fmt(median(health.rps))} req/s, p99 ${fmt(median(health.p99))} ms`,
+        runs: health.rps.map((x) => fmt(x)).join(", "),
+      },
       { name: "login cost relative to health", median: `${fmt(median(health.rps) / median(login.rps), 1)}x fewer req/s`, runs: "" },
     ];
   } finally {
@@ -55,7 +66,8 @@ async function compare(baselineRoot) {
     { name: "current", root: undefined, env: { TRUST_PROXY: "loopback" } },
   ];
   try {
-    for (const side of sides) Object.assign(side, { server: await startServer({ root: side.root, env: side.env }), rps: [], p50: [], p99: [], non2xx: 0 });
+    for (const side of sides)
+      Object.assign(side, { server: await startServer({ root: side.root, env: side.env }), rps: [], p50: [], p99: [], non2xx: 0 });
     for (let i = 0; i < RUNS; i++) {
       for (const side of sides) {
         const l = await signIns(side.server.url);
@@ -76,7 +88,11 @@ async function compare(baselineRoot) {
         runs: side.rps.map((x, j) => `${fmt(x)} req/s p50 ${side.p50[j]} p99 ${side.p99[j]}`).join("; "),
       })),
       { name: "current/baseline, medians", median: `req/s ${ratio("rps")}, p50 ${ratio("p50")}, p99 ${ratio("p99")}`, runs: "" },
-      ...sides.map((side) => ({ name: `${side.name}: owner signs in after 40 wrong passwords for the account`, median: side.attack, runs: "" })),
+      ...sides.map((side) => ({
+        name: `${side.name}: owner signs in after 40 wrong passwords for the account`,
+        median: side.attack,
+        runs: "",
+      })),
     ];
   } finally {
     for (const side of sides) await side.server?.stop();
@@ -103,7 +119,10 @@ const statusOf = async (res) => {
 async function trustsForwardedFor(url) {
   const res = await postLogin(url, ADMIN, "192.0.2.77");
   if ((await statusOf(res)) !== 200) throw new Error(`probe sign-in answered ${res.status}`);
-  const cookie = res.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+  const cookie = res.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
   const audit = await fetch(`${url}/api/admin/audit?action=auth.login&limit=1`, { headers: { cookie } });
   return (await audit.json()).events?.[0]?.ipAddress === "192.0.2.77";
 }
@@ -113,12 +132,19 @@ async function underAttack(url) {
   const forwarded = await trustsForwardedFor(url);
   const deadline = performance.now() + SECONDS * 1000;
   const count = (m, k) => m.set(k, (m.get(k) ?? 0) + 1);
-  const show = (m) => [...m].sort().map(([k, n]) => `${n}× ${k}`).join(", ");
+  const show = (m) =>
+    [...m]
+      .sort()
+      .map(([k, n]) => `${n}× ${k}`)
+      .join(", ");
   const attack = new Map();
   await Promise.all(
     Array.from({ length: ATTACKERS }, async (_, a) => {
       for (let t = 0; t < 5 && performance.now() < deadline; t++) {
-        count(attack, await statusOf(await postLogin(url, { ...ADMIN, password: `wrong-${a}-${t}` }, forwarded ? `203.0.113.${a + 1}` : null)));
+        count(
+          attack,
+          await statusOf(await postLogin(url, { ...ADMIN, password: `wrong-${a}-${t}` }, forwarded ? `203.0.113.${a + 1}` : null)),
+        );
       }
     }),
   );
@@ -130,7 +156,9 @@ async function underAttack(url) {
     count(owner, await statusOf(await postLogin(url, ADMIN, forwarded ? "198.51.100.10" : null)));
     ms.push(performance.now() - started);
   }
-  const from = forwarded ? `attackers 203.0.113.1-${ATTACKERS}, owner 198.51.100.10 (X-Forwarded-For trusted)` : "everyone from 127.0.0.1 (X-Forwarded-For not trusted)";
+  const from = forwarded
+    ? `attackers 203.0.113.1-${ATTACKERS}, owner 198.51.100.10 (X-Forwarded-For trusted)`
+    : "everyone from 127.0.0.1 (X-Forwarded-For not trusted)";
   const sent = [...attack.values()].reduce((a, b) => a + b, 0);
   return `owner ${show(owner)} (p50 ${fmt(percentile(ms, 50), 1)} ms, p99 ${fmt(percentile(ms, 99), 1)} ms); attack ${sent}/${ATTACKERS * 5} sent: ${show(attack)}; ${from}`;
 }

@@ -22,7 +22,11 @@ function buildServer() {
         method: "POST",
         dispatcher: pool,
         headers: { authorization: auth, "content-type": "application/json", accept: "application/json" },
-        body: JSON.stringify({ jql, maxResults: maxResults ?? 20, fields: ["summary", "status", "assignee", "priority", "issuetype", "updated"] }),
+        body: JSON.stringify({
+          jql,
+          maxResults: maxResults ?? 20,
+          fields: ["summary", "status", "assignee", "priority", "issuetype", "updated"],
+        }),
       });
       return { content: [{ type: "text", text: await res.body.text() }] };
     },
@@ -42,7 +46,10 @@ createServer(async (req, res) => {
   const sessionId = req.headers["mcp-session-id"];
   let transport = sessionId ? transports.get(sessionId) : undefined;
   if (!transport) {
-    transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID(), onsessioninitialized: (id) => transports.set(id, transport) });
+    transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (id) => transports.set(id, transport),
+    });
     await buildServer().connect(transport);
   }
   await transport.handleRequest(req, res, body);

@@ -14,7 +14,8 @@ const pool = new Agent({ keepAliveTimeout: 30_000, connections: 64 });
 const FIELDS = ["summary", "status", "assignee", "priority", "issuetype", "updated"];
 
 const nameOf = (v) => (v && typeof v === "object" ? (v.displayName ?? v.name ?? null) : null);
-const line = (i) => `- ${i.key} [${i.status ?? "?"}] ${i.summary} — ${[i.type, i.priority, i.assignee ?? "unassigned", i.updated ? `updated ${i.updated.slice(0, 10)}` : null].filter(Boolean).join(" · ")}\n  ${i.url}`;
+const line = (i) =>
+  `- ${i.key} [${i.status ?? "?"}] ${i.summary} — ${[i.type, i.priority, i.assignee ?? "unassigned", i.updated ? `updated ${i.updated.slice(0, 10)}` : null].filter(Boolean).join(" · ")}\n  ${i.url}`;
 
 async function search(args) {
   const res = await request(`${SANDBOX}/rest/api/3/search/jql`, {
@@ -24,7 +25,16 @@ async function search(args) {
     body: JSON.stringify({ jql: args.jql, maxResults: args.maxResults ?? 20, fields: FIELDS }),
   });
   const page = JSON.parse(await res.body.text());
-  const issues = page.issues.map(({ key, fields: f }) => ({ key, summary: f.summary ?? "", status: nameOf(f.status), assignee: nameOf(f.assignee), priority: nameOf(f.priority), type: nameOf(f.issuetype), updated: f.updated ?? null, url: `${SANDBOX}/browse/${key}` }));
+  const issues = page.issues.map(({ key, fields: f }) => ({
+    key,
+    summary: f.summary ?? "",
+    status: nameOf(f.status),
+    assignee: nameOf(f.assignee),
+    priority: nameOf(f.priority),
+    type: nameOf(f.issuetype),
+    updated: f.updated ?? null,
+    url: `${SANDBOX}/browse/${key}`,
+  }));
   const text = [`${issues.length} issues:`, ...issues.map(line)].join("\n");
   return { content: [{ type: "text", text }], structuredContent: { issues, nextCursor: page.nextPageToken ?? null } };
 }

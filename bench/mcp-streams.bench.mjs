@@ -14,7 +14,15 @@ const rssKb = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/s
 export async function run() {
   requireBuild();
   const limits = String(STREAMS * 2);
-  const server = await startServer({ env: { ...(process.env.BENCH_DATABASE_URL ? { DATABASE_URL: process.env.BENCH_DATABASE_URL } : {}), MCP_MAX_STREAMS: limits, RATE_LIMIT_SSE_PER_MINUTE: limits, RATE_LIMIT_SSE_MAX_CONCURRENT: limits }, timeoutMs: 60_000 });
+  const server = await startServer({
+    env: {
+      ...(process.env.BENCH_DATABASE_URL ? { DATABASE_URL: process.env.BENCH_DATABASE_URL } : {}),
+      MCP_MAX_STREAMS: limits,
+      RATE_LIMIT_SSE_PER_MINUTE: limits,
+      RATE_LIMIT_SSE_MAX_CONCURRENT: limits,
+    },
+    timeoutMs: 60_000,
+  });
   const agent = new Agent({ keepAlive: true, maxSockets: Infinity });
   const sockets = [];
   const lateness = [];
@@ -26,26 +34,35 @@ export async function run() {
     const before = rssKb(server.pid);
     const open = () =>
       new Promise((resolve, reject) => {
-        const req = httpRequest({ host: "127.0.0.1", port, path: "/api/sse/stream", agent, headers: { authorization: `Bearer ${bearer}`, accept: "text/event-stream" } }, (res) => {
-          if (res.statusCode !== 200) return reject(new Error(`stream ${res.statusCode}`));
-          sockets.push(res);
-          res.setEncoding("utf8");
-          let buffer = "";
-          res.on("data", (chunk) => {
-            const at = Date.now();
-            buffer += chunk;
-            let cut;
-            while ((cut = buffer.indexOf("\n\n")) >= 0) {
-              const frame = buffer.slice(0, cut);
-              buffer = buffer.slice(cut + 2);
-              if (frame.startsWith("event: connected")) resolve();
-              if (frame.startsWith("event: heartbeat")) {
-                heartbeats += 1;
-                lateness.push(at - Date.parse(JSON.parse(frame.split("data: ")[1]).timestamp));
+        const req = httpRequest(
+          {
+            host: "127.0.0.1",
+            port,
+            path: "/api/sse/stream",
+            agent,
+            headers: { authorization: `Bearer ${bearer}`, accept: "text/event-stream" },
+          },
+          (res) => {
+            if (res.statusCode !== 200) return reject(new Error(`stream ${res.statusCode}`));
+            sockets.push(res);
+            res.setEncoding("utf8");
+            let buffer = "";
+            res.on("data", (chunk) => {
+              const at = Date.now();
+              buffer += chunk;
+              let cut;
+              while ((cut = buffer.indexOf("\n\n")) >= 0) {
+                const frame = buffer.slice(0, cut);
+                buffer = buffer.slice(cut + 2);
+                if (frame.startsWith("event: connected")) resolve();
+                if (frame.startsWith("event: heartbeat")) {
+                  heartbeats += 1;
+                  lateness.push(at - Date.parse(JSON.parse(frame.split("data: ")[1]).timestamp));
+                }
               }
-            }
-          });
-        });
+            });
+          },
+        );
         req.on("error", reject);
         req.end();
       });
@@ -68,10 +85,19 @@ export async function run() {
     const after = rssKb(server.pid);
     return [
       { name: `${STREAMS} idle streams opened`, median: `${fmt(openMs / 1000, 1)} s` },
-      { name: "server memory per open stream (RSS growth / streams, after the heartbeat rounds; target < 20 KB)", median: `${fmt((after - before) / STREAMS, 1)} KB (RSS ${fmt(before / 1024)} MB → ${fmt(after / 1024)} MB; ${fmt((opened - before) / STREAMS, 1)} KB 2 s after opening)` },
+      {
+        name: "server memory per open stream (RSS growth / streams, after the heartbeat rounds; target < 20 KB)",
+        median: `${fmt((after - before) / STREAMS, 1)} KB (RSS ${fmt(before / 1024)} MB → ${fmt(after / 1024)} MB; ${fmt((opened - before) / STREAMS, 1)} KB 2 s after opening)`,
+      },
       // One-time growth (code compiled, the embedded database's pages touched by the registry rows) falls in the first half.
-      { name: `marginal memory per stream (RSS from ${half} to ${STREAMS} streams / ${STREAMS - half})`, median: `${fmt((opened - halfway) / (STREAMS - half), 1)} KB` },
-      { name: `heartbeat lateness over ${heartbeats} heartbeats (from the round's timestamp to arrival)`, median: `p50 ${fmt(median(lateness))} ms, p99 ${fmt(percentile(lateness, 99))} ms, max ${fmt(Math.max(...lateness))} ms` },
+      {
+        name: `marginal memory per stream (RSS from ${half} to ${STREAMS} streams / ${STREAMS - half})`,
+        median: `${fmt((opened - halfway) / (STREAMS - half), 1)} KB`,
+      },
+      {
+        name: `heartbeat lateness over ${heartbeats} heartbeats (from the round's timestamp to arrival)`,
+        median: `p50 ${fmt(median(lateness))} ms, p99 ${fmt(percentile(lateness, 99))} ms, max ${fmt(Math.max(...lateness))} ms`,
+      },
     ];
   } finally {
     for (const s of sockets) s.destroy();

@@ -22,18 +22,35 @@ const JQL = "project = BK ORDER BY updated DESC";
 const SANDBOX_AUTH = `Basic ${Buffer.from("demo@bridgekeeper.test:sandbox-api-token").toString("base64")}`;
 const FIELDS = ["summary", "status", "assignee", "priority", "issuetype", "updated"];
 
-const cannon = (opts) => new Promise((resolve, reject) => autocannon({ duration: SECONDS, ...opts }, (err, res) => (err ? reject(err) : resolve(res))));
+const cannon = (opts) =>
+  new Promise((resolve, reject) => autocannon({ duration: SECONDS, ...opts }, (err, res) => (err ? reject(err) : resolve(res))));
 
 let nextId = 1;
-const call = (extra = {}) => ({ jsonrpc: "2.0", id: nextId++, method: "tools/call", params: { name: "jira_search", arguments: { jql: JQL, maxResults: 20 }, ...extra } });
-const ENVELOPE = { "io.modelcontextprotocol/protocolVersion": MODERN, "io.modelcontextprotocol/clientCapabilities": {}, "io.modelcontextprotocol/clientInfo": { name: "bench", version: "1" } };
+const call = (extra = {}) => ({
+  jsonrpc: "2.0",
+  id: nextId++,
+  method: "tools/call",
+  params: { name: "jira_search", arguments: { jql: JQL, maxResults: 20 }, ...extra },
+});
+const ENVELOPE = {
+  "io.modelcontextprotocol/protocolVersion": MODERN,
+  "io.modelcontextprotocol/clientCapabilities": {},
+  "io.modelcontextprotocol/clientInfo": { name: "bench", version: "1" },
+};
 
 /** tools/call jira_search on Bridgekeeper's /mcp, 2026-07-28. */
 const ourTarget = (server, token, name = "Bridgekeeper /mcp, 2026-07-28") => ({
   name,
   pid: server.pid,
   url: `${server.url}/mcp`,
-  headers: { authorization: `Bearer ${token}`, "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": MODERN, "mcp-method": "tools/call", "mcp-name": "jira_search" },
+  headers: {
+    authorization: `Bearer ${token}`,
+    "content-type": "application/json",
+    accept: "application/json, text/event-stream",
+    "mcp-protocol-version": MODERN,
+    "mcp-method": "tools/call",
+    "mcp-name": "jira_search",
+  },
   body: () => JSON.stringify(call({ _meta: ENVELOPE })),
 });
 
@@ -44,29 +61,65 @@ async function targets(server, sandbox, baselineUrl, baselinePid, floor) {
   const init = await fetch(`${baselineUrl}/mcp`, {
     method: "POST",
     headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "bench", version: "1" } } }),
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 0,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "bench", version: "1" } },
+    }),
   });
   const session = init.headers.get("mcp-session-id");
   await init.text();
-  await fetch(`${baselineUrl}/mcp`, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-session-id": session, "mcp-protocol-version": "2025-11-25" }, body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) }).then((r) => r.text());
+  await fetch(`${baselineUrl}/mcp`, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-session-id": session,
+      "mcp-protocol-version": "2025-11-25",
+    },
+    body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }),
+  }).then((r) => r.text());
 
   return {
     token,
-    plain: { name: "(a) sandbox, plain search", pid: sandbox.pid, url: `${sandbox.url}/rest/api/3/search/jql`, headers: { authorization: SANDBOX_AUTH, "content-type": "application/json", accept: "application/json" }, body: () => JSON.stringify({ jql: JQL, maxResults: 20, fields: FIELDS }) },
+    plain: {
+      name: "(a) sandbox, plain search",
+      pid: sandbox.pid,
+      url: `${sandbox.url}/rest/api/3/search/jql`,
+      headers: { authorization: SANDBOX_AUTH, "content-type": "application/json", accept: "application/json" },
+      body: () => JSON.stringify({ jql: JQL, maxResults: 20, fields: FIELDS }),
+    },
     baseline: {
       name: "(b) SDK v1 stateful server, body passed through",
       pid: baselinePid,
       url: `${baselineUrl}/mcp`,
-      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-session-id": session, "mcp-protocol-version": "2025-11-25" },
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-session-id": session,
+        "mcp-protocol-version": "2025-11-25",
+      },
       body: () => JSON.stringify(call()),
     },
-    floor: { name: "(c) floor: bare node server, Jira's answer parsed and rendered", pid: floor.pid, url: `${floor.url}/mcp`, headers: { "content-type": "application/json", accept: "application/json" }, body: () => JSON.stringify(call()) },
+    floor: {
+      name: "(c) floor: bare node server, Jira's answer parsed and rendered",
+      pid: floor.pid,
+      url: `${floor.url}/mcp`,
+      headers: { "content-type": "application/json", accept: "application/json" },
+      body: () => JSON.stringify(call()),
+    },
     ours: ourTarget(server, token),
     ours2025: {
       name: "Bridgekeeper /mcp, 2025-11-25 (stateless)",
       pid: server.pid,
       url: `${server.url}/mcp`,
-      headers: { authorization: `Bearer ${token}`, "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25" },
+      headers: {
+        authorization: `Bearer ${token}`,
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-protocol-version": "2025-11-25",
+      },
       body: () => JSON.stringify(call()),
     },
   };
@@ -79,7 +132,8 @@ async function serial(target, agent) {
     const t0 = process.hrtime.bigint();
     const res = await request(target.url, { method: "POST", headers: target.headers, body: target.body(), dispatcher: agent });
     const text = await res.body.text();
-    if (res.statusCode !== 200 || text.includes('"isError":true')) throw new Error(`${target.name}: ${res.statusCode} ${text.slice(0, 300)}`);
+    if (res.statusCode !== 200 || text.includes('"isError":true'))
+      throw new Error(`${target.name}: ${res.statusCode} ${text.slice(0, 300)}`);
     times.push(Number(process.hrtime.bigint() - t0) / 1e6);
   }
   return { p50: percentile(times, 50), p99: percentile(times, 99), rps: 1000 / (times.reduce((a, b) => a + b, 0) / times.length) };
@@ -92,7 +146,13 @@ async function serial(target, agent) {
  */
 async function loaded(target, connections = 16) {
   const cpu0 = cpuTimeMs(target.pid);
-  const r = await cannon({ url: target.url, method: "POST", connections, headers: target.headers, requests: [{ setupRequest: (req) => ({ ...req, body: target.body() }) }] });
+  const r = await cannon({
+    url: target.url,
+    method: "POST",
+    connections,
+    headers: target.headers,
+    requests: [{ setupRequest: (req) => ({ ...req, body: target.body() }) }],
+  });
   const cpuMs = cpuTimeMs(target.pid) - cpu0;
   if (r.non2xx + r.errors > 0) throw new Error(`${target.name}: ${r.non2xx} non-2xx, ${r.errors} errors`);
   return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, cpuPerCall: cpuMs / r.requests.total };
@@ -107,7 +167,13 @@ const summary = (name, list, unit = "req/s") => ({
 /** tools/call at concurrency 16 on two servers, request log on and off, alternating (for request-log.bench.mjs). */
 export async function toolsCallLatency(runs) {
   const sandbox = await startSandboxProcess();
-  const env = { DEMO_SANDBOX_URL: sandbox.url, RATE_LIMIT_API_PER_MINUTE: "100000000", RATE_LIMIT_API_BURST: "1000000", ATLASSIAN_HOURLY_BUDGET: "100000000", BITBUCKET_HOURLY_BUDGET: "100000000" };
+  const env = {
+    DEMO_SANDBOX_URL: sandbox.url,
+    RATE_LIMIT_API_PER_MINUTE: "100000000",
+    RATE_LIMIT_API_BURST: "1000000",
+    ATLASSIAN_HOURLY_BUDGET: "100000000",
+    BITBUCKET_HOURLY_BUDGET: "100000000",
+  };
   const withLog = await startServer({ env });
   const withoutLog = await startServer({ env: { ...env, REQUEST_LOG: "false" } });
   try {
@@ -132,18 +198,33 @@ export async function toolsCallLatency(runs) {
 export async function run() {
   requireBuild();
   const sandbox = await startSandboxProcess();
-  const serverEnv = { DEMO_SANDBOX_URL: sandbox.url, RATE_LIMIT_API_PER_MINUTE: "100000000", RATE_LIMIT_API_BURST: "1000000", ATLASSIAN_HOURLY_BUDGET: "100000000", BITBUCKET_HOURLY_BUDGET: "100000000" };
+  const serverEnv = {
+    DEMO_SANDBOX_URL: sandbox.url,
+    RATE_LIMIT_API_PER_MINUTE: "100000000",
+    RATE_LIMIT_API_BURST: "1000000",
+    ATLASSIAN_HOURLY_BUDGET: "100000000",
+    BITBUCKET_HOURLY_BUDGET: "100000000",
+  };
   const server = await startServer({ env: serverEnv });
   const beforeRoot = process.env.BENCH_BEFORE_ROOT;
   const before = beforeRoot ? await startServer({ env: serverEnv, root: beforeRoot }) : null;
   const port = await freePort();
-  const baselineProc = fork(join(ROOT, "bench/mcp-baseline-server.mjs"), [], { env: { ...process.env, PORT: String(port), SANDBOX_URL: sandbox.url }, stdio: ["ignore", "ignore", "inherit", "ipc"] });
+  const baselineProc = fork(join(ROOT, "bench/mcp-baseline-server.mjs"), [], {
+    env: { ...process.env, PORT: String(port), SANDBOX_URL: sandbox.url },
+    stdio: ["ignore", "ignore", "inherit", "ipc"],
+  });
   const floorPort = await freePort();
-  const floorProc = fork(join(ROOT, "bench/mcp-floor-server.mjs"), [], { env: { ...process.env, PORT: String(floorPort), SANDBOX_URL: sandbox.url }, stdio: ["ignore", "ignore", "inherit", "ipc"] });
+  const floorProc = fork(join(ROOT, "bench/mcp-floor-server.mjs"), [], {
+    env: { ...process.env, PORT: String(floorPort), SANDBOX_URL: sandbox.url },
+    stdio: ["ignore", "ignore", "inherit", "ipc"],
+  });
   await Promise.all([baselineProc, floorProc].map((proc) => new Promise((resolve) => proc.once("message", resolve))));
   const agent = new Agent({ keepAliveTimeout: 30_000, connections: 32 });
   try {
-    const t = await targets(server, sandbox, `http://127.0.0.1:${port}`, baselineProc.pid, { pid: floorProc.pid, url: `http://127.0.0.1:${floorPort}` });
+    const t = await targets(server, sandbox, `http://127.0.0.1:${port}`, baselineProc.pid, {
+      pid: floorProc.pid,
+      url: `http://127.0.0.1:${floorPort}`,
+    });
     const earlier = before ? ourTarget(before, await benchToken(before), `Bridgekeeper before (${beforeRoot}) /mcp, 2026-07-28`) : null;
     const order = [t.plain, t.baseline, t.floor, t.ours, t.ours2025, ...(earlier ? [earlier] : [])];
     // Warm every path (JIT, pools, caches) before measuring.
@@ -158,43 +239,93 @@ export async function run() {
     const rows = [];
     for (const target of order) rows.push(summary(`concurrency 1: ${target.name}`, one.get(target)));
     const overPlain = one.get(t.ours).map((x, i) => x.p50 - one.get(t.plain)[i].p50);
-    rows.push({ name: "concurrency 1: Bridgekeeper p50 over (a) (target ≤ 0.5 ms)", median: `${fmt(median(overPlain), 3)} ms`, runs: overPlain.map((x) => fmt(x, 3)).join(", ") });
+    rows.push({
+      name: "concurrency 1: Bridgekeeper p50 over (a) (target ≤ 0.5 ms)",
+      median: `${fmt(median(overPlain), 3)} ms`,
+      runs: overPlain.map((x) => fmt(x, 3)).join(", "),
+    });
     const floorOver = one.get(t.floor).map((x, i) => x.p50 - one.get(t.plain)[i].p50);
-    rows.push({ name: "concurrency 1: the floor (c) p50 over (a)", median: `${fmt(median(floorOver), 3)} ms`, runs: floorOver.map((x) => fmt(x, 3)).join(", ") });
+    rows.push({
+      name: "concurrency 1: the floor (c) p50 over (a)",
+      median: `${fmt(median(floorOver), 3)} ms`,
+      runs: floorOver.map((x) => fmt(x, 3)).join(", "),
+    });
     for (const target of order) rows.push(summary(`concurrency 16: ${target.name}`, sixteen.get(target)));
     const ratio = sixteen.get(t.ours).map((x, i) => x.rps / sixteen.get(t.baseline)[i].rps);
-    rows.push({ name: "concurrency 16: Bridgekeeper / (b) throughput (target ≥ 2, aim 3)", median: `${fmt(median(ratio), 2)}×`, runs: ratio.map((x) => fmt(x, 2)).join(", ") });
+    rows.push({
+      name: "concurrency 16: Bridgekeeper / (b) throughput (target ≥ 2, aim 3)",
+      median: `${fmt(median(ratio), 2)}×`,
+      runs: ratio.map((x) => fmt(x, 2)).join(", "),
+    });
     const floorThroughput = sixteen.get(t.floor).map((x, i) => x.rps / sixteen.get(t.baseline)[i].rps);
-    rows.push({ name: "concurrency 16: the floor (c) / (b) throughput", median: `${fmt(median(floorThroughput), 2)}×`, runs: floorThroughput.map((x) => fmt(x, 2)).join(", ") });
+    rows.push({
+      name: "concurrency 16: the floor (c) / (b) throughput",
+      median: `${fmt(median(floorThroughput), 2)}×`,
+      runs: floorThroughput.map((x) => fmt(x, 2)).join(", "),
+    });
     for (const target of order) {
       const perCall = sixteen.get(target).map((x) => x.cpuPerCall);
-      rows.push({ name: `concurrency 16: CPU per call of the serving process, ${target.name}`, median: `${fmt(median(perCall), 3)} ms`, runs: perCall.map((x) => fmt(x, 3)).join(", ") });
+      rows.push({
+        name: `concurrency 16: CPU per call of the serving process, ${target.name}`,
+        median: `${fmt(median(perCall), 3)} ms`,
+        runs: perCall.map((x) => fmt(x, 3)).join(", "),
+      });
     }
     const cpuRatio = sixteen.get(t.baseline).map((x, i) => x.cpuPerCall / sixteen.get(t.ours)[i].cpuPerCall);
-    rows.push({ name: "concurrency 16: (b)'s CPU per call / Bridgekeeper's (the throughput ratio on a machine of its own)", median: `${fmt(median(cpuRatio), 2)}×`, runs: cpuRatio.map((x) => fmt(x, 2)).join(", ") });
+    rows.push({
+      name: "concurrency 16: (b)'s CPU per call / Bridgekeeper's (the throughput ratio on a machine of its own)",
+      median: `${fmt(median(cpuRatio), 2)}×`,
+      runs: cpuRatio.map((x) => fmt(x, 2)).join(", "),
+    });
     const floorRatio = sixteen.get(t.baseline).map((x, i) => x.cpuPerCall / sixteen.get(t.floor)[i].cpuPerCall);
-    rows.push({ name: "concurrency 16: (b)'s CPU per call / the floor's (c) (the most any compact answer could reach)", median: `${fmt(median(floorRatio), 2)}×`, runs: floorRatio.map((x) => fmt(x, 2)).join(", ") });
+    rows.push({
+      name: "concurrency 16: (b)'s CPU per call / the floor's (c) (the most any compact answer could reach)",
+      median: `${fmt(median(floorRatio), 2)}×`,
+      runs: floorRatio.map((x) => fmt(x, 2)).join(", "),
+    });
     const overFloor = sixteen.get(t.ours).map((x, i) => x.cpuPerCall / sixteen.get(t.floor)[i].cpuPerCall);
-    rows.push({ name: "concurrency 16: Bridgekeeper's CPU per call / the floor's (c) (aim ≤ 1.5)", median: `${fmt(median(overFloor), 2)}×`, runs: overFloor.map((x) => fmt(x, 2)).join(", ") });
+    rows.push({
+      name: "concurrency 16: Bridgekeeper's CPU per call / the floor's (c) (aim ≤ 1.5)",
+      median: `${fmt(median(overFloor), 2)}×`,
+      runs: overFloor.map((x) => fmt(x, 2)).join(", "),
+    });
     if (earlier) {
       const change = sixteen.get(t.ours).map((x, i) => x.cpuPerCall / sixteen.get(earlier)[i].cpuPerCall);
-      rows.push({ name: "concurrency 16: CPU per call, this build / the build before (≤ 1: no slower)", median: `${fmt(median(change), 2)}×`, runs: change.map((x) => fmt(x, 2)).join(", ") });
+      rows.push({
+        name: "concurrency 16: CPU per call, this build / the build before (≤ 1: no slower)",
+        median: `${fmt(median(change), 2)}×`,
+        runs: change.map((x) => fmt(x, 2)).join(", "),
+      });
     }
 
     // The answer a model reads.
     const answer = await (await fetch(t.ours.url, { method: "POST", headers: t.ours.headers, body: t.ours.body() })).json();
-    rows.push({ name: "jira_search text answer, 20 issues (target ≤ 6,000 characters)", median: `${answer.result.content[0].text.length} characters (raw upstream body: ${(await (await fetch(t.plain.url, { method: "POST", headers: t.plain.headers, body: t.plain.body() })).text()).length})` });
+    rows.push({
+      name: "jira_search text answer, 20 issues (target ≤ 6,000 characters)",
+      median: `${answer.result.content[0].text.length} characters (raw upstream body: ${(await (await fetch(t.plain.url, { method: "POST", headers: t.plain.headers, body: t.plain.body() })).text()).length})`,
+    });
 
     // With 20 ms of upstream latency, the server's own cost should vanish behind the wait.
-    await fetch(`${sandbox.url}/__sandbox/faults`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ path: "/rest/api/3/search/jql", latencyMs: 20 }) });
+    await fetch(`${sandbox.url}/__sandbox/faults`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ path: "/rest/api/3/search/jql", latencyMs: 20 }),
+    });
     const slow = { plain: [], ours: [] };
     for (let i = 0; i < RUNS; i++) {
       slow.plain.push(await loaded(t.plain));
       slow.ours.push(await loaded(t.ours));
     }
     const slowRatio = slow.ours.map((x, i) => x.rps / slow.plain[i].rps);
-    rows.push(summary("20 ms upstream latency, concurrency 16: (a) sandbox", slow.plain), summary("20 ms upstream latency, concurrency 16: Bridgekeeper", slow.ours));
-    rows.push({ name: "20 ms upstream latency: Bridgekeeper / (a) (target ≥ 0.95)", median: `${fmt(median(slowRatio), 3)}`, runs: slowRatio.map((x) => fmt(x, 3)).join(", ") });
+    rows.push(
+      summary("20 ms upstream latency, concurrency 16: (a) sandbox", slow.plain),
+      summary("20 ms upstream latency, concurrency 16: Bridgekeeper", slow.ours),
+    );
+    rows.push({
+      name: "20 ms upstream latency: Bridgekeeper / (a) (target ≥ 0.95)",
+      median: `${fmt(median(slowRatio), 3)}`,
+      runs: slowRatio.map((x) => fmt(x, 3)).join(", "),
+    });
     return rows;
   } finally {
     baselineProc.kill("SIGTERM");

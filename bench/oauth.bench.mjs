@@ -11,11 +11,21 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 
 const cannon = (opts) =>
-  new Promise((resolve, reject) => autocannon({ connections: 4, duration: SECONDS, ...opts }, (err, res) => (err ? reject(err) : resolve(res))));
+  new Promise((resolve, reject) =>
+    autocannon({ connections: 4, duration: SECONDS, ...opts }, (err, res) => (err ? reject(err) : resolve(res))),
+  );
 
 async function loadProbe() {
   const outfile = join(ROOT, "node_modules/.cache/bench-bearer-probe.mjs");
-  await build({ entryPoints: [join(ROOT, "bench/bearer-probe.ts")], bundle: true, platform: "node", format: "esm", packages: "external", outfile, logLevel: "warning" });
+  await build({
+    entryPoints: [join(ROOT, "bench/bearer-probe.ts")],
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    packages: "external",
+    outfile,
+    logLevel: "warning",
+  });
   return import(outfile);
 }
 
@@ -41,8 +51,16 @@ async function tokenEndpoint() {
     }
     if (bad > 0) throw new Error(`${bad} token requests failed`);
     return [
-      { name: `POST /oauth/token (client_credentials, Basic), 4 connections, ${SECONDS} s`, median: `${fmt(median(token.rps))} req/s, p50 ${fmt(median(token.p50))} ms, p99 ${fmt(median(token.p99))} ms`, runs: token.rps.map((x) => fmt(x)).join(", ") },
-      { name: "baseline GET /api/mcp/health, same server", median: `${fmt(median(health.rps))} req/s`, runs: health.rps.map((x) => fmt(x)).join(", ") },
+      {
+        name: `POST /oauth/token (client_credentials, Basic), 4 connections, ${SECONDS} s`,
+        median: `${fmt(median(token.rps))} req/s, p50 ${fmt(median(token.p50))} ms, p99 ${fmt(median(token.p99))} ms`,
+        runs: token.rps.map((x) => fmt(x)).join(", "),
+      },
+      {
+        name: "baseline GET /api/mcp/health, same server",
+        median: `${fmt(median(health.rps))} req/s`,
+        runs: health.rps.map((x) => fmt(x)).join(", "),
+      },
     ];
   } finally {
     await server.stop();
@@ -57,9 +75,21 @@ export async function run() {
   for (let i = 0; i < RUNS; i++) results.push(await measure());
   const us = (x) => `${fmt(x, 1)} µs`;
   rows.push(
-    { name: "bearer check, first sight of a token (database lookup)", median: us(median(results.map((r) => r.uncachedUs))), runs: results.map((r) => us(r.uncachedUs)).join(", ") },
-    { name: "verifyAccessToken with the cache, per call", median: `p50 ${us(median(results.map((r) => r.verify.p50)))}`, runs: results.map((r) => us(r.verify.p50)).join(", ") },
-    { name: "whole bearer guard per protected request (target < 50 µs at p50)", median: `p50 ${us(median(results.map((r) => r.guarded.p50)))}, p99 ${us(median(results.map((r) => r.guarded.p99)))}`, runs: results.map((r) => us(r.guarded.p50)).join(", ") },
+    {
+      name: "bearer check, first sight of a token (database lookup)",
+      median: us(median(results.map((r) => r.uncachedUs))),
+      runs: results.map((r) => us(r.uncachedUs)).join(", "),
+    },
+    {
+      name: "verifyAccessToken with the cache, per call",
+      median: `p50 ${us(median(results.map((r) => r.verify.p50)))}`,
+      runs: results.map((r) => us(r.verify.p50)).join(", "),
+    },
+    {
+      name: "whole bearer guard per protected request (target < 50 µs at p50)",
+      median: `p50 ${us(median(results.map((r) => r.guarded.p50)))}, p99 ${us(median(results.map((r) => r.guarded.p99)))}`,
+      runs: results.map((r) => us(r.guarded.p50)).join(", "),
+    },
   );
   return rows;
 }

@@ -17,16 +17,31 @@ const SAMPLE_BUDGET_MS = 20_000;
 
 async function loadFill() {
   const outfile = join(ROOT, "node_modules/.cache/bench-logs-fill.mjs");
-  await build({ entryPoints: [join(ROOT, "bench/logs-fill.ts")], bundle: true, platform: "node", format: "esm", packages: "external", outfile, logLevel: "warning" });
+  await build({
+    entryPoints: [join(ROOT, "bench/logs-fill.ts")],
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    packages: "external",
+    outfile,
+    logLevel: "warning",
+  });
   return import(outfile);
 }
 
 const rssKb = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0);
 
 async function signIn(url) {
-  const res = await fetch(`${url}/api/login`, { method: "POST", headers: { "content-type": "application/json", origin: url }, body: JSON.stringify({ username: "admin", password: "bench-admin-password" }) });
+  const res = await fetch(`${url}/api/login`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: url },
+    body: JSON.stringify({ username: "admin", password: "bench-admin-password" }),
+  });
   if (res.status !== 200) throw new Error(`sign-in answered ${res.status}`);
-  return res.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+  return res.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
 }
 
 /** p50 of SAMPLES sequential GETs (after 3 unmeasured ones), in ms. */
@@ -87,7 +102,11 @@ export async function run() {
       exports.big.push(await exportCsv(server, url, window(8600), cookie));
     }
     const m = (k) => median(results[k]);
-    const row = (name, k, target) => ({ name: `${name}${target ? ` (target < ${target} ms)` : ""}`, median: `p50 ${fmt(m(k), 1)} ms, ${fmt(m(k) / m("health"), 1)}× health`, runs: results[k].map((x) => fmt(x, 1)).join(", ") });
+    const row = (name, k, target) => ({
+      name: `${name}${target ? ` (target < ${target} ms)` : ""}`,
+      median: `p50 ${fmt(m(k), 1)} ms, ${fmt(m(k) / m("health"), 1)}× health`,
+      runs: results[k].map((x) => fmt(x, 1)).join(", "),
+    });
     return [
       { name: `rows stored (filled in ${fmt(filled.ms / 1000, 1)} s)`, median: ROWS.toLocaleString("en"), runs: "" },
       row("GET /api/mcp/health (the floor)", "health"),
@@ -98,8 +117,16 @@ export async function run() {
       row("GET /api/admin/stats", "stats", 20),
       row("GET /api/admin/stats/traffic", "traffic"),
       row("GET /api/admin/endpoint-stats", "endpoints"),
-      { name: "CSV export of 100,000 rows", median: `${fmt(median(exports.big.map((e) => e.ms)))} ms, ${fmt(median(exports.big.map((e) => e.rows)))} rows, server RSS +${fmt(median(exports.big.map((e) => e.growthMb)), 1)} MB`, runs: exports.big.map((e) => `${fmt(e.ms)} ms/+${fmt(e.growthMb, 1)} MB`).join(", ") },
-      { name: "CSV export of 10,000 rows (flatness: compare the RSS growth)", median: `${fmt(median(exports.small.map((e) => e.ms)))} ms, server RSS +${fmt(median(exports.small.map((e) => e.growthMb)), 1)} MB`, runs: exports.small.map((e) => `${fmt(e.ms)} ms/+${fmt(e.growthMb, 1)} MB`).join(", ") },
+      {
+        name: "CSV export of 100,000 rows",
+        median: `${fmt(median(exports.big.map((e) => e.ms)))} ms, ${fmt(median(exports.big.map((e) => e.rows)))} rows, server RSS +${fmt(median(exports.big.map((e) => e.growthMb)), 1)} MB`,
+        runs: exports.big.map((e) => `${fmt(e.ms)} ms/+${fmt(e.growthMb, 1)} MB`).join(", "),
+      },
+      {
+        name: "CSV export of 10,000 rows (flatness: compare the RSS growth)",
+        median: `${fmt(median(exports.small.map((e) => e.ms)))} ms, server RSS +${fmt(median(exports.small.map((e) => e.growthMb)), 1)} MB`,
+        runs: exports.small.map((e) => `${fmt(e.ms)} ms/+${fmt(e.growthMb, 1)} MB`).join(", "),
+      },
     ];
   } finally {
     await server.stop({ keepData: true });

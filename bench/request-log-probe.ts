@@ -17,11 +17,28 @@ export async function measure(rows = 200_000): Promise<{ rowsPerSecond: number; 
   const database = await openDatabase({ kind: "pglite", dataDir: dir });
   try {
     await database.migrate();
-    const service = createRequestLogService({ repo: createRequestLogRepo(database.db), cursors: createCursors(createSecretBox(randomBytes(32))), clock: systemClock, log: createLogger({ level: "silent" }) });
+    const service = createRequestLogService({
+      repo: createRequestLogRepo(database.db),
+      cursors: createCursors(createSecretBox(randomBytes(32))),
+      clock: systemClock,
+      log: createLogger({ level: "silent" }),
+    });
     const at = new Date();
     const t0 = performance.now();
     for (let i = 0; i < rows; i++) {
-      service.record({ at, method: "POST", path: "/mcp", statusCode: 200, durationMs: 1.25, clientId: "bk_bench_client", userId: null, ip: "127.0.0.1", userAgent: "bench/1.0", rpcMethod: "tools/call", toolName: "jira_search" });
+      service.record({
+        at,
+        method: "POST",
+        path: "/mcp",
+        statusCode: 200,
+        durationMs: 1.25,
+        clientId: "bk_bench_client",
+        userId: null,
+        ip: "127.0.0.1",
+        userAgent: "bench/1.0",
+        rpcMethod: "tools/call",
+        toolName: "jira_search",
+      });
     }
     const recorded = performance.now();
     await service.close();

@@ -10,7 +10,15 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 
 async function loadProbe() {
   const outfile = join(ROOT, "node_modules/.cache/bench-request-log-probe.mjs");
-  await build({ entryPoints: [join(ROOT, "bench/request-log-probe.ts")], bundle: true, platform: "node", format: "esm", packages: "external", outfile, logLevel: "warning" });
+  await build({
+    entryPoints: [join(ROOT, "bench/request-log-probe.ts")],
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    packages: "external",
+    outfile,
+    logLevel: "warning",
+  });
   return import(outfile);
 }
 
@@ -20,14 +28,30 @@ export async function run() {
   const results = [];
   for (let i = 0; i < RUNS; i++) results.push(await measure());
   const rows = [
-    { name: "request log rows stored per second on PGlite (200,000 rows; target ≥ 10,000)", median: `${fmt(median(results.map((r) => r.rowsPerSecond)))} rows/s`, runs: results.map((r) => fmt(r.rowsPerSecond)).join(", ") },
-    { name: "record() on the request path, per row", median: `${fmt(median(results.map((r) => r.recordNsPerRow)))} ns`, runs: results.map((r) => fmt(r.recordNsPerRow)).join(", ") },
+    {
+      name: "request log rows stored per second on PGlite (200,000 rows; target ≥ 10,000)",
+      median: `${fmt(median(results.map((r) => r.rowsPerSecond)))} rows/s`,
+      runs: results.map((r) => fmt(r.rowsPerSecond)).join(", "),
+    },
+    {
+      name: "record() on the request path, per row",
+      median: `${fmt(median(results.map((r) => r.recordNsPerRow)))} ns`,
+      runs: results.map((r) => fmt(r.recordNsPerRow)).join(", "),
+    },
   ];
   const { on, off } = await toolsCallLatency(RUNS);
   const ratio = on.map((x, i) => x.p99 / off[i].p99);
   rows.push(
-    { name: "tools/call jira_search, concurrency 16, request log on", median: `p50 ${fmt(median(on.map((x) => x.p50)), 1)} ms, p99 ${fmt(median(on.map((x) => x.p99)), 1)} ms, ${fmt(median(on.map((x) => x.rps)))} req/s`, runs: on.map((x) => fmt(x.p99, 1)).join(", ") },
-    { name: "the same, request log off (REQUEST_LOG=false)", median: `p50 ${fmt(median(off.map((x) => x.p50)), 1)} ms, p99 ${fmt(median(off.map((x) => x.p99)), 1)} ms, ${fmt(median(off.map((x) => x.rps)))} req/s`, runs: off.map((x) => fmt(x.p99, 1)).join(", ") },
+    {
+      name: "tools/call jira_search, concurrency 16, request log on",
+      median: `p50 ${fmt(median(on.map((x) => x.p50)), 1)} ms, p99 ${fmt(median(on.map((x) => x.p99)), 1)} ms, ${fmt(median(on.map((x) => x.rps)))} req/s`,
+      runs: on.map((x) => fmt(x.p99, 1)).join(", "),
+    },
+    {
+      name: "the same, request log off (REQUEST_LOG=false)",
+      median: `p50 ${fmt(median(off.map((x) => x.p50)), 1)} ms, p99 ${fmt(median(off.map((x) => x.p99)), 1)} ms, ${fmt(median(off.map((x) => x.rps)))} req/s`,
+      runs: off.map((x) => fmt(x.p99, 1)).join(", "),
+    },
     { name: "p99 with the log / without (target < 1.10)", median: fmt(median(ratio), 3), runs: ratio.map((x) => fmt(x, 3)).join(", ") },
   );
   return rows;

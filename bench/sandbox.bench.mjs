@@ -9,7 +9,9 @@ const AUTH = `Basic ${Buffer.from("demo@bridgekeeper.test:sandbox-api-token").to
 const BB_AUTH = `Basic ${Buffer.from("demo:sandbox-app-password").toString("base64")}`;
 
 const cannon = (opts) =>
-  new Promise((resolve, reject) => autocannon({ connections: 10, duration: SECONDS, ...opts }, (err, res) => (err ? reject(err) : resolve(res))));
+  new Promise((resolve, reject) =>
+    autocannon({ connections: 10, duration: SECONDS, ...opts }, (err, res) => (err ? reject(err) : resolve(res))),
+  );
 
 export async function run() {
   const sandbox = await startSandboxProcess();
@@ -32,7 +34,11 @@ export async function run() {
         bad += r.non2xx + r.errors;
       }
       if (bad > 0) throw new Error(`${target.name}: ${bad} requests failed`);
-      rows.push({ name: `${target.name}, 10 connections, ${SECONDS} s`, median: `${fmt(median(rps))} req/s, p99 ${fmt(median(p99))} ms`, runs: rps.map((x) => fmt(x)).join(", ") });
+      rows.push({
+        name: `${target.name}, 10 connections, ${SECONDS} s`,
+        median: `${fmt(median(rps))} req/s, p99 ${fmt(median(p99))} ms`,
+        runs: rps.map((x) => fmt(x)).join(", "),
+      });
     }
     return rows;
   } finally {

@@ -26,7 +26,15 @@ export async function run() {
     }
   }
   return [
-    { name: "start to first health 200, existing data dir (restart)", median: `${fmt(median(restart))} ms`, runs: restart.map((x) => fmt(x)).join(", ") },
-    { name: "start to first health 200, empty data dir (first start)", median: `${fmt(median(first))} ms`, runs: first.map((x) => fmt(x)).join(", ") },
+    {
+      name: "start to first health 200, existing data dir (restart)",
+      median: `${fmt(median(restart))} ms`,
+      runs: restart.map((x) => fmt(x)).join(", "),
+    },
+    {
+      name: "start to first health 200, empty data dir (first start)",
+      median: `${fmt(median(first))} ms`,
+      runs: first.map((x) => fmt(x)).join(", "),
+    },
   ];
 }

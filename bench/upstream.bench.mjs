@@ -21,7 +21,8 @@ async function loadUpstream() {
   const outfile = join(ROOT, "node_modules/.cache/bench-upstream.mjs");
   await build({
     stdin: {
-      contents: 'export { createUpstreamHttp } from "./server/upstream/http.ts"; export { createUpstreamMeter } from "./server/upstream/meter.ts";',
+      contents:
+        'export { createUpstreamHttp } from "./server/upstream/http.ts"; export { createUpstreamMeter } from "./server/upstream/meter.ts";',
       resolveDir: ROOT,
       loader: "ts",
     },
@@ -79,8 +80,16 @@ export async function run() {
     }
     const us = (ms) => `${fmt(ms * 1000)} µs`;
     return [
-      { name: `direct undici GET ${PATH}, concurrency 1, ${CALLS} calls`, median: `p50 ${us(median(p50.direct))}, p99 ${us(median(p99.direct))}`, runs: p50.direct.map(us).join(", ") },
-      { name: "through the upstream layer, same calls", median: `p50 ${us(median(p50.layered))}, p99 ${us(median(p99.layered))}`, runs: p50.layered.map(us).join(", ") },
+      {
+        name: `direct undici GET ${PATH}, concurrency 1, ${CALLS} calls`,
+        median: `p50 ${us(median(p50.direct))}, p99 ${us(median(p99.direct))}`,
+        runs: p50.direct.map(us).join(", "),
+      },
+      {
+        name: "through the upstream layer, same calls",
+        median: `p50 ${us(median(p50.layered))}, p99 ${us(median(p99.layered))}`,
+        runs: p50.layered.map(us).join(", "),
+      },
       { name: "upstream layer overhead at p50 (target < 300 µs)", median: us(median(overhead)), runs: overhead.map(us).join(", ") },
     ];
   } finally {

@@ -17,12 +17,32 @@ const CONCURRENCY = 8;
 const QUERY = process.env.BENCH_QUERY ?? "user0123";
 const ADMIN = { username: "admin", password: "bench-admin-password" };
 const FIRST = ["Ada", "Grace", "Alan", "Edsger", "Barbara", "Donald", "Margaret", "Ken", "Frances", "Linus", "Radia", "Tim"];
-const LAST = ["Lovelace", "Hopper", "Turing", "Dijkstra", "Liskov", "Knuth", "Hamilton", "Thompson", "Allen", "Torvalds", "Perlman", "Berners-Lee"];
+const LAST = [
+  "Lovelace",
+  "Hopper",
+  "Turing",
+  "Dijkstra",
+  "Liskov",
+  "Knuth",
+  "Hamilton",
+  "Thompson",
+  "Allen",
+  "Torvalds",
+  "Perlman",
+  "Berners-Lee",
+];
 
 async function login(url) {
-  const res = await fetch(`${url}/api/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(ADMIN) });
+  const res = await fetch(`${url}/api/login`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(ADMIN),
+  });
   if (res.status !== 200) throw new Error(`login: ${res.status}`);
-  return res.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+  return res.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
 }
 
 async function countUsers(url, cookie) {
@@ -49,7 +69,11 @@ async function seed(url, cookie, total) {
         lastName: LAST[Math.floor(n / FIRST.length) % LAST.length],
         isActive: n % 7 !== 0,
       };
-      const res = await fetch(`${url}/api/users`, { method: "POST", headers: { "content-type": "application/json", cookie }, body: JSON.stringify(body) });
+      const res = await fetch(`${url}/api/users`, {
+        method: "POST",
+        headers: { "content-type": "application/json", cookie },
+        body: JSON.stringify(body),
+      });
       if (res.status !== 201) throw new Error(`POST /api/users ${body.username}: ${res.status} ${await res.text()}`);
     }
   };
@@ -91,7 +115,14 @@ export async function run() {
 
     browser = await chromium.launch({
       executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-      args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+      ],
     });
     const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
     await page.goto(`${server.url}/users`);
@@ -116,11 +147,23 @@ export async function run() {
     const results = samples.map((s) => s.resultsPaint);
     const last = samples.at(-2)?.heading ?? "";
     return [
-      { name: `users seeded through POST /api/users (concurrency ${CONCURRENCY})`, median: `${seeded.created} created in ${fmt(seeded.seconds, 1)} s${seeded.created ? ` (${fmt(seeded.created / seeded.seconds)} users/s)` : ""}`, runs: "" },
+      {
+        name: `users seeded through POST /api/users (concurrency ${CONCURRENCY})`,
+        median: `${seeded.created} created in ${fmt(seeded.seconds, 1)} s${seeded.created ? ` (${fmt(seeded.created / seeded.seconds)} users/s)` : ""}`,
+        runs: "",
+      },
       { name: `GET /api/users with ${total} users (one request, Node fetch)`, median: `${fmt(listMs)} ms`, runs: "" },
       { name: `sign-in to "${countText}" painted`, median: `${fmt(loadMs)} ms, ${rowsInDom} rows in the DOM`, runs: "" },
-      { name: `search keystroke -> next paint (${samples.length} keystrokes, typing "${QUERY}" and clearing, twice)`, median: `${fmt(median(inputs), 1)} ms`, runs: inputs.map((x) => fmt(x, 1)).join(", ") },
-      { name: "search keystroke -> filtered table painted", median: `${fmt(median(results), 1)} ms (max ${fmt(Math.max(...results), 1)} ms; "${QUERY}" gives ${last})`, runs: results.map((x) => fmt(x, 1)).join(", ") },
+      {
+        name: `search keystroke -> next paint (${samples.length} keystrokes, typing "${QUERY}" and clearing, twice)`,
+        median: `${fmt(median(inputs), 1)} ms`,
+        runs: inputs.map((x) => fmt(x, 1)).join(", "),
+      },
+      {
+        name: "search keystroke -> filtered table painted",
+        median: `${fmt(median(results), 1)} ms (max ${fmt(Math.max(...results), 1)} ms; "${QUERY}" gives ${last})`,
+        runs: results.map((x) => fmt(x, 1)).join(", "),
+      },
     ];
   } finally {
     await browser?.close();

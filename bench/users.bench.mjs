@@ -10,7 +10,9 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 
 const cannon = (opts) =>
-  new Promise((resolve, reject) => autocannon({ connections: 1, duration: SECONDS, ...opts }, (err, res) => (err ? reject(err) : resolve(res))));
+  new Promise((resolve, reject) =>
+    autocannon({ connections: 1, duration: SECONDS, ...opts }, (err, res) => (err ? reject(err) : resolve(res))),
+  );
 
 /** Writes USERS users straight into the stopped server's PGlite directory (one shared hash: seeding speed). */
 async function seed(dataDir) {
@@ -61,8 +63,16 @@ export async function run() {
       users.rps.push(u.requests.average);
     }
     return [
-      { name: `GET /api/users, ${count} users (${fmt(body.length / 1024 / 1024, 1)} MB JSON), 1 connection`, median: `p50 ${fmt(median(users.p50))} ms, p99 ${fmt(median(users.p99))} ms, ${fmt(median(users.rps), 1)} req/s`, runs: users.p50.map((x) => fmt(x)).join(", ") },
-      { name: "baseline GET /api/session, same server", median: `p50 ${fmt(median(session.p50), 1)} ms, ${fmt(median(session.rps))} req/s`, runs: session.p50.map((x) => fmt(x, 1)).join(", ") },
+      {
+        name: `GET /api/users, ${count} users (${fmt(body.length / 1024 / 1024, 1)} MB JSON), 1 connection`,
+        median: `p50 ${fmt(median(users.p50))} ms, p99 ${fmt(median(users.p99))} ms, ${fmt(median(users.rps), 1)} req/s`,
+        runs: users.p50.map((x) => fmt(x)).join(", "),
+      },
+      {
+        name: "baseline GET /api/session, same server",
+        median: `p50 ${fmt(median(session.p50), 1)} ms, ${fmt(median(session.rps))} req/s`,
+        runs: session.p50.map((x) => fmt(x, 1)).join(", "),
+      },
     ];
   } finally {
     await server.stop();

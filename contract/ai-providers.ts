@@ -69,7 +69,9 @@ const baseUrl = siteUrl(AI_PROVIDER_MESSAGES.baseUrl);
  * right. Every message now shows on the first submit (spec §5). The value such a rule sees may
  * then hold a field's raw, invalid input: the rules check what they read.
  */
-const EVEN_WITH_FIELD_ERRORS: z.core.$ZodSuperRefineParams = { when: (payload) => typeof payload.value === "object" && payload.value !== null };
+const EVEN_WITH_FIELD_ERRORS: z.core.$ZodSuperRefineParams = {
+  when: (payload) => typeof payload.value === "object" && payload.value !== null,
+};
 
 const isKind = (value: unknown): value is AiProviderKind => (AI_PROVIDER_KINDS as readonly unknown[]).includes(value);
 const isBlank = (value: unknown): boolean => typeof value === "string" && value.trim() === "";
@@ -78,13 +80,16 @@ const isBlank = (value: unknown): boolean => typeof value === "string" && value.
 function checkBaseUrl(value: { provider?: unknown; baseUrl?: unknown }, ctx: z.RefinementCtx): void {
   if (!isKind(value.provider)) return;
   const given = typeof value.baseUrl === "string" && value.baseUrl !== "";
-  if (value.provider === "openai-compatible" && !given) ctx.addIssue({ code: "custom", path: ["baseUrl"], message: AI_PROVIDER_MESSAGES.baseUrlRequired });
-  if (value.provider !== "openai-compatible" && given) ctx.addIssue({ code: "custom", path: ["baseUrl"], message: AI_PROVIDER_MESSAGES.baseUrlNotAllowed });
+  if (value.provider === "openai-compatible" && !given)
+    ctx.addIssue({ code: "custom", path: ["baseUrl"], message: AI_PROVIDER_MESSAGES.baseUrlRequired });
+  if (value.provider !== "openai-compatible" && given)
+    ctx.addIssue({ code: "custom", path: ["baseUrl"], message: AI_PROVIDER_MESSAGES.baseUrlNotAllowed });
 }
 
 /** The key is required unless the kind is openai-compatible (also while no kind is chosen yet). A missing key is the field's own error. */
 function checkApiKey(value: { provider?: unknown; apiKey?: unknown }, ctx: z.RefinementCtx): void {
-  if (value.provider !== "openai-compatible" && isBlank(value.apiKey)) ctx.addIssue({ code: "custom", path: ["apiKey"], message: AI_PROVIDER_MESSAGES.apiKey });
+  if (value.provider !== "openai-compatible" && isBlank(value.apiKey))
+    ctx.addIssue({ code: "custom", path: ["apiKey"], message: AI_PROVIDER_MESSAGES.apiKey });
 }
 
 /**
@@ -117,9 +122,7 @@ export const AiProviderUpdateSchema = z
     name: name.optional(),
     provider: provider.optional(),
     model: model.optional(),
-    apiKey: apiKey
-      .optional()
-      .transform((v) => (v === undefined || v.trim() === "" ? undefined : v.trim())),
+    apiKey: apiKey.optional().transform((v) => (v === undefined || v.trim() === "" ? undefined : v.trim())),
     baseUrl: z.union([baseUrl, z.literal(""), z.null()]).optional(),
     isActive: z.boolean().optional(),
   })

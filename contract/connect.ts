@@ -113,10 +113,37 @@ export interface ClientPreset {
  * Cursor and VS Code use their own scheme or a fixed loopback port (RFC 8252 §7.1).
  */
 export const CLIENT_PRESETS: readonly ClientPreset[] = [
-  { id: "claude", label: "Claude", name: "Claude", redirectUris: ["https://claude.ai/api/mcp/auth_callback", "https://claude.com/api/mcp/auth_callback"], clientType: "confidential", snippet: "claude-desktop" },
-  { id: "claude-code", label: "Claude Code", name: "Claude Code", redirectUris: ["http://localhost/callback"], clientType: "public", snippet: "claude-code" },
-  { id: "cursor", label: "Cursor", name: "Cursor", redirectUris: ["cursor://anysphere.cursor-retrieval/oauth/callback"], clientType: "public", snippet: "cursor" },
-  { id: "vscode", label: "VS Code", name: "VS Code", redirectUris: ["http://127.0.0.1:33418", "http://127.0.0.1:33418/", "https://vscode.dev/redirect"], clientType: "public", snippet: "vscode" },
+  {
+    id: "claude",
+    label: "Claude",
+    name: "Claude",
+    redirectUris: ["https://claude.ai/api/mcp/auth_callback", "https://claude.com/api/mcp/auth_callback"],
+    clientType: "confidential",
+    snippet: "claude-desktop",
+  },
+  {
+    id: "claude-code",
+    label: "Claude Code",
+    name: "Claude Code",
+    redirectUris: ["http://localhost/callback"],
+    clientType: "public",
+    snippet: "claude-code",
+  },
+  {
+    id: "cursor",
+    label: "Cursor",
+    name: "Cursor",
+    redirectUris: ["cursor://anysphere.cursor-retrieval/oauth/callback"],
+    clientType: "public",
+    snippet: "cursor",
+  },
+  {
+    id: "vscode",
+    label: "VS Code",
+    name: "VS Code",
+    redirectUris: ["http://127.0.0.1:33418", "http://127.0.0.1:33418/", "https://vscode.dev/redirect"],
+    clientType: "public",
+    snippet: "vscode",
+  },
   { id: "custom", label: "Custom", name: "", redirectUris: [], clientType: "confidential", snippet: null },
 ];
-

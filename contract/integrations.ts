@@ -11,7 +11,8 @@ export const INTEGRATION_MESSAGES = {
   appPassword: "App password is required",
 } as const;
 
-const requiredText = (message: string, max = 255) => line({ error: message }).trim().min(1, message).max(max, `Must be at most ${max} characters`);
+const requiredText = (message: string, max = 255) =>
+  line({ error: message }).trim().min(1, message).max(max, `Must be at most ${max} characters`);
 
 /** An http(s) URL: what the connectors can call. */
 const instanceUrl = siteUrl(INTEGRATION_MESSAGES.instanceUrl);
@@ -201,4 +202,3 @@ export const CONFIG_KEYS = {
   requestLog: "logs.enabled",
   logRetentionDays: "logs.retentionDays",
 } as const;
-

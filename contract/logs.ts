@@ -34,12 +34,24 @@ const instant = (field: string) =>
 export const LogFilterSchema = z
   .object({
     status: z.enum(["success", "error"], { error: "status must be success or error" }).optional(),
-    statusCode: z.coerce.number({ error: "statusCode must be a number" }).int("statusCode must be a whole number").min(100, "statusCode must be between 100 and 599").max(599, "statusCode must be between 100 and 599").optional(),
-    method: z.string().toUpperCase().pipe(z.enum(LOG_METHODS, { error: `method must be one of ${LOG_METHODS.join(", ")}` })).optional(),
+    statusCode: z.coerce
+      .number({ error: "statusCode must be a number" })
+      .int("statusCode must be a whole number")
+      .min(100, "statusCode must be between 100 and 599")
+      .max(599, "statusCode must be between 100 and 599")
+      .optional(),
+    method: z
+      .string()
+      .toUpperCase()
+      .pipe(z.enum(LOG_METHODS, { error: `method must be one of ${LOG_METHODS.join(", ")}` }))
+      .optional(),
     /** Part of the path, the HTTP or JSON-RPC method, the client id or the tool name (case-insensitive). */
     search: z.string().max(200, "search may be at most 200 characters").optional(),
     clientId: z.string().min(1, "clientId must not be empty").max(300, "clientId may be at most 300 characters").optional(),
-    tool: z.string().regex(/^[a-z][a-z0-9_]{0,63}$/, "tool must be a tool name such as jira_search").optional(),
+    tool: z
+      .string()
+      .regex(/^[a-z][a-z0-9_]{0,63}$/, "tool must be a tool name such as jira_search")
+      .optional(),
     outcome: z.enum(MCP_OUTCOMES, { error: `outcome must be one of ${MCP_OUTCOMES.join(", ")}` }).optional(),
     source: z.enum(LOG_SOURCES, { error: `source must be one of ${LOG_SOURCES.join(", ")}` }).optional(),
     from: instant("from"),
@@ -52,10 +64,18 @@ export type LogFilter = z.infer<typeof LogFilterSchema>;
 export const LogQuerySchema = z.intersection(
   LogFilterSchema,
   z.object({
-    limit: z.coerce.number({ error: "limit must be a number" }).int("limit must be a whole number").min(1, "limit must be at least 1").max(5000, "limit may be at most 5000").default(500),
+    limit: z.coerce
+      .number({ error: "limit must be a number" })
+      .int("limit must be a whole number")
+      .min(1, "limit must be at least 1")
+      .max(5000, "limit may be at most 5000")
+      .default(500),
     /** Rows older than this instant (kept for callers that page by time). */
     before: instant("before"),
-    cursor: z.string().regex(/^[\w-]{1,400}\.[\w-]{1,100}$/, "cursor must be the X-Next-Cursor of a previous page").optional(),
+    cursor: z
+      .string()
+      .regex(/^[\w-]{1,400}\.[\w-]{1,100}$/, "cursor must be the X-Next-Cursor of a previous page")
+      .optional(),
   }),
 );
 export type LogQuery = z.infer<typeof LogQuerySchema>;
@@ -103,7 +123,16 @@ export interface LogSummaryDto {
 }
 
 /** spec §9: the CSV export's columns, in order. */
-export const LOG_CSV_COLUMNS = ["Timestamp", "Method", "Endpoint", "Status Code", "Response Time", "Client ID", "IP Address", "User Agent"] as const;
+export const LOG_CSV_COLUMNS = [
+  "Timestamp",
+  "Method",
+  "Endpoint",
+  "Status Code",
+  "Response Time",
+  "Client ID",
+  "IP Address",
+  "User Agent",
+] as const;
 
 /**
  * The export's file name, `mcp-server-logs-YYYY-MM-DD.csv`: the date it was made (UTC;

@@ -25,7 +25,10 @@ export const TOASTS = {
     copyFailed: (what: string) => `Could not copy the ${what} to the clipboard. Select it and copy it by hand.`,
     activated: (name: string) => ({ title: "Client activated", description: `${name} can obtain tokens again.` }),
     deactivated: (name: string) => ({ title: "Client deactivated", description: `${name} gets no tokens and its tokens no longer work.` }),
-    secretRegenerated: (name: string) => ({ title: "Secret regenerated", description: `${name} has a new client secret; the old one no longer works.` }),
+    secretRegenerated: (name: string) => ({
+      title: "Secret regenerated",
+      description: `${name} has a new client secret; the old one no longer works.`,
+    }),
     policySaved: (name: string) => ({ title: "Policy saved", description: `${name}'s tools follow the new policy from its next request.` }),
   },
   config: {

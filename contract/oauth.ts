@@ -43,7 +43,25 @@ export const splitScopes = (text: string): string[] =>
  * scheme is taken as a native app's own, as desktop AI clients use them (cursor://, vscode://);
  * RFC 8252 recommends reverse-domain names but real clients do not all follow it.
  */
-const FORBIDDEN_SCHEMES = new Set(["javascript", "vbscript", "data", "file", "blob", "filesystem", "about", "view-source", "ftp", "ws", "wss", "mailto", "tel", "sms", "urn", "jar", "intent"]);
+const FORBIDDEN_SCHEMES = new Set([
+  "javascript",
+  "vbscript",
+  "data",
+  "file",
+  "blob",
+  "filesystem",
+  "about",
+  "view-source",
+  "ftp",
+  "ws",
+  "wss",
+  "mailto",
+  "tel",
+  "sms",
+  "urn",
+  "jar",
+  "intent",
+]);
 
 /**
  * A redirect URI we accept (RFC 9700 §4.1, OAuth 2.1 §2.3.1): absolute, no fragment, no
@@ -64,9 +82,12 @@ export function redirectUriProblem(uri: string, applicationType?: "web" | "nativ
   const scheme = url.protocol.slice(0, -1).toLowerCase();
   const loopback = ["localhost", "127.0.0.1", "[::1]"].includes(url.hostname);
   if (scheme === "http" && !loopback) return `"${uri}" must use https (http only for localhost)`;
-  if (FORBIDDEN_SCHEMES.has(scheme)) return `"${uri}" uses a forbidden scheme: https, http for localhost, or an app's own scheme such as com.example.app:/callback`;
-  if (applicationType === "web" && (scheme !== "https" || loopback)) return `"${uri}" is not a web redirect URI (https on a host other than localhost)`;
-  if (applicationType === "native" && scheme === "https" && !loopback) return `"${uri}" is not a native redirect URI (http on localhost, or a private-use scheme)`;
+  if (FORBIDDEN_SCHEMES.has(scheme))
+    return `"${uri}" uses a forbidden scheme: https, http for localhost, or an app's own scheme such as com.example.app:/callback`;
+  if (applicationType === "web" && (scheme !== "https" || loopback))
+    return `"${uri}" is not a web redirect URI (https on a host other than localhost)`;
+  if (applicationType === "native" && scheme === "https" && !loopback)
+    return `"${uri}" is not a native redirect URI (http on localhost, or a private-use scheme)`;
   return null;
 }
 
@@ -86,13 +107,17 @@ const scopes = z
   .min(1, OAUTH_CLIENT_MESSAGES.scopes)
   .superRefine((list, ctx) => {
     const unknown = list.filter((s) => !(OAUTH_SCOPES as readonly string[]).includes(s));
-    if (unknown.length > 0) ctx.addIssue({ code: "custom", message: `Unknown scope: ${unknown.join(", ")} (known: ${OAUTH_SCOPES.join(", ")})` });
+    if (unknown.length > 0)
+      ctx.addIssue({ code: "custom", message: `Unknown scope: ${unknown.join(", ")} (known: ${OAUTH_SCOPES.join(", ")})` });
   })
   .transform((list) => [...new Set(list)]);
 
 /** POST /api/admin/oauth-clients (spec section 7), plus the client type beyond the spec. */
 export const OAuthClientCreateSchema = z.object({
-  name: line({ error: OAUTH_CLIENT_MESSAGES.name }).trim().min(1, OAUTH_CLIENT_MESSAGES.name).max(100, "Name must be at most 100 characters"),
+  name: line({ error: OAUTH_CLIENT_MESSAGES.name })
+    .trim()
+    .min(1, OAUTH_CLIENT_MESSAGES.name)
+    .max(100, "Name must be at most 100 characters"),
   redirectUris,
   scopes,
   isActive: z.boolean().default(true),
@@ -184,9 +209,16 @@ const registrationText = (max: number) => z.string().max(max, `must be at most $
  */
 export const RegistrationSchema = z.object({
   redirect_uris: z.array(registrationText(2048)).min(1, "at least one redirect URI is required").max(20, "at most 20 redirect URIs"),
-  token_endpoint_auth_method: z.enum(["none", "client_secret_basic", "client_secret_post"], { error: "token_endpoint_auth_method must be none, client_secret_basic or client_secret_post" }).optional(),
+  token_endpoint_auth_method: z
+    .enum(["none", "client_secret_basic", "client_secret_post"], {
+      error: "token_endpoint_auth_method must be none, client_secret_basic or client_secret_post",
+    })
+    .optional(),
   grant_types: z.array(registrationText(100)).max(10).optional(),
-  response_types: z.array(z.literal("code", { error: "only the code response type is supported" })).max(1).optional(),
+  response_types: z
+    .array(z.literal("code", { error: "only the code response type is supported" }))
+    .max(1)
+    .optional(),
   client_name: registrationText(200).optional(),
   scope: registrationText(1000).optional(),
   /** OpenID Connect Registration §2: what the redirect URIs may be (contract/oauth.ts redirectUriProblem). */

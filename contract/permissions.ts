@@ -12,7 +12,11 @@ export const PERMISSION_CATALOGUE = [
   { resource: "oauth-clients", action: "write", description: "Create and delete OAuth clients, see their secrets" },
   { resource: "config", action: "read", description: "See configuration" },
   { resource: "config", action: "write", description: "Change Atlassian and Bitbucket configuration" },
-  { resource: "mcp", action: "read", description: "Authorize MCP clients to read Jira, Confluence and Bitbucket on your behalf (the read scope)" },
+  {
+    resource: "mcp",
+    action: "read",
+    description: "Authorize MCP clients to read Jira, Confluence and Bitbucket on your behalf (the read scope)",
+  },
   { resource: "mcp", action: "write", description: "Grant MCP clients the write scope (change Jira, Confluence and Bitbucket)" },
   { resource: "ai-providers", action: "read", description: "See AI providers" },
   { resource: "ai-providers", action: "write", description: "Add, change and delete AI providers" },
@@ -39,7 +43,14 @@ export const BUILTIN_ROLES = {
   admin: { description: "Every permission, including users, roles and the audit trail", permissions: ALL_PERMISSIONS },
   operator: {
     description: "Reads everything; manages integrations, OAuth clients and AI providers; no user management",
-    permissions: [...READ_EVERYTHING, "config.write", "oauth-clients.write", "sse-connections.write", "mcp.write", "ai-providers.write"] as PermissionKey[],
+    permissions: [
+      ...READ_EVERYTHING,
+      "config.write",
+      "oauth-clients.write",
+      "sse-connections.write",
+      "mcp.write",
+      "ai-providers.write",
+    ] as PermissionKey[],
   },
   viewer: { description: "Read-only console", permissions: READ_EVERYTHING },
 } as const satisfies Record<string, { description: string; permissions: PermissionKey[] }>;

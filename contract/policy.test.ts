@@ -1,20 +1,50 @@
 import { describe, expect, it } from "vitest";
 import { clientPolicySchemaFor, isToolOffered } from "./policy-options";
-import { ClientPolicySchema, DEFAULT_TOOLSETS, isOpenPolicy, OPEN_POLICY, policyFromForm, policyToForm, TOOLSET_NAMES, toolsetsOf } from "./policy";
+import {
+  ClientPolicySchema,
+  DEFAULT_TOOLSETS,
+  isOpenPolicy,
+  OPEN_POLICY,
+  policyFromForm,
+  policyToForm,
+  TOOLSET_NAMES,
+  toolsetsOf,
+} from "./policy";
 
 /** The console's policy form and the API's policy convert both ways without losing anything. */
 describe("policy form", () => {
   it("an open policy is the default toolsets ticked and blank lists, and comes back open", () => {
     const form = policyToForm(OPEN_POLICY);
-    expect(form).toEqual({ readOnly: false, toolsets: [...DEFAULT_TOOLSETS], disabledTools: [], jiraProjects: [], confluenceSpaces: [], bitbucketRepositories: [] });
+    expect(form).toEqual({
+      readOnly: false,
+      toolsets: [...DEFAULT_TOOLSETS],
+      disabledTools: [],
+      jiraProjects: [],
+      confluenceSpaces: [],
+      bitbucketRepositories: [],
+    });
     expect(ClientPolicySchema.parse(policyFromForm(form))).toEqual(OPEN_POLICY);
     expect(isOpenPolicy(OPEN_POLICY)).toBe(true);
   });
 
   it("lists keep their entries (Jira keys in upper case, once each); toolsets keep the catalogue's order", () => {
-    const input = policyFromForm({ readOnly: true, toolsets: ["bitbucket-prs", "jira-issues"], disabledTools: ["jira_create_issue", "jira_update_issue"], jiraProjects: ["bk", "OPS", "dev", "ops"], confluenceSpaces: [], bitbucketRepositories: ["api-gateway", "bridgekeeper/web"] });
+    const input = policyFromForm({
+      readOnly: true,
+      toolsets: ["bitbucket-prs", "jira-issues"],
+      disabledTools: ["jira_create_issue", "jira_update_issue"],
+      jiraProjects: ["bk", "OPS", "dev", "ops"],
+      confluenceSpaces: [],
+      bitbucketRepositories: ["api-gateway", "bridgekeeper/web"],
+    });
     const policy = ClientPolicySchema.parse(input);
-    expect(policy).toEqual({ readOnly: true, toolsets: ["jira-issues", "bitbucket-prs"], disabledTools: ["jira_create_issue", "jira_update_issue"], jiraProjects: ["BK", "OPS", "DEV"], confluenceSpaces: null, bitbucketRepositories: ["api-gateway", "bridgekeeper/web"] });
+    expect(policy).toEqual({
+      readOnly: true,
+      toolsets: ["jira-issues", "bitbucket-prs"],
+      disabledTools: ["jira_create_issue", "jira_update_issue"],
+      jiraProjects: ["BK", "OPS", "DEV"],
+      confluenceSpaces: null,
+      bitbucketRepositories: ["api-gateway", "bridgekeeper/web"],
+    });
     expect(isOpenPolicy(policy)).toBe(false);
     expect(ClientPolicySchema.parse(policyFromForm(policyToForm(policy)))).toEqual(policy);
   });
@@ -32,7 +62,10 @@ describe("policy form", () => {
   it("a bad key is a message naming what a key looks like", () => {
     const parsed = ClientPolicySchema.safeParse(policyFromForm({ ...policyToForm(OPEN_POLICY), confluenceSpaces: ["ENG", "bad!"] }));
     expect(parsed.success).toBe(false);
-    expect(parsed.error!.issues[0]).toMatchObject({ path: ["confluenceSpaces", 1], message: "each Confluence space key must look like ENG" });
+    expect(parsed.error!.issues[0]).toMatchObject({
+      path: ["confluenceSpaces", 1],
+      message: "each Confluence space key must look like ENG",
+    });
   });
 });
 
@@ -43,7 +76,9 @@ describe("policy options", () => {
   it("a tool switched off that the server does not have is a message under disabledTools", () => {
     expect(schema.safeParse({ disabledTools: ["jira_search"] }).success).toBe(true);
     const one = schema.safeParse({ disabledTools: ["jira_search", "jira_delete_everything"] });
-    expect(one.error!.issues).toEqual([expect.objectContaining({ path: ["disabledTools"], message: "jira_delete_everything is not a tool of this server" })]);
+    expect(one.error!.issues).toEqual([
+      expect.objectContaining({ path: ["disabledTools"], message: "jira_delete_everything is not a tool of this server" }),
+    ]);
     const two = schema.safeParse({ disabledTools: ["jira_nope", "jira_never"] });
     expect(two.error!.issues[0]!.message).toBe("jira_nope, jira_never are not tools of this server");
   });

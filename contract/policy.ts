@@ -21,7 +21,11 @@ export const TOOLSETS = {
   "jira-worklogs": { label: "Jira work logs: list, log time", default: false },
   "jira-links": { label: "Jira issue links, watchers and remote links (web pages)", default: false },
   "jira-projects": { label: "Jira projects: list, read (issue types, components, versions)", default: true },
-  "jira-admin": { label: "Jira schema and administration: field ids, create and edit screens, versions, batch create, workflow transitions, the current user, deleting issues", default: false },
+  "jira-admin": {
+    label:
+      "Jira schema and administration: field ids, create and edit screens, versions, batch create, workflow transitions, the current user, deleting issues",
+    default: false,
+  },
   "jira-agile": { label: "Jira Software boards, sprints (create, change, move issues) and epics", default: false },
   "jira-attachments": { label: "Jira attachments: list, add, read text", default: false },
   "confluence-pages": { label: "Confluence pages: search, read, create, update", default: true },
@@ -59,9 +63,15 @@ export const ClientPolicySchema = z
     /** Only tools that read: writing tools are neither listed nor callable. */
     readOnly: z.boolean({ error: "readOnly must be true or false" }).default(false),
     /** The toolsets on offer; null: the default ones (DEFAULT_TOOLSETS). */
-    toolsets: z.array(z.enum(TOOLSET_NAMES, { error: `toolsets are ${TOOLSET_NAMES.join(", ")}` })).nullable().default(null),
+    toolsets: z
+      .array(z.enum(TOOLSET_NAMES, { error: `toolsets are ${TOOLSET_NAMES.join(", ")}` }))
+      .nullable()
+      .default(null),
     /** Tools switched off one by one (names as in tools/list). */
-    disabledTools: z.array(z.string().regex(/^[a-z][a-z0-9_]{0,63}$/, "each disabled tool must be a tool name such as jira_create_issue")).max(200).default([]),
+    disabledTools: z
+      .array(z.string().regex(/^[a-z][a-z0-9_]{0,63}$/, "each disabled tool must be a tool name such as jira_create_issue"))
+      .max(200)
+      .default([]),
     /** Jira project keys the client may read and change; null: any. */
     jiraProjects: keyList(JIRA_PROJECT, "Jira project key", "BK", (k) => k.toUpperCase()),
     /** Confluence space keys; null: any. */
@@ -75,10 +85,18 @@ export type ClientPolicy = z.output<typeof ClientPolicySchema>;
 export type ClientPolicyInput = z.input<typeof ClientPolicySchema>;
 
 /** The policy of a client nobody restricted. */
-export const OPEN_POLICY: ClientPolicy = { readOnly: false, toolsets: null, disabledTools: [], jiraProjects: null, confluenceSpaces: null, bitbucketRepositories: null };
+export const OPEN_POLICY: ClientPolicy = {
+  readOnly: false,
+  toolsets: null,
+  disabledTools: [],
+  jiraProjects: null,
+  confluenceSpaces: null,
+  bitbucketRepositories: null,
+};
 
 /** A service's toolsets: those named after it (`jira-…`). */
-export const toolsetsOfService = (service: "jira" | "confluence" | "bitbucket"): Toolset[] => TOOLSET_NAMES.filter((t) => t.startsWith(`${service}-`));
+export const toolsetsOfService = (service: "jira" | "confluence" | "bitbucket"): Toolset[] =>
+  TOOLSET_NAMES.filter((t) => t.startsWith(`${service}-`));
 
 const SERVICE_NAMES = { jira: "Jira", confluence: "Confluence", bitbucket: "Bitbucket" } as const;
 
@@ -97,7 +115,8 @@ export function proxyRefusal(p: ClientPolicy | null | undefined, service: "jira"
   ].filter((x): x is string => typeof x === "string");
   if (lists.length > 0) return `its policy limits it to some ${lists.join(", ")} (allow-lists)`;
   const tools = p.disabledTools.filter((name) => name.startsWith(`${service}_`));
-  if (tools.length > 0) return `its policy switches off ${SERVICE_NAMES[service]} tools (${tools.slice(0, 5).join(", ")}${tools.length > 5 ? ", …" : ""})`;
+  if (tools.length > 0)
+    return `its policy switches off ${SERVICE_NAMES[service]} tools (${tools.slice(0, 5).join(", ")}${tools.length > 5 ? ", …" : ""})`;
   // Every service has a default toolset, so a client left none of a service's is caught here too.
   const off = toolsetsOfService(service).filter((t) => TOOLSETS[t].default && !toolsetsOf(p).includes(t));
   return off.length > 0 ? `its policy switches off ${SERVICE_NAMES[service]} toolsets (${off.join(", ")})` : null;
@@ -113,7 +132,14 @@ export interface PolicyFormValues {
   bitbucketRepositories: string[];
 }
 
-export const POLICY_FORM_FIELDS = ["readOnly", "toolsets", "disabledTools", "jiraProjects", "confluenceSpaces", "bitbucketRepositories"] as const satisfies readonly (keyof PolicyFormValues)[];
+export const POLICY_FORM_FIELDS = [
+  "readOnly",
+  "toolsets",
+  "disabledTools",
+  "jiraProjects",
+  "confluenceSpaces",
+  "bitbucketRepositories",
+] as const satisfies readonly (keyof PolicyFormValues)[];
 
 const listOrNull = (list: readonly string[]): string[] | null => (list.length > 0 ? [...list] : null);
 
@@ -140,4 +166,9 @@ export const policyFromForm = (v: PolicyFormValues): ClientPolicyInput => ({
 
 /** Whether a policy restricts nothing. */
 export const isOpenPolicy = (p: ClientPolicy): boolean =>
-  !p.readOnly && p.toolsets === null && p.disabledTools.length === 0 && p.jiraProjects === null && p.confluenceSpaces === null && p.bitbucketRepositories === null;
+  !p.readOnly &&
+  p.toolsets === null &&
+  p.disabledTools.length === 0 &&
+  p.jiraProjects === null &&
+  p.confluenceSpaces === null &&
+  p.bitbucketRepositories === null;

@@ -39,7 +39,14 @@ export const API_ENDPOINTS = [
   { method: "GET", path: "/api/admin/stats", description: "Server statistics", match: "exact" },
   { method: "GET", path: "/api/admin/oauth-clients", description: "OAuth client management", match: "exact" },
   { method: "GET", path: "/api/admin/logs", description: "Request logs", match: "exact" },
-] as const satisfies readonly { method: string; path: string; description: string; match: "exact" | "prefix"; stream?: boolean; service?: "jira" | "confluence" | "bitbucket" }[];
+] as const satisfies readonly {
+  method: string;
+  path: string;
+  description: string;
+  match: "exact" | "prefix";
+  stream?: boolean;
+  service?: "jira" | "confluence" | "bitbucket";
+}[];
 
 export type ApiEndpoint = (typeof API_ENDPOINTS)[number];
 

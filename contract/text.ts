@@ -20,14 +20,17 @@ export const TEXT_MESSAGES = {
 } as const;
 
 /** Control characters, or a lone surrogate (text that is not well-formed Unicode). */
-export const hasControlCharacters = (value: string, options: { multiline?: boolean } = {}): boolean => (options.multiline ? C0_EXCEPT_LINE_BREAKS : C0_ANY).test(value) || LONE_SURROGATE.test(value);
+export const hasControlCharacters = (value: string, options: { multiline?: boolean } = {}): boolean =>
+  (options.multiline ? C0_EXCEPT_LINE_BREAKS : C0_ANY).test(value) || LONE_SURROGATE.test(value);
 export const hasBidiControls = (value: string): boolean => BIDI_CONTROLS.test(value);
 
 /** A string of one line: no control characters at all. */
-export const line = (params?: Parameters<typeof z.string>[0]) => z.string(params).refine((v) => !hasControlCharacters(v), TEXT_MESSAGES.control);
+export const line = (params?: Parameters<typeof z.string>[0]) =>
+  z.string(params).refine((v) => !hasControlCharacters(v), TEXT_MESSAGES.control);
 
 /** A string that may hold line breaks and tabs, but no other control character. */
-export const multiline = (params?: Parameters<typeof z.string>[0]) => z.string(params).refine((v) => !hasControlCharacters(v, { multiline: true }), TEXT_MESSAGES.control);
+export const multiline = (params?: Parameters<typeof z.string>[0]) =>
+  z.string(params).refine((v) => !hasControlCharacters(v, { multiline: true }), TEXT_MESSAGES.control);
 
 /**
  * Where a request's input (a JSON body, a query, a form) holds a string with a control character
@@ -72,7 +75,15 @@ export const siteUrl = (message: string) =>
     .refine((v) => {
       try {
         const url = new URL(v);
-        return (url.protocol === "https:" || url.protocol === "http:") && url.hostname !== "" && !url.search && !url.hash && !v.includes("#") && !url.username && !url.password;
+        return (
+          (url.protocol === "https:" || url.protocol === "http:") &&
+          url.hostname !== "" &&
+          !url.search &&
+          !url.hash &&
+          !v.includes("#") &&
+          !url.username &&
+          !url.password
+        );
       } catch {
         return false;
       }

@@ -10,7 +10,10 @@ export const USER_MESSAGES = {
   passwordsMismatch: "Passwords don't match",
 } as const;
 
-const email = line({ error: USER_MESSAGES.email }).trim().max(254, "Email must be at most 254 characters").pipe(z.email(USER_MESSAGES.email));
+const email = line({ error: USER_MESSAGES.email })
+  .trim()
+  .max(254, "Email must be at most 254 characters")
+  .pipe(z.email(USER_MESSAGES.email));
 /** NFKC-normalised, one line, no spaces, no bidirectional controls (issue 9). */
 export const username = nfkc(
   line({ error: USER_MESSAGES.username })

@@ -1,10 +1,29 @@
 import { copyFileSync, mkdirSync } from "node:fs";
 import { request, type Locator, type Page } from "@playwright/test";
-import { AI_MODEL_OPTIONS, AI_PROVIDER_DELETE_CONFIRM, AI_PROVIDER_MESSAGES, CUSTOM_MODEL, type AiProvider, type AiProviderCreate } from "../contract/ai-providers";
+import {
+  AI_MODEL_OPTIONS,
+  AI_PROVIDER_DELETE_CONFIRM,
+  AI_PROVIDER_MESSAGES,
+  CUSTOM_MODEL,
+  type AiProvider,
+  type AiProviderCreate,
+} from "../contract/ai-providers";
 import { TOASTS } from "../contract/messages";
 import { E2E_FAKE_AI_URL } from "../playwright.config";
 import { DOC_SHOTS, expect, test } from "./fixtures";
-import { ADMIN, apiClient, COLOR_SCHEMES, createUserWithRoles, expectFullWidth, expectNoSidewaysScroll, expectToast, recordWrites, SCREEN_SIZES, signIn, unique } from "./helpers";
+import {
+  ADMIN,
+  apiClient,
+  COLOR_SCHEMES,
+  createUserWithRoles,
+  expectFullWidth,
+  expectNoSidewaysScroll,
+  expectToast,
+  recordWrites,
+  SCREEN_SIZES,
+  signIn,
+  unique,
+} from "./helpers";
 
 /**
  * AI Providers (spec sections 2, 4, 5 and 8; docs/decisions.md#write-only-secrets, #model-lists)
@@ -35,7 +54,13 @@ async function createViaApi(page: Page, baseURL: string, body: AiProviderCreate)
 }
 
 /** Runs `fn` with a request context of its own signed in as the admin (the test's page may be someone else). */
-async function asAdmin<T>(baseURL: string, fn: (api: { post: (url: string, data: unknown) => ReturnType<Page["request"]["post"]>; delete: (url: string) => ReturnType<Page["request"]["delete"]> }) => Promise<T>): Promise<T> {
+async function asAdmin<T>(
+  baseURL: string,
+  fn: (api: {
+    post: (url: string, data: unknown) => ReturnType<Page["request"]["post"]>;
+    delete: (url: string) => ReturnType<Page["request"]["delete"]>;
+  }) => Promise<T>,
+): Promise<T> {
   const context = await request.newContext({ baseURL, storageState: { cookies: [], origins: [] } });
   const headers = { Origin: baseURL };
   try {
@@ -46,7 +71,9 @@ async function asAdmin<T>(baseURL: string, fn: (api: { post: (url: string, data:
   }
 }
 
-test("an OpenAI-compatible provider: created, tested, revealed (the hint, never the key), edited with a blank key, switched off and on, deleted", async ({ page }) => {
+test("an OpenAI-compatible provider: created, tested, revealed (the hint, never the key), edited with a blank key, switched off and on, deleted", async ({
+  page,
+}) => {
   const name = unique("e2e-compat-");
   const key = `sk-e2e-${unique("")}-KQ7Z`;
   await openProviders(page);
@@ -172,9 +199,17 @@ test("the hosted kinds: each kind's models, latest first, a custom model id, and
   await expect(models).toHaveValue("gpt-4o");
   await expect(models.locator("option")).toHaveText(["gpt-4o (Latest)", ...AI_MODEL_OPTIONS.openai.slice(1), "Custom model ID..."]);
   await field(add, "Provider").selectOption({ label: "Anthropic" });
-  await expect(models.locator("option")).toHaveText([`${AI_MODEL_OPTIONS.anthropic[0]} (Latest)`, ...AI_MODEL_OPTIONS.anthropic.slice(1), "Custom model ID..."]);
+  await expect(models.locator("option")).toHaveText([
+    `${AI_MODEL_OPTIONS.anthropic[0]} (Latest)`,
+    ...AI_MODEL_OPTIONS.anthropic.slice(1),
+    "Custom model ID...",
+  ]);
   await field(add, "Provider").selectOption({ label: "Google (Gemini)" });
-  await expect(models.locator("option")).toHaveText([`${AI_MODEL_OPTIONS.google[0]} (Latest)`, ...AI_MODEL_OPTIONS.google.slice(1), "Custom model ID..."]);
+  await expect(models.locator("option")).toHaveText([
+    `${AI_MODEL_OPTIONS.google[0]} (Latest)`,
+    ...AI_MODEL_OPTIONS.google.slice(1),
+    "Custom model ID...",
+  ]);
   await field(add, "Provider").selectOption({ label: "OpenAI" });
   await field(add, "Name").fill(`e2e-openai-${suffix}`);
   await models.selectOption("gpt-4-turbo");
@@ -225,20 +260,32 @@ test("the hosted kinds: each kind's models, latest first, a custom model id, and
   await expect(google.getByText("gemini-1.5-pro", { exact: true })).toBeVisible();
 
   const all = (await (await page.request.get(LIST_URL)).json()) as AiProvider[];
-  for (const p of all.filter((p) => p.name.endsWith(suffix))) expect((await apiClient(page, baseURL!).delete(`${LIST_URL}/${p.id}`)).status()).toBe(204);
+  for (const p of all.filter((p) => p.name.endsWith(suffix)))
+    expect((await apiClient(page, baseURL!).delete(`${LIST_URL}/${p.id}`)).status()).toBe(204);
 });
 
 test("a provider that cannot be reached: the Test action shows the reason on the card", async ({ page, baseURL }) => {
-  const created = await createViaApi(page, baseURL!, { name: unique("e2e-down-"), provider: "openai-compatible", model: "llama3", apiKey: "", baseUrl: "http://127.0.0.1:9/v1", isActive: true });
+  const created = await createViaApi(page, baseURL!, {
+    name: unique("e2e-down-"),
+    provider: "openai-compatible",
+    model: "llama3",
+    apiKey: "",
+    baseUrl: "http://127.0.0.1:9/v1",
+    isActive: true,
+  });
   await openProviders(page);
   const c = card(page, created.name);
   await expect(c.getByText("No API key stored")).toBeVisible();
   await c.getByRole("button", { name: `Test ${created.name}` }).click();
-  await expect(c.getByRole("status", { name: `Test result of ${created.name}` })).toContainText("Test failed: OpenAI-compatible could not be reached");
+  await expect(c.getByRole("status", { name: `Test result of ${created.name}` })).toContainText(
+    "Test failed: OpenAI-compatible could not be reached",
+  );
   expect((await apiClient(page, baseURL!).delete(`${LIST_URL}/${created.id}`)).status()).toBe(204);
 });
 
-test("bad input: an empty form shows all four of spec §5's messages at once, the key's and base URL's rules follow the kind, and the server refuses a forbidden base URL", async ({ page }) => {
+test("bad input: an empty form shows all four of spec §5's messages at once, the key's and base URL's rules follow the kind, and the server refuses a forbidden base URL", async ({
+  page,
+}) => {
   await openProviders(page);
   await page.getByRole("button", { name: "Add Provider" }).click();
   const add = addDialog(page);
@@ -284,7 +331,9 @@ test("bad input: an empty form shows all four of spec §5's messages at once, th
   // The cloud metadata address: the server's host rule, under the field, and the spec's failure toast.
   await field(add, "Base URL").fill("http://169.254.169.254/v1");
   await add.getByRole("button", { name: "Create Provider" }).click();
-  await expect(add.getByText(/169\.254\.169\.254 resolves to 169\.254\.169\.254, a loopback, private, link-local or metadata address/)).toBeVisible();
+  await expect(
+    add.getByText(/169\.254\.169\.254 resolves to 169\.254\.169\.254, a loopback, private, link-local or metadata address/),
+  ).toBeVisible();
   await expect(field(add, "Base URL")).toHaveAttribute("aria-invalid", "true");
   await expect(field(add, "Base URL")).toBeFocused();
   await expectToast(page, T.createFailed);
@@ -293,11 +342,21 @@ test("bad input: an empty form shows all four of spec §5's messages at once, th
 });
 
 test("a failing write shows the spec's failure toast (the status switch)", async ({ page, baseURL }) => {
-  const created = await createViaApi(page, baseURL!, { name: unique("e2e-fail-"), provider: "openai", model: "gpt-4o", apiKey: "sk-fail-1234", isActive: true });
+  const created = await createViaApi(page, baseURL!, {
+    name: unique("e2e-fail-"),
+    provider: "openai",
+    model: "gpt-4o",
+    apiKey: "sk-fail-1234",
+    isActive: true,
+  });
   await openProviders(page);
   await page.route(`**${LIST_URL}/${created.id}`, (route) =>
     route.request().method() === "PATCH"
-      ? route.fulfill({ status: 503, contentType: "application/json", body: JSON.stringify({ error: { code: "unavailable", message: "The database is busy" } }) })
+      ? route.fulfill({
+          status: 503,
+          contentType: "application/json",
+          body: JSON.stringify({ error: { code: "unavailable", message: "The database is busy" } }),
+        })
       : route.fallback(),
   );
   const status = card(page, created.name).getByRole("switch", { name: `Active status of ${created.name}` });
@@ -309,7 +368,13 @@ test("a failing write shows the spec's failure toast (the status switch)", async
 });
 
 test("a failing edit or delete shows the spec's failure toast with the server's reason, and changes nothing", async ({ page, baseURL }) => {
-  const created = await createViaApi(page, baseURL!, { name: unique("e2e-refused-"), provider: "openai", model: "gpt-4o", apiKey: "sk-refused-1234", isActive: true });
+  const created = await createViaApi(page, baseURL!, {
+    name: unique("e2e-refused-"),
+    provider: "openai",
+    model: "gpt-4o",
+    apiKey: "sk-refused-1234",
+    isActive: true,
+  });
   const url = `**${LIST_URL}/${created.id}`;
   const refuse = (method: "PATCH" | "DELETE", message: string) =>
     page.route(url, (route) =>
@@ -369,11 +434,21 @@ test("skeleton cards while loading, then the empty state: No AI Providers, and i
 });
 
 test("a viewer sees the providers but no write action; a user without ai-providers.read is told so", async ({ page, baseURL }) => {
-  const created = await createViaApi(page, baseURL!, { name: unique("e2e-viewed-"), provider: "anthropic", model: AI_MODEL_OPTIONS.anthropic[0]!, apiKey: "sk-ant-viewed-9876", isActive: true });
+  const created = await createViaApi(page, baseURL!, {
+    name: unique("e2e-viewed-"),
+    provider: "anthropic",
+    model: AI_MODEL_OPTIONS.anthropic[0]!,
+    apiKey: "sk-ant-viewed-9876",
+    isActive: true,
+  });
   const viewer = { username: unique("viewer"), password: "viewer-secret", email: `${unique("v")}@example.com` };
   await createUserWithRoles(page, baseURL!, viewer, ["viewer"]);
   const roleName = unique("no-ai-");
-  await asAdmin(baseURL!, async (api) => expect((await api.post("/api/roles", { name: roleName, description: null, isActive: true, permissions: ["stats.read"] })).status()).toBe(201));
+  await asAdmin(baseURL!, async (api) =>
+    expect(
+      (await api.post("/api/roles", { name: roleName, description: null, isActive: true, permissions: ["stats.read"] })).status(),
+    ).toBe(201),
+  );
   const plain = { username: unique("plain"), password: "plain-secret", email: `${unique("p")}@example.com` };
   await createUserWithRoles(page, baseURL!, plain, [roleName]);
 
@@ -401,7 +476,14 @@ test.describe("on a phone", () => {
 
   test("nothing scrolls sideways and the dialog takes the full width", async ({ page, baseURL }) => {
     await page.emulateMedia({ reducedMotion: "reduce" });
-    const created = await createViaApi(page, baseURL!, { name: unique("e2e-phone-with-a-rather-long-name-"), provider: "openai-compatible", model: "llama3.1:8b", apiKey: "sk-phone-5555", baseUrl: `${COMPAT_URL}/and/a/long/path/segment`, isActive: true });
+    const created = await createViaApi(page, baseURL!, {
+      name: unique("e2e-phone-with-a-rather-long-name-"),
+      provider: "openai-compatible",
+      model: "llama3.1:8b",
+      apiKey: "sk-phone-5555",
+      baseUrl: `${COMPAT_URL}/and/a/long/path/segment`,
+      isActive: true,
+    });
     await openProviders(page);
     await expect(card(page, created.name)).toBeVisible();
     await expectNoSidewaysScroll(page);
@@ -423,9 +505,28 @@ test("screenshots of the AI Providers screen, light and dark, desktop and phone"
   mkdirSync(DOC_SHOTS, { recursive: true });
   // Plain names for the README; the list below is filtered to these rows, so no other test's show.
   const samples = [
-    await createViaApi(page, baseURL!, { name: "Local Llama", provider: "openai-compatible", model: "llama3.1:8b", apiKey: "", baseUrl: COMPAT_URL, isActive: true }),
-    await createViaApi(page, baseURL!, { name: "Claude for support", provider: "anthropic", model: AI_MODEL_OPTIONS.anthropic[0]!, apiKey: "sk-ant-sample-key-7Qx2", isActive: false }),
-    await createViaApi(page, baseURL!, { name: "Production OpenAI", provider: "openai", model: "gpt-4o", apiKey: "sk-proj-sample-key-a9F3", isActive: true }),
+    await createViaApi(page, baseURL!, {
+      name: "Local Llama",
+      provider: "openai-compatible",
+      model: "llama3.1:8b",
+      apiKey: "",
+      baseUrl: COMPAT_URL,
+      isActive: true,
+    }),
+    await createViaApi(page, baseURL!, {
+      name: "Claude for support",
+      provider: "anthropic",
+      model: AI_MODEL_OPTIONS.anthropic[0]!,
+      apiKey: "sk-ant-sample-key-7Qx2",
+      isActive: false,
+    }),
+    await createViaApi(page, baseURL!, {
+      name: "Production OpenAI",
+      provider: "openai",
+      model: "gpt-4o",
+      apiKey: "sk-proj-sample-key-a9F3",
+      isActive: true,
+    }),
   ];
   const ids = new Set(samples.map((s) => s.id));
   // Only these three, whatever other tests add meanwhile: the real list, filtered.
@@ -444,9 +545,13 @@ test("screenshots of the AI Providers screen, light and dark, desktop and phone"
       await page.emulateMedia({ colorScheme: scheme, reducedMotion: "reduce" });
       await page.goto("/ai-providers");
       for (const s of samples) await expect(card(page, s.name)).toBeVisible();
-      await card(page, local.name).getByRole("button", { name: `Test ${local.name}` }).click();
+      await card(page, local.name)
+        .getByRole("button", { name: `Test ${local.name}` })
+        .click();
       await expect(card(page, local.name).getByRole("status")).toContainText("Answered in");
-      await card(page, openai.name).getByRole("button", { name: `Show API key hint of ${openai.name}` }).click();
+      await card(page, openai.name)
+        .getByRole("button", { name: `Show API key hint of ${openai.name}` })
+        .click();
       await expect(card(page, openai.name).locator("[data-key-hint]")).toBeVisible();
       await page.screenshot({ path: path(""), fullPage: true });
       await expectNoSidewaysScroll(page, "/ai-providers scrolls sideways");
@@ -460,14 +565,17 @@ test("screenshots of the AI Providers screen, light and dark, desktop and phone"
       await page.keyboard.press("Escape");
       await expect(add).toBeHidden();
 
-      await card(page, openai.name).getByRole("button", { name: `Edit ${openai.name}` }).click();
+      await card(page, openai.name)
+        .getByRole("button", { name: `Edit ${openai.name}` })
+        .click();
       await expect(editDialog(page)).toBeVisible();
       await page.screenshot({ path: path("-edit-dialog") });
       await page.keyboard.press("Escape");
       await expect(editDialog(page)).toBeHidden();
     }
   }
-  for (const shot of ["desktop-light", "desktop-dark", "phone-light"]) copyFileSync(`e2e/screenshots/ai-providers-${shot}.png`, `${DOC_SHOTS}/ai-providers-${shot}.png`);
+  for (const shot of ["desktop-light", "desktop-dark", "phone-light"])
+    copyFileSync(`e2e/screenshots/ai-providers-${shot}.png`, `${DOC_SHOTS}/ai-providers-${shot}.png`);
   await page.unroute(`**${LIST_URL}`);
   const api = apiClient(page, baseURL!);
   for (const s of samples) expect((await api.delete(`${LIST_URL}/${s.id}`)).status()).toBe(204);

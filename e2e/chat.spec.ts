@@ -4,7 +4,19 @@ import { CHAT_TEXT, DATA_SOURCES, type ChatProvider, type ChatReply, type Conver
 import { TOASTS } from "../contract/messages";
 import { E2E_FAKE_AI_URL, E2E_PORT } from "../playwright.config";
 import { DOC_SHOTS, expect, test } from "./fixtures";
-import { ADMIN, COLOR_SCHEMES, createUserWithRoles, expectNoSidewaysScroll, expectToast, SCREEN_SIZES, signIn, toast, toasts, unique, pointIntegrationsAtSandbox } from "./helpers";
+import {
+  ADMIN,
+  COLOR_SCHEMES,
+  createUserWithRoles,
+  expectNoSidewaysScroll,
+  expectToast,
+  SCREEN_SIZES,
+  signIn,
+  toast,
+  toasts,
+  unique,
+  pointIntegrationsAtSandbox,
+} from "./helpers";
 
 /**
  * The AI chat (spec §2, §4, §5, §7, §8; docs/decisions.md#chat-conversations; issue 13) against the
@@ -24,7 +36,11 @@ const optionLabel = (name: string) => `${name} (OpenAI-compatible · ${MODEL})`;
 let providers: { good: string; broken: string; inactive: string };
 
 async function adminContext(): Promise<APIRequestContext> {
-  const context = await request.newContext({ baseURL: BASE_URL, storageState: { cookies: [], origins: [] }, extraHTTPHeaders: { Origin: BASE_URL } });
+  const context = await request.newContext({
+    baseURL: BASE_URL,
+    storageState: { cookies: [], origins: [] },
+    extraHTTPHeaders: { Origin: BASE_URL },
+  });
   expect((await context.post("/api/login", { data: ADMIN })).status()).toBe(200);
   return context;
 }
@@ -35,7 +51,9 @@ test.beforeAll(async () => {
     // The tools answer from the sandbox.
     await pointIntegrationsAtSandbox(api);
     const create = async (name: string, baseUrl: string, isActive = true) => {
-      const created = await api.post("/api/ai-providers", { data: { name, provider: "openai-compatible", model: MODEL, apiKey: "", baseUrl, isActive } });
+      const created = await api.post("/api/ai-providers", {
+        data: { name, provider: "openai-compatible", model: MODEL, apiKey: "", baseUrl, isActive },
+      });
       expect(created.status(), await created.text()).toBe(201);
       return name;
     };
@@ -80,7 +98,8 @@ async function useProvider(page: Page, name: string): Promise<void> {
 /** A conversation's entry in the list (its name is the title, then its time). */
 const conversations = (page: Page) => page.getByRole("navigation", { name: "Conversations" });
 const newChatButton = (page: Page) => conversations(page).getByRole("button", { name: "New chat" });
-const entryNamed = (page: Page, title: string) => conversations(page).getByRole("button", { name: new RegExp(`^${title.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`) });
+const entryNamed = (page: Page, title: string) =>
+  conversations(page).getByRole("button", { name: new RegExp(`^${title.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`) });
 
 async function ask(page: Page, question: string): Promise<void> {
   await input(page).fill(question);
@@ -132,11 +151,17 @@ async function expectStopped(page: Page, answer: Locator, question: string): Pro
   await expect.poll(() => storedStatuses(page, question)).toEqual(["complete", "stopped"]);
 }
 
-test("the empty chat suggests questions; one chosen is sent and answered from its data source (open bugs, not Done ones)", async ({ page }) => {
+test("the empty chat suggests questions; one chosen is sent and answered from its data source (open bugs, not Done ones)", async ({
+  page,
+}) => {
   await openChat(page);
   await useProvider(page, providers.good);
   const suggestions = page.getByRole("list", { name: "Suggested questions" }).getByRole("button");
-  await expect(suggestions).toHaveText(["Which Jira bugs are open?", "Find the Confluence pages about deployment", "List open pull requests"]);
+  await expect(suggestions).toHaveText([
+    "Which Jira bugs are open?",
+    "Find the Confluence pages about deployment",
+    "List open pull requests",
+  ]);
   await suggestions.first().click();
   await expect(mine(page)).toContainText("Which Jira bugs are open?");
   const answer = answers(page).last();
@@ -210,7 +235,8 @@ test("the configuration dialog: active providers only, the sources rule, Ask AI,
   // No source: Apply disabled, the warning shown (in a live region that was there before it), Ask
   // AI refused with the spec's toast.
   await expect(dialog.getByRole("status")).toHaveText("");
-  for (const label of ["Jira Issues", "Confluence Pages", "Bitbucket Repositories"]) await dialog.getByRole("checkbox", { name: label }).click();
+  for (const label of ["Jira Issues", "Confluence Pages", "Bitbucket Repositories"])
+    await dialog.getByRole("checkbox", { name: label }).click();
   await expect(dialog.getByText(CHAT_TEXT.sourcesWarning)).toBeVisible();
   await expect(dialog.getByRole("status")).toHaveText(CHAT_TEXT.sourcesWarning);
   await expect(dialog.getByRole("button", { name: CHAT_TEXT.apply })).toBeDisabled();
@@ -253,7 +279,11 @@ test("the configuration dialog: active providers only, the sources rule, Ask AI,
 
 test("a failing Ask AI shows the Generation Failed toast and keeps the system message as it was", async ({ page }) => {
   await page.route("**/api/chat/generate-system-message", (route) =>
-    route.fulfill({ status: 502, contentType: "application/json", body: JSON.stringify({ error: { code: "upstream_failed", message: "The AI provider did not answer." }, requestId: "e2e" }) }),
+    route.fulfill({
+      status: 502,
+      contentType: "application/json",
+      body: JSON.stringify({ error: { code: "upstream_failed", message: "The AI provider did not answer." }, requestId: "e2e" }),
+    }),
   );
   await openChat(page);
   await page.getByRole("button", { name: CHAT_TEXT.configure, exact: true }).click();
@@ -284,7 +314,13 @@ test("without an active provider the input is disabled and the empty state offer
 test("when the provider list cannot be loaded the chat says so and Retry recovers", async ({ page }) => {
   let failing = true;
   await page.route("**/api/chat/providers", (route) =>
-    failing ? route.fulfill({ status: 500, contentType: "application/json", body: JSON.stringify({ error: { code: "internal", message: "The server failed." }, requestId: "e2e" }) }) : route.continue(),
+    failing
+      ? route.fulfill({
+          status: 500,
+          contentType: "application/json",
+          body: JSON.stringify({ error: { code: "internal", message: "The server failed." }, requestId: "e2e" }),
+        })
+      : route.continue(),
   );
   await openChat(page);
   const alert = page.getByRole("alert").filter({ hasText: "The AI providers could not be loaded." });
@@ -305,7 +341,9 @@ test("on load the first active provider is chosen and all three data sources: th
     { id: "00000000-0000-4000-8000-000000000001", name: unique("First AI "), provider: "openai", model: "gpt-4o" },
     { id: "00000000-0000-4000-8000-000000000002", name: unique("Second AI "), provider: "anthropic", model: "claude-x" },
   ];
-  await page.route("**/api/chat/providers", (route) => route.fulfill({ status: 200, contentType: "application/json", body: JSON.stringify(listed) }));
+  await page.route("**/api/chat/providers", (route) =>
+    route.fulfill({ status: 200, contentType: "application/json", body: JSON.stringify(listed) }),
+  );
   await openChat(page);
   const inUse = page.getByLabel("Chat settings in use");
   await expect(inUse.getByText(listed[0]!.name, { exact: true })).toBeVisible();
@@ -321,7 +359,9 @@ test("on load the first active provider is chosen and all three data sources: th
   await expect(sendButton(page)).toBeEnabled();
 });
 
-test("while a reply streams Stop is shown and Send disabled; Stop keeps the partial answer, marked stopped, and the chat goes on", async ({ page }) => {
+test("while a reply streams Stop is shown and Send disabled; Stop keeps the partial answer, marked stopped, and the chat goes on", async ({
+  page,
+}) => {
   const question = `Say hello until stopped, ${unique("stop-")}`;
   const answer = await askUntilStopped(page, question);
   // Streaming (held after its first word): Stop shown, Send disabled even with text in the box,
@@ -373,7 +413,11 @@ test("a tool call that fails shows its error badge, live and in the reopened con
   // The fake model asks bitbucket_list_pull_requests for a repository the sandbox does not have.
   const question = `List the pull requests in no-such-repo ${unique("")}`;
   await ask(page, question);
-  const errorBadge = () => answers(page).last().locator("[data-slot='badge']").filter({ hasText: /^bitbucket_list_pull_requests: / });
+  const errorBadge = () =>
+    answers(page)
+      .last()
+      .locator("[data-slot='badge']")
+      .filter({ hasText: /^bitbucket_list_pull_requests: / });
   const expectErrorBadge = async () => {
     await expect(errorBadge()).toContainText("Repository bridgekeeper/no-such-repo not found.");
     await expect(errorBadge()).not.toContainText("results");
@@ -510,7 +554,13 @@ test.describe("screenshots", () => {
     mkdirSync(DOC_SHOTS, { recursive: true });
     await page.emulateMedia({ reducedMotion: "reduce" });
     await page.setViewportSize({ width: 1440, height: 900 });
-    const user = { username: unique("priya."), password: "screenshot-password-1", email: `${unique("priya")}@example.com`, firstName: "Priya", lastName: "Raman" };
+    const user = {
+      username: unique("priya."),
+      password: "screenshot-password-1",
+      email: `${unique("priya")}@example.com`,
+      firstName: "Priya",
+      lastName: "Raman",
+    };
     await createUserWithRoles(page, baseURL!, user, ["viewer"]);
     await page.goto("/chat");
     await signIn(page, user);

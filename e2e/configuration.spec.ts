@@ -1,7 +1,20 @@
 import { request, type Locator, type Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
 import { E2E_PORT, E2E_SANDBOX_URL } from "../playwright.config";
-import { ADMIN, apiClient, COLOR_SCHEMES, createUserWithRoles, expectNoSidewaysScroll, expectToast, recordWrites, SCREEN_SIZES, signIn, toast, toasts, unique } from "./helpers";
+import {
+  ADMIN,
+  apiClient,
+  COLOR_SCHEMES,
+  createUserWithRoles,
+  expectNoSidewaysScroll,
+  expectToast,
+  recordWrites,
+  SCREEN_SIZES,
+  signIn,
+  toast,
+  toasts,
+  unique,
+} from "./helpers";
 
 /**
  * Configuration (spec sections 2, 4, 5, 8 and 9; docs/decisions.md#write-only-secrets,
@@ -222,13 +235,17 @@ test.describe.serial("Atlassian and Bitbucket integrations (one global config)",
     await expect(card.getByText("Test Connection checks the saved configuration, not unsaved changes.")).toBeVisible();
   });
 
-  test("a test shows who each integration connects as and what it sees, on its card and, after a reload, on the Dashboard", async ({ page }) => {
+  test("a test shows who each integration connects as and what it sees, on its card and, after a reload, on the Dashboard", async ({
+    page,
+  }) => {
     const seen = await sandboxReach();
     await openConfiguration(page);
     const card = atlassian(page);
     // The status list is asked again once the test has answered: the line comes from it, not from the toast.
     let answered = false;
-    const tested = page.waitForResponse((r) => (answered ||= r.url().endsWith("/api/admin/test-atlassian") && r.request().method() === "POST"));
+    const tested = page.waitForResponse(
+      (r) => (answered ||= r.url().endsWith("/api/admin/test-atlassian") && r.request().method() === "POST"),
+    );
     const refetched = page.waitForResponse((r) => answered && r.url().endsWith("/api/admin/atlassian-status"));
     await card.getByRole("button", { name: "Test Connection" }).click();
     await tested;
@@ -311,7 +328,9 @@ test.describe.serial("Atlassian and Bitbucket integrations (one global config)",
   });
 });
 
-test("CORS: the defaults stay; an added origin can be removed; empty and duplicate origins are ignored; nothing is sent", async ({ page }) => {
+test("CORS: the defaults stay; an added origin can be removed; empty and duplicate origins are ignored; nothing is sent", async ({
+  page,
+}) => {
   await openConfiguration(page);
   const cors = page.getByRole("region", { name: "CORS Configuration" });
   const list = cors.getByRole("list", { name: "Allowed origins" });

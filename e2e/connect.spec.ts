@@ -27,7 +27,10 @@ for (const [path, heading] of [
   ["/oauth-clients", "OAuth Clients"],
   ["/api-endpoints", "API Endpoints"],
 ] as const) {
-  test(`${heading}: the MCP URL from PUBLIC_URL, a tab per client with its snippet, and how sign-in works here`, async ({ page, baseURL }) => {
+  test(`${heading}: the MCP URL from PUBLIC_URL, a tab per client with its snippet, and how sign-in works here`, async ({
+    page,
+    baseURL,
+  }) => {
     await open(page, path, heading);
     const connect = region(page);
     const mcpUrl = `${baseURL}/mcp`;
@@ -43,13 +46,19 @@ for (const [path, heading] of [
       await expect(panel.getByLabel(`${setup.label} configuration`, { exact: true })).toHaveText(setup.snippet);
     }
     // This installation has dynamic registration on: the line says so, and needs no OAuth Clients link.
-    await expect(connect.getByText(/^Sign-in: the AI client registers itself with this server \(dynamic registration is on\)/)).toBeVisible();
+    await expect(
+      connect.getByText(/^Sign-in: the AI client registers itself with this server \(dynamic registration is on\)/),
+    ).toBeVisible();
     // Opened at PUBLIC_URL: no warning.
     await expect(connect.getByRole("note")).toHaveCount(0);
   });
 }
 
-test("the copied snippets work: the SDK client connects with exactly the Cursor snippet's URL, and Claude Code's command names it", async ({ page, context, baseURL }) => {
+test("the copied snippets work: the SDK client connects with exactly the Cursor snippet's URL, and Claude Code's command names it", async ({
+  page,
+  context,
+  baseURL,
+}) => {
   await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: baseURL! });
   await open(page, "/oauth-clients", "OAuth Clients");
   const connect = region(page);
@@ -66,12 +75,27 @@ test("the copied snippets work: the SDK client connects with exactly the Cursor 
 
   // A client to sign in with (client credentials: no browser in the loop), then the SDK with exactly that URL.
   const api = apiClient(page, baseURL!);
-  const created = await api.post("/api/admin/oauth-clients", { name: unique("e2e-snippet-"), redirectUris: ["https://app.example.com/callback"], scopes: ["read"], isActive: true, clientType: "confidential" });
+  const created = await api.post("/api/admin/oauth-clients", {
+    name: unique("e2e-snippet-"),
+    redirectUris: ["https://app.example.com/callback"],
+    scopes: ["read"],
+    isActive: true,
+    clientType: "confidential",
+  });
   expect(created.status()).toBe(201);
   const client = (await created.json()) as OAuthClientDto;
   const sdk = new Client({ name: "e2e-snippet", version: "1.0.0" });
   try {
-    await sdk.connect(new StreamableHTTPClientTransport(new URL(url), { authProvider: new ClientCredentialsProvider({ clientId: client.clientId, clientSecret: client.clientSecret!, scope: "read", expectedIssuer: baseURL! }) }));
+    await sdk.connect(
+      new StreamableHTTPClientTransport(new URL(url), {
+        authProvider: new ClientCredentialsProvider({
+          clientId: client.clientId,
+          clientSecret: client.clientSecret!,
+          scope: "read",
+          expectedIssuer: baseURL!,
+        }),
+      }),
+    );
     expect(sdk.getServerVersion()?.name).toMatch(/bridgekeeper/i);
     expect(Array.isArray((await sdk.listTools()).tools)).toBe(true);
   } finally {
@@ -80,7 +104,10 @@ test("the copied snippets work: the SDK client connects with exactly the Cursor 
   }
 });
 
-test("the Claude preset fills its redirect URIs and type; the new client shows how to connect, signs in through consent and connects", async ({ page, baseURL }) => {
+test("the Claude preset fills its redirect URIs and type; the new client shows how to connect, signs in through consent and connects", async ({
+  page,
+  baseURL,
+}) => {
   await open(page, "/oauth-clients", "OAuth Clients");
   await page.getByRole("button", { name: "Create Client" }).first().click();
   const dialog = page.getByRole("dialog", { name: "Create Client" });
@@ -115,7 +142,17 @@ test("the Claude preset fills its redirect URIs and type; the new client shows h
   // Sign in as Claude would: to consent, back to Anthropic's callback (held here), the code redeemed.
   const verifier = randomBytes(32).toString("base64url");
   const authorize = new URL("/oauth/authorize", baseURL);
-  for (const [k, v] of Object.entries({ response_type: "code", client_id: client.clientId, redirect_uri: claude.redirectUris[0]!, scope: "read", state: "s1", code_challenge: createHash("sha256").update(verifier).digest("base64url"), code_challenge_method: "S256", resource: `${baseURL}/mcp` })) authorize.searchParams.set(k, v);
+  for (const [k, v] of Object.entries({
+    response_type: "code",
+    client_id: client.clientId,
+    redirect_uri: claude.redirectUris[0]!,
+    scope: "read",
+    state: "s1",
+    code_challenge: createHash("sha256").update(verifier).digest("base64url"),
+    code_challenge_method: "S256",
+    resource: `${baseURL}/mcp`,
+  }))
+    authorize.searchParams.set(k, v);
   let callback: URL | undefined;
   await page.route("https://claude.ai/**", async (route) => {
     callback = new URL(route.request().url());
@@ -125,14 +162,24 @@ test("the Claude preset fills its redirect URIs and type; the new client shows h
   await page.getByRole("button", { name: "Authorize" }).click();
   await expect(page.getByText("back at Claude")).toBeVisible();
   const token = await page.request.post("/oauth/token", {
-    form: { grant_type: "authorization_code", code: callback!.searchParams.get("code")!, code_verifier: verifier, redirect_uri: claude.redirectUris[0]!, resource: `${baseURL}/mcp` },
+    form: {
+      grant_type: "authorization_code",
+      code: callback!.searchParams.get("code")!,
+      code_verifier: verifier,
+      redirect_uri: claude.redirectUris[0]!,
+      resource: `${baseURL}/mcp`,
+    },
     headers: { authorization: `Basic ${Buffer.from(`${client.clientId}:${client.clientSecret}`).toString("base64")}` },
   });
   expect(token.status()).toBe(200);
   const { access_token: accessToken } = (await token.json()) as { access_token: string };
   const sdk = new Client({ name: "e2e-claude", version: "1.0.0" });
   try {
-    await sdk.connect(new StreamableHTTPClientTransport(new URL(`${baseURL}/mcp`), { requestInit: { headers: { authorization: `Bearer ${accessToken}` } } }));
+    await sdk.connect(
+      new StreamableHTTPClientTransport(new URL(`${baseURL}/mcp`), {
+        requestInit: { headers: { authorization: `Bearer ${accessToken}` } },
+      }),
+    );
     expect(sdk.getServerVersion()?.name).toMatch(/bridgekeeper/i);
   } finally {
     await sdk.close();
@@ -140,8 +187,17 @@ test("the Claude preset fills its redirect URIs and type; the new client shows h
   }
 });
 
-test("opened at another address than PUBLIC_URL, the console warns wherever the address is shown, and Server Settings shows PUBLIC_URL", async ({ page, baseURL }) => {
-  const elsewhere: McpConnectionDto = { mcpUrl: "https://bk.example.com/mcp", publicUrl: "https://bk.example.com", publicUrlConfigured: true, dynamicRegistration: false, metadataDocuments: true };
+test("opened at another address than PUBLIC_URL, the console warns wherever the address is shown, and Server Settings shows PUBLIC_URL", async ({
+  page,
+  baseURL,
+}) => {
+  const elsewhere: McpConnectionDto = {
+    mcpUrl: "https://bk.example.com/mcp",
+    publicUrl: "https://bk.example.com",
+    publicUrlConfigured: true,
+    dynamicRegistration: false,
+    metadataDocuments: true,
+  };
   await page.route("**/api/mcp-connection", (route) => route.fulfill({ json: elsewhere }));
   await open(page, "/", "Server Dashboard");
   const warning = originMismatch(new URL(baseURL!).origin, elsewhere.publicUrl)!;

@@ -58,7 +58,9 @@ test("shows the spec's title, health, the four stat cards and their captions", a
   await expect(limits).toBeVisible();
   // Hits are in the destructive colour: text and class read together (the figures refresh meanwhile).
   await expect
-    .poll(() => limits.evaluate((el) => el.textContent === "No rate limits hit" || el.classList.contains("text-destructive")), { message: "rate limit hits are shown in the destructive colour" })
+    .poll(() => limits.evaluate((el) => el.textContent === "No rate limits hit" || el.classList.contains("text-destructive")), {
+      message: "rate limit hits are shown in the destructive colour",
+    })
     .toBe(true);
 
   // The grid: four across on a desktop (measured until the cards have their final layout).
@@ -166,14 +168,39 @@ test("Refresh reads Refreshing... while it runs and ends enabled, with data", as
   await expect(statValue(page, "Server Status")).toHaveText("Running");
 });
 
-test("the integration cards show what the status says: Connected or Disconnected, last sync, workspace, repositories, the budget bar", async ({ page }) => {
+test("the integration cards show what the status says: Connected or Disconnected, last sync, workspace, repositories, the budget bar", async ({
+  page,
+}) => {
   // Five minutes before each answer is sent (not before the test began): "5m ago" however slow the run.
   const lastSync = () => new Date(Date.now() - 5 * 60_000).toISOString();
   await page.route("**/api/atlassian-status", (route) =>
-    route.fulfill({ json: { configured: true, isActive: true, jiraConnected: true, jiraLastSync: lastSync(), jiraError: null, confluenceConnected: false, confluenceLastSync: null, confluenceError: "Confluence answered 401", apiRateLimit: { used: 250, total: 1000 } } }),
+    route.fulfill({
+      json: {
+        configured: true,
+        isActive: true,
+        jiraConnected: true,
+        jiraLastSync: lastSync(),
+        jiraError: null,
+        confluenceConnected: false,
+        confluenceLastSync: null,
+        confluenceError: "Confluence answered 401",
+        apiRateLimit: { used: 250, total: 1000 },
+      },
+    }),
   );
   await page.route("**/api/bitbucket-status", (route) =>
-    route.fulfill({ json: { configured: true, isActive: true, connected: true, lastSync: lastSync(), error: null, workspaceName: "bridgekeeper", repositoryCount: 12, apiRateLimit: { used: 990, total: 1000 } } }),
+    route.fulfill({
+      json: {
+        configured: true,
+        isActive: true,
+        connected: true,
+        lastSync: lastSync(),
+        error: null,
+        workspaceName: "bridgekeeper",
+        repositoryCount: 12,
+        apiRateLimit: { used: 990, total: 1000 },
+      },
+    }),
   );
   await openDashboard(page);
   const atlassian = card(page, "Atlassian Integration");
@@ -205,10 +232,33 @@ test("the integration cards show what the status says: Connected or Disconnected
 test("with nothing configured the integration cards read Disconnected, Never synced and No workspace configured", async ({ page }) => {
   const none = { used: 0, total: 1000 };
   await page.route("**/api/atlassian-status", (route) =>
-    route.fulfill({ json: { configured: false, isActive: false, jiraConnected: false, jiraLastSync: null, jiraError: null, confluenceConnected: false, confluenceLastSync: null, confluenceError: null, apiRateLimit: none } }),
+    route.fulfill({
+      json: {
+        configured: false,
+        isActive: false,
+        jiraConnected: false,
+        jiraLastSync: null,
+        jiraError: null,
+        confluenceConnected: false,
+        confluenceLastSync: null,
+        confluenceError: null,
+        apiRateLimit: none,
+      },
+    }),
   );
   await page.route("**/api/bitbucket-status", (route) =>
-    route.fulfill({ json: { configured: false, isActive: false, connected: false, lastSync: null, error: null, workspaceName: null, repositoryCount: null, apiRateLimit: none } }),
+    route.fulfill({
+      json: {
+        configured: false,
+        isActive: false,
+        connected: false,
+        lastSync: null,
+        error: null,
+        workspaceName: null,
+        repositoryCount: null,
+        apiRateLimit: none,
+      },
+    }),
   );
   await openDashboard(page);
   const atlassian = card(page, "Atlassian Integration");
@@ -227,7 +277,15 @@ test("the API Endpoints card lists the spec's shorter set, and View Documentatio
   const endpoints = card(page, "API Endpoints");
   const rows = endpoints.getByRole("listitem");
   await expect(rows).toHaveCount(7);
-  const expected = ["GET/api/mcp/health", "POST/api/mcp/protocol", "SSE/api/sse/stream", "POST/oauth/token", "GET/api/atlassian/jira/*", "GET/api/atlassian/confluence/*", "GET/api/bitbucket/*"];
+  const expected = [
+    "GET/api/mcp/health",
+    "POST/api/mcp/protocol",
+    "SSE/api/sse/stream",
+    "POST/oauth/token",
+    "GET/api/atlassian/jira/*",
+    "GET/api/atlassian/confluence/*",
+    "GET/api/bitbucket/*",
+  ];
   for (let i = 0; i < expected.length; i++) await expect(rows.nth(i)).toContainText(expected[i]!);
   // The server's own endpoints are Online while it runs.
   for (let i = 0; i < 4; i++) {
@@ -253,7 +311,9 @@ test("the traffic charts load lazily, after the cards, and each has a title and 
   const traffic = card(page, "Traffic");
   const requests = traffic.getByRole("figure", { name: "Requests per minute" });
   await expect(requests).toBeVisible();
-  await expect(requests).toHaveAccessibleDescription(/^(No requests in the last hour\.|[\d,]+ requests? in the last hour, (no errors|[\d,]+ errors? \([\d.]+ %\))\..*)$/);
+  await expect(requests).toHaveAccessibleDescription(
+    /^(No requests in the last hour\.|[\d,]+ requests? in the last hour, (no errors|[\d,]+ errors? \([\d.]+ %\))\..*)$/,
+  );
   await expect(requests.locator("canvas")).toHaveCount(0);
   // Its headline is a per-minute figure (the busiest minute's), not the hour's total.
   await expect(requests.getByText(/^(–|peak [\d,]+\/min)$/)).toHaveCount(1);
@@ -261,11 +321,17 @@ test("the traffic charts load lazily, after the cards, and each has a title and 
 
   await expect(requests.locator("canvas").first()).toBeVisible();
   await expect(traffic.getByRole("figure", { name: "Error rate" })).toHaveAccessibleDescription(/error rate/i);
-  await expect(traffic.getByRole("figure", { name: "Upstream calls per minute" })).toHaveAccessibleDescription(/^Upstream calls in the last hour: Jira [\d,]+, Confluence [\d,]+, Bitbucket [\d,]+\.$/);
+  await expect(traffic.getByRole("figure", { name: "Upstream calls per minute" })).toHaveAccessibleDescription(
+    /^Upstream calls in the last hour: Jira [\d,]+, Confluence [\d,]+, Bitbucket [\d,]+\.$/,
+  );
   await expect(traffic.locator(".bk-chart canvas")).toHaveCount(3);
 
   // A theme change redraws the charts in the new theme's colours.
-  const axisColour = () => traffic.locator(".bk-chart").first().evaluate((el) => (globalThis as unknown as PageGlobals).getComputedStyle(el).getPropertyValue("--muted-foreground").trim());
+  const axisColour = () =>
+    traffic
+      .locator(".bk-chart")
+      .first()
+      .evaluate((el) => (globalThis as unknown as PageGlobals).getComputedStyle(el).getPropertyValue("--muted-foreground").trim());
   // The light theme's value once the chart is styled (not an empty value read while it mounts).
   await expect.poll(axisColour).not.toBe("");
   const light = await axisColour();
@@ -275,7 +341,12 @@ test("the traffic charts load lazily, after the cards, and each has a title and 
 });
 
 test.describe("when the server fails", () => {
-  const fail = (status: number) => (route: Route) => route.fulfill({ status, contentType: "application/json", body: JSON.stringify({ error: { code: "internal", message: "Something went wrong on the server." } }) });
+  const fail = (status: number) => (route: Route) =>
+    route.fulfill({
+      status,
+      contentType: "application/json",
+      body: JSON.stringify({ error: { code: "internal", message: "Something went wrong on the server." } }),
+    });
   const path = (p: string) => (url: URL) => url.pathname === p;
 
   test("every card shows its unavailable state or Retry, and the page is never blank", async ({ page }) => {
@@ -288,7 +359,9 @@ test.describe("when the server fails", () => {
 
     await expect(page.getByText("Unhealthy", { exact: true })).toBeVisible();
     for (const name of STAT_CARDS) await expect(card(page, name).getByText("No data available")).toBeVisible();
-    await expect(page.getByRole("alert").filter({ hasText: "The server's statistics could not be loaded." })).toContainText("Something went wrong on the server.");
+    await expect(page.getByRole("alert").filter({ hasText: "The server's statistics could not be loaded." })).toContainText(
+      "Something went wrong on the server.",
+    );
     await expect(card(page, "Atlassian Integration").getByText("Atlassian status unavailable")).toBeVisible();
     await expect(card(page, "Atlassian Integration")).toContainText("Could not reach the server.");
     await expect(card(page, "Bitbucket Integration").getByText("Bitbucket status unavailable")).toBeVisible();
@@ -300,7 +373,11 @@ test.describe("when the server fails", () => {
 
     // The server is back: Retry on each brings its card back.
     await page.unrouteAll();
-    await page.getByRole("alert").filter({ hasText: "The server's statistics could not be loaded." }).getByRole("button", { name: "Retry" }).click();
+    await page
+      .getByRole("alert")
+      .filter({ hasText: "The server's statistics could not be loaded." })
+      .getByRole("button", { name: "Retry" })
+      .click();
     await expect(statValue(page, "Server Status")).toHaveText("Running");
     await expect(page.getByText("Healthy", { exact: true })).toBeVisible();
     await card(page, "Atlassian Integration").getByRole("button", { name: "Retry" }).click();
@@ -322,7 +399,17 @@ test.describe("when the server fails", () => {
   test("with the database down the figures read No data available and the header Unhealthy", async ({ page }) => {
     // What /api/stats answers when its database does not (server/modules/stats/stats.presenter.ts).
     await page.route(path("/api/stats"), (route) =>
-      route.fulfill({ json: { serverStatus: "Database unavailable", uptime: 4000, activeSSEConnections: null, totalOAuthClients: null, activeOAuthSessions: null, apiRequestsPerHour: null, rateLimitHits: null } }),
+      route.fulfill({
+        json: {
+          serverStatus: "Database unavailable",
+          uptime: 4000,
+          activeSSEConnections: null,
+          totalOAuthClients: null,
+          activeOAuthSessions: null,
+          apiRequestsPerHour: null,
+          rateLimitHits: null,
+        },
+      }),
     );
     await openScreen(page, "/", "Server Dashboard");
     await expect(page.getByText("Unhealthy", { exact: true })).toBeVisible();
@@ -336,11 +423,16 @@ test.describe("when the server fails", () => {
 test.describe("without stats.read", () => {
   test.use({ storageState: { cookies: [], origins: [] } });
 
-  test("a user with only logs.read is told so for the statistics, sees recent activity, and is never sent a 403", async ({ page, baseURL }) => {
+  test("a user with only logs.read is told so for the statistics, sees recent activity, and is never sent a 403", async ({
+    page,
+    baseURL,
+  }) => {
     const api = apiClient(page, baseURL!);
     expect((await api.login(ADMIN)).status()).toBe(200);
     const roleName = unique("logs-only-");
-    expect((await api.post("/api/roles", { name: roleName, description: null, isActive: true, permissions: ["logs.read"] })).status()).toBe(201);
+    expect((await api.post("/api/roles", { name: roleName, description: null, isActive: true, permissions: ["logs.read"] })).status()).toBe(
+      201,
+    );
     expect((await api.logout()).status()).toBeLessThan(300);
     const user = { username: unique("logreader"), password: "logs-secret", email: `${unique("l")}@example.com` };
     await createUserWithRoles(page, baseURL!, user, [roleName]);
@@ -385,4 +477,3 @@ for (const size of SCREEN_SIZES) {
     });
   }
 }
-

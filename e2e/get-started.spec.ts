@@ -8,7 +8,13 @@ import { ADMIN, createUserWithRoles, signIn, unique } from "./helpers";
  * once, so each test answers /api/setup-status itself (the endpoint has its own server tests).
  */
 
-const NOTHING_DONE: SetupStatusDto = { atlassianConfigured: false, bitbucketConfigured: false, aiClientConnected: false, passwordChanged: false, aiProviderAdded: false };
+const NOTHING_DONE: SetupStatusDto = {
+  atlassianConfigured: false,
+  bitbucketConfigured: false,
+  aiClientConnected: false,
+  passwordChanged: false,
+  aiProviderAdded: false,
+};
 const checklist = (page: Page) => page.getByRole("region", { name: "Get started" });
 
 async function answer(page: Page, status: () => SetupStatusDto): Promise<void> {
@@ -70,7 +76,9 @@ test("goes away once every required step is done (the AI provider is optional), 
   await answered;
   await expect(page.getByRole("region", { name: "Server Status" })).toBeVisible();
   await expect(checklist(page)).toHaveCount(0);
-  await expect.poll(() => page.evaluate("Object.keys(localStorage).filter((k) => k.startsWith('bridgekeeper.getStarted.dismissed.')).length")).toBe(1);
+  await expect
+    .poll(() => page.evaluate("Object.keys(localStorage).filter((k) => k.startsWith('bridgekeeper.getStarted.dismissed.')).length"))
+    .toBe(1);
   await page.evaluate("localStorage.clear()");
 });
 
@@ -83,7 +91,9 @@ test("is not shown to someone who cannot configure the server, nor asked for", a
     if (r.url().includes("/api/setup-status")) asked.push(r.url());
   });
   // Every query the Dashboard makes for a viewer has answered (the integration cards' come last), so a setup-status request would have been seen.
-  const answered = Promise.all(["/api/stats", "/api/atlassian-status", "/api/bitbucket-status"].map((path) => page.waitForResponse((r) => r.url().endsWith(path))));
+  const answered = Promise.all(
+    ["/api/stats", "/api/atlassian-status", "/api/bitbucket-status"].map((path) => page.waitForResponse((r) => r.url().endsWith(path))),
+  );
   await page.reload();
   await answered;
   await expect(page.getByRole("region", { name: "Server Status" })).toBeVisible();

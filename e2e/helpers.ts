@@ -43,7 +43,9 @@ export const expectNoSidewaysScroll = (page: Page, message = "the page scrolls s
 export async function expectFullWidth(page: Page, dialog: Locator): Promise<void> {
   const viewport = page.viewportSize();
   if (!viewport) throw new Error("expectFullWidth needs a page with a fixed viewport size");
-  await expect.poll(async () => (await dialog.boundingBox())?.width ?? 0, { message: "the dialog takes the full width" }).toBeGreaterThanOrEqual(viewport.width - 1);
+  await expect
+    .poll(async () => (await dialog.boundingBox())?.width ?? 0, { message: "the dialog takes the full width" })
+    .toBeGreaterThanOrEqual(viewport.width - 1);
 }
 
 /** Records, from now on, every request the page sends that is not a GET ("METHOD url"): for "nothing is sent". */
@@ -145,11 +147,17 @@ export async function mcpToken(baseURL: string, scope = "read"): Promise<{ clien
   try {
     const headers = sameOrigin(baseURL);
     expect((await context.post("/api/login", { data: ADMIN, headers })).status()).toBe(200);
-    const created = await context.post("/api/admin/oauth-clients", { data: { name: unique("e2e-mcp-"), redirectUris: ["https://app.example.com/callback"], scopes: ["read", "write"], isActive: true }, headers });
+    const created = await context.post("/api/admin/oauth-clients", {
+      data: { name: unique("e2e-mcp-"), redirectUris: ["https://app.example.com/callback"], scopes: ["read", "write"], isActive: true },
+      headers,
+    });
     expect(created.status()).toBe(201);
     const { clientId, clientSecret } = (await created.json()) as { clientId: string; clientSecret: string };
     const basic = Buffer.from(`${encodeURIComponent(clientId)}:${encodeURIComponent(clientSecret)}`).toString("base64");
-    const tokenResponse = await context.post("/oauth/token", { form: { grant_type: "client_credentials", scope }, headers: { authorization: `Basic ${basic}` } });
+    const tokenResponse = await context.post("/oauth/token", {
+      form: { grant_type: "client_credentials", scope },
+      headers: { authorization: `Basic ${basic}` },
+    });
     expect(tokenResponse.status()).toBe(200);
     return { clientId, token: ((await tokenResponse.json()) as { access_token: string }).access_token };
   } finally {
@@ -180,11 +188,21 @@ export async function pointIntegrationsAtSandbox(api: APIRequestContext): Promis
   const hint = (secret: string) => secret.slice(-4);
   const { atlassian: wantA, bitbucket: wantB } = SANDBOX_INTEGRATIONS;
   const atlassian = (await (await api.get("/api/admin/atlassian-config")).json()) as AtlassianConfigDto;
-  if (!atlassian.configured || !atlassian.isActive || !atlassian.instanceUrl.startsWith(E2E_SANDBOX_URL) || atlassian.apiTokenHint !== hint(wantA.apiToken)) {
+  if (
+    !atlassian.configured ||
+    !atlassian.isActive ||
+    !atlassian.instanceUrl.startsWith(E2E_SANDBOX_URL) ||
+    atlassian.apiTokenHint !== hint(wantA.apiToken)
+  ) {
     expect((await api.post("/api/admin/atlassian-config", { data: wantA })).status()).toBe(200);
   }
   const bitbucket = (await (await api.get("/api/admin/bitbucket-config")).json()) as BitbucketConfigDto;
-  if (!bitbucket.configured || !bitbucket.isActive || bitbucket.workspace !== wantB.workspace || bitbucket.appPasswordHint !== hint(wantB.appPassword)) {
+  if (
+    !bitbucket.configured ||
+    !bitbucket.isActive ||
+    bitbucket.workspace !== wantB.workspace ||
+    bitbucket.appPasswordHint !== hint(wantB.appPassword)
+  ) {
     expect((await api.post("/api/admin/bitbucket-config", { data: wantB })).status()).toBe(200);
   }
 }
@@ -194,9 +212,16 @@ export async function pointIntegrationsAtSandbox(api: APIRequestContext): Promis
  * `connected` event arrived. It keeps reading (heartbeats never back up); `ended` answers
  * everything read once the server ends the stream; `close` ends it from this side.
  */
-export async function openEventStream(baseURL: string, token: string, userAgent: string): Promise<{ ended: Promise<string>; close: () => void }> {
+export async function openEventStream(
+  baseURL: string,
+  token: string,
+  userAgent: string,
+): Promise<{ ended: Promise<string>; close: () => void }> {
   const controller = new AbortController();
-  const response = await fetch(`${baseURL}/api/sse/stream`, { headers: { authorization: `Bearer ${token}`, accept: "text/event-stream", "cache-control": "no-cache", "user-agent": userAgent }, signal: controller.signal });
+  const response = await fetch(`${baseURL}/api/sse/stream`, {
+    headers: { authorization: `Bearer ${token}`, accept: "text/event-stream", "cache-control": "no-cache", "user-agent": userAgent },
+    signal: controller.signal,
+  });
   expect(response.status).toBe(200);
   const reader = response.body!.getReader();
   const decoder = new TextDecoder();

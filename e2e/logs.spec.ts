@@ -25,19 +25,38 @@ const consoleSwitch = (page: Page) => page.getByRole("switch", { name: "Console 
 const footer = (page: Page) => page.getByText(/^Showing [\d,]+ (of [\d,]+ )?requests$/);
 /** A stat card's big number. */
 const statValue = (page: Page, title: string): Locator =>
-  page.getByRole("region", { name: "Request totals" }).locator("div").filter({ has: page.getByRole("heading", { name: title, exact: true }) }).locator("p").first();
+  page
+    .getByRole("region", { name: "Request totals" })
+    .locator("div")
+    .filter({ has: page.getByRole("heading", { name: title, exact: true }) })
+    .locator("p")
+    .first();
 const statCaption = (page: Page, title: string): Locator =>
-  page.getByRole("region", { name: "Request totals" }).locator("div").filter({ has: page.getByRole("heading", { name: title, exact: true }) }).locator("p").nth(1);
+  page
+    .getByRole("region", { name: "Request totals" })
+    .locator("div")
+    .filter({ has: page.getByRole("heading", { name: title, exact: true }) })
+    .locator("p")
+    .nth(1);
 const numberIn = async (locator: Locator): Promise<number> => Number((await locator.innerText()).replace(/[^\d]/g, ""));
 
 /** Requests the log records under `tag`: `ok` answered 200, the others 404. */
-async function makeTraffic(page: Page, baseURL: string, tag: string, counts: { ok?: number; getErrors?: number; postErrors?: number }, headers: Record<string, string> = {}): Promise<void> {
+async function makeTraffic(
+  page: Page,
+  baseURL: string,
+  tag: string,
+  counts: { ok?: number; getErrors?: number; postErrors?: number },
+  headers: Record<string, string> = {},
+): Promise<void> {
   // Each call made only when its batch starts (a request starts as soon as it is asked for): a few
   // hundred at once on a busy, shared machine queue past the server's header timeout and are reset.
   const calls: (() => Promise<unknown>)[] = [];
-  for (let i = 0; i < (counts.ok ?? 0); i++) calls.push(() => expectStatus(page.request.get(`/.well-known/oauth-protected-resource/${tag}/ok-${i}`, { headers }), 200));
-  for (let i = 0; i < (counts.getErrors ?? 0); i++) calls.push(() => expectStatus(page.request.get(`/api/admin/${tag}/missing-${i}`, { headers }), 404));
-  for (let i = 0; i < (counts.postErrors ?? 0); i++) calls.push(() => expectStatus(page.request.post(`/api/admin/${tag}/missing-${i}`, { headers: { Origin: baseURL, ...headers } }), 404));
+  for (let i = 0; i < (counts.ok ?? 0); i++)
+    calls.push(() => expectStatus(page.request.get(`/.well-known/oauth-protected-resource/${tag}/ok-${i}`, { headers }), 200));
+  for (let i = 0; i < (counts.getErrors ?? 0); i++)
+    calls.push(() => expectStatus(page.request.get(`/api/admin/${tag}/missing-${i}`, { headers }), 404));
+  for (let i = 0; i < (counts.postErrors ?? 0); i++)
+    calls.push(() => expectStatus(page.request.post(`/api/admin/${tag}/missing-${i}`, { headers: { Origin: baseURL, ...headers } }), 404));
   for (let i = 0; i < calls.length; i += 25) await Promise.all(calls.slice(i, i + 25).map((call) => call()));
 }
 
@@ -67,7 +86,10 @@ async function expectStatus(response: Promise<{ status(): number }>, status: num
 /** The log is written in batches off the request path: wait until the server counts `total` rows under the tag. */
 async function logged(page: Page, tag: string, total: number): Promise<void> {
   await expect
-    .poll(async () => ((await (await page.request.get(`/api/admin/logs/summary?search=${encodeURIComponent(tag)}`)).json()) as LogSummaryDto).total)
+    .poll(
+      async () =>
+        ((await (await page.request.get(`/api/admin/logs/summary?search=${encodeURIComponent(tag)}`)).json()) as LogSummaryDto).total,
+    )
     .toBe(total);
 }
 
@@ -78,8 +100,11 @@ test("the spec's texts, and the totals grow after new requests and a refresh", a
   await expect(methodSelect(page).locator("option")).toHaveText(["All Methods", "GET", "POST", "PUT", "DELETE"]);
   await expect(statusSelect(page)).toHaveValue("all");
   await expect(page.getByRole("button", { name: "Export CSV" })).toBeVisible();
-  for (const title of ["Total Requests", "Successful", "Errors", "Avg Response Time"]) await expect(page.getByRole("heading", { name: title, exact: true })).toBeVisible();
-  await expect(statCaption(page, "Avg Response Time")).toHaveText(/^(Fast \(under 100ms\)|Moderate \(under 500ms\)|Slow \(500ms or more\))$/);
+  for (const title of ["Total Requests", "Successful", "Errors", "Avg Response Time"])
+    await expect(page.getByRole("heading", { name: title, exact: true })).toBeVisible();
+  await expect(statCaption(page, "Avg Response Time")).toHaveText(
+    /^(Fast \(under 100ms\)|Moderate \(under 500ms\)|Slow \(500ms or more\))$/,
+  );
   await expect(statValue(page, "Avg Response Time")).toHaveText(/^[\d,]+ms$/);
   await expect(statCaption(page, "Successful")).toHaveText(/(% success rate|No requests)$/);
   await expect(rows(page).first()).toBeVisible();
@@ -110,7 +135,10 @@ test("search narrows to the tagged rows; status and method filters; the address 
   await consoleSwitch(page).check();
   await expect(page).toHaveURL(/[?&]console=1/);
   await expect(rows(page)).toHaveCount(6);
-  await expect(rows(page).locator("td:nth-child(3) button")).toHaveText(Array.from({ length: 6 }, () => new RegExp(tag)), { useInnerText: true });
+  await expect(rows(page).locator("td:nth-child(3) button")).toHaveText(
+    Array.from({ length: 6 }, () => new RegExp(tag)),
+    { useInnerText: true },
+  );
   await expect(statValue(page, "Total Requests")).toHaveText("6");
   await expect(statValue(page, "Successful")).toHaveText("3");
   await expect(statCaption(page, "Successful")).toHaveText("50% success rate");
@@ -170,8 +198,14 @@ test("both empty texts: no match for the filters, and nothing logged yet", async
   await expect(rows(page).first()).toBeVisible();
 
   // A fresh server with an empty log: answered here, since this server has logged plenty already.
-  await page.route((url) => url.pathname === "/api/admin/logs", (route) => route.fulfill({ json: [] }));
-  await page.route((url) => url.pathname === "/api/admin/logs/summary", (route) => route.fulfill({ json: { total: 0, successful: 0, errors: 0, averageResponseTime: null } }));
+  await page.route(
+    (url) => url.pathname === "/api/admin/logs",
+    (route) => route.fulfill({ json: [] }),
+  );
+  await page.route(
+    (url) => url.pathname === "/api/admin/logs/summary",
+    (route) => route.fulfill({ json: { total: 0, successful: 0, errors: 0, averageResponseTime: null } }),
+  );
   await openScreen(page, "/logs", "Request Logs");
   await expect(page.getByText("No logs found", { exact: true })).toBeVisible();
   await expect(page.getByText("No API requests have been logged yet.", { exact: true })).toBeVisible();
@@ -181,7 +215,12 @@ test("both empty texts: no match for the filters, and nothing logged yet", async
 test("a row opens its details: the safe headers, never a cookie or a credential; keyboard too", async ({ page }) => {
   const tag = unique("logs-detail-");
   const response = await page.request.get(`/api/admin/${tag}/detail`, {
-    headers: { Accept: "application/json", "X-Connection-Id": `conn-${tag}`, Authorization: `Bearer leak-${tag}`, "User-Agent": `DetailProbe/1.0 ${tag}` },
+    headers: {
+      Accept: "application/json",
+      "X-Connection-Id": `conn-${tag}`,
+      Authorization: `Bearer leak-${tag}`,
+      "User-Agent": `DetailProbe/1.0 ${tag}`,
+    },
   });
   expect(response.status()).toBeGreaterThanOrEqual(400);
   await logged(page, tag, 1);
@@ -205,7 +244,9 @@ test("a row opens its details: the safe headers, never a cookie or a credential;
   // Escape closes it and gives focus back to the row; Enter and Space open it from the keyboard.
   await page.keyboard.press("Escape");
   await expect(panel).toBeHidden();
-  const rowButton = rows(page).first().getByRole("button", { name: `View details of GET /api/admin/${tag}/detail` });
+  const rowButton = rows(page)
+    .first()
+    .getByRole("button", { name: `View details of GET /api/admin/${tag}/detail` });
   await rowButton.focus();
   await page.keyboard.press("Enter");
   await expect(panel).toBeVisible();
@@ -252,9 +293,18 @@ test("an MCP tool call shows its tool in the row and its audit entry in the pane
       requestId: "req-e2e-1",
     },
   };
-  await page.route((url) => url.pathname === "/api/admin/logs", (route) => route.fulfill({ json: [entry] }));
-  await page.route((url) => url.pathname === "/api/admin/logs/summary", (route) => route.fulfill({ json: { total: 1, successful: 1, errors: 0, averageResponseTime: 184.2 } }));
-  await page.route((url) => url.pathname === `/api/admin/logs/${entry.id}`, (route) => route.fulfill({ json: detail }));
+  await page.route(
+    (url) => url.pathname === "/api/admin/logs",
+    (route) => route.fulfill({ json: [entry] }),
+  );
+  await page.route(
+    (url) => url.pathname === "/api/admin/logs/summary",
+    (route) => route.fulfill({ json: { total: 1, successful: 1, errors: 0, averageResponseTime: 184.2 } }),
+  );
+  await page.route(
+    (url) => url.pathname === `/api/admin/logs/${entry.id}`,
+    (route) => route.fulfill({ json: detail }),
+  );
 
   await openScreen(page, "/logs", "Request Logs");
   await expect(rows(page)).toHaveCount(1);
@@ -294,12 +344,23 @@ const FAILED_CALL: LogEntryDto = {
 
 /** The list, its totals and the entry's detail answered with `entry` alone. */
 async function onlyEntry(page: Page, entry: LogEntryDto): Promise<void> {
-  await page.route((url) => url.pathname === "/api/admin/logs", (route) => route.fulfill({ json: [entry] }));
-  await page.route((url) => url.pathname === "/api/admin/logs/summary", (route) => route.fulfill({ json: { total: 1, successful: 1, errors: 0, averageResponseTime: entry.responseTime } }));
-  await page.route((url) => url.pathname === `/api/admin/logs/${entry.id}`, (route) => route.fulfill({ json: { ...entry, requestId: "req-e2e-2", headers: {}, toolCall: null } }));
+  await page.route(
+    (url) => url.pathname === "/api/admin/logs",
+    (route) => route.fulfill({ json: [entry] }),
+  );
+  await page.route(
+    (url) => url.pathname === "/api/admin/logs/summary",
+    (route) => route.fulfill({ json: { total: 1, successful: 1, errors: 0, averageResponseTime: entry.responseTime } }),
+  );
+  await page.route(
+    (url) => url.pathname === `/api/admin/logs/${entry.id}`,
+    (route) => route.fulfill({ json: { ...entry, requestId: "req-e2e-2", headers: {}, toolCall: null } }),
+  );
 }
 
-test("a failed tool call is not a green success: its row and panel show Tool error and the tool's sentence; the client and user are named", async ({ page }) => {
+test("a failed tool call is not a green success: its row and panel show Tool error and the tool's sentence; the client and user are named", async ({
+  page,
+}) => {
   const failed = FAILED_CALL;
   await onlyEntry(page, failed);
 
@@ -332,10 +393,15 @@ test("on a phone the rows are cards: every value on three lines, no sideways scr
   await expect(card.getByText(FAILED_CALL.error!, { exact: true })).toBeVisible();
   await expectNoSidewaysScroll(page, "the log's cards scroll sideways");
   await card.getByRole("button", { name: "View details of POST /mcp" }).press("Enter");
-  await expect(page.getByRole("dialog", { name: "Request details" }).getByRole("note")).toHaveText(`The tool answered: ${FAILED_CALL.error}`);
+  await expect(page.getByRole("dialog", { name: "Request details" }).getByRole("note")).toHaveText(
+    `The tool answered: ${FAILED_CALL.error}`,
+  );
 });
 
-test("a real MCP call to an unknown tool is logged as a JSON-RPC error with its message; the outcome filter finds it", async ({ page, baseURL }) => {
+test("a real MCP call to an unknown tool is logged as a JSON-RPC error with its message; the outcome filter finds it", async ({
+  page,
+  baseURL,
+}) => {
   const { token } = await mcpToken(baseURL!);
   const tool = unique("no_such_tool_").replace(/-/g, "_").toLowerCase();
   const answer = await page.request.post("/mcp", {
@@ -363,7 +429,10 @@ test("a real MCP call to an unknown tool is logged as a JSON-RPC error with its 
   await expect(page.getByText("No logs match your current filters.", { exact: true })).toBeVisible();
 });
 
-test("pages of 200 by cursor, Load more, the CSV has every matching row, and a poll asks for the first page only", async ({ page, baseURL }) => {
+test("pages of 200 by cursor, Load more, the CSV has every matching row, and a poll asks for the first page only", async ({
+  page,
+  baseURL,
+}) => {
   test.slow(); // many screens, sizes or rows: three times the configured bound
   const tag = unique("logs-pages-");
   await makeTraffic(page, baseURL!, tag, { ok: 205 });
@@ -391,7 +460,9 @@ test("pages of 200 by cursor, Load more, the CSV has every matching row, and a p
 
   // The export holds every matching row, whatever is loaded (docs/decisions.md#csv-export).
   const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Export CSV" }).click()]);
-  const lines = readFileSync(await download.path(), "utf8").split("\r\n").filter(Boolean);
+  const lines = readFileSync(await download.path(), "utf8")
+    .split("\r\n")
+    .filter(Boolean);
   expect(lines).toHaveLength(206);
 
   // New requests; the poll (every 30 s) asks for the first page alone and keeps the loaded ones.
@@ -424,13 +495,20 @@ test("scrolling to the end of the loaded rows asks for the next page", async ({ 
     error: null,
   });
   const cursors: (string | null)[] = [];
-  await page.route((url) => url.pathname === "/api/admin/logs", (route) => {
-    const cursor = new URL(route.request().url()).searchParams.get("cursor");
-    cursors.push(cursor);
-    if (cursor === null) return route.fulfill({ json: Array.from({ length: 200 }, (_, i) => entry(i)), headers: { "X-Next-Cursor": "page2.abc" } });
-    return route.fulfill({ json: Array.from({ length: 50 }, (_, i) => entry(200 + i)) });
-  });
-  await page.route((url) => url.pathname === "/api/admin/logs/summary", (route) => route.fulfill({ json: { total: 250, successful: 250, errors: 0, averageResponseTime: 2 } }));
+  await page.route(
+    (url) => url.pathname === "/api/admin/logs",
+    (route) => {
+      const cursor = new URL(route.request().url()).searchParams.get("cursor");
+      cursors.push(cursor);
+      if (cursor === null)
+        return route.fulfill({ json: Array.from({ length: 200 }, (_, i) => entry(i)), headers: { "X-Next-Cursor": "page2.abc" } });
+      return route.fulfill({ json: Array.from({ length: 50 }, (_, i) => entry(200 + i)) });
+    },
+  );
+  await page.route(
+    (url) => url.pathname === "/api/admin/logs/summary",
+    (route) => route.fulfill({ json: { total: 250, successful: 250, errors: 0, averageResponseTime: 2 } }),
+  );
 
   await openScreen(page, "/logs", "Request Logs");
   await expect(footer(page)).toHaveText("Showing 200 of 250 requests");
@@ -452,7 +530,10 @@ test("scrolling to the end of the loaded rows asks for the next page", async ({ 
   }).toPass();
 });
 
-test("Export CSV downloads mcp-server-logs-YYYY-MM-DD.csv with the spec's columns and the filtered rows, quoted", async ({ page, baseURL }) => {
+test("Export CSV downloads mcp-server-logs-YYYY-MM-DD.csv with the spec's columns and the filtered rows, quoted", async ({
+  page,
+  baseURL,
+}) => {
   const tag = unique("logs-csv-");
   const agent = `Probe, "quoted" ${tag}`;
   await makeTraffic(page, baseURL!, tag, { ok: 2, getErrors: 1 }, { "User-Agent": agent });
@@ -463,7 +544,9 @@ test("Export CSV downloads mcp-server-logs-YYYY-MM-DD.csv with the spec's column
   await expect(rows(page).locator("td:nth-child(7)")).toHaveText([TEST_IP, TEST_IP, TEST_IP]);
   const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Export CSV" }).click()]);
   expect(download.suggestedFilename()).toMatch(/^mcp-server-logs-\d{4}-\d{2}-\d{2}\.csv$/);
-  const lines = readFileSync(await download.path(), "utf8").split("\r\n").filter(Boolean);
+  const lines = readFileSync(await download.path(), "utf8")
+    .split("\r\n")
+    .filter(Boolean);
   expect(lines[0]).toBe(LOG_CSV_COLUMNS.join(","));
   expect(lines).toHaveLength(4);
   const quoted = `"Probe, ""quoted"" ${tag}"`;
@@ -480,14 +563,17 @@ test("Export CSV downloads mcp-server-logs-YYYY-MM-DD.csv with the spec's column
   await statusSelect(page).selectOption({ label: "Errors (4xx-5xx)" });
   await expect(rows(page)).toHaveCount(1);
   const [filtered] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Export CSV" }).click()]);
-  const filteredLines = readFileSync(await filtered.path(), "utf8").split("\r\n").filter(Boolean);
+  const filteredLines = readFileSync(await filtered.path(), "utf8")
+    .split("\r\n")
+    .filter(Boolean);
   expect(filteredLines).toHaveLength(2);
   expect(filteredLines[1]).toContain(`,GET,/api/admin/${tag}/missing-0,404,`);
 });
 
 test("a failing export is a destructive toast with the server's reason", async ({ page }) => {
-  await page.route((url) => url.pathname === "/api/admin/logs/export", (route) =>
-    route.fulfill({ status: 503, json: { error: { code: "unavailable", message: "The log store is busy; try again" } } }),
+  await page.route(
+    (url) => url.pathname === "/api/admin/logs/export",
+    (route) => route.fulfill({ status: 503, json: { error: { code: "unavailable", message: "The log store is busy; try again" } } }),
   );
   await openScreen(page, "/logs", "Request Logs");
   await page.getByRole("button", { name: "Export CSV" }).click();
@@ -510,7 +596,9 @@ test("the server failing shows what failed with Retry, and Retry recovers", asyn
   await makeTraffic(page, baseURL!, tag, { ok: 1 });
   await logged(page, tag, 1);
   const failing = (url: URL) => url.pathname === "/api/admin/logs" || url.pathname === "/api/admin/logs/summary";
-  await page.route(failing, (route) => route.fulfill({ status: 500, json: { error: { code: "internal", message: "Database unavailable" } } }));
+  await page.route(failing, (route) =>
+    route.fulfill({ status: 500, json: { error: { code: "internal", message: "Database unavailable" } } }),
+  );
   await openScreen(page, "/logs", "Request Logs");
   const alert = page.getByRole("alert").filter({ hasText: "The request log could not be loaded." });
   await expect(alert).toContainText("Database unavailable");
@@ -548,7 +636,13 @@ for (const size of SCREEN_SIZES) {
   for (const scheme of COLOR_SCHEMES) {
     test(`screenshot at ${size.name} in ${scheme}`, async ({ page, baseURL }) => {
       const tag = unique("logs-shot-");
-      await makeTraffic(page, baseURL!, tag, { ok: 3, getErrors: 2, postErrors: 1 }, { Accept: "application/json", "User-Agent": "ExampleMCPClient/1.4 (docs)" });
+      await makeTraffic(
+        page,
+        baseURL!,
+        tag,
+        { ok: 3, getErrors: 2, postErrors: 1 },
+        { Accept: "application/json", "User-Agent": "ExampleMCPClient/1.4 (docs)" },
+      );
       await logged(page, tag, 6);
       await page.setViewportSize({ width: size.width, height: size.height });
       await page.emulateMedia({ colorScheme: scheme, reducedMotion: "reduce" });

@@ -2,7 +2,17 @@ import { mkdirSync } from "node:fs";
 import type { Locator, Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
 import { SECRET_MASK, type OAuthClientDto } from "../contract/oauth";
-import { ADMIN, apiClient, COLOR_SCHEMES, createUserWithRoles, expectNoSidewaysScroll, expectToast, SCREEN_SIZES, signIn, unique } from "./helpers";
+import {
+  ADMIN,
+  apiClient,
+  COLOR_SCHEMES,
+  createUserWithRoles,
+  expectNoSidewaysScroll,
+  expectToast,
+  SCREEN_SIZES,
+  signIn,
+  unique,
+} from "./helpers";
 
 /**
  * OAuth Clients (spec sections 2, 4, 5, 7, 8 and 9; docs/decisions.md#oauth-client-secrets,
@@ -39,7 +49,12 @@ async function fetchClient(page: Page, name: string): Promise<OAuthClientDto> {
 async function createClientViaApi(page: Page, baseURL: string, body: Record<string, unknown>): Promise<OAuthClientDto> {
   const api = apiClient(page, baseURL);
   expect((await api.login(ADMIN)).status()).toBe(200);
-  const created = await api.post(LIST_URL, { isActive: true, scopes: ["read", "write"], redirectUris: ["https://app.example.com/callback"], ...body });
+  const created = await api.post(LIST_URL, {
+    isActive: true,
+    scopes: ["read", "write"],
+    redirectUris: ["https://app.example.com/callback"],
+    ...body,
+  });
   expect(created.status()).toBe(201);
   return (await created.json()) as OAuthClientDto;
 }
@@ -58,7 +73,11 @@ async function menuAction(page: Page, name: string, item: string): Promise<void>
   await expect(page.getByRole("menu")).toBeHidden();
 }
 
-test("create (with validation), reveal and copy the secret, copy the ID, deactivate, activate, regenerate and delete", async ({ page, context, baseURL }) => {
+test("create (with validation), reveal and copy the secret, copy the ID, deactivate, activate, regenerate and delete", async ({
+  page,
+  context,
+  baseURL,
+}) => {
   await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: baseURL! });
   const name = unique("e2e-client-");
   await openClients(page);
@@ -239,7 +258,11 @@ test("the server's field errors show under the fields, with an Error toast", asy
           status: 400,
           contentType: "application/json",
           body: JSON.stringify({
-            error: { code: "validation_failed", message: "Some fields are not valid", fields: { name: "A client with this name already exists" } },
+            error: {
+              code: "validation_failed",
+              message: "Some fields are not valid",
+              fields: { name: "A client with this name already exists" },
+            },
           }),
         })
       : route.fallback(),
@@ -320,7 +343,12 @@ test("a viewer sees clients without secrets and no write action, and the server 
   const listed = await fetchClient(page, name);
   expect(listed.clientSecret).toBeNull();
   const api = apiClient(page, baseURL!);
-  const refused = await api.post(LIST_URL, { name: unique("nope-"), redirectUris: ["https://app.example.com/cb"], scopes: ["read"], isActive: true });
+  const refused = await api.post(LIST_URL, {
+    name: unique("nope-"),
+    redirectUris: ["https://app.example.com/cb"],
+    scopes: ["read"],
+    isActive: true,
+  });
   expect(refused.status()).toBe(403);
   expect((await api.delete(`${LIST_URL}/${encodeURIComponent(created.clientId)}`)).status()).toBe(403);
 
@@ -328,7 +356,10 @@ test("a viewer sees clients without secrets and no write action, and the server 
   expect((await api.delete(`${LIST_URL}/${encodeURIComponent(created.clientId)}`)).status()).toBe(204);
 });
 
-test("the Policy section: read-only, toolsets and allow-lists, checked per field, saved and shown on the card", async ({ page, baseURL }) => {
+test("the Policy section: read-only, toolsets and allow-lists, checked per field, saved and shown on the card", async ({
+  page,
+  baseURL,
+}) => {
   await openClients(page);
   const name = unique("e2e-policy-");
   const created = await createClientViaApi(page, baseURL!, { name });
@@ -369,7 +400,14 @@ test("the Policy section: read-only, toolsets and allow-lists, checked per field
   await client.screenshot({ path: "e2e/screenshots/oauth-client-policy-card.png" });
 
   const stored = await page.request.get(`${LIST_URL}/${encodeURIComponent(created.clientId)}/policy`);
-  expect(await stored.json()).toEqual({ readOnly: true, toolsets: ["jira-issues", "jira-worklogs", "jira-projects", "confluence-pages", "bitbucket-code"], disabledTools: [], jiraProjects: ["BK", "OPS"], confluenceSpaces: ["ENG"], bitbucketRepositories: null });
+  expect(await stored.json()).toEqual({
+    readOnly: true,
+    toolsets: ["jira-issues", "jira-worklogs", "jira-projects", "confluence-pages", "bitbucket-code"],
+    disabledTools: [],
+    jiraProjects: ["BK", "OPS"],
+    confluenceSpaces: ["ENG"],
+    bitbucketRepositories: null,
+  });
 
   // Back to unrestricted: the default toolsets, the lists blank.
   await edit.click();
@@ -420,7 +458,8 @@ test("screenshots of the OAuth Clients screen, light and dark, desktop and phone
   await page.goto("/oauth-clients");
   for (const size of SCREEN_SIZES) {
     for (const scheme of COLOR_SCHEMES) {
-      const shot = (what: string, fullPage = false) => page.screenshot({ path: `e2e/screenshots/oauth-clients-${what}-${size.name}-${scheme}.png`, fullPage });
+      const shot = (what: string, fullPage = false) =>
+        page.screenshot({ path: `e2e/screenshots/oauth-clients-${what}-${size.name}-${scheme}.png`, fullPage });
       await page.setViewportSize({ width: size.width, height: size.height });
       await page.emulateMedia({ colorScheme: scheme, reducedMotion: "reduce" });
       await page.goto("/oauth-clients");

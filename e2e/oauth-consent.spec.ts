@@ -33,7 +33,16 @@ function authorizeUrl(baseURL: string, clientId: string, state: string) {
   const verifier = randomBytes(32).toString("base64url");
   const challenge = createHash("sha256").update(verifier).digest("base64url");
   const url = new URL("/oauth/authorize", baseURL);
-  for (const [k, v] of Object.entries({ response_type: "code", client_id: clientId, redirect_uri: CALLBACK, scope: "read write", state, code_challenge: challenge, code_challenge_method: "S256" })) url.searchParams.set(k, v);
+  for (const [k, v] of Object.entries({
+    response_type: "code",
+    client_id: clientId,
+    redirect_uri: CALLBACK,
+    scope: "read write",
+    state,
+    code_challenge: challenge,
+    code_challenge_method: "S256",
+  }))
+    url.searchParams.set(k, v);
   return { url: url.toString(), verifier };
 }
 
@@ -121,7 +130,9 @@ test("a read-only client limited to a project: the consent lists only what it wi
   const client = await makeClient(page, baseURL!);
   const api = apiClient(page, baseURL!);
   expect((await api.login(ADMIN)).status()).toBe(200);
-  expect((await api.put(`/api/admin/oauth-clients/${client.clientId}/policy`, { readOnly: true, jiraProjects: ["BK"] })).status()).toBe(200);
+  expect((await api.put(`/api/admin/oauth-clients/${client.clientId}/policy`, { readOnly: true, jiraProjects: ["BK"] })).status()).toBe(
+    200,
+  );
   const { url } = authorizeUrl(baseURL!, client.clientId, "policy-state");
   await page.goto(url);
   await expect(page.getByRole("heading", { name: "Authorize access" })).toBeVisible();

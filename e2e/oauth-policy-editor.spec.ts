@@ -19,7 +19,11 @@ const LIST_URL = "/api/admin/oauth-clients";
 const OPTIONS_URL = "/api/admin/policy-options";
 
 test.beforeAll(async () => {
-  const api = await request.newContext({ baseURL: BASE_URL, storageState: { cookies: [], origins: [] }, extraHTTPHeaders: { Origin: BASE_URL } });
+  const api = await request.newContext({
+    baseURL: BASE_URL,
+    storageState: { cookies: [], origins: [] },
+    extraHTTPHeaders: { Origin: BASE_URL },
+  });
   try {
     expect((await api.post("/api/login", { data: ADMIN })).status()).toBe(200);
     // The tools answer from the sandbox.
@@ -33,14 +37,24 @@ const picker = (dialog: Locator, label: string) => dialog.getByRole("combobox", 
 const chips = (dialog: Locator, label: string) => dialog.getByRole("list", { name: `${label} picked` });
 
 async function createClient(page: Page, baseURL: string, name: string): Promise<OAuthClientDto> {
-  const created = await apiClient(page, baseURL).post(LIST_URL, { name, isActive: true, scopes: ["read", "write"], redirectUris: ["https://app.example.com/callback"] });
+  const created = await apiClient(page, baseURL).post(LIST_URL, {
+    name,
+    isActive: true,
+    scopes: ["read", "write"],
+    redirectUris: ["https://app.example.com/callback"],
+  });
   expect(created.status()).toBe(201);
   return (await created.json()) as OAuthClientDto;
 }
 
 /** The count the dialog should show, by the server's own rule, from the options the server answers. */
 function expectedCount(options: PolicyOptionsDto, policy: { readOnly: boolean; disabledTools: string[] }): string {
-  const ctx = { services: new Set(options.services), scopes: ["read", "write"], policy: { ...policy, toolsets: [...DEFAULT_TOOLSETS] }, destructive: options.destructiveTools };
+  const ctx = {
+    services: new Set(options.services),
+    scopes: ["read", "write"],
+    policy: { ...policy, toolsets: [...DEFAULT_TOOLSETS] },
+    destructive: options.destructiveTools,
+  };
   return `This client will have ${options.tools.filter((t) => isToolOffered(t, ctx)).length} of ${options.tools.length} tools.`;
 }
 
@@ -59,7 +73,10 @@ async function openPolicy(page: Page, name: string): Promise<Locator> {
   return dialog;
 }
 
-test("pick from the live lists, warned about a key Jira cannot confirm, stopped by an unknown tool; the count follows; saved", async ({ page, baseURL }, testInfo) => {
+test("pick from the live lists, warned about a key Jira cannot confirm, stopped by an unknown tool; the count follows; saved", async ({
+  page,
+  baseURL,
+}, testInfo) => {
   const name = unique("e2e-policy-editor-");
   const client = await createClient(page, baseURL!, name);
   // A busy machine may answer "not available" while the sandbox is slow; its late answer fills the server's cache.
@@ -120,13 +137,22 @@ test("pick from the live lists, warned about a key Jira cannot confirm, stopped 
   expect(readOnly).not.toBe(expectedCount(options, { readOnly: false, disabledTools: ["jira_search"] }));
   await expect(count).toHaveText(readOnly);
 
-  const saved = page.waitForResponse((r) => r.url().endsWith(`${encodeURIComponent(client.clientId)}/policy`) && r.request().method() === "PUT");
+  const saved = page.waitForResponse(
+    (r) => r.url().endsWith(`${encodeURIComponent(client.clientId)}/policy`) && r.request().method() === "PUT",
+  );
   await dialog.getByRole("button", { name: "Save Policy" }).click();
   expect((await saved).status()).toBe(200);
   await expectToast(page, "Policy saved");
   await expect(dialog).toBeHidden();
   const stored = await page.request.get(`${LIST_URL}/${encodeURIComponent(client.clientId)}/policy`);
-  expect(await stored.json()).toEqual({ readOnly: true, toolsets: null, disabledTools: ["jira_search"], jiraProjects: ["BK", "NOPE"], confluenceSpaces: ["ENG"], bitbucketRepositories: null });
+  expect(await stored.json()).toEqual({
+    readOnly: true,
+    toolsets: null,
+    disabledTools: ["jira_search"],
+    jiraProjects: ["BK", "NOPE"],
+    confluenceSpaces: ["ENG"],
+    bitbucketRepositories: null,
+  });
 
   // Reopened: the saved entries are chips again, the warning with them.
   const again = await openPolicy(page, name);
@@ -140,7 +166,10 @@ test("pick from the live lists, warned about a key Jira cannot confirm, stopped 
 test("Save stays in view while the form scrolls, at desktop and at phone width", async ({ page, baseURL }, testInfo) => {
   const name = unique("e2e-policy-scroll-");
   const client = await createClient(page, baseURL!, name);
-  for (const size of [{ name: "desktop", width: 1440, height: 900 }, { name: "phone", width: 390, height: 844 }]) {
+  for (const size of [
+    { name: "desktop", width: 1440, height: 900 },
+    { name: "phone", width: 390, height: 844 },
+  ]) {
     await page.setViewportSize({ width: size.width, height: size.height });
     const dialog = await openPolicy(page, name);
     const save = dialog.getByRole("button", { name: "Save Policy" });

@@ -44,9 +44,16 @@ for (const size of SCREEN_SIZES) {
   for (const scheme of COLOR_SCHEMES) {
     test(`user management at ${size.name} in ${scheme}`, async ({ page, baseURL }) => {
       test.slow(); // many screens, sizes or rows: three times the configured bound
-      const sample = { username: unique("grace"), password: "sample-secret", email: `${unique("grace")}@example.com`, firstName: "Grace", lastName: "Hopper" };
+      const sample = {
+        username: unique("grace"),
+        password: "sample-secret",
+        email: `${unique("grace")}@example.com`,
+        firstName: "Grace",
+        lastName: "Hopper",
+      };
       const sampleId = await createUserWithRoles(page, baseURL!, sample, ["operator", "viewer"]);
-      const shot = (name: string, fullPage = false) => page.screenshot({ path: `e2e/screenshots/users-${name}-${size.name}-${scheme}.png`, fullPage });
+      const shot = (name: string, fullPage = false) =>
+        page.screenshot({ path: `e2e/screenshots/users-${name}-${size.name}-${scheme}.png`, fullPage });
       await page.setViewportSize({ width: size.width, height: size.height });
       await page.emulateMedia({ colorScheme: scheme, reducedMotion: "reduce" });
       await page.goto("/users");
@@ -65,7 +72,11 @@ for (const size of SCREEN_SIZES) {
 
       // A row's action: from its menu; on a phone, where rows are cards, from the card's buttons.
       const rowAction = async (username: string, item: string) => {
-        if (size.name === "phone") return page.getByRole("group", { name: `Actions for ${username}` }).getByRole("button", { name: item }).click();
+        if (size.name === "phone")
+          return page
+            .getByRole("group", { name: `Actions for ${username}` })
+            .getByRole("button", { name: item })
+            .click();
         await page.getByRole("button", { name: `Actions for ${username}` }).click();
         await page.getByRole("menuitem", { name: item }).click();
       };

@@ -50,7 +50,10 @@ test("every sidebar entry opens its page and is highlighted", async ({ page }) =
   await page.goto("/");
   await signIn(page);
   const nav = page.getByRole("navigation");
-  await expect(nav.getByRole("link")).toHaveText(NAV_ITEMS.map((i) => i.label), { useInnerText: true });
+  await expect(nav.getByRole("link")).toHaveText(
+    NAV_ITEMS.map((i) => i.label),
+    { useInnerText: true },
+  );
   for (const item of NAV_ITEMS) {
     await nav.getByRole("link", { name: item.label, exact: true }).click();
     await expect(page).toHaveURL(new RegExp(`${item.path === "/" ? "/" : item.path}$`));
@@ -122,7 +125,11 @@ test("the sidebar stays full height and in place on a page taller than the windo
   await signIn(page);
   await expect(page.getByRole("heading", { level: 1, name: "Configuration" })).toBeVisible();
   // Once the forms have loaded (the skeletons are shorter).
-  await expect.poll(() => page.evaluate<number>("document.documentElement.scrollHeight - window.innerHeight"), { message: "the page is taller than the window" }).toBeGreaterThan(200);
+  await expect
+    .poll(() => page.evaluate<number>("document.documentElement.scrollHeight - window.innerHeight"), {
+      message: "the page is taller than the window",
+    })
+    .toBeGreaterThan(200);
   await page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)");
   await expect.poll(() => page.evaluate<number>("window.scrollY")).toBeGreaterThan(200);
   const sidebar = page.getByRole("complementary", { name: "Sidebar" });

@@ -1,5 +1,15 @@
 import { DOC_SHOTS, expect, openScreen, test } from "./fixtures";
-import { COLOR_SCHEMES, createUserWithRoles, expectNoSidewaysScroll, expectToast, mcpToken, openEventStream, SCREEN_SIZES, signIn, unique } from "./helpers";
+import {
+  COLOR_SCHEMES,
+  createUserWithRoles,
+  expectNoSidewaysScroll,
+  expectToast,
+  mcpToken,
+  openEventStream,
+  SCREEN_SIZES,
+  signIn,
+  unique,
+} from "./helpers";
 
 /**
  * SSE Connections (spec sections 2 and 7; docs/decisions.md#mcp-transports) against the real
@@ -13,7 +23,10 @@ async function openStream(baseURL: string, userAgent: string) {
   return { clientId, ...(await openEventStream(baseURL, token, userAgent)) };
 }
 
-test("a stream opened by an MCP client is listed with its client and user agent; ending it closes the stream", async ({ page, baseURL }) => {
+test("a stream opened by an MCP client is listed with its client and user agent; ending it closes the stream", async ({
+  page,
+  baseURL,
+}) => {
   const agent = unique("e2e-sse-agent/");
   const stream = await openStream(baseURL!, agent);
   try {
@@ -31,7 +44,17 @@ test("a stream opened by an MCP client is listed with its client and user agent;
     await expect(page.getByRole("region", { name: "Active Connections" })).not.toContainText(/^Active Connections0/);
     const info = page.getByRole("region", { name: "Connecting to the event stream" });
     await expect(info).toContainText(`${new URL(baseURL!).origin}/api/sse/stream`);
-    for (const text of ["Authorization:", "text/event-stream", "no-cache", "connected", "heartbeat", "every 30 seconds", "mcp-response", "error"]) await expect(info).toContainText(text);
+    for (const text of [
+      "Authorization:",
+      "text/event-stream",
+      "no-cache",
+      "connected",
+      "heartbeat",
+      "every 30 seconds",
+      "mcp-response",
+      "error",
+    ])
+      await expect(info).toContainText(text);
 
     // The action stays in view without scrolling the table sideways (its column is pinned).
     await expect(row.getByRole("button", { name: /^End connection / })).toBeInViewport({ ratio: 1 });
@@ -50,7 +73,15 @@ test("a stream opened by an MCP client is listed with its client and user agent;
 
 test("no connection: the spec's empty text; a failed load: Retry, which loads again", async ({ page }) => {
   let fail = true;
-  await page.route("**/api/admin/sse-connections", (route) => (fail ? route.fulfill({ status: 500, contentType: "application/json", body: JSON.stringify({ error: { code: "internal", message: "The registry is unavailable" } }) }) : route.fulfill({ status: 200, contentType: "application/json", body: "[]" })));
+  await page.route("**/api/admin/sse-connections", (route) =>
+    fail
+      ? route.fulfill({
+          status: 500,
+          contentType: "application/json",
+          body: JSON.stringify({ error: { code: "internal", message: "The registry is unavailable" } }),
+        })
+      : route.fulfill({ status: 200, contentType: "application/json", body: "[]" }),
+  );
   await openScreen(page, "/sse-connections", "SSE Connections");
   await expect(page.getByRole("alert")).toContainText("The registry is unavailable");
   await expect(page.getByRole("region", { name: "Active Connections" })).toContainText("No data available");
@@ -82,7 +113,10 @@ test.describe("as a viewer", () => {
 test.describe("on a phone", () => {
   test.use({ viewport: { width: 390, height: 844 } });
 
-  test("a connection is a card: each value under its column's name, \"End connection\" at its foot; nothing scrolls sideways", async ({ page, baseURL }) => {
+  test('a connection is a card: each value under its column\'s name, "End connection" at its foot; nothing scrolls sideways', async ({
+    page,
+    baseURL,
+  }) => {
     await page.emulateMedia({ reducedMotion: "reduce" });
     const agent = unique("e2e-sse-phone/");
     const stream = await openStream(baseURL!, agent);
@@ -93,7 +127,13 @@ test.describe("on a phone", () => {
       await expect(card.getByText("Active", { exact: true })).toBeVisible();
       await expectNoSidewaysScroll(page);
       const cell = (label: string) => card.getByRole("cell").filter({ has: page.getByText(label, { exact: true }) });
-      for (const [label, value] of [["Client ID", stream.clientId], ["Connected", /\d{4}/], ["Last heartbeat", "Just now"], ["IP address", /\d/], ["User agent", agent]] as const) {
+      for (const [label, value] of [
+        ["Client ID", stream.clientId],
+        ["Connected", /\d{4}/],
+        ["Last heartbeat", "Just now"],
+        ["IP address", /\d/],
+        ["User agent", agent],
+      ] as const) {
         await expect(cell(label).getByText(label, { exact: true })).toBeVisible();
         await expect(cell(label)).toContainText(value);
       }
@@ -102,7 +142,8 @@ test.describe("on a phone", () => {
       const cardBox = (await card.boundingBox())!;
       expect(cardBox.x + cardBox.width).toBeLessThanOrEqual(390);
       // A screen reader still has the table: its column headers (only visually hidden) name the cells.
-      for (const name of ["Connection", "Status", "Client ID", "Connected", "Last heartbeat", "IP address", "User agent"]) await expect(page.getByRole("columnheader", { name, exact: true })).toHaveCount(1);
+      for (const name of ["Connection", "Status", "Client ID", "Connected", "Last heartbeat", "IP address", "User agent"])
+        await expect(page.getByRole("columnheader", { name, exact: true })).toHaveCount(1);
 
       // The card's controls in order by keyboard: the id's copy button, then "End connection".
       const end = card.getByRole("button", { name: /^End connection / });

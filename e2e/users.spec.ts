@@ -222,7 +222,12 @@ test("a viewer sees users and roles but is offered no write action, and the serv
   await expect(page.getByRole("button", { name: /^(Edit|Delete) role / })).toHaveCount(0);
 
   const api = apiClient(page, baseURL!);
-  const refused = await api.post("/api/users", { email: "x@example.com", username: unique("nope"), password: "secret-123", isActive: true });
+  const refused = await api.post("/api/users", {
+    email: "x@example.com",
+    username: unique("nope"),
+    password: "secret-123",
+    isActive: true,
+  });
   expect(refused.status()).toBe(403);
 });
 
@@ -250,7 +255,9 @@ test.describe("on a phone", () => {
     await openUsers(page);
     await expectNoSidewaysScroll(page);
     const box = page.getByRole("region", { name: "Users table" });
-    await expect.poll(() => box.evaluate((el) => el.scrollWidth - el.clientWidth), { message: "the table's box scrolls sideways" }).toBeLessThanOrEqual(0);
+    await expect
+      .poll(() => box.evaluate((el) => el.scrollWidth - el.clientWidth), { message: "the table's box scrolls sideways" })
+      .toBeLessThanOrEqual(0);
     await page.getByRole("button", { name: "Add User" }).click();
     const dialog = page.getByRole("dialog", { name: "Create New User" });
     await expect(dialog).toBeVisible();
@@ -258,9 +265,18 @@ test.describe("on a phone", () => {
     await expectNoSidewaysScroll(page);
   });
 
-  test("a user is a card: each value under its column's name, the actions as buttons at its foot, in order by keyboard", async ({ page, baseURL }) => {
+  test("a user is a card: each value under its column's name, the actions as buttons at its foot, in order by keyboard", async ({
+    page,
+    baseURL,
+  }) => {
     await page.emulateMedia({ reducedMotion: "reduce" });
-    const user = { username: unique("card"), password: "card-secret", email: `${unique("card")}@example.com`, firstName: "Katherine", lastName: "Johnson" };
+    const user = {
+      username: unique("card"),
+      password: "card-secret",
+      email: `${unique("card")}@example.com`,
+      firstName: "Katherine",
+      lastName: "Johnson",
+    };
     await createUserWithRoles(page, baseURL!, user, ["viewer"]);
     await openUsers(page);
     await search(page, user.username);
@@ -271,7 +287,11 @@ test.describe("on a phone", () => {
     await expect(card.getByText("Katherine Johnson", { exact: true })).toBeVisible();
     await expect(card.getByText(user.email, { exact: true })).toBeVisible();
     await expect(card.getByText("Active", { exact: true })).toBeVisible();
-    for (const [label, value] of [["Username", user.username], ["Roles", "viewer"], ["Last Login", "Never"]] as const) {
+    for (const [label, value] of [
+      ["Username", user.username],
+      ["Roles", "viewer"],
+      ["Last Login", "Never"],
+    ] as const) {
       const cell = card.getByRole("cell").filter({ has: page.getByText(label, { exact: true }) });
       const caption = cell.getByText(label, { exact: true });
       const shown = cell.getByText(value, { exact: true });
@@ -284,7 +304,8 @@ test.describe("on a phone", () => {
     expect(cardBox.x + cardBox.width).toBeLessThanOrEqual(390);
     await expectNoSidewaysScroll(page);
     // A screen reader still has the table: its column headers (only visually hidden) name the cells.
-    for (const name of ["User", "Username", "Roles", "Status", "Last Login", "Actions"]) await expect(page.getByRole("columnheader", { name, exact: true })).toHaveCount(1);
+    for (const name of ["User", "Username", "Roles", "Status", "Last Login", "Actions"])
+      await expect(page.getByRole("columnheader", { name, exact: true })).toHaveCount(1);
 
     // The actions: buttons at the card's foot (no menu), reached in the menu's order with Tab.
     await expect(page.getByRole("button", { name: `Actions for ${user.username}` })).toHaveCount(0);

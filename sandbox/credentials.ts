@@ -10,7 +10,12 @@ export interface SandboxCredentials {
 }
 
 export const DEFAULT_CREDENTIALS: SandboxCredentials = {
-  atlassian: { email: "demo@bridgekeeper.test", apiToken: "sandbox-api-token", accountId: "5b10ac8d82e05b22cc7d4ef5", displayName: "Demo Admin" },
+  atlassian: {
+    email: "demo@bridgekeeper.test",
+    apiToken: "sandbox-api-token",
+    accountId: "5b10ac8d82e05b22cc7d4ef5",
+    displayName: "Demo Admin",
+  },
   bitbucket: { username: "demo", appPassword: "sandbox-app-password", workspace: "bridgekeeper" },
   bearerTokens: ["sandbox-bearer-token"],
 };

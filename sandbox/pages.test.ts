@@ -57,8 +57,15 @@ describe("Jira issue pages", () => {
   });
 
   it("escapes what a user wrote", async () => {
-    const description = { type: "doc", version: 1, content: [{ type: "paragraph", content: [{ type: "text", text: '<img src=x onerror="alert(2)">' }] }] };
-    const created = await api("/rest/api/3/issue", { method: "POST", body: { fields: { project: { key: "BK" }, issuetype: { name: "Task" }, summary: "<script>alert(1)</script>", description } } });
+    const description = {
+      type: "doc",
+      version: 1,
+      content: [{ type: "paragraph", content: [{ type: "text", text: '<img src=x onerror="alert(2)">' }] }],
+    };
+    const created = await api("/rest/api/3/issue", {
+      method: "POST",
+      body: { fields: { project: { key: "BK" }, issuetype: { name: "Task" }, summary: "<script>alert(1)</script>", description } },
+    });
     const html = await page(`/browse/${created.key}`);
     expect(html).toContain(`${created.key}: &lt;script&gt;alert(1)&lt;/script&gt;`);
     expect(html).toContain("&lt;img src=x onerror=&quot;alert(2)&quot;&gt;");
@@ -98,7 +105,10 @@ describe("Confluence pages", () => {
       '<p onclick="alert(1)" style="color:red">Hello <strong>there</strong> &amp; 1 &lt; 2</p><script>alert(2)</script><style>p{}</style>' +
       '<p><a href="javascript:alert(3)">link text</a><img src="x" onerror="alert(4)"/></p>' +
       '<ac:structured-macro ac:name="code"><ac:parameter ac:name="language">html</ac:parameter><ac:plain-text-body><![CDATA[<script>x()</script>]]></ac:plain-text-body></ac:structured-macro>';
-    const created = await api("/wiki/api/v2/pages", { method: "POST", body: { spaceId: space.id, title: "<b>Unsafe</b> page", body: { representation: "storage", value } } });
+    const created = await api("/wiki/api/v2/pages", {
+      method: "POST",
+      body: { spaceId: space.id, title: "<b>Unsafe</b> page", body: { representation: "storage", value } },
+    });
     const html = await page(`${sandbox.url}/wiki${created._links.webui}`);
     expect(html).toContain("<title>&lt;b&gt;Unsafe&lt;/b&gt; page</title>");
     expect(html).toContain("<p>Hello <strong>there</strong> &amp; 1 &lt; 2</p>");
@@ -120,7 +130,14 @@ describe("Bitbucket pages", () => {
     const [listed] = (await api(`${REPO}/pullrequests?state=MERGED&pagelen=1`)).values;
     const pr = await api(`${REPO}/pullrequests/${listed.id}`);
     const html = await page(pr.links.html.href);
-    expectText(html, `#${pr.id}: ${pr.title}`, pr.state, pr.author.display_name, `${pr.source.branch.name} → ${pr.destination.branch.name}`, pr.description.split("\n")[0]);
+    expectText(
+      html,
+      `#${pr.id}: ${pr.title}`,
+      pr.state,
+      pr.author.display_name,
+      `${pr.source.branch.name} → ${pr.destination.branch.name}`,
+      pr.description.split("\n")[0],
+    );
   });
 
   it("shows a commit's message at its links.html.href", async () => {
@@ -138,7 +155,12 @@ describe("Bitbucket pages", () => {
 
 describe("the REST APIs", () => {
   it("still require credentials", async () => {
-    for (const path of ["/rest/api/3/issue/BK-1", "/wiki/rest/api/content", "/wiki/api/v2/pages", "/2.0/repositories/bridgekeeper/api-gateway"]) {
+    for (const path of [
+      "/rest/api/3/issue/BK-1",
+      "/wiki/rest/api/content",
+      "/wiki/api/v2/pages",
+      "/2.0/repositories/bridgekeeper/api-gateway",
+    ]) {
       expect((await fetch(`${sandbox.url}${path}`)).status, path).toBe(401);
     }
   });

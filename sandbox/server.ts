@@ -68,7 +68,8 @@ const REQUEST_RECORD_SIZE = 2_000;
 const DEFAULT_SEED = 20_260_105;
 
 /** The imitated REST APIs' paths: never served by a public web page, whatever a module registers. */
-const isApiPath = (path: string) => path.startsWith("/rest/") || path.startsWith("/wiki/rest/") || path.startsWith("/wiki/api/") || path.startsWith("/2.0");
+const isApiPath = (path: string) =>
+  path.startsWith("/rest/") || path.startsWith("/wiki/rest/") || path.startsWith("/wiki/api/") || path.startsWith("/2.0");
 
 /** The exact Authorization headers each service accepts: checked first, without decoding anything. */
 function acceptedHeaders(accounts: SandboxCredentials): Record<Service, Set<string>> {
@@ -76,7 +77,15 @@ function acceptedHeaders(accounts: SandboxCredentials): Record<Service, Set<stri
   const bearer = accounts.bearerTokens.map((t) => `Bearer ${t}`);
   const atlassian = new Set([basic(accounts.atlassian.email, accounts.atlassian.apiToken), ...bearer]);
   // Bitbucket also takes the Atlassian account's email and API token (what replaced app passwords in 2026).
-  return { jira: atlassian, confluence: atlassian, bitbucket: new Set([basic(accounts.bitbucket.username, accounts.bitbucket.appPassword), basic(accounts.atlassian.email, accounts.atlassian.apiToken), ...bearer]) };
+  return {
+    jira: atlassian,
+    confluence: atlassian,
+    bitbucket: new Set([
+      basic(accounts.bitbucket.username, accounts.bitbucket.appPassword),
+      basic(accounts.atlassian.email, accounts.atlassian.apiToken),
+      ...bearer,
+    ]),
+  };
 }
 
 function authorised(service: Service, credentials: Credentials, accounts: SandboxCredentials): boolean {
@@ -84,7 +93,10 @@ function authorised(service: Service, credentials: Credentials, accounts: Sandbo
   if (credentials.kind !== "basic") return false;
   if (service === "bitbucket") {
     const appPassword = credentials.user === accounts.bitbucket.username && credentials.secret === accounts.bitbucket.appPassword;
-    return appPassword || (credentials.user.toLowerCase() === accounts.atlassian.email.toLowerCase() && credentials.secret === accounts.atlassian.apiToken);
+    return (
+      appPassword ||
+      (credentials.user.toLowerCase() === accounts.atlassian.email.toLowerCase() && credentials.secret === accounts.atlassian.apiToken)
+    );
   }
   return credentials.user.toLowerCase() === accounts.atlassian.email.toLowerCase() && credentials.secret === accounts.atlassian.apiToken;
 }
@@ -118,14 +130,27 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       usage.set(service, u);
     }
     u.count += 1;
-    return { "x-ratelimit-limit": limitHeader, "x-ratelimit-remaining": String(Math.max(0, rateLimit - u.count)), "x-ratelimit-reset": u.reset };
+    return {
+      "x-ratelimit-limit": limitHeader,
+      "x-ratelimit-remaining": String(Math.max(0, rateLimit - u.count)),
+      "x-ratelimit-reset": u.reset,
+    };
   };
   const accepted = acceptedHeaders(accounts);
 
   const control = new Router()
     .get("/__sandbox/health", () => json({ status: "ok" }))
     // What to configure against this sandbox (the demo's start-up reads it: the server imports nothing of the sandbox).
-    .get("/__sandbox/accounts", () => json({ atlassian: { email: accounts.atlassian.email, apiToken: accounts.atlassian.apiToken }, bitbucket: { workspace: accounts.bitbucket.workspace, username: accounts.bitbucket.username, appPassword: accounts.bitbucket.appPassword } }))
+    .get("/__sandbox/accounts", () =>
+      json({
+        atlassian: { email: accounts.atlassian.email, apiToken: accounts.atlassian.apiToken },
+        bitbucket: {
+          workspace: accounts.bitbucket.workspace,
+          username: accounts.bitbucket.username,
+          appPassword: accounts.bitbucket.appPassword,
+        },
+      }),
+    )
     .get("/__sandbox/requests", () => json(recorded))
     .delete("/__sandbox/requests", () => {
       recorded = [];
@@ -160,14 +185,39 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       const found = control.match(method, path);
       if (!found || found === "method") return send(res, json({ error: "Not found" }, 404));
       const body = await readBody(req);
-      return send(res, await found.handler({ method, path, query, params: found.params, headers: req.headers, body, credentials: { kind: "none" }, origin }));
+      return send(
+        res,
+        await found.handler({
+          method,
+          path,
+          query,
+          params: found.params,
+          headers: req.headers,
+          body,
+          credentials: { kind: "none" },
+          origin,
+        }),
+      );
     }
 
     // The services' web pages answer a browser without credentials, outside the imitated APIs (not
     // recorded, no faults); API paths never reach them, so they always go through the auth check.
     if (method === "GET" && !isApiPath(path)) {
       const page = pages.match(method, path);
-      if (page && page !== "method") return send(res, await page.handler({ method, path, query, params: page.params, headers: req.headers, body: undefined, credentials: { kind: "none" }, origin }));
+      if (page && page !== "method")
+        return send(
+          res,
+          await page.handler({
+            method,
+            path,
+            query,
+            params: page.params,
+            headers: req.headers,
+            body: undefined,
+            credentials: { kind: "none" },
+            origin,
+          }),
+        );
     }
 
     recorded.push({ method, path, at: Date.now() });
@@ -204,9 +254,15 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 
     if (!service) return send(res, errorReply(null, 404, "Not found"));
     const authorization = req.headers.authorization;
-    if (!(authorization !== undefined && accepted[service].has(authorization)) && !authorised(service, parseCredentials(authorization), accounts)) {
+    if (
+      !(authorization !== undefined && accepted[service].has(authorization)) &&
+      !authorised(service, parseCredentials(authorization), accounts)
+    ) {
       const challenge = service === "bitbucket" ? 'Basic realm="Bitbucket.org HTTP"' : 'Basic realm="protected-area"';
-      return send(res, errorReply(service, 401, "Client must be authenticated to access this resource.", { "www-authenticate": challenge }));
+      return send(
+        res,
+        errorReply(service, 401, "Client must be authenticated to access this resource.", { "www-authenticate": challenge }),
+      );
     }
 
     const found = router.match(method, path);
@@ -221,7 +277,16 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     }
     let reply: Reply;
     try {
-      reply = await found.handler({ method, path, query, params: found.params, headers: req.headers, body, credentials: parseCredentials(req.headers.authorization), origin });
+      reply = await found.handler({
+        method,
+        path,
+        query,
+        params: found.params,
+        headers: req.headers,
+        body,
+        credentials: parseCredentials(req.headers.authorization),
+        origin,
+      });
     } catch (err) {
       console.error("sandbox handler failed", method, path, err);
       reply = errorReply(service, 500, "Internal server error");

@@ -13,7 +13,10 @@ const MIGRATIONS = "server/db/migrations";
 const TARGET = "dist/pglite-seed";
 const { version } = JSON.parse(readFileSync("node_modules/@electric-sql/pglite/package.json", "utf8"));
 const migrationsHash = createHash("sha256");
-for (const file of readdirSync(MIGRATIONS).filter((f) => f.endsWith(".sql")).sort()) migrationsHash.update(file).update(readFileSync(join(MIGRATIONS, file)));
+for (const file of readdirSync(MIGRATIONS)
+  .filter((f) => f.endsWith(".sql"))
+  .sort())
+  migrationsHash.update(file).update(readFileSync(join(MIGRATIONS, file)));
 const key = `pglite ${version}\nmigrations ${migrationsHash.digest("hex")}\n`;
 
 const keyFile = join(TARGET, "SEED_KEY");

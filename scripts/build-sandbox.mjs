@@ -3,7 +3,15 @@
 // (dependencies stay in node_modules).
 import { build } from "esbuild";
 
-const common = { bundle: true, platform: "node", format: "esm", target: "node20", packages: "external", sourcemap: true, logLevel: "warning" };
+const common = {
+  bundle: true,
+  platform: "node",
+  format: "esm",
+  target: "node20",
+  packages: "external",
+  sourcemap: true,
+  logLevel: "warning",
+};
 
 await Promise.all([
   build({ ...common, entryPoints: ["sandbox/main.ts"], outfile: "dist/sandbox/main.js" }),

@@ -5,7 +5,9 @@ import { cpus } from "node:os";
 
 const HOG_SECONDS = Number(process.env.HOG_SECONDS ?? 1200);
 const hogs = cpus().map(() =>
-  spawn(process.execPath, ["-e", `const end = Date.now() + ${HOG_SECONDS * 1000}; while (Date.now() < end) Math.sqrt(Math.random());`], { stdio: "ignore" }),
+  spawn(process.execPath, ["-e", `const end = Date.now() + ${HOG_SECONDS * 1000}; while (Date.now() < end) Math.sqrt(Math.random());`], {
+    stdio: "ignore",
+  }),
 );
 console.log(`CPU hog: ${hogs.length} busy loops (pids ${hogs.map((h) => h.pid).join(", ")}), at most ${HOG_SECONDS} s`);
 let status = 1;

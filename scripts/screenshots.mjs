@@ -13,10 +13,18 @@ import { join, resolve } from "node:path";
 const ROOT = resolve(new URL("..", import.meta.url).pathname);
 const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 if (!existsSync(chromium)) {
-  console.error(`Chromium is missing at ${chromium}. Install it with:\n\n  sudo apt-get update && sudo apt-get install -y chromium\n\n(or set CHROMIUM_PATH to a Chromium binary)`);
+  console.error(
+    `Chromium is missing at ${chromium}. Install it with:\n\n  sudo apt-get update && sudo apt-get install -y chromium\n\n(or set CHROMIUM_PATH to a Chromium binary)`,
+  );
   process.exit(1);
 }
-for (const entry of ["dist/server/main.js", "dist/sandbox/main.js", "dist/sandbox/fake-ai/main.js", "dist/web/index.html", "dist/pglite-seed"]) {
+for (const entry of [
+  "dist/server/main.js",
+  "dist/sandbox/main.js",
+  "dist/sandbox/fake-ai/main.js",
+  "dist/web/index.html",
+  "dist/pglite-seed",
+]) {
   if (!existsSync(join(ROOT, entry))) {
     console.error(`${entry} is missing: run \`npm run build\` first (\`npm run screenshots\` does).`);
     process.exit(1);
@@ -30,7 +38,8 @@ function consoleComplete(web) {
   for (const m of readFileSync(join(web, "index.html"), "utf8").matchAll(/\/assets\/([\w.-]+)/g)) referenced.add(m[1]);
   for (const file of names) {
     if (!file.endsWith(".js")) continue;
-    for (const m of readFileSync(join(web, "assets", file), "utf8").matchAll(/["'`](?:\.\/|\/assets\/)([\w.-]+\.(?:js|css))["'`]/g)) referenced.add(m[1]);
+    for (const m of readFileSync(join(web, "assets", file), "utf8").matchAll(/["'`](?:\.\/|\/assets\/)([\w.-]+\.(?:js|css))["'`]/g))
+      referenced.add(m[1]);
   }
   return [...referenced].every((name) => names.has(name));
 }
@@ -46,7 +55,8 @@ try {
     rmSync(join(stack, "dist"), { recursive: true, force: true });
     cpSync(join(ROOT, "dist"), join(stack, "dist"), { recursive: true });
     if (consoleComplete(join(stack, "dist/web"))) break;
-    if (attempt === 3) throw new Error("dist/web kept changing while it was copied (another build running?): run `npm run screenshots` again");
+    if (attempt === 3)
+      throw new Error("dist/web kept changing while it was copied (another build running?): run `npm run screenshots` again");
     console.warn("dist/web changed while it was copied (another build?); copying again");
     spawnSync("sleep", ["5"]);
   }

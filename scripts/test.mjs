@@ -20,10 +20,15 @@ function ensureChromium() {
   const isRoot = process.getuid?.() === 0;
   const hasApt = spawnSync("sh", ["-c", "command -v apt-get"]).status === 0;
   if (isRoot && hasApt) {
-    run("install Debian's Chromium (browser tests never download one)", "sh", ["-c", "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null"]);
+    run("install Debian's Chromium (browser tests never download one)", "sh", [
+      "-c",
+      "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null",
+    ]);
     if (existsSync(CHROMIUM)) return;
   }
-  console.error(`\nChromium is missing at ${CHROMIUM}. Install it with:\n\n  sudo apt-get update && sudo apt-get install -y chromium\n\n(or set CHROMIUM_PATH to a Chromium binary)`);
+  console.error(
+    `\nChromium is missing at ${CHROMIUM}. Install it with:\n\n  sudo apt-get update && sudo apt-get install -y chromium\n\n(or set CHROMIUM_PATH to a Chromium binary)`,
+  );
   process.exit(1);
 }
 

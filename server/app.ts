@@ -106,7 +106,9 @@ export function buildApp(container: Container, options: BuildAppOptions): BuiltA
   });
 
   const api = express.Router();
-  api.use(healthRoutes({ version: options.version, startedAt: options.startedAt, clock: container.clock, pingDatabase: container.database.ping }));
+  api.use(
+    healthRoutes({ version: options.version, startedAt: options.startedAt, clock: container.clock, pingDatabase: container.database.ping }),
+  );
   // Bearer-token routes (docs/decisions.md#bearer-tokens-and-scopes, #read-only-proxy) come before the cookie machinery: a cookie never stands in for a token.
   api.use(proxyRoutes({ targets: container.upstream.targets, readGuard: readToken, rateLimit: apiRateLimit }));
   api.use(csrfGuard({ trustedOrigins: config.CORS_ORIGINS }));
@@ -123,7 +125,14 @@ export function buildApp(container: Container, options: BuildAppOptions): BuiltA
   api.use(rolesRoutes({ roles: services.roles }));
   api.use(auditRoutes({ audit: services.audit }));
   api.use(integrationsRoutes({ integrations: services.integrations, status: services.integrationStatus, settings: config }));
-  api.use(oauthClientsRoutes({ clients: services.oauthClients, consent: services.oauthConsent, integrations: services.integrations, policyOptions: services.policyOptions }));
+  api.use(
+    oauthClientsRoutes({
+      clients: services.oauthClients,
+      consent: services.oauthConsent,
+      integrations: services.integrations,
+      policyOptions: services.policyOptions,
+    }),
+  );
   api.use(mcpConnectionRoutes(config));
   api.use(setupRoutes({ setup: services.setup }));
   api.use(logsRoutes({ requestLog: services.requestLog, toolCalls: services.toolCalls, clock: container.clock, log }));

@@ -90,7 +90,14 @@ export type AppConfig = Pick<
   };
 
 /** Wires repos and services from their dependencies: the only place that knows the whole graph. */
-export function createContainer(deps: { database: Database; config: AppConfig; clock: Clock; log: Logger; secretBox: SecretBox; version?: string }) {
+export function createContainer(deps: {
+  database: Database;
+  config: AppConfig;
+  clock: Clock;
+  log: Logger;
+  secretBox: SecretBox;
+  version?: string;
+}) {
   const { database, config, clock, log, secretBox } = deps;
   const events = createEventBus({ log });
   const repos = createRepos(database.db);
@@ -110,18 +117,64 @@ export function createContainer(deps: { database: Database; config: AppConfig; c
   });
   const users = createUsersService({ repos, transact, audit, clock, events });
   const roles = createRolesService({ repos, transact, audit, clock, events });
-  const meter = createUpstreamMeter({ clock, events, hourlyBudget: { atlassian: config.ATLASSIAN_HOURLY_BUDGET, bitbucket: config.BITBUCKET_HOURLY_BUDGET } });
+  const meter = createUpstreamMeter({
+    clock,
+    events,
+    hourlyBudget: { atlassian: config.ATLASSIAN_HOURLY_BUDGET, bitbucket: config.BITBUCKET_HOURLY_BUDGET },
+  });
   const hostPolicy = createHostPolicy({ allowPrivate: config.UPSTREAM_ALLOW_PRIVATE, allowedHosts: config.UPSTREAM_ALLOWED_HOSTS });
   const metrics = createMetrics();
-  const clientBudget = createClientBudget({ hourlyBudget: { atlassian: config.ATLASSIAN_HOURLY_BUDGET, bitbucket: config.BITBUCKET_HOURLY_BUDGET }, sharePercent: config.UPSTREAM_CLIENT_SHARE_PERCENT });
-  const http = createUpstreamHttp({ meter, observe: metrics.upstream, timeoutMs: config.UPSTREAM_TIMEOUT_MS, hostPolicy, proxy: createOutboundProxy(config.outboundProxy ?? proxySettingsFrom(process.env)), ...config.upstream });
+  const clientBudget = createClientBudget({
+    hourlyBudget: { atlassian: config.ATLASSIAN_HOURLY_BUDGET, bitbucket: config.BITBUCKET_HOURLY_BUDGET },
+    sharePercent: config.UPSTREAM_CLIENT_SHARE_PERCENT,
+  });
+  const http = createUpstreamHttp({
+    meter,
+    observe: metrics.upstream,
+    timeoutMs: config.UPSTREAM_TIMEOUT_MS,
+    hostPolicy,
+    proxy: createOutboundProxy(config.outboundProxy ?? proxySettingsFrom(process.env)),
+    ...config.upstream,
+  });
   // The integrations (issue 11 repair): configuration, where calls go, and what the last calls did, apart.
-  const integrations = createIntegrationConfigService({ repos, transact, secretBox, audit, clock, hostPolicy, bitbucketApiUrl: config.BITBUCKET_API_URL, events });
-  const upstreamTargets = createUpstreamTargets({ repo: repos.integrationsRepo, secretBox, http, bitbucketApiUrl: config.BITBUCKET_API_URL, events });
+  const integrations = createIntegrationConfigService({
+    repos,
+    transact,
+    secretBox,
+    audit,
+    clock,
+    hostPolicy,
+    bitbucketApiUrl: config.BITBUCKET_API_URL,
+    events,
+  });
+  const upstreamTargets = createUpstreamTargets({
+    repo: repos.integrationsRepo,
+    secretBox,
+    http,
+    bitbucketApiUrl: config.BITBUCKET_API_URL,
+    events,
+  });
   const syncRecorder = createSyncRecorder({ repo: repos.integrationsRepo, meter, log });
-  const integrationStatus = createIntegrationStatusService({ targets: upstreamTargets, meter, clock, probeTimeoutMs: Math.min(config.UPSTREAM_TIMEOUT_MS, 5_000), reach: syncRecorder });
-  const metadataDocuments = config.OAUTH_CLIENT_ID_METADATA_DOCUMENTS ? createClientMetadataDocuments({ hostPolicy, clock, ...(config.clientMetadataTls ? { tls: config.clientMetadataTls } : {}) }) : undefined;
-  const oauthClients = createOAuthClientsService({ repos, transact, secretBox, audit, clock, log, events, ...(metadataDocuments ? { metadataDocuments } : {}) });
+  const integrationStatus = createIntegrationStatusService({
+    targets: upstreamTargets,
+    meter,
+    clock,
+    probeTimeoutMs: Math.min(config.UPSTREAM_TIMEOUT_MS, 5_000),
+    reach: syncRecorder,
+  });
+  const metadataDocuments = config.OAUTH_CLIENT_ID_METADATA_DOCUMENTS
+    ? createClientMetadataDocuments({ hostPolicy, clock, ...(config.clientMetadataTls ? { tls: config.clientMetadataTls } : {}) })
+    : undefined;
+  const oauthClients = createOAuthClientsService({
+    repos,
+    transact,
+    secretBox,
+    audit,
+    clock,
+    log,
+    events,
+    ...(metadataDocuments ? { metadataDocuments } : {}),
+  });
   const oauthSettings = {
     issuer: publicUrl(config),
     accessTokenTtlSeconds: config.OAUTH_ACCESS_TOKEN_TTL_SECONDS,
@@ -136,7 +189,16 @@ export function createContainer(deps: { database: Database; config: AppConfig; c
 
   // AI providers (issue 13): every provider call goes through one fetch under the upstream host rules.
   const ai = { fetch: createProviderFetch({ hostPolicy }), baseUrls: config.aiBaseUrls ?? {} };
-  const aiProviders = createAiProvidersService({ repos, transact, secretBox, audit, clock, log, hostPolicy, check: (target) => checkProvider(target, ai) });
+  const aiProviders = createAiProvidersService({
+    repos,
+    transact,
+    secretBox,
+    audit,
+    clock,
+    log,
+    hostPolicy,
+    check: (target) => checkProvider(target, ai),
+  });
   const setup = createSetupService({ integrations, aiProviders, liveGrants: oauthTokens.liveGrants });
 
   const cursors = createCursors(secretBox);
@@ -149,7 +211,14 @@ export function createContainer(deps: { database: Database; config: AppConfig; c
     onDropped: (reason, rows) => metrics.logRowsDropped("request_log", reason, rows),
     ...config.requestLog,
   });
-  const toolCalls = createToolCallsService({ repo: repos.toolCallsRepo, clock, log, cursors: pageCursors, onDropped: (reason, rows) => metrics.logRowsDropped("tool_calls", reason, rows), ...config.requestLog });
+  const toolCalls = createToolCallsService({
+    repo: repos.toolCallsRepo,
+    clock,
+    log,
+    cursors: pageCursors,
+    onDropped: (reason, rows) => metrics.logRowsDropped("tool_calls", reason, rows),
+    ...config.requestLog,
+  });
   // Which process holds a stream: registry rows name it, so a stop or a crash can end them.
   const instanceId = `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
   const connections = createConnectionsService({ repo: repos.connectionsRepo, clock, audit, events, instanceId });
@@ -157,11 +226,21 @@ export function createContainer(deps: { database: Database; config: AppConfig; c
 
   // MCP: the streams this process holds (per process by nature), and what keeps them honest.
   const streams = createLiveStreams({
-    limits: { perMinute: config.RATE_LIMIT_SSE_PER_MINUTE, maxConcurrentPerClient: config.RATE_LIMIT_SSE_MAX_CONCURRENT, maxPerProcess: config.MCP_MAX_STREAMS },
+    limits: {
+      perMinute: config.RATE_LIMIT_SSE_PER_MINUTE,
+      maxConcurrentPerClient: config.RATE_LIMIT_SSE_MAX_CONCURRENT,
+      maxPerProcess: config.MCP_MAX_STREAMS,
+    },
     log,
   });
   metrics.probe({ openStreams: () => streams.size, logQueueDepth: () => requestLog.buffered });
-  const streamKeeper = createStreamKeeper({ streams, connections, verify: (token) => oauthTokens.verifyAccessToken(token), intervalMs: config.heartbeatMs ?? TIMINGS.sseHeartbeatMs, log });
+  const streamKeeper = createStreamKeeper({
+    streams,
+    connections,
+    verify: (token) => oauthTokens.verifyAccessToken(token),
+    intervalMs: config.heartbeatMs ?? TIMINGS.sseHeartbeatMs,
+    log,
+  });
   // Heartbeats run for as long as the container lives (an unref'd timer; close() stops it).
   streamKeeper.start();
   const toolAvailability = createToolAvailability(upstreamTargets);
@@ -178,10 +257,29 @@ export function createContainer(deps: { database: Database; config: AppConfig; c
   /** Change events for MCP listeners: `subscriptions/listen` streams (the SDK) and legacy sessions subscribe. */
   const mcpBus = new InMemoryServerEventBus((err) => log.warn({ err }, "an MCP change listener failed"));
   // The MCP tool layer: one core behind every MCP server the factory makes, and behind the chat.
-  const mcpCore = createMcpCore({ targets: upstreamTargets, cursors, availability: toolAvailability, toolCalls, version: deps.version ?? APP_VERSION, log, destructiveTools: config.MCP_DESTRUCTIVE_TOOLS, metrics, budget: clientBudget });
+  const mcpCore = createMcpCore({
+    targets: upstreamTargets,
+    cursors,
+    availability: toolAvailability,
+    toolCalls,
+    version: deps.version ?? APP_VERSION,
+    log,
+    destructiveTools: config.MCP_DESTRUCTIVE_TOOLS,
+    metrics,
+    budget: clientBudget,
+  });
   const mcpFactory = createMcpServerFactory(mcpCore);
   // The chat (issue 13) runs the MCP tool layer in process: the same tools, filter, policy and audit as an MCP client.
-  const chat = createChatService({ repo: repos.chatRepo, clock, log, providers: aiProviders, tools: mcpCore, fetch: ai.fetch, baseUrls: ai.baseUrls, timeoutMs: config.AI_TIMEOUT_MS });
+  const chat = createChatService({
+    repo: repos.chatRepo,
+    clock,
+    log,
+    providers: aiProviders,
+    tools: mcpCore,
+    fetch: ai.fetch,
+    baseUrls: ai.baseUrls,
+    timeoutMs: config.AI_TIMEOUT_MS,
+  });
 
   // Who reacts to what: every subscription of the event bus, in one place (ARCHITECTURE rule 11).
   // OAuth access that ended or narrowed anywhere: no cached token check may outlive it.
@@ -197,11 +295,15 @@ export function createContainer(deps: { database: Database; config: AppConfig; c
     mcpBus.publish({ kind: "tools_list_changed" });
   });
   // ...and no stream may outlive it either (issue 10 item 5): checked again after the cache is gone.
-  events.on("oauth.client-revoked", ({ clientId, reason }) => streamKeeper.endClient(clientId, `The OAuth client's access ended: ${reason}`));
+  events.on("oauth.client-revoked", ({ clientId, reason }) =>
+    streamKeeper.endClient(clientId, `The OAuth client's access ended: ${reason}`),
+  );
   events.on("oauth.token-revoked", () => void streamKeeper.checkOwners());
   events.on("user.access-changed", ({ userId }) => void streamKeeper.checkOwners((s) => userId === null || s.owner.userId === userId));
   // An administrator ended a connection (on this instance; others notice at their next heartbeat).
-  events.on("connection.terminated", ({ connectionId }) => streamKeeper.endConnection(connectionId, "The connection was ended by an administrator"));
+  events.on("connection.terminated", ({ connectionId }) =>
+    streamKeeper.endConnection(connectionId, "The connection was ended by an administrator"),
+  );
   // A saved integration is another target: what was known about the old one no longer holds.
   events.on("integration.saved", ({ kind, elsewhere }) => {
     // Saved here: the next call reads it (a re-read that noticed another instance's save has it already).
@@ -224,7 +326,25 @@ export function createContainer(deps: { database: Database; config: AppConfig; c
     repos,
     transact,
     upstream: { http, meter, hostPolicy, targets: upstreamTargets, syncRecorder, clientBudget },
-    services: { audit, auth, users, roles, integrations, integrationStatus, oauthClients, oauthConsent, oauthTokens, requestLog, connections, toolCalls, aiProviders, setup, policyOptions, stats, chat },
+    services: {
+      audit,
+      auth,
+      users,
+      roles,
+      integrations,
+      integrationStatus,
+      oauthClients,
+      oauthConsent,
+      oauthTokens,
+      requestLog,
+      connections,
+      toolCalls,
+      aiProviders,
+      setup,
+      policyOptions,
+      stats,
+      chat,
+    },
     /** What a call to an AI provider is made with: `languageModelFor(target, container.ai)`. */
     ai,
     events,
@@ -241,4 +361,3 @@ export function createContainer(deps: { database: Database; config: AppConfig; c
 }
 
 export type Container = ReturnType<typeof createContainer>;
-

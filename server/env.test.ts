@@ -26,7 +26,9 @@ describe("configuration from the environment", () => {
   });
 
   it("TRUST_PROXY=true is refused with a message saying what to write instead", () => {
-    expect(() => parseEnv({ TRUST_PROXY: "true" })).toThrow(/TRUST_PROXY: true would trust any client's X-Forwarded-For; name the proxies instead/);
+    expect(() => parseEnv({ TRUST_PROXY: "true" })).toThrow(
+      /TRUST_PROXY: true would trust any client's X-Forwarded-For; name the proxies instead/,
+    );
   });
 
   it("treats an empty variable as unset", () => {

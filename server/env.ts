@@ -40,7 +40,11 @@ const trustProxy = z
     const lower = v.toLowerCase();
     if (["false", "0", "no"].includes(lower)) return false;
     if (["true", "yes"].includes(lower)) {
-      ctx.addIssue({ code: "custom", message: "true would trust any client's X-Forwarded-For; name the proxies instead: a hop count (1 for one proxy in front), loopback, or their addresses/CIDRs (10.0.0.0/8,192.168.1.5)" });
+      ctx.addIssue({
+        code: "custom",
+        message:
+          "true would trust any client's X-Forwarded-For; name the proxies instead: a hop count (1 for one proxy in front), loopback, or their addresses/CIDRs (10.0.0.0/8,192.168.1.5)",
+      });
       return z.NEVER;
     }
     if (/^\d+$/.test(v)) {
@@ -48,10 +52,16 @@ const trustProxy = z
       if (hops > 10) ctx.addIssue({ code: "custom", message: "at most 10 proxy hops" });
       return hops;
     }
-    const entries = v.split(",").map((e) => e.trim()).filter(Boolean);
+    const entries = v
+      .split(",")
+      .map((e) => e.trim())
+      .filter(Boolean);
     const bad = entries.filter((e) => !PROXY_KEYWORDS.includes(e.toLowerCase()) && !isAddressOrCidr(e));
     if (entries.length === 0 || bad.length > 0) {
-      ctx.addIssue({ code: "custom", message: `not a hop count, loopback/linklocal/uniquelocal, or an address/CIDR: ${bad.join(", ") || v}` });
+      ctx.addIssue({
+        code: "custom",
+        message: `not a hop count, loopback/linklocal/uniquelocal, or an address/CIDR: ${bad.join(", ") || v}`,
+      });
       return z.NEVER;
     }
     return entries.map((e) => (PROXY_KEYWORDS.includes(e.toLowerCase()) ? e.toLowerCase() : e));
@@ -77,8 +87,18 @@ export const EnvSchema = z.object({
     .optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   TRUST_PROXY: trustProxy.default(false),
-  SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).max(7 * 24 * 60).default(120),
-  SESSION_MAX_HOURS: z.coerce.number().int().min(1).max(30 * 24).default(24),
+  SESSION_IDLE_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(7 * 24 * 60)
+    .default(120),
+  SESSION_MAX_HOURS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(30 * 24)
+    .default(24),
   CORS_ORIGINS: csv.default(["http://localhost:3000", "http://localhost:5000"]),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(9_000),
   /**
@@ -90,7 +110,10 @@ export const EnvSchema = z.object({
   /** SSRF rule (issue 9): upstream calls to loopback, private, link-local or metadata addresses are refused unless allowed. */
   UPSTREAM_ALLOW_PRIVATE: bool.default(false),
   UPSTREAM_ALLOWED_HOSTS: csv
-    .refine((list) => list.every((e) => /^[a-z0-9.-]+$/i.test(e) || isAddressOrCidr(e)), "must be host names, addresses or CIDRs, comma-separated")
+    .refine(
+      (list) => list.every((e) => /^[a-z0-9.-]+$/i.test(e) || isAddressOrCidr(e)),
+      "must be host names, addresses or CIDRs, comma-separated",
+    )
     .default([]),
   UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
   /** The most one chat turn (the AI provider's calls and the tools together) or one provider test may take. */
@@ -106,7 +129,9 @@ export const EnvSchema = z.object({
   RATE_LIMIT_SSE_PER_MINUTE: z.coerce.number().int().min(1).default(RATE_LIMIT_DEFAULTS.sseStreamsPerMinute),
   RATE_LIMIT_SSE_MAX_CONCURRENT: z.coerce.number().int().min(1).default(RATE_LIMIT_DEFAULTS.sseMaxConcurrent),
   /** The address clients reach this server at: the OAuth issuer and the tokens' audience. */
-  PUBLIC_URL: httpUrl.refine((v) => new URL(v).pathname === "/", "must be an origin such as https://bridgekeeper.example.com (no path)").optional(),
+  PUBLIC_URL: httpUrl
+    .refine((v) => new URL(v).pathname === "/", "must be an origin such as https://bridgekeeper.example.com (no path)")
+    .optional(),
   OAUTH_DYNAMIC_REGISTRATION: bool.default(false),
   /** Self-registered clients (RFC 7591) nobody authorized for this long are removed. */
   OAUTH_DYNAMIC_CLIENT_TTL_DAYS: z.coerce.number().int().min(1).max(3650).default(30),

@@ -80,7 +80,9 @@ async function main(): Promise<void> {
     print: (text) => process.stdout.write(`${text}\n`),
   });
   // Rows a process left behind when it died (kill -9) are not live connections.
-  await container.services.connections.sweepAtStart(database.kind).catch((err) => log.warn({ err }, "sweeping the connection registry failed"));
+  await container.services.connections
+    .sweepAtStart(database.kind)
+    .catch((err) => log.warn({ err }, "sweeping the connection registry failed"));
   phase("seed");
 
   const { listener } = buildApp(container, { version: APP_VERSION, startedAt, consoleHandler: await consoleHandler(env) });
@@ -97,7 +99,10 @@ async function main(): Promise<void> {
   server.requestTimeout = 60_000;
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : env.PORT;
-  log.info({ port, host: env.HOST, database: database.kind, version: APP_VERSION, startupMs: Date.now() - startedAt.getTime(), phases }, `Bridgekeeper listening on http://${env.HOST === "0.0.0.0" ? "localhost" : env.HOST}:${port}`);
+  log.info(
+    { port, host: env.HOST, database: database.kind, version: APP_VERSION, startupMs: Date.now() - startedAt.getTime(), phases },
+    `Bridgekeeper listening on http://${env.HOST === "0.0.0.0" ? "localhost" : env.HOST}:${port}`,
+  );
 
   const { connections, requestLog } = container.services;
   const sweep = setInterval(() => {
@@ -114,7 +119,9 @@ async function main(): Promise<void> {
   const prune = setInterval(() => {
     container.services.auth.pruneStale().catch((err) => log.warn({ err }, "session pruning failed"));
     container.services.oauthTokens.prune().catch((err) => log.warn({ err }, "OAuth pruning failed"));
-    container.services.oauthClients.pruneUnusedDynamic(env.OAUTH_DYNAMIC_CLIENT_TTL_DAYS * 86_400_000).catch((err) => log.warn({ err }, "pruning unused self-registered clients failed"));
+    container.services.oauthClients
+      .pruneUnusedDynamic(env.OAUTH_DYNAMIC_CLIENT_TTL_DAYS * 86_400_000)
+      .catch((err) => log.warn({ err }, "pruning unused self-registered clients failed"));
     pruneLogs();
   }, SESSION_PRUNE_INTERVAL_MS);
   prune.unref();

@@ -60,7 +60,9 @@ export function accountRoutes(router: Router, state: () => BitbucketState): void
 
   router.get("/2.0/workspaces/:workspace/members", (req) => {
     const s = state();
-    return findWorkspace(s, req.params.workspace) ?? listReply(req, s.users, (u) => presentMembership(req.origin, s, u), { defaultPagelen: 50 });
+    return (
+      findWorkspace(s, req.params.workspace) ?? listReply(req, s.users, (u) => presentMembership(req.origin, s, u), { defaultPagelen: 50 })
+    );
   });
 
   router.get("/2.0/workspaces/:workspace/members/:member", (req) => {
@@ -68,7 +70,9 @@ export function accountRoutes(router: Router, state: () => BitbucketState): void
     const missing = findWorkspace(s, req.params.workspace);
     if (missing) return missing;
     const user = s.usersByKey.get(req.params.member ?? "");
-    return user ? json(presentMembership(req.origin, s, user)) : bitbucketError(404, `${req.params.member ?? ""} is not a member of this workspace`);
+    return user
+      ? json(presentMembership(req.origin, s, user))
+      : bitbucketError(404, `${req.params.member ?? ""} is not a member of this workspace`);
   });
 
   router.get("/2.0/workspaces/:workspace/projects", (req) => {
@@ -81,6 +85,8 @@ export function accountRoutes(router: Router, state: () => BitbucketState): void
     const missing = findWorkspace(s, req.params.workspace);
     if (missing) return missing;
     const project = s.projectsByKey.get((req.params.project_key ?? "").toUpperCase());
-    return project ? json(presentProject(req.origin, s, project)) : bitbucketError(404, `Project ${req.params.project_key ?? ""} not found`);
+    return project
+      ? json(presentProject(req.origin, s, project))
+      : bitbucketError(404, `Project ${req.params.project_key ?? ""} not found`);
   });
 }

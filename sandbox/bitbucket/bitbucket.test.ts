@@ -23,7 +23,11 @@ describe("Bitbucket sandbox: account and workspace", () => {
 
   it("lists the workspace, its members and projects", async () => {
     const perms = await getJson("/2.0/user/permissions/workspaces");
-    expect(perms.values[0]).toMatchObject({ type: "workspace_membership", permission: "owner", workspace: { slug: "bridgekeeper", name: "Bridgekeeper" } });
+    expect(perms.values[0]).toMatchObject({
+      type: "workspace_membership",
+      permission: "owner",
+      workspace: { slug: "bridgekeeper", name: "Bridgekeeper" },
+    });
     expect((await getJson("/2.0/workspaces")).values[0].slug).toBe("bridgekeeper");
     expect(await getJson("/2.0/workspaces/bridgekeeper")).toMatchObject({ type: "workspace", slug: "bridgekeeper" });
     const members = await getJson("/2.0/workspaces/bridgekeeper/members");
@@ -45,7 +49,12 @@ describe("Bitbucket sandbox: repositories", () => {
     expect(pages[1].previous).toContain("page=1");
     expect(pages[4].next).toBeUndefined();
     const repo = values[0];
-    expect(repo).toMatchObject({ type: "repository", scm: "git", mainbranch: { name: "main", type: "branch" }, workspace: { slug: "bridgekeeper" } });
+    expect(repo).toMatchObject({
+      type: "repository",
+      scm: "git",
+      mainbranch: { name: "main", type: "branch" },
+      workspace: { slug: "bridgekeeper" },
+    });
     expect(repo.full_name).toBe(`bridgekeeper/${repo.slug}`);
   });
 
@@ -67,7 +76,12 @@ describe("Bitbucket sandbox: repositories", () => {
 
   it("gets one repository", async () => {
     const repo = await getJson(`${REPOS}/api-gateway`);
-    expect(repo).toMatchObject({ slug: "api-gateway", language: "typescript", project: { key: "PLAT", type: "project" }, is_private: true });
+    expect(repo).toMatchObject({
+      slug: "api-gateway",
+      language: "typescript",
+      project: { key: "PLAT", type: "project" },
+      is_private: true,
+    });
     expect(repo.links.clone.map((c: any) => c.name)).toEqual(["https", "ssh"]);
   });
 });
@@ -95,7 +109,11 @@ describe("Bitbucket sandbox: branches, commits, source", () => {
     const dates = [...page1.values, ...page2.values].map((c: any) => c.date);
     expect(dates).toEqual([...dates].sort().reverse());
     const c = page1.values[0];
-    expect(c).toMatchObject({ type: "commit", author: { type: "author", user: { type: "user" } }, repository: { full_name: "bridgekeeper/api-gateway" } });
+    expect(c).toMatchObject({
+      type: "commit",
+      author: { type: "author", user: { type: "user" } },
+      repository: { full_name: "bridgekeeper/api-gateway" },
+    });
     expect(c.author.raw).toMatch(/^.+ <.+@.+>$/);
     const one = await getJson(`${REPOS}/api-gateway/commit/${c.hash}`);
     expect(one.hash).toBe(c.hash);
@@ -137,18 +155,26 @@ describe("Bitbucket sandbox: branches, commits, source", () => {
   it("creates a branch", async () => {
     sandbox.reset();
     const main = await getJson(`${REPOS}/rate-limiter/refs/branches/main`);
-    const created = await call("POST", `${REPOS}/rate-limiter/refs/branches`, { name: "feature/sandbox-test", target: { hash: main.target.hash } });
+    const created = await call("POST", `${REPOS}/rate-limiter/refs/branches`, {
+      name: "feature/sandbox-test",
+      target: { hash: main.target.hash },
+    });
     expect(created.status).toBe(201);
     expect(await created.json()).toMatchObject({ name: "feature/sandbox-test", target: { hash: main.target.hash } });
     expect((await getJson(`${REPOS}/rate-limiter/refs/branches/feature/sandbox-test`)).name).toBe("feature/sandbox-test");
-    expect((await call("POST", `${REPOS}/rate-limiter/refs/branches`, { name: "feature/sandbox-test", target: { hash: main.target.hash } })).status).toBe(400);
+    expect(
+      (await call("POST", `${REPOS}/rate-limiter/refs/branches`, { name: "feature/sandbox-test", target: { hash: main.target.hash } }))
+        .status,
+    ).toBe(400);
     expect((await call("POST", `${REPOS}/rate-limiter/refs/branches`, { name: "x" })).status).toBe(400);
   });
 });
 
 describe("Bitbucket sandbox: code search, errors, determinism", () => {
   it("searches code with a repo qualifier", async () => {
-    const res = await getJson(`/2.0/workspaces/bridgekeeper/search/code?search_query=${encodeURIComponent("repo:api-gateway healthCheck")}`);
+    const res = await getJson(
+      `/2.0/workspaces/bridgekeeper/search/code?search_query=${encodeURIComponent("repo:api-gateway healthCheck")}`,
+    );
     expect(res).toMatchObject({ query_substituted: false, page: 1 });
     expect(res.size).toBeGreaterThan(0);
     for (const v of res.values) {
@@ -164,12 +190,19 @@ describe("Bitbucket sandbox: code search, errors, determinism", () => {
   });
 
   it("answers 404 and 401 with Bitbucket's error shape", async () => {
-    for (const path of [`${REPOS}/nope`, `${REPOS}/api-gateway/pullrequests/9999`, `${REPOS}/api-gateway/commit/deadbeef`, "/2.0/workspaces/other"]) {
+    for (const path of [
+      `${REPOS}/nope`,
+      `${REPOS}/api-gateway/pullrequests/9999`,
+      `${REPOS}/api-gateway/commit/deadbeef`,
+      "/2.0/workspaces/other",
+    ]) {
       const res = await call("GET", path);
       expect(res.status, path).toBe(404);
       expect(await res.json()).toMatchObject({ type: "error", error: { message: expect.any(String) } });
     }
-    const unauthorised = await fetch(`${sandbox.url}/2.0/user`, { headers: { authorization: `Basic ${Buffer.from("demo:wrong").toString("base64")}` } });
+    const unauthorised = await fetch(`${sandbox.url}/2.0/user`, {
+      headers: { authorization: `Basic ${Buffer.from("demo:wrong").toString("base64")}` },
+    });
     expect(unauthorised.status).toBe(401);
     expect(await unauthorised.json()).toMatchObject({ type: "error" });
   });
@@ -180,7 +213,12 @@ describe("Bitbucket sandbox: code search, errors, determinism", () => {
     const different = await startSandbox({ seed: 7 });
     try {
       const snapshot = async (url: string) => {
-        const paths = [`${REPOS}?pagelen=30`, `${REPOS}/ml-models/commits/main`, `${REPOS}/ml-models/pullrequests?state=MERGED`, `${REPOS}/ml-models/diff/main`];
+        const paths = [
+          `${REPOS}?pagelen=30`,
+          `${REPOS}/ml-models/commits/main`,
+          `${REPOS}/ml-models/pullrequests?state=MERGED`,
+          `${REPOS}/ml-models/diff/main`,
+        ];
         const out: string[] = [];
         for (const p of paths) {
           const res = await fetch(`${url}${p}`, { headers: { authorization: AUTH } });

@@ -72,6 +72,12 @@ export const field = (obj: unknown, path: string): unknown => {
   return cur;
 };
 
-export const required = (name: string): Reply => bitbucketError(400, `${name}: This field is required.`, { [name]: "This field is required." });
+export const required = (name: string): Reply =>
+  bitbucketError(400, `${name}: This field is required.`, { [name]: "This field is required." });
 
-export const textReply = (text: string, contentType = "text/plain", headers?: Record<string, string>): Reply => ({ status: 200, text, contentType, headers });
+export const textReply = (text: string, contentType = "text/plain", headers?: Record<string, string>): Reply => ({
+  status: 200,
+  text,
+  contentType,
+  headers,
+});

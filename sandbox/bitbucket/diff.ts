@@ -41,7 +41,9 @@ function editScript(a: string[], b: string[]): Edit[] {
   for (let i = n - 1; i >= 0; i--) {
     for (let j = m - 1; j >= 0; j--) {
       table[i * (m + 1) + j] =
-        a[start + i] === b[start + j] ? table[(i + 1) * (m + 1) + j + 1]! + 1 : Math.max(table[(i + 1) * (m + 1) + j]!, table[i * (m + 1) + j + 1]!);
+        a[start + i] === b[start + j]
+          ? table[(i + 1) * (m + 1) + j + 1]! + 1
+          : Math.max(table[(i + 1) * (m + 1) + j]!, table[i * (m + 1) + j + 1]!);
     }
   }
   const edits: Edit[] = [];
@@ -114,7 +116,8 @@ function fileDiff(path: string, before: string | undefined, after: string | unde
   const { body, added, removed } = hunks(editScript(a, b));
   const header = [`diff --git a/${path} b/${path}`];
   if (before === undefined) header.push("new file mode 100644", `index 0000000..${blobId(after ?? "")}`, "--- /dev/null", `+++ b/${path}`);
-  else if (after === undefined) header.push("deleted file mode 100644", `index ${blobId(before)}..0000000`, `--- a/${path}`, "+++ /dev/null");
+  else if (after === undefined)
+    header.push("deleted file mode 100644", `index ${blobId(before)}..0000000`, `--- a/${path}`, "+++ /dev/null");
   else header.push(`index ${blobId(before)}..${blobId(after)} 100644`, `--- a/${path}`, `+++ b/${path}`);
   return {
     status: before === undefined ? "added" : after === undefined ? "removed" : "modified",

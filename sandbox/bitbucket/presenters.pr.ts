@@ -17,7 +17,10 @@ export function presentParticipant(o: string, p: Participant) {
 /** Source/destination tips for an open pull request follow the branches; closed ones keep theirs. */
 export function prTips(r: Repo, pr: PullRequest): { source: string; destination: string } {
   if (pr.state !== "OPEN") return { source: pr.source.hash, destination: pr.destination.hash };
-  return { source: r.branches.get(pr.source.branch) ?? pr.source.hash, destination: r.branches.get(pr.destination.branch) ?? pr.destination.hash };
+  return {
+    source: r.branches.get(pr.source.branch) ?? pr.source.hash,
+    destination: r.branches.get(pr.destination.branch) ?? pr.destination.hash,
+  };
 }
 
 export function presentPullRequest(o: string, s: BitbucketState, r: Repo, pr: PullRequest) {
@@ -85,12 +88,21 @@ export function presentComment(o: string, s: BitbucketState, r: Repo, pr: PullRe
       self: href(`${prApi}/comments/${c.id}`),
       html: href(`${repoHtml(o, s, r.slug)}/pull-requests/${pr.id}/_/diff#comment-${c.id}`),
     },
-    pullrequest: { type: "pullrequest", id: pr.id, title: pr.title, links: { self: href(prApi), html: href(`${repoHtml(o, s, r.slug)}/pull-requests/${pr.id}`) } },
+    pullrequest: {
+      type: "pullrequest",
+      id: pr.id,
+      title: pr.title,
+      links: { self: href(prApi), html: href(`${repoHtml(o, s, r.slug)}/pull-requests/${pr.id}`) },
+    },
   };
 }
 
 /** A comment thread's resolution (POST .../comments/{id}/resolve answers it; a resolved comment carries it). */
-export const presentResolution = (o: string, r: { user: User; on: number }) => ({ type: "comment_resolution", user: presentUser(o, r.user), created_on: isoDate(r.on) });
+export const presentResolution = (o: string, r: { user: User; on: number }) => ({
+  type: "comment_resolution",
+  user: presentUser(o, r.user),
+  created_on: isoDate(r.on),
+});
 
 const prLinks = (o: string, s: BitbucketState, r: Repo, pr: PullRequest) => ({
   self: href(`${repoApi(o, s, r.slug)}/pullrequests/${pr.id}`),
@@ -109,7 +121,18 @@ export function presentTask(o: string, s: BitbucketState, r: Repo, pr: PullReque
     pending: t.pending,
     resolved_on: t.resolvedOn === null ? null : isoDate(t.resolvedOn),
     resolved_by: t.resolvedBy ? presentUser(o, t.resolvedBy) : null,
-    ...(comment ? { comment: { id: comment.id, type: "pullrequest_comment", links: { self: href(`${repoApi(o, s, r.slug)}/pullrequests/${pr.id}/comments/${comment.id}`), html: href(`${repoHtml(o, s, r.slug)}/pull-requests/${pr.id}/_/diff#comment-${comment.id}`) } } } : {}),
+    ...(comment
+      ? {
+          comment: {
+            id: comment.id,
+            type: "pullrequest_comment",
+            links: {
+              self: href(`${repoApi(o, s, r.slug)}/pullrequests/${pr.id}/comments/${comment.id}`),
+              html: href(`${repoHtml(o, s, r.slug)}/pull-requests/${pr.id}/_/diff#comment-${comment.id}`),
+            },
+          },
+        }
+      : {}),
     links: {
       self: href(`${repoApi(o, s, r.slug)}/pullrequests/${pr.id}/tasks/${t.id}`),
       html: href(`${repoHtml(o, s, r.slug)}/pull-requests/${pr.id}`),
@@ -125,7 +148,11 @@ export function presentTask(o: string, s: BitbucketState, r: Repo, pr: PullReque
 export function pullRequestActivity(o: string, s: BitbucketState, r: Repo, pr: PullRequest) {
   const ref = { type: "pullrequest", id: pr.id, title: pr.title, links: prLinks(o, s, r, pr) };
   const tips = prTips(r, pr);
-  const side = (branch: string, hash: string) => ({ branch: { name: branch }, commit: { type: "commit", hash: hash.slice(0, 12) }, repository: repoRef(o, s, r) });
+  const side = (branch: string, hash: string) => ({
+    branch: { name: branch },
+    commit: { type: "commit", hash: hash.slice(0, 12) },
+    repository: repoRef(o, s, r),
+  });
   const update = (on: number, by: User, state: string, changes?: Record<string, { old: string; new: string }>) => ({
     update: {
       state,
@@ -143,11 +170,15 @@ export function pullRequestActivity(o: string, s: BitbucketState, r: Repo, pr: P
   });
   const entries: { on: number; entry: unknown }[] = [{ on: pr.createdOn, entry: update(pr.createdOn, pr.author, "OPEN") }];
   for (const e of pr.edits) entries.push({ on: e.on, entry: update(e.on, e.by, "OPEN", e.changes) });
-  if (pr.state !== "OPEN" && pr.closedOn !== null) entries.push({ on: pr.closedOn, entry: update(pr.closedOn, pr.closedBy ?? pr.author, pr.state) });
+  if (pr.state !== "OPEN" && pr.closedOn !== null)
+    entries.push({ on: pr.closedOn, entry: update(pr.closedOn, pr.closedBy ?? pr.author, pr.state) });
   for (const p of pr.participants.values()) {
     if (p.participatedOn === null || p.state === null) continue;
     const kind = p.state === "approved" ? "approval" : "changes_requested";
-    entries.push({ on: p.participatedOn, entry: { [kind]: { date: isoDate(p.participatedOn), user: presentUser(o, p.user), pullrequest: ref }, pull_request: ref } });
+    entries.push({
+      on: p.participatedOn,
+      entry: { [kind]: { date: isoDate(p.participatedOn), user: presentUser(o, p.user), pullrequest: ref }, pull_request: ref },
+    });
   }
   for (const c of pr.comments) entries.push({ on: c.createdOn, entry: { comment: presentComment(o, s, r, pr, c), pull_request: ref } });
   return entries.sort((a, b) => b.on - a.on).map((e) => e.entry);

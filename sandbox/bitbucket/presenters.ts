@@ -46,7 +46,12 @@ function renderMarkdown(raw: string) {
   const html = raw
     .split(/\n{2,}/)
     .filter((p) => p.trim() !== "")
-    .map((p) => `<p>${escapeHtml(p).replace(/`([^`]+)`/g, "<code>$1</code>").replace(/\n/g, "<br>\n")}</p>`)
+    .map(
+      (p) =>
+        `<p>${escapeHtml(p)
+          .replace(/`([^`]+)`/g, "<code>$1</code>")
+          .replace(/\n/g, "<br>\n")}</p>`,
+    )
     .join("\n");
   return { type: "rendered", raw, markup: "markdown", html };
 }
@@ -123,7 +128,10 @@ const projectRef = (o: string, s: BitbucketState, p: Project) => ({
   key: p.key,
   uuid: p.uuid,
   name: p.name,
-  links: { self: href(`${o}/2.0/workspaces/${s.workspace.slug}/projects/${p.key}`), html: href(`${o}/${s.workspace.slug}/workspace/projects/${p.key}`) },
+  links: {
+    self: href(`${o}/2.0/workspaces/${s.workspace.slug}/projects/${p.key}`),
+    html: href(`${o}/${s.workspace.slug}/workspace/projects/${p.key}`),
+  },
 });
 
 export function presentProject(o: string, s: BitbucketState, p: Project) {
@@ -147,7 +155,11 @@ export function presentProject(o: string, s: BitbucketState, p: Project) {
 export const repoRef = (o: string, s: BitbucketState, r: Repo) => ({
   type: "repository",
   full_name: `${s.workspace.slug}/${r.slug}`,
-  links: { self: href(repoApi(o, s, r.slug)), html: href(repoHtml(o, s, r.slug)), avatar: href(`${o}/${s.workspace.slug}/${r.slug}/avatar/32/`) },
+  links: {
+    self: href(repoApi(o, s, r.slug)),
+    html: href(repoHtml(o, s, r.slug)),
+    avatar: href(`${o}/${s.workspace.slug}/${r.slug}/avatar/32/`),
+  },
   name: r.name,
   uuid: r.uuid,
 });

@@ -37,7 +37,14 @@ export function setReviewers(pr: PullRequest, reviewers: User[]): void {
   for (const user of reviewers) {
     const p = pr.participants.get(user.nickname);
     if (p) p.role = "REVIEWER";
-    else pr.participants.set(user.nickname, { user, role: "REVIEWER", approved: false, state: null, participatedOn: null } satisfies Participant);
+    else
+      pr.participants.set(user.nickname, {
+        user,
+        role: "REVIEWER",
+        approved: false,
+        state: null,
+        participatedOn: null,
+      } satisfies Participant);
   }
 }
 
@@ -75,10 +82,14 @@ export function pullRequestRoutes(router: Router, state: () => BitbucketState): 
     const sourceTip = repo.branches.get(source);
     if (!sourceTip) return bitbucketError(400, `source: Branch not found: ${source}`, { source: `Branch not found: ${source}` });
     const destTip = repo.branches.get(destination);
-    if (!destTip) return bitbucketError(400, `destination: Branch not found: ${destination}`, { destination: `Branch not found: ${destination}` });
-    if (source === destination) return bitbucketError(400, "source and destination branches must be different", { source: "Same as destination" });
+    if (!destTip)
+      return bitbucketError(400, `destination: Branch not found: ${destination}`, { destination: `Branch not found: ${destination}` });
+    if (source === destination)
+      return bitbucketError(400, "source and destination branches must be different", { source: "Same as destination" });
     if (log(repo, [sourceTip], [destTip]).length === 0) return bitbucketError(400, "There are no changes to be pulled");
-    const existing = [...repo.pullRequests.values()].find((p) => p.state === "OPEN" && p.source.branch === source && p.destination.branch === destination);
+    const existing = [...repo.pullRequests.values()].find(
+      (p) => p.state === "OPEN" && p.source.branch === source && p.destination.branch === destination,
+    );
     if (existing) return bitbucketError(400, `A pull request already exists for ${source} → ${destination}: #${existing.id}`);
     const reviewers = body.reviewers === undefined ? [] : parseReviewers(s, body.reviewers, s.me);
     if (isReply(reviewers)) return reviewers;
@@ -113,56 +124,75 @@ export function pullRequestRoutes(router: Router, state: () => BitbucketState): 
     return json(presented, 201, { location: presented.links.self.href });
   });
 
-  router.get(`${R}/pullrequests/:pull_request_id`, onPullRequest(state, (req, { s, repo, pr }) => json(presentPullRequest(req.origin, s, repo, pr))));
+  router.get(
+    `${R}/pullrequests/:pull_request_id`,
+    onPullRequest(state, (req, { s, repo, pr }) => json(presentPullRequest(req.origin, s, repo, pr))),
+  );
 
-  router.put(`${R}/pullrequests/:pull_request_id`, onPullRequest(state, (req, { s, repo, pr }) => {
-    const body = bodyObject(req);
-    if (isReply(body)) return body;
-    if (pr.state !== "OPEN") return bitbucketError(400, `You can't edit a pull request that is ${pr.state.toLowerCase()}.`);
-    if (body.title !== undefined && (typeof body.title !== "string" || body.title.trim() === "")) return required("title");
-    if (body.description !== undefined && typeof body.description !== "string") return bitbucketError(400, "description: Expected a string");
-    const destination = field(body, "destination.branch.name");
-    if (destination !== undefined && (typeof destination !== "string" || !repo.branches.has(destination))) {
-      return bitbucketError(400, `destination: Branch not found: ${String(destination)}`);
-    }
-    const reviewers = body.reviewers === undefined ? null : parseReviewers(s, body.reviewers, pr.author);
-    if (isReply(reviewers)) return reviewers;
-    // What changed, for the activity's update entry.
-    const changes: Record<string, { old: string; new: string }> = {};
-    const change = (name: string, before: string, after: string) => {
-      if (before !== after) changes[name] = { old: before, new: after };
-    };
-    if (typeof body.title === "string") change("title", pr.title, body.title.trim());
-    if (typeof body.description === "string") change("description", pr.description, body.description);
-    if (typeof destination === "string") change("destination", pr.destination.branch, destination);
-    if (typeof body.title === "string") pr.title = body.title.trim();
-    if (typeof body.description === "string") pr.description = body.description;
-    if (typeof destination === "string") pr.destination = { branch: destination, hash: repo.branches.get(destination)! };
-    if (reviewers) setReviewers(pr, reviewers);
-    if (typeof body.close_source_branch === "boolean") pr.closeSourceBranch = body.close_source_branch;
-    pr.updatedOn = Date.now();
-    if (Object.keys(changes).length > 0) pr.edits.push({ by: s.me, on: pr.updatedOn, changes });
-    return json(presentPullRequest(req.origin, s, repo, pr));
-  }));
+  router.put(
+    `${R}/pullrequests/:pull_request_id`,
+    onPullRequest(state, (req, { s, repo, pr }) => {
+      const body = bodyObject(req);
+      if (isReply(body)) return body;
+      if (pr.state !== "OPEN") return bitbucketError(400, `You can't edit a pull request that is ${pr.state.toLowerCase()}.`);
+      if (body.title !== undefined && (typeof body.title !== "string" || body.title.trim() === "")) return required("title");
+      if (body.description !== undefined && typeof body.description !== "string")
+        return bitbucketError(400, "description: Expected a string");
+      const destination = field(body, "destination.branch.name");
+      if (destination !== undefined && (typeof destination !== "string" || !repo.branches.has(destination))) {
+        return bitbucketError(400, `destination: Branch not found: ${String(destination)}`);
+      }
+      const reviewers = body.reviewers === undefined ? null : parseReviewers(s, body.reviewers, pr.author);
+      if (isReply(reviewers)) return reviewers;
+      // What changed, for the activity's update entry.
+      const changes: Record<string, { old: string; new: string }> = {};
+      const change = (name: string, before: string, after: string) => {
+        if (before !== after) changes[name] = { old: before, new: after };
+      };
+      if (typeof body.title === "string") change("title", pr.title, body.title.trim());
+      if (typeof body.description === "string") change("description", pr.description, body.description);
+      if (typeof destination === "string") change("destination", pr.destination.branch, destination);
+      if (typeof body.title === "string") pr.title = body.title.trim();
+      if (typeof body.description === "string") pr.description = body.description;
+      if (typeof destination === "string") pr.destination = { branch: destination, hash: repo.branches.get(destination)! };
+      if (reviewers) setReviewers(pr, reviewers);
+      if (typeof body.close_source_branch === "boolean") pr.closeSourceBranch = body.close_source_branch;
+      pr.updatedOn = Date.now();
+      if (Object.keys(changes).length > 0) pr.edits.push({ by: s.me, on: pr.updatedOn, changes });
+      return json(presentPullRequest(req.origin, s, repo, pr));
+    }),
+  );
 
-  router.get(`${R}/pullrequests/:pull_request_id/diff`, onPullRequest(state, (req, { repo, pr }) => {
-    const range = prRange(repo, pr);
-    return diffReply(req, repo, range.from, range.to);
-  }));
+  router.get(
+    `${R}/pullrequests/:pull_request_id/diff`,
+    onPullRequest(state, (req, { repo, pr }) => {
+      const range = prRange(repo, pr);
+      return diffReply(req, repo, range.from, range.to);
+    }),
+  );
 
-  router.get(`${R}/pullrequests/:pull_request_id/diffstat`, onPullRequest(state, (req, { s, repo, pr }) => {
-    const range = prRange(repo, pr);
-    return diffstatReply(req, s, repo, range.from, range.to);
-  }));
+  router.get(
+    `${R}/pullrequests/:pull_request_id/diffstat`,
+    onPullRequest(state, (req, { s, repo, pr }) => {
+      const range = prRange(repo, pr);
+      return diffstatReply(req, s, repo, range.from, range.to);
+    }),
+  );
 
-  router.get(`${R}/pullrequests/:pull_request_id/patch`, onPullRequest(state, (req, { repo, pr }) => {
-    const range = prRange(repo, pr);
-    return diffReply(req, repo, range.from, range.to);
-  }));
+  router.get(
+    `${R}/pullrequests/:pull_request_id/patch`,
+    onPullRequest(state, (req, { repo, pr }) => {
+      const range = prRange(repo, pr);
+      return diffReply(req, repo, range.from, range.to);
+    }),
+  );
 
-  router.get(`${R}/pullrequests/:pull_request_id/commits`, onPullRequest(state, (req, { s, repo, pr }) => {
-    const tips = prTips(repo, pr);
-    const commits = log(repo, [tips.source], [tips.destination]);
-    return listReply(req, commits, (c) => presentCommit(req.origin, s, repo, c), { withSize: false });
-  }));
+  router.get(
+    `${R}/pullrequests/:pull_request_id/commits`,
+    onPullRequest(state, (req, { s, repo, pr }) => {
+      const tips = prTips(repo, pr);
+      const commits = log(repo, [tips.source], [tips.destination]);
+      return listReply(req, commits, (c) => presentCommit(req.origin, s, repo, c), { withSize: false });
+    }),
+  );
 }

@@ -24,7 +24,11 @@ describe("Bitbucket sandbox: pull requests", () => {
     const several = await all(`${REPOS}/api-gateway/pullrequests?state=MERGED&state=DECLINED&state=SUPERSEDED&state=OPEN&pagelen=50`);
     expect(several.values.length).toBeGreaterThan(open.size);
     const pr = open.values[0];
-    expect(pr).toMatchObject({ type: "pullrequest", source: { branch: { name: expect.any(String) } }, destination: { branch: { name: "main" } } });
+    expect(pr).toMatchObject({
+      type: "pullrequest",
+      source: { branch: { name: expect.any(String) } },
+      destination: { branch: { name: "main" } },
+    });
     expect(pr.source.commit.hash).toMatch(/^[0-9a-f]{12}$/);
     expect((await call("GET", `${REPOS}/api-gateway/pullrequests?state=BOGUS`)).status).toBe(400);
     const q = await getJson(`${REPOS}/api-gateway/pullrequests?q=${encodeURIComponent('state = "MERGED"')}&pagelen=50`);
@@ -53,8 +57,18 @@ describe("Bitbucket sandbox: pull requests", () => {
     expect(stat).toMatchObject({ pagelen: 500, page: 1, size: stat.values.length });
     expect(stat.next).toBeUndefined();
     for (const v of stat.values) {
-      expect(v).toMatchObject({ type: "diffstat", status: expect.stringMatching(/^(added|removed|modified)$/), lines_added: expect.any(Number), lines_removed: expect.any(Number) });
-      const side = { type: "commit_file", path: expect.any(String), escaped_path: expect.any(String), links: { self: { href: expect.stringContaining(`/2.0/repositories/bridgekeeper/${slug}/src/`) } } };
+      expect(v).toMatchObject({
+        type: "diffstat",
+        status: expect.stringMatching(/^(added|removed|modified)$/),
+        lines_added: expect.any(Number),
+        lines_removed: expect.any(Number),
+      });
+      const side = {
+        type: "commit_file",
+        path: expect.any(String),
+        escaped_path: expect.any(String),
+        links: { self: { href: expect.stringContaining(`/2.0/repositories/bridgekeeper/${slug}/src/`) } },
+      };
       if (v.status === "added") expect(v.old).toBeNull();
       else expect(v.old).toMatchObject(side);
       if (v.status === "removed") expect(v.new).toBeNull();
@@ -76,10 +90,18 @@ describe("Bitbucket sandbox: pull requests", () => {
   it("adds a comment and lists it", async () => {
     const { slug, pr } = await someOpenPullRequest();
     const path = (await getJson(`${REPOS}/${slug}/pullrequests/${pr.id}/diffstat`)).values[0].new.path;
-    const res = await call("POST", `${REPOS}/${slug}/pullrequests/${pr.id}/comments`, { content: { raw: "Please add a **test**." }, inline: { path, to: 3 } });
+    const res = await call("POST", `${REPOS}/${slug}/pullrequests/${pr.id}/comments`, {
+      content: { raw: "Please add a **test**." },
+      inline: { path, to: 3 },
+    });
     expect(res.status).toBe(201);
     const comment = (await res.json()) as any;
-    expect(comment).toMatchObject({ type: "pullrequest_comment", content: { raw: "Please add a **test**.", markup: "markdown" }, inline: { path, to: 3 }, user: { nickname: "demo" } });
+    expect(comment).toMatchObject({
+      type: "pullrequest_comment",
+      content: { raw: "Please add a **test**.", markup: "markdown" },
+      inline: { path, to: 3 },
+      user: { nickname: "demo" },
+    });
     const { values } = await all(`${REPOS}/${slug}/pullrequests/${pr.id}/comments`);
     expect(values.map((c) => c.id)).toContain(comment.id);
     expect((await call("POST", `${REPOS}/${slug}/pullrequests/${pr.id}/comments`, { content: {} })).status).toBe(400);
@@ -102,13 +124,19 @@ describe("Bitbucket sandbox: pull requests", () => {
     let slug = "";
     for (let i = 0; !merged; i++) {
       const candidate = await someOpenPullRequest(i);
-      const res = await call("POST", `${REPOS}/${candidate.slug}/pullrequests/${candidate.pr.id}/merge`, { merge_strategy: "merge_commit" });
+      const res = await call("POST", `${REPOS}/${candidate.slug}/pullrequests/${candidate.pr.id}/merge`, {
+        merge_strategy: "merge_commit",
+      });
       if (res.status === 409) continue;
       expect(res.status).toBe(200);
       merged = await res.json();
       slug = candidate.slug;
     }
-    expect(merged).toMatchObject({ state: "MERGED", closed_by: { nickname: "demo" }, merge_commit: { hash: expect.stringMatching(/^[0-9a-f]{12}$/) } });
+    expect(merged).toMatchObject({
+      state: "MERGED",
+      closed_by: { nickname: "demo" },
+      merge_commit: { hash: expect.stringMatching(/^[0-9a-f]{12}$/) },
+    });
     const main = await getJson(`${REPOS}/${slug}/refs/branches/main`);
     expect(main.target.hash.startsWith(merged.merge_commit.hash)).toBe(true);
     expect(main.target.parents).toHaveLength(2);
@@ -134,7 +162,12 @@ describe("Bitbucket sandbox: pull requests", () => {
     });
     expect(res.status).toBe(201);
     const created = (await res.json()) as any;
-    expect(created).toMatchObject({ state: "OPEN", title: "Sandbox pull request", author: { nickname: "demo" }, reviewers: [{ nickname: "alice.nguyen" }] });
+    expect(created).toMatchObject({
+      state: "OPEN",
+      title: "Sandbox pull request",
+      author: { nickname: "demo" },
+      reviewers: [{ nickname: "alice.nguyen" }],
+    });
     expect(created.id).toBeGreaterThan(pr.id);
     const updated = await call("PUT", `${REPOS}/${slug}/pullrequests/${created.id}`, { title: "Renamed" });
     expect(((await updated.json()) as any).title).toBe("Renamed");
@@ -142,4 +175,3 @@ describe("Bitbucket sandbox: pull requests", () => {
     expect((await call("POST", `${REPOS}/${slug}/pullrequests`, { title: "x", source: { branch: { name: "nope" } } })).status).toBe(400);
   });
 });
-

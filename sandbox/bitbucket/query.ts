@@ -8,9 +8,7 @@ import type { Reply, SandboxRequest } from "../core/http";
 
 type Value = string | number | boolean | null;
 type Expr =
-  | { kind: "and" | "or"; left: Expr; right: Expr }
-  | { kind: "not"; expr: Expr }
-  | { kind: "cmp"; field: string; op: string; value: Value };
+  { kind: "and" | "or"; left: Expr; right: Expr } | { kind: "not"; expr: Expr } | { kind: "cmp"; field: string; op: string; value: Value };
 
 export class QueryError extends Error {}
 
@@ -90,7 +88,9 @@ export function pathValue(obj: unknown, path: string): unknown {
 
 function compare(actual: unknown, op: string, expected: Value): boolean {
   if (op === "~" || op === "!~") {
-    const hit = String(actual ?? "").toLowerCase().includes(String(expected ?? "").toLowerCase());
+    const hit = String(actual ?? "")
+      .toLowerCase()
+      .includes(String(expected ?? "").toLowerCase());
     return op === "~" ? hit : !hit;
   }
   if (op === "=") return actual === expected || (typeof actual === "number" && actual === Number(expected));

@@ -28,8 +28,20 @@ export function presentDiffstat(origin: string, s: BitbucketState, repo: Repo, f
   const side = (path: string | null, hash: string) =>
     path === null
       ? null
-      : { path, type: "commit_file", escaped_path: path, links: { self: { href: `${repoApi(origin, s, repo.slug)}/src/${hash}/${path}` } } };
-  return { type: "diffstat", lines_added: f.linesAdded, lines_removed: f.linesRemoved, status: f.status, old: side(f.oldPath, from), new: side(f.newPath, to) };
+      : {
+          path,
+          type: "commit_file",
+          escaped_path: path,
+          links: { self: { href: `${repoApi(origin, s, repo.slug)}/src/${hash}/${path}` } },
+        };
+  return {
+    type: "diffstat",
+    lines_added: f.linesAdded,
+    lines_removed: f.linesRemoved,
+    status: f.status,
+    old: side(f.oldPath, from),
+    new: side(f.newPath, to),
+  };
 }
 
 export function diffstatReply(req: SandboxRequest, s: BitbucketState, repo: Repo, from: string, to: string): Reply {
@@ -38,7 +50,8 @@ export function diffstatReply(req: SandboxRequest, s: BitbucketState, repo: Repo
   return listReply(req, files, (f) => presentDiffstat(req.origin, s, repo, from, to, f), { defaultPagelen: 500, maxPagelen: 5000 });
 }
 
-export const diffReply = (req: SandboxRequest, repo: Repo, from: string, to: string): Reply => textReply(diffText(diffTrees(repo, from, to), req.query.getAll("path")));
+export const diffReply = (req: SandboxRequest, repo: Repo, from: string, to: string): Reply =>
+  textReply(diffText(diffTrees(repo, from, to), req.query.getAll("path")));
 
 function commitsReply(req: SandboxRequest, s: BitbucketState, repo: Repo, revision: string | null): Reply {
   const include = [...req.query.getAll("include")];
@@ -82,7 +95,9 @@ export function repoRoutes(router: Router, state: () => BitbucketState): void {
     if (isReply(repo)) return repo;
     const name = (req.params.name ?? "").replace(/\/$/, "");
     const hash = repo.branches.get(name);
-    return hash ? json(presentBranch(req.origin, s, repo, name, repo.commits.get(hash)!)) : bitbucketError(404, `Branch not found: ${name}`);
+    return hash
+      ? json(presentBranch(req.origin, s, repo, name, repo.commits.get(hash)!))
+      : bitbucketError(404, `Branch not found: ${name}`);
   });
 
   router.post(`${R}/refs/branches`, (req) => {

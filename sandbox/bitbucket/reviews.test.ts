@@ -20,16 +20,27 @@ describe("Bitbucket sandbox: pull request activity, tasks and resolved comments"
     const base = `${REPOS}/${slug}/pullrequests/${pr.id}`;
     const before = await all(`${base}/activity?pagelen=2`);
     const last = before.values.at(-1);
-    expect(last.update).toMatchObject({ state: "OPEN", author: { nickname: pr.author.nickname }, source: { branch: { name: pr.source.branch.name } } });
+    expect(last.update).toMatchObject({
+      state: "OPEN",
+      author: { nickname: pr.author.nickname },
+      source: { branch: { name: pr.source.branch.name } },
+    });
     expect(last.pull_request).toMatchObject({ type: "pullrequest", id: pr.id });
-    const dates = before.values.map((e: any) => Date.parse((e.update ?? e.approval ?? e.changes_requested ?? e.comment).date ?? e.comment.created_on));
+    const dates = before.values.map((e: any) =>
+      Date.parse((e.update ?? e.approval ?? e.changes_requested ?? e.comment).date ?? e.comment.created_on),
+    );
     expect([...dates].sort((a, b) => b - a)).toEqual(dates);
     expect(before.values.filter((e: any) => e.comment).length).toBe((await all(`${base}/comments`)).values.length);
 
     expect((await call("POST", `${base}/approve`)).status).toBe(200);
     expect((await call("PUT", base, { title: "Renamed for the activity" })).status).toBe(200);
     const after = (await getJson(`${base}/activity`)).values;
-    expect(after[0].update).toMatchObject({ state: "OPEN", title: "Renamed for the activity", author: { nickname: "demo" }, changes: { title: { old: pr.title, new: "Renamed for the activity" } } });
+    expect(after[0].update).toMatchObject({
+      state: "OPEN",
+      title: "Renamed for the activity",
+      author: { nickname: "demo" },
+      changes: { title: { old: pr.title, new: "Renamed for the activity" } },
+    });
     expect(after[1].approval).toMatchObject({ user: { nickname: "demo" }, pullrequest: { id: pr.id } });
     // Paged like every Bitbucket list, through absolute next links.
     const paged = await all(`${base}/activity?pagelen=2`);
@@ -53,7 +64,14 @@ describe("Bitbucket sandbox: pull request activity, tasks and resolved comments"
     const res = await call("POST", `${base}/tasks`, { content: { raw: "Add the **test**" }, comment: { id: comment.id } });
     expect(res.status).toBe(201);
     const task = (await res.json()) as any;
-    expect(task).toMatchObject({ state: "UNRESOLVED", content: { raw: "Add the **test**", markup: "markdown" }, creator: { nickname: "demo" }, comment: { id: comment.id }, resolved_on: null, pending: false });
+    expect(task).toMatchObject({
+      state: "UNRESOLVED",
+      content: { raw: "Add the **test**", markup: "markdown" },
+      creator: { nickname: "demo" },
+      comment: { id: comment.id },
+      resolved_on: null,
+      pending: false,
+    });
     expect(res.headers.get("location")).toBe(task.links.self.href);
     expect((await getJson(base)).task_count).toBe(pr.task_count + 1);
 

@@ -7,7 +7,8 @@ import type { BitbucketState, Comment, Commit, FileOp, Participant, PullRequest,
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
-export const uuidOf = (rng: Rng): string => `{${rng.hex(8)}-${rng.hex(4)}-4${rng.hex(3)}-${rng.pick(["8", "9", "a", "b"])}${rng.hex(3)}-${rng.hex(12)}}`;
+export const uuidOf = (rng: Rng): string =>
+  `{${rng.hex(8)}-${rng.hex(4)}-4${rng.hex(3)}-${rng.pick(["8", "9", "a", "b"])}${rng.hex(3)}-${rng.hex(12)}}`;
 
 const FOLLOW_UPS = ["Address review comments", "Add tests", "Fix lint", "Rename variables for clarity", "Update docs"];
 
@@ -18,7 +19,13 @@ function editOps(rng: Rng, files: string[], t: ChangeTopic, changelog = true): F
     const path = rng.pick(code);
     const marker = path.endsWith(".py") ? "#" : "//";
     if (rng.chance(0.55)) ops.push({ kind: "insert", path, after: rng.int(2, 30), lines: [`${marker} ${t.note}`] });
-    else ops.push({ kind: "tweak", path: code.find((p) => p.includes("config")) ?? path, line: rng.int(0, 40), delta: rng.int(1, 9) * (rng.chance(0.3) ? -1 : 1) });
+    else
+      ops.push({
+        kind: "tweak",
+        path: code.find((p) => p.includes("config")) ?? path,
+        line: rng.int(0, 40),
+        delta: rng.int(1, 9) * (rng.chance(0.3) ? -1 : 1),
+      });
   }
   if (rng.chance(0.15)) ops.push({ kind: "insert", path: "README.md", after: rng.int(20, 26), lines: [`- ${t.note}`] });
   if (rng.chance(0.1)) {
@@ -59,7 +66,14 @@ function branchCommits(ctx: RepoSeed, from: string, author: User, t: ChangeTopic
   return out;
 }
 
-function addPullRequest(ctx: RepoSeed, state: PullRequestState, author: User, t: ChangeTopic, branch: Commit[], destHash: string): PullRequest {
+function addPullRequest(
+  ctx: RepoSeed,
+  state: PullRequestState,
+  author: User,
+  t: ChangeTopic,
+  branch: Commit[],
+  destHash: string,
+): PullRequest {
   const { rng, repo } = ctx;
   const first = branch[0]!;
   const tip = branch[branch.length - 1]!;
@@ -94,7 +108,13 @@ function addPullRequest(ctx: RepoSeed, state: PullRequestState, author: User, t:
   for (const user of rng.sample(others, rng.int(1, 3))) {
     const approved = rng.chance(approveChance);
     const changes = !approved && rng.chance(0.15);
-    const p: Participant = { user, role: "REVIEWER", approved, state: approved ? "approved" : changes ? "changes_requested" : null, participatedOn: null };
+    const p: Participant = {
+      user,
+      role: "REVIEWER",
+      approved,
+      state: approved ? "approved" : changes ? "changes_requested" : null,
+      participatedOn: null,
+    };
     if (approved || changes) p.participatedOn = createdOn + rng.int(1, 30) * HOUR;
     pr.participants.set(user.nickname, p);
   }
@@ -127,7 +147,13 @@ function addPullRequest(ctx: RepoSeed, state: PullRequestState, author: User, t:
   return pr;
 }
 
-const TASKS = ["Add a test for the failure path", "Update the README", "Rename the config key as discussed", "Check the wording of the error message", "Remove the debug logging"];
+const TASKS = [
+  "Add a test for the failure path",
+  "Update the README",
+  "Rename the config key as discussed",
+  "Check the wording of the error message",
+  "Remove the debug logging",
+];
 
 /** Open tasks by the first reviewer (no random draws: the rest of the seed stays as it was); the first one on the first comment, when there is one. */
 function addTasks(state: BitbucketState, pr: PullRequest, count: number): void {
@@ -174,7 +200,14 @@ function seedRepo(rng: Rng, state: BitbucketState, cat: CatalogRepo, index: numb
   const tree = baseTree({ ...cat, name: displayName(cat.slug), port: 3000 + index * 10 });
   const ctx: RepoSeed = { rng, state, repo, files: Object.keys(tree), clock: 0 };
   const people = state.users;
-  const root = commit(ctx, [], rng.pick(people), "Initial commit", Object.entries(tree).map(([path, content]) => ({ kind: "add", path, content })), [0, 0]);
+  const root = commit(
+    ctx,
+    [],
+    rng.pick(people),
+    "Initial commit",
+    Object.entries(tree).map(([path, content]) => ({ kind: "add", path, content })),
+    [0, 0],
+  );
   let main = root.hash;
   const mainLine = [root.hash];
   let topicCursor = rng.int(0, TOPIC_COUNT - 1);
@@ -182,7 +215,7 @@ function seedRepo(rng: Rng, state: BitbucketState, cat: CatalogRepo, index: numb
 
   // Main-line history up to a target size; a step adds at most 4 commits and the live branches at
   // most 12, so a repository ends with 20-60 commits.
-  for (const target = rng.int(20, 44); repo.commits.size < target; ) {
+  for (const target = rng.int(20, 44); repo.commits.size < target;) {
     const author = rng.pick(people);
     const t = topic(topicCursor++, cat.resource);
     const roll = rng.next();
@@ -191,14 +224,26 @@ function seedRepo(rng: Rng, state: BitbucketState, cat: CatalogRepo, index: numb
       const pr = addPullRequest(ctx, "MERGED", author, t, branch, main);
       const closer = rng.pick(people.filter((u) => u !== author));
       const tip = branch[branch.length - 1]!;
-      const merge = commit(ctx, [main, tip.hash], closer, `Merged in ${t.branch} (pull request #${pr.id})\n\n${t.message}`, branch.flatMap((c) => c.ops), [1, 30]);
+      const merge = commit(
+        ctx,
+        [main, tip.hash],
+        closer,
+        `Merged in ${t.branch} (pull request #${pr.id})\n\n${t.message}`,
+        branch.flatMap((c) => c.ops),
+        [1, 30],
+      );
       Object.assign(pr, { mergeCommit: merge.hash, closedBy: closer, closedOn: merge.date, updatedOn: Math.max(pr.updatedOn, merge.date) });
       main = merge.hash;
     } else if (roll < 0.32) {
       const branch = branchCommits(ctx, main, author, t, 2);
       const state = rng.chance(0.3) ? "SUPERSEDED" : "DECLINED";
       const pr = addPullRequest(ctx, state, author, t, branch, main);
-      Object.assign(pr, { closedBy: rng.pick(people), reason: state === "DECLINED" ? "Not needed any more." : "", updatedOn: pr.updatedOn + 2 * HOUR, closedOn: pr.updatedOn + 2 * HOUR });
+      Object.assign(pr, {
+        closedBy: rng.pick(people),
+        reason: state === "DECLINED" ? "Not needed any more." : "",
+        updatedOn: pr.updatedOn + 2 * HOUR,
+        closedOn: pr.updatedOn + 2 * HOUR,
+      });
       if (kept.length === 0 && rng.chance(0.4)) kept.push([t.branch, branch[branch.length - 1]!.hash]);
     } else {
       main = commit(ctx, [main], author, t.message, editOps(rng, ctx.files, t), [2, 72]).hash;
@@ -276,20 +321,54 @@ function addLargePullRequest(state: BitbucketState): void {
     "}",
     "",
     "var Rules = []Rule{",
-    ...keys.map((k, i) => `\t{Key: "${k}", Kind: "${["int", "duration", "bool", "string"][i % 4]}", Min: ${i}, Max: ${(i + 1) * 100}, Owner: "team-${(i % 5) + 1}"},`),
+    ...keys.map(
+      (k, i) =>
+        `\t{Key: "${k}", Kind: "${["int", "duration", "bool", "string"][i % 4]}", Min: ${i}, Max: ${(i + 1) * 100}, Owner: "team-${(i % 5) + 1}"},`,
+    ),
     "}",
     "",
-    ...keys.flatMap((k, i) => [`// check_${k} enforces the bounds of ${k}.`, `func check_${k}(v int) error {`, `\tif v < ${i} || v > ${(i + 1) * 100} {`, `\t\treturn fmt.Errorf("${k}: %d is outside ${i}..${(i + 1) * 100}", v)`, "\t}", "\treturn nil", "}", ""]),
+    ...keys.flatMap((k, i) => [
+      `// check_${k} enforces the bounds of ${k}.`,
+      `func check_${k}(v int) error {`,
+      `\tif v < ${i} || v > ${(i + 1) * 100} {`,
+      `\t\treturn fmt.Errorf("${k}: %d is outside ${i}..${(i + 1) * 100}", v)`,
+      "\t}",
+      "\treturn nil",
+      "}",
+      "",
+    ]),
   ];
-  const table = ["package schema", "", "var cases = []struct {", "\tkey string", "\tin  int", "\tok  bool", "}{", ...keys.flatMap((k, i) => [`\t{"${k}", ${i}, true},`, `\t{"${k}", ${(i + 1) * 100 + 1}, false},`]), "}", ""];
+  const table = [
+    "package schema",
+    "",
+    "var cases = []struct {",
+    "\tkey string",
+    "\tin  int",
+    "\tok  bool",
+    "}{",
+    ...keys.flatMap((k, i) => [`\t{"${k}", ${i}, true},`, `\t{"${k}", ${(i + 1) * 100 + 1}, false},`]),
+    "}",
+    "",
+  ];
   const ops: FileOp[] = [
     { kind: "add", path: "internal/schema/validate.go", content: `${validator.join("\n")}\n` },
     { kind: "add", path: "internal/schema/validate_cases_test.go", content: `${table.join("\n")}\n` },
   ];
   const tip = [...repo.commits.values()].reduce((a, b) => (a.date > b.date ? a : b));
-  const c: Commit = { hash: rng.hex(40), message: "Validate every setting against its schema", author, date: tip.date + HOUR, parents: [main], ops };
+  const c: Commit = {
+    hash: rng.hex(40),
+    message: "Validate every setting against its schema",
+    author,
+    date: tip.date + HOUR,
+    parents: [main],
+    ops,
+  };
   repo.commits.set(c.hash, c);
-  const t = { message: c.message, branch: "feature/schema-validation", note: "Every setting is checked against its type, range and owner before it is served." };
+  const t = {
+    message: c.message,
+    branch: "feature/schema-validation",
+    note: "Every setting is checked against its type, range and owner before it is served.",
+  };
   repo.branches.set(t.branch, c.hash);
   const ctx: RepoSeed = { rng, state, repo, files: [], clock: c.date };
   addPullRequest(ctx, "OPEN", author, t, [c], main);
@@ -304,7 +383,16 @@ export function seedBitbucket(rng: Rng): BitbucketState {
     displayName: DEFAULT_CREDENTIALS.atlassian.displayName,
     createdOn: createdOn(1400),
   };
-  const users: User[] = [me, ...PEOPLE.map(([nickname, displayName]) => ({ uuid: uuidOf(rng), accountId: `5d${rng.hex(22)}`, nickname, displayName, createdOn: createdOn(rng.int(400, 1300)) }))];
+  const users: User[] = [
+    me,
+    ...PEOPLE.map(([nickname, displayName]) => ({
+      uuid: uuidOf(rng),
+      accountId: `5d${rng.hex(22)}`,
+      nickname,
+      displayName,
+      createdOn: createdOn(rng.int(400, 1300)),
+    })),
+  ];
   const usersByKey = new Map<string, User>();
   for (const u of users) for (const key of [u.nickname, u.accountId, u.uuid]) usersByKey.set(key, u);
   const projects = PROJECTS.map(([key, name, description]) => {

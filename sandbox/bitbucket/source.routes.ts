@@ -35,19 +35,31 @@ function fileMeta(origin: string, s: BitbucketState, repo: Repo, c: Commit, path
     escaped_path: path,
     size: Buffer.byteLength(content),
     mimetype: mimeOf(path),
-    links: { self: { href: src }, meta: { href: `${src}?format=meta` }, history: { href: `${repoApi(origin, s, repo.slug)}/filehistory/${c.hash}/${path}` } },
+    links: {
+      self: { href: src },
+      meta: { href: `${src}?format=meta` },
+      history: { href: `${repoApi(origin, s, repo.slug)}/filehistory/${c.hash}/${path}` },
+    },
   };
 }
 
 const commitLink = (origin: string, s: BitbucketState, repo: Repo, c: Commit) => ({
   type: "commit",
   hash: c.hash,
-  links: { self: { href: `${repoApi(origin, s, repo.slug)}/commit/${c.hash}` }, html: { href: `${origin}/${s.workspace.slug}/${repo.slug}/commits/${c.hash}` } },
+  links: {
+    self: { href: `${repoApi(origin, s, repo.slug)}/commit/${c.hash}` },
+    html: { href: `${origin}/${s.workspace.slug}/${repo.slug}/commits/${c.hash}` },
+  },
 });
 
 function dirMeta(origin: string, s: BitbucketState, repo: Repo, c: Commit, path: string) {
   const src = `${repoApi(origin, s, repo.slug)}/src/${c.hash}/${path}${path ? "/" : ""}`;
-  return { path, type: "commit_directory", commit: commitLink(origin, s, repo, c), links: { self: { href: src }, meta: { href: `${src}?format=meta` } } };
+  return {
+    path,
+    type: "commit_directory",
+    commit: commitLink(origin, s, repo, c),
+    links: { self: { href: src }, meta: { href: `${src}?format=meta` } },
+  };
 }
 
 /**
@@ -80,12 +92,17 @@ function srcReply(req: SandboxRequest, s: BitbucketState, repo: Repo, commit: st
   const listing = listDirectory(tree, path);
   if (!listing) return bitbucketError(404, `No such file or directory: ${path}`);
   if (meta) return json(dirMeta(req.origin, s, repo, c, path));
-  const entries = [...listing.dirs.map((d) => ({ dir: true, path: d })), ...listing.files.map((f) => ({ dir: false, path: f }))].sort((a, b) =>
-    a.path < b.path ? -1 : 1,
+  const entries = [...listing.dirs.map((d) => ({ dir: true, path: d })), ...listing.files.map((f) => ({ dir: false, path: f }))].sort(
+    (a, b) => (a.path < b.path ? -1 : 1),
   );
-  return listReply(req, entries, (e) => (e.dir ? dirMeta(req.origin, s, repo, c, e.path) : fileMeta(req.origin, s, repo, c, e.path, tree.get(e.path)!)), {
-    defaultPagelen: 10,
-  });
+  return listReply(
+    req,
+    entries,
+    (e) => (e.dir ? dirMeta(req.origin, s, repo, c, e.path) : fileMeta(req.origin, s, repo, c, e.path, tree.get(e.path)!)),
+    {
+      defaultPagelen: 10,
+    },
+  );
 }
 
 export function sourceRoutes(router: Router, state: () => BitbucketState): void {

@@ -37,7 +37,8 @@ export function client(sandbox: () => Sandbox) {
   async function someOpenPullRequest(skip = 0): Promise<{ slug: string; pr: any }> {
     const found: { slug: string; pr: any }[] = [];
     for (const slug of ["api-gateway", "auth-service", "billing-service", "user-service", "web-frontend", "etl-pipelines", "ml-models"]) {
-      for (const pr of (await all(`${REPOS}/${slug}/pullrequests?state=OPEN&pagelen=50`)).values) if (pr.author.nickname !== "demo") found.push({ slug, pr });
+      for (const pr of (await all(`${REPOS}/${slug}/pullrequests?state=OPEN&pagelen=50`)).values)
+        if (pr.author.nickname !== "demo") found.push({ slug, pr });
       if (found.length > skip) break;
     }
     expect(found.length).toBeGreaterThan(skip);

@@ -37,8 +37,28 @@ function applyHunks(before: string[], diff: string): string[] {
 
 function fakeRepo(before: string, after: string): Repo {
   const commits = new Map([
-    ["a", { hash: "a", message: "a", author: null as never, date: 1, parents: [], ops: [{ kind: "add" as const, path: "f.txt", content: before }] }],
-    ["b", { hash: "b", message: "b", author: null as never, date: 2, parents: ["a"], ops: [{ kind: "add" as const, path: "f.txt", content: after }] }],
+    [
+      "a",
+      {
+        hash: "a",
+        message: "a",
+        author: null as never,
+        date: 1,
+        parents: [],
+        ops: [{ kind: "add" as const, path: "f.txt", content: before }],
+      },
+    ],
+    [
+      "b",
+      {
+        hash: "b",
+        message: "b",
+        author: null as never,
+        date: 2,
+        parents: ["a"],
+        ops: [{ kind: "add" as const, path: "f.txt", content: after }],
+      },
+    ],
   ]);
   return { commits, trees: new Map(), diffs: new Map() } as unknown as Repo;
 }

@@ -16,8 +16,10 @@ import { cursorPage, listParam, notFound } from "./v2.common";
 /** v1 refuses uploads over this (Confluence's default attachment limit is 100 MB; the sandbox keeps less). */
 const MAX_ATTACHMENT_BYTES = 1024 * 1024 + 1024;
 
-const downloadLink = (a: Attachment) => `/download/attachments/${a.pageId}/${encodeURIComponent(a.title)}?version=1&modificationDate=${Date.parse(a.createdAt)}&api=v2`;
-const webuiLink = (a: Attachment) => `/pages/viewpageattachments.action?pageId=${a.pageId}&preview=${encodeURIComponent(`/${a.pageId}/${a.id.slice(3)}/${a.title}`)}`;
+const downloadLink = (a: Attachment) =>
+  `/download/attachments/${a.pageId}/${encodeURIComponent(a.title)}?version=1&modificationDate=${Date.parse(a.createdAt)}&api=v2`;
+const webuiLink = (a: Attachment) =>
+  `/pages/viewpageattachments.action?pageId=${a.pageId}&preview=${encodeURIComponent(`/${a.pageId}/${a.id.slice(3)}/${a.title}`)}`;
 const fileId = (a: Attachment) => `${a.id.slice(3).padStart(8, "0")}-0000-4000-8000-${a.pageId.padStart(12, "0")}`;
 
 function presentV2(a: Attachment) {
@@ -56,9 +58,19 @@ export function attachmentRoutes(router: Router, state: () => ConfluenceState): 
       const title = file.filename!.trim();
       if (!title) return confluenceError(400, "The file name must not be empty");
       if (file.data.length > MAX_ATTACHMENT_BYTES) return confluenceError(413, `The file ${title} is larger than the attachment limit`);
-      if ([...list, ...made].some((a) => a.title === title)) return confluenceError(400, `Cannot add a new attachment with same file name as an existing attachment: ${title}`);
+      if ([...list, ...made].some((a) => a.title === title))
+        return confluenceError(400, `Cannot add a new attachment with same file name as an existing attachment: ${title}`);
       st.nextId += 1;
-      made.push({ id: `att${st.nextId}`, pageId: page.id, title, mediaType: file.contentType ?? "application/octet-stream", comment: comments[i] ?? "", createdAt: new Date().toISOString(), authorId: st.currentUserId, data: Buffer.from(file.data) });
+      made.push({
+        id: `att${st.nextId}`,
+        pageId: page.id,
+        title,
+        mediaType: file.contentType ?? "application/octet-stream",
+        comment: comments[i] ?? "",
+        createdAt: new Date().toISOString(),
+        authorId: st.currentUserId,
+        data: Buffer.from(file.data),
+      });
     }
     st.attachments.set(page.id, [...list, ...made]);
     const base = wikiBase(req);
@@ -70,8 +82,18 @@ export function attachmentRoutes(router: Router, state: () => ConfluenceState): 
         title: a.title,
         version: { by: presentUser(req, st, a.authorId), when: a.createdAt, number: 1, minorEdit: false, message: "" },
         container: { id: page.id, type: page.type, status: page.status, title: page.title },
-        metadata: { mediaType: a.mediaType, comment: a.comment, _expandable: { currentuser: "", properties: "", frontend: "", labels: "" } },
-        extensions: { mediaType: a.mediaType, fileSize: a.data.length, comment: a.comment, mediaTypeDescription: presentV2(a).mediaTypeDescription, fileId: fileId(a) },
+        metadata: {
+          mediaType: a.mediaType,
+          comment: a.comment,
+          _expandable: { currentuser: "", properties: "", frontend: "", labels: "" },
+        },
+        extensions: {
+          mediaType: a.mediaType,
+          fileSize: a.data.length,
+          comment: a.comment,
+          mediaTypeDescription: presentV2(a).mediaTypeDescription,
+          fileId: fileId(a),
+        },
         _links: { webui: webuiLink(a), download: downloadLink(a), self: `${base}/rest/api/content/${a.id}` },
       })),
       start: 0,
@@ -87,13 +109,22 @@ export function attachmentRoutes(router: Router, state: () => ConfluenceState): 
     if (!page || page.type !== "page" || page.status !== "current") return notFound();
     const mediaType = req.query.get("mediaType");
     const filenames = listParam(req.query, "filename");
-    const items = (st.attachments.get(page.id) ?? []).filter((a) => (!mediaType || a.mediaType === mediaType) && (filenames.length === 0 || filenames.includes(a.title)));
+    const items = (st.attachments.get(page.id) ?? []).filter(
+      (a) => (!mediaType || a.mediaType === mediaType) && (filenames.length === 0 || filenames.includes(a.title)),
+    );
     return cursorPage(req, items, presentV2);
   });
 
   router.get("/wiki/download/attachments/:pageId/:filename", (req) => {
-    const found = state().attachments.get(req.params.pageId!)?.find((a) => a.title === req.params.filename);
+    const found = state()
+      .attachments.get(req.params.pageId!)
+      ?.find((a) => a.title === req.params.filename);
     if (!found) return confluenceError(404, `No attachment ${req.params.filename ?? ""} on content ${req.params.pageId ?? ""}`);
-    return { status: 200, bytes: found.data, contentType: found.mediaType, headers: { "content-disposition": `attachment; filename="${encodeURIComponent(found.title)}"` } };
+    return {
+      status: 200,
+      bytes: found.data,
+      contentType: found.mediaType,
+      headers: { "content-disposition": `attachment; filename="${encodeURIComponent(found.title)}"` },
+    };
   });
 }

@@ -57,13 +57,23 @@ function createComment(req: SandboxRequest, state: ConfluenceState, kind: Kind):
     const parent = commentOfKind(state, String(b.parentCommentId), kind);
     if (!parent?.containerId) return v2Error(404, "Not Found", `No ${kind} comment with id ${String(b.parentCommentId)}`);
     const container = state.content.get(parent.containerId)!;
-    const reply = createContent(state, { type: "comment", title: `Re: ${container.title}`, spaceKey: container.spaceKey, parentId: parent.id, containerId: container.id, body, status: "current", authorId: state.currentUserId });
+    const reply = createContent(state, {
+      type: "comment",
+      title: `Re: ${container.title}`,
+      spaceKey: container.spaceKey,
+      parentId: parent.id,
+      containerId: container.id,
+      body,
+      status: "current",
+      authorId: state.currentUserId,
+    });
     if (parent.inline) reply.inline = { ...parent.inline };
     return json(presentCommentV2(state, reply, "storage"));
   }
   const idKey = kind === "footer" && b.blogPostId !== undefined ? "blogPostId" : "pageId";
   const container = state.content.get(String(b[idKey] ?? ""));
-  if (!container || container.status !== "current" || container.type !== (idKey === "pageId" ? "page" : "blogpost")) return v2Error(400, `Invalid ${idKey}: ${String(b[idKey] ?? "")}`, "Provide exactly one of pageId, blogPostId or parentCommentId");
+  if (!container || container.status !== "current" || container.type !== (idKey === "pageId" ? "page" : "blogpost"))
+    return v2Error(400, `Invalid ${idKey}: ${String(b[idKey] ?? "")}`, "Provide exactly one of pageId, blogPostId or parentCommentId");
   let inline: Content["inline"];
   if (kind === "inline") {
     const props = isRecord(b.inlineCommentProperties) ? b.inlineCommentProperties : undefined;
@@ -72,9 +82,12 @@ function createComment(req: SandboxRequest, state: ConfluenceState, kind: Kind):
     const found = occurrences(container.body, selection);
     const count = Number(props?.textSelectionMatchCount);
     const index = Number(props?.textSelectionMatchIndex);
-    if (found.length === 0) return v2Error(400, "The text selection was not found on the page", `'${selection}' does not occur in the page's text`);
-    if (!Number.isInteger(count) || count !== found.length) return v2Error(400, "textSelectionMatchCount does not match the page", `The selection occurs ${found.length} times`);
-    if (!Number.isInteger(index) || index < 0 || index >= found.length) return v2Error(400, "textSelectionMatchIndex is out of range", `Use 0 to ${found.length - 1}`);
+    if (found.length === 0)
+      return v2Error(400, "The text selection was not found on the page", `'${selection}' does not occur in the page's text`);
+    if (!Number.isInteger(count) || count !== found.length)
+      return v2Error(400, "textSelectionMatchCount does not match the page", `The selection occurs ${found.length} times`);
+    if (!Number.isInteger(index) || index < 0 || index >= found.length)
+      return v2Error(400, "textSelectionMatchIndex is out of range", `Use 0 to ${found.length - 1}`);
     // The marker goes into the page's storage (no new page version, as in Confluence).
     const markerRef = randomUUID();
     const at = found[index]!;
@@ -85,7 +98,16 @@ function createComment(req: SandboxRequest, state: ConfluenceState, kind: Kind):
     if (version.body !== undefined) version.body = container.body;
     inline = { markerRef, selection, resolution: "open" };
   }
-  const comment = createContent(state, { type: "comment", title: `Re: ${container.title}`, spaceKey: container.spaceKey, parentId: null, containerId: container.id, body, status: "current", authorId: state.currentUserId });
+  const comment = createContent(state, {
+    type: "comment",
+    title: `Re: ${container.title}`,
+    spaceKey: container.spaceKey,
+    parentId: null,
+    containerId: container.id,
+    body,
+    status: "current",
+    authorId: state.currentUserId,
+  });
   if (inline) comment.inline = inline;
   return json(presentCommentV2(state, comment, "storage"));
 }

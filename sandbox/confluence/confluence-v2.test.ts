@@ -21,7 +21,8 @@ describe("v2 reads", () => {
     const spaces = await allV2(api, "/wiki/api/v2/spaces?limit=1");
     expect(spaces.map((s) => s.key).sort()).toEqual(["ENG", "HR", "OPS", "PROD"]);
     expect(new Set(spaces.map((s) => s.id)).size).toBe(4);
-    for (const s of spaces) expect(s).toMatchObject({ type: "global", status: "current", homepageId: expect.any(String), _links: { webui: `/spaces/${s.key}` } });
+    for (const s of spaces)
+      expect(s).toMatchObject({ type: "global", status: "current", homepageId: expect.any(String), _links: { webui: `/spaces/${s.key}` } });
     const one = await api(`/wiki/api/v2/spaces/${spaces[0].id}?description-format=plain`);
     expect(one.body.description.plain.value.length).toBeGreaterThan(10);
     const filtered = await api("/wiki/api/v2/spaces?keys=OPS,HR");
@@ -51,7 +52,13 @@ describe("v2 reads", () => {
   it("returns a page in storage, ADF and view formats", async () => {
     const space = await spaceByKey("ENG");
     const storage = await api(`/wiki/api/v2/pages/${space.homepageId}?body-format=storage`);
-    expect(storage.body).toMatchObject({ id: space.homepageId, title: "Engineering Home", spaceId: space.id, parentId: null, version: { number: expect.any(Number), authorId: expect.any(String) } });
+    expect(storage.body).toMatchObject({
+      id: space.homepageId,
+      title: "Engineering Home",
+      spaceId: space.id,
+      parentId: null,
+      version: { number: expect.any(Number), authorId: expect.any(String) },
+    });
     expect(storage.body.body.storage).toMatchObject({ representation: "storage", value: expect.stringContaining("<h1>") });
     const adf = await api(`/wiki/api/v2/pages/${space.homepageId}?body-format=atlas_doc_format`);
     const doc = JSON.parse(adf.body.body.atlas_doc_format.value);
@@ -76,18 +83,30 @@ describe("v2 reads", () => {
     const detail = (await api(`/wiki/api/v2/pages/${grand.id}`)).body;
     expect(detail.parentId).toBe(sections[0].id);
     const ancestors = await api(`/wiki/api/v2/pages/${grand.id}/ancestors`);
-    expect(ancestors.body.results).toEqual([{ id: space.homepageId, type: "page" }, { id: sections[0].id, type: "page" }]);
+    expect(ancestors.body.results).toEqual([
+      { id: space.homepageId, type: "page" },
+      { id: sections[0].id, type: "page" },
+    ]);
     const labels = await api(`/wiki/api/v2/pages/${sections[0].id}/labels`);
     expect(labels.body.results[0]).toMatchObject({ id: expect.any(String), name: expect.any(String), prefix: "global" });
     const versions = await allV2(api, `/wiki/api/v2/pages/${grand.id}/versions`);
     expect(versions[0].number).toBe(detail.version.number);
     expect(versions.map((v) => v.number)).toEqual(Array.from({ length: detail.version.number }, (_, i) => detail.version.number - i));
 
-    const commented = (await api(`/wiki/rest/api/search?cql=${encodeURIComponent("type = comment")}&limit=1&expand=content.container`)).body.results[0].content;
+    const commented = (await api(`/wiki/rest/api/search?cql=${encodeURIComponent("type = comment")}&limit=1&expand=content.container`)).body
+      .results[0].content;
     const container = commented.container;
-    const comments = await allV2(api, `/wiki/api/v2/${container.type === "page" ? "pages" : "blogposts"}/${container.id}/footer-comments?body-format=storage`);
+    const comments = await allV2(
+      api,
+      `/wiki/api/v2/${container.type === "page" ? "pages" : "blogposts"}/${container.id}/footer-comments?body-format=storage`,
+    );
     expect(comments.length).toBeGreaterThan(0);
-    expect(comments[0]).toMatchObject({ status: "current", title: `Re: ${container.title}`, version: { number: 1 }, body: { storage: { representation: "storage" } } });
+    expect(comments[0]).toMatchObject({
+      status: "current",
+      title: `Re: ${container.title}`,
+      version: { number: 1 },
+      body: { storage: { representation: "storage" } },
+    });
 
     const blogs = await allV2(api, "/wiki/api/v2/blogposts?limit=3");
     expect(blogs).toHaveLength(8);
@@ -113,20 +132,43 @@ describe("writes", () => {
     const parentId = space._expandable.homepage.split("/").pop();
     const created = await api("/wiki/rest/api/content", {
       method: "POST",
-      body: { type: "page", title: "Sandbox test page", space: { key: "ENG" }, ancestors: [{ id: parentId }], body: { storage: { value: "<p>Hello sandbox</p>", representation: "storage" } } },
+      body: {
+        type: "page",
+        title: "Sandbox test page",
+        space: { key: "ENG" },
+        ancestors: [{ id: parentId }],
+        body: { storage: { value: "<p>Hello sandbox</p>", representation: "storage" } },
+      },
     });
     expect(created.status).toBe(200);
-    expect(created.body).toMatchObject({ type: "page", title: "Sandbox test page", version: { number: 1 }, space: { key: "ENG" }, body: { storage: { value: "<p>Hello sandbox</p>" } } });
+    expect(created.body).toMatchObject({
+      type: "page",
+      title: "Sandbox test page",
+      version: { number: 1 },
+      space: { key: "ENG" },
+      body: { storage: { value: "<p>Hello sandbox</p>" } },
+    });
     expect(created.body.ancestors.map((a: any) => a.id)).toEqual([parentId]);
     const id = created.body.id;
     const children = await allV1(api, sandbox, `/wiki/rest/api/content/${parentId}/child/page?limit=50`);
     expect(children.map((c) => c.id)).toContain(id);
 
-    const duplicate = await api("/wiki/rest/api/content", { method: "POST", body: { type: "page", title: "Sandbox test page", space: { key: "ENG" } } });
+    const duplicate = await api("/wiki/rest/api/content", {
+      method: "POST",
+      body: { type: "page", title: "Sandbox test page", space: { key: "ENG" } },
+    });
     expect(duplicate.status).toBe(400);
 
     const update = (number: number, value: string) =>
-      api(`/wiki/rest/api/content/${id}`, { method: "PUT", body: { type: "page", title: "Sandbox test page", version: { number, message: "edit" }, body: { storage: { value, representation: "storage" } } } });
+      api(`/wiki/rest/api/content/${id}`, {
+        method: "PUT",
+        body: {
+          type: "page",
+          title: "Sandbox test page",
+          version: { number, message: "edit" },
+          body: { storage: { value, representation: "storage" } },
+        },
+      });
     const ok = await update(2, "<p>Second</p>");
     expect(ok.status).toBe(200);
     expect(ok.body.version).toMatchObject({ number: 2, message: "edit" });
@@ -145,20 +187,52 @@ describe("writes", () => {
 
   it("creates, updates, conflicts and deletes a v2 page", async () => {
     const space = await spaceByKey("PROD");
-    const created = await api("/wiki/api/v2/pages", { method: "POST", body: { spaceId: space.id, status: "current", title: "V2 page", parentId: space.homepageId, body: { representation: "storage", value: "<p>v2</p>" } } });
+    const created = await api("/wiki/api/v2/pages", {
+      method: "POST",
+      body: {
+        spaceId: space.id,
+        status: "current",
+        title: "V2 page",
+        parentId: space.homepageId,
+        body: { representation: "storage", value: "<p>v2</p>" },
+      },
+    });
     expect(created.status).toBe(200);
-    expect(created.body).toMatchObject({ title: "V2 page", spaceId: space.id, parentId: space.homepageId, version: { number: 1 }, body: { storage: { value: "<p>v2</p>" } } });
+    expect(created.body).toMatchObject({
+      title: "V2 page",
+      spaceId: space.id,
+      parentId: space.homepageId,
+      version: { number: 1 },
+      body: { storage: { value: "<p>v2</p>" } },
+    });
     const id = created.body.id;
-    const child = await api("/wiki/api/v2/pages", { method: "POST", body: { spaceId: space.id, title: "V2 child", parentId: id, body: { representation: "storage", value: "<p>child</p>" } } });
+    const child = await api("/wiki/api/v2/pages", {
+      method: "POST",
+      body: { spaceId: space.id, title: "V2 child", parentId: id, body: { representation: "storage", value: "<p>child</p>" } },
+    });
     expect(child.status).toBe(200);
 
-    const put = (number: number) => api(`/wiki/api/v2/pages/${id}`, { method: "PUT", body: { id, status: "current", title: "V2 page renamed", body: { representation: "storage", value: "<p>v2 again</p>" }, version: { number, message: "rename" } } });
+    const put = (number: number) =>
+      api(`/wiki/api/v2/pages/${id}`, {
+        method: "PUT",
+        body: {
+          id,
+          status: "current",
+          title: "V2 page renamed",
+          body: { representation: "storage", value: "<p>v2 again</p>" },
+          version: { number, message: "rename" },
+        },
+      });
     const ok = await put(2);
     expect(ok.status).toBe(200);
     expect(ok.body).toMatchObject({ title: "V2 page renamed", version: { number: 2, message: "rename" } });
     const stale = await put(2);
     expect(stale.status).toBe(409);
-    expect(stale.body.errors[0]).toMatchObject({ status: 409, code: "CONFLICT", title: "Version must be incremented on update. Current version is: 2" });
+    expect(stale.body.errors[0]).toMatchObject({
+      status: 409,
+      code: "CONFLICT",
+      title: "Version must be incremented on update. Current version is: 2",
+    });
 
     expect((await api(`/wiki/api/v2/pages/${id}`, { method: "DELETE" })).status).toBe(204);
     expect((await api(`/wiki/api/v2/pages/${id}`)).status).toBe(404);
@@ -172,13 +246,21 @@ describe("writes", () => {
 
   it("adds and removes labels", async () => {
     const id = (await api("/wiki/api/v2/pages?limit=3")).body.results[2].id;
-    const added = await api(`/wiki/rest/api/content/${id}/label`, { method: "POST", body: [{ prefix: "global", name: "sandbox-label" }, { prefix: "global", name: "second" }] });
+    const added = await api(`/wiki/rest/api/content/${id}/label`, {
+      method: "POST",
+      body: [
+        { prefix: "global", name: "sandbox-label" },
+        { prefix: "global", name: "second" },
+      ],
+    });
     expect(added.status).toBe(200);
     expect(added.body.results.map((l: any) => l.name)).toEqual(expect.arrayContaining(["sandbox-label", "second"]));
     const search = await api(`/wiki/rest/api/content/search?cql=${encodeURIComponent("label = sandbox-label")}`);
     expect(search.body.results.map((c: any) => c.id)).toEqual([id]);
     expect((await api(`/wiki/api/v2/pages/${id}/labels`)).body.results.map((l: any) => l.name)).toContain("sandbox-label");
-    expect((await api(`/wiki/rest/api/content/${id}/label`, { method: "POST", body: [{ prefix: "global", name: "has space" }] })).status).toBe(400);
+    expect(
+      (await api(`/wiki/rest/api/content/${id}/label`, { method: "POST", body: [{ prefix: "global", name: "has space" }] })).status,
+    ).toBe(400);
     expect((await api(`/wiki/rest/api/content/${id}/label/sandbox-label`, { method: "DELETE" })).status).toBe(204);
     const after = await api(`/wiki/rest/api/content/${id}/label`);
     expect(after.body.results.map((l: any) => l.name)).not.toContain("sandbox-label");
@@ -188,10 +270,25 @@ describe("writes", () => {
   it("adds footer comments and replies", async () => {
     const id = (await api("/wiki/api/v2/pages?limit=5")).body.results[4].id;
     const before = (await allV1(api, sandbox, `/wiki/rest/api/content/${id}/child/comment?depth=all`)).length;
-    const comment = await api("/wiki/rest/api/content", { method: "POST", body: { type: "comment", container: { id, type: "page" }, body: { storage: { value: "<p>Nice page</p>", representation: "storage" } } } });
+    const comment = await api("/wiki/rest/api/content", {
+      method: "POST",
+      body: {
+        type: "comment",
+        container: { id, type: "page" },
+        body: { storage: { value: "<p>Nice page</p>", representation: "storage" } },
+      },
+    });
     expect(comment.status).toBe(200);
     expect(comment.body).toMatchObject({ type: "comment", container: { id }, extensions: { location: "footer" } });
-    const reply = await api("/wiki/rest/api/content", { method: "POST", body: { type: "comment", container: { id, type: "page" }, ancestors: [{ id: comment.body.id }], body: { storage: { value: "<p>Agreed</p>", representation: "storage" } } } });
+    const reply = await api("/wiki/rest/api/content", {
+      method: "POST",
+      body: {
+        type: "comment",
+        container: { id, type: "page" },
+        ancestors: [{ id: comment.body.id }],
+        body: { storage: { value: "<p>Agreed</p>", representation: "storage" } },
+      },
+    });
     expect(reply.status).toBe(200);
     expect(reply.body.ancestors.map((a: any) => a.id)).toEqual([comment.body.id]);
     const all = await allV1(api, sandbox, `/wiki/rest/api/content/${id}/child/comment?depth=all&expand=body.storage`);
@@ -205,14 +302,20 @@ describe("writes", () => {
     expect(replies.body.results.map((c: any) => c.id)).toEqual([reply.body.id]);
     expect((await api(`/wiki/rest/api/content/${comment.body.id}`, { method: "DELETE" })).status).toBe(204);
     expect(await allV1(api, sandbox, `/wiki/rest/api/content/${id}/child/comment?depth=all`)).toHaveLength(before);
-    const missing = await api("/wiki/rest/api/content", { method: "POST", body: { type: "comment", container: { id: "1", type: "page" }, body: { storage: { value: "<p>x</p>", representation: "storage" } } } });
+    const missing = await api("/wiki/rest/api/content", {
+      method: "POST",
+      body: { type: "comment", container: { id: "1", type: "page" }, body: { storage: { value: "<p>x</p>", representation: "storage" } } },
+    });
     expect(missing.status).toBe(404);
   });
 
   it("keeps cursors stable across an insert", async () => {
     const first = await api("/wiki/api/v2/pages?limit=50&sort=title");
     const space = await spaceByKey("HR");
-    await api("/wiki/api/v2/pages", { method: "POST", body: { spaceId: space.id, title: "AAA first by title", body: { representation: "storage", value: "<p>a</p>" } } });
+    await api("/wiki/api/v2/pages", {
+      method: "POST",
+      body: { spaceId: space.id, title: "AAA first by title", body: { representation: "storage", value: "<p>a</p>" } },
+    });
     const rest = await allV2(api, first.body._links.next);
     const ids = [...first.body.results, ...rest].map((p) => p.id);
     expect(new Set(ids).size).toBe(ids.length);
@@ -221,7 +324,10 @@ describe("writes", () => {
 
   it("reset restores the seed", async () => {
     const space = await spaceByKey("HR");
-    await api("/wiki/api/v2/pages", { method: "POST", body: { spaceId: space.id, title: "Temporary", body: { representation: "storage", value: "<p>t</p>" } } });
+    await api("/wiki/api/v2/pages", {
+      method: "POST",
+      body: { spaceId: space.id, title: "Temporary", body: { representation: "storage", value: "<p>t</p>" } },
+    });
     sandbox.reset();
     expect(await allV2(api, "/wiki/api/v2/pages?limit=250")).toHaveLength(200);
   });

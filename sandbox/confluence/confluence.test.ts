@@ -18,11 +18,20 @@ describe("v1 spaces and users", () => {
   it("pages through the spaces with start/limit, following _links.next to the end", async () => {
     const first = await api("/wiki/rest/api/space?limit=1");
     expect(first.status).toBe(200);
-    expect(first.body).toMatchObject({ start: 0, limit: 1, size: 1, _links: { base: `${sandbox.url}/wiki`, context: "/wiki", next: "/rest/api/space?limit=1&start=1" } });
+    expect(first.body).toMatchObject({
+      start: 0,
+      limit: 1,
+      size: 1,
+      _links: { base: `${sandbox.url}/wiki`, context: "/wiki", next: "/rest/api/space?limit=1&start=1" },
+    });
     const spaces = await allV1(api, sandbox, "/wiki/rest/api/space?limit=1");
     expect(spaces.map((s) => s.key)).toEqual(["ENG", "HR", "OPS", "PROD"]);
     for (const s of spaces) {
-      expect(s).toMatchObject({ type: "global", status: "current", _links: { webui: `/spaces/${s.key}`, self: `${sandbox.url}/wiki/rest/api/space/${s.key}` } });
+      expect(s).toMatchObject({
+        type: "global",
+        status: "current",
+        _links: { webui: `/spaces/${s.key}`, self: `${sandbox.url}/wiki/rest/api/space/${s.key}` },
+      });
       expect(typeof s.id).toBe("number");
     }
     const last = await api("/wiki/rest/api/space?start=3&limit=1");
@@ -37,12 +46,21 @@ describe("v1 spaces and users", () => {
     expect(res.body.homepage).toMatchObject({ type: "page", title: "Engineering Home" });
     const missing = await api("/wiki/rest/api/space/NOPE");
     expect(missing.status).toBe(404);
-    expect(missing.body).toEqual({ statusCode: 404, data: { authorized: true, valid: true, errors: [], successful: false }, message: "No space with key : NOPE" });
+    expect(missing.body).toEqual({
+      statusCode: 404,
+      data: { authorized: true, valid: true, errors: [], successful: false },
+      message: "No space with key : NOPE",
+    });
   });
 
   it("knows the current user", async () => {
     const res = await api("/wiki/rest/api/user/current");
-    expect(res.body).toMatchObject({ type: "known", accountId: "5b10ac8d82e05b22cc7d4ef5", displayName: "Demo Admin", accountType: "atlassian" });
+    expect(res.body).toMatchObject({
+      type: "known",
+      accountId: "5b10ac8d82e05b22cc7d4ef5",
+      displayName: "Demo Admin",
+      accountType: "atlassian",
+    });
   });
 
   it("asks for credentials", async () => {
@@ -58,13 +76,15 @@ describe("v1 content", () => {
     const children = await api(`/wiki/rest/api/content/${homeId}/child/page`);
     const section = children.body.results[0];
     const grand = (await api(`/wiki/rest/api/content/${section.id}/child/page?limit=1`)).body.results[0];
-    const res = await api(`/wiki/rest/api/content/${grand.id}?expand=body.storage,body.view,version,space,ancestors,children.page,metadata.labels,history`);
+    const res = await api(
+      `/wiki/rest/api/content/${grand.id}?expand=body.storage,body.view,version,space,ancestors,children.page,metadata.labels,history`,
+    );
     expect(res.status).toBe(200);
     const page = res.body;
     expect(page).toMatchObject({ id: grand.id, type: "page", status: "current", space: { key: "OPS" }, history: { latest: true } });
     expect(page.body.storage.representation).toBe("storage");
     expect(page.body.storage.value).toMatch(/^<h1>/);
-    expect(page.body.view.value).not.toContain("ac:structured-macro ac:name=\"code\"");
+    expect(page.body.view.value).not.toContain('ac:structured-macro ac:name="code"');
     expect(page.version.number).toBeGreaterThanOrEqual(1);
     expect(page.version.by.accountId).toBeTruthy();
     expect(page.ancestors.map((a: any) => a.id)).toEqual([homeId, section.id]);
@@ -184,7 +204,15 @@ describe("CQL search", () => {
   });
 
   it("rejects invalid CQL with a 400 in Confluence's error shape", async () => {
-    for (const bad of ["type =", "foo = bar", 'title ~ "x" order', "(type = page", "type = page and", "space in ENG", 'lastmodified > "yesterday"']) {
+    for (const bad of [
+      "type =",
+      "foo = bar",
+      'title ~ "x" order',
+      "(type = page",
+      "type = page and",
+      "space in ENG",
+      'lastmodified > "yesterday"',
+    ]) {
       const res = await api(cql(bad));
       expect(res.status, bad).toBe(400);
       expect(res.body.statusCode).toBe(400);
@@ -203,7 +231,11 @@ describe("determinism", () => {
       const fetchAll = async (s: Sandbox) => {
         const c = client(s);
         const pages = await allV2(c, "/wiki/api/v2/pages?limit=250&body-format=storage");
-        const search = (await c(cql("text ~ \"rollout\" order by title asc", "&limit=100"))).body.results.map((r: any) => [r.content.id, r.title, r.lastModified]);
+        const search = (await c(cql('text ~ "rollout" order by title asc', "&limit=100"))).body.results.map((r: any) => [
+          r.content.id,
+          r.title,
+          r.lastModified,
+        ]);
         return JSON.stringify({ pages: pages.map((p) => [p.id, p.title, p.parentId, p.version, p.body]), search }).replaceAll(s.url, "");
       };
       const a = await fetchAll(sandbox);

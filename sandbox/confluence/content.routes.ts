@@ -42,10 +42,20 @@ function create(req: SandboxRequest, state: ConfluenceState) {
     const replyTo = parentFrom(body);
     if (replyTo) {
       const parent = state.content.get(replyTo);
-      if (!parent || parent.type !== "comment" || parent.containerId !== container.id) return badRequest(`Cannot reply to comment ${replyTo}: it is not a comment on content ${container.id}`);
+      if (!parent || parent.type !== "comment" || parent.containerId !== container.id)
+        return badRequest(`Cannot reply to comment ${replyTo}: it is not a comment on content ${container.id}`);
     }
     if (!storage) return badRequest("A comment must have a body");
-    const c = createContent(state, { type, title: `Re: ${container.title}`, spaceKey: container.spaceKey, parentId: replyTo ?? null, containerId: container.id, body: storage, status, authorId: accountOf(state) });
+    const c = createContent(state, {
+      type,
+      title: `Re: ${container.title}`,
+      spaceKey: container.spaceKey,
+      parentId: replyTo ?? null,
+      containerId: container.id,
+      body: storage,
+      status,
+      authorId: accountOf(state),
+    });
     return json(presentContent(req, state, c, WRITE_EXPAND));
   }
 
@@ -68,7 +78,16 @@ function create(req: SandboxRequest, state: ConfluenceState) {
     }
     if (status === "current" && titleTaken(state, space.key, title)) return badRequest(TITLE_TAKEN);
   }
-  const c = createContent(state, { type, title, spaceKey: space.key, parentId, containerId: null, body: storage ?? "", status, authorId: accountOf(state) });
+  const c = createContent(state, {
+    type,
+    title,
+    spaceKey: space.key,
+    parentId,
+    containerId: null,
+    body: storage ?? "",
+    status,
+    authorId: accountOf(state),
+  });
   return json(presentContent(req, state, c, WRITE_EXPAND));
 }
 
@@ -88,7 +107,8 @@ function update(req: SandboxRequest, state: ConfluenceState, c: Content) {
   if (c.type !== "comment") {
     title = str(body.title)?.trim() ?? "";
     if (!title) return badRequest("Title cannot be empty");
-    if (c.type === "page" && title.toLowerCase() !== c.title.toLowerCase() && titleTaken(state, c.spaceKey, title, c.id)) return badRequest(TITLE_TAKEN);
+    if (c.type === "page" && title.toLowerCase() !== c.title.toLowerCase() && titleTaken(state, c.spaceKey, title, c.id))
+      return badRequest(TITLE_TAKEN);
   }
   const ancestor = c.type === "page" ? parentFrom(body) : undefined;
   if (ancestor === null) return badRequest("ancestors must be a list of {id}");
@@ -115,7 +135,8 @@ const MOVE_POSITIONS = ["before", "after", "append"];
  */
 function move(req: SandboxRequest, state: ConfluenceState) {
   const { id, position, targetId } = req.params as { id: string; position: string; targetId: string };
-  if (!MOVE_POSITIONS.includes(position)) return badRequest(`Invalid position: ${position}. Position must be one of: before, after, append`);
+  if (!MOVE_POSITIONS.includes(position))
+    return badRequest(`Invalid position: ${position}. Position must be one of: before, after, append`);
   const page = state.content.get(id);
   if (!page || page.type !== "page" || page.status !== "current") return contentNotFound(id);
   const target = state.content.get(targetId);
@@ -205,7 +226,10 @@ export function contentRoutes(router: Router, state: () => ConfluenceState): voi
     if (!c) return contentNotFound(req.params.id!);
     const location = req.query.getAll("location");
     const all = req.query.get("depth") === "all";
-    const items = location.length === 0 ? commentsOf(st, c, all, "any") : commentsOf(st, c, all, "any").filter((x) => location.includes(x.inline ? "inline" : "footer"));
+    const items =
+      location.length === 0
+        ? commentsOf(st, c, all, "any")
+        : commentsOf(st, c, all, "any").filter((x) => location.includes(x.inline ? "inline" : "footer"));
     const expand = parseExpand(req.query);
     return offsetPage(req, items, (x) => presentContent(req, st, x, expand));
   });

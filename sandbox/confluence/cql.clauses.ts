@@ -38,7 +38,12 @@ export const numericId = (c: Content) => Number(c.id);
 
 export const compareKeys = (a: string | number, b: string | number) => (a < b ? -1 : a > b ? 1 : 0);
 
-const wordsOf = (s: string) => s.toLowerCase().replace(/\*/g, "").split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+const wordsOf = (s: string) =>
+  s
+    .toLowerCase()
+    .replace(/\*/g, "")
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
 
 function literal(v: Value, field: string): string {
   if (v.kind === "fn") throw new CqlError(`the function ${v.name}() cannot be used with '${field}'`);
@@ -54,7 +59,14 @@ function userOf(v: Value, ctx: Pick<CqlContext, "currentUserId">): string {
 }
 
 const DURATION = /^([+-]?)(\d+)([yMwdhm])$/;
-const UNIT_MS: Record<string, number> = { y: 365 * 86_400_000, M: 30 * 86_400_000, w: 7 * 86_400_000, d: 86_400_000, h: 3_600_000, m: 60_000 };
+const UNIT_MS: Record<string, number> = {
+  y: 365 * 86_400_000,
+  M: 30 * 86_400_000,
+  w: 7 * 86_400_000,
+  d: 86_400_000,
+  h: 3_600_000,
+  m: 60_000,
+};
 
 /** A date value as [from, to) in epoch ms. */
 function dateRange(v: Value, now: number): [number, number] {
@@ -128,11 +140,20 @@ export function buildClause(field: string, op: string, values: Value[], words: s
       return setOp((c) => c.labels.map((l) => l.name), lower);
     case "id":
     case "content":
-      return setOp((c) => [c.id], (v) => literal(v, field));
+      return setOp(
+        (c) => [c.id],
+        (v) => literal(v, field),
+      );
     case "parent":
-      return setOp((c) => (c.type === "page" && c.parentId ? [c.parentId] : []), (v) => literal(v, field));
+      return setOp(
+        (c) => (c.type === "page" && c.parentId ? [c.parentId] : []),
+        (v) => literal(v, field),
+      );
     case "ancestor":
-      return setOp((c, ctx) => (c.type === "page" ? ancestorsOf(ctx.state, c).map((a) => a.id) : []), (v) => literal(v, field));
+      return setOp(
+        (c, ctx) => (c.type === "page" ? ancestorsOf(ctx.state, c).map((a) => a.id) : []),
+        (v) => literal(v, field),
+      );
     case "creator":
       return setOp((c) => [c.authorId], userOf);
     case "contributor":

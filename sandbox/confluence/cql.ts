@@ -67,9 +67,23 @@ function tokenize(cql: string): Token[] {
   return tokens;
 }
 
-const FIELDS = new Set(["type", "space", "space.key", "title", "text", "label", "ancestor", "parent", "id", "content", "creator", "contributor", "created", "lastmodified"]);
+const FIELDS = new Set([
+  "type",
+  "space",
+  "space.key",
+  "title",
+  "text",
+  "label",
+  "ancestor",
+  "parent",
+  "id",
+  "content",
+  "creator",
+  "contributor",
+  "created",
+  "lastmodified",
+]);
 const ORDER_FIELDS = new Set(["lastmodified", "created", "title", "id", "type", "space"]);
-
 
 class Parser {
   private i = 0;
@@ -204,7 +218,6 @@ class Parser {
   }
 }
 
-
 const parsed = new Map<string, CqlQuery>();
 
 /** Parses CQL (parsed queries are cached: they hold no state); throws CqlError with a reason when it cannot. */
@@ -221,7 +234,9 @@ export function parseCql(cql: string): CqlQuery {
 /** Current pages, blog posts and comments matching the query, in the query's order. */
 export function runCql(query: CqlQuery, ctx: CqlContext): Content[] {
   const hits: { c: Content; keys: (string | number)[] }[] = [];
-  const visible = (c: Content) => c.status === "current" && (c.type !== "comment" || (c.containerId !== null && ctx.state.content.get(c.containerId)?.status === "current"));
+  const visible = (c: Content) =>
+    c.status === "current" &&
+    (c.type !== "comment" || (c.containerId !== null && ctx.state.content.get(c.containerId)?.status === "current"));
   for (const c of ctx.state.ordered) if (visible(c) && query.matches(c, ctx)) hits.push({ c, keys: query.order.map((o) => o.key(c)) });
   const { order } = query;
   hits.sort((a, b) => {

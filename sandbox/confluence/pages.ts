@@ -22,7 +22,13 @@ export function confluencePages(router: Router, state: () => ConfluenceState): v
     if (!space) return notFoundPage(`Space ${req.params.space ?? ""} does not exist.`);
     const home = s.content.get(space.homepageId);
     const link = home?.status === "current" ? `<p><a href="${escapeHtml(`/wiki${webui(s, home)}`)}">${escapeHtml(home.title)}</a></p>` : "";
-    return htmlReply(space.name, facts([["Key", space.key], ["Description", space.description]]) + link);
+    return htmlReply(
+      space.name,
+      facts([
+        ["Key", space.key],
+        ["Description", space.description],
+      ]) + link,
+    );
   });
 }
 
@@ -42,7 +48,37 @@ function contentPage(s: ConfluenceState, id: string) {
   );
 }
 
-const ALLOWED_TAGS = new Set(["p", "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "li", "strong", "em", "b", "i", "u", "s", "sub", "sup", "code", "pre", "br", "hr", "blockquote", "table", "thead", "tbody", "tr", "th", "td"]);
+const ALLOWED_TAGS = new Set([
+  "p",
+  "h1",
+  "h2",
+  "h3",
+  "h4",
+  "h5",
+  "h6",
+  "ul",
+  "ol",
+  "li",
+  "strong",
+  "em",
+  "b",
+  "i",
+  "u",
+  "s",
+  "sub",
+  "sup",
+  "code",
+  "pre",
+  "br",
+  "hr",
+  "blockquote",
+  "table",
+  "thead",
+  "tbody",
+  "tr",
+  "th",
+  "td",
+]);
 
 /**
  * Storage-format XHTML reduced to a fixed set of plain tags without any attribute: scripts and

@@ -42,7 +42,8 @@ export function presentSpace(req: SandboxRequest, state: ConfluenceState, s: Spa
   else expandable.icon = "";
   if (expand.has("description")) {
     const d: Json = {};
-    if (expand.has("description.plain") || !expand.has("description.view")) d.plain = { value: s.description, representation: "plain", embeddedValue: [] };
+    if (expand.has("description.plain") || !expand.has("description.view"))
+      d.plain = { value: s.description, representation: "plain", embeddedValue: [] };
     if (expand.has("description.view")) d.view = { value: `<p>${s.description}</p>`, representation: "view", embeddedValue: [] };
     out.description = d;
   } else {
@@ -84,7 +85,13 @@ export function presentLabel(l: Label): Json {
 
 export function labelList(req: SandboxRequest, c: Content, start: number, limit: number): Json {
   const results = c.labels.slice(start, start + limit).map(presentLabel);
-  const out: Json = { results, start, limit, size: results.length, _links: { self: `${wikiBase(req)}/rest/api/content/${c.id}/label`, base: wikiBase(req), context: "/wiki" } };
+  const out: Json = {
+    results,
+    start,
+    limit,
+    size: results.length,
+    _links: { self: `${wikiBase(req)}/rest/api/content/${c.id}/label`, base: wikiBase(req), context: "/wiki" },
+  };
   if (start + limit < c.labels.length) (out._links as Json).next = `/rest/api/content/${c.id}/label?limit=${limit}&start=${start + limit}`;
   return out;
 }
@@ -106,7 +113,8 @@ export function commentsOf(state: ConfluenceState, c: Content, all: boolean, loc
   for (const id of state.comments.get(c.id) ?? []) {
     const comment = state.content.get(id);
     const where = comment?.inline ? "inline" : "footer";
-    if (comment && comment.status === "current" && (all || comment.parentId === null) && (location === "any" || location === where)) out.push(comment);
+    if (comment && comment.status === "current" && (all || comment.parentId === null) && (location === "any" || location === where))
+      out.push(comment);
   }
   return out;
 }
@@ -131,7 +139,21 @@ function presentBody(c: Content, expand: Set<string>): Json {
   return body;
 }
 
-const CONTENT_EXPANDABLE = ["childTypes", "container", "metadata", "operations", "schedulePublishDate", "children", "restrictions", "history", "ancestors", "body", "version", "descendants", "space"] as const;
+const CONTENT_EXPANDABLE = [
+  "childTypes",
+  "container",
+  "metadata",
+  "operations",
+  "schedulePublishDate",
+  "children",
+  "restrictions",
+  "history",
+  "ancestors",
+  "body",
+  "version",
+  "descendants",
+  "space",
+] as const;
 
 /** What was not expanded, with the path to fetch it where Confluence gives one. */
 function contentExpandable(c: Content, done: Set<string>): Record<string, string> {
@@ -173,26 +195,40 @@ export function presentContent(req: SandboxRequest, state: ConfluenceState, c: C
   if (expand.has("history") && expanded("history")) {
     const history: Json = { latest: true, createdBy: presentUser(req, state, c.authorId), createdDate: c.createdAt };
     if (expand.has("history.lastUpdated")) history.lastUpdated = presentVersion(req, state, c, currentVersion(c));
-    if (expand.has("history.contributors")) history.contributors = { publishers: { users: [...new Set(c.versions.map((v) => v.by))].map((id) => presentUser(req, state, id)), userKeys: [] } };
+    if (expand.has("history.contributors"))
+      history.contributors = {
+        publishers: { users: [...new Set(c.versions.map((v) => v.by))].map((id) => presentUser(req, state, id)), userKeys: [] },
+      };
     history._expandable = { lastUpdated: "", previousVersion: "", contributors: "", nextVersion: "" };
     history._links = { self: `${base}/rest/api/content/${c.id}/history` };
     out.history = history;
   }
   if (expand.has("version") && expanded("version")) out.version = presentVersion(req, state, c, currentVersion(c));
-  if (expand.has("ancestors") && expanded("ancestors")) out.ancestors = ancestorsOf(state, c).map((a) => presentContent(req, state, a, new Set()));
+  if (expand.has("ancestors") && expanded("ancestors"))
+    out.ancestors = ancestorsOf(state, c).map((a) => presentContent(req, state, a, new Set()));
   if (expand.has("container") && expanded("container")) {
     const parent = c.containerId ? state.content.get(c.containerId) : undefined;
     out.container = parent ? presentContent(req, state, parent, new Set()) : space ? presentSpace(req, state, space, new Set()) : {};
   }
   if (expand.has("children") && expanded("children")) {
     const children: Json = {};
-    const childExpandable: Record<string, string> = { attachment: `/rest/api/content/${c.id}/child/attachment`, comment: `/rest/api/content/${c.id}/child/comment`, page: `/rest/api/content/${c.id}/child/page` };
+    const childExpandable: Record<string, string> = {
+      attachment: `/rest/api/content/${c.id}/child/attachment`,
+      comment: `/rest/api/content/${c.id}/child/comment`,
+      page: `/rest/api/content/${c.id}/child/page`,
+    };
     for (const kind of ["page", "comment"] as const) {
       if (!expand.has(`children.${kind}`)) continue;
       const items = kind === "page" ? childPages(state, c) : commentsOf(state, c, false);
       const inner = subExpand(expand, `children.${kind}`);
       const results = items.slice(0, 25).map((x) => presentContent(req, state, x, inner));
-      children[kind] = { results, start: 0, limit: 25, size: results.length, _links: { self: `${base}/rest/api/content/${c.id}/child/${kind}` } };
+      children[kind] = {
+        results,
+        start: 0,
+        limit: 25,
+        size: results.length,
+        _links: { self: `${base}/rest/api/content/${c.id}/child/${kind}` },
+      };
       delete childExpandable[kind];
     }
     children._expandable = childExpandable;
@@ -202,14 +238,33 @@ export function presentContent(req: SandboxRequest, state: ConfluenceState, c: C
   if (expand.has("body") && expanded("body")) out.body = presentBody(c, subExpand(expand, "body"));
   if (expand.has("metadata") && expanded("metadata")) {
     const metadata: Json = {};
-    if (expand.has("metadata.labels")) metadata.labels = { results: c.labels.map(presentLabel), start: 0, limit: 200, size: c.labels.length, _links: { self: `${base}/rest/api/content/${c.id}/label` } };
-    metadata._expandable = { currentuser: "", comments: "", simple: "", properties: "", frontend: "", likes: "", ...(expand.has("metadata.labels") ? {} : { labels: "" }) };
+    if (expand.has("metadata.labels"))
+      metadata.labels = {
+        results: c.labels.map(presentLabel),
+        start: 0,
+        limit: 200,
+        size: c.labels.length,
+        _links: { self: `${base}/rest/api/content/${c.id}/label` },
+      };
+    metadata._expandable = {
+      currentuser: "",
+      comments: "",
+      simple: "",
+      properties: "",
+      frontend: "",
+      likes: "",
+      ...(expand.has("metadata.labels") ? {} : { labels: "" }),
+    };
     out.metadata = metadata;
   }
   if (c.type === "page") out.extensions = { position: c.position };
   if (c.type === "comment") {
     out.extensions = c.inline
-      ? { location: "inline", inlineProperties: { markerRef: c.inline.markerRef, originalSelection: c.inline.selection }, resolution: { status: c.inline.resolution } }
+      ? {
+          location: "inline",
+          inlineProperties: { markerRef: c.inline.markerRef, originalSelection: c.inline.selection },
+          resolution: { status: c.inline.resolution },
+        }
       : { location: "footer", _expandable: { resolution: "" } };
   }
   out.macroRenderedOutput = {};

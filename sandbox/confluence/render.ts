@@ -39,11 +39,16 @@ export function viewHtml(storage: string): string {
       const language = /<ac:parameter ac:name="language">([^<]*)<\/ac:parameter>/.exec(params)?.[1] ?? "text";
       return `<div class="code panel pdl conf-macro output-block" data-hasbody="true" data-macro-name="code"><div class="codeContent panelContent pdl"><pre class="syntaxhighlighter-pre" data-syntaxhighlighter-params="brush: ${escapeXml(language)}; gutter: false; theme: Confluence" data-theme="Confluence">${escapeXml(code)}</pre></div></div>`;
     })
-    .replace(/<ac:structured-macro ac:name="(info|note|warning|tip)"[^>]*>\s*<ac:rich-text-body>([\s\S]*?)<\/ac:rich-text-body>\s*<\/ac:structured-macro>/g,
+    .replace(
+      /<ac:structured-macro ac:name="(info|note|warning|tip)"[^>]*>\s*<ac:rich-text-body>([\s\S]*?)<\/ac:rich-text-body>\s*<\/ac:structured-macro>/g,
       (_, kind: string, inner: string) =>
-        `<div class="confluence-information-macro confluence-information-macro-${kind} conf-macro output-block" data-hasbody="true" data-macro-name="${kind}"><div class="confluence-information-macro-body">${inner}</div></div>`)
-    .replace(/<ac:link><ri:user ri:account-id="([^"]+)"\s*\/><\/ac:link>/g,
-      (_, id: string) => `<a class="confluence-userlink user-mention" data-account-id="${id}" href="/wiki/people/${id}" data-linked-resource-type="userinfo">@${id}</a>`);
+        `<div class="confluence-information-macro confluence-information-macro-${kind} conf-macro output-block" data-hasbody="true" data-macro-name="${kind}"><div class="confluence-information-macro-body">${inner}</div></div>`,
+    )
+    .replace(
+      /<ac:link><ri:user ri:account-id="([^"]+)"\s*\/><\/ac:link>/g,
+      (_, id: string) =>
+        `<a class="confluence-userlink user-mention" data-account-id="${id}" href="/wiki/people/${id}" data-linked-resource-type="userinfo">@${id}</a>`,
+    );
 }
 
 interface AdfNode {
@@ -54,7 +59,9 @@ interface AdfNode {
 }
 
 const textNodes = (html: string): AdfNode[] => {
-  const text = decodeEntities(html.replace(/<[^>]+>/g, "")).replace(/\s+/g, " ").trim();
+  const text = decodeEntities(html.replace(/<[^>]+>/g, ""))
+    .replace(/\s+/g, " ")
+    .trim();
   return text ? [{ type: "text", text }] : [];
 };
 

@@ -39,10 +39,27 @@ describe("Confluence seed", () => {
   });
 
   it("parses the documented CQL forms and rejects broken ones", () => {
-    for (const ok of ['type = page and space in (ENG, OPS) and title ~ "deploy" order by lastmodified desc', 'label = runbook or not label != adr', "ancestor = 1 and parent != 2", 'creator = currentUser() and lastmodified >= now("-7d")', 'created < "2026/01/01 10:00" order by title asc, created desc', "id in (1, 2, 3)", "text !~ \"foo\""]) {
+    for (const ok of [
+      'type = page and space in (ENG, OPS) and title ~ "deploy" order by lastmodified desc',
+      "label = runbook or not label != adr",
+      "ancestor = 1 and parent != 2",
+      'creator = currentUser() and lastmodified >= now("-7d")',
+      'created < "2026/01/01 10:00" order by title asc, created desc',
+      "id in (1, 2, 3)",
+      'text !~ "foo"',
+    ]) {
       expect(() => parseCql(ok), ok).not.toThrow();
     }
-    for (const bad of ["", "type", "type = page and", "type = page or (space = ENG", "order by nothing", 'created > now("-7x")', "text = foo", "creator = someone()"]) {
+    for (const bad of [
+      "",
+      "type",
+      "type = page and",
+      "type = page or (space = ENG",
+      "order by nothing",
+      'created > now("-7x")',
+      "text = foo",
+      "creator = someone()",
+    ]) {
       expect(() => parseCql(bad), bad).toThrow(CqlError);
     }
   });

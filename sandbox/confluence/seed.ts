@@ -31,22 +31,32 @@ const fill = (rng: Rng, template: string, plan: SpacePlan, subject: string): str
 const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
 function paragraph(rng: Rng, subject: string): string {
-  return escapeXml(rng.pick(PARAGRAPHS).replace("{s}", subject).replace("{n}", String(rng.int(3, 400))));
+  return escapeXml(
+    rng
+      .pick(PARAGRAPHS)
+      .replace("{s}", subject)
+      .replace("{n}", String(rng.int(3, 400))),
+  );
 }
 
 /** A storage-format body: headings, paragraphs, a list, sometimes a table, a code macro or an info panel. */
 function storageBody(rng: Rng, title: string, subject: string, users: User[]): string {
   const parts: string[] = [`<h1>${escapeXml(title)}</h1>`, `<p>${paragraph(rng, subject)} ${paragraph(rng, subject)}</p>`];
   if (rng.chance(0.3)) {
-    parts.push(`<ac:structured-macro ac:name="info" ac:schema-version="1" ac:macro-id="${rng.hex(8)}-${rng.hex(4)}-${rng.hex(4)}-${rng.hex(4)}-${rng.hex(12)}"><ac:rich-text-body><p>${paragraph(rng, subject)}</p></ac:rich-text-body></ac:structured-macro>`);
+    parts.push(
+      `<ac:structured-macro ac:name="info" ac:schema-version="1" ac:macro-id="${rng.hex(8)}-${rng.hex(4)}-${rng.hex(4)}-${rng.hex(4)}-${rng.hex(12)}"><ac:rich-text-body><p>${paragraph(rng, subject)}</p></ac:rich-text-body></ac:structured-macro>`,
+    );
   }
   parts.push("<h2>Details</h2>", `<p>${paragraph(rng, subject)}</p>`);
   const bullets = rng.sample(BULLETS, rng.int(2, 5)).map((b) => `<li>${escapeXml(b.replace("{s}", subject))}</li>`);
   parts.push(rng.chance(0.5) ? `<ul>${bullets.join("")}</ul>` : `<ol>${bullets.join("")}</ol>`);
   if (rng.chance(0.35)) {
-    const rows = rng.sample(users, rng.int(2, 4)).map(
-      (u) => `<tr><td>${escapeXml(u.displayName)}</td><td>${rng.pick(["Done", "In progress", "Blocked", "Not started"])}</td><td>${rng.int(1, 13)}</td></tr>`,
-    );
+    const rows = rng
+      .sample(users, rng.int(2, 4))
+      .map(
+        (u) =>
+          `<tr><td>${escapeXml(u.displayName)}</td><td>${rng.pick(["Done", "In progress", "Blocked", "Not started"])}</td><td>${rng.int(1, 13)}</td></tr>`,
+      );
     parts.push("<h2>Owners</h2>", `<table><tbody><tr><th>Owner</th><th>Status</th><th>Estimate</th></tr>${rows.join("")}</tbody></table>`);
   }
   if (rng.chance(0.25)) {
@@ -57,7 +67,8 @@ function storageBody(rng: Rng, title: string, subject: string, users: User[]): s
       `<ac:structured-macro ac:name="code" ac:schema-version="1" ac:macro-id="${rng.hex(8)}-${rng.hex(4)}-${rng.hex(4)}-${rng.hex(4)}-${rng.hex(12)}"><ac:parameter ac:name="language">${snippet.language}</ac:parameter><ac:plain-text-body><![CDATA[${snippet.code.replaceAll("{slug}", slug)}]]></ac:plain-text-body></ac:structured-macro>`,
     );
   }
-  if (rng.chance(0.2)) parts.push(`<p>Contact <ac:link><ri:user ri:account-id="${rng.pick(users).accountId}" /></ac:link> with questions.</p>`);
+  if (rng.chance(0.2))
+    parts.push(`<p>Contact <ac:link><ri:user ri:account-id="${rng.pick(users).accountId}" /></ac:link> with questions.</p>`);
   return parts.join("");
 }
 
@@ -75,7 +86,12 @@ function versionsFrom(rng: Rng, createdAt: number, authorId: string, users: User
   }));
 }
 
-function addContent(ctx: Ctx, type: ContentType, fields: Pick<Content, "title" | "spaceKey" | "parentId" | "containerId" | "body">, createdAt: number): Content {
+function addContent(
+  ctx: Ctx,
+  type: ContentType,
+  fields: Pick<Content, "title" | "spaceKey" | "parentId" | "containerId" | "body">,
+  createdAt: number,
+): Content {
   const { rng, state, users } = ctx;
   state.nextId += rng.int(1, 7);
   const author = rng.pick(users).accountId;
@@ -87,7 +103,10 @@ function addContent(ctx: Ctx, type: ContentType, fields: Pick<Content, "title" |
     ...textFields(fields.title, fields.body),
     createdAt: new Date(createdAt).toISOString(),
     authorId: author,
-    versions: type === "comment" ? [{ number: 1, when: new Date(createdAt).toISOString(), by: author, message: "", minorEdit: false }] : versionsFrom(rng, createdAt, author, users),
+    versions:
+      type === "comment"
+        ? [{ number: 1, when: new Date(createdAt).toISOString(), by: author, message: "", minorEdit: false }]
+        : versionsFrom(rng, createdAt, author, users),
     labels: [],
     ...fields,
   });
@@ -110,7 +129,12 @@ function seedSpace(ctx: Ctx, plan: SpacePlan, index: number, pageBudget: number)
   const homeTitle = unique(`${plan.name} Home`);
   const homeCreated = seedDate(rng, 720).getTime() - 300 * 86_400_000;
   const homeBody = `<h1>Welcome to ${escapeXml(plan.name)}</h1><p>${escapeXml(plan.description)}</p><h2>Sections</h2><ul>${plan.sections.map((s) => `<li><ac:link><ri:page ri:content-title="${escapeXml(s.title)}" /></ac:link></li>`).join("")}</ul>`;
-  const home = addContent(ctx, "page", { title: homeTitle, spaceKey: plan.key, parentId: null, containerId: null, body: homeBody }, homeCreated);
+  const home = addContent(
+    ctx,
+    "page",
+    { title: homeTitle, spaceKey: plan.key, parentId: null, containerId: null, body: homeBody },
+    homeCreated,
+  );
   const space: Space = {
     id: 98_304 + (index + 1) * 32_769,
     key: plan.key,
@@ -129,7 +153,12 @@ function seedSpace(ctx: Ctx, plan: SpacePlan, index: number, pageBudget: number)
   plan.sections.forEach((section, i) => {
     const title = unique(section.title);
     const body = `<h1>${escapeXml(section.title)}</h1><p>Everything about ${escapeXml(section.title.toLowerCase())} in ${escapeXml(plan.name)}.</p>`;
-    const page = addContent(ctx, "page", { title, spaceKey: plan.key, parentId: home.id, containerId: null, body }, childDate(rng, home.createdAt));
+    const page = addContent(
+      ctx,
+      "page",
+      { title, spaceKey: plan.key, parentId: home.id, containerId: null, body },
+      childDate(rng, home.createdAt),
+    );
     page.labels.push(makeLabel(state, section.label));
     nodes.push({ page, depth: 2, section: i });
   });
@@ -144,14 +173,24 @@ function seedSpace(ctx: Ctx, plan: SpacePlan, index: number, pageBudget: number)
       candidate = capitalise(fill(rng, rng.pick(section.templates), plan, subject));
     }
     const title = unique(candidate);
-    const page = addContent(ctx, "page", { title, spaceKey: plan.key, parentId: parent.page.id, containerId: null, body: storageBody(rng, title, subject, users) }, childDate(rng, parent.page.createdAt));
+    const page = addContent(
+      ctx,
+      "page",
+      { title, spaceKey: plan.key, parentId: parent.page.id, containerId: null, body: storageBody(rng, title, subject, users) },
+      childDate(rng, parent.page.createdAt),
+    );
     for (const name of new Set([section.label, ...rng.sample(plan.labels, rng.int(0, 2))])) page.labels.push(makeLabel(state, name));
     nodes.push({ page, depth: parent.depth + 1, section: parent.section });
   }
   for (let b = 0; b < 2; b++) {
     const subject = rng.pick(plan.subjects);
     const title = unique(capitalise(fill(rng, BLOG_TITLES[(index + b) % BLOG_TITLES.length]!, plan, subject)));
-    const post = addContent(ctx, "blogpost", { title, spaceKey: plan.key, parentId: null, containerId: null, body: storageBody(rng, title, subject, users) }, seedDate(rng, 60).getTime());
+    const post = addContent(
+      ctx,
+      "blogpost",
+      { title, spaceKey: plan.key, parentId: null, containerId: null, body: storageBody(rng, title, subject, users) },
+      seedDate(rng, 60).getTime(),
+    );
     post.labels.push(makeLabel(state, "announcement"));
   }
 }
@@ -166,13 +205,28 @@ function seedComments(ctx: Ctx): void {
       const reply: boolean = previous !== null && rng.chance(0.3);
       const body = `<p>${escapeXml(rng.pick(COMMENTS))}</p>`;
       const when = childDate(rng, previous?.createdAt ?? target.versions[target.versions.length - 1]!.when);
-      previous = addContent(ctx, "comment", { title: `Re: ${target.title}`, spaceKey: target.spaceKey, parentId: reply && previous ? previous.id : null, containerId: target.id, body }, when);
+      previous = addContent(
+        ctx,
+        "comment",
+        {
+          title: `Re: ${target.title}`,
+          spaceKey: target.spaceKey,
+          parentId: reply && previous ? previous.id : null,
+          containerId: target.id,
+          body,
+        },
+        when,
+      );
     }
   }
 }
 
 export function seedConfluence(rng: Rng): ConfluenceState {
-  const users = USERS.map((u) => (u.accountId === DEFAULT_CREDENTIALS.atlassian.accountId ? { ...u, displayName: DEFAULT_CREDENTIALS.atlassian.displayName, email: DEFAULT_CREDENTIALS.atlassian.email } : u));
+  const users = USERS.map((u) =>
+    u.accountId === DEFAULT_CREDENTIALS.atlassian.accountId
+      ? { ...u, displayName: DEFAULT_CREDENTIALS.atlassian.displayName, email: DEFAULT_CREDENTIALS.atlassian.email }
+      : u,
+  );
   const state: ConfluenceState = {
     users,
     userById: new Map(users.map((u) => [u.accountId, u])),

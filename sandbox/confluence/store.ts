@@ -73,7 +73,9 @@ export function createContent(state: ConfluenceState, input: NewContent): Conten
     ...textFields(input.title, input.body),
     createdAt: when,
     authorId: input.authorId,
-    versions: [{ number: 1, when, by: input.authorId, message: input.message ?? "", minorEdit: false, title: input.title, body: input.body }],
+    versions: [
+      { number: 1, when, by: input.authorId, message: input.message ?? "", minorEdit: false, title: input.title, body: input.body },
+    ],
     labels: [],
   });
 }
@@ -186,7 +188,11 @@ export function purgeContent(state: ConfluenceState, c: Content): void {
   state.children.delete(c.id);
   if (c.type === "comment" && c.containerId) {
     const list = state.comments.get(c.containerId);
-    if (list) state.comments.set(c.containerId, list.filter((id) => !ids.has(id)));
+    if (list)
+      state.comments.set(
+        c.containerId,
+        list.filter((id) => !ids.has(id)),
+      );
   }
   state.ordered = state.ordered.filter((x) => !ids.has(x.id));
 }

@@ -10,13 +10,20 @@ export const DEFAULT_LIMIT = 25;
 export const MAX_LIMIT = 250;
 
 /** `{results,start,limit,size,_links}` for items[start, start+limit), `next` relative to /wiki. */
-export function offsetPage<T>(req: SandboxRequest, items: readonly T[], present: (item: T) => unknown, extra: Record<string, unknown> = {}, maxLimit = MAX_LIMIT): Reply {
+export function offsetPage<T>(
+  req: SandboxRequest,
+  items: readonly T[],
+  present: (item: T) => unknown,
+  extra: Record<string, unknown> = {},
+  maxLimit = MAX_LIMIT,
+): Reply {
   const start = intParam(req.query, "start", 0, 0);
   const limit = intParam(req.query, "limit", DEFAULT_LIMIT, 0, maxLimit);
   const slice = items.slice(start, start + limit);
   const path = req.path.replace(/^\/wiki/, "").replace(/\/$/, "");
   const links: Record<string, string> = { base: wikiBase(req), context: "/wiki" };
-  if (start + limit < items.length && limit > 0) links.next = withQuery(path, req.query, { limit: String(limit), start: String(start + limit) });
+  if (start + limit < items.length && limit > 0)
+    links.next = withQuery(path, req.query, { limit: String(limit), start: String(start + limit) });
   if (start > 0) links.prev = withQuery(path, req.query, { limit: String(limit), start: String(Math.max(0, start - limit)) });
   links.self = `${wikiBase(req)}${withQuery(path, req.query, {})}`;
   return json({ results: slice.map(present), start, limit, size: slice.length, ...extra, _links: links });

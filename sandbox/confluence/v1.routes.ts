@@ -49,8 +49,14 @@ function searchPage(req: SandboxRequest, state: ConfluenceState, present: (c: Co
   const path = req.path.replace(/^\/wiki/, "");
   const links: Record<string, string> = { base: wikiBase(req), context: "/wiki" };
   const last = slice[slice.length - 1];
-  if (start + limit < all.length && last) links.next = withQuery(path, req.query, { start: null, limit: String(limit), cursor: encodeCursor(start + limit, last.id) });
-  if (start > 0) links.prev = withQuery(path, req.query, { start: null, limit: String(limit), cursor: encodeCursor(Math.max(0, start - limit), "prev") });
+  if (start + limit < all.length && last)
+    links.next = withQuery(path, req.query, { start: null, limit: String(limit), cursor: encodeCursor(start + limit, last.id) });
+  if (start > 0)
+    links.prev = withQuery(path, req.query, {
+      start: null,
+      limit: String(limit),
+      cursor: encodeCursor(Math.max(0, start - limit), "prev"),
+    });
   links.self = `${wikiBase(req)}${withQuery(path, req.query, {})}`;
   return json({
     results: slice.map((c) => present(c, query)),
@@ -85,10 +91,16 @@ function searchResult(req: SandboxRequest, state: ConfluenceState, c: Content, q
 export function v1Routes(router: Router, state: () => ConfluenceState): void {
   router.get("/wiki/rest/api/space", (req) => {
     const st = state();
-    const keys = req.query.getAll("spaceKey").flatMap((k) => k.split(",")).map((k) => k.trim().toUpperCase()).filter(Boolean);
+    const keys = req.query
+      .getAll("spaceKey")
+      .flatMap((k) => k.split(","))
+      .map((k) => k.trim().toUpperCase())
+      .filter(Boolean);
     const type = req.query.get("type");
     const status = req.query.get("status");
-    const spaces = st.spaces.filter((s) => (keys.length === 0 || keys.includes(s.key)) && (!type || type === "global") && (!status || status === "current"));
+    const spaces = st.spaces.filter(
+      (s) => (keys.length === 0 || keys.includes(s.key)) && (!type || type === "global") && (!status || status === "current"),
+    );
     const expand = parseExpand(req.query);
     return offsetPage(req, spaces, (s) => presentSpace(req, st, s, expand));
   });
@@ -107,7 +119,9 @@ export function v1Routes(router: Router, state: () => ConfluenceState): void {
     const type = req.params.type!;
     const depth = req.query.get("depth");
     const roots = new Set(st.rootPages.get(space.key) ?? []);
-    const items = st.ordered.filter((c) => c.spaceKey === space.key && c.type === type && c.status === "current" && (depth !== "root" || roots.has(c.id)));
+    const items = st.ordered.filter(
+      (c) => c.spaceKey === space.key && c.type === type && c.status === "current" && (depth !== "root" || roots.has(c.id)),
+    );
     const expand = parseExpand(req.query);
     return offsetPage(req, items, (c) => presentContent(req, st, c, expand));
   });
@@ -151,12 +165,14 @@ export function v1Routes(router: Router, state: () => ConfluenceState): void {
       const name = isRecord(item) ? str(item.name)?.trim().toLowerCase() : undefined;
       const prefix = (isRecord(item) ? str(item.prefix) : undefined) ?? "global";
       if (!name) return badRequest("A label must have a name");
-      if (/\s/.test(name) || /[:;,.?&[\]()#^*@!]/.test(name)) return badRequest(`Label '${name}' contains invalid characters: labels cannot contain spaces or any of :;,.?&[]()#^*@!`);
+      if (/\s/.test(name) || /[:;,.?&[\]()#^*@!]/.test(name))
+        return badRequest(`Label '${name}' contains invalid characters: labels cannot contain spaces or any of :;,.?&[]()#^*@!`);
       if (name.length > 255) return badRequest("Labels cannot be longer than 255 characters");
       if (!["global", "my", "team"].includes(prefix)) return badRequest(`Invalid label prefix: ${prefix}`);
       wanted.push({ prefix, name });
     }
-    for (const w of wanted) if (!c.labels.some((l) => l.name === w.name && l.prefix === w.prefix)) c.labels.push(makeLabel(st, w.name, w.prefix));
+    for (const w of wanted)
+      if (!c.labels.some((l) => l.name === w.name && l.prefix === w.prefix)) c.labels.push(makeLabel(st, w.name, w.prefix));
     return json(labelList(req, c, 0, 200));
   });
 

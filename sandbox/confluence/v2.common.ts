@@ -14,14 +14,21 @@ const ERROR_TITLES: Record<number, string> = { 400: "Bad Request", 404: "Not Fou
 
 /** v2 errors are `{errors:[{status,code,title,detail}]}`, unlike v1's `{statusCode,data,message}`. */
 export function v2Error(status: number, title?: string, detail: string | null = null): Reply {
-  return json({ errors: [{ status, code: ERROR_CODES[status] ?? "ERROR", title: title ?? ERROR_TITLES[status] ?? "Error", detail }] }, status);
+  return json(
+    { errors: [{ status, code: ERROR_CODES[status] ?? "ERROR", title: title ?? ERROR_TITLES[status] ?? "Error", detail }] },
+    status,
+  );
 }
 
 export const notFound = () => v2Error(404, "Not Found", null);
 
 /** Comma-separated or repeated list parameters. */
 export const listParam = (query: URLSearchParams, name: string): string[] =>
-  query.getAll(name).flatMap((v) => v.split(",")).map((v) => v.trim()).filter(Boolean);
+  query
+    .getAll(name)
+    .flatMap((v) => v.split(","))
+    .map((v) => v.trim())
+    .filter(Boolean);
 
 /**
  * One cursor page of `items`. The cursor holds the offset reached and the last id returned: when the
@@ -69,14 +76,36 @@ export function bodyOf(c: Content, format: string | null): Json {
   return { [format]: { representation: format, value } };
 }
 
-export const presentVersionV2 = (v: VersionInfo): Json => ({ createdAt: v.when, message: v.message, number: v.number, minorEdit: v.minorEdit, authorId: v.by });
+export const presentVersionV2 = (v: VersionInfo): Json => ({
+  createdAt: v.when,
+  message: v.message,
+  number: v.number,
+  minorEdit: v.minorEdit,
+  authorId: v.by,
+});
 
 export function presentPageV2(state: ConfluenceState, c: Content, format: string | null): Json {
   const spaceId = String(state.spaceByKey.get(c.spaceKey)?.id ?? "");
   const version = presentVersionV2(currentVersion(c));
   const body = bodyOf(c, format);
-  const links = { editui: editui(c.id), webui: webui(state, c), edituiv2: `/spaces/${c.spaceKey}/pages/edit-v2/${c.id}`, tinyui: tinyui(c.id) };
-  if (c.type !== "page") return { id: c.id, status: c.status, title: c.title, spaceId, authorId: c.authorId, createdAt: c.createdAt, version, body, _links: links };
+  const links = {
+    editui: editui(c.id),
+    webui: webui(state, c),
+    edituiv2: `/spaces/${c.spaceKey}/pages/edit-v2/${c.id}`,
+    tinyui: tinyui(c.id),
+  };
+  if (c.type !== "page")
+    return {
+      id: c.id,
+      status: c.status,
+      title: c.title,
+      spaceId,
+      authorId: c.authorId,
+      createdAt: c.createdAt,
+      version,
+      body,
+      _links: links,
+    };
   return {
     id: c.id,
     status: c.status,
@@ -105,7 +134,12 @@ export function presentCommentV2(state: ConfluenceState, c: Content, format: str
     ...(c.parentId ? { parentCommentId: c.parentId } : {}),
     version: presentVersionV2(currentVersion(c)),
     body: bodyOf(c, format),
-    ...(c.inline ? { resolutionStatus: c.inline.resolution, properties: { inlineMarkerRef: c.inline.markerRef, inlineOriginalSelection: c.inline.selection } } : {}),
+    ...(c.inline
+      ? {
+          resolutionStatus: c.inline.resolution,
+          properties: { inlineMarkerRef: c.inline.markerRef, inlineOriginalSelection: c.inline.selection },
+        }
+      : {}),
     _links: { webui: webui(state, c) },
   };
 }
@@ -120,7 +154,14 @@ export function presentSpaceV2(s: Space, descriptionFormat: string | null): Json
     authorId: s.authorId,
     createdAt: s.createdAt,
     homepageId: s.homepageId,
-    description: descriptionFormat ? { [descriptionFormat]: { representation: descriptionFormat, value: descriptionFormat === "view" ? `<p>${s.description}</p>` : s.description } } : null,
+    description: descriptionFormat
+      ? {
+          [descriptionFormat]: {
+            representation: descriptionFormat,
+            value: descriptionFormat === "view" ? `<p>${s.description}</p>` : s.description,
+          },
+        }
+      : null,
     icon: null,
     _links: { webui: `/spaces/${s.key}` },
   };
@@ -131,7 +172,8 @@ export function storageFromV2(body: unknown): string | { error: string } | undef
   if (body === undefined) return undefined;
   if (typeof body !== "object" || body === null) return { error: "body must be {representation, value}" };
   const { representation, value } = body as { representation?: unknown; value?: unknown };
-  if (representation !== "storage") return { error: `Unsupported body representation '${String(representation)}': the sandbox accepts storage` };
+  if (representation !== "storage")
+    return { error: `Unsupported body representation '${String(representation)}': the sandbox accepts storage` };
   if (typeof value !== "string") return { error: "body.value must be a string" };
   return value;
 }

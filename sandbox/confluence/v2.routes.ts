@@ -4,7 +4,20 @@ import { childPages, commentsOf } from "./presenters";
 import { createContent, isSelfOrDescendant, movePage, purgeContent, titleTaken, trashContent, updateContent } from "./store";
 import type { ConfluenceState, Content } from "./types";
 import { ancestorsOf, contentAt, currentVersion, lastModified } from "./types";
-import { BODY_FORMATS_LIST, BODY_FORMATS_SINGLE, bodyFormat, cursorPage, listParam, notFound, presentCommentV2, presentPageV2, presentSpaceV2, presentVersionV2, storageFromV2, v2Error } from "./v2.common";
+import {
+  BODY_FORMATS_LIST,
+  BODY_FORMATS_SINGLE,
+  bodyFormat,
+  cursorPage,
+  listParam,
+  notFound,
+  presentCommentV2,
+  presentPageV2,
+  presentSpaceV2,
+  presentVersionV2,
+  storageFromV2,
+  v2Error,
+} from "./v2.common";
 
 /** v2 spaces, pages (CRUD, children, ancestors, labels, versions, footer comments) and blog posts. */
 
@@ -21,7 +34,12 @@ const SORTS: Record<string, (a: Content, b: Content) => number> = {
 };
 
 /** Filters shared by /pages, /spaces/{id}/pages and /blogposts; null when the sort is unknown. */
-function listContent(req: SandboxRequest, state: ConfluenceState, type: "page" | "blogpost", spaceKeys: string[] | null): Content[] | Reply {
+function listContent(
+  req: SandboxRequest,
+  state: ConfluenceState,
+  type: "page" | "blogpost",
+  spaceKeys: string[] | null,
+): Content[] | Reply {
   const ids = new Set(listParam(req.query, "id"));
   const statuses = listParam(req.query, "status");
   const wanted = statuses.length > 0 ? statuses : ["current"];
@@ -74,8 +92,18 @@ function createPage(req: SandboxRequest, state: ConfluenceState): Reply {
     if (parent.spaceKey !== space.key) return v2Error(400, "The parent page must be in the same space");
     parentId = parent.id;
   }
-  if (status === "current" && titleTaken(state, space.key, title)) return v2Error(400, "A page with this title already exists", `A page already exists with the same TITLE in this space`);
-  const page = createContent(state, { type: "page", title, spaceKey: space.key, parentId, containerId: null, body: body ?? "", status, authorId: state.currentUserId });
+  if (status === "current" && titleTaken(state, space.key, title))
+    return v2Error(400, "A page with this title already exists", `A page already exists with the same TITLE in this space`);
+  const page = createContent(state, {
+    type: "page",
+    title,
+    spaceKey: space.key,
+    parentId,
+    containerId: null,
+    body: body ?? "",
+    status,
+    authorId: state.currentUserId,
+  });
   return json(presentPageV2(state, page, "storage"));
 }
 
@@ -93,10 +121,12 @@ function updatePage(req: SandboxRequest, state: ConfluenceState, page: Content):
   if (b.body === undefined) return v2Error(400, "body is required");
   const body = storageFromV2(b.body);
   if (typeof body === "object") return v2Error(400, body.error);
-  if (title.toLowerCase() !== page.title.toLowerCase() && titleTaken(state, page.spaceKey, title, page.id)) return v2Error(400, "A page with this title already exists");
+  if (title.toLowerCase() !== page.title.toLowerCase() && titleTaken(state, page.spaceKey, title, page.id))
+    return v2Error(400, "A page with this title already exists");
   if (b.parentId !== undefined && b.parentId !== null && String(b.parentId) !== page.parentId) {
     const parent = state.content.get(String(b.parentId));
-    if (!parent || parent.type !== "page" || parent.status === "trashed" || parent.spaceKey !== page.spaceKey) return v2Error(400, `Invalid parentId: ${String(b.parentId)}`);
+    if (!parent || parent.type !== "page" || parent.status === "trashed" || parent.spaceKey !== page.spaceKey)
+      return v2Error(400, `Invalid parentId: ${String(b.parentId)}`);
     if (isSelfOrDescendant(state, page, parent)) return v2Error(400, "A page cannot be moved under itself or one of its descendants");
     movePage(state, page, parent.id);
   }
@@ -115,9 +145,19 @@ export function v2Routes(router: Router, state: () => ConfluenceState): void {
     const status = req.query.get("status");
     const spaces = [...st.spaces]
       .sort((a, b) => a.id - b.id)
-      .filter((s) => (keys.length === 0 || keys.includes(s.key)) && (ids.length === 0 || ids.includes(String(s.id))) && (!type || type === "global") && (!status || status === "current"));
+      .filter(
+        (s) =>
+          (keys.length === 0 || keys.includes(s.key)) &&
+          (ids.length === 0 || ids.includes(String(s.id))) &&
+          (!type || type === "global") &&
+          (!status || status === "current"),
+      );
     const format = req.query.get("description-format");
-    return cursorPage(req, spaces.map((s) => ({ id: String(s.id), s })), (x) => presentSpaceV2(x.s, format));
+    return cursorPage(
+      req,
+      spaces.map((s) => ({ id: String(s.id), s })),
+      (x) => presentSpaceV2(x.s, format),
+    );
   });
 
   router.get(`${V2}/spaces/:id`, (req) => {
@@ -135,7 +175,10 @@ export function v2Routes(router: Router, state: () => ConfluenceState): void {
     return Array.isArray(items) ? cursorPage(req, items, (c) => presentPageV2(st, c, format)) : items;
   });
 
-  for (const [path, type] of [["pages", "page"], ["blogposts", "blogpost"]] as const) {
+  for (const [path, type] of [
+    ["pages", "page"],
+    ["blogposts", "blogpost"],
+  ] as const) {
     router.get(`${V2}/${path}`, (req) => {
       const st = state();
       const format = bodyFormat(req, BODY_FORMATS_LIST);
@@ -211,7 +254,13 @@ export function v2Routes(router: Router, state: () => ConfluenceState): void {
     const page = getVisible(req, st, req.params.id!, "page");
     if (!page) return notFound();
     const spaceId = String(st.spaceByKey.get(page.spaceKey)?.id ?? "");
-    return cursorPage(req, childPages(st, page), (c) => ({ id: c.id, status: c.status, title: c.title, spaceId, childPosition: c.position }));
+    return cursorPage(req, childPages(st, page), (c) => ({
+      id: c.id,
+      status: c.status,
+      title: c.title,
+      spaceId,
+      childPosition: c.position,
+    }));
   });
 
   router.get(`${V2}/pages/:id/direct-children`, (req) => {
@@ -219,7 +268,14 @@ export function v2Routes(router: Router, state: () => ConfluenceState): void {
     const page = getVisible(req, st, req.params.id!, "page");
     if (!page) return notFound();
     const spaceId = String(st.spaceByKey.get(page.spaceKey)?.id ?? "");
-    return cursorPage(req, childPages(st, page), (c) => ({ id: c.id, status: c.status, title: c.title, type: "page", spaceId, childPosition: c.position }));
+    return cursorPage(req, childPages(st, page), (c) => ({
+      id: c.id,
+      status: c.status,
+      title: c.title,
+      type: "page",
+      spaceId,
+      childPosition: c.position,
+    }));
   });
 
   // Descendant pages to `depth` levels (1-5, default 5), each level's pages in tree order under their parents.
@@ -236,7 +292,15 @@ export function v2Routes(router: Router, state: () => ConfluenceState): void {
       }
     };
     walk(page, 1);
-    return cursorPage(req, out, (x) => ({ id: x.c.id, status: x.c.status, title: x.c.title, type: "page", parentId: x.c.parentId, depth: x.depth, childPosition: x.c.position }));
+    return cursorPage(req, out, (x) => ({
+      id: x.c.id,
+      status: x.c.status,
+      title: x.c.title,
+      type: "page",
+      parentId: x.c.parentId,
+      depth: x.depth,
+      childPosition: x.c.position,
+    }));
   });
 
   router.get(`${V2}/pages/:id/ancestors`, (req) => {

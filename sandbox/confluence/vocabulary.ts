@@ -27,21 +27,62 @@ export interface SpacePlan {
 }
 
 const ENG_SUBJECTS = [
-  "billing service", "search indexer", "auth gateway", "notification worker", "payments API", "data pipeline",
-  "mobile app", "web client", "reporting jobs", "feature flag service", "CI pipeline", "GraphQL gateway",
-  "event bus", "image resizer", "webhook dispatcher", "session store",
+  "billing service",
+  "search indexer",
+  "auth gateway",
+  "notification worker",
+  "payments API",
+  "data pipeline",
+  "mobile app",
+  "web client",
+  "reporting jobs",
+  "feature flag service",
+  "CI pipeline",
+  "GraphQL gateway",
+  "event bus",
+  "image resizer",
+  "webhook dispatcher",
+  "session store",
 ];
 const OPS_SUBJECTS = [
-  "Kubernetes cluster", "PostgreSQL cluster", "Redis cache", "Kafka brokers", "CDN", "load balancers", "VPN",
-  "DNS zones", "backup vault", "log pipeline", "metrics stack", "edge proxies", "object storage", "secrets manager",
+  "Kubernetes cluster",
+  "PostgreSQL cluster",
+  "Redis cache",
+  "Kafka brokers",
+  "CDN",
+  "load balancers",
+  "VPN",
+  "DNS zones",
+  "backup vault",
+  "log pipeline",
+  "metrics stack",
+  "edge proxies",
+  "object storage",
+  "secrets manager",
 ];
 const PROD_SUBJECTS = [
-  "bulk export", "dark mode", "SSO onboarding", "usage analytics", "team workspaces", "mobile offline mode",
-  "smart notifications", "audit log", "billing portal", "public API v3", "custom fields", "AI summaries",
+  "bulk export",
+  "dark mode",
+  "SSO onboarding",
+  "usage analytics",
+  "team workspaces",
+  "mobile offline mode",
+  "smart notifications",
+  "audit log",
+  "billing portal",
+  "public API v3",
+  "custom fields",
+  "AI summaries",
 ];
 const HR_SUBJECTS = [
-  "software engineers", "product managers", "designers", "support specialists", "SREs", "data analysts",
-  "engineering managers", "sales engineers",
+  "software engineers",
+  "product managers",
+  "designers",
+  "support specialists",
+  "SREs",
+  "data analysts",
+  "engineering managers",
+  "sales engineers",
 ];
 
 export const SPACE_PLANS: SpacePlan[] = [
@@ -52,11 +93,46 @@ export const SPACE_PLANS: SpacePlan[] = [
     subjects: ENG_SUBJECTS,
     labels: ["backend", "frontend", "api", "kubernetes", "postgres", "security", "performance"],
     sections: [
-      { title: "Architecture", label: "architecture", templates: ["Architecture overview: {s}", "Data model of the {s}", "Sequence diagrams for the {s}", "Scaling the {s}"] },
-      { title: "How-to guides", label: "how-to", templates: ["How to deploy the {s}", "How to debug the {s} locally", "Local development setup for the {s}", "How to rotate credentials for the {s}"] },
-      { title: "Decision records", label: "adr", templates: ["ADR-{n}: Split the {s}", "ADR-{n}: Cache reads in the {s}", "ADR-{n}: Retire the legacy {s}", "ADR-{n}: Queue writes to the {s}"] },
-      { title: "API reference", label: "api-reference", templates: ["{s} API reference", "{s} error codes", "{s} webhooks", "{s} rate limits"] },
-      { title: "Team rituals", label: "process", templates: ["Sprint {n} retrospective", "Code review guidelines for the {s}", "Tech debt register: {s}", "Sprint {n} planning notes"] },
+      {
+        title: "Architecture",
+        label: "architecture",
+        templates: ["Architecture overview: {s}", "Data model of the {s}", "Sequence diagrams for the {s}", "Scaling the {s}"],
+      },
+      {
+        title: "How-to guides",
+        label: "how-to",
+        templates: [
+          "How to deploy the {s}",
+          "How to debug the {s} locally",
+          "Local development setup for the {s}",
+          "How to rotate credentials for the {s}",
+        ],
+      },
+      {
+        title: "Decision records",
+        label: "adr",
+        templates: [
+          "ADR-{n}: Split the {s}",
+          "ADR-{n}: Cache reads in the {s}",
+          "ADR-{n}: Retire the legacy {s}",
+          "ADR-{n}: Queue writes to the {s}",
+        ],
+      },
+      {
+        title: "API reference",
+        label: "api-reference",
+        templates: ["{s} API reference", "{s} error codes", "{s} webhooks", "{s} rate limits"],
+      },
+      {
+        title: "Team rituals",
+        label: "process",
+        templates: [
+          "Sprint {n} retrospective",
+          "Code review guidelines for the {s}",
+          "Tech debt register: {s}",
+          "Sprint {n} planning notes",
+        ],
+      },
     ],
   },
   {
@@ -66,11 +142,27 @@ export const SPACE_PLANS: SpacePlan[] = [
     subjects: OPS_SUBJECTS,
     labels: ["on-call", "infrastructure", "monitoring", "aws", "sev1", "sev2", "capacity"],
     sections: [
-      { title: "Runbooks", label: "runbook", templates: ["Runbook: {s} failover", "Runbook: restart the {s}", "Runbook: {s} disk full", "Runbook: {s} certificate renewal"] },
-      { title: "Incident reviews", label: "postmortem", templates: ["Postmortem {d}: {s} outage", "Postmortem {d}: degraded {s}", "Incident timeline {d}: {s}"] },
+      {
+        title: "Runbooks",
+        label: "runbook",
+        templates: ["Runbook: {s} failover", "Runbook: restart the {s}", "Runbook: {s} disk full", "Runbook: {s} certificate renewal"],
+      },
+      {
+        title: "Incident reviews",
+        label: "postmortem",
+        templates: ["Postmortem {d}: {s} outage", "Postmortem {d}: degraded {s}", "Incident timeline {d}: {s}"],
+      },
       { title: "Monitoring", label: "monitoring", templates: ["Dashboards for the {s}", "Alert catalogue: {s}", "SLOs for the {s}"] },
-      { title: "Change management", label: "change", templates: ["Change request {n}: upgrade the {s}", "Maintenance window {d}: {s}", "Rollback plan: {s}"] },
-      { title: "Infrastructure", label: "infrastructure", templates: ["Capacity planning for the {s}", "Backup and restore: {s}", "Cost review: {s}", "Network layout of the {s}"] },
+      {
+        title: "Change management",
+        label: "change",
+        templates: ["Change request {n}: upgrade the {s}", "Maintenance window {d}: {s}", "Rollback plan: {s}"],
+      },
+      {
+        title: "Infrastructure",
+        label: "infrastructure",
+        templates: ["Capacity planning for the {s}", "Backup and restore: {s}", "Cost review: {s}", "Network layout of the {s}"],
+      },
     ],
   },
   {
@@ -81,8 +173,16 @@ export const SPACE_PLANS: SpacePlan[] = [
     labels: ["roadmap", "customer", "q1", "q2", "experiment", "enterprise", "growth"],
     sections: [
       { title: "Roadmap", label: "roadmap", templates: ["Roadmap {q}: {s}", "Themes for {q}", "Bets for {q}: {s}"] },
-      { title: "Product requirements", label: "prd", templates: ["PRD: {s}", "Feature brief: {s}", "Acceptance criteria: {s}", "Open questions: {s}"] },
-      { title: "Research", label: "research", templates: ["Customer interviews: {s}", "Survey results: {s}", "Experiment results: {s}", "Usability test {n}: {s}"] },
+      {
+        title: "Product requirements",
+        label: "prd",
+        templates: ["PRD: {s}", "Feature brief: {s}", "Acceptance criteria: {s}", "Open questions: {s}"],
+      },
+      {
+        title: "Research",
+        label: "research",
+        templates: ["Customer interviews: {s}", "Survey results: {s}", "Experiment results: {s}", "Usability test {n}: {s}"],
+      },
       { title: "Release notes", label: "release-notes", templates: ["Release notes {v}", "Release {v} highlights", "Known issues in {v}"] },
     ],
   },
@@ -93,10 +193,32 @@ export const SPACE_PLANS: SpacePlan[] = [
     subjects: HR_SUBJECTS,
     labels: ["policy", "benefits", "onboarding", "hiring", "remote", "learning"],
     sections: [
-      { title: "Policies", label: "policy", templates: ["Travel and expenses policy {y}", "Remote work policy {y}", "Leave policy {y}", "Equipment policy {y}", "Code of conduct {y}"] },
-      { title: "Onboarding", label: "onboarding", templates: ["Onboarding checklist for {s}", "First week plan for {s}", "Buddy programme for {s}"] },
-      { title: "Hiring", label: "hiring", templates: ["Interview loop for {s}", "Take-home exercise for {s}", "Job description: {s}", "Hiring scorecard for {s}"] },
-      { title: "Career development", label: "career", templates: ["Career ladder for {s}", "Learning budget {y}", "Performance review guide {y}", "Promotion criteria for {s}"] },
+      {
+        title: "Policies",
+        label: "policy",
+        templates: [
+          "Travel and expenses policy {y}",
+          "Remote work policy {y}",
+          "Leave policy {y}",
+          "Equipment policy {y}",
+          "Code of conduct {y}",
+        ],
+      },
+      {
+        title: "Onboarding",
+        label: "onboarding",
+        templates: ["Onboarding checklist for {s}", "First week plan for {s}", "Buddy programme for {s}"],
+      },
+      {
+        title: "Hiring",
+        label: "hiring",
+        templates: ["Interview loop for {s}", "Take-home exercise for {s}", "Job description: {s}", "Hiring scorecard for {s}"],
+      },
+      {
+        title: "Career development",
+        label: "career",
+        templates: ["Career ladder for {s}", "Learning budget {y}", "Performance review guide {y}", "Promotion criteria for {s}"],
+      },
     ],
   },
 ];
@@ -126,13 +248,29 @@ export const BULLETS = [
 ];
 
 export const CODE_SNIPPETS: { language: string; code: string }[] = [
-  { language: "bash", code: "kubectl -n production rollout restart deployment/{slug}\nkubectl -n production rollout status deployment/{slug}" },
+  {
+    language: "bash",
+    code: "kubectl -n production rollout restart deployment/{slug}\nkubectl -n production rollout status deployment/{slug}",
+  },
   { language: "sql", code: "SELECT id, status, updated_at\nFROM jobs\nWHERE status = 'failed'\nORDER BY updated_at DESC\nLIMIT 50;" },
   { language: "yaml", code: "service: {slug}\nreplicas: 3\nresources:\n  limits:\n    cpu: 500m\n    memory: 512Mi" },
-  { language: "javascript", code: "const res = await fetch(`/api/{slug}/health`);\nif (!res.ok) throw new Error(`unhealthy: ${res.status}`);" },
+  {
+    language: "javascript",
+    code: "const res = await fetch(`/api/{slug}/health`);\nif (!res.ok) throw new Error(`unhealthy: ${res.status}`);",
+  },
 ];
 
-export const VERSION_MESSAGES = ["", "", "", "Fixed typos", "Updated owners", "Added rollback steps", "Clarified the scope", "Refreshed numbers", "Linked the new decision"];
+export const VERSION_MESSAGES = [
+  "",
+  "",
+  "",
+  "Fixed typos",
+  "Updated owners",
+  "Added rollback steps",
+  "Clarified the scope",
+  "Refreshed numbers",
+  "Linked the new decision",
+];
 
 export const COMMENTS = [
   "Thanks, this is really helpful.",

@@ -11,7 +11,13 @@ export function serviceOf(path: string): Service | null {
 }
 
 /** Each service's own error body, as its REST API reference shows it. */
-export function errorReply(service: Service | null, status: number, message: string, headers?: Record<string, string>, fieldErrors?: Record<string, string>): Reply {
+export function errorReply(
+  service: Service | null,
+  status: number,
+  message: string,
+  headers?: Record<string, string>,
+  fieldErrors?: Record<string, string>,
+): Reply {
   switch (service) {
     case "jira":
       return { status, headers, body: { errorMessages: fieldErrors ? [] : [message], errors: fieldErrors ?? {} } };
@@ -19,7 +25,11 @@ export function errorReply(service: Service | null, status: number, message: str
       return {
         status,
         headers,
-        body: { statusCode: status, data: { authorized: status !== 401 && status !== 403, valid: status < 500, errors: [], successful: false }, message },
+        body: {
+          statusCode: status,
+          data: { authorized: status !== 401 && status !== 403, valid: status < 500, errors: [], successful: false },
+          message,
+        },
       };
     case "bitbucket":
       return { status, headers, body: { type: "error", error: { message, ...(fieldErrors ? { fields: fieldErrors } : {}) } } };
@@ -28,6 +38,8 @@ export function errorReply(service: Service | null, status: number, message: str
   }
 }
 
-export const jiraError = (status: number, message: string, fieldErrors?: Record<string, string>) => errorReply("jira", status, message, undefined, fieldErrors);
+export const jiraError = (status: number, message: string, fieldErrors?: Record<string, string>) =>
+  errorReply("jira", status, message, undefined, fieldErrors);
 export const confluenceError = (status: number, message: string) => errorReply("confluence", status, message);
-export const bitbucketError = (status: number, message: string, fieldErrors?: Record<string, string>) => errorReply("bitbucket", status, message, undefined, fieldErrors);
+export const bitbucketError = (status: number, message: string, fieldErrors?: Record<string, string>) =>
+  errorReply("bitbucket", status, message, undefined, fieldErrors);

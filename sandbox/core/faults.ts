@@ -17,7 +17,12 @@ export const FaultSpecSchema = z
     /** Never answer: the socket stays open until the client gives up or the sandbox stops. */
     hang: z.boolean().optional(),
     /** Answer 200 with a JSON body of about this many bytes. */
-    oversizeBytes: z.number().int().min(1).max(200 * 1024 * 1024).optional(),
+    oversizeBytes: z
+      .number()
+      .int()
+      .min(1)
+      .max(200 * 1024 * 1024)
+      .optional(),
     /**
      * Answer with this JSON (status 200 unless another is given) instead of the service: an
      * upstream that answers otherwise than it was asked, such as a search answering with issues
@@ -44,7 +49,12 @@ export class Faults {
 
   add(input: FaultSpec): number {
     const spec = FaultSpecSchema.parse(input);
-    const matches = spec.path.startsWith("^") ? ((re: RegExp) => (p: string) => re.test(p))(new RegExp(spec.path)) : (p: string) => p.startsWith(spec.path);
+    const matches = spec.path.startsWith("^")
+      ? (
+          (re: RegExp) => (p: string) =>
+            re.test(p)
+        )(new RegExp(spec.path))
+      : (p: string) => p.startsWith(spec.path);
     const id = this.nextId++;
     this.list.push({ id, spec, matches, remaining: spec.times ?? Number.POSITIVE_INFINITY });
     return id;

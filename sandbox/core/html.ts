@@ -44,6 +44,9 @@ export function facts(rows: [string, string | null | undefined][]): string {
 
 /** Plain text as paragraphs (blank lines separate them; single newlines are kept), escaped. */
 export function paragraphs(text: string): string {
-  const parts = text.split(/\n\s*\n/).map((p) => p.trim()).filter(Boolean);
+  const parts = text
+    .split(/\n\s*\n/)
+    .map((p) => p.trim())
+    .filter(Boolean);
   return `<div class="body">${parts.map((p) => `<p>${escapeHtml(p)}</p>`).join("\n")}</div>`;
 }

@@ -5,10 +5,7 @@ import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:
  * costs a few microseconds (the sandbox must never be the bottleneck of a benchmark).
  */
 
-export type Credentials =
-  | { kind: "basic"; user: string; secret: string }
-  | { kind: "bearer"; token: string }
-  | { kind: "none" };
+export type Credentials = { kind: "basic"; user: string; secret: string } | { kind: "bearer"; token: string } | { kind: "none" };
 
 export interface SandboxRequest {
   method: string;
@@ -92,7 +89,8 @@ export class Router {
 
   /** The handler for a request, or "method" when the path exists under another method. */
   match(method: string, path: string): { handler: Handler; params: Record<string, string> } | "method" | null {
-    const exact = this.exact.get(`${method} ${path}`) ?? (path.endsWith("/") ? this.exact.get(`${method} ${path.slice(0, -1)}`) : undefined);
+    const exact =
+      this.exact.get(`${method} ${path}`) ?? (path.endsWith("/") ? this.exact.get(`${method} ${path.slice(0, -1)}`) : undefined);
     if (exact) return { handler: exact, params: {} };
     let otherMethod = false;
     const key = bucketKey(path);
@@ -173,7 +171,13 @@ export function send(res: ServerResponse, reply: Reply): void {
   const payload = reply.bytes ?? reply.text ?? (reply.body === undefined ? "" : JSON.stringify(reply.body));
   const headers: Record<string, string | number> = { ...reply.headers };
   if (payload.length > 0 || reply.text !== undefined || reply.bytes !== undefined) {
-    headers["content-type"] = reply.contentType ?? (reply.bytes !== undefined ? "application/octet-stream" : reply.text !== undefined ? "text/plain; charset=utf-8" : "application/json;charset=UTF-8");
+    headers["content-type"] =
+      reply.contentType ??
+      (reply.bytes !== undefined
+        ? "application/octet-stream"
+        : reply.text !== undefined
+          ? "text/plain; charset=utf-8"
+          : "application/json;charset=UTF-8");
   }
   headers["content-length"] = Buffer.byteLength(payload);
   res.writeHead(reply.status, headers);

@@ -39,7 +39,10 @@ export class Rng {
   /** A hex string of `length` characters (commit hashes, ids). */
   hex(length: number): string {
     let s = "";
-    while (s.length < length) s += Math.floor(this.next() * 0x100000000).toString(16).padStart(8, "0");
+    while (s.length < length)
+      s += Math.floor(this.next() * 0x100000000)
+        .toString(16)
+        .padStart(8, "0");
     return s.slice(0, length);
   }
 }

@@ -56,7 +56,12 @@ const MAX_BODY_BYTES = 20 * 1024 * 1024;
 export async function startFakeAi(options: FakeAiOptions = {}): Promise<FakeAi> {
   const expectedKey = options.apiKey ?? null;
   const known = options.knownModels ? new Set(options.knownModels) : null;
-  const formats: WireFormat[] = [createOpenAiResponsesFormat(), chatCompletionsFormat, anthropicMessagesFormat, googleGenerateContentFormat];
+  const formats: WireFormat[] = [
+    createOpenAiResponsesFormat(),
+    chatCompletionsFormat,
+    anthropicMessagesFormat,
+    googleGenerateContentFormat,
+  ];
   const requests: RecordedRequest[] = [];
   let queue: FakeTurn[] = [];
   let responder: FakeResponder | null = null;
@@ -82,7 +87,8 @@ export async function startFakeAi(options: FakeAiOptions = {}): Promise<FakeAi> 
         break;
       }
     }
-    if (!format || !matched) return send(res, { status: 404, body: { error: { message: `No fake AI endpoint at ${method} ${url.pathname}` } } });
+    if (!format || !matched)
+      return send(res, { status: 404, body: { error: { message: `No fake AI endpoint at ${method} ${url.pathname}` } } });
 
     const raw = await readBody(req);
     if (raw === null) return send(res, format.error(413, "", "Request too large"));
@@ -230,18 +236,38 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
 
 /** A 200 that is not the format: an HTML page where JSON was expected, or events whose data is not JSON. */
 function garbage(stream: boolean): HttpAnswer {
-  const page = "<!DOCTYPE html><html><head><title>Sign in to the network</title></head><body><h1>Please sign in to continue</h1></body></html>";
+  const page =
+    "<!DOCTYPE html><html><head><title>Sign in to the network</title></head><body><h1>Please sign in to continue</h1></body></html>";
   if (!stream) return { status: 200, body: page };
-  return { status: 200, headers: { "content-type": "text/event-stream" }, body: `data: ${page}\n\ndata: <p>upstream connect error</p>\n\n` };
+  return {
+    status: 200,
+    headers: { "content-type": "text/event-stream" },
+    body: `data: ${page}\n\ndata: <p>upstream connect error</p>\n\n`,
+  };
 }
 
 /** Writes the events, spacing the pieces of the answer; stops when the client goes away. True when all were written. */
 /** Wall-clock milliseconds with a fraction: comparable with a browser's performance.timeOrigin + performance.now() on the same machine (the chat benchmark). */
 const epochNow = (): number => performance.timeOrigin + performance.now();
 
-async function writeStream(res: ServerResponse, frames: SseFrame[], options: { lineEnd: string; jsonArray: boolean; chunkDelayMs: number; holdAfterFirstPieceMs: number; signal: AbortSignal; onFirstPiece?: () => void }): Promise<boolean> {
+async function writeStream(
+  res: ServerResponse,
+  frames: SseFrame[],
+  options: {
+    lineEnd: string;
+    jsonArray: boolean;
+    chunkDelayMs: number;
+    holdAfterFirstPieceMs: number;
+    signal: AbortSignal;
+    onFirstPiece?: () => void;
+  },
+): Promise<boolean> {
   const { lineEnd: nl, jsonArray, signal } = options;
-  res.writeHead(200, { "content-type": jsonArray ? "application/json; charset=UTF-8" : "text/event-stream; charset=utf-8", "cache-control": "no-cache", connection: "keep-alive" });
+  res.writeHead(200, {
+    "content-type": jsonArray ? "application/json; charset=UTF-8" : "text/event-stream; charset=utf-8",
+    "cache-control": "no-cache",
+    connection: "keep-alive",
+  });
   res.flushHeaders();
   if (jsonArray) res.write("[");
   let first = true;

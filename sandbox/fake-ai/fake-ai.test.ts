@@ -33,7 +33,10 @@ afterAll(async () => {
 beforeEach(() => fake.reset());
 
 const modelFor = (k: Kind, apiKey = KEY) =>
-  languageModelFor({ provider: k.provider, model: k.model, apiKey, baseUrl: k.kind === "compat" ? fake.baseUrls.compat : null }, { fetch, baseUrls: fake.baseUrls });
+  languageModelFor(
+    { provider: k.provider, model: k.model, apiKey, baseUrl: k.kind === "compat" ? fake.baseUrls.compat : null },
+    { fetch, baseUrls: fake.baseUrls },
+  );
 
 const ISSUES = "2 issues in BK:\n- BK-1 Login fails on Safari\n- BK-2 Export times out";
 
@@ -67,7 +70,14 @@ describe.each(KINDS)("$kind wire format through the AI SDK", (k) => {
   it("a scripted tool call runs the tool with its arguments, sends the result back, and ends in text", async () => {
     fake.script([{ toolCalls: [{ name: "jira_search", args: ARGS }] }, { text: "Two bugs: **BK-1** and **BK-2**." }]);
     const { calls, tools } = jiraSearch();
-    const result = await generateText({ model: modelFor(k), system: "You are the test assistant.", prompt: "Which bugs are open?", tools, stopWhen: stepCountIs(4), maxRetries: 0 });
+    const result = await generateText({
+      model: modelFor(k),
+      system: "You are the test assistant.",
+      prompt: "Which bugs are open?",
+      tools,
+      stopWhen: stepCountIs(4),
+      maxRetries: 0,
+    });
 
     expect(calls).toEqual([ARGS]);
     expect(result.text).toBe("Two bugs: **BK-1** and **BK-2**.");
@@ -111,7 +121,9 @@ describe.each(KINDS)("$kind wire format through the AI SDK", (k) => {
     expect(calls).toEqual([ARGS]);
     expect((await result.steps)[0]!.finishReason).toBe("tool-calls");
     expect(fake.requests.map((r) => r.stream)).toEqual([true, true]);
-    expect(fake.requests[1]!.conversation!.messages.some((m) => m.role === "tool-result" && m.text.includes("BK-2 Export times out"))).toBe(true);
+    expect(fake.requests[1]!.conversation!.messages.some((m) => m.role === "tool-result" && m.text.includes("BK-2 Export times out"))).toBe(
+      true,
+    );
   });
 
   it("a wrong key is refused in the provider's own words", async () => {
@@ -120,7 +132,14 @@ describe.each(KINDS)("$kind wire format through the AI SDK", (k) => {
     const e = err as APICallError;
     // Gemini answers a wrong key 400 INVALID_ARGUMENT (reason API_KEY_INVALID), as the real API does.
     expect(e.statusCode).toBe(k.kind === "google" ? 400 : 401);
-    expect(e.message).toMatch({ openai: /^Incorrect API key provided: sk-\*+9999\./, compat: /^Incorrect API key provided/, anthropic: /^invalid x-api-key$/, google: /^API key not valid/ }[k.kind]);
+    expect(e.message).toMatch(
+      {
+        openai: /^Incorrect API key provided: sk-\*+9999\./,
+        compat: /^Incorrect API key provided/,
+        anthropic: /^invalid x-api-key$/,
+        google: /^API key not valid/,
+      }[k.kind],
+    );
     expect(e.isRetryable).toBe(false);
     expect(fake.requests[0]!.status).toBe(e.statusCode);
   });
@@ -180,7 +199,9 @@ describe.each(KINDS)("$kind wire format through the AI SDK", (k) => {
   it("a one-token call answers one token (the provider Test action); OpenAI refuses fewer than 16", async () => {
     fake.script([{ text: "Hello there, how can I help?" }]);
     if (k.kind === "openai") {
-      const err = (await failure(() => generateText({ model: modelFor(k), prompt: "Hi", maxOutputTokens: 1, maxRetries: 0 }))) as APICallError;
+      const err = (await failure(() =>
+        generateText({ model: modelFor(k), prompt: "Hi", maxOutputTokens: 1, maxRetries: 0 }),
+      )) as APICallError;
       expect(err.statusCode).toBe(400);
       expect(err.message).toMatch(/max_output_tokens.*>= 16/);
       const ok = await generateText({ model: modelFor(k), prompt: "Hi", maxOutputTokens: 16, maxRetries: 0 });
@@ -197,16 +218,31 @@ describe.each(KINDS)("$kind wire format through the AI SDK", (k) => {
 describe("smart mode (no script)", () => {
   it.each(KINDS)("$kind: calls the tool the question is about, then answers quoting the tool's first line", async (k) => {
     const { calls, tools } = jiraSearch();
-    const result = await generateText({ model: modelFor(k), prompt: "Show me the latest issues", tools, stopWhen: stepCountIs(4), maxRetries: 0 });
+    const result = await generateText({
+      model: modelFor(k),
+      prompt: "Show me the latest issues",
+      tools,
+      stopWhen: stepCountIs(4),
+      maxRetries: 0,
+    });
     expect(calls).toEqual([{ jql: "project = BK ORDER BY updated DESC", maxResults: 5 }]);
     expect(result.text).toContain("`jira_search`: 2 issues in BK:");
   });
 
   it("calls no tool that is not offered, and writes a system message when asked for one", async () => {
     const { tools } = jiraSearch();
-    const plain = await generateText({ model: modelFor(KINDS[1]), prompt: "List the Confluence pages about deployment", tools, maxRetries: 0 });
+    const plain = await generateText({
+      model: modelFor(KINDS[1]),
+      prompt: "List the Confluence pages about deployment",
+      tools,
+      maxRetries: 0,
+    });
     expect(plain.toolCalls).toEqual([]);
-    const system = await generateText({ model: modelFor(KINDS[2]), prompt: "Write a system message for an assistant using Jira and Bitbucket", maxRetries: 0 });
+    const system = await generateText({
+      model: modelFor(KINDS[2]),
+      prompt: "Write a system message for an assistant using Jira and Bitbucket",
+      maxRetries: 0,
+    });
     expect(system.text).toMatch(/Jira issues.*Bitbucket repositories/);
   });
 
@@ -278,7 +314,10 @@ describe("the fake itself", () => {
   it("with knownModels, another model is that provider's 404", async () => {
     const strict = await startFakeAi({ knownModels: ["gemini-1.5-flash"] });
     try {
-      const model = languageModelFor({ provider: "google", model: "gemini-9", apiKey: "any", baseUrl: null }, { fetch, baseUrls: strict.baseUrls });
+      const model = languageModelFor(
+        { provider: "google", model: "gemini-9", apiKey: "any", baseUrl: null },
+        { fetch, baseUrls: strict.baseUrls },
+      );
       const err = (await failure(() => generateText({ model, prompt: "Hi", maxRetries: 0 }))) as APICallError;
       expect(err.statusCode).toBe(404);
       expect(err.message).toMatch(/^models\/gemini-9 is not found/);
@@ -290,7 +329,10 @@ describe("the fake itself", () => {
   it("close() releases a hanging request at once", async () => {
     const other = await startFakeAi();
     other.script([{ hang: true }]);
-    const model = languageModelFor({ provider: "anthropic", model: "claude-haiku-5-5", apiKey: "any", baseUrl: null }, { fetch, baseUrls: other.baseUrls });
+    const model = languageModelFor(
+      { provider: "anthropic", model: "claude-haiku-5-5", apiKey: "any", baseUrl: null },
+      { fetch, baseUrls: other.baseUrls },
+    );
     const call = generateText({ model, prompt: "Hi", maxRetries: 0 });
     await vi.waitFor(() => expect(other.requests).toHaveLength(1));
     // The request hangs for good unless close() releases it.

@@ -12,7 +12,10 @@ export const isAnswer = (turn: FakeTurn): turn is AnswerTurn => "text" in turn |
  */
 export function buildReply(turn: AnswerTurn, request: ParsedRequest): Reply {
   const calls = "toolCalls" in turn ? turn.toolCalls : [];
-  const bounded = calls.length > 0 ? { text: turn.text ?? "", truncated: false } : truncateToTokens(turn.text ?? "", request.conversation.maxOutputTokens);
+  const bounded =
+    calls.length > 0
+      ? { text: turn.text ?? "", truncated: false }
+      : truncateToTokens(turn.text ?? "", request.conversation.maxOutputTokens);
   const chunks = "chunks" in turn ? turn.chunks : undefined;
   const callTokens = calls.reduce((sum, c) => sum + countInputTokens(c.name + JSON.stringify(c.args)), 0);
   return {

@@ -26,7 +26,10 @@ export function smartTurn(conversation: Conversation): FakeTurn {
     // Pull requests asked for without a repository: the repositories first, then their open pull requests.
     const next = followUp(question, results, new Set(conversation.tools));
     if (next.length > 0) return { toolCalls: next };
-    return { text: answerFromResults(results.filter((r) => r.name !== REPOSITORIES || results.every((o) => o.name === REPOSITORIES))), ...pace };
+    return {
+      text: answerFromResults(results.filter((r) => r.name !== REPOSITORIES || results.every((o) => o.name === REPOSITORIES))),
+      ...pace,
+    };
   }
   if (conversation.tools.length > 0) {
     const call = pickTool(question, new Set(conversation.tools));
@@ -53,7 +56,11 @@ function pickTool(question: string, offered: Set<string>): ScriptedToolCall | nu
   const candidates: ScriptedToolCall[] = [];
   if (/\b(issues?|jql|bugs?|tickets?|tasks?|sprints?|jira|backlog)\b/.test(q)) {
     // "Open" means not done, as Jira's status categories say (To Do, In Progress): a Done issue is not open.
-    const clauses = ["project = BK", ...(/\bbugs?\b/.test(q) ? ["issuetype = Bug"] : []), ...(OPEN.test(q) ? ["statusCategory != Done"] : [])];
+    const clauses = [
+      "project = BK",
+      ...(/\bbugs?\b/.test(q) ? ["issuetype = Bug"] : []),
+      ...(OPEN.test(q) ? ["statusCategory != Done"] : []),
+    ];
     candidates.push({ name: "jira_search", args: { jql: `${clauses.join(" AND ")} ORDER BY updated DESC`, maxResults: 5 } });
   }
   if (/\b(pages?|docs?|documentation|wiki|confluence|runbooks?|spaces?)\b/.test(q)) {
@@ -84,7 +91,11 @@ const PR_REPOSITORIES = 5;
  * requests asked for without a repository were answered with the repositories, so each (the most
  * recently changed first) is asked for its open pull requests, once.
  */
-function followUp(question: string, results: Extract<ConversationMessage, { role: "tool-result" }>[], offered: Set<string>): ScriptedToolCall[] {
+function followUp(
+  question: string,
+  results: Extract<ConversationMessage, { role: "tool-result" }>[],
+  offered: Set<string>,
+): ScriptedToolCall[] {
   if (!/\b(pull requests?|prs?|merge requests?)\b/i.test(question) || !offered.has("bitbucket_list_pull_requests")) return [];
   if (results.some((r) => r.name === "bitbucket_list_pull_requests")) return [];
   const listing = results.find((r) => r.name === REPOSITORIES && !r.isError);
@@ -127,7 +138,9 @@ function resultText(raw: string): string {
     const value = JSON.parse(raw) as unknown;
     if (typeof value === "string") return value;
     if (value && typeof value === "object" && Array.isArray((value as { content?: unknown }).content)) {
-      const texts = ((value as { content: { type?: string; text?: string }[] }).content).filter((c) => c.type === "text" && typeof c.text === "string").map((c) => c.text);
+      const texts = (value as { content: { type?: string; text?: string }[] }).content
+        .filter((c) => c.type === "text" && typeof c.text === "string")
+        .map((c) => c.text);
       if (texts.length > 0) return texts.join("\n");
     }
     return raw;
@@ -137,7 +150,11 @@ function resultText(raw: string): string {
 }
 
 function firstLine(text: string): string {
-  const line = text.split("\n").map((l) => l.trim()).find((l) => l !== "") ?? "(no result)";
+  const line =
+    text
+      .split("\n")
+      .map((l) => l.trim())
+      .find((l) => l !== "") ?? "(no result)";
   return line.length > 200 ? `${line.slice(0, 199)}…` : line;
 }
 

@@ -29,7 +29,10 @@ export function activityRoutes(router: Router, state: () => JiraState): void {
       const order = req.query.get("orderBy") ?? "created";
       const sorted = order.startsWith("-") ? [...issue.comments].reverse() : issue.comments;
       const rendered = (req.query.get("expand") ?? "").includes("renderedBody");
-      return pageOf(sorted, req.query, "comments", (c) => ({ ...P.presentComment(v, issue.id, c), ...(rendered ? { renderedBody: adfToHtml(c.body) ?? "" } : {}) }));
+      return pageOf(sorted, req.query, "comments", (c) => ({
+        ...P.presentComment(v, issue.id, c),
+        ...(rendered ? { renderedBody: adfToHtml(c.body) ?? "" } : {}),
+      }));
     }),
   );
 
@@ -38,7 +41,10 @@ export function activityRoutes(router: Router, state: () => JiraState): void {
       const b = bodyObject(req);
       if (b.body === undefined || b.body === "" || b.body === null) return jiraError(400, "", { comment: EMPTY_COMMENT });
       const parsed = readBody(v, b.body);
-      if (!parsed) return jiraError(400, "", { comment: v.version === 3 ? "Comment body is not valid: it must be an Atlassian Document." : EMPTY_COMMENT });
+      if (!parsed)
+        return jiraError(400, "", {
+          comment: v.version === 3 ? "Comment body is not valid: it must be an Atlassian Document." : EMPTY_COMMENT,
+        });
       const c = addComment(v.state, issue, parsed, now(v.state));
       return json(P.presentComment(v, issue.id, c), 201);
     }),
@@ -51,20 +57,38 @@ export function activityRoutes(router: Router, state: () => JiraState): void {
         return c ? fn(issue, c, v, bodyObject(req)) : commentNotFound(req.params.id ?? "");
       })) satisfies Parameters<typeof both>[4];
 
-  both(router, state, "get", "/issue/:issueIdOrKey/comment/:id", withComment((issue, c, v) => json(P.presentComment(v, issue.id, c))));
-  both(router, state, "put", "/issue/:issueIdOrKey/comment/:id", withComment((issue, c, v, b) => {
-    const parsed = readBody(v, b.body);
-    if (!parsed) return jiraError(400, "", { comment: EMPTY_COMMENT });
-    const at = now(v.state);
-    Object.assign(c, { body: parsed, updated: at, updateAuthorId: me(v.state) });
-    touch(issue, at);
-    return json(P.presentComment(v, issue.id, c));
-  }));
-  both(router, state, "delete", "/issue/:issueIdOrKey/comment/:id", withComment((issue, c, v) => {
-    issue.comments = issue.comments.filter((x) => x !== c);
-    touch(issue, now(v.state));
-    return noContent();
-  }));
+  both(
+    router,
+    state,
+    "get",
+    "/issue/:issueIdOrKey/comment/:id",
+    withComment((issue, c, v) => json(P.presentComment(v, issue.id, c))),
+  );
+  both(
+    router,
+    state,
+    "put",
+    "/issue/:issueIdOrKey/comment/:id",
+    withComment((issue, c, v, b) => {
+      const parsed = readBody(v, b.body);
+      if (!parsed) return jiraError(400, "", { comment: EMPTY_COMMENT });
+      const at = now(v.state);
+      Object.assign(c, { body: parsed, updated: at, updateAuthorId: me(v.state) });
+      touch(issue, at);
+      return json(P.presentComment(v, issue.id, c));
+    }),
+  );
+  both(
+    router,
+    state,
+    "delete",
+    "/issue/:issueIdOrKey/comment/:id",
+    withComment((issue, c, v) => {
+      issue.comments = issue.comments.filter((x) => x !== c);
+      touch(issue, now(v.state));
+      return noContent();
+    }),
+  );
 
   both(router, state, "get", "/issue/:issueIdOrKey/worklog", (req, v) =>
     withIssue(req, v, (issue) => {
@@ -87,11 +111,13 @@ export function activityRoutes(router: Router, state: () => JiraState): void {
       if (seconds === null) return jiraError(400, "", { timeLogged: "You must indicate the time spent working." });
       const at = now(v.state);
       const started = b.started === undefined ? at : parseJiraTime(b.started);
-      if (Number.isNaN(started)) return jiraError(400, "", { started: "Could not parse the started date. Use the format yyyy-MM-dd'T'HH:mm:ss.SSSZ." });
+      if (Number.isNaN(started))
+        return jiraError(400, "", { started: "Could not parse the started date. Use the format yyyy-MM-dd'T'HH:mm:ss.SSSZ." });
       let comment = null;
       if (b.comment !== undefined) {
         comment = readBody(v, b.comment) ?? null;
-        if (comment === null && b.comment !== null && b.comment !== "") return jiraError(400, "", { comment: "Comment body is not valid." });
+        if (comment === null && b.comment !== null && b.comment !== "")
+          return jiraError(400, "", { comment: "Comment body is not valid." });
       }
       const adjust = req.query.get("adjustEstimate") ?? "auto";
       if (adjust === "new") {
@@ -105,7 +131,15 @@ export function activityRoutes(router: Router, state: () => JiraState): void {
       } else if (adjust === "auto" && issue.remainingEstimateSeconds !== null) {
         issue.remainingEstimateSeconds = Math.max(0, issue.remainingEstimateSeconds - seconds);
       }
-      const w = { id: String(v.state.next.worklog++), authorId: me(v.state), comment, started, created: at, updated: at, timeSpentSeconds: seconds };
+      const w = {
+        id: String(v.state.next.worklog++),
+        authorId: me(v.state),
+        comment,
+        started,
+        created: at,
+        updated: at,
+        timeSpentSeconds: seconds,
+      };
       issue.worklogs.push(w);
       touch(issue, at);
       return json(P.presentWorklog(v, issue.id, w), 201);
@@ -123,7 +157,8 @@ export function activityRoutes(router: Router, state: () => JiraState): void {
       const w = issue.worklogs.find((x) => x.id === req.params.id);
       if (!w) return worklogNotFound(req.params.id ?? "");
       issue.worklogs = issue.worklogs.filter((x) => x !== w);
-      if (issue.remainingEstimateSeconds !== null && (req.query.get("adjustEstimate") ?? "auto") === "auto") issue.remainingEstimateSeconds += w.timeSpentSeconds;
+      if (issue.remainingEstimateSeconds !== null && (req.query.get("adjustEstimate") ?? "auto") === "auto")
+        issue.remainingEstimateSeconds += w.timeSpentSeconds;
       touch(issue, now(v.state));
       return noContent();
     }),

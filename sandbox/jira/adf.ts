@@ -6,10 +6,14 @@ import type { Adf, AdfNode } from "./model";
  */
 
 export const doc = (...content: AdfNode[]): Adf => ({ type: "doc", version: 1, content });
-export const text = (t: string, marks?: AdfNode["marks"]): AdfNode => (marks ? { type: "text", text: t, marks } : { type: "text", text: t });
+export const text = (t: string, marks?: AdfNode["marks"]): AdfNode =>
+  marks ? { type: "text", text: t, marks } : { type: "text", text: t };
 export const paragraph = (...content: AdfNode[]): AdfNode => ({ type: "paragraph", content });
 export const heading = (level: number, t: string): AdfNode => ({ type: "heading", attrs: { level }, content: [text(t)] });
-export const bulletList = (items: string[]): AdfNode => ({ type: "bulletList", content: items.map((i) => ({ type: "listItem", content: [paragraph(...parseInline(i))] })) });
+export const bulletList = (items: string[]): AdfNode => ({
+  type: "bulletList",
+  content: items.map((i) => ({ type: "listItem", content: [paragraph(...parseInline(i))] })),
+});
 export const codeBlock = (language: string, code: string): AdfNode => ({ type: "codeBlock", attrs: { language }, content: [text(code)] });
 
 export function isAdfDoc(v: unknown): v is Adf {
@@ -60,14 +64,22 @@ function blockWiki(node: AdfNode, listPrefix = ""): string {
     case "bulletList":
     case "orderedList": {
       const prefix = listPrefix + (node.type === "bulletList" ? "*" : "#");
-      return (node.content ?? []).map((item) => (item.content ?? []).map((c) => (c.type.endsWith("List") ? blockWiki(c, prefix) : `${prefix} ${blockWiki(c)}`)).join("\n")).join("\n");
+      return (node.content ?? [])
+        .map((item) =>
+          (item.content ?? []).map((c) => (c.type.endsWith("List") ? blockWiki(c, prefix) : `${prefix} ${blockWiki(c)}`)).join("\n"),
+        )
+        .join("\n");
     }
     case "blockquote":
       return `{quote}\n${(node.content ?? []).map((c) => blockWiki(c)).join("\n\n")}\n{quote}`;
     case "rule":
       return "----";
     default:
-      return node.content ? (node.content.every((c) => c.type === "text") ? inlineWiki(node.content) : node.content.map((c) => blockWiki(c)).join("\n\n")) : (node.text ?? "");
+      return node.content
+        ? node.content.every((c) => c.type === "text")
+          ? inlineWiki(node.content)
+          : node.content.map((c) => blockWiki(c)).join("\n\n")
+        : (node.text ?? "");
   }
 }
 
@@ -97,7 +109,8 @@ export function wikiToAdf(source: string): Adf {
   const content: AdfNode[] = [];
   let para: string[] = [];
   const flush = () => {
-    if (para.length) content.push(paragraph(...para.flatMap((l, i) => (i ? [{ type: "hardBreak" } as AdfNode, ...parseInline(l)] : parseInline(l)))));
+    if (para.length)
+      content.push(paragraph(...para.flatMap((l, i) => (i ? [{ type: "hardBreak" } as AdfNode, ...parseInline(l)] : parseInline(l)))));
     para = [];
   };
   for (let i = 0; i < lines.length; i++) {
@@ -143,7 +156,8 @@ function inlineHtml(nodes: AdfNode[] | undefined): string {
         if (m.type === "strong") s = `<b>${s}</b>`;
         else if (m.type === "em") s = `<em>${s}</em>`;
         else if (m.type === "code") s = `<tt>${s}</tt>`;
-        else if (m.type === "link") s = `<a href="${esc(String(m.attrs?.href ?? ""))}" class="external-link" rel="nofollow noreferrer">${s}</a>`;
+        else if (m.type === "link")
+          s = `<a href="${esc(String(m.attrs?.href ?? ""))}" class="external-link" rel="nofollow noreferrer">${s}</a>`;
       }
       return s;
     })

@@ -24,7 +24,15 @@ function presentBoard(v: View, b: Board) {
     self: `${v.origin}${A}/board/${b.id}`,
     name: b.name,
     type: b.type,
-    location: { projectId: Number(p.id), displayName: `${p.name} (${p.key})`, projectName: p.name, projectKey: p.key, projectTypeKey: "software", avatarURI: `/secure/projectavatar?size=small&pid=${p.id}`, name: `${p.name} (${p.key})` },
+    location: {
+      projectId: Number(p.id),
+      displayName: `${p.name} (${p.key})`,
+      projectName: p.name,
+      projectKey: p.key,
+      projectTypeKey: "software",
+      avatarURI: `/secure/projectavatar?size=small&pid=${p.id}`,
+      name: `${p.name} (${p.key})`,
+    },
     isPrivate: false,
   };
 }
@@ -47,16 +55,28 @@ const boardIssues = (s: JiraState, b: Board) => s.issues.filter((i) => i.project
 export function agileRoutes(router: Router, state: () => JiraState): void {
   // The Agile API renders rich text as the v2 API does (wiki markup strings).
   const view = (req: SandboxRequest) => makeView(state(), req.origin, 2);
-  const get = (path: string, h: AgileHandler) => router.get(`${A}${path}`, guard("get", state, (req) => h(req, view(req))));
-  const post = (path: string, h: AgileHandler) => router.post(`${A}${path}`, guard("post", state, (req) => h(req, view(req))));
-  const withBoard = (h: (req: SandboxRequest, v: View, b: Board) => Reply): AgileHandler => (req, v) => {
-    const b = v.state.boards.find((x) => String(x.id) === req.params.boardId);
-    return b ? h(req, v, b) : jiraError(404, BOARD_404);
-  };
-  const withSprint = (h: (req: SandboxRequest, v: View, s: Sprint) => Reply): AgileHandler => (req, v) => {
-    const s = v.state.sprintsById.get(Number(req.params.sprintId));
-    return s ? h(req, v, s) : jiraError(404, SPRINT_404(req.params.sprintId ?? ""));
-  };
+  const get = (path: string, h: AgileHandler) =>
+    router.get(
+      `${A}${path}`,
+      guard("get", state, (req) => h(req, view(req))),
+    );
+  const post = (path: string, h: AgileHandler) =>
+    router.post(
+      `${A}${path}`,
+      guard("post", state, (req) => h(req, view(req))),
+    );
+  const withBoard =
+    (h: (req: SandboxRequest, v: View, b: Board) => Reply): AgileHandler =>
+    (req, v) => {
+      const b = v.state.boards.find((x) => String(x.id) === req.params.boardId);
+      return b ? h(req, v, b) : jiraError(404, BOARD_404);
+    };
+  const withSprint =
+    (h: (req: SandboxRequest, v: View, s: Sprint) => Reply): AgileHandler =>
+    (req, v) => {
+      const s = v.state.sprintsById.get(Number(req.params.sprintId));
+      return s ? h(req, v, s) : jiraError(404, SPRINT_404(req.params.sprintId ?? ""));
+    };
 
   get("/board", (req, v) => {
     const type = req.query.get("type");
@@ -64,39 +84,111 @@ export function agileRoutes(router: Router, state: () => JiraState): void {
     const projectRef = req.query.get("projectKeyOrId");
     const project = projectRef ? findProject(v.state, projectRef) : undefined;
     if (projectRef && !project) return jiraError(400, `No project could be found with key or id '${projectRef}'.`);
-    const boards = v.state.boards.filter((b) => (!type || type.split(",").includes(b.type)) && (!name || b.name.toLowerCase().includes(name)) && (!project || b.projectId === project.id));
+    const boards = v.state.boards.filter(
+      (b) =>
+        (!type || type.split(",").includes(b.type)) &&
+        (!name || b.name.toLowerCase().includes(name)) &&
+        (!project || b.projectId === project.id),
+    );
     return json(page(boards, req.query, (b) => presentBoard(v, b), { defaultMax: 50, max: 50 }));
   });
-  get("/board/:boardId", withBoard((_req, v, b) => json(presentBoard(v, b))));
-  get("/board/:boardId/configuration", withBoard((_req, v, b) => {
-    const p = v.state.projectsById.get(b.projectId)!;
-    const columns = STATUSES.map((s) => ({ name: s.name, statuses: [{ id: s.id, self: `${v.origin}/rest/api/2/status/${s.id}` }] }));
-    return json({ id: b.id, name: b.name, type: b.type, self: `${v.origin}${A}/board/${b.id}/configuration`, location: { type: "project", key: p.key, id: p.id, self: `${v.origin}/rest/api/2/project/${p.id}`, name: p.name }, filter: { id: String(b.filterId), self: `${v.origin}/rest/api/2/filter/${b.filterId}` }, columnConfig: { columns, constraintType: "issueCount" }, estimation: { type: "field", field: { fieldId: "customfield_10016", displayName: "Story point estimate" } }, ranking: { rankCustomFieldId: 10019 } });
-  }));
-  get("/board/:boardId/sprint", withBoard((req, v, b) => {
-    const states = listParam(req.query, "state");
-    const sprints = v.state.sprints.filter((s) => s.boardId === b.id && (states.length === 0 || states.includes(s.state)));
-    return json(page(sprints, req.query, (s) => agileSprint(v, s), { defaultMax: 50, max: 50 }));
-  }));
-  get("/board/:boardId/issue", withBoard((req, v, b) => issuePage(req, v, boardIssues(v.state, b))));
-  get("/board/:boardId/backlog", withBoard((req, v, b) => issuePage(req, v, boardIssues(v.state, b).filter((i) => i.typeId !== TYPE_EPIC && !currentSprint(v.state, i) && categoryOf(i.statusId).key !== "done"))));
-  get("/board/:boardId/epic", withBoard((req, v, b) => {
-    const done = req.query.get("done");
-    const epics = boardIssues(v.state, b).filter((i) => i.typeId === TYPE_EPIC && (done === null || String(categoryOf(i.statusId).key === "done") === done));
-    return json(page(epics, req.query, (e) => presentEpic(v, e), { defaultMax: 50, max: 50 }));
-  }));
-  get("/board/:boardId/sprint/:sprintId/issue", withBoard((req, v) => withSprint((r, vv, s) => issuePage(r, vv, v.state.issues.filter((i) => i.sprintIds.includes(s.id))))(req, v)));
+  get(
+    "/board/:boardId",
+    withBoard((_req, v, b) => json(presentBoard(v, b))),
+  );
+  get(
+    "/board/:boardId/configuration",
+    withBoard((_req, v, b) => {
+      const p = v.state.projectsById.get(b.projectId)!;
+      const columns = STATUSES.map((s) => ({ name: s.name, statuses: [{ id: s.id, self: `${v.origin}/rest/api/2/status/${s.id}` }] }));
+      return json({
+        id: b.id,
+        name: b.name,
+        type: b.type,
+        self: `${v.origin}${A}/board/${b.id}/configuration`,
+        location: { type: "project", key: p.key, id: p.id, self: `${v.origin}/rest/api/2/project/${p.id}`, name: p.name },
+        filter: { id: String(b.filterId), self: `${v.origin}/rest/api/2/filter/${b.filterId}` },
+        columnConfig: { columns, constraintType: "issueCount" },
+        estimation: { type: "field", field: { fieldId: "customfield_10016", displayName: "Story point estimate" } },
+        ranking: { rankCustomFieldId: 10019 },
+      });
+    }),
+  );
+  get(
+    "/board/:boardId/sprint",
+    withBoard((req, v, b) => {
+      const states = listParam(req.query, "state");
+      const sprints = v.state.sprints.filter((s) => s.boardId === b.id && (states.length === 0 || states.includes(s.state)));
+      return json(page(sprints, req.query, (s) => agileSprint(v, s), { defaultMax: 50, max: 50 }));
+    }),
+  );
+  get(
+    "/board/:boardId/issue",
+    withBoard((req, v, b) => issuePage(req, v, boardIssues(v.state, b))),
+  );
+  get(
+    "/board/:boardId/backlog",
+    withBoard((req, v, b) =>
+      issuePage(
+        req,
+        v,
+        boardIssues(v.state, b).filter(
+          (i) => i.typeId !== TYPE_EPIC && !currentSprint(v.state, i) && categoryOf(i.statusId).key !== "done",
+        ),
+      ),
+    ),
+  );
+  get(
+    "/board/:boardId/epic",
+    withBoard((req, v, b) => {
+      const done = req.query.get("done");
+      const epics = boardIssues(v.state, b).filter(
+        (i) => i.typeId === TYPE_EPIC && (done === null || String(categoryOf(i.statusId).key === "done") === done),
+      );
+      return json(page(epics, req.query, (e) => presentEpic(v, e), { defaultMax: 50, max: 50 }));
+    }),
+  );
+  get(
+    "/board/:boardId/sprint/:sprintId/issue",
+    withBoard((req, v) =>
+      withSprint((r, vv, s) =>
+        issuePage(
+          r,
+          vv,
+          v.state.issues.filter((i) => i.sprintIds.includes(s.id)),
+        ),
+      )(req, v),
+    ),
+  );
 
-  get("/sprint/:sprintId", withSprint((_req, v, s) => json(agileSprint(v, s))));
-  get("/sprint/:sprintId/issue", withSprint((req, v, s) => issuePage(req, v, v.state.issues.filter((i) => i.sprintIds.includes(s.id)))));
+  get(
+    "/sprint/:sprintId",
+    withSprint((_req, v, s) => json(agileSprint(v, s))),
+  );
+  get(
+    "/sprint/:sprintId/issue",
+    withSprint((req, v, s) =>
+      issuePage(
+        req,
+        v,
+        v.state.issues.filter((i) => i.sprintIds.includes(s.id)),
+      ),
+    ),
+  );
   get("/issue/:issueIdOrKey", (req, v) => {
     const issue = findIssue(v.state, req.params.issueIdOrKey ?? "");
-    return issue ? json(presentIssue(v, issue, { fields: selectFields(listParam(req.query, "fields"), "*all"), expand: expandSet(req), agile: true })) : issueNotFound();
+    return issue
+      ? json(presentIssue(v, issue, { fields: selectFields(listParam(req.query, "fields"), "*all"), expand: expandSet(req), agile: true }))
+      : issueNotFound();
   });
   get("/epic/:epicIdOrKey/issue", (req, v) => {
     const epic = findIssue(v.state, req.params.epicIdOrKey ?? "");
     if (!epic || epic.typeId !== TYPE_EPIC) return jiraError(404, "Epic does not exist or you do not have permission to see it.");
-    return issuePage(req, v, v.state.issues.filter((i) => i.parentId === epic.id));
+    return issuePage(
+      req,
+      v,
+      v.state.issues.filter((i) => i.parentId === epic.id),
+    );
   });
 
   post("/sprint", (req, v) => {
@@ -111,7 +203,16 @@ export function agileRoutes(router: Router, state: () => JiraState): void {
     if (Number.isNaN(start)) errors.startDate = "Invalid start date.";
     if (Number.isNaN(end)) errors.endDate = "Invalid end date.";
     if (Object.keys(errors).length || !board) return jiraError(400, "", errors);
-    const sprint: Sprint = { id: v.state.next.sprint++, name: b.name as string, state: "future", boardId: board.id, goal: typeof b.goal === "string" ? b.goal : "", createdDate: now(v.state), ...(start !== undefined ? { startDate: start } : {}), ...(end !== undefined ? { endDate: end } : {}) };
+    const sprint: Sprint = {
+      id: v.state.next.sprint++,
+      name: b.name as string,
+      state: "future",
+      boardId: board.id,
+      goal: typeof b.goal === "string" ? b.goal : "",
+      createdDate: now(v.state),
+      ...(start !== undefined ? { startDate: start } : {}),
+      ...(end !== undefined ? { endDate: end } : {}),
+    };
     v.state.sprints.push(sprint);
     v.state.sprintsById.set(sprint.id, sprint);
     return json(agileSprint(v, sprint), 201);
@@ -136,8 +237,10 @@ export function agileRoutes(router: Router, state: () => JiraState): void {
     if (target !== undefined && target !== s.state) {
       if (target === "active") {
         if (s.state !== "future") return jiraError(400, "A closed sprint cannot be reopened.");
-        if (draft.startDate === undefined || draft.endDate === undefined) return jiraError(400, "The sprint cannot be started without a start date and an end date.");
-        if (v.state.sprints.some((x) => x.boardId === s.boardId && x.state === "active")) return jiraError(400, "This board already has an active sprint. Complete it before starting another one.");
+        if (draft.startDate === undefined || draft.endDate === undefined)
+          return jiraError(400, "The sprint cannot be started without a start date and an end date.");
+        if (v.state.sprints.some((x) => x.boardId === s.boardId && x.state === "active"))
+          return jiraError(400, "This board already has an active sprint. Complete it before starting another one.");
         draft.state = "active";
       } else if (target === "closed") {
         if (s.state !== "active") return jiraError(400, "Only an active sprint can be completed.");
@@ -145,20 +248,27 @@ export function agileRoutes(router: Router, state: () => JiraState): void {
         draft.completeDate = now(v.state);
       } else return jiraError(400, "", { state: `The sprint state '${String(target)}' is not valid: use future, active or closed.` });
     }
-    if (draft.endDate !== undefined && draft.startDate !== undefined && draft.endDate < draft.startDate) return jiraError(400, "", { endDate: "The end date must be after the start date." });
+    if (draft.endDate !== undefined && draft.startDate !== undefined && draft.endDate < draft.startDate)
+      return jiraError(400, "", { endDate: "The end date must be after the start date." });
     Object.assign(s, draft);
     return json(agileSprint(v, s));
   });
   post("/sprint/:sprintId", update);
-  router.put(`${A}/sprint/:sprintId`, guard("put", state, (req) => update(req, view(req))));
-  router.delete(`${A}/sprint/:sprintId`, guard("delete", state, (req) =>
-    withSprint((_r, v, s) => {
-      if (s.state === "active") return jiraError(400, "An active sprint cannot be deleted.");
-      v.state.sprints = v.state.sprints.filter((x) => x !== s);
-      v.state.sprintsById.delete(s.id);
-      for (const i of v.state.issues) if (i.sprintIds.includes(s.id)) i.sprintIds = i.sprintIds.filter((id) => id !== s.id);
-      return noContent();
-    })(req, view(req))),
+  router.put(
+    `${A}/sprint/:sprintId`,
+    guard("put", state, (req) => update(req, view(req))),
+  );
+  router.delete(
+    `${A}/sprint/:sprintId`,
+    guard("delete", state, (req) =>
+      withSprint((_r, v, s) => {
+        if (s.state === "active") return jiraError(400, "An active sprint cannot be deleted.");
+        v.state.sprints = v.state.sprints.filter((x) => x !== s);
+        v.state.sprintsById.delete(s.id);
+        for (const i of v.state.issues) if (i.sprintIds.includes(s.id)) i.sprintIds = i.sprintIds.filter((id) => id !== s.id);
+        return noContent();
+      })(req, view(req)),
+    ),
   );
 
   /** Moves issues (and their subtasks) into a sprint or, with `null`, to the backlog. */
@@ -170,7 +280,10 @@ export function agileRoutes(router: Router, state: () => JiraState): void {
       const issue = findIssue(v.state, String(ref));
       if (!issue) return jiraError(400, `Issue '${String(ref)}' does not exist or you do not have permission to see it.`);
       if (issue.typeId === TYPE_SUBTASK) return jiraError(400, `Issue '${issue.key}' is a sub-task: move its parent instead.`);
-      issues.push(issue, ...(v.state.children.get(issue.id) ?? []).map((id) => v.state.issuesById.get(id)!).filter((c) => c.typeId === TYPE_SUBTASK));
+      issues.push(
+        issue,
+        ...(v.state.children.get(issue.id) ?? []).map((id) => v.state.issuesById.get(id)!).filter((c) => c.typeId === TYPE_SUBTASK),
+      );
     }
     const at = now(v.state);
     for (const issue of issues) {
@@ -180,6 +293,11 @@ export function agileRoutes(router: Router, state: () => JiraState): void {
     }
     return noContent();
   };
-  post("/sprint/:sprintId/issue", withSprint((req, v, s) => (s.state === "closed" ? jiraError(400, "Issues cannot be moved to a closed sprint.") : move(v, bodyObject(req).issues, s))));
+  post(
+    "/sprint/:sprintId/issue",
+    withSprint((req, v, s) =>
+      s.state === "closed" ? jiraError(400, "Issues cannot be moved to a closed sprint.") : move(v, bodyObject(req).issues, s),
+    ),
+  );
   post("/backlog/issue", (req, v) => move(v, bodyObject(req).issues, null));
 }

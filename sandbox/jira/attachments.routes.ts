@@ -17,8 +17,21 @@ import { jiraTime } from "./util";
 export const SANDBOX_ATTACHMENT_LIMIT = 1_500_000;
 
 const GUESSED: Record<string, string> = {
-  txt: "text/plain", md: "text/markdown", csv: "text/csv", log: "text/plain", json: "application/json", xml: "application/xml", html: "text/html", yaml: "application/yaml", yml: "application/yaml",
-  png: "image/png", jpg: "image/jpeg", jpeg: "image/jpeg", gif: "image/gif", pdf: "application/pdf", zip: "application/zip",
+  txt: "text/plain",
+  md: "text/markdown",
+  csv: "text/csv",
+  log: "text/plain",
+  json: "application/json",
+  xml: "application/xml",
+  html: "text/html",
+  yaml: "application/yaml",
+  yml: "application/yaml",
+  png: "image/png",
+  jpg: "image/jpeg",
+  jpeg: "image/jpeg",
+  gif: "image/gif",
+  pdf: "application/pdf",
+  zip: "application/zip",
 };
 
 /** Jira keeps the type the upload names, and guesses one from the extension when it names none (or only octet-stream). */
@@ -42,7 +55,8 @@ export function presentAttachment(v: View, a: Attachment) {
   };
 }
 
-export const attachmentsOf = (state: JiraState, issue: Issue): Attachment[] => [...state.attachments.values()].filter((a) => a.issueId === issue.id);
+export const attachmentsOf = (state: JiraState, issue: Issue): Attachment[] =>
+  [...state.attachments.values()].filter((a) => a.issueId === issue.id);
 
 const NOT_FOUND = (id: string) => jiraError(404, `The attachment with id '${id}' does not exist.`);
 
@@ -56,7 +70,8 @@ const findAttachment = (state: JiraState, id: string): Attachment | undefined =>
 function byteRange(header: string, size: number): [number, number] | null {
   const m = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
   if (!m || (m[1] === "" && m[2] === "")) return null;
-  const [start, end] = m[1] === "" ? [Math.max(0, size - Number(m[2])), size - 1] : [Number(m[1]), m[2] === "" ? size - 1 : Math.min(size - 1, Number(m[2]))];
+  const [start, end] =
+    m[1] === "" ? [Math.max(0, size - Number(m[2])), size - 1] : [Number(m[1]), m[2] === "" ? size - 1 : Math.min(size - 1, Number(m[2]))];
   return start <= end && start < size ? [start, end] : null;
 }
 
@@ -69,11 +84,23 @@ export function attachmentRoutes(router: Router, state: () => JiraState): void {
       const files = parts.filter((p) => p.name === "file" && p.filename !== null);
       if (files.length === 0) return jiraError(400, "No file was attached: send it in a multipart part named 'file'.");
       const tooLarge = files.find((f) => f.data.length > SANDBOX_ATTACHMENT_LIMIT);
-      if (tooLarge) return jiraError(413, `The file '${tooLarge.filename ?? ""}' is larger than the attachment limit of ${SANDBOX_ATTACHMENT_LIMIT} bytes.`);
+      if (tooLarge)
+        return jiraError(
+          413,
+          `The file '${tooLarge.filename ?? ""}' is larger than the attachment limit of ${SANDBOX_ATTACHMENT_LIMIT} bytes.`,
+        );
       const at = now(v.state);
       const added = files.map((f) => {
         const id = String(v.state.next.attachment++);
-        const a: Attachment = { id, issueId: issue.id, filename: f.filename || "attachment", authorId: me(v.state), created: at, mimeType: mimeOf(f.filename ?? "", f.contentType ?? undefined), data: Buffer.from(f.data) };
+        const a: Attachment = {
+          id,
+          issueId: issue.id,
+          filename: f.filename || "attachment",
+          authorId: me(v.state),
+          created: at,
+          mimeType: mimeOf(f.filename ?? "", f.contentType ?? undefined),
+          data: Buffer.from(f.data),
+        };
         v.state.attachments.set(id, a);
         return a;
       });
@@ -92,13 +119,23 @@ export function attachmentRoutes(router: Router, state: () => JiraState): void {
   both(router, state, "get", "/attachment/content/:id", (req, v) => {
     const a = findAttachment(v.state, req.params.id ?? "");
     if (!a) return NOT_FOUND(req.params.id ?? "");
-    if (req.query.get("redirect") !== "false") return { status: 303, headers: { location: `${v.base}/attachment/content/${a.id}?redirect=false` } };
-    const headers: Record<string, string> = { "accept-ranges": "bytes", "content-disposition": `attachment; filename="${a.filename.replace(/"/g, "")}"` };
+    if (req.query.get("redirect") !== "false")
+      return { status: 303, headers: { location: `${v.base}/attachment/content/${a.id}?redirect=false` } };
+    const headers: Record<string, string> = {
+      "accept-ranges": "bytes",
+      "content-disposition": `attachment; filename="${a.filename.replace(/"/g, "")}"`,
+    };
     const range = req.headers.range;
     if (typeof range === "string") {
       const r = byteRange(range, a.data.length);
-      if (!r) return { status: 416, headers: { ...headers, "content-range": `bytes */${a.data.length}` }, text: "", contentType: "text/plain" };
-      return { status: 206, bytes: a.data.subarray(r[0], r[1] + 1), contentType: a.mimeType, headers: { ...headers, "content-range": `bytes ${r[0]}-${r[1]}/${a.data.length}` } };
+      if (!r)
+        return { status: 416, headers: { ...headers, "content-range": `bytes */${a.data.length}` }, text: "", contentType: "text/plain" };
+      return {
+        status: 206,
+        bytes: a.data.subarray(r[0], r[1] + 1),
+        contentType: a.mimeType,
+        headers: { ...headers, "content-range": `bytes ${r[0]}-${r[1]}/${a.data.length}` },
+      };
     }
     return { status: 200, bytes: a.data, contentType: a.mimeType, headers };
   });

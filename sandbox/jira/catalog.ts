@@ -84,11 +84,32 @@ export interface IssueTypeDef {
 }
 
 export const ISSUE_TYPES: IssueTypeDef[] = [
-  { id: "10000", name: "Epic", description: "A big user story that needs to be broken down.", subtask: false, hierarchyLevel: 1, avatarId: 10307 },
-  { id: "10001", name: "Story", description: "Functionality or a feature expressed as a user goal.", subtask: false, hierarchyLevel: 0, avatarId: 10315 },
+  {
+    id: "10000",
+    name: "Epic",
+    description: "A big user story that needs to be broken down.",
+    subtask: false,
+    hierarchyLevel: 1,
+    avatarId: 10307,
+  },
+  {
+    id: "10001",
+    name: "Story",
+    description: "Functionality or a feature expressed as a user goal.",
+    subtask: false,
+    hierarchyLevel: 0,
+    avatarId: 10315,
+  },
   { id: "10002", name: "Task", description: "A small, distinct piece of work.", subtask: false, hierarchyLevel: 0, avatarId: 10318 },
   { id: "10003", name: "Bug", description: "A problem or error.", subtask: false, hierarchyLevel: 0, avatarId: 10303 },
-  { id: "10004", name: "Subtask", description: "A small piece of work that's part of a larger task.", subtask: true, hierarchyLevel: -1, avatarId: 10316 },
+  {
+    id: "10004",
+    name: "Subtask",
+    description: "A small piece of work that's part of a larger task.",
+    subtask: true,
+    hierarchyLevel: -1,
+    avatarId: 10316,
+  },
 ];
 export const TYPE_EPIC = "10000";
 export const TYPE_STORY = "10001";
@@ -154,7 +175,9 @@ export const FIELDS: FieldDef[] = [
   f("created", "Created", { type: "datetime", system: "created" }, ["created", "createdDate"]),
   f("updated", "Updated", { type: "datetime", system: "updated" }, ["updated", "updatedDate"]),
   f("duedate", "Due date", { type: "date", system: "duedate" }, ["due", "duedate"]),
-  f("statuscategorychangedate", "Status Category Changed", { type: "datetime", system: "statuscategorychangedate" }, ["statusCategoryChangedDate"]),
+  f("statuscategorychangedate", "Status Category Changed", { type: "datetime", system: "statuscategorychangedate" }, [
+    "statusCategoryChangedDate",
+  ]),
   f("parent", "Parent", undefined, ["parent"]),
   f("subtasks", "Sub-tasks", { type: "array", items: "issuelinks", system: "subtasks" }, ["subtasks"]),
   f("issuelinks", "Linked Issues", { type: "array", items: "issuelinks", system: "issuelinks" }, ["issueLink"]),
@@ -168,9 +191,20 @@ export const FIELDS: FieldDef[] = [
   f("votes", "Votes", { type: "votes", system: "votes" }, ["votes"]),
   f("attachment", "Attachment", { type: "array", items: "attachment", system: "attachment" }, ["attachments"], false),
   f("environment", "Environment", { type: "string", system: "environment" }, ["environment"]),
-  f(FIELD_SPRINT, "Sprint", { type: "array", items: "json", custom: "com.pyxis.greenhopper.jira:gh-sprint", customId: 10020 }, ["cf[10020]", "sprint"]),
-  f(FIELD_STORY_POINTS, "Story point estimate", { type: "number", custom: "com.pyxis.greenhopper.jira:jsw-story-points", customId: 10016 }, ["cf[10016]", "Story point estimate"]),
-  f(FIELD_EPIC_LINK, "Epic Link", { type: "any", custom: "com.pyxis.greenhopper.jira:gh-epic-link", customId: 10014 }, ["cf[10014]", "Epic Link"]),
+  f(FIELD_SPRINT, "Sprint", { type: "array", items: "json", custom: "com.pyxis.greenhopper.jira:gh-sprint", customId: 10020 }, [
+    "cf[10020]",
+    "sprint",
+  ]),
+  f(
+    FIELD_STORY_POINTS,
+    "Story point estimate",
+    { type: "number", custom: "com.pyxis.greenhopper.jira:jsw-story-points", customId: 10016 },
+    ["cf[10016]", "Story point estimate"],
+  ),
+  f(FIELD_EPIC_LINK, "Epic Link", { type: "any", custom: "com.pyxis.greenhopper.jira:gh-epic-link", customId: 10014 }, [
+    "cf[10014]",
+    "Epic Link",
+  ]),
   f(FIELD_RANK, "Rank", { type: "any", custom: "com.pyxis.greenhopper.jira:gh-lexo-rank", customId: 10019 }, ["cf[10019]", "rank"]),
 ];
 export const fieldById = new Map(FIELDS.map((x) => [x.id, x]));

@@ -1,6 +1,17 @@
 import { adfToHtml } from "./adf";
 import { attachmentsOf, presentAttachment } from "./attachments.routes";
-import { ALL_FIELDS, categoryOf, FIELD_RANK, FIELD_SPRINT, FIELD_STORY_POINTS, fieldById, NAVIGABLE_FIELDS, TRANSITIONS, TYPE_EPIC, TYPE_SUBTASK } from "./catalog";
+import {
+  ALL_FIELDS,
+  categoryOf,
+  FIELD_RANK,
+  FIELD_SPRINT,
+  FIELD_STORY_POINTS,
+  fieldById,
+  NAVIGABLE_FIELDS,
+  TRANSITIONS,
+  TYPE_EPIC,
+  TYPE_SUBTASK,
+} from "./catalog";
 import type { Issue } from "./model";
 import * as P from "./presenters";
 import type { View } from "./presenters";
@@ -9,7 +20,16 @@ import { formatDuration, jiraTime } from "./util";
 
 /** The issue representation: field selection (`fields=`), `expand=` and the Agile extras. */
 
-const NAVIGABLE_EXTRA = ["progress", "aggregateprogress", "aggregatetimespent", "aggregatetimeoriginalestimate", "aggregatetimeestimate", "workratio", "lastViewed", "security"];
+const NAVIGABLE_EXTRA = [
+  "progress",
+  "aggregateprogress",
+  "aggregatetimespent",
+  "aggregatetimeoriginalestimate",
+  "aggregatetimeestimate",
+  "workratio",
+  "lastViewed",
+  "security",
+];
 const ISSUE_EXPAND = "renderedFields,names,schema,operations,editmeta,changelog,versionedRepresentations";
 const FIELD_ALIASES: Record<string, string> = { sprint: FIELD_SPRINT, "story points": FIELD_STORY_POINTS, key: "key", id: "id" };
 
@@ -24,8 +44,7 @@ export function selectFields(list: string[], fallback: "*all" | "*navigable" | "
     if (item === "*all" || item === "*navigable") {
       (item === "*all" ? ALL_FIELDS : NAVIGABLE_FIELDS).forEach((f) => out.add(f));
       NAVIGABLE_EXTRA.forEach((f) => out.add(f));
-    }
-    else if (!item.startsWith("-") && item !== "*none") out.add(FIELD_ALIASES[item.toLowerCase()] ?? item);
+    } else if (!item.startsWith("-") && item !== "*none") out.add(FIELD_ALIASES[item.toLowerCase()] ?? item);
   }
   for (const item of items) if (item.startsWith("-")) out.delete(item.slice(1));
   return out;
@@ -35,14 +54,24 @@ const shortIssue = (v: View, i: Issue) => ({
   id: i.id,
   key: i.key,
   self: `${v.base}/issue/${i.id}`,
-  fields: { summary: i.summary, status: P.presentStatusById(v, i.statusId), priority: P.presentPriority(v, i.priorityId), issuetype: P.presentIssueTypeById(v, i.typeId) },
+  fields: {
+    summary: i.summary,
+    status: P.presentStatusById(v, i.statusId),
+    priority: P.presentPriority(v, i.priorityId),
+    issuetype: P.presentIssueTypeById(v, i.typeId),
+  },
 });
 
 function timetracking(i: Issue) {
   const spent = i.worklogs.reduce((s, w) => s + w.timeSpentSeconds, 0);
   const out: Record<string, string | number> = {};
-  if (i.originalEstimateSeconds !== null) Object.assign(out, { originalEstimate: formatDuration(i.originalEstimateSeconds), originalEstimateSeconds: i.originalEstimateSeconds });
-  if (i.remainingEstimateSeconds !== null) Object.assign(out, { remainingEstimate: formatDuration(i.remainingEstimateSeconds), remainingEstimateSeconds: i.remainingEstimateSeconds });
+  if (i.originalEstimateSeconds !== null)
+    Object.assign(out, { originalEstimate: formatDuration(i.originalEstimateSeconds), originalEstimateSeconds: i.originalEstimateSeconds });
+  if (i.remainingEstimateSeconds !== null)
+    Object.assign(out, {
+      remainingEstimate: formatDuration(i.remainingEstimateSeconds),
+      remainingEstimateSeconds: i.remainingEstimateSeconds,
+    });
   if (spent > 0) Object.assign(out, { timeSpent: formatDuration(spent), timeSpentSeconds: spent });
   return { out, spent };
 }
@@ -68,11 +97,17 @@ const GETTERS: Record<string, Getter> = {
   labels: (_v, i) => i.labels,
   components: (v, i) => {
     const p = v.state.projectsById.get(i.projectId)!;
-    return i.componentIds.map((id) => p.components.find((c) => c.id === id)).filter((c) => c !== undefined).map((c) => P.presentComponent(v, c));
+    return i.componentIds
+      .map((id) => p.components.find((c) => c.id === id))
+      .filter((c) => c !== undefined)
+      .map((c) => P.presentComponent(v, c));
   },
   fixVersions: (v, i) => {
     const p = v.state.projectsById.get(i.projectId)!;
-    return i.fixVersionIds.map((id) => p.versions.find((x) => x.id === id)).filter((x) => x !== undefined).map((x) => P.presentVersion(v, x, p.id));
+    return i.fixVersionIds
+      .map((id) => p.versions.find((x) => x.id === id))
+      .filter((x) => x !== undefined)
+      .map((x) => P.presentVersion(v, x, p.id));
   },
   versions: () => [],
   assignee: (v, i) => P.userById(v, i.assigneeId),
@@ -95,10 +130,26 @@ const GETTERS: Record<string, Getter> = {
     (v.state.linksByIssue.get(i.id) ?? []).map((l) => {
       const outward = l.outwardId === i.id;
       const other = v.state.issuesById.get(outward ? l.inwardId : l.outwardId)!;
-      return { id: l.id, self: `${v.base}/issueLink/${l.id}`, type: P.presentLinkType(v, l.typeId), [outward ? "outwardIssue" : "inwardIssue"]: shortIssue(v, other) };
+      return {
+        id: l.id,
+        self: `${v.base}/issueLink/${l.id}`,
+        type: P.presentLinkType(v, l.typeId),
+        [outward ? "outwardIssue" : "inwardIssue"]: shortIssue(v, other),
+      };
     }),
-  comment: (v, i) => ({ comments: i.comments.map((c) => P.presentComment(v, i.id, c)), self: `${v.base}/issue/${i.id}/comment`, maxResults: i.comments.length, total: i.comments.length, startAt: 0 }),
-  worklog: (v, i) => ({ startAt: 0, maxResults: 20, total: i.worklogs.length, worklogs: i.worklogs.slice(0, 20).map((w) => P.presentWorklog(v, i.id, w)) }),
+  comment: (v, i) => ({
+    comments: i.comments.map((c) => P.presentComment(v, i.id, c)),
+    self: `${v.base}/issue/${i.id}/comment`,
+    maxResults: i.comments.length,
+    total: i.comments.length,
+    startAt: 0,
+  }),
+  worklog: (v, i) => ({
+    startAt: 0,
+    maxResults: 20,
+    total: i.worklogs.length,
+    worklogs: i.worklogs.slice(0, 20).map((w) => P.presentWorklog(v, i.id, w)),
+  }),
   timetracking: (_v, i) => timetracking(i).out,
   timespent: (_v, i) => timetracking(i).spent || null,
   timeoriginalestimate: (_v, i) => i.originalEstimateSeconds,
@@ -108,7 +159,11 @@ const GETTERS: Record<string, Getter> = {
   aggregatetimeestimate: (_v, i) => i.remainingEstimateSeconds,
   progress: (_v, i) => progress(i, timetracking(i).spent),
   aggregateprogress: (_v, i) => progress(i, timetracking(i).spent),
-  watches: (v, i) => ({ self: `${v.base}/issue/${i.key}/watchers`, watchCount: i.watcherIds.length, isWatching: i.watcherIds.includes(v.state.users[0]!.accountId) }),
+  watches: (v, i) => ({
+    self: `${v.base}/issue/${i.key}/watchers`,
+    watchCount: i.watcherIds.length,
+    isWatching: i.watcherIds.includes(v.state.users[0]!.accountId),
+  }),
   votes: (v, i) => ({ self: `${v.base}/issue/${i.key}/votes`, votes: 0, hasVoted: false }),
   attachment: (v, i) => attachmentsOf(v.state, i).map((a) => presentAttachment(v, a)),
   security: () => null,
@@ -143,20 +198,39 @@ export function presentIssue(v: View, i: Issue, opts: IssueOptions) {
     fields.epic = epic?.typeId === TYPE_EPIC ? presentEpic(v, epic) : null;
     fields.flagged = false;
   }
-  const out: Record<string, unknown> = { expand: ISSUE_EXPAND, id: i.id, self: opts.agile ? `${v.origin}/rest/agile/1.0/issue/${i.id}` : `${v.base}/issue/${i.id}`, key: i.key };
+  const out: Record<string, unknown> = {
+    expand: ISSUE_EXPAND,
+    id: i.id,
+    self: opts.agile ? `${v.origin}/rest/agile/1.0/issue/${i.id}` : `${v.base}/issue/${i.id}`,
+    key: i.key,
+  };
   if (opts.fields.size > 0 || opts.agile) out.fields = fields;
   const expand = opts.expand;
   if (expand?.has("renderedFields")) {
     out.renderedFields = {
       description: adfToHtml(i.description) ?? "",
       environment: "",
-      comment: { comments: i.comments.map((c) => ({ ...P.presentComment(v, i.id, c), body: adfToHtml(c.body) ?? "" })), maxResults: i.comments.length, total: i.comments.length, startAt: 0 },
+      comment: {
+        comments: i.comments.map((c) => ({ ...P.presentComment(v, i.id, c), body: adfToHtml(c.body) ?? "" })),
+        maxResults: i.comments.length,
+        total: i.comments.length,
+        startAt: 0,
+      },
     };
   }
   if (expand?.has("names")) out.names = Object.fromEntries(Object.keys(fields).map((id) => [id, fieldById.get(id)?.name ?? id]));
-  if (expand?.has("schema")) out.schema = Object.fromEntries(Object.keys(fields).flatMap((id) => (fieldById.get(id)?.schema ? [[id, fieldById.get(id)!.schema]] : [])));
+  if (expand?.has("schema"))
+    out.schema = Object.fromEntries(
+      Object.keys(fields).flatMap((id) => (fieldById.get(id)?.schema ? [[id, fieldById.get(id)!.schema]] : [])),
+    );
   if (expand?.has("transitions")) out.transitions = availableTransitions(v, i);
-  if (expand?.has("changelog")) out.changelog = { startAt: 0, maxResults: i.histories.length, total: i.histories.length, histories: i.histories.map((h) => presentHistory(v, h)) };
+  if (expand?.has("changelog"))
+    out.changelog = {
+      startAt: 0,
+      maxResults: i.histories.length,
+      total: i.histories.length,
+      histories: i.histories.map((h) => presentHistory(v, h)),
+    };
   return out;
 }
 
@@ -164,7 +238,15 @@ export const presentHistory = (v: View, h: Issue["histories"][number]) => ({
   id: h.id,
   author: P.userById(v, h.authorId),
   created: jiraTime(h.created),
-  items: h.items.map((it) => ({ field: it.field, fieldtype: "jira", fieldId: it.fieldId, from: it.from, fromString: it.fromString, to: it.to, toString: it.toString })),
+  items: h.items.map((it) => ({
+    field: it.field,
+    fieldtype: "jira",
+    fieldId: it.fieldId,
+    from: it.from,
+    fromString: it.fromString,
+    to: it.to,
+    toString: it.toString,
+  })),
 });
 
 export function availableTransitions(v: View, i: Issue, withFields = false) {
@@ -178,7 +260,23 @@ export function availableTransitions(v: View, i: Issue, withFields = false) {
     isAvailable: true,
     isConditional: false,
     isLooped: false,
-    ...(withFields ? { fields: t.name === "Done" ? { resolution: { required: false, schema: { type: "resolution", system: "resolution" }, name: "Resolution", key: "resolution", operations: ["set"], allowedValues: ["10000", "10001", "10002"].map((id) => P.presentResolution(v, id)) } } : {} } : {}),
+    ...(withFields
+      ? {
+          fields:
+            t.name === "Done"
+              ? {
+                  resolution: {
+                    required: false,
+                    schema: { type: "resolution", system: "resolution" },
+                    name: "Resolution",
+                    key: "resolution",
+                    operations: ["set"],
+                    allowedValues: ["10000", "10001", "10002"].map((id) => P.presentResolution(v, id)),
+                  },
+                }
+              : {},
+        }
+      : {}),
   }));
 }
 
@@ -188,5 +286,13 @@ export function agileSprint(v: View, s: Parameters<typeof P.sprintField>[0]) {
 }
 
 export function presentEpic(v: View, epic: Issue) {
-  return { id: Number(epic.id), key: epic.key, self: `${v.origin}/rest/agile/1.0/epic/${epic.id}`, name: epic.summary, summary: epic.summary, color: { key: `color_${(Number(epic.id) % 14) + 1}` }, done: categoryOf(epic.statusId).key === "done" };
+  return {
+    id: Number(epic.id),
+    key: epic.key,
+    self: `${v.origin}/rest/agile/1.0/epic/${epic.id}`,
+    name: epic.summary,
+    summary: epic.summary,
+    color: { key: `color_${(Number(epic.id) % 14) + 1}` },
+    done: categoryOf(epic.statusId).key === "done",
+  };
 }

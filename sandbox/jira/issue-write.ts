@@ -18,7 +18,15 @@ export function readBody(v: View, value: unknown): Adf | null | undefined {
   return typeof value === "string" ? (value.trim() ? wikiToAdf(value) : null) : undefined;
 }
 
-const refOf = (x: unknown): { id?: string; name?: string; key?: string; accountId?: string } => (isRecord(x) ? { id: x.id === undefined ? undefined : String(x.id), name: typeof x.name === "string" ? x.name : undefined, key: typeof x.key === "string" ? x.key : undefined, accountId: typeof x.accountId === "string" ? x.accountId : undefined } : {});
+const refOf = (x: unknown): { id?: string; name?: string; key?: string; accountId?: string } =>
+  isRecord(x)
+    ? {
+        id: x.id === undefined ? undefined : String(x.id),
+        name: typeof x.name === "string" ? x.name : undefined,
+        key: typeof x.key === "string" ? x.key : undefined,
+        accountId: typeof x.accountId === "string" ? x.accountId : undefined,
+      }
+    : {};
 
 interface Apply {
   issue: Issue;
@@ -29,7 +37,15 @@ interface Apply {
   history: HistoryItem[];
 }
 
-function change(a: Apply, field: string, from: string | null, fromString: string | null, to: string | null, toString: string | null, fieldId = field): void {
+function change(
+  a: Apply,
+  field: string,
+  from: string | null,
+  fromString: string | null,
+  to: string | null,
+  toString: string | null,
+  fieldId = field,
+): void {
   if (from === to && fromString === toString) return;
   a.history.push({ field, fieldId, from, fromString, to, toString });
 }
@@ -54,7 +70,10 @@ function refList<T extends { id: string; name: string }>(a: Apply, field: string
     const r = refOf(item);
     const hit = options.find((o) => o.id === r.id || o.name === r.name);
     if (!hit) {
-      a.errors[field] = field === "components" ? `Component name '${r.name ?? r.id ?? ""}' is not valid` : `Version name '${r.name ?? r.id ?? ""}' is not valid`;
+      a.errors[field] =
+        field === "components"
+          ? `Component name '${r.name ?? r.id ?? ""}' is not valid`
+          : `Version name '${r.name ?? r.id ?? ""}' is not valid`;
       return null;
     }
     if (!ids.includes(hit.id)) ids.push(hit.id);
@@ -94,7 +113,8 @@ const SETTERS: Record<string, Setter> = {
   reporter: (a, value) => setUser(a, "reporter", value),
   labels: (a, value) => {
     if (!Array.isArray(value) || value.some((l) => typeof l !== "string")) a.errors.labels = "data was not an array";
-    else if (value.some((l: string) => /\s/.test(l))) a.errors.labels = `The label '${(value as string[]).find((l) => /\s/.test(l)) ?? ""}' contains spaces which is invalid.`;
+    else if (value.some((l: string) => /\s/.test(l)))
+      a.errors.labels = `The label '${(value as string[]).find((l) => /\s/.test(l)) ?? ""}' contains spaces which is invalid.`;
     else {
       const next = [...new Set(value as string[])];
       change(a, "labels", null, a.issue.labels.join(" "), null, next.join(" "));
@@ -110,7 +130,8 @@ const SETTERS: Record<string, Setter> = {
     if (ids) a.issue.fixVersionIds = ids;
   },
   duedate: (a, value) => {
-    if (value !== null && (typeof value !== "string" || !/^\d{4}-\d{2}-\d{2}$/.test(value))) a.errors.duedate = "Error parsing date string: " + String(value);
+    if (value !== null && (typeof value !== "string" || !/^\d{4}-\d{2}-\d{2}$/.test(value)))
+      a.errors.duedate = "Error parsing date string: " + String(value);
     else a.issue.dueDate = value;
   },
   parent: (a, value) => {
@@ -136,19 +157,24 @@ const SETTERS: Record<string, Setter> = {
     const id = typeof value === "number" ? value : isRecord(value) ? Number(value.id) : NaN;
     const sprint = a.state.sprintsById.get(id);
     if (value === null) a.issue.sprintIds = a.issue.sprintIds.filter((s) => a.state.sprintsById.get(s)?.state === "closed");
-    else if (!sprint || sprint.state === "closed") a.errors[FIELD_SPRINT] = "Sprint with id " + String(value) + " does not exist or is closed.";
+    else if (!sprint || sprint.state === "closed")
+      a.errors[FIELD_SPRINT] = "Sprint with id " + String(value) + " does not exist or is closed.";
     else a.issue.sprintIds = [...a.issue.sprintIds.filter((s) => a.state.sprintsById.get(s)?.state === "closed"), sprint.id];
   },
   timetracking: (a, value) => {
     if (!isRecord(value)) return void (a.errors.timetracking = "Invalid time tracking input.");
-    for (const [key, target] of [["originalEstimate", "originalEstimateSeconds"], ["remainingEstimate", "remainingEstimateSeconds"]] as const) {
+    for (const [key, target] of [
+      ["originalEstimate", "originalEstimateSeconds"],
+      ["remainingEstimate", "remainingEstimateSeconds"],
+    ] as const) {
       if (value[key] === undefined) continue;
       const seconds = typeof value[key] === "string" ? parseDuration(value[key]) : null;
       if (seconds === null) a.errors.timetracking = "Please specify valid time tracking values.";
       else a.issue[target] = seconds;
     }
     // As in Jira, a first original estimate also sets the remaining estimate.
-    if (value.remainingEstimate === undefined && a.issue.remainingEstimateSeconds === null) a.issue.remainingEstimateSeconds = a.issue.originalEstimateSeconds;
+    if (value.remainingEstimate === undefined && a.issue.remainingEstimateSeconds === null)
+      a.issue.remainingEstimateSeconds = a.issue.originalEstimateSeconds;
   },
 };
 
@@ -156,7 +182,11 @@ const SETTERS: Record<string, Setter> = {
 function setParent(a: Apply, field: string, parent: Issue | undefined): void {
   if (!parent || parent.id === a.issue.id) return void (a.errors[field] = "Could not find issue by id or key.");
   const isSub = a.issue.typeId === TYPE_SUBTASK;
-  if ((isSub && (parent.typeId === TYPE_SUBTASK || parent.typeId === TYPE_EPIC)) || (!isSub && parent.typeId !== TYPE_EPIC) || a.issue.typeId === TYPE_EPIC) {
+  if (
+    (isSub && (parent.typeId === TYPE_SUBTASK || parent.typeId === TYPE_EPIC)) ||
+    (!isSub && parent.typeId !== TYPE_EPIC) ||
+    a.issue.typeId === TYPE_EPIC
+  ) {
     return void (a.errors[field] = "Given parent work item does not belong to appropriate hierarchy.");
   }
   moveToParent(a, parent);
@@ -171,7 +201,9 @@ function setUser(a: Apply, field: "assignee" | "reporter", value: unknown): void
   const r = refOf(value);
   const user = r.accountId ? a.state.usersById.get(r.accountId) : undefined;
   if (!user) {
-    a.errors[field] = r.accountId ? "Specified user does not exist or you do not have required permissions" : `Specify a user by accountId for field '${field}'.`;
+    a.errors[field] = r.accountId
+      ? "Specified user does not exist or you do not have required permissions"
+      : `Specify a user by accountId for field '${field}'.`;
     return;
   }
   const key = field === "assignee" ? "assigneeId" : "reporterId";
@@ -207,7 +239,14 @@ export interface WriteResult {
  * Applies `fields` and `update` to an issue. Setters work on a shallow draft (they replace arrays,
  * never mutate them), which is committed only when there are no errors.
  */
-export function applyWrite(state: JiraState, view: View, issue: Issue, fields: Record<string, unknown>, update: Record<string, unknown>, creating: boolean): WriteResult {
+export function applyWrite(
+  state: JiraState,
+  view: View,
+  issue: Issue,
+  fields: Record<string, unknown>,
+  update: Record<string, unknown>,
+  creating: boolean,
+): WriteResult {
   const project = state.projectsById.get(issue.projectId)!;
   const draft: Issue = { ...issue };
   const a: Apply = { issue: draft, project, state, view, errors: {}, history: [] };

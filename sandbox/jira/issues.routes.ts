@@ -23,7 +23,8 @@ export function addComment(state: JiraState, issue: Issue, body: Issue["comments
 }
 
 /** What one create request came to: the new issue's reference, or Jira's error collection. */
-type Created = { ok: true; ref: { id: string; key: string; self: string } } | { ok: false; errors: Record<string, string>; errorMessages: string[] };
+type Created =
+  { ok: true; ref: { id: string; key: string; self: string } } | { ok: false; errors: Record<string, string>; errorMessages: string[] };
 
 /** Creates one issue from a create body (`{fields, update}`), as POST /issue and each item of POST /issue/bulk do. */
 function createIssue(v: P.View, b: Record<string, unknown>): Created {
@@ -83,7 +84,9 @@ function createIssue(v: P.View, b: Record<string, unknown>): Created {
 
 export function issueRoutes(router: Router, state: () => JiraState): void {
   both(router, state, "get", "/issue/:issueIdOrKey", (req, v) =>
-    withIssue(req, v, (issue) => json(presentIssue(v, issue, { fields: selectFields(listParam(req.query, "fields"), "*all"), expand: expandSet(req) }))),
+    withIssue(req, v, (issue) =>
+      json(presentIssue(v, issue, { fields: selectFields(listParam(req.query, "fields"), "*all"), expand: expandSet(req) })),
+    ),
   );
 
   both(router, state, "post", "/issue", (req, v) => {
@@ -97,11 +100,20 @@ export function issueRoutes(router: Router, state: () => JiraState): void {
     if (!Array.isArray(updates) || updates.length === 0) return jiraError(400, "", { issueUpdates: "Issue updates must not be empty." });
     if (updates.length > 50) return jiraError(400, `The number of issues to create (${updates.length}) exceeds the maximum of 50.`);
     const issues: { id: string; key: string; self: string }[] = [];
-    const errors: { status: number; elementErrors: { errorMessages: string[]; errors: Record<string, string> }; failedElementNumber: number }[] = [];
+    const errors: {
+      status: number;
+      elementErrors: { errorMessages: string[]; errors: Record<string, string> };
+      failedElementNumber: number;
+    }[] = [];
     updates.forEach((item, n) => {
       const created = createIssue(v, isRecord(item) ? item : {});
       if (created.ok) issues.push(created.ref);
-      else errors.push({ status: 400, elementErrors: { errorMessages: created.errorMessages, errors: created.errors }, failedElementNumber: n });
+      else
+        errors.push({
+          status: 400,
+          elementErrors: { errorMessages: created.errorMessages, errors: created.errors },
+          failedElementNumber: n,
+        });
     });
     return json({ issues, errors }, issues.length ? 201 : 400);
   });
@@ -115,15 +127,19 @@ export function issueRoutes(router: Router, state: () => JiraState): void {
       touch(issue, at);
       recordHistory(v.state, issue, result.history, at);
       for (const c of result.comments) addComment(v.state, issue, c, at);
-      if (req.query.get("returnIssue") === "true") return json(presentIssue(v, issue, { fields: selectFields([], "*all"), expand: expandSet(req) }));
+      if (req.query.get("returnIssue") === "true")
+        return json(presentIssue(v, issue, { fields: selectFields([], "*all"), expand: expandSet(req) }));
       return noContent();
     }),
   );
 
   both(router, state, "delete", "/issue/:issueIdOrKey", (req, v) =>
     withIssue(req, v, (issue) => {
-      const subtasks = (v.state.children.get(issue.id) ?? []).map((id) => v.state.issuesById.get(id)).filter((c): c is Issue => c?.typeId === TYPE_SUBTASK);
-      if (subtasks.length && req.query.get("deleteSubtasks") !== "true") return jiraError(400, "The issue has subtasks, so you must specify the 'deleteSubtasks' parameter to delete this issue.");
+      const subtasks = (v.state.children.get(issue.id) ?? [])
+        .map((id) => v.state.issuesById.get(id))
+        .filter((c): c is Issue => c?.typeId === TYPE_SUBTASK);
+      if (subtasks.length && req.query.get("deleteSubtasks") !== "true")
+        return jiraError(400, "The issue has subtasks, so you must specify the 'deleteSubtasks' parameter to delete this issue.");
       for (const s of subtasks) removeIssue(v.state, s);
       removeIssue(v.state, issue);
       return noContent();
@@ -133,7 +149,14 @@ export function issueRoutes(router: Router, state: () => JiraState): void {
   both(router, state, "put", "/issue/:issueIdOrKey/assignee", (req, v) =>
     withIssue(req, v, (issue) => {
       const b = bodyObject(req);
-      const result = applyWrite(v.state, v, issue, { assignee: b.accountId === null || b.accountId === "-1" ? null : { accountId: b.accountId } }, {}, false);
+      const result = applyWrite(
+        v.state,
+        v,
+        issue,
+        { assignee: b.accountId === null || b.accountId === "-1" ? null : { accountId: b.accountId } },
+        {},
+        false,
+      );
       if (Object.keys(result.errors).length) return jiraError(400, "", { assignee: result.errors.assignee ?? "" });
       touch(issue, now(v.state));
       recordHistory(v.state, issue, result.history, now(v.state));
@@ -144,7 +167,9 @@ export function issueRoutes(router: Router, state: () => JiraState): void {
   both(router, state, "get", "/issue/:issueIdOrKey/transitions", (req, v) =>
     withIssue(req, v, (issue) => {
       const only = req.query.get("transitionId");
-      const transitions = availableTransitions(v, issue, (req.query.get("expand") ?? "").includes("transitions.fields")).filter((t) => !only || t.id === only);
+      const transitions = availableTransitions(v, issue, (req.query.get("expand") ?? "").includes("transitions.fields")).filter(
+        (t) => !only || t.id === only,
+      );
       return json({ expand: "transitions", transitions });
     }),
   );
@@ -159,18 +184,31 @@ export function issueRoutes(router: Router, state: () => JiraState): void {
       const fields = isRecord(b.fields) ? { ...b.fields } : {};
       const resolutionRef = fields.resolution;
       delete fields.resolution;
-      const resolution = resolutionRef === undefined ? RESOLUTIONS[0]! : RESOLUTIONS.find((r) => r.id === refOf(resolutionRef).id || r.name === refOf(resolutionRef).name);
+      const resolution =
+        resolutionRef === undefined
+          ? RESOLUTIONS[0]!
+          : RESOLUTIONS.find((r) => r.id === refOf(resolutionRef).id || r.name === refOf(resolutionRef).name);
       if (!resolution) return jiraError(400, "", { resolution: "The resolution selected is invalid." });
       const result = applyWrite(v.state, v, issue, fields, isRecord(b.update) ? b.update : {}, false);
       if (Object.keys(result.errors).length) return jiraError(400, "", result.errors);
       const at = now(v.state);
       const from = statusById.get(issue.statusId)!;
       const to = statusById.get(t.to)!;
-      const items: HistoryItem[] = [...result.history, { field: "status", fieldId: "status", from: from.id, fromString: from.name, to: to.id, toString: to.name }];
+      const items: HistoryItem[] = [
+        ...result.history,
+        { field: "status", fieldId: "status", from: from.id, fromString: from.name, to: to.id, toString: to.name },
+      ];
       if (categoryOf(from.id).id !== categoryOf(to.id).id) issue.statusCategoryChanged = at;
       issue.statusId = to.id;
       if (to.id === STATUS_DONE) {
-        items.push({ field: "resolution", fieldId: "resolution", from: issue.resolutionId, fromString: null, to: resolution.id, toString: resolution.name });
+        items.push({
+          field: "resolution",
+          fieldId: "resolution",
+          from: issue.resolutionId,
+          fromString: null,
+          to: resolution.id,
+          toString: resolution.name,
+        });
         issue.resolutionId = resolution.id;
         issue.resolutionDate = at;
       } else if (issue.resolutionId) {
@@ -213,9 +251,25 @@ export function issueRoutes(router: Router, state: () => JiraState): void {
     if (!link) return jiraError(404, "No issue link with id '" + (req.params.linkId ?? "") + "' exists.");
     const short = (id: string) => {
       const i = v.state.issuesById.get(id)!;
-      return { id: i.id, key: i.key, self: `${v.base}/issue/${i.id}`, fields: { summary: i.summary, status: P.presentStatusById(v, i.statusId), priority: P.presentPriority(v, i.priorityId), issuetype: P.presentIssueTypeById(v, i.typeId) } };
+      return {
+        id: i.id,
+        key: i.key,
+        self: `${v.base}/issue/${i.id}`,
+        fields: {
+          summary: i.summary,
+          status: P.presentStatusById(v, i.statusId),
+          priority: P.presentPriority(v, i.priorityId),
+          issuetype: P.presentIssueTypeById(v, i.typeId),
+        },
+      };
     };
-    return json({ id: link.id, self: `${v.base}/issueLink/${link.id}`, type: P.presentLinkType(v, link.typeId), inwardIssue: short(link.inwardId), outwardIssue: short(link.outwardId) });
+    return json({
+      id: link.id,
+      self: `${v.base}/issueLink/${link.id}`,
+      type: P.presentLinkType(v, link.typeId),
+      inwardIssue: short(link.inwardId),
+      outwardIssue: short(link.outwardId),
+    });
   });
   both(router, state, "delete", "/issueLink/:linkId", (req, v) => {
     const link = v.state.links.find((l) => l.id === req.params.linkId);

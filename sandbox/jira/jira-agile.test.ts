@@ -13,7 +13,12 @@ describe("Jira sandbox: Agile 1.0", () => {
   it("lists boards with filters and paging", async () => {
     const all = await c.call("/rest/agile/1.0/board");
     expect(all.body).toMatchObject({ startAt: 0, maxResults: 50, total: 3, isLast: true });
-    expect(all.body.values[0]).toMatchObject({ id: 1, type: "scrum", location: { projectKey: "BK" }, self: `${c.sandbox.url}/rest/agile/1.0/board/1` });
+    expect(all.body.values[0]).toMatchObject({
+      id: 1,
+      type: "scrum",
+      location: { projectKey: "BK" },
+      self: `${c.sandbox.url}/rest/agile/1.0/board/1`,
+    });
     expect((await c.call("/rest/agile/1.0/board?projectKeyOrId=OPS")).body.values.map((b: any) => b.location.projectKey)).toEqual(["OPS"]);
     expect((await c.call("/rest/agile/1.0/board?type=kanban")).body.total).toBe(0);
     const paged = await c.call("/rest/agile/1.0/board?startAt=1&maxResults=1");
@@ -36,7 +41,9 @@ describe("Jira sandbox: Agile 1.0", () => {
     expect(sprint).toMatchObject({ state: "active", originBoardId: 1, self: `${c.sandbox.url}/rest/agile/1.0/sprint/${sprint.id}` });
     expect(sprint.startDate).toMatch(/Z$/);
     expect((await c.call(`/rest/agile/1.0/sprint/${sprint.id}`)).body).toEqual(sprint);
-    expect((await c.call("/rest/agile/1.0/board/1/sprint?state=future,closed")).body.values.every((s: any) => s.state !== "active")).toBe(true);
+    expect((await c.call("/rest/agile/1.0/board/1/sprint?state=future,closed")).body.values.every((s: any) => s.state !== "active")).toBe(
+      true,
+    );
     expect((await c.call("/rest/agile/1.0/sprint/9999")).status).toBe(404);
   });
 
@@ -51,7 +58,9 @@ describe("Jira sandbox: Agile 1.0", () => {
     const done = await c.call(`/rest/agile/1.0/sprint/${active.id}/issue?jql=${q("statusCategory = Done")}&maxResults=100&fields=status`);
     for (const i of done.body.issues) expect(i.fields.status.statusCategory.key).toBe("done");
     const board = await c.call("/rest/agile/1.0/board/1/issue?maxResults=5");
-    expect(board.body.total).toBe((await c.call("/rest/api/3/search/approximate-count", { method: "POST", body: { jql: "project = BK" } })).body.count);
+    expect(board.body.total).toBe(
+      (await c.call("/rest/api/3/search/approximate-count", { method: "POST", body: { jql: "project = BK" } })).body.count,
+    );
     expect(typeof board.body.issues[0].fields.summary).toBe("string");
     const backlog = await c.call("/rest/agile/1.0/board/1/backlog?maxResults=100&fields=status");
     expect(backlog.body.total).toBeGreaterThan(0);
@@ -65,7 +74,10 @@ describe("Jira sandbox: Agile 1.0", () => {
   });
 
   it("creates a sprint, moves issues into it and walks its states", async () => {
-    const created = await c.call("/rest/agile/1.0/sprint", { method: "POST", body: { name: "Sandbox sprint", originBoardId: 2, goal: "Test" } });
+    const created = await c.call("/rest/agile/1.0/sprint", {
+      method: "POST",
+      body: { name: "Sandbox sprint", originBoardId: 2, goal: "Test" },
+    });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ name: "Sandbox sprint", state: "future", originBoardId: 2, goal: "Test" });
     const invalid = await c.call("/rest/agile/1.0/sprint", { method: "POST", body: { originBoardId: 2 } });
@@ -108,7 +120,12 @@ describe("Jira sandbox: Agile 1.0", () => {
 
 describe("Jira sandbox: determinism and reset", () => {
   const snapshot = async (client: JiraClient) => {
-    const paths = ["/rest/api/3/search/jql?jql=" + q("project in (BK, OPS, WEB) ORDER BY key ASC") + "&maxResults=100&fields=*all", "/rest/agile/1.0/board/3/sprint", "/rest/api/3/user/search?query=a", "/rest/api/3/issue/WEB-42?expand=changelog"];
+    const paths = [
+      "/rest/api/3/search/jql?jql=" + q("project in (BK, OPS, WEB) ORDER BY key ASC") + "&maxResults=100&fields=*all",
+      "/rest/agile/1.0/board/3/sprint",
+      "/rest/api/3/user/search?query=a",
+      "/rest/api/3/issue/WEB-42?expand=changelog",
+    ];
     const bodies = await Promise.all(paths.map((p) => client.call(p)));
     return JSON.stringify(bodies.map((b) => b.body)).replaceAll(client.sandbox.url, "ORIGIN");
   };

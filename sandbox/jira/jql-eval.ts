@@ -35,11 +35,13 @@ interface FieldSpec {
   func?: (name: string, ctx: JqlContext) => string[] | null;
 }
 
-const byName = <T extends { id: string; name: string }>(items: T[], field: string) => (v: string) => {
-  const hit = items.find((x) => x.id === v || lc(x.name) === lc(v));
-  if (!hit) throw noValue(v, field);
-  return [hit.id];
-};
+const byName =
+  <T extends { id: string; name: string }>(items: T[], field: string) =>
+  (v: string) => {
+    const hit = items.find((x) => x.id === v || lc(x.name) === lc(v));
+    if (!hit) throw noValue(v, field);
+    return [hit.id];
+  };
 
 const userResolver = (field: string) => (v: string, ctx: JqlContext) => {
   const u = ctx.state.usersById.get(v) ?? ctx.state.users.find((x) => lc(x.emailAddress) === lc(v) || lc(x.displayName) === lc(v));
@@ -58,33 +60,125 @@ const issueResolver = (field: string) => (v: string, ctx: JqlContext) => {
 };
 
 function sprintFunc(name: string, ctx: JqlContext): string[] | null {
-  const state = ({ opensprints: ["active", "future"], closedsprints: ["closed"], futuresprints: ["future"] } as Record<string, string[]>)[lc(name)];
+  const state = ({ opensprints: ["active", "future"], closedsprints: ["closed"], futuresprints: ["future"] } as Record<string, string[]>)[
+    lc(name)
+  ];
   return state ? ctx.state.sprints.filter((s) => state.includes(s.state)).map((s) => String(s.id)) : null;
 }
 
 const opt = (v: string | null): string[] => (v ? [v] : []);
 
 const FIELDS: FieldSpec[] = [
-  { name: "project", kind: "enum", get: (i) => [i.projectId], resolve: (v, c) => { const p = c.state.projectsById.get(v) ?? c.state.projectsByKey.get(v.toUpperCase()) ?? c.state.projects.find((x) => lc(x.name) === lc(v)); if (!p) throw noValue(v, "project"); return [p.id]; } },
+  {
+    name: "project",
+    kind: "enum",
+    get: (i) => [i.projectId],
+    resolve: (v, c) => {
+      const p =
+        c.state.projectsById.get(v) ?? c.state.projectsByKey.get(v.toUpperCase()) ?? c.state.projects.find((x) => lc(x.name) === lc(v));
+      if (!p) throw noValue(v, "project");
+      return [p.id];
+    },
+  },
   { name: "key", kind: "enum", get: (i) => [i.id], resolve: issueResolver("key") },
-  { name: "issuetype", kind: "enum", get: (i) => [i.typeId], resolve: byName(ISSUE_TYPES, "issuetype"), func: (n) => (lc(n) === "standardissuetypes" ? ISSUE_TYPES.filter((t) => !t.subtask).map((t) => t.id) : lc(n) === "subtaskissuetypes" ? ISSUE_TYPES.filter((t) => t.subtask).map((t) => t.id) : null) },
+  {
+    name: "issuetype",
+    kind: "enum",
+    get: (i) => [i.typeId],
+    resolve: byName(ISSUE_TYPES, "issuetype"),
+    func: (n) =>
+      lc(n) === "standardissuetypes"
+        ? ISSUE_TYPES.filter((t) => !t.subtask).map((t) => t.id)
+        : lc(n) === "subtaskissuetypes"
+          ? ISSUE_TYPES.filter((t) => t.subtask).map((t) => t.id)
+          : null,
+  },
   { name: "status", kind: "enum", get: (i) => [i.statusId], resolve: byName(STATUSES, "status") },
-  { name: "statusCategory", kind: "enum", get: (i) => [String(categoryOf(i.statusId).id)], resolve: (v) => { const c = STATUS_CATEGORIES.find((x) => String(x.id) === v || lc(x.name) === lc(v) || x.key === lc(v)); if (!c) throw noValue(v, "statusCategory"); return [String(c.id)]; } },
+  {
+    name: "statusCategory",
+    kind: "enum",
+    get: (i) => [String(categoryOf(i.statusId).id)],
+    resolve: (v) => {
+      const c = STATUS_CATEGORIES.find((x) => String(x.id) === v || lc(x.name) === lc(v) || x.key === lc(v));
+      if (!c) throw noValue(v, "statusCategory");
+      return [String(c.id)];
+    },
+  },
   { name: "priority", kind: "enum", get: (i) => [i.priorityId], resolve: byName(PRIORITIES, "priority") },
-  { name: "resolution", kind: "enum", get: (i) => opt(i.resolutionId), resolve: (v) => (lc(v) === "unresolved" ? ["__none"] : byName(RESOLUTIONS, "resolution")(v)) },
+  {
+    name: "resolution",
+    kind: "enum",
+    get: (i) => opt(i.resolutionId),
+    resolve: (v) => (lc(v) === "unresolved" ? ["__none"] : byName(RESOLUTIONS, "resolution")(v)),
+  },
   { name: "assignee", kind: "enum", get: (i) => opt(i.assigneeId), resolve: userResolver("assignee"), func: userFunc },
   { name: "reporter", kind: "enum", get: (i) => [i.reporterId], resolve: userResolver("reporter"), func: userFunc },
   { name: "creator", kind: "enum", get: (i) => [i.creatorId], resolve: userResolver("creator"), func: userFunc },
   { name: "labels", kind: "enum", get: (i) => i.labels.map(lc), resolve: (v) => [lc(v)] },
-  { name: "component", kind: "enum", get: (i) => i.componentIds, resolve: (v, c) => { const ids = c.state.projects.flatMap((p) => p.components).filter((x) => x.id === v || lc(x.name) === lc(v)).map((x) => x.id); if (!ids.length) throw noValue(v, "component"); return ids; } },
-  { name: "fixVersion", kind: "enum", get: (i) => i.fixVersionIds, resolve: (v, c) => { const ids = c.state.projects.flatMap((p) => p.versions).filter((x) => x.id === v || lc(x.name) === lc(v)).map((x) => x.id); if (!ids.length) throw noValue(v, "fixVersion"); return ids; }, func: (n, c) => { const released = lc(n) === "releasedversions" ? true : lc(n) === "unreleasedversions" ? false : null; return released === null ? null : c.state.projects.flatMap((p) => p.versions).filter((v) => v.released === released).map((v) => v.id); } },
-  { name: "sprint", kind: "enum", get: (i) => i.sprintIds.map(String), resolve: (v, c) => { const ids = c.state.sprints.filter((s) => String(s.id) === v || lc(s.name) === lc(v)).map((s) => String(s.id)); if (!ids.length) throw noValue(v, "sprint"); return ids; }, func: sprintFunc },
+  {
+    name: "component",
+    kind: "enum",
+    get: (i) => i.componentIds,
+    resolve: (v, c) => {
+      const ids = c.state.projects
+        .flatMap((p) => p.components)
+        .filter((x) => x.id === v || lc(x.name) === lc(v))
+        .map((x) => x.id);
+      if (!ids.length) throw noValue(v, "component");
+      return ids;
+    },
+  },
+  {
+    name: "fixVersion",
+    kind: "enum",
+    get: (i) => i.fixVersionIds,
+    resolve: (v, c) => {
+      const ids = c.state.projects
+        .flatMap((p) => p.versions)
+        .filter((x) => x.id === v || lc(x.name) === lc(v))
+        .map((x) => x.id);
+      if (!ids.length) throw noValue(v, "fixVersion");
+      return ids;
+    },
+    func: (n, c) => {
+      const released = lc(n) === "releasedversions" ? true : lc(n) === "unreleasedversions" ? false : null;
+      return released === null
+        ? null
+        : c.state.projects
+            .flatMap((p) => p.versions)
+            .filter((v) => v.released === released)
+            .map((v) => v.id);
+    },
+  },
+  {
+    name: "sprint",
+    kind: "enum",
+    get: (i) => i.sprintIds.map(String),
+    resolve: (v, c) => {
+      const ids = c.state.sprints.filter((s) => String(s.id) === v || lc(s.name) === lc(v)).map((s) => String(s.id));
+      if (!ids.length) throw noValue(v, "sprint");
+      return ids;
+    },
+    func: sprintFunc,
+  },
   { name: "parent", kind: "enum", get: (i) => opt(i.parentId), resolve: issueResolver("parent") },
-  { name: "Epic Link", kind: "enum", get: (i, c) => (i.parentId && c.state.issuesById.get(i.parentId)?.typeId === TYPE_EPIC ? [i.parentId] : []), resolve: issueResolver("Epic Link") },
+  {
+    name: "Epic Link",
+    kind: "enum",
+    get: (i, c) => (i.parentId && c.state.issuesById.get(i.parentId)?.typeId === TYPE_EPIC ? [i.parentId] : []),
+    resolve: issueResolver("Epic Link"),
+  },
   { name: "summary", kind: "text", get: (i) => issueText(i).summary },
   { name: "description", kind: "text", get: (i) => issueText(i).description },
   { name: "comment", kind: "text", get: (i) => issueText(i).comments },
-  { name: "text", kind: "text", get: (i) => { const t = issueText(i); return `${t.summary}\n${t.description}\n${t.comments}`; } },
+  {
+    name: "text",
+    kind: "text",
+    get: (i) => {
+      const t = issueText(i);
+      return `${t.summary}\n${t.description}\n${t.comments}`;
+    },
+  },
   { name: "created", kind: "date", get: (i) => i.created },
   { name: "updated", kind: "date", get: (i) => i.updated },
   { name: "resolved", kind: "date", get: (i) => i.resolutionDate },
@@ -93,7 +187,23 @@ const FIELDS: FieldSpec[] = [
   { name: "Story point estimate", kind: "number", get: (i) => i.storyPoints },
 ];
 
-const ALIASES: Record<string, string> = { type: "issuetype", issuekey: "key", id: "key", issue: "key", createddate: "created", updateddate: "updated", resolutiondate: "resolved", duedate: "due", "cf[10020]": "sprint", "cf[10014]": "epic link", "cf[10016]": "story point estimate", "story points": "story point estimate", components: "component", fixversions: "fixVersion", label: "labels" };
+const ALIASES: Record<string, string> = {
+  type: "issuetype",
+  issuekey: "key",
+  id: "key",
+  issue: "key",
+  createddate: "created",
+  updateddate: "updated",
+  resolutiondate: "resolved",
+  duedate: "due",
+  "cf[10020]": "sprint",
+  "cf[10014]": "epic link",
+  "cf[10016]": "story point estimate",
+  "story points": "story point estimate",
+  components: "component",
+  fixversions: "fixVersion",
+  label: "labels",
+};
 const FIELD_INDEX = new Map(FIELDS.map((f) => [lc(f.name), f]));
 
 function fieldSpec(name: string): FieldSpec {
@@ -110,7 +220,15 @@ function dateValue(o: Operand, field: string, ctx: JqlContext): number {
     start.setUTCHours(0, 0, 0, 0);
     const sod = start.getTime();
     const dow = (start.getUTCDay() + 6) % 7;
-    const values: Record<string, number> = { now: ctx.now, startofday: sod, endofday: sod + DAY - 1, startofweek: sod - dow * DAY, endofweek: sod + (7 - dow) * DAY - 1, startofmonth: Date.UTC(start.getUTCFullYear(), start.getUTCMonth(), 1), startofyear: Date.UTC(start.getUTCFullYear(), 0, 1) };
+    const values: Record<string, number> = {
+      now: ctx.now,
+      startofday: sod,
+      endofday: sod + DAY - 1,
+      startofweek: sod - dow * DAY,
+      endofweek: sod + (7 - dow) * DAY - 1,
+      startofmonth: Date.UTC(start.getUTCFullYear(), start.getUTCMonth(), 1),
+      startofyear: Date.UTC(start.getUTCFullYear(), 0, 1),
+    };
     const v = values[lc(o.name)];
     if (v === undefined) throw badFunc(o.name);
     const shift = o.args[0] ? relative(o.args[0]) : 0;
@@ -122,7 +240,9 @@ function dateValue(o: Operand, field: string, ctx: JqlContext): number {
   if (abs) return Date.UTC(Number(abs[1]), Number(abs[2]) - 1, Number(abs[3]), Number(abs[4] ?? 0), Number(abs[5] ?? 0));
   const rel = relative(v);
   if (rel !== null) return ctx.now + rel;
-  throw new JqlError(`Date value '${v}' for field '${field}' is invalid. Valid formats include: 'yyyy/MM/dd HH:mm', 'yyyy-MM-dd HH:mm', 'yyyy/MM/dd', 'yyyy-MM-dd', or a period format e.g. '-5d', '4w 2d'.`);
+  throw new JqlError(
+    `Date value '${v}' for field '${field}' is invalid. Valid formats include: 'yyyy/MM/dd HH:mm', 'yyyy-MM-dd HH:mm', 'yyyy/MM/dd', 'yyyy-MM-dd', or a period format e.g. '-5d', '4w 2d'.`,
+  );
 }
 
 function relative(v: string): number | null {
@@ -144,7 +264,10 @@ function textMatcher(query: string): (t: string) => boolean {
   const terms = lc(query).match(/[\p{L}\p{N}*?]+/gu) ?? [];
   const res = terms.map((term) => {
     const stem = term.length > 4 && !/[*?]/.test(term) ? term.replace(/(ing|ed|es|s)$/, "") : term;
-    const body = stem.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, "[\\p{L}\\p{N}]*").replace(/\?/g, "[\\p{L}\\p{N}]");
+    const body = stem
+      .replace(/[.+^${}()|[\]\\]/g, "\\$&")
+      .replace(/\*/g, "[\\p{L}\\p{N}]*")
+      .replace(/\?/g, "[\\p{L}\\p{N}]");
     return new RegExp(`(?<![\\p{L}\\p{N}])${body}`, "u");
   });
   return (t) => res.length > 0 && res.every((re) => re.test(t));
@@ -172,7 +295,14 @@ function compileClause(c: Extract<JqlNode, { kind: "clause" }>, ctx: JqlContext)
     if (op === "~" || op === "!~" || op === "in" || op === "not in") throw badOp(op, spec.name);
     const target = spec.kind === "date" ? dateValue(operand, spec.name, ctx) : Number(operand.kind === "value" ? operand.value : NaN);
     if (Number.isNaN(target)) throw new JqlError(`The value for the field '${spec.name}' must be a number.`);
-    const cmp: Record<string, (a: number) => boolean> = { "=": (a) => a === target, "!=": (a) => a !== target, "<": (a) => a < target, ">": (a) => a > target, "<=": (a) => a <= target, ">=": (a) => a >= target };
+    const cmp: Record<string, (a: number) => boolean> = {
+      "=": (a) => a === target,
+      "!=": (a) => a !== target,
+      "<": (a) => a < target,
+      ">": (a) => a > target,
+      "<=": (a) => a <= target,
+      ">=": (a) => a >= target,
+    };
     const test = cmp[op]!;
     return (i) => {
       const v = spec.get(i, ctx) as number | null;
@@ -213,7 +343,8 @@ function compileNode(n: JqlNode, ctx: JqlContext): Pred {
 
 const STATUS_ORDER = new Map(STATUSES.map((s, n) => [s.id, n]));
 const PRIORITY_ORDER = new Map(PRIORITIES.map((p, n) => [p.id, n]));
-const keyOrder = (i: Issue, ctx: JqlContext) => `${ctx.state.projectsById.get(i.projectId)?.key ?? ""}-${i.key.split("-")[1]!.padStart(9, "0")}`;
+const keyOrder = (i: Issue, ctx: JqlContext) =>
+  `${ctx.state.projectsById.get(i.projectId)?.key ?? ""}-${i.key.split("-")[1]!.padStart(9, "0")}`;
 const userName = (ctx: JqlContext, id: string | null) => (id ? (ctx.state.usersById.get(id)?.displayName ?? "") : null);
 
 const SORTS: Record<string, (i: Issue, ctx: JqlContext) => string | number | null> = {
@@ -224,7 +355,7 @@ const SORTS: Record<string, (i: Issue, ctx: JqlContext) => string | number | nul
   due: (i) => (i.dueDate ? Date.parse(i.dueDate) : null),
   priority: (i) => -(PRIORITY_ORDER.get(i.priorityId) ?? 0),
   status: (i) => STATUS_ORDER.get(i.statusId) ?? 0,
-  statuscategory: (i) => categoryOf(i.statusId).id === 2 ? 0 : categoryOf(i.statusId).id === 4 ? 1 : 2,
+  statuscategory: (i) => (categoryOf(i.statusId).id === 2 ? 0 : categoryOf(i.statusId).id === 4 ? 1 : 2),
   summary: (i) => lc(i.summary),
   assignee: (i, c) => userName(c, i.assigneeId),
   reporter: (i, c) => userName(c, i.reporterId),

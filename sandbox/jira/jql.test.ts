@@ -8,7 +8,9 @@ import { clock, formatDuration, parseDuration } from "./util";
 
 describe("JQL parser", () => {
   it("parses precedence, lists, functions and ORDER BY", () => {
-    const q = parseJql('project = BK AND (status in ("To Do", "In Progress") OR assignee = currentUser()) AND NOT labels is EMPTY order by priority desc, key');
+    const q = parseJql(
+      'project = BK AND (status in ("To Do", "In Progress") OR assignee = currentUser()) AND NOT labels is EMPTY order by priority desc, key',
+    );
     expect(q.orderBy).toEqual([
       { field: "priority", dir: "DESC" },
       { field: "key", dir: "ASC" },
@@ -21,7 +23,8 @@ describe("JQL parser", () => {
   it("reads escapes as Jira's lexer does, outside quotes too; an escaped word is never a keyword", () => {
     const q = parseJql(String.raw`labels = a\"b AND summary ~ 'it\'s' AND labels = ord\u0065r AND (labels = x\")`);
     const where = q.where!;
-    const values = where.kind === "and" ? where.items.map((n) => (n.kind === "clause" && n.operand.kind === "value" ? n.operand.value : null)) : [];
+    const values =
+      where.kind === "and" ? where.items.map((n) => (n.kind === "clause" && n.operand.kind === "value" ? n.operand.value : null)) : [];
     expect(values).toEqual(['a"b', "it's", "order", 'x"']);
     expect(() => parseJql(String.raw`labels = a\q`)).toThrow(/'\\q' is an illegal JQL escape sequence/);
     expect(() => parseJql("labels = a\\")).toThrow(/illegal JQL escape sequence/);
@@ -65,7 +68,8 @@ describe("JQL evaluation over the seed", () => {
 
 describe("ADF and durations", () => {
   it("round-trips wiki markup through ADF", () => {
-    const wiki = "h2. Title\n\nSome *bold* and _em_ and {{code}} with [a link|https://example.com]\n\n* one\n* two\n\n{code:js}\nconst x = 1;\n{code}";
+    const wiki =
+      "h2. Title\n\nSome *bold* and _em_ and {{code}} with [a link|https://example.com]\n\n* one\n* two\n\n{code:js}\nconst x = 1;\n{code}";
     expect(adfToWiki(wikiToAdf(wiki))).toBe(wiki);
   });
 

@@ -49,7 +49,9 @@ function escapeAt(input: string, i: number): [string, number] {
   if (next !== undefined && next in simple) return [simple[next]!, 2];
   const hex = next === "u" ? /^[0-9a-fA-F]{4}/.exec(input.slice(i + 2))?.[0] : undefined;
   if (hex) return [String.fromCharCode(parseInt(hex, 16)), 6];
-  throw new JqlError(`Error in the JQL Query: '\\${next ?? ""}' is an illegal JQL escape sequence. The valid escape sequences are \\', \\", \\t, \\n, \\r, \\\\, '\\ ' and \\uXXXX. (line 1, character ${i + 1})`);
+  throw new JqlError(
+    `Error in the JQL Query: '\\${next ?? ""}' is an illegal JQL escape sequence. The valid escape sequences are \\', \\", \\t, \\n, \\r, \\\\, '\\ ' and \\uXXXX. (line 1, character ${i + 1})`,
+  );
 }
 
 function lex(input: string): Token[] {
@@ -75,7 +77,8 @@ function lex(input: string): Token[] {
           i += length;
         } else value += input[i++];
       }
-      if (i >= input.length) throw new JqlError(`Error in the JQL Query: The quoted string '${value}' has not been completed. (line 1, character ${start + 1})`);
+      if (i >= input.length)
+        throw new JqlError(`Error in the JQL Query: The quoted string '${value}' has not been completed. (line 1, character ${start + 1})`);
       i++;
       tokens.push({ type: "string", value, pos: start });
       continue;
@@ -100,7 +103,10 @@ function lex(input: string): Token[] {
       } else if (/[^\s()",'=!<>~&|]/.test(input[i]!)) value += input[i++];
       else break;
     }
-    if (i === start) throw new JqlError(`Error in the JQL Query: The character '${c}' is a reserved JQL character. You must enclose it in a string or use the escape '\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}' instead. ${`(line 1, character ${i + 1})`}`);
+    if (i === start)
+      throw new JqlError(
+        `Error in the JQL Query: The character '${c}' is a reserved JQL character. You must enclose it in a string or use the escape '\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}' instead. ${`(line 1, character ${i + 1})`}`,
+      );
     tokens.push({ type: escaped ? "string" : "word", value, pos: start });
   }
   tokens.push({ type: "eof", value: "", pos: input.length });
@@ -135,12 +141,14 @@ class Parser {
     const orderBy: SortKey[] = [];
     if (this.isWord(this.peek(), "order")) {
       this.take();
-      if (!this.isWord(this.peek(), "by")) throw new JqlError(`Error in the JQL Query: Expecting 'BY' but got '${shown(this.peek())}'. ${where(this.peek())}`);
+      if (!this.isWord(this.peek(), "by"))
+        throw new JqlError(`Error in the JQL Query: Expecting 'BY' but got '${shown(this.peek())}'. ${where(this.peek())}`);
       this.take();
       do {
         if (orderBy.length) this.take();
         const t = this.take();
-        if (t.type !== "word" && t.type !== "string") throw new JqlError(`Error in the JQL Query: Expecting a field name but got '${shown(t)}'. ${where(t)}`);
+        if (t.type !== "word" && t.type !== "string")
+          throw new JqlError(`Error in the JQL Query: Expecting a field name but got '${shown(t)}'. ${where(t)}`);
         const dirToken = this.peek();
         let dir: "ASC" | "DESC" = "ASC";
         if (this.isWord(dirToken, "asc") || this.isWord(dirToken, "desc")) dir = this.take().value.toUpperCase() as "ASC" | "DESC";
@@ -218,7 +226,8 @@ class Parser {
       }
       return "is";
     }
-    if (this.isWord(t, "was") || this.isWord(t, "changed")) throw new JqlError(`Error in the JQL Query: The operator '${t.value.toUpperCase()}' is not supported by this sandbox. ${where(t)}`);
+    if (this.isWord(t, "was") || this.isWord(t, "changed"))
+      throw new JqlError(`Error in the JQL Query: The operator '${t.value.toUpperCase()}' is not supported by this sandbox. ${where(t)}`);
     if (t.type === "eof") throw new JqlError(`Error in the JQL Query: Expecting operator before the end of the query. ${VALID_OPERATORS}`);
     throw new JqlError(`Error in the JQL Query: Expecting operator but got '${shown(t)}'. ${VALID_OPERATORS} ${where(t)}`);
   }
@@ -247,8 +256,11 @@ class Parser {
     const t = this.take();
     if (t.type === "string") return { kind: "value", value: t.value, quoted: true };
     if (t.type !== "word" || ["and", "or", "not", "order", "in", "is"].includes(t.value.toLowerCase())) {
-      if (t.type === "eof") throw new JqlError("Error in the JQL Query: Expecting either a value, list or function before the end of the query.");
-      throw new JqlError(`Error in the JQL Query: Expecting either a value, list or function but got '${shown(t)}'. You must surround '${shown(t)}' in quotation marks to use it as a value. ${where(t)}`);
+      if (t.type === "eof")
+        throw new JqlError("Error in the JQL Query: Expecting either a value, list or function before the end of the query.");
+      throw new JqlError(
+        `Error in the JQL Query: Expecting either a value, list or function but got '${shown(t)}'. You must surround '${shown(t)}' in quotation marks to use it as a value. ${where(t)}`,
+      );
     }
     const lower = t.value.toLowerCase();
     if (lower === "empty" || lower === "null") return { kind: "empty" };

@@ -10,7 +10,14 @@ import { clock, listParam } from "./util";
 export type VersionedHandler = (req: SandboxRequest, v: View) => Reply | Promise<Reply>;
 
 /** `readOnly` marks a POST that reads (a search), so it does not invalidate cached GETs. */
-export function both(router: Router, state: () => JiraState, method: "get" | "post" | "put" | "delete", suffix: string, handler: VersionedHandler, readOnly = false): void {
+export function both(
+  router: Router,
+  state: () => JiraState,
+  method: "get" | "post" | "put" | "delete",
+  suffix: string,
+  handler: VersionedHandler,
+  readOnly = false,
+): void {
   for (const version of [3, 2] as const) {
     const h: Handler = (req) => handler(req, makeView(state(), req.origin, version));
     router[method](`/rest/api/${version}${suffix}`, readOnly && method !== "get" ? h : guard(method, state, h));
@@ -37,7 +44,8 @@ export function guard(method: string, state: () => JiraState, handler: Handler):
     const key = `${req.origin}${req.path}?${req.query.toString()}`;
     const hit = s.responseCache.get(key);
     const at = Date.now();
-    if (hit && hit.generation === s.generation && at - hit.at < CACHE_TTL_MS) return { status: 200, text: hit.text, contentType: JSON_TYPE };
+    if (hit && hit.generation === s.generation && at - hit.at < CACHE_TTL_MS)
+      return { status: 200, text: hit.text, contentType: JSON_TYPE };
     const reply = await handler(req);
     if (reply.status === 200 && reply.body !== undefined && reply.text === undefined) {
       const text = JSON.stringify(reply.body);
@@ -70,7 +78,8 @@ export function expandSet(req: SandboxRequest, fromBody?: unknown): Set<string> 
   return new Set(items.map((s) => s.trim()));
 }
 
-export const bodyObject = (req: SandboxRequest): Record<string, unknown> => (typeof req.body === "object" && req.body !== null && !Array.isArray(req.body) ? (req.body as Record<string, unknown>) : {});
+export const bodyObject = (req: SandboxRequest): Record<string, unknown> =>
+  typeof req.body === "object" && req.body !== null && !Array.isArray(req.body) ? (req.body as Record<string, unknown>) : {};
 
 /** Jira's accepted timestamp inputs (`2026-01-05T10:00:00.000+0000`, ISO-8601), or NaN. */
 export const parseJiraTime = (s: unknown): number => (typeof s === "string" ? Date.parse(s.replace(/([+-]\d{2})(\d{2})$/, "$1:$2")) : NaN);

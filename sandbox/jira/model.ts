@@ -179,7 +179,16 @@ export interface JiraState {
   sprints: Sprint[];
   sprintsById: Map<number, Sprint>;
   /** Counters for new ids. */
-  next: { issue: number; comment: number; worklog: number; link: number; sprint: number; history: number; remoteLink: number; attachment: number };
+  next: {
+    issue: number;
+    comment: number;
+    worklog: number;
+    link: number;
+    sprint: number;
+    history: number;
+    remoteLink: number;
+    attachment: number;
+  };
   /** Every issue's attachments, by id. */
   attachments: Map<string, Attachment>;
   /** Wall-clock instant the state was seeded: the sandbox clock runs from SEED_EPOCH at that instant. */

@@ -1,5 +1,16 @@
 import { adfToWiki } from "./adf";
-import { categoryById, categoryOf, ISSUE_TYPES, issueTypeById, linkTypeById, priorityById, resolutionById, statusById, type IssueTypeDef, type StatusDef } from "./catalog";
+import {
+  categoryById,
+  categoryOf,
+  ISSUE_TYPES,
+  issueTypeById,
+  linkTypeById,
+  priorityById,
+  resolutionById,
+  statusById,
+  type IssueTypeDef,
+  type StatusDef,
+} from "./catalog";
 import type { Adf, Comment, Project, Sprint, User, Worklog } from "./model";
 import { formatDuration, jiraTime } from "./util";
 import type { JiraState } from "./model";
@@ -13,7 +24,12 @@ export interface View {
   base: string;
 }
 
-export const makeView = (state: JiraState, origin: string, version: 2 | 3): View => ({ state, origin, version, base: `${origin}/rest/api/${version}` });
+export const makeView = (state: JiraState, origin: string, version: 2 | 3): View => ({
+  state,
+  origin,
+  version,
+  base: `${origin}/rest/api/${version}`,
+});
 
 /** A rich-text body in the view's format: ADF (v3) or wiki markup (v2). */
 export const body = (v: View, d: Adf | null): Adf | string | null => (v.version === 3 ? d : adfToWiki(d));
@@ -42,11 +58,25 @@ export function presentUser(v: View, u: User | undefined | null) {
 export const userById = (v: View, id: string | null) => (id ? presentUser(v, v.state.usersById.get(id)) : null);
 
 export function presentProjectRef(v: View, p: Project) {
-  return { self: `${v.base}/project/${p.id}`, id: p.id, key: p.key, name: p.name, projectTypeKey: "software", simplified: false, avatarUrls: avatarUrls(v.origin, "project", p.id) };
+  return {
+    self: `${v.base}/project/${p.id}`,
+    id: p.id,
+    key: p.key,
+    name: p.name,
+    projectTypeKey: "software",
+    simplified: false,
+    avatarUrls: avatarUrls(v.origin, "project", p.id),
+  };
 }
 
 export function presentProject(v: View, p: Project, full = false) {
-  const ref = { expand: "description,lead,issueTypes,url,projectKeys,permissions,insight", ...presentProjectRef(v, p), style: "classic", isPrivate: false, properties: {} };
+  const ref = {
+    expand: "description,lead,issueTypes,url,projectKeys,permissions,insight",
+    ...presentProjectRef(v, p),
+    style: "classic",
+    isPrivate: false,
+    properties: {},
+  };
   if (!full) return ref;
   return {
     ...ref,
@@ -61,7 +91,12 @@ export function presentProject(v: View, p: Project, full = false) {
   };
 }
 
-export const presentComponent = (v: View, c: Project["components"][number]) => ({ self: `${v.base}/component/${c.id}`, id: c.id, name: c.name, description: c.description });
+export const presentComponent = (v: View, c: Project["components"][number]) => ({
+  self: `${v.base}/component/${c.id}`,
+  id: c.id,
+  name: c.name,
+  description: c.description,
+});
 
 export const presentVersion = (v: View, ver: Project["versions"][number], projectId: string) => ({
   self: `${v.base}/version/${ver.id}`,

@@ -11,7 +11,8 @@ import { clock, hash, isRecord } from "./util";
 
 /** Enhanced JQL search (token paging), approximate count, and the removed /search endpoints (410). */
 
-const REMOVED = "The requested API has been removed. Please migrate to the /rest/api/3/search/jql API. A full migration guideline is available at https://developer.atlassian.com/changelog/#CHANGE-2046";
+const REMOVED =
+  "The requested API has been removed. Please migrate to the /rest/api/3/search/jql API. A full migration guideline is available at https://developer.atlassian.com/changelog/#CHANGE-2046";
 const UNBOUNDED = "Unbounded JQL queries are not allowed here. Please add a search restriction to your query.";
 const BAD_TOKEN = "The provided next page token is invalid or expired.";
 
@@ -69,7 +70,8 @@ function searchJql(v: View, input: SearchInput): Reply {
     return out;
   });
   const body: Record<string, unknown> = { issues };
-  if (input.expand.has("names")) body.names = Object.fromEntries([...fields].flatMap((f) => (fieldById.has(f) ? [[f, fieldById.get(f)!.name]] : [])));
+  if (input.expand.has("names"))
+    body.names = Object.fromEntries([...fields].flatMap((f) => (fieldById.has(f) ? [[f, fieldById.get(f)!.name]] : [])));
   if (!isLast) body.nextPageToken = encodeToken(offset + slice.length, input.jql);
   body.isLast = isLast;
   return json(body);
@@ -90,21 +92,39 @@ export function searchRoutes(router: Router, state: () => JiraState): void {
       expand: expandSet(req),
     }),
   );
-  both(router, state, "post", "/search/jql", (req: SandboxRequest, v) => {
-    const b = bodyObject(req);
-    if (b.jql !== undefined && typeof b.jql !== "string") return jiraError(400, "The JQL query must be a string.");
-    return searchJql(v, {
-      jql: (b.jql as string | undefined) ?? "",
-      nextPageToken: typeof b.nextPageToken === "string" ? b.nextPageToken : null,
-      maxResults: numberOrNull(b.maxResults),
-      fields: Array.isArray(b.fields) ? b.fields.filter((f): f is string => typeof f === "string") : typeof b.fields === "string" ? b.fields.split(",") : [],
-      expand: expandSet(req, b.expand),
-    });
-  }, true);
-  both(router, state, "post", "/search/approximate-count", (req, v) => {
-    const b = bodyObject(req);
-    const found = searchIssues(v.state, typeof b.jql === "string" ? b.jql : "", undefined, true);
-    return Array.isArray(found) ? json({ count: found.length }) : found;
-  }, true);
+  both(
+    router,
+    state,
+    "post",
+    "/search/jql",
+    (req: SandboxRequest, v) => {
+      const b = bodyObject(req);
+      if (b.jql !== undefined && typeof b.jql !== "string") return jiraError(400, "The JQL query must be a string.");
+      return searchJql(v, {
+        jql: (b.jql as string | undefined) ?? "",
+        nextPageToken: typeof b.nextPageToken === "string" ? b.nextPageToken : null,
+        maxResults: numberOrNull(b.maxResults),
+        fields: Array.isArray(b.fields)
+          ? b.fields.filter((f): f is string => typeof f === "string")
+          : typeof b.fields === "string"
+            ? b.fields.split(",")
+            : [],
+        expand: expandSet(req, b.expand),
+      });
+    },
+    true,
+  );
+  both(
+    router,
+    state,
+    "post",
+    "/search/approximate-count",
+    (req, v) => {
+      const b = bodyObject(req);
+      const found = searchIssues(v.state, typeof b.jql === "string" ? b.jql : "", undefined, true);
+      return Array.isArray(found) ? json({ count: found.length }) : found;
+    },
+    true,
+  );
   for (const method of ["get", "post"] as const) both(router, state, method, "/search", () => jiraError(410, REMOVED), true);
 }

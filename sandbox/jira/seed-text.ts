@@ -25,15 +25,48 @@ export const PROJECT_TEXT: ProjectText[] = [
     name: "Bridgekeeper Core",
     description: "The MCP server, the OAuth 2.1 authorization server and the Atlassian connectors.",
     components: ["MCP Server", "OAuth", "Jira Connector", "Confluence Connector", "Audit Log"],
-    subjects: ["the MCP tool registry", "token refresh", "the OAuth consent screen", "JQL search tool", "Confluence page export", "the audit trail", "rate limit handling", "the Bitbucket pull request tool", "session revocation", "PKCE verification", "tool call timeouts", "the connector health check"],
-    epics: ["Multi-tenant connectors", "OAuth 2.1 hardening", "Tool catalogue v2", "Audit and compliance", "Rate limit resilience", "Streaming responses"],
+    subjects: [
+      "the MCP tool registry",
+      "token refresh",
+      "the OAuth consent screen",
+      "JQL search tool",
+      "Confluence page export",
+      "the audit trail",
+      "rate limit handling",
+      "the Bitbucket pull request tool",
+      "session revocation",
+      "PKCE verification",
+      "tool call timeouts",
+      "the connector health check",
+    ],
+    epics: [
+      "Multi-tenant connectors",
+      "OAuth 2.1 hardening",
+      "Tool catalogue v2",
+      "Audit and compliance",
+      "Rate limit resilience",
+      "Streaming responses",
+    ],
   },
   {
     key: "OPS",
     name: "Platform Operations",
     description: "Deployment, observability and on-call for the Bridgekeeper platform.",
     components: ["Kubernetes", "Monitoring", "CI/CD", "Database", "Networking"],
-    subjects: ["the staging cluster", "PostgreSQL backups", "the Grafana dashboards", "log retention", "the deploy pipeline", "TLS certificate renewal", "the alerting rules", "node autoscaling", "the container registry", "secret rotation", "the load balancer", "disk usage alerts"],
+    subjects: [
+      "the staging cluster",
+      "PostgreSQL backups",
+      "the Grafana dashboards",
+      "log retention",
+      "the deploy pipeline",
+      "TLS certificate renewal",
+      "the alerting rules",
+      "node autoscaling",
+      "the container registry",
+      "secret rotation",
+      "the load balancer",
+      "disk usage alerts",
+    ],
     epics: ["Zero-downtime deploys", "Observability stack", "Disaster recovery", "Cost reduction Q1", "Security baseline"],
   },
   {
@@ -41,13 +74,44 @@ export const PROJECT_TEXT: ProjectText[] = [
     name: "Admin Console",
     description: "The web admin console: users, roles, connections and the audit trail.",
     components: ["Users", "Roles", "Connections", "Design System", "Accessibility"],
-    subjects: ["the users table", "the role editor", "the connection wizard", "dark mode", "the audit trail filters", "keyboard navigation", "the sign-in page", "form validation messages", "the settings screen", "pagination controls", "empty states", "toast notifications"],
+    subjects: [
+      "the users table",
+      "the role editor",
+      "the connection wizard",
+      "dark mode",
+      "the audit trail filters",
+      "keyboard navigation",
+      "the sign-in page",
+      "form validation messages",
+      "the settings screen",
+      "pagination controls",
+      "empty states",
+      "toast notifications",
+    ],
     epics: ["Console redesign", "Accessibility AA", "Self-service connections", "Role-based access UI", "Onboarding flow"],
   },
 ];
 
-export const STORY_VERBS = ["Allow admins to configure", "Let users filter", "Show progress for", "Support bulk edits in", "Add search to", "Export data from", "Improve the layout of", "Add audit events for"];
-export const TASK_VERBS = ["Upgrade", "Refactor", "Document", "Add metrics to", "Write tests for", "Clean up", "Automate", "Review the configuration of"];
+export const STORY_VERBS = [
+  "Allow admins to configure",
+  "Let users filter",
+  "Show progress for",
+  "Support bulk edits in",
+  "Add search to",
+  "Export data from",
+  "Improve the layout of",
+  "Add audit events for",
+];
+export const TASK_VERBS = [
+  "Upgrade",
+  "Refactor",
+  "Document",
+  "Add metrics to",
+  "Write tests for",
+  "Clean up",
+  "Automate",
+  "Review the configuration of",
+];
 export const BUG_PATTERNS = [
   "{s} fails with a 500 error after {n} minutes",
   "Race condition in {s} under load",
@@ -58,7 +122,16 @@ export const BUG_PATTERNS = [
   "Crash when {s} receives an empty response",
   "{s} ignores the retry-after header",
 ];
-export const SUBTASK_VERBS = ["Write unit tests", "Update the docs", "Code review fixes", "Add logging", "Implement API changes", "Update the UI copy", "QA on staging", "Add a feature flag"];
+export const SUBTASK_VERBS = [
+  "Write unit tests",
+  "Update the docs",
+  "Code review fixes",
+  "Add logging",
+  "Implement API changes",
+  "Update the UI copy",
+  "QA on staging",
+  "Add a feature flag",
+];
 
 export const CONTEXT_SENTENCES = [
   "Customers reported this during the last release review.",
@@ -103,4 +176,17 @@ export const COMMENTS = [
 
 export const WORKLOG_COMMENTS = ["Investigation", "Implementation", "Code review", "Testing on staging", "Pairing session", "Writing docs"];
 
-export const LABELS = ["backend", "frontend", "security", "performance", "tech-debt", "customer", "regression", "docs", "ux", "infra", "api", "flaky-test"];
+export const LABELS = [
+  "backend",
+  "frontend",
+  "security",
+  "performance",
+  "tech-debt",
+  "customer",
+  "regression",
+  "docs",
+  "ux",
+  "infra",
+  "api",
+  "flaky-test",
+];

@@ -1,7 +1,17 @@
 import { SEED_EPOCH, type Rng } from "../core/random";
 import { DEFAULT_CREDENTIALS } from "../credentials";
 import { bulletList, codeBlock, doc, heading, paragraph, text } from "./adf";
-import { STATUS_DONE, STATUS_IN_PROGRESS, STATUS_IN_REVIEW, STATUS_TODO, TYPE_BUG, TYPE_EPIC, TYPE_STORY, TYPE_SUBTASK, TYPE_TASK } from "./catalog";
+import {
+  STATUS_DONE,
+  STATUS_IN_PROGRESS,
+  STATUS_IN_REVIEW,
+  STATUS_TODO,
+  TYPE_BUG,
+  TYPE_EPIC,
+  TYPE_STORY,
+  TYPE_SUBTASK,
+  TYPE_TASK,
+} from "./catalog";
 import type { Adf, Board, Issue, IssueLink, JiraState, Project, Sprint, User } from "./model";
 import * as T from "./seed-text";
 import { indexIssue, indexLink } from "./store";
@@ -14,11 +24,23 @@ const FUTURE_SPRINTS = 2;
 
 function seedUsers(rng: Rng): User[] {
   const me = DEFAULT_CREDENTIALS.atlassian;
-  const users: User[] = [{ accountId: me.accountId, displayName: me.displayName, emailAddress: me.email, timeZone: "Europe/Paris", active: true }];
+  const users: User[] = [
+    { accountId: me.accountId, displayName: me.displayName, emailAddress: me.email, timeZone: "Europe/Paris", active: true },
+  ];
   for (const [name, timeZone] of T.PEOPLE) {
     const id = rng.hex(32);
     const uuid = `${id.slice(0, 8)}-${id.slice(8, 12)}-${id.slice(12, 16)}-${id.slice(16, 20)}-${id.slice(20)}`;
-    users.push({ accountId: `712020:${uuid}`, displayName: name, emailAddress: `${name.toLowerCase().normalize("NFD").replace(/[^a-z ]/g, "").replace(" ", ".")}@bridgekeeper.test`, timeZone, active: true });
+    users.push({
+      accountId: `712020:${uuid}`,
+      displayName: name,
+      emailAddress: `${name
+        .toLowerCase()
+        .normalize("NFD")
+        .replace(/[^a-z ]/g, "")
+        .replace(" ", ".")}@bridgekeeper.test`,
+      timeZone,
+      active: true,
+    });
   }
   return users;
 }
@@ -35,7 +57,13 @@ function seedProjects(users: User[]): Project[] {
     components: p.components.map((name) => ({ id: String(componentId++), name, description: `${name} work in ${p.name}.` })),
     versions: [1, 2, 3, 4].map((minor) => {
       const released = minor <= 2;
-      return { id: String(versionId++), name: `v1.${minor}.0`, description: `Release 1.${minor}`, released, releaseDate: new Date(SEED_EPOCH + (minor - 2.5) * 30 * DAY).toISOString().slice(0, 10) };
+      return {
+        id: String(versionId++),
+        name: `v1.${minor}.0`,
+        description: `Release 1.${minor}`,
+        released,
+        releaseDate: new Date(SEED_EPOCH + (minor - 2.5) * 30 * DAY).toISOString().slice(0, 10),
+      };
     }),
     nextIssueNumber: 1,
   }));
@@ -52,7 +80,14 @@ function seedSprints(projects: Project[]): { boards: Board[]; sprints: Sprint[] 
       const offset = n - (CLOSED_SPRINTS + 1);
       const start = activeStart + offset * SPRINT_DAYS * DAY;
       const state = offset < 0 ? "closed" : offset === 0 ? "active" : "future";
-      const sprint: Sprint = { id: sprints.length + 1, name: `${p.key} Sprint ${n}`, state, boardId: board.id, goal: n % 3 === 0 ? "" : `Ship ${T.PROJECT_TEXT[i]!.epics[n % T.PROJECT_TEXT[i]!.epics.length]} milestone ${n}`, createdDate: start - 3 * DAY };
+      const sprint: Sprint = {
+        id: sprints.length + 1,
+        name: `${p.key} Sprint ${n}`,
+        state,
+        boardId: board.id,
+        goal: n % 3 === 0 ? "" : `Ship ${T.PROJECT_TEXT[i]!.epics[n % T.PROJECT_TEXT[i]!.epics.length]} milestone ${n}`,
+        createdDate: start - 3 * DAY,
+      };
       if (state !== "future") {
         sprint.startDate = start;
         sprint.endDate = start + SPRINT_DAYS * DAY;
@@ -68,7 +103,19 @@ function describe(rng: Rng, typeId: string, subject: string): Adf | null {
   if (typeId === TYPE_SUBTASK && rng.chance(0.5)) return null;
   const context = paragraph(text(`${rng.pick(T.CONTEXT_SENTENCES)} This concerns `), text(subject, [{ type: "strong" }]), text("."));
   if (typeId === TYPE_BUG) {
-    return doc(heading(2, "Steps to reproduce"), { type: "orderedList", content: ["Sign in as an admin", `Open ${subject}`, "Wait for the request to finish"].map((s) => ({ type: "listItem", content: [paragraph(text(s))] })) }, heading(2, "Actual result"), codeBlock("text", rng.pick(T.STACK_LINES)), context);
+    return doc(
+      heading(2, "Steps to reproduce"),
+      {
+        type: "orderedList",
+        content: ["Sign in as an admin", `Open ${subject}`, "Wait for the request to finish"].map((s) => ({
+          type: "listItem",
+          content: [paragraph(text(s))],
+        })),
+      },
+      heading(2, "Actual result"),
+      codeBlock("text", rng.pick(T.STACK_LINES)),
+      context,
+    );
   }
   return doc(heading(2, "Context"), context, heading(2, "Acceptance criteria"), bulletList(rng.sample(T.CRITERIA, rng.int(2, 4))));
 }
@@ -82,7 +129,11 @@ function summaryFor(rng: Rng, typeId: string, p: T.ProjectText, subject: string,
     case TYPE_TASK:
       return `${rng.pick(T.TASK_VERBS)} ${subject}`;
     case TYPE_BUG:
-      return rng.pick(T.BUG_PATTERNS).replace("{n}", String(rng.int(2, 30))).replace("{s}", subject).replace(/^the /, "The ");
+      return rng
+        .pick(T.BUG_PATTERNS)
+        .replace("{n}", String(rng.int(2, 30)))
+        .replace("{s}", subject)
+        .replace(/^the /, "The ");
     default:
       return `${rng.pick(T.SUBTASK_VERBS)}${parent ? ` for ${parent.key}` : ""}`;
   }
@@ -140,7 +191,16 @@ export function seedJira(rng: Rng): JiraState {
     boards,
     sprints,
     sprintsById: new Map(sprints.map((s) => [s.id, s])),
-    next: { issue: 10000, comment: 10000, worklog: 10000, link: 10000, sprint: sprints.length + 1, history: 10000, remoteLink: 10000, attachment: 10000 },
+    next: {
+      issue: 10000,
+      comment: 10000,
+      worklog: 10000,
+      link: 10000,
+      sprint: sprints.length + 1,
+      history: 10000,
+      remoteLink: 10000,
+      attachment: 10000,
+    },
     attachments: new Map(),
     // The one wall-clock read: it sets where the sandbox clock starts, not any seeded value.
     startedAt: Date.now(),
@@ -156,7 +216,12 @@ export function seedJira(rng: Rng): JiraState {
     const words = T.PROJECT_TEXT[pi]!;
     const pools = byProject.get(project.id)!;
     const typeId = pickType(rng, pools.epics.length, pools.standard.length);
-    const parent = typeId === TYPE_SUBTASK ? rng.pick(pools.standard.slice(-40)) : typeId !== TYPE_EPIC && rng.chance(0.6) ? rng.pick(pools.epics) : undefined;
+    const parent =
+      typeId === TYPE_SUBTASK
+        ? rng.pick(pools.standard.slice(-40))
+        : typeId !== TYPE_EPIC && rng.chance(0.6)
+          ? rng.pick(pools.epics)
+          : undefined;
     const subject = rng.pick(words.subjects);
     const ageDays = (SEED_EPOCH - created) / DAY;
     const statusId = pickStatus(rng, ageDays);
@@ -186,7 +251,10 @@ export function seedJira(rng: Rng): JiraState {
       updated,
       dueDate: rng.chance(0.2) ? new Date(created + rng.int(7, 60) * DAY).toISOString().slice(0, 10) : null,
       parentId: parent?.id ?? null,
-      storyPoints: typeId === TYPE_STORY || (typeId !== TYPE_EPIC && typeId !== TYPE_SUBTASK && rng.chance(0.5)) ? rng.pick([1, 2, 3, 5, 8, 13]) : null,
+      storyPoints:
+        typeId === TYPE_STORY || (typeId !== TYPE_EPIC && typeId !== TYPE_SUBTASK && rng.chance(0.5))
+          ? rng.pick([1, 2, 3, 5, 8, 13])
+          : null,
       originalEstimateSeconds: estimate,
       remainingEstimateSeconds: estimate,
       sprintIds: [],
@@ -203,23 +271,60 @@ export function seedJira(rng: Rng): JiraState {
     for (let c = rng.int(0, 6); c > 0; c--) {
       const at = created + rng.int(0, span / 60_000) * 60_000;
       const author = rng.pick(users).accountId;
-      issue.comments.push({ id: String(state.next.comment++), authorId: author, updateAuthorId: author, body: doc(paragraph(text(rng.pick(T.COMMENTS)))), created: at, updated: at });
+      issue.comments.push({
+        id: String(state.next.comment++),
+        authorId: author,
+        updateAuthorId: author,
+        body: doc(paragraph(text(rng.pick(T.COMMENTS)))),
+        created: at,
+        updated: at,
+      });
     }
     issue.comments.sort((a, b) => a.created - b.created || Number(a.id) - Number(b.id));
     for (let w = statusId === STATUS_TODO ? 0 : rng.int(0, 4); w > 0; w--) {
       const at = created + rng.int(0, span / 60_000) * 60_000;
       const seconds = rng.pick([1800, 3600, 5400, 7200, 12_600, 28_800]);
-      issue.worklogs.push({ id: String(state.next.worklog++), authorId: issue.assigneeId ?? rng.pick(users).accountId, comment: doc(paragraph(text(rng.pick(T.WORKLOG_COMMENTS)))), started: at, created: at, updated: at, timeSpentSeconds: seconds });
+      issue.worklogs.push({
+        id: String(state.next.worklog++),
+        authorId: issue.assigneeId ?? rng.pick(users).accountId,
+        comment: doc(paragraph(text(rng.pick(T.WORKLOG_COMMENTS)))),
+        started: at,
+        created: at,
+        updated: at,
+        timeSpentSeconds: seconds,
+      });
     }
     issue.worklogs.sort((a, b) => a.started - b.started || Number(a.id) - Number(b.id));
-    if (issue.remainingEstimateSeconds !== null) issue.remainingEstimateSeconds = Math.max(0, issue.remainingEstimateSeconds - issue.worklogs.reduce((s, w) => s + w.timeSpentSeconds, 0));
+    if (issue.remainingEstimateSeconds !== null)
+      issue.remainingEstimateSeconds = Math.max(
+        0,
+        issue.remainingEstimateSeconds - issue.worklogs.reduce((s, w) => s + w.timeSpentSeconds, 0),
+      );
     if (statusId !== STATUS_TODO) {
-      issue.histories.push({ id: String(state.next.history++), authorId: issue.assigneeId ?? issue.reporterId, created: issue.statusCategoryChanged, items: [{ field: "status", fieldId: "status", from: STATUS_TODO, fromString: "To Do", to: statusId, toString: done ? "Done" : statusId === STATUS_IN_REVIEW ? "In Review" : "In Progress" }] });
+      issue.histories.push({
+        id: String(state.next.history++),
+        authorId: issue.assigneeId ?? issue.reporterId,
+        created: issue.statusCategoryChanged,
+        items: [
+          {
+            field: "status",
+            fieldId: "status",
+            from: STATUS_TODO,
+            fromString: "To Do",
+            to: statusId,
+            toString: done ? "Done" : statusId === STATUS_IN_REVIEW ? "In Review" : "In Progress",
+          },
+        ],
+      });
     }
     if (typeId === TYPE_EPIC) pools.epics.push(issue);
     else if (typeId !== TYPE_SUBTASK) {
       pools.standard.push(issue);
-      issue.sprintIds = placeInSprints(rng, issue, sprints.filter((s) => s.boardId === pi + 1));
+      issue.sprintIds = placeInSprints(
+        rng,
+        issue,
+        sprints.filter((s) => s.boardId === pi + 1),
+      );
     } else issue.sprintIds = [...(parent?.sprintIds ?? [])];
     indexIssue(state, issue);
   }
@@ -230,7 +335,8 @@ export function seedJira(rng: Rng): JiraState {
     const open = (state.children.get(epic.id) ?? []).some((id) => state.issuesById.get(id)!.statusId !== STATUS_DONE);
     if (!open) continue;
     Object.assign(epic, { statusId: STATUS_IN_PROGRESS, resolutionId: null, resolutionDate: null });
-    for (const h of epic.histories) for (const item of h.items) if (item.field === "status") Object.assign(item, { to: STATUS_IN_PROGRESS, toString: "In Progress" });
+    for (const h of epic.histories)
+      for (const item of h.items) if (item.field === "status") Object.assign(item, { to: STATUS_IN_PROGRESS, toString: "In Progress" });
   }
 
   seedAttachments(state);
@@ -249,7 +355,10 @@ export function seedJira(rng: Rng): JiraState {
 function seedAttachments(state: JiraState): void {
   const issue = state.issuesByKey.get("BK-1");
   if (!issue) return;
-  const png = Buffer.from("89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201a5f1b0e30000000049454e44ae426082", "hex");
+  const png = Buffer.from(
+    "89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201a5f1b0e30000000049454e44ae426082",
+    "hex",
+  );
   const files: [string, string, Buffer][] = [
     ["release-notes.md", "text/markdown", Buffer.from("# Release notes\n\n- Faster search\n- Fewer timeouts\n", "utf8")],
     ["diagram.png", "image/png", png],

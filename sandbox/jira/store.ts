@@ -18,7 +18,11 @@ export function addChild(state: JiraState, parentId: string, childId: string): v
 
 export function removeChild(state: JiraState, parentId: string, childId: string): void {
   const list = state.children.get(parentId);
-  if (list) state.children.set(parentId, list.filter((id) => id !== childId));
+  if (list)
+    state.children.set(
+      parentId,
+      list.filter((id) => id !== childId),
+    );
 }
 
 export function indexLink(state: JiraState, link: IssueLink): void {
@@ -32,7 +36,11 @@ export function indexLink(state: JiraState, link: IssueLink): void {
 
 export function removeLink(state: JiraState, link: IssueLink): void {
   state.links = state.links.filter((l) => l !== link);
-  for (const id of [link.outwardId, link.inwardId]) state.linksByIssue.set(id, (state.linksByIssue.get(id) ?? []).filter((l) => l !== link));
+  for (const id of [link.outwardId, link.inwardId])
+    state.linksByIssue.set(
+      id,
+      (state.linksByIssue.get(id) ?? []).filter((l) => l !== link),
+    );
 }
 
 export function removeIssue(state: JiraState, issue: Issue): void {
@@ -71,7 +79,10 @@ export function issueText(issue: Issue): NonNullable<Issue["text"]> {
     issue.text = {
       summary: issue.summary.toLowerCase(),
       description: adfToText(issue.description).toLowerCase(),
-      comments: issue.comments.map((c) => adfToText(c.body)).join("\n").toLowerCase(),
+      comments: issue.comments
+        .map((c) => adfToText(c.body))
+        .join("\n")
+        .toLowerCase(),
     };
   }
   return issue.text;

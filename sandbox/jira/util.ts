@@ -45,7 +45,12 @@ export function formatDuration(seconds: number): string {
 }
 
 /** A Jira-style offset page: `{startAt, maxResults, total, isLast, values}` (or another list name). */
-export function page<T, R>(items: readonly T[], query: URLSearchParams, present: (item: T) => R, options: { defaultMax?: number; max?: number; name?: string; isLast?: boolean } = {}) {
+export function page<T, R>(
+  items: readonly T[],
+  query: URLSearchParams,
+  present: (item: T) => R,
+  options: { defaultMax?: number; max?: number; name?: string; isLast?: boolean } = {},
+) {
   const startAt = intParamSafe(query.get("startAt"), 0, 0);
   const maxResults = Math.min(options.max ?? 100, intParamSafe(query.get("maxResults"), options.defaultMax ?? 50, 0));
   const slice = items.slice(startAt, startAt + maxResults).map(present);

@@ -22,7 +22,8 @@ function presentRemoteLink(v: View, issue: Issue, l: RemoteLink) {
   };
 }
 
-const text = (value: unknown, max: number): string | null | undefined => (value === undefined || value === null ? null : typeof value === "string" && value.length <= max ? value : undefined);
+const text = (value: unknown, max: number): string | null | undefined =>
+  value === undefined || value === null ? null : typeof value === "string" && value.length <= max ? value : undefined;
 
 export function watcherRoutes(router: Router, state: () => JiraState): void {
   both(router, state, "get", "/issue/:issueIdOrKey/watchers", (_req, v) =>
@@ -39,7 +40,8 @@ export function watcherRoutes(router: Router, state: () => JiraState): void {
   both(router, state, "post", "/issue/:issueIdOrKey/watchers", (req, v) =>
     withIssue(req, v, (issue) => {
       // The body is the accountId as a JSON string; no body adds the calling user.
-      if (req.body !== undefined && typeof req.body !== "string") return jiraError(400, "The request body must be the user's accountId as a JSON string.");
+      if (req.body !== undefined && typeof req.body !== "string")
+        return jiraError(400, "The request body must be the user's accountId as a JSON string.");
       const accountId = req.body === undefined || req.body === "" ? me(v.state) : req.body;
       if (!v.state.usersById.has(accountId)) return jiraError(404, NO_USER);
       if (!issue.watcherIds.includes(accountId)) issue.watcherIds = [...issue.watcherIds, accountId];
@@ -62,14 +64,18 @@ export function watcherRoutes(router: Router, state: () => JiraState): void {
       const globalId = req.query.get("globalId");
       if (globalId === null) return json(issue.remoteLinks.map((l) => presentRemoteLink(v, issue, l)));
       const found = issue.remoteLinks.find((l) => l.globalId === globalId);
-      return found ? json(presentRemoteLink(v, issue, found)) : jiraError(404, `No remote link with global id '${globalId}' exists on issue ${issue.key}.`);
+      return found
+        ? json(presentRemoteLink(v, issue, found))
+        : jiraError(404, `No remote link with global id '${globalId}' exists on issue ${issue.key}.`);
     }),
   );
 
   both(router, state, "get", "/issue/:issueIdOrKey/remotelink/:linkId", (req, v) =>
     withIssue(req, v, (issue) => {
       const found = issue.remoteLinks.find((l) => String(l.id) === req.params.linkId);
-      return found ? json(presentRemoteLink(v, issue, found)) : jiraError(404, `No remote link with id '${req.params.linkId ?? ""}' exists on issue ${issue.key}.`);
+      return found
+        ? json(presentRemoteLink(v, issue, found))
+        : jiraError(404, `No remote link with id '${req.params.linkId ?? ""}' exists on issue ${issue.key}.`);
     }),
   );
 
@@ -90,9 +96,21 @@ export function watcherRoutes(router: Router, state: () => JiraState): void {
       const relationship = text(b.relationship, 255);
       if (relationship === undefined) errors.relationship = "'relationship' must be a string.";
       if (Object.keys(errors).length) return jiraError(400, "", errors);
-      const object: RemoteLink["object"] = { url: o.url as string, title: o.title as string, ...(summary ? { summary } : {}), ...(isRecord(o.icon) ? { icon: o.icon } : {}), ...(isRecord(o.status) ? { status: o.status } : {}) };
+      const object: RemoteLink["object"] = {
+        url: o.url as string,
+        title: o.title as string,
+        ...(summary ? { summary } : {}),
+        ...(isRecord(o.icon) ? { icon: o.icon } : {}),
+        ...(isRecord(o.status) ? { status: o.status } : {}),
+      };
       const existing = globalId ? issue.remoteLinks.find((l) => l.globalId === globalId) : undefined;
-      const link: RemoteLink = { id: existing?.id ?? v.state.next.remoteLink++, globalId: globalId ?? null, relationship: relationship ?? null, application: isRecord(b.application) ? b.application : {}, object };
+      const link: RemoteLink = {
+        id: existing?.id ?? v.state.next.remoteLink++,
+        globalId: globalId ?? null,
+        relationship: relationship ?? null,
+        application: isRecord(b.application) ? b.application : {},
+        object,
+      };
       issue.remoteLinks = existing ? issue.remoteLinks.map((l) => (l === existing ? link : l)) : [...issue.remoteLinks, link];
       touch(issue, now(v.state));
       return json({ id: link.id, self: `${v.base}/issue/${issue.key}/remotelink/${link.id}` }, existing ? 200 : 201);

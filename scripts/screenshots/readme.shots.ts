@@ -1,6 +1,15 @@
 import { createHash, randomBytes } from "node:crypto";
 import { mkdirSync } from "node:fs";
-import { expect, request, test, type APIRequestContext, type Browser, type BrowserContext, type Locator, type Page } from "@playwright/test";
+import {
+  expect,
+  request,
+  test,
+  type APIRequestContext,
+  type Browser,
+  type BrowserContext,
+  type Locator,
+  type Page,
+} from "@playwright/test";
 import { CHAT_TEXT } from "../../contract/chat";
 import type { LogEntryDto } from "../../contract/logs";
 import { openEventStream, toasts } from "../../e2e/helpers";
@@ -17,8 +26,20 @@ import { SHOTS_ADMIN_PASSWORD, SHOTS_BASE_URL } from "../../playwright.screensho
 const OUT = "docs/screenshots";
 const BASE = SHOTS_BASE_URL;
 const ADMIN = { username: "admin", password: SHOTS_ADMIN_PASSWORD };
-const MARIA = { username: "maria.lopez", password: "maria-lopez-console-1", email: "maria.lopez@example.com", firstName: "Maria", lastName: "Lopez" };
-const JAMES = { username: "james.okafor", password: "james-okafor-console-1", email: "james.okafor@example.com", firstName: "James", lastName: "Okafor" };
+const MARIA = {
+  username: "maria.lopez",
+  password: "maria-lopez-console-1",
+  email: "maria.lopez@example.com",
+  firstName: "Maria",
+  lastName: "Lopez",
+};
+const JAMES = {
+  username: "james.okafor",
+  password: "james-okafor-console-1",
+  email: "james.okafor@example.com",
+  firstName: "James",
+  lastName: "Okafor",
+};
 const DEMO_PROVIDER = "Demo assistant (offline)";
 const CHAT_QUESTION = "Which Jira bugs are open?";
 
@@ -32,26 +53,61 @@ const SCHEMES: readonly Scheme[] = ["light", "dark"];
 
 /** The AI clients people use, as an administrator registers them, and who signs each one in. */
 const CLIENTS = {
-  claude: { name: "Claude Desktop", clientType: "public", redirectUris: ["https://claude.ai/api/mcp/auth_callback"], scopes: ["read", "write"], userAgent: "Claude-User/0.14.10 (Claude Desktop; macOS 15.6)" },
-  cursor: { name: "Cursor", clientType: "public", redirectUris: ["cursor://anysphere.cursor-retrieval/oauth/user-mcp/callback"], scopes: ["read", "write"], userAgent: "Cursor/1.5.11 (darwin arm64)" },
-  vscode: { name: "VS Code", clientType: "public", redirectUris: ["http://127.0.0.1:33418/", "https://vscode.dev/redirect"], scopes: ["read"], userAgent: "Visual-Studio-Code/1.104.1 (linux x64)" },
-  bot: { name: "CI reporting bot", clientType: "confidential", redirectUris: ["https://ci.example.com/oauth/callback"], scopes: ["read"], userAgent: "ci-reporter/2.3.0 (+https://ci.example.com)" },
+  claude: {
+    name: "Claude Desktop",
+    clientType: "public",
+    redirectUris: ["https://claude.ai/api/mcp/auth_callback"],
+    scopes: ["read", "write"],
+    userAgent: "Claude-User/0.14.10 (Claude Desktop; macOS 15.6)",
+  },
+  cursor: {
+    name: "Cursor",
+    clientType: "public",
+    redirectUris: ["cursor://anysphere.cursor-retrieval/oauth/user-mcp/callback"],
+    scopes: ["read", "write"],
+    userAgent: "Cursor/1.5.11 (darwin arm64)",
+  },
+  vscode: {
+    name: "VS Code",
+    clientType: "public",
+    redirectUris: ["http://127.0.0.1:33418/", "https://vscode.dev/redirect"],
+    scopes: ["read"],
+    userAgent: "Visual-Studio-Code/1.104.1 (linux x64)",
+  },
+  bot: {
+    name: "CI reporting bot",
+    clientType: "confidential",
+    redirectUris: ["https://ci.example.com/oauth/callback"],
+    scopes: ["read"],
+    userAgent: "ci-reporter/2.3.0 (+https://ci.example.com)",
+  },
 } as const;
 type ClientKey = keyof typeof CLIENTS;
 
 /** Made by the first test, used by the rest (one worker, in order). */
-const state: { adminState?: Awaited<ReturnType<BrowserContext["storageState"]>>; tokens: Partial<Record<ClientKey, string>>; streams: { close: () => void }[] } = { tokens: {}, streams: [] };
+const state: {
+  adminState?: Awaited<ReturnType<BrowserContext["storageState"]>>;
+  tokens: Partial<Record<ClientKey, string>>;
+  streams: { close: () => void }[];
+} = { tokens: {}, streams: [] };
 
 test.describe.configure({ mode: "serial" });
 
 async function apiAs(user: { username: string; password: string }): Promise<APIRequestContext> {
-  const context = await request.newContext({ baseURL: BASE, storageState: { cookies: [], origins: [] }, extraHTTPHeaders: { Origin: BASE } });
+  const context = await request.newContext({
+    baseURL: BASE,
+    storageState: { cookies: [], origins: [] },
+    extraHTTPHeaders: { Origin: BASE },
+  });
   const login = await context.post("/api/login", { data: user });
   expect(login.status(), `${user.username} signs in`).toBe(200);
   return context;
 }
 
-async function created<T>(response: Promise<{ status(): number; json(): Promise<unknown>; text(): Promise<string> }>, what: string): Promise<T> {
+async function created<T>(
+  response: Promise<{ status(): number; json(): Promise<unknown>; text(): Promise<string> }>,
+  what: string,
+): Promise<T> {
   const answer = await response;
   expect(answer.status(), `${what}: ${await answer.text()}`).toBe(201);
   return (await answer.json()) as T;
@@ -73,7 +129,15 @@ async function createUser(admin: APIRequestContext, user: typeof MARIA, roleName
 async function signInClient(person: APIRequestContext, clientId: string, redirectUri: string, scopes: readonly string[]): Promise<string> {
   const verifier = randomBytes(32).toString("base64url");
   const url = new URL("/oauth/authorize", BASE);
-  const params = { response_type: "code", client_id: clientId, redirect_uri: redirectUri, scope: scopes.join(" "), state: randomBytes(8).toString("hex"), code_challenge: createHash("sha256").update(verifier).digest("base64url"), code_challenge_method: "S256" };
+  const params = {
+    response_type: "code",
+    client_id: clientId,
+    redirect_uri: redirectUri,
+    scope: scopes.join(" "),
+    state: randomBytes(8).toString("hex"),
+    code_challenge: createHash("sha256").update(verifier).digest("base64url"),
+    code_challenge_method: "S256",
+  };
   for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v);
   const authorize = await person.get(url.toString(), { maxRedirects: 0 });
   expect(authorize.status(), await authorize.text()).toBe(302);
@@ -83,17 +147,30 @@ async function signInClient(person: APIRequestContext, clientId: string, redirec
   expect(decision.status(), await decision.text()).toBe(200);
   const code = new URL(((await decision.json()) as { redirectTo: string }).redirectTo).searchParams.get("code");
   expect(code).toBeTruthy();
-  const token = await person.post("/oauth/token", { form: { grant_type: "authorization_code", code: code!, code_verifier: verifier, redirect_uri: redirectUri, client_id: clientId } });
+  const token = await person.post("/oauth/token", {
+    form: { grant_type: "authorization_code", code: code!, code_verifier: verifier, redirect_uri: redirectUri, client_id: clientId },
+  });
   expect(token.status(), await token.text()).toBe(200);
   return ((await token.json()) as { access_token: string }).access_token;
 }
 
 let rpcId = 0;
 /** One MCP request as a client sends it (protocol 2025-11-25); the JSON-RPC answer (JSON or one SSE message). */
-async function mcp(api: APIRequestContext, client: ClientKey, method: string, params?: unknown): Promise<{ result?: { isError?: boolean; tools?: unknown[] }; error?: unknown } | null> {
+async function mcp(
+  api: APIRequestContext,
+  client: ClientKey,
+  method: string,
+  params?: unknown,
+): Promise<{ result?: { isError?: boolean; tools?: unknown[] }; error?: unknown } | null> {
   const notification = method.startsWith("notifications/");
   const response = await api.post("/mcp", {
-    headers: { authorization: `Bearer ${state.tokens[client]}`, accept: "application/json, text/event-stream", "content-type": "application/json", "mcp-protocol-version": "2025-11-25", "user-agent": CLIENTS[client].userAgent },
+    headers: {
+      authorization: `Bearer ${state.tokens[client]}`,
+      accept: "application/json, text/event-stream",
+      "content-type": "application/json",
+      "mcp-protocol-version": "2025-11-25",
+      "user-agent": CLIENTS[client].userAgent,
+    },
     data: { jsonrpc: "2.0", method, ...(notification ? {} : { id: ++rpcId }), ...(params === undefined ? {} : { params }) },
   });
   expect(response.status(), `${CLIENTS[client].name} ${method}: ${await response.text()}`).toBeLessThan(300);
@@ -104,14 +181,24 @@ async function mcp(api: APIRequestContext, client: ClientKey, method: string, pa
 }
 
 /** A tool call that answers without a tool error (or, with `fails`, with one). */
-async function callTool(api: APIRequestContext, client: ClientKey, name: string, args: Record<string, unknown>, fails = false): Promise<void> {
+async function callTool(
+  api: APIRequestContext,
+  client: ClientKey,
+  name: string,
+  args: Record<string, unknown>,
+  fails = false,
+): Promise<void> {
   const answer = await mcp(api, client, "tools/call", { name, arguments: args });
   expect(answer?.error, `${name}: ${JSON.stringify(answer)}`).toBeUndefined();
   expect(Boolean(answer?.result?.isError), `${name} ${fails ? "fails" : "answers"}: ${JSON.stringify(answer).slice(0, 500)}`).toBe(fails);
 }
 
 async function startSession(api: APIRequestContext, client: ClientKey): Promise<void> {
-  const init = await mcp(api, client, "initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: CLIENTS[client].name, version: "1.0" } });
+  const init = await mcp(api, client, "initialize", {
+    protocolVersion: "2025-11-25",
+    capabilities: {},
+    clientInfo: { name: CLIENTS[client].name, version: "1.0" },
+  });
   expect(init?.result, JSON.stringify(init)).toBeTruthy();
   await mcp(api, client, "notifications/initialized");
   const list = await mcp(api, client, "tools/list");
@@ -134,7 +221,11 @@ test("a team's data through the real APIs", async ({ browser }) => {
   try {
     // The administrator's own name, and two colleagues.
     const me = ((await (await admin.get("/api/session")).json()) as { user: { id: string } }).user;
-    expect((await admin.put(`/api/users/${me.id}`, { data: { firstName: "Alex", lastName: "Morgan", email: "alex.morgan@example.com" } })).status()).toBe(200);
+    expect(
+      (
+        await admin.put(`/api/users/${me.id}`, { data: { firstName: "Alex", lastName: "Morgan", email: "alex.morgan@example.com" } })
+      ).status(),
+    ).toBe(200);
     await createUser(admin, MARIA, ["operator"]);
     await createUser(admin, JAMES, ["viewer"]);
 
@@ -142,7 +233,10 @@ test("a team's data through the real APIs", async ({ browser }) => {
     const ids = {} as Record<ClientKey, { clientId: string; clientSecret: string | null }>;
     for (const key of (Object.keys(CLIENTS) as ClientKey[]).reverse()) {
       const { name, clientType, redirectUris, scopes } = CLIENTS[key];
-      ids[key] = await created(admin.post("/api/admin/oauth-clients", { data: { name, clientType, redirectUris, scopes, isActive: true } }), `client ${name}`);
+      ids[key] = await created(
+        admin.post("/api/admin/oauth-clients", { data: { name, clientType, redirectUris, scopes, isActive: true } }),
+        `client ${name}`,
+      );
     }
 
     // People sign their clients in; the bot takes a client_credentials token.
@@ -155,7 +249,10 @@ test("a team's data through the real APIs", async ({ browser }) => {
       await maria.dispose();
     }
     const basic = Buffer.from(`${encodeURIComponent(ids.bot.clientId)}:${encodeURIComponent(ids.bot.clientSecret!)}`).toString("base64");
-    const botToken = await admin.post("/oauth/token", { form: { grant_type: "client_credentials", scope: "read" }, headers: { authorization: `Basic ${basic}` } });
+    const botToken = await admin.post("/oauth/token", {
+      form: { grant_type: "client_credentials", scope: "read" },
+      headers: { authorization: `Basic ${basic}` },
+    });
     expect(botToken.status(), await botToken.text()).toBe(200);
     state.tokens.bot = ((await botToken.json()) as { access_token: string }).access_token;
 
@@ -173,7 +270,10 @@ test("a team's data through the real APIs", async ({ browser }) => {
       await callTool(api, "claude", "confluence_search", { cql: 'type = page AND text ~ "runbook"', limit: 5 });
       await callTool(api, "cursor", "bitbucket_list_pull_requests", { repository: "api-gateway" });
       await callTool(api, "cursor", "jira_get_issue", { issueKey: "BK-4821" }, true);
-      await callTool(api, "cursor", "jira_search", { jql: "project = BK AND assignee = currentUser() ORDER BY priority DESC", maxResults: 10 });
+      await callTool(api, "cursor", "jira_search", {
+        jql: "project = BK AND assignee = currentUser() ORDER BY priority DESC",
+        maxResults: 10,
+      });
       await callTool(api, "vscode", "confluence_search", { cql: 'space = ENG AND title ~ "architecture"', limit: 5 });
       await callTool(api, "bot", "jira_search", { jql: "project = BK AND status = Done ORDER BY updated DESC", maxResults: 25 });
       MCP_REQUESTS.count = rpcId - mcpBefore + notifications;
@@ -182,12 +282,37 @@ test("a team's data through the real APIs", async ({ browser }) => {
     }
 
     // More providers for the chat beside the demo's offline one.
-    await created(admin.post("/api/ai-providers", { data: { name: "Production OpenAI", provider: "openai", model: "gpt-4o", apiKey: "sk-proj-Zq4mT8vKc2NwR7yH1pLx3bA9", isActive: true } }), "provider Production OpenAI");
-    await created(admin.post("/api/ai-providers", { data: { name: "Claude for support", provider: "anthropic", model: "claude-sonnet-4-5", apiKey: "sk-ant-api03-Hb6YwK2mQ9tR4vXe", isActive: false } }), "provider Claude for support");
+    await created(
+      admin.post("/api/ai-providers", {
+        data: {
+          name: "Production OpenAI",
+          provider: "openai",
+          model: "gpt-4o",
+          apiKey: "sk-proj-Zq4mT8vKc2NwR7yH1pLx3bA9",
+          isActive: true,
+        },
+      }),
+      "provider Production OpenAI",
+    );
+    await created(
+      admin.post("/api/ai-providers", {
+        data: {
+          name: "Claude for support",
+          provider: "anthropic",
+          model: "claude-sonnet-4-5",
+          apiKey: "sk-ant-api03-Hb6YwK2mQ9tR4vXe",
+          isActive: false,
+        },
+      }),
+      "provider Claude for support",
+    );
 
     // The request log is written in batches: wait until it holds every MCP request.
     // (Rows of /mcp itself: the search would also count /api/mcp/health, which the start-up probes.)
-    const mcpRows = async () => ((await (await admin.get(`/api/admin/logs?search=${encodeURIComponent("/mcp")}&limit=5000`)).json()) as LogEntryDto[]).filter((e) => e.endpoint === "/mcp").length;
+    const mcpRows = async () =>
+      ((await (await admin.get(`/api/admin/logs?search=${encodeURIComponent("/mcp")}&limit=5000`)).json()) as LogEntryDto[]).filter(
+        (e) => e.endpoint === "/mcp",
+      ).length;
     await expect.poll(mcpRows, { message: "the MCP requests are in the log", timeout: 30_000 }).toBeGreaterThanOrEqual(MCP_REQUESTS.count);
   } finally {
     await admin.dispose();
@@ -209,7 +334,15 @@ test.afterAll(() => {
 
 async function screen(browser: Browser, size: Size, scheme: Scheme): Promise<{ page: Page; context: BrowserContext }> {
   expect(state.adminState, "the data step ran").toBeTruthy();
-  const context = await browser.newContext({ baseURL: BASE, storageState: state.adminState, viewport: { width: size.width, height: size.height }, colorScheme: scheme, reducedMotion: "reduce", locale: "en-US", timezoneId: "Europe/Berlin" });
+  const context = await browser.newContext({
+    baseURL: BASE,
+    storageState: state.adminState,
+    viewport: { width: size.width, height: size.height },
+    colorScheme: scheme,
+    reducedMotion: "reduce",
+    locale: "en-US",
+    timezoneId: "Europe/Berlin",
+  });
   return { page: await context.newPage(), context };
 }
 
@@ -224,7 +357,11 @@ async function settled(page: Page): Promise<void> {
   await expect(page.locator("[data-slot='skeleton']")).toHaveCount(0);
   await expect(page.getByRole("alert")).toHaveCount(0);
   await expect(toasts(page)).toHaveCount(0);
-  await expect.poll(() => page.evaluate<number>("document.documentElement.scrollWidth - document.documentElement.clientWidth"), { message: "nothing scrolls sideways" }).toBeLessThanOrEqual(0);
+  await expect
+    .poll(() => page.evaluate<number>("document.documentElement.scrollWidth - document.documentElement.clientWidth"), {
+      message: "nothing scrolls sideways",
+    })
+    .toBeLessThanOrEqual(0);
 }
 
 const shotPath = (name: string, size: Size, scheme: Scheme) => `${OUT}/${name}-${size.name}-${scheme}.png`;
@@ -334,11 +471,17 @@ test("AI Chat", async ({ browser }) => {
     await expect(answers(page).last().getByRole("navigation", { name: "Sources" })).toBeVisible();
     await context.close();
   }
-  for (const [size, scheme] of [[SIZES[0], "light"], [SIZES[0], "dark"], [SIZES[1], "light"]] as const) {
+  for (const [size, scheme] of [
+    [SIZES[0], "light"],
+    [SIZES[0], "dark"],
+    [SIZES[1], "light"],
+  ] as const) {
     const { page, context } = await screen(browser, size, scheme);
     await open(page, "/chat", CHAT_TEXT.title);
     if (size.name === "phone") await page.getByRole("button", { name: "Conversations" }).click();
-    await conversationList(page).getByRole("button", { name: new RegExp(`^${CHAT_QUESTION.replace(/[?]/g, "\\?")}`) }).click();
+    await conversationList(page)
+      .getByRole("button", { name: new RegExp(`^${CHAT_QUESTION.replace(/[?]/g, "\\?")}`) })
+      .click();
     await expect(answers(page).last()).toContainText("Ask me to dig into any of these.");
     await expect(page.getByLabel("Chat settings in use").getByText(DEMO_PROVIDER, { exact: true })).toBeVisible();
     await settled(page);
@@ -348,11 +491,16 @@ test("AI Chat", async ({ browser }) => {
 });
 
 test("AI Providers", async ({ browser }) => {
-  for (const [size, scheme] of [[SIZES[0], "light"], [SIZES[0], "dark"], [SIZES[1], "light"]] as const) {
+  for (const [size, scheme] of [
+    [SIZES[0], "light"],
+    [SIZES[0], "dark"],
+    [SIZES[1], "light"],
+  ] as const) {
     const { page, context } = await screen(browser, size, scheme);
     await open(page, "/ai-providers", "AI Providers");
     const demo = page.getByRole("article", { name: DEMO_PROVIDER, exact: true });
-    for (const name of [DEMO_PROVIDER, "Production OpenAI", "Claude for support"]) await expect(page.getByRole("article", { name, exact: true })).toBeVisible();
+    for (const name of [DEMO_PROVIDER, "Production OpenAI", "Claude for support"])
+      await expect(page.getByRole("article", { name, exact: true })).toBeVisible();
     await demo.getByRole("button", { name: `Test ${DEMO_PROVIDER}` }).click();
     await expect(demo.getByRole("status")).toContainText("Answered in");
     await settled(page);
@@ -362,7 +510,11 @@ test("AI Providers", async ({ browser }) => {
 });
 
 test("OAuth Clients and Configuration", async ({ browser }) => {
-  for (const [size, scheme] of [[SIZES[0], "light"], [SIZES[0], "dark"], [SIZES[1], "light"]] as const) {
+  for (const [size, scheme] of [
+    [SIZES[0], "light"],
+    [SIZES[0], "dark"],
+    [SIZES[1], "light"],
+  ] as const) {
     const { page, context } = await screen(browser, size, scheme);
     await open(page, "/oauth-clients", "OAuth Clients");
     for (const client of Object.values(CLIENTS)) await expect(page.getByText(client.name, { exact: true }).first()).toBeVisible();

@@ -129,7 +129,8 @@ export async function runChatTurn(input: TurnInput): Promise<TurnOutcome> {
     streamError = err;
   }
   const stopped = input.signal.aborted;
-  if (!stopped && (streamError !== null || timeout.aborted)) failure = describeProviderFailure(streamError, input.providerName, { timedOut: timeout.aborted, secrets: input.secrets });
+  if (!stopped && (streamError !== null || timeout.aborted))
+    failure = describeProviderFailure(streamError, input.providerName, { timedOut: timeout.aborted, secrets: input.secrets });
   return {
     text,
     mcpCalls,

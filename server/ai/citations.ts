@@ -28,7 +28,12 @@ function candidateOf(service: UpstreamService, item: Record<string, unknown>): C
   if (!title) return null;
   const id = str(item.id);
   const isPullRequest = id !== null && str(item.title) !== null;
-  return { kind: "bitbucket", title: isPullRequest ? `#${id} ${title}` : title, url, marks: isPullRequest ? [`#${id}`, title, url] : [title, url] };
+  return {
+    kind: "bitbucket",
+    title: isPullRequest ? `#${id} ${title}` : title,
+    url,
+    marks: isPullRequest ? [`#${id}`, title, url] : [title, url],
+  };
 }
 
 /**
@@ -42,10 +47,11 @@ export function citationCandidates(service: UpstreamService, structured: unknown
   const listed: Candidate[] = [];
   for (const value of Object.values(record)) {
     if (!Array.isArray(value)) continue;
-    for (const item of value) if (item && typeof item === "object") {
-      const found = candidateOf(service, item as Record<string, unknown>);
-      if (found) listed.push(found);
-    }
+    for (const item of value)
+      if (item && typeof item === "object") {
+        const found = candidateOf(service, item as Record<string, unknown>);
+        if (found) listed.push(found);
+      }
   }
   return { single, listed };
 }
@@ -62,7 +68,8 @@ export function citationsFor(answer: string, found: { single: Candidate | null; 
     if (!out.has(url) && out.size < MAX_CITATIONS) out.set(url, { kind, title, url });
   };
   for (const { single } of found) if (single) add(single);
-  for (const { listed } of found) for (const candidate of listed) if (candidate.marks.some((mark) => mentions(text, mark.toLowerCase()))) add(candidate);
+  for (const { listed } of found)
+    for (const candidate of listed) if (candidate.marks.some((mark) => mentions(text, mark.toLowerCase()))) add(candidate);
   return [...out.values()];
 }
 

@@ -15,7 +15,12 @@ beforeAll(async () => {
 afterAll(() => fake.close());
 beforeEach(() => fake.reset());
 
-const compat = (apiKey: string | null) => ({ provider: "openai-compatible" as const, model: "llama3.1:8b", apiKey, baseUrl: fake.baseUrls.compat });
+const compat = (apiKey: string | null) => ({
+  provider: "openai-compatible" as const,
+  model: "llama3.1:8b",
+  apiKey,
+  baseUrl: fake.baseUrls.compat,
+});
 
 describe("checkProvider", () => {
   it("answers what the model said", async () => {
@@ -34,7 +39,10 @@ describe("checkProvider", () => {
 
   it("gives a refusal in the chat's words (describeProviderFailure), without the key", async () => {
     fake.script([{ status: 401, message: `Incorrect API key provided: ${KEY}` }]);
-    const result = await checkProvider({ provider: "openai", model: "gpt-4o", apiKey: KEY, baseUrl: null }, { fetch, baseUrls: fake.baseUrls });
+    const result = await checkProvider(
+      { provider: "openai", model: "gpt-4o", apiKey: KEY, baseUrl: null },
+      { fetch, baseUrls: fake.baseUrls },
+    );
     expect(result.ok).toBe(false);
     expect(result.answer).toBeNull();
     expect(result.error).toMatch(/^OpenAI refused the API key \(401\): /);
@@ -43,7 +51,9 @@ describe("checkProvider", () => {
 
   it("names an unknown model and an unreachable server", async () => {
     fake.script([{ status: 404, message: "model nope not found" }]);
-    expect((await checkProvider({ provider: "anthropic", model: "nope", apiKey: KEY, baseUrl: null }, { fetch, baseUrls: fake.baseUrls })).error).toMatch(/^Anthropic does not know this model \(404\)/);
+    expect(
+      (await checkProvider({ provider: "anthropic", model: "nope", apiKey: KEY, baseUrl: null }, { fetch, baseUrls: fake.baseUrls })).error,
+    ).toMatch(/^Anthropic does not know this model \(404\)/);
     const down = await checkProvider({ ...compat(KEY), baseUrl: "http://127.0.0.1:9/v1" }, { fetch });
     expect(down).toMatchObject({ ok: false, error: expect.stringMatching(/^OpenAI-compatible could not be reached/) });
   });

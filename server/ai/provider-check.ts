@@ -32,7 +32,13 @@ export async function checkProvider(target: ProviderTarget, options: ProviderChe
   const signal = AbortSignal.timeout(timeoutMs);
   try {
     const model = languageModelFor(target, { fetch: options.fetch, ...(options.baseUrls ? { baseUrls: options.baseUrls } : {}) });
-    const result = await generateText({ model, prompt: "Reply with the single word: OK", maxOutputTokens: 16, maxRetries: 0, abortSignal: signal });
+    const result = await generateText({
+      model,
+      prompt: "Reply with the single word: OK",
+      maxOutputTokens: 16,
+      maxRetries: 0,
+      abortSignal: signal,
+    });
     return { ok: true, answer: bounded(redactSecrets(result.text.trim(), [target.apiKey])), error: null, latencyMs: now() - started };
   } catch (err) {
     const label = AI_PROVIDER_LABELS[target.provider];

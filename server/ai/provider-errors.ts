@@ -35,7 +35,11 @@ function providerWords(err: APICallError): string | null {
  * reason. A provider that quotes the key back in its message (some do, masked or not) never gets
  * it to the console or a log: `secrets` are cut out of the sentence.
  */
-export function describeProviderFailure(err: unknown, providerName: string, options: { timedOut?: boolean; secrets?: readonly (string | null)[] } = {}): ProviderFailure {
+export function describeProviderFailure(
+  err: unknown,
+  providerName: string,
+  options: { timedOut?: boolean; secrets?: readonly (string | null)[] } = {},
+): ProviderFailure {
   const failure = describe(err, providerName, options.timedOut ?? false);
   return { ...failure, message: redactSecrets(failure.message, options.secrets ?? []) };
 }
@@ -50,35 +54,54 @@ export function redactSecrets(text: string, secrets: readonly (string | null)[])
 function describe(err: unknown, providerName: string, timedOut: boolean): ProviderFailure {
   const cause = err instanceof RetryError ? err.lastError : err;
   if (timedOut) {
-    return { code: "upstream_timeout", status: null, message: `${providerName} did not answer in time. Try again, or ask a narrower question.` };
+    return {
+      code: "upstream_timeout",
+      status: null,
+      message: `${providerName} did not answer in time. Try again, or ask a narrower question.`,
+    };
   }
   if (APICallError.isInstance(cause)) {
     const status = cause.statusCode ?? null;
     const words = providerWords(cause);
     // Google answers a wrong key with 400 INVALID_ARGUMENT (reason API_KEY_INVALID), not 401.
-    const keyRefused = status === 401 || status === 403 || (status === 400 && /API_KEY_INVALID|api key not valid/i.test(`${cause.responseBody ?? ""} ${words ?? ""}`));
-    const lead =
-      keyRefused
-        ? `${providerName} refused the API key (${status})`
-        : status === 404
-          ? `${providerName} does not know this model (404)`
-          : status === 429
-            ? `${providerName} is rate limiting requests (429)`
-            : status !== null && status >= 500
-              ? `${providerName} failed (${status})`
-              : status !== null
-                ? `${providerName} refused the request (${status})`
-                : `${providerName} could not be reached`;
+    const keyRefused =
+      status === 401 ||
+      status === 403 ||
+      (status === 400 && /API_KEY_INVALID|api key not valid/i.test(`${cause.responseBody ?? ""} ${words ?? ""}`));
+    const lead = keyRefused
+      ? `${providerName} refused the API key (${status})`
+      : status === 404
+        ? `${providerName} does not know this model (404)`
+        : status === 429
+          ? `${providerName} is rate limiting requests (429)`
+          : status !== null && status >= 500
+            ? `${providerName} failed (${status})`
+            : status !== null
+              ? `${providerName} refused the request (${status})`
+              : `${providerName} could not be reached`;
     return { code: "upstream_failed", status, message: words ? `${lead}: ${words}` : `${lead}.` };
   }
   const chain = [cause, (cause as { cause?: unknown } | null)?.cause];
   const hostRule = chain.find((e) => e instanceof HostNotAllowedError);
-  if (hostRule) return { code: "upstream_failed", status: null, message: `${providerName}'s base URL is not allowed by this server's network rules: ${(hostRule as Error).message}` };
+  if (hostRule)
+    return {
+      code: "upstream_failed",
+      status: null,
+      message: `${providerName}'s base URL is not allowed by this server's network rules: ${(hostRule as Error).message}`,
+    };
   if (cause instanceof Error && /JSON|parse|type validation|invalid/i.test(`${cause.name} ${cause.message}`)) {
     return { code: "upstream_failed", status: null, message: `${providerName} answered in a form Bridgekeeper could not read.` };
   }
   if (cause instanceof TypeError || (cause instanceof Error && /fetch failed|ECONNREFUSED|ENOTFOUND|socket/i.test(cause.message))) {
-    return { code: "upstream_failed", status: null, message: `${providerName} could not be reached. Check the provider's address and try again.` };
+    return {
+      code: "upstream_failed",
+      status: null,
+      message: `${providerName} could not be reached. Check the provider's address and try again.`,
+    };
   }
-  return { code: "upstream_failed", status: null, message: `${providerName} failed: ${cause instanceof Error ? cause.message.slice(0, MAX_REASON) : "unknown error"}` };
+  return {
+    code: "upstream_failed",
+    status: null,
+    message: `${providerName} failed: ${cause instanceof Error ? cause.message.slice(0, MAX_REASON) : "unknown error"}`,
+  };
 }

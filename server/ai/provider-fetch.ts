@@ -47,7 +47,11 @@ class NotifyingDispatcher extends Dispatcher {
 
 export function createProviderFetch(options: { hostPolicy?: HostPolicy; connectTimeoutMs?: number }): ProviderFetch {
   const hostRule = options.hostPolicy;
-  const agent = new Agent({ keepAliveTimeout: 30_000, connections: 32, connect: { timeout: options.connectTimeoutMs ?? 10_000, ...(hostRule ? { lookup: hostRule.lookup } : {}) } });
+  const agent = new Agent({
+    keepAliveTimeout: 30_000,
+    connections: 32,
+    connect: { timeout: options.connectTimeoutMs ?? 10_000, ...(hostRule ? { lookup: hostRule.lookup } : {}) },
+  });
   const fetchVia = (dispatcher: Dispatcher) =>
     (async (input: string | URL | Request, init?: RequestInit) => {
       const url = new URL(typeof input === "string" || input instanceof URL ? input : input.url);
@@ -57,5 +61,8 @@ export function createProviderFetch(options: { hostPolicy?: HostPolicy; connectT
       return undiciFetch(url, { ...(init as object), dispatcher, redirect: "error" } as Parameters<typeof undiciFetch>[1]);
     }) as unknown as typeof globalThis.fetch;
   const fetch = fetchVia(agent);
-  return Object.assign(fetch, { notifying: (onSent: () => void) => fetchVia(new NotifyingDispatcher(agent, onSent)), close: () => agent.close() });
+  return Object.assign(fetch, {
+    notifying: (onSent: () => void) => fetchVia(new NotifyingDispatcher(agent, onSent)),
+    close: () => agent.close(),
+  });
 }

@@ -26,18 +26,31 @@ export type HostedBaseUrls = Partial<Record<Exclude<AiProviderKind, "openai-comp
  * chat completions (what Ollama, vLLM, LM Studio and gateways speak). Every call goes through
  * `fetch`, the one that applies the upstream host rules.
  */
-export function languageModelFor(target: ProviderTarget, options: { fetch: typeof globalThis.fetch; baseUrls?: HostedBaseUrls }): LanguageModel {
+export function languageModelFor(
+  target: ProviderTarget,
+  options: { fetch: typeof globalThis.fetch; baseUrls?: HostedBaseUrls },
+): LanguageModel {
   const apiKey = target.apiKey ?? "";
   const { fetch } = options;
   switch (target.provider) {
     case "openai":
       return createOpenAI({ apiKey, fetch, ...(options.baseUrls?.openai ? { baseURL: options.baseUrls.openai } : {}) })(target.model);
     case "anthropic":
-      return createAnthropic({ apiKey, fetch, ...(options.baseUrls?.anthropic ? { baseURL: options.baseUrls.anthropic } : {}) })(target.model);
+      return createAnthropic({ apiKey, fetch, ...(options.baseUrls?.anthropic ? { baseURL: options.baseUrls.anthropic } : {}) })(
+        target.model,
+      );
     case "google":
-      return createGoogleGenerativeAI({ apiKey, fetch, ...(options.baseUrls?.google ? { baseURL: options.baseUrls.google } : {}) })(target.model);
+      return createGoogleGenerativeAI({ apiKey, fetch, ...(options.baseUrls?.google ? { baseURL: options.baseUrls.google } : {}) })(
+        target.model,
+      );
     case "openai-compatible":
       if (!target.baseUrl) throw new Error("an OpenAI-compatible provider needs a base URL");
-      return createOpenAICompatible({ name: "openai-compatible", baseURL: target.baseUrl, fetch, ...(apiKey ? { apiKey } : {}), includeUsage: true })(target.model);
+      return createOpenAICompatible({
+        name: "openai-compatible",
+        baseURL: target.baseUrl,
+        fetch,
+        ...(apiKey ? { apiKey } : {}),
+        includeUsage: true,
+      })(target.model);
   }
 }

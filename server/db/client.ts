@@ -96,7 +96,10 @@ function copyPgliteSeed(dataDir: string): void {
  */
 function seedKey(pgliteVersion: string): string {
   const hash = createHash("sha256");
-  for (const file of readdirSync(MIGRATIONS_FOLDER).filter((f) => f.endsWith(".sql")).sort()) hash.update(file).update(readFileSync(join(MIGRATIONS_FOLDER, file)));
+  for (const file of readdirSync(MIGRATIONS_FOLDER)
+    .filter((f) => f.endsWith(".sql"))
+    .sort())
+    hash.update(file).update(readFileSync(join(MIGRATIONS_FOLDER, file)));
   return `pglite ${pgliteVersion}\nmigrations ${hash.digest("hex")}\n`;
 }
 

@@ -1,6 +1,19 @@
 import type { ClientPolicy } from "../../contract/policy";
 import { sql } from "drizzle-orm";
-import { boolean, doublePrecision, index, integer, jsonb, pgTable, primaryKey, real, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import {
+  boolean,
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  real,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
 
 const timestamps = {
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
@@ -119,7 +132,11 @@ export const auditEvents = pgTable(
     ipAddress: text("ip_address"),
     details: jsonb("details").$type<Record<string, unknown>>(),
   },
-  (t) => [index("audit_events_at_idx").on(t.at), index("audit_events_action_idx").on(t.action), index("audit_events_target_idx").on(t.targetType, t.targetId)],
+  (t) => [
+    index("audit_events_at_idx").on(t.at),
+    index("audit_events_action_idx").on(t.action),
+    index("audit_events_target_idx").on(t.targetType, t.targetId),
+  ],
 );
 
 export type UserRow = typeof users.$inferSelect;
@@ -225,7 +242,11 @@ export const oauthGrants = pgTable(
     revokedAt: timestamp("revoked_at", { withTimezone: true }),
     revokedReason: text("revoked_reason"),
   },
-  (t) => [index("oauth_grants_client_id_idx").on(t.clientId), index("oauth_grants_user_id_idx").on(t.userId), index("oauth_grants_live_idx").on(t.expiresAt)],
+  (t) => [
+    index("oauth_grants_client_id_idx").on(t.clientId),
+    index("oauth_grants_user_id_idx").on(t.userId),
+    index("oauth_grants_live_idx").on(t.expiresAt),
+  ],
 );
 
 /** Authorization requests waiting for the user's consent (single use, short-lived). */
@@ -395,7 +416,11 @@ export const sseConnections = pgTable(
     closedAt: timestamp("closed_at", { withTimezone: true }),
     isActive: boolean("is_active").notNull().default(true),
   },
-  (t) => [uniqueIndex("sse_connections_connection_id_key").on(t.connectionId), index("sse_connections_active_idx").on(t.isActive, t.lastHeartbeat), index("sse_connections_created_at_idx").on(t.createdAt)],
+  (t) => [
+    uniqueIndex("sse_connections_connection_id_key").on(t.connectionId),
+    index("sse_connections_active_idx").on(t.isActive, t.lastHeartbeat),
+    index("sse_connections_created_at_idx").on(t.createdAt),
+  ],
 );
 
 export type RequestLogRow = typeof requestLogs.$inferSelect;
@@ -451,7 +476,10 @@ export const chatMessages = pgTable(
     role: text("role").notNull(),
     content: text("content").notNull(),
     mcpCalls: jsonb("mcp_calls").$type<{ tool: string; results: number; error?: string | null }[]>().notNull().default([]),
-    citations: jsonb("citations").$type<{ kind: "jira" | "confluence" | "bitbucket"; title: string; url: string }[]>().notNull().default([]),
+    citations: jsonb("citations")
+      .$type<{ kind: "jira" | "confluence" | "bitbucket"; title: string; url: string }[]>()
+      .notNull()
+      .default([]),
     usage: jsonb("usage").$type<{ inputTokens: number | null; outputTokens: number | null }>(),
     /** "complete", "stopped" (the user pressed Stop) or "error" (the provider failed mid-reply). */
     status: text("status").notNull().default("complete"),

@@ -39,13 +39,18 @@ describe("authorization matrix", () => {
   };
 
   // A test declared inside a hook never runs; these once were (eslint now refuses it).
-  it.each(bearerCases)("%s wants a bearer token: 401 with the protected resource metadata, for anonymous and cookie callers alike", async (key) => {
-    for (const client of [t.client(), ...Object.values(clients)]) {
-      const res = await call(client, key);
-      expect(res.status).toBe(401);
-      expect(res.headers.get("www-authenticate")).toMatch(/^Bearer .*scope="read".*resource_metadata="http:\/\/127\.0\.0\.1:\d+\/\.well-known\/oauth-protected-resource(\/[\w/]+)?"/);
-    }
-  });
+  it.each(bearerCases)(
+    "%s wants a bearer token: 401 with the protected resource metadata, for anonymous and cookie callers alike",
+    async (key) => {
+      for (const client of [t.client(), ...Object.values(clients)]) {
+        const res = await call(client, key);
+        expect(res.status).toBe(401);
+        expect(res.headers.get("www-authenticate")).toMatch(
+          /^Bearer .*scope="read".*resource_metadata="http:\/\/127\.0\.0\.1:\d+\/\.well-known\/oauth-protected-resource(\/[\w/]+)?"/,
+        );
+      }
+    },
+  );
 
   it.each(cases)("%s refuses anonymous callers with 401", async (key) => {
     const res = await call(t.client(), key);
@@ -76,10 +81,16 @@ describe("authorization matrix", () => {
     const ids = {} as Record<"user" | "role" | "clientId" | "aiProvider", string>;
     beforeAll(async () => {
       const admin = clients.admin;
-      ids.user = (await admin.post("/api/users", { username: "matrix-target", email: "matrix-target@example.test", password: "matrix-password" })).body.id;
+      ids.user = (
+        await admin.post("/api/users", { username: "matrix-target", email: "matrix-target@example.test", password: "matrix-password" })
+      ).body.id;
       ids.role = (await admin.post("/api/roles", { name: "matrix-role", permissions: ["stats.read"] })).body.id;
-      ids.clientId = (await admin.post("/api/admin/oauth-clients", { name: "matrix", redirectUris: ["https://app.example.com/cb"], scopes: ["read"] })).body.clientId;
-      ids.aiProvider = (await admin.post("/api/ai-providers", { name: "matrix", provider: "openai", model: "gpt-4o", apiKey: "sk-matrix-key-0001" })).body.id;
+      ids.clientId = (
+        await admin.post("/api/admin/oauth-clients", { name: "matrix", redirectUris: ["https://app.example.com/cb"], scopes: ["read"] })
+      ).body.clientId;
+      ids.aiProvider = (
+        await admin.post("/api/ai-providers", { name: "matrix", provider: "openai", model: "gpt-4o", apiKey: "sk-matrix-key-0001" })
+      ).body.id;
     });
     const bodies: Record<string, unknown> = {
       "POST /api/users": { username: "intruder", email: "intruder@example.test", password: "intruder-pass" },
@@ -105,7 +116,11 @@ describe("authorization matrix", () => {
         const before = await snapshot();
         for (const [key] of refused) {
           const [method, path] = key.split(" ") as [string, string];
-          const url = path.replace(":clientId", ids.clientId).replace(/\/roles\/:id/, `/roles/${ids.role}`).replace(/\/ai-providers\/:id/, `/ai-providers/${ids.aiProvider}`).replace(":id", ids.user);
+          const url = path
+            .replace(":clientId", ids.clientId)
+            .replace(/\/roles\/:id/, `/roles/${ids.role}`)
+            .replace(/\/ai-providers\/:id/, `/ai-providers/${ids.aiProvider}`)
+            .replace(":id", ids.user);
           const res = await clients[role].request(method, url, method === "DELETE" ? {} : { json: bodies[key] ?? {} });
           expect(res.status, key).toBe(403);
         }

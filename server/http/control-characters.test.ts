@@ -23,7 +23,9 @@ describe("control characters never reach the database", () => {
     admin = (await signedInAs(t, ["admin"])).client;
     userId = (await admin.post("/api/users", { username: "ctrl-user", email: "ctrl@example.test", password: "secret-pass" })).body.id;
     roleId = (await admin.post("/api/roles", { name: "ctrl-role", permissions: ["stats.read"] })).body.id;
-    client = (await admin.post("/api/admin/oauth-clients", { name: "ctrl", redirectUris: ["https://app.example.com/cb"], scopes: ["read"] })).body;
+    client = (
+      await admin.post("/api/admin/oauth-clients", { name: "ctrl", redirectUris: ["https://app.example.com/cb"], scopes: ["read"] })
+    ).body;
   });
   afterAll(() => t.close());
 
@@ -42,8 +44,16 @@ describe("control characters never reach the database", () => {
     ["PUT", "/api/roles/:role", (c) => ({ description: `x${c}` })],
     ["POST", "/api/admin/oauth-clients", (c) => ({ name: `c${c}`, redirectUris: ["https://a.example.com/cb"], scopes: ["read"] })],
     ["POST", "/api/admin/oauth-clients", (c) => ({ name: "c", redirectUris: [`https://a.example.com/cb${c}`], scopes: ["read"] })],
-    ["POST", "/api/admin/atlassian-config", (c) => ({ instanceUrl: "https://acme.atlassian.net", email: `a${c}@example.test`, apiToken: "t" })],
-    ["POST", "/api/admin/atlassian-config", (c) => ({ instanceUrl: "https://acme.atlassian.net", email: "a@example.test", apiToken: `t${c}` })],
+    [
+      "POST",
+      "/api/admin/atlassian-config",
+      (c) => ({ instanceUrl: "https://acme.atlassian.net", email: `a${c}@example.test`, apiToken: "t" }),
+    ],
+    [
+      "POST",
+      "/api/admin/atlassian-config",
+      (c) => ({ instanceUrl: "https://acme.atlassian.net", email: "a@example.test", apiToken: `t${c}` }),
+    ],
     ["POST", "/api/admin/bitbucket-config", (c) => ({ workspace: `w${c}`, username: "u", appPassword: "p" })],
     ["POST", "/api/users", (c) => ({ [`extra${c}`]: 1, username: "keyed", email: "k@example.test", password: "secret-pass" })],
   ];
@@ -73,24 +83,51 @@ describe("control characters never reach the database", () => {
     const { challenge } = pkce();
     const from = t.logLines.length;
     const authorize = new URL(`${t.baseUrl}/oauth/authorize`);
-    for (const [k, v] of Object.entries({ response_type: "code", client_id: client.clientId, redirect_uri: "https://app.example.com/cb", code_challenge: challenge, code_challenge_method: "S256", state: `s${NUL}` })) authorize.searchParams.set(k, v);
+    for (const [k, v] of Object.entries({
+      response_type: "code",
+      client_id: client.clientId,
+      redirect_uri: "https://app.example.com/cb",
+      code_challenge: challenge,
+      code_challenge_method: "S256",
+      state: `s${NUL}`,
+    }))
+      authorize.searchParams.set(k, v);
     const a = await fetch(authorize, { redirect: "manual" });
     expect(a.status).toBe(400);
     expect(await a.json()).toMatchObject({ error: "invalid_request" });
 
     const basic = { authorization: basicAuth(client.clientId, client.clientSecret) };
-    const bad: Record<string, string>[] = [{ grant_type: `client_credentials${NUL}` }, { grant_type: "client_credentials", scope: `read${NUL}` }, { grant_type: "refresh_token", refresh_token: `x${NUL}` }];
+    const bad: Record<string, string>[] = [
+      { grant_type: `client_credentials${NUL}` },
+      { grant_type: "client_credentials", scope: `read${NUL}` },
+      { grant_type: "refresh_token", refresh_token: `x${NUL}` },
+    ];
     for (const fields of bad) {
       const res = await formPost(`${t.baseUrl}/oauth/token`, fields, basic);
       expect(res.status).toBe(400);
       expect(res.body.error).toBe("invalid_request");
     }
-    expect((await formPost(`${t.baseUrl}/oauth/token`, { grant_type: "client_credentials", client_id: `${client.clientId}${NUL}`, client_secret: client.clientSecret })).status).toBe(400);
+    expect(
+      (
+        await formPost(`${t.baseUrl}/oauth/token`, {
+          grant_type: "client_credentials",
+          client_id: `${client.clientId}${NUL}`,
+          client_secret: client.clientSecret,
+        })
+      ).status,
+    ).toBe(400);
     expect((await formPost(`${t.baseUrl}/oauth/revoke`, { token: `t${NUL}` }, basic)).status).toBe(400);
 
     const before = (await admin.get("/api/admin/oauth-clients")).body.length;
-    for (const metadata of [{ client_name: `n${NUL}`, redirect_uris: ["https://x.example.com/cb"] }, { redirect_uris: [`https://x.example.com/cb${NUL}`] }]) {
-      const res = await fetch(`${t.baseUrl}/oauth/register`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(metadata) });
+    for (const metadata of [
+      { client_name: `n${NUL}`, redirect_uris: ["https://x.example.com/cb"] },
+      { redirect_uris: [`https://x.example.com/cb${NUL}`] },
+    ]) {
+      const res = await fetch(`${t.baseUrl}/oauth/register`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(metadata),
+      });
       expect(res.status).toBe(400);
       expect(await res.json()).toMatchObject({ error: "invalid_request" });
     }

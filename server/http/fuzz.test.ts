@@ -65,7 +65,15 @@ const LOOPBACK_REDIRECT = "http://127.0.0.1:8765/cb";
 /** Rows that refused requests legitimately add or touch, or that background writes change. */
 // The request log and the connection registry record requests and streams, refused or not
 // (docs/decisions.md#request-log).
-const VOLATILE_TABLES = ["audit_events", "sessions", "oauth_pending_requests", "upstream_sync", "request_logs", "request_log_minutes", "sse_connections"];
+const VOLATILE_TABLES = [
+  "audit_events",
+  "sessions",
+  "oauth_pending_requests",
+  "upstream_sync",
+  "request_logs",
+  "request_log_minutes",
+  "sse_connections",
+];
 const PROXY_5XX = [502, 503, 504];
 
 // ---------------------------------------------------------------------------------------------
@@ -90,7 +98,14 @@ let adminId = "";
 let bearer = "";
 let snapshot: () => Promise<string[]>;
 
-const stats = { cases: 0, runs: 0, compared: 0, statuses: {} as Record<string, number>, byRoute: {} as Record<string, Record<string, number>>, started: 0 };
+const stats = {
+  cases: 0,
+  runs: 0,
+  compared: 0,
+  statuses: {} as Record<string, number>,
+  byRoute: {} as Record<string, Record<string, number>>,
+  started: 0,
+};
 const count = (route: string, status: number | string) => {
   stats.statuses[status] = (stats.statuses[status] ?? 0) + 1;
   const mine = (stats.byRoute[route] ??= {});
@@ -110,7 +125,8 @@ const failures = new Map<string, Failure>();
 const collected = new Map<string, Failure>();
 
 /** A pooled value picked at generation time (pools change as routes delete and recreate rows). */
-const fromPool = (pool: () => readonly string[], fallback: string) => fc.nat().map((i) => pool()[i % Math.max(1, pool().length)] ?? fallback);
+const fromPool = (pool: () => readonly string[], fallback: string) =>
+  fc.nat().map((i) => pool()[i % Math.max(1, pool().length)] ?? fallback);
 
 // ---------------------------------------------------------------------------------------------
 // Plausible values, per field, so that one hostile field reaches the handler past the others
@@ -125,7 +141,10 @@ const plausible = {
   roleName: word.map((w) => `Fuzz ${w}`),
   description: fc.constantFrom("Reads things", "", null),
   permissions: fc.subarray(["users.read", "users.write", "roles.read", "config.read", "oauth-clients.read", "mcp.write", "nope.nope"]),
-  roleIds: fc.array(fromPool(() => pools.roles, "00000000-0000-4000-8000-000000000000"), { maxLength: 3 }),
+  roleIds: fc.array(
+    fromPool(() => pools.roles, "00000000-0000-4000-8000-000000000000"),
+    { maxLength: 3 },
+  ),
   instanceUrl: fc.constantFrom(`${DEAD_ORIGIN}`, `${DEAD_ORIGIN}/`, `${DEAD_ORIGIN}/jira`),
   token: fc.constantFrom("tok-1234", "app-pass-5678", ""),
   workspace: word,
@@ -133,8 +152,14 @@ const plausible = {
   redirectUris: fc.subarray([APP_REDIRECT, LOOPBACK_REDIRECT, "com.example.app:/cb"], { minLength: 1 }),
   scopes: fc.subarray(["read", "write"], { minLength: 1 }),
   clientType: fc.constantFrom("confidential", "public"),
-  isoDate: fc.oneof({ weight: 3, arbitrary: fc.constantFrom("2024-01-01", "2024-01-01T00:00:00Z", "2030-12-31T23:59:59.999+02:00") }, { weight: 1, arbitrary: fc.constantFrom("not a date", "1e20", "-271821-04-20", "275760-09-13", "0", "") }),
-  limit: fc.oneof({ weight: 3, arbitrary: fc.constantFrom("1", "100", "500") }, { weight: 1, arbitrary: fc.constantFrom("501", "0", "-1", "1.5", "1e3", "abc", "9".repeat(400)) }),
+  isoDate: fc.oneof(
+    { weight: 3, arbitrary: fc.constantFrom("2024-01-01", "2024-01-01T00:00:00Z", "2030-12-31T23:59:59.999+02:00") },
+    { weight: 1, arbitrary: fc.constantFrom("not a date", "1e20", "-271821-04-20", "275760-09-13", "0", "") },
+  ),
+  limit: fc.oneof(
+    { weight: 3, arbitrary: fc.constantFrom("1", "100", "500") },
+    { weight: 1, arbitrary: fc.constantFrom("501", "0", "-1", "1.5", "1e3", "abc", "9".repeat(400)) },
+  ),
   uuid: fc.uuid(),
 };
 
@@ -184,12 +209,24 @@ const AI_PROVIDER_FIELDS = {
 /** The chat's fields: providers from the pool (their calls go to a dead port), conversations of the admin's. */
 const CHAT_SEND_FIELDS = {
   message: fc.constantFrom("Which issues changed?", "", "   ", "x".repeat(40_000)),
-  providerId: fc.oneof(fromPool(() => pools.aiProviders, "00000000-0000-4000-8000-000000000000"), plausible.uuid),
-  sessionId: fc.oneof(fromPool(() => pools.conversations, "00000000-0000-4000-8000-000000000000"), fc.constant(null), plausible.uuid),
+  providerId: fc.oneof(
+    fromPool(() => pools.aiProviders, "00000000-0000-4000-8000-000000000000"),
+    plausible.uuid,
+  ),
+  sessionId: fc.oneof(
+    fromPool(() => pools.conversations, "00000000-0000-4000-8000-000000000000"),
+    fc.constant(null),
+    plausible.uuid,
+  ),
   mcpTools: fc.oneof(fc.subarray(["jira", "confluence", "bitbucket"]), fc.constant(["gitlab"])),
   systemMessage: fc.constantFrom("Be brief.", "", "y".repeat(9_000)),
 };
-const ROLE_FIELDS = { name: plausible.roleName, description: plausible.description, isActive: plausible.bool, permissions: plausible.permissions };
+const ROLE_FIELDS = {
+  name: plausible.roleName,
+  description: plausible.description,
+  isActive: plausible.bool,
+  permissions: plausible.permissions,
+};
 
 // ---------------------------------------------------------------------------------------------
 // Bodies, queries, paths, credentials
@@ -211,7 +248,24 @@ const CONTENT_TYPES = [
   "*/*",
   "application/jsonx",
 ];
-const MALFORMED_JSON = ["{", '{"a":', "[1,]", "{'a':1}", '{"a":1}}', "nul", '{"a":"\\u00"}', '"\\ud800"', "\ufeff{}", '{"a":NaN}', " ", "{}{}", '{"a":1,}', "[", "]", "\u0000"];
+const MALFORMED_JSON = [
+  "{",
+  '{"a":',
+  "[1,]",
+  "{'a':1}",
+  '{"a":1}}',
+  "nul",
+  '{"a":"\\u00"}',
+  '"\\ud800"',
+  "\ufeff{}",
+  '{"a":NaN}',
+  " ",
+  "{}{}",
+  '{"a":1,}',
+  "[",
+  "]",
+  "\u0000",
+];
 
 interface BodyPlan {
   body?: string;
@@ -222,18 +276,35 @@ interface BodyPlan {
 /** JSON bodies: mostly objects with the real fields; sometimes anything else a client could send. */
 function jsonBodies(fields: Record<string, fc.Arbitrary<unknown>>, guard?: (name: string, v: unknown) => unknown): fc.Arbitrary<BodyPlan> {
   const objects = fieldsObject(fields).map((j) => (guard ? guardJson(j.text, guard) : j.text));
-  const json = (contentType = "application/json") => (body: string): BodyPlan => ({ body, contentType });
+  const json =
+    (contentType = "application/json") =>
+    (body: string): BodyPlan => ({ body, contentType });
   return fc.oneof(
     { weight: 14, arbitrary: objects.map(json()) },
     { weight: 2, arbitrary: anyJson.map((v) => json()(jsonText(v))) },
     { weight: 1, arbitrary: deepJson.map((v) => json()(v.text)) },
     {
       weight: 2,
-      arbitrary: fc.oneof(fc.constantFrom(...MALFORMED_JSON), fc.tuple(objects, fc.nat()).map(([s, n]) => s.slice(0, n % Math.max(1, s.length)))).map(json()),
+      arbitrary: fc
+        .oneof(
+          fc.constantFrom(...MALFORMED_JSON),
+          fc.tuple(objects, fc.nat()).map(([s, n]) => s.slice(0, n % Math.max(1, s.length))),
+        )
+        .map(json()),
     },
-    { weight: 2, arbitrary: fc.tuple(fc.constantFrom(...CONTENT_TYPES), fc.oneof(objects, nastyString)).map(([ct, body]) => ({ body, contentType: ct })) },
+    {
+      weight: 2,
+      arbitrary: fc
+        .tuple(fc.constantFrom(...CONTENT_TYPES), fc.oneof(objects, nastyString))
+        .map(([ct, body]) => ({ body, contentType: ct })),
+    },
     { weight: 1, arbitrary: fc.constantFrom(101 * 1024, 200 * 1024, 1024 * 1024).map((n) => json()(`{"x":"${"a".repeat(n)}"}`)) },
-    { weight: 1, arbitrary: fc.tuple(objects, fc.constantFrom("gzip", "deflate", "br", "identity", "x-unknown")).map(([body, encoding]) => ({ body, contentType: "application/json", encoding })) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .tuple(objects, fc.constantFrom("gzip", "deflate", "br", "identity", "x-unknown"))
+        .map(([body, encoding]) => ({ body, contentType: "application/json", encoding })),
+    },
     { weight: 1, arbitrary: fc.constant<BodyPlan>({}) },
   );
 }
@@ -261,17 +332,43 @@ function formBodies(fields: Record<string, fc.Arbitrary<string>>): fc.Arbitrary<
   const forms = formPairs(fields);
   return fc.oneof(
     { weight: 14, arbitrary: forms.map((body) => ({ body, contentType: "application/x-www-form-urlencoded" })) },
-    { weight: 2, arbitrary: fc.tuple(fc.constantFrom(...CONTENT_TYPES, "application/json", "application/x-www-form-urlencoded; charset=latin1", "application/x-www-form-urlencoded; charset=koi8-r"), forms).map(([contentType, body]) => ({ body, contentType })) },
+    {
+      weight: 2,
+      arbitrary: fc
+        .tuple(
+          fc.constantFrom(
+            ...CONTENT_TYPES,
+            "application/json",
+            "application/x-www-form-urlencoded; charset=latin1",
+            "application/x-www-form-urlencoded; charset=koi8-r",
+          ),
+          forms,
+        )
+        .map(([contentType, body]) => ({ body, contentType })),
+    },
     { weight: 1, arbitrary: fieldsObject(fields).map((j) => ({ body: j.text, contentType: "application/json" })) },
-    { weight: 1, arbitrary: fc.constantFrom(21 * 1024, 200 * 1024).map((n) => ({ body: `a=${"a".repeat(n)}`, contentType: "application/x-www-form-urlencoded" })) },
-    { weight: 1, arbitrary: fc.tuple(forms, fc.constantFrom("gzip", "deflate", "x-unknown")).map(([body, encoding]) => ({ body, contentType: "application/x-www-form-urlencoded", encoding })) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .constantFrom(21 * 1024, 200 * 1024)
+        .map((n) => ({ body: `a=${"a".repeat(n)}`, contentType: "application/x-www-form-urlencoded" })),
+    },
+    {
+      weight: 1,
+      arbitrary: fc
+        .tuple(forms, fc.constantFrom("gzip", "deflate", "x-unknown"))
+        .map(([body, encoding]) => ({ body, contentType: "application/x-www-form-urlencoded", encoding })),
+    },
     { weight: 1, arbitrary: fc.constant<BodyPlan>({}) },
   );
 }
 
 /** A query string: the real fields when the route reads some, otherwise junk. */
 const queries = (fields: Record<string, fc.Arbitrary<string>> = {}) =>
-  (Object.keys(fields).length > 0 ? fc.oneof({ weight: 7, arbitrary: formPairs(fields, { inUrl: true }) }, { weight: 1, arbitrary: fc.constant(null) }) : sometimes(formPairs({ q: shortNastyString }, { inUrl: true }), 3)).map((q) => (q ? `?${q}` : ""));
+  (Object.keys(fields).length > 0
+    ? fc.oneof({ weight: 7, arbitrary: formPairs(fields, { inUrl: true }) }, { weight: 1, arbitrary: fc.constant(null) })
+    : sometimes(formPairs({ q: shortNastyString }, { inUrl: true }), 3)
+  ).map((q) => (q ? `?${q}` : ""));
 
 /** A path segment: a real id, a UUID, or something hostile (encoded, raw broken escapes, very long). */
 function segment(pool: () => readonly string[]): fc.Arbitrary<string> {
@@ -333,20 +430,41 @@ function apiRoute(key: string, spec: ApiRouteSpec = {}): RouteFuzz {
   const params = fc.tuple(...names.map((n) => segment(spec.params?.[n] ?? (() => []))));
   const hasBody = method !== "GET";
   const body = hasBody ? (spec.body ?? jsonBodies({})) : fc.constant<BodyPlan>({});
-  const arb = fc.tuple(params, queries(spec.query), body, spec.creds ?? apiCreds, fc.constantFrom(...ACCEPTS)).map(([values, query, plan, creds, accept]) => {
-    let i = 0;
-    const path = template.replace(/:(\w+)/g, () => values[i++]!);
-    return request(method, path + query.replaceAll("ADMIN_ID", adminId), plan, credHeaders(creds), accept);
-  });
+  const arb = fc
+    .tuple(params, queries(spec.query), body, spec.creds ?? apiCreds, fc.constantFrom(...ACCEPTS))
+    .map(([values, query, plan, creds, accept]) => {
+      let i = 0;
+      const path = template.replace(/:(\w+)/g, () => values[i++]!);
+      return request(method, path + query.replaceAll("ADMIN_ID", adminId), plan, credHeaders(creds), accept);
+    });
   return { arb };
 }
 
 /** GET /api/atlassian/jira/*path and friends: bearer token (mostly ours), any path and query. */
 function proxyRoute(prefix: string): RouteFuzz {
   const seg = fc.oneof(
-    { weight: 4, arbitrary: fc.constantFrom("rest", "api", "3", "2", "issue", "BK-1", "search", "user", "repositories", "bridgekeeper", "wiki", "spaces") },
+    {
+      weight: 4,
+      arbitrary: fc.constantFrom(
+        "rest",
+        "api",
+        "3",
+        "2",
+        "issue",
+        "BK-1",
+        "search",
+        "user",
+        "repositories",
+        "bridgekeeper",
+        "wiki",
+        "spaces",
+      ),
+    },
     { weight: 2, arbitrary: shortNastyString.map(pct) },
-    { weight: 1, arbitrary: fc.constantFrom(...RAW_PIECES.filter((p) => p !== "&" && p !== "=" && p !== ";"), "", "%5C..", "..%2F", "%2e") },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(...RAW_PIECES.filter((p) => p !== "&" && p !== "=" && p !== ";"), "", "%5C..", "..%2F", "%2e"),
+    },
   );
   const auth = fc.oneof(
     { weight: 10, arbitrary: fc.constant(() => ({ authorization: `Bearer ${bearer}` })) },
@@ -357,22 +475,35 @@ function proxyRoute(prefix: string): RouteFuzz {
     { weight: 1, arbitrary: fc.constant(() => ({ cookie: adminCookie })) },
   );
   const arb = fc
-    .tuple(fc.array(seg, { maxLength: 5 }), queries({ jql: shortNastyString, limit: plausible.limit, fields: shortNastyString }), auth, fc.constantFrom(...ACCEPTS))
+    .tuple(
+      fc.array(seg, { maxLength: 5 }),
+      queries({ jql: shortNastyString, limit: plausible.limit, fields: shortNastyString }),
+      auth,
+      fc.constantFrom(...ACCEPTS),
+    )
     .map(([segs, query, headers, accept]) => request("GET", `${prefix}/${segs.join("/")}${query}`, {}, headers(), accept));
   return { arb, allowed5xx: PROXY_5XX };
 }
 
-const codeVerifier = fc.oneof(fromPool(() => pools.verifiers, "v".repeat(43)), fc.constantFrom("short", "v".repeat(43), "v".repeat(129)), nastyString);
+const codeVerifier = fc.oneof(
+  fromPool(() => pools.verifiers, "v".repeat(43)),
+  fc.constantFrom("short", "v".repeat(43), "v".repeat(129)),
+  nastyString,
+);
 const clientIds = fromPool(() => pools.clients, "bk_missing");
 
 /** Valid values four times in five, edge cases otherwise. */
-const mostly = (valid: readonly string[], edge: readonly string[]) => fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...valid) }, { weight: 1, arbitrary: fc.constantFrom(...edge) });
+const mostly = (valid: readonly string[], edge: readonly string[]) =>
+  fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...valid) }, { weight: 1, arbitrary: fc.constantFrom(...edge) });
 
 function authorizeFields(): Record<string, fc.Arbitrary<string>> {
   return {
     response_type: mostly(["code"], ["token", "code id_token", ""]),
     client_id: clientIds,
-    redirect_uri: mostly([APP_REDIRECT, LOOPBACK_REDIRECT, "http://127.0.0.1:9999/cb"], ["https://evil.example/cb", `${APP_REDIRECT}#x`, `${APP_REDIRECT}/../x`, "http://user@127.0.0.1:8765/cb"]),
+    redirect_uri: mostly(
+      [APP_REDIRECT, LOOPBACK_REDIRECT, "http://127.0.0.1:9999/cb"],
+      ["https://evil.example/cb", `${APP_REDIRECT}#x`, `${APP_REDIRECT}/../x`, "http://user@127.0.0.1:8765/cb"],
+    ),
     code_challenge: fc.oneof(fc.constant(pkce().challenge), fc.stringMatching(/^[A-Za-z0-9_-]{43}$/)),
     code_challenge_method: mostly(["S256"], ["plain", "s256"]),
     scope: mostly(["read", "read write", "write"], ["admin", "", "read  write", "READ"]),
@@ -386,16 +517,25 @@ const withBaseEncoded = (s: string) => s.replaceAll("BASE", pct(t.baseUrl));
 
 /** Stands for the secret of the form's client_id, filled in when the request is built. */
 const SECRET_OF_CLIENT = "SECRETOFCLIENT";
-const secretOfClient = fc.oneof({ weight: 4, arbitrary: fc.constant(SECRET_OF_CLIENT) }, { weight: 1, arbitrary: fc.constantFrom("wrong-secret", "") });
+const secretOfClient = fc.oneof(
+  { weight: 4, arbitrary: fc.constant(SECRET_OF_CLIENT) },
+  { weight: 1, arbitrary: fc.constantFrom("wrong-secret", "") },
+);
 
 function tokenFields(credentials: boolean): Record<string, fc.Arbitrary<string>> {
   return {
     grant_type: mostly(["authorization_code", "refresh_token", "client_credentials"], ["password", "", "implicit"]),
-    code: fc.oneof(fromPool(() => pools.codes, "bk_ac_missing"), fc.constant(`bk_ac_${"A".repeat(43)}`)),
+    code: fc.oneof(
+      fromPool(() => pools.codes, "bk_ac_missing"),
+      fc.constant(`bk_ac_${"A".repeat(43)}`),
+    ),
     code_verifier: codeVerifier,
     redirect_uri: mostly([APP_REDIRECT, LOOPBACK_REDIRECT], ["https://evil.example/cb", ""]),
     ...(credentials ? { client_id: clientIds, client_secret: secretOfClient } : {}),
-    refresh_token: fc.oneof(fromPool(() => pools.refresh, "bk_rt_missing"), fc.constant(`bk_rt_${"B".repeat(43)}`)),
+    refresh_token: fc.oneof(
+      fromPool(() => pools.refresh, "bk_rt_missing"),
+      fc.constant(`bk_rt_${"B".repeat(43)}`),
+    ),
     scope: mostly(["read", "read write"], ["admin", "", "READ"]),
     resource: mostly(["BASE"], ["", "urn:x", "https://other.example/api", "http://127.0.0.1:1/api#x"]),
   };
@@ -413,15 +553,28 @@ const basicHeaders = fc.oneof(
   },
   {
     weight: 3,
-    arbitrary: fc.tuple(fc.oneof(clientIds, shortNastyString), shortNastyString, fc.boolean()).map(([id, secret, encode]) => () =>
-      `Basic ${Buffer.from(encode ? `${pct(id)}:${pct(secret)}` : `${id}:${secret}`).toString("base64")}`,
+    arbitrary: fc.tuple(fc.oneof(clientIds, shortNastyString), shortNastyString, fc.boolean()).map(
+      ([id, secret, encode]) =>
+        () =>
+          `Basic ${Buffer.from(encode ? `${pct(id)}:${pct(secret)}` : `${id}:${secret}`).toString("base64")}`,
     ),
   },
   {
     weight: 2,
     arbitrary: fc
       .oneof(
-        fc.constantFrom("Basic", "basic", "Basic ", "Basic !!!", "Basic Og==", "Basic JXp6OiV6eg==", "BASIC YTpi", "Basic YTpi YTpi", "Bearer abc", "Digest x"),
+        fc.constantFrom(
+          "Basic",
+          "basic",
+          "Basic ",
+          "Basic !!!",
+          "Basic Og==",
+          "Basic JXp6OiV6eg==",
+          "BASIC YTpi",
+          "Basic YTpi YTpi",
+          "Bearer abc",
+          "Digest x",
+        ),
         fc.string({ unit: "grapheme-ascii", maxLength: 40 }).map((s) => `Basic ${s}`),
       )
       .map((h) => () => h),
@@ -430,29 +583,49 @@ const basicHeaders = fc.oneof(
 
 function oauthFormRoute(path: string, fields: Record<string, fc.Arbitrary<string>>, options: { basic?: boolean } = {}): RouteFuzz {
   const none = fc.constant(() => ({}) as Record<string, string>);
-  const auth = options.basic ? fc.oneof({ weight: 5, arbitrary: basicHeaders.map((f) => () => ({ authorization: f() })) }, { weight: 1, arbitrary: none }) : none;
-  const arb = fc.tuple(formBodies(fields), auth, fc.constantFrom(...ACCEPTS), fc.constantFrom("none", "evil-origin")).map(([plan, headers, accept, origin]) => {
-    let body = plan.body === undefined ? undefined : plan.contentType?.includes("json") ? plan.body.replaceAll("BASE", t.baseUrl) : withBaseEncoded(plan.body);
-    if (body?.includes(SECRET_OF_CLIENT)) {
-      const id = pools.clients.find((c) => body!.includes(c));
-      // A public client has no secret: the plausible one is then none at all.
-      const secret = (id && pools.secrets.get(id)) || "";
-      body = body.replaceAll(SECRET_OF_CLIENT, plan.contentType?.includes("json") ? secret : pct(secret));
-    }
-    const h: Record<string, string> = { ...headers(), ...(origin === "evil-origin" ? { origin: "https://evil.example" } : {}) };
-    const r = request("POST", path, { ...plan, ...(body !== undefined ? { body } : {}) }, h, accept);
-    const reused = [...pools.codes, ...pools.refresh].find((s) => body?.includes(s));
-    // RFC 9700 §4.2.4, §4.14.2: presenting a used code or refresh token again revokes its grant, by design.
-    if (reused) r.mayChangeRows = "a used code or refresh token, presented again, revokes its grant";
-    return r;
-  });
+  const auth = options.basic
+    ? fc.oneof({ weight: 5, arbitrary: basicHeaders.map((f) => () => ({ authorization: f() })) }, { weight: 1, arbitrary: none })
+    : none;
+  const arb = fc
+    .tuple(formBodies(fields), auth, fc.constantFrom(...ACCEPTS), fc.constantFrom("none", "evil-origin"))
+    .map(([plan, headers, accept, origin]) => {
+      let body =
+        plan.body === undefined
+          ? undefined
+          : plan.contentType?.includes("json")
+            ? plan.body.replaceAll("BASE", t.baseUrl)
+            : withBaseEncoded(plan.body);
+      if (body?.includes(SECRET_OF_CLIENT)) {
+        const id = pools.clients.find((c) => body!.includes(c));
+        // A public client has no secret: the plausible one is then none at all.
+        const secret = (id && pools.secrets.get(id)) || "";
+        body = body.replaceAll(SECRET_OF_CLIENT, plan.contentType?.includes("json") ? secret : pct(secret));
+      }
+      const h: Record<string, string> = { ...headers(), ...(origin === "evil-origin" ? { origin: "https://evil.example" } : {}) };
+      const r = request("POST", path, { ...plan, ...(body !== undefined ? { body } : {}) }, h, accept);
+      const reused = [...pools.codes, ...pools.refresh].find((s) => body?.includes(s));
+      // RFC 9700 §4.2.4, §4.14.2: presenting a used code or refresh token again revokes its grant, by design.
+      if (reused) r.mayChangeRows = "a used code or refresh token, presented again, revokes its grant";
+      return r;
+    });
   return { arb };
 }
 
 /** What an HTTP client can put in a header: visible ASCII (hostile values belong in bodies and queries). */
 const headerSafe = (v: string): string => v.replace(/[^\x21-\x7e]/g, "") || "x";
 
-const RPC_METHODS = ["initialize", "tools/list", "tools/call", "ping", "server/discover", "logging/setLevel", "notifications/initialized", "resources/list", "prompts/get", "nope/nothing"];
+const RPC_METHODS = [
+  "initialize",
+  "tools/list",
+  "tools/call",
+  "ping",
+  "server/discover",
+  "logging/setLevel",
+  "notifications/initialized",
+  "resources/list",
+  "prompts/get",
+  "nope/nothing",
+];
 const MCP_VERSIONS = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28", "1999-01-01", "garbage"];
 
 /**
@@ -465,9 +638,20 @@ function mcpRoute(path: string): RouteFuzz {
     anyJson,
     fc.record({ name: fc.constantFrom("jira_search", "jira_get_issue", "bitbucket_list_repositories", "nope"), arguments: anyJson }),
     fc.record({ protocolVersion: fc.constantFrom(...MCP_VERSIONS), capabilities: anyJson, clientInfo: anyJson }),
-    fc.record({ _meta: fc.record({ "io.modelcontextprotocol/protocolVersion": fc.constantFrom(...MCP_VERSIONS), "io.modelcontextprotocol/clientCapabilities": anyJson, "io.modelcontextprotocol/clientInfo": anyJson }) }),
+    fc.record({
+      _meta: fc.record({
+        "io.modelcontextprotocol/protocolVersion": fc.constantFrom(...MCP_VERSIONS),
+        "io.modelcontextprotocol/clientCapabilities": anyJson,
+        "io.modelcontextprotocol/clientInfo": anyJson,
+      }),
+    }),
   );
-  const body = jsonBodies({ jsonrpc: fc.constantFrom("2.0", "1.0", 2), id: fc.oneof(fc.nat(), shortNastyString, fc.constant(null)), method: fc.oneof(fc.constantFrom(...RPC_METHODS), shortNastyString), params });
+  const body = jsonBodies({
+    jsonrpc: fc.constantFrom("2.0", "1.0", 2),
+    id: fc.oneof(fc.nat(), shortNastyString, fc.constant(null)),
+    method: fc.oneof(fc.constantFrom(...RPC_METHODS), shortNastyString),
+    params,
+  });
   const headers = fc.record(
     {
       "mcp-protocol-version": fc.constantFrom(...MCP_VERSIONS),
@@ -483,9 +667,14 @@ function mcpRoute(path: string): RouteFuzz {
     { weight: 1, arbitrary: fc.constant(() => ({ authorization: `Bearer ${bearer}x` })) },
     { weight: 1, arbitrary: fc.constant(() => ({ cookie: adminCookie })) },
   );
-  const query = path === "/messages" ? queries({ sessionId: fc.oneof(plausible.uuid, shortNastyString) }) : queries({ connectionId: fc.oneof(plausible.uuid, shortNastyString) });
+  const query =
+    path === "/messages"
+      ? queries({ sessionId: fc.oneof(plausible.uuid, shortNastyString) })
+      : queries({ connectionId: fc.oneof(plausible.uuid, shortNastyString) });
   const arb = fc.tuple(body, headers, auth, query, fc.constantFrom(...ACCEPTS)).map(([plan, extra, creds, q, accept]) => {
-    const safe = plan.body?.includes("subscriptions/listen") ? { ...plan, body: plan.body.replaceAll("subscriptions/listen", "subscriptions/other") } : plan;
+    const safe = plan.body?.includes("subscriptions/listen")
+      ? { ...plan, body: plan.body.replaceAll("subscriptions/listen", "subscriptions/other") }
+      : plan;
     const h: Record<string, string> = { ...creds(), ...(extra as Record<string, string>) };
     return request("POST", `${path}${q}`, safe, h, accept);
   });
@@ -501,7 +690,9 @@ function refusedStreamRoute(path: string): RouteFuzz {
     fc.constant(() => ({ cookie: adminCookie })),
     shortNastyString.map((v) => () => ({ authorization: `Bearer ${headerSafe(v)}` })),
   );
-  const arb = fc.tuple(auth, queries({ access_token: shortNastyString }), fc.constantFrom(...ACCEPTS)).map(([headers, q, accept]) => request("GET", `${path}${q}`, {}, headers(), accept));
+  const arb = fc
+    .tuple(auth, queries({ access_token: shortNastyString }), fc.constantFrom(...ACCEPTS))
+    .map(([headers, q, accept]) => request("GET", `${path}${q}`, {}, headers(), accept));
   return { arb };
 }
 
@@ -533,7 +724,10 @@ function routes(): Record<string, RouteFuzz> {
     "PUT /api/users/:id": apiRoute("PUT /api/users/:id", { params: { id: users }, body: jsonBodies(USER_FIELDS) }),
     "DELETE /api/users/:id": apiRoute("DELETE /api/users/:id", { params: { id: users } }),
     "GET /api/users/:id/roles": apiRoute("GET /api/users/:id/roles", { params: { id: users } }),
-    "PUT /api/users/:id/roles": apiRoute("PUT /api/users/:id/roles", { params: { id: users }, body: jsonBodies({ roleIds: plausible.roleIds }) }),
+    "PUT /api/users/:id/roles": apiRoute("PUT /api/users/:id/roles", {
+      params: { id: users },
+      body: jsonBodies({ roleIds: plausible.roleIds }),
+    }),
 
     "GET /api/roles": apiRoute("GET /api/roles"),
     "GET /api/permissions": apiRoute("GET /api/permissions"),
@@ -549,18 +743,29 @@ function routes(): Record<string, RouteFuzz> {
         targetId: plausible.uuid,
         from: plausible.isoDate,
         to: plausible.isoDate,
-        cursor: fc.oneof(fc.constant(Buffer.from(`2024-01-01T00:00:00.000Z|${"0".repeat(8)}-0000-4000-8000-${"0".repeat(12)}`).toString("base64url")), fc.string({ unit: "grapheme-ascii", maxLength: 40 })),
+        cursor: fc.oneof(
+          fc.constant(Buffer.from(`2024-01-01T00:00:00.000Z|${"0".repeat(8)}-0000-4000-8000-${"0".repeat(12)}`).toString("base64url")),
+          fc.string({ unit: "grapheme-ascii", maxLength: 40 }),
+        ),
         limit: plausible.limit,
       },
     }),
 
     "GET /api/admin/atlassian-config": apiRoute("GET /api/admin/atlassian-config"),
     "POST /api/admin/atlassian-config": apiRoute("POST /api/admin/atlassian-config", {
-      body: jsonBodies({ instanceUrl: plausible.instanceUrl, email: plausible.email, apiToken: plausible.token, isActive: plausible.bool }, (name, v) => (name === "instanceUrl" ? loopbackOnly(v) : v)),
+      body: jsonBodies(
+        { instanceUrl: plausible.instanceUrl, email: plausible.email, apiToken: plausible.token, isActive: plausible.bool },
+        (name, v) => (name === "instanceUrl" ? loopbackOnly(v) : v),
+      ),
     }),
     "GET /api/admin/bitbucket-config": apiRoute("GET /api/admin/bitbucket-config"),
     "POST /api/admin/bitbucket-config": apiRoute("POST /api/admin/bitbucket-config", {
-      body: jsonBodies({ workspace: plausible.workspace, username: plausible.username, appPassword: plausible.token, isActive: plausible.bool }),
+      body: jsonBodies({
+        workspace: plausible.workspace,
+        username: plausible.username,
+        appPassword: plausible.token,
+        isActive: plausible.bool,
+      }),
     }),
     "POST /api/admin/test-atlassian": apiRoute("POST /api/admin/test-atlassian"),
     "POST /api/admin/test-bitbucket": apiRoute("POST /api/admin/test-bitbucket"),
@@ -571,13 +776,34 @@ function routes(): Record<string, RouteFuzz> {
 
     "GET /api/admin/oauth-clients": apiRoute("GET /api/admin/oauth-clients"),
     "POST /api/admin/oauth-clients": apiRoute("POST /api/admin/oauth-clients", {
-      body: jsonBodies({ name: plausible.clientName, redirectUris: plausible.redirectUris, scopes: plausible.scopes, isActive: plausible.bool, clientType: plausible.clientType }),
+      body: jsonBodies({
+        name: plausible.clientName,
+        redirectUris: plausible.redirectUris,
+        scopes: plausible.scopes,
+        isActive: plausible.bool,
+        clientType: plausible.clientType,
+      }),
     }),
-    "PATCH /api/admin/oauth-clients/:clientId": apiRoute("PATCH /api/admin/oauth-clients/:clientId", { params: { clientId: clients }, body: jsonBodies({ isActive: plausible.bool }) }),
+    "PATCH /api/admin/oauth-clients/:clientId": apiRoute("PATCH /api/admin/oauth-clients/:clientId", {
+      params: { clientId: clients },
+      body: jsonBodies({ isActive: plausible.bool }),
+    }),
     "GET /api/admin/tool-calls": apiRoute("GET /api/admin/tool-calls", {
-      query: { limit: plausible.limit, tool: fc.constantFrom("jira_search", "Bad Tool"), outcome: fc.constantFrom("ok", "error", "maybe"), before: fc.constantFrom("bm90LWEtY3Vyc29y", "!!", "MjAyNi0wMS0wMVQwMDowMDowMC4wMDBafDAwMDAwMDAwLTAwMDAtNDAwMC04MDAwLTAwMDAwMDAwMDAwMA"), clientId: shortNastyString },
+      query: {
+        limit: plausible.limit,
+        tool: fc.constantFrom("jira_search", "Bad Tool"),
+        outcome: fc.constantFrom("ok", "error", "maybe"),
+        before: fc.constantFrom(
+          "bm90LWEtY3Vyc29y",
+          "!!",
+          "MjAyNi0wMS0wMVQwMDowMDowMC4wMDBafDAwMDAwMDAwLTAwMDAtNDAwMC04MDAwLTAwMDAwMDAwMDAwMA",
+        ),
+        clientId: shortNastyString,
+      },
     }),
-    "GET /api/admin/oauth-clients/:clientId/policy": apiRoute("GET /api/admin/oauth-clients/:clientId/policy", { params: { clientId: clients } }),
+    "GET /api/admin/oauth-clients/:clientId/policy": apiRoute("GET /api/admin/oauth-clients/:clientId/policy", {
+      params: { clientId: clients },
+    }),
     "PUT /api/admin/oauth-clients/:clientId/policy": apiRoute("PUT /api/admin/oauth-clients/:clientId/policy", {
       params: { clientId: clients },
       body: jsonBodies({
@@ -590,17 +816,29 @@ function routes(): Record<string, RouteFuzz> {
       }),
     }),
     "GET /api/admin/policy-options": apiRoute("GET /api/admin/policy-options"),
-    "POST /api/admin/oauth-clients/:clientId/secret": apiRoute("POST /api/admin/oauth-clients/:clientId/secret", { params: { clientId: clients } }),
+    "POST /api/admin/oauth-clients/:clientId/secret": apiRoute("POST /api/admin/oauth-clients/:clientId/secret", {
+      params: { clientId: clients },
+    }),
     "DELETE /api/admin/oauth-clients/:clientId": apiRoute("DELETE /api/admin/oauth-clients/:clientId", { params: { clientId: clients } }),
     "GET /api/oauth/requests/:id": apiRoute("GET /api/oauth/requests/:id", { params: { id: pending } }),
-    "POST /api/oauth/requests/:id/decision": apiRoute("POST /api/oauth/requests/:id/decision", { params: { id: pending }, body: jsonBodies({ approve: plausible.bool }) }),
+    "POST /api/oauth/requests/:id/decision": apiRoute("POST /api/oauth/requests/:id/decision", {
+      params: { id: pending },
+      body: jsonBodies({ approve: plausible.bool }),
+    }),
 
     "GET /api/admin/logs": apiRoute("GET /api/admin/logs", {
-      query: { ...logFilters, limit: plausible.limit, before: plausible.isoDate, cursor: fc.constantFrom("", "abc.def", "x".repeat(500), "eyJ4Ijoi.AAAAAAAAAAAAAAAAAAAAAA") },
+      query: {
+        ...logFilters,
+        limit: plausible.limit,
+        before: plausible.isoDate,
+        cursor: fc.constantFrom("", "abc.def", "x".repeat(500), "eyJ4Ijoi.AAAAAAAAAAAAAAAAAAAAAA"),
+      },
     }),
     "GET /api/admin/logs/summary": apiRoute("GET /api/admin/logs/summary", { query: logFilters }),
     "GET /api/admin/logs/export": apiRoute("GET /api/admin/logs/export", { query: logFilters }),
-    "GET /api/admin/logs/:id": apiRoute("GET /api/admin/logs/:id", { params: { id: () => ["00000000-0000-4000-8000-000000000000", "not-a-uuid"] } }),
+    "GET /api/admin/logs/:id": apiRoute("GET /api/admin/logs/:id", {
+      params: { id: () => ["00000000-0000-4000-8000-000000000000", "not-a-uuid"] },
+    }),
     "GET /api/stats": apiRoute("GET /api/stats"),
     "GET /api/admin/stats": apiRoute("GET /api/admin/stats"),
     "GET /api/admin/endpoint-stats": apiRoute("GET /api/admin/endpoint-stats"),
@@ -609,17 +847,27 @@ function routes(): Record<string, RouteFuzz> {
     "DELETE /api/admin/sse-connections/:connectionId": apiRoute("DELETE /api/admin/sse-connections/:connectionId"),
 
     "GET /api/ai-providers": apiRoute("GET /api/ai-providers"),
-    "POST /api/ai-providers": apiRoute("POST /api/ai-providers", { body: jsonBodies(AI_PROVIDER_FIELDS, (name, v) => (name === "baseUrl" ? loopbackOnly(v) : v)) }),
-    "PATCH /api/ai-providers/:id": apiRoute("PATCH /api/ai-providers/:id", { params: { id: aiProviders }, body: jsonBodies(AI_PROVIDER_FIELDS, (name, v) => (name === "baseUrl" ? loopbackOnly(v) : v)) }),
+    "POST /api/ai-providers": apiRoute("POST /api/ai-providers", {
+      body: jsonBodies(AI_PROVIDER_FIELDS, (name, v) => (name === "baseUrl" ? loopbackOnly(v) : v)),
+    }),
+    "PATCH /api/ai-providers/:id": apiRoute("PATCH /api/ai-providers/:id", {
+      params: { id: aiProviders },
+      body: jsonBodies(AI_PROVIDER_FIELDS, (name, v) => (name === "baseUrl" ? loopbackOnly(v) : v)),
+    }),
     "DELETE /api/ai-providers/:id": apiRoute("DELETE /api/ai-providers/:id", { params: { id: aiProviders } }),
     "POST /api/ai-providers/:id/test": apiRoute("POST /api/ai-providers/:id/test", { params: { id: aiProviders } }),
 
     "GET /api/chat/providers": apiRoute("GET /api/chat/providers"),
     "POST /api/chat/send": chatRoute("POST /api/chat/send", { body: jsonBodies(CHAT_SEND_FIELDS) }),
-    "POST /api/chat/generate-system-message": chatRoute("POST /api/chat/generate-system-message", { body: jsonBodies({ providerId: CHAT_SEND_FIELDS.providerId, mcpTools: CHAT_SEND_FIELDS.mcpTools }) }),
+    "POST /api/chat/generate-system-message": chatRoute("POST /api/chat/generate-system-message", {
+      body: jsonBodies({ providerId: CHAT_SEND_FIELDS.providerId, mcpTools: CHAT_SEND_FIELDS.mcpTools }),
+    }),
     "GET /api/chat/conversations": apiRoute("GET /api/chat/conversations"),
     "GET /api/chat/conversations/:id": apiRoute("GET /api/chat/conversations/:id", { params: { id: conversations } }),
-    "PATCH /api/chat/conversations/:id": apiRoute("PATCH /api/chat/conversations/:id", { params: { id: conversations }, body: jsonBodies({ title: fc.constantFrom("Renamed", "", "t".repeat(300)) }) }),
+    "PATCH /api/chat/conversations/:id": apiRoute("PATCH /api/chat/conversations/:id", {
+      params: { id: conversations },
+      body: jsonBodies({ title: fc.constantFrom("Renamed", "", "t".repeat(300)) }),
+    }),
     "DELETE /api/chat/conversations/:id": apiRoute("DELETE /api/chat/conversations/:id", { params: { id: conversations } }),
 
     "POST /mcp": mcpRoute("/mcp"),
@@ -633,7 +881,9 @@ function routes(): Record<string, RouteFuzz> {
     "GET /api/bitbucket/*path": proxyRoute("/api/bitbucket"),
 
     "GET /oauth/authorize": {
-      arb: fc.tuple(formPairs(authorize, { inUrl: true }), fc.constantFrom(...ACCEPTS)).map(([q, accept]) => request("GET", `/oauth/authorize?${withBaseEncoded(q)}`, {}, {}, accept)),
+      arb: fc
+        .tuple(formPairs(authorize, { inUrl: true }), fc.constantFrom(...ACCEPTS))
+        .map(([q, accept]) => request("GET", `/oauth/authorize?${withBaseEncoded(q)}`, {}, {}, accept)),
     },
     "POST /oauth/authorize": oauthFormRoute("/oauth/authorize", authorize),
     "POST /oauth/token (form)": oauthFormRoute("/oauth/token", tokenFields(true)),
@@ -641,7 +891,11 @@ function routes(): Record<string, RouteFuzz> {
     "POST /oauth/revoke": oauthFormRoute(
       "/oauth/revoke",
       {
-        token: fc.oneof(fromPool(() => pools.tokens, "bk_at_missing"), fromPool(() => pools.refresh, "bk_rt_missing"), fc.constant("bk_at_nope")),
+        token: fc.oneof(
+          fromPool(() => pools.tokens, "bk_at_missing"),
+          fromPool(() => pools.refresh, "bk_rt_missing"),
+          fc.constant("bk_at_nope"),
+        ),
         token_type_hint: fc.constantFrom("access_token", "refresh_token", "id_token", ""),
       },
       { basic: true },
@@ -683,16 +937,33 @@ async function api(method: string, path: string, json?: unknown): Promise<{ stat
     redirect: "manual",
   });
   const text = await res.text();
-  return { status: res.status, body: text && res.headers.get("content-type")?.includes("json") ? JSON.parse(text) : text, setCookie: res.headers.getSetCookie() };
+  return {
+    status: res.status,
+    body: text && res.headers.get("content-type")?.includes("json") ? JSON.parse(text) : text,
+    setCookie: res.headers.getSetCookie(),
+  };
 }
 
 async function form(path: string, fields: Record<string, string>, headers: Record<string, string> = {}) {
-  const res = await fetch(t.baseUrl + path, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", ...headers }, body: new URLSearchParams(fields) });
+  const res = await fetch(t.baseUrl + path, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded", ...headers },
+    body: new URLSearchParams(fields),
+  });
   return { status: res.status, body: (await res.json()) as any };
 }
 
-async function newClient(name: string, overrides: Record<string, unknown> = {}): Promise<{ clientId: string; clientSecret: string | null }> {
-  const res = await api("POST", "/api/admin/oauth-clients", { name, redirectUris: [APP_REDIRECT, LOOPBACK_REDIRECT], scopes: ["read", "write"], isActive: true, ...overrides });
+async function newClient(
+  name: string,
+  overrides: Record<string, unknown> = {},
+): Promise<{ clientId: string; clientSecret: string | null }> {
+  const res = await api("POST", "/api/admin/oauth-clients", {
+    name,
+    redirectUris: [APP_REDIRECT, LOOPBACK_REDIRECT],
+    scopes: ["read", "write"],
+    isActive: true,
+    ...overrides,
+  });
   if (res.status !== 201) throw new Error(`create client: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body;
 }
@@ -700,7 +971,16 @@ async function newClient(name: string, overrides: Record<string, unknown> = {}):
 /** An authorization request waiting for consent; its id. */
 async function pendingRequest(clientId: string, challenge: string): Promise<string> {
   const url = new URL("/oauth/authorize", t.baseUrl);
-  for (const [k, v] of Object.entries({ response_type: "code", client_id: clientId, redirect_uri: APP_REDIRECT, code_challenge: challenge, code_challenge_method: "S256", state: "s", scope: "read" })) url.searchParams.set(k, v);
+  for (const [k, v] of Object.entries({
+    response_type: "code",
+    client_id: clientId,
+    redirect_uri: APP_REDIRECT,
+    code_challenge: challenge,
+    code_challenge_method: "S256",
+    state: "s",
+    scope: "read",
+  }))
+    url.searchParams.set(k, v);
   const res = await fetch(url, { redirect: "manual" });
   const id = /\/oauth-consent\/([\w-]+)$/.exec(res.headers.get("location") ?? "")?.[1];
   if (!id) throw new Error(`authorize: ${res.status} ${res.headers.get("location")} ${await res.text()}`);
@@ -709,16 +989,21 @@ async function pendingRequest(clientId: string, challenge: string): Promise<stri
 
 /** Keeps a few live rows of each kind to aim path parameters at (routes delete and rename them). */
 async function topUp(): Promise<void> {
-  const userRows = (await t.container.database.db.execute(sql`select id from users where username like 'fzvictim%' and id <> ${adminId}`)) as unknown as { rows: { id: string }[] };
+  const userRows = (await t.container.database.db.execute(
+    sql`select id from users where username like 'fzvictim%' and id <> ${adminId}`,
+  )) as unknown as { rows: { id: string }[] };
   const liveUsers = userRows.rows.map((u) => u.id);
-  while (liveUsers.length < 3) liveUsers.push((await buildUser(t.container, { username: `fzvictim_${randomBytes(4).toString("hex")}`, roles: ["viewer"] })).row.id);
+  while (liveUsers.length < 3)
+    liveUsers.push((await buildUser(t.container, { username: `fzvictim_${randomBytes(4).toString("hex")}`, roles: ["viewer"] })).row.id);
   const allRoles = (await api("GET", "/api/roles")).body as { id: string; name: string; isBuiltin: boolean }[];
   const custom = allRoles.filter((r) => r.name.startsWith("fzvictim"));
   for (let i = custom.length; i < 2; i++) {
     const made = await api("POST", "/api/roles", { name: `fzvictim ${randomBytes(3).toString("hex")}`, permissions: ["users.read"] });
     custom.push(made.body);
   }
-  const listed = ((await api("GET", "/api/admin/oauth-clients")).body as { clientId: string; clientSecret: string | null; name: string }[]).filter((c) => c.name.startsWith("fzvictim"));
+  const listed = (
+    (await api("GET", "/api/admin/oauth-clients")).body as { clientId: string; clientSecret: string | null; name: string }[]
+  ).filter((c) => c.name.startsWith("fzvictim"));
   // The secret route hands out new secrets: the ones to present are the current ones.
   pools.secrets.clear();
   for (const c of listed) if (c.clientSecret) pools.secrets.set(c.clientId, c.clientSecret);
@@ -730,9 +1015,17 @@ async function topUp(): Promise<void> {
       clients.push(made.clientId);
     }
   }
-  const providers = ((await api("GET", "/api/ai-providers")).body as { id: string; name: string }[]).filter((p) => p.name.startsWith("fzvictim")).map((p) => p.id);
+  const providers = ((await api("GET", "/api/ai-providers")).body as { id: string; name: string }[])
+    .filter((p) => p.name.startsWith("fzvictim"))
+    .map((p) => p.id);
   while (providers.length < 2) {
-    const made = await api("POST", "/api/ai-providers", { name: `fzvictim ${randomBytes(3).toString("hex")}`, provider: "openai-compatible", model: "llama3", baseUrl: `${DEAD_ORIGIN}/v1`, apiKey: "fz-key-1234" });
+    const made = await api("POST", "/api/ai-providers", {
+      name: `fzvictim ${randomBytes(3).toString("hex")}`,
+      provider: "openai-compatible",
+      model: "llama3",
+      baseUrl: `${DEAD_ORIGIN}/v1`,
+      apiKey: "fz-key-1234",
+    });
     if (made.status !== 201) throw new Error(`create AI provider: ${made.status} ${JSON.stringify(made.body)}`);
     providers.push(made.body.id);
   }
@@ -748,7 +1041,9 @@ async function topUp(): Promise<void> {
   pools.roles = [...custom.map((r) => r.id), ...allRoles.filter((r) => r.isBuiltin && r.name !== "admin").map((r) => r.id)];
   pools.clients = clients;
   // Pending consents: the decision route uses them up.
-  const pendingRows = (await t.container.database.db.execute(sql`select id from oauth_pending_requests where expires_at > now()`)) as unknown as { rows: { id: string }[] };
+  const pendingRows = (await t.container.database.db.execute(
+    sql`select id from oauth_pending_requests where expires_at > now()`,
+  )) as unknown as { rows: { id: string }[] };
   pools.pending = pendingRows.rows.map((r) => r.id);
   const confidential = clients.find((c) => pools.secrets.has(c));
   while (confidential && pools.pending.length < 3) {
@@ -775,7 +1070,8 @@ function record(route: string, r: FuzzRequest, res: FuzzResponse | null, problem
   return failure;
 }
 
-const explain = (f: Failure) => `${f.route}: ${f.problems.join("; ")}\n  request: ${f.request}\n  status ${f.status}, body ${f.body}${f.log.length ? `\n  server log: ${f.log.join(" | ")}` : ""}`;
+const explain = (f: Failure) =>
+  `${f.route}: ${f.problems.join("; ")}\n  request: ${f.request}\n  status ${f.status}, body ${f.body}${f.log.length ? `\n  server log: ${f.log.join(" | ")}` : ""}`;
 
 /** One run: a batch of requests to one route, each answer checked, then the rows if all were refused. */
 async function runBatch(route: string, fuzz: RouteFuzz, batch: FuzzRequest[]): Promise<void> {
@@ -790,7 +1086,9 @@ async function runBatch(route: string, fuzz: RouteFuzz, batch: FuzzRequest[]): P
     } catch (err) {
       count(route, "network error");
       // Say, a Location header too large for the client to read (undici's limit is 16 KB, like Node's).
-      const f = record(route, r, null, [`no readable answer: ${(err as Error).message} ${String((err as { cause?: unknown }).cause ?? "")}`]);
+      const f = record(route, r, null, [
+        `no readable answer: ${(err as Error).message} ${String((err as { cause?: unknown }).cause ?? "")}`,
+      ]);
       if (!COLLECT) throw new Error(explain(f));
       return;
     }
@@ -809,7 +1107,9 @@ async function runBatch(route: string, fuzz: RouteFuzz, batch: FuzzRequest[]): P
   stats.compared++;
   const { gone, added } = rowDiff(before, await snapshot());
   if (gone.length + added.length > 0) {
-    const f = record(route, batch.at(-1)!, null, [`rows changed by refused requests (${batch.length} in the batch): -${clip(gone.join(" | "), 400)} +${clip(added.join(" | "), 400)}`]);
+    const f = record(route, batch.at(-1)!, null, [
+      `rows changed by refused requests (${batch.length} in the batch): -${clip(gone.join(" | "), 400)} +${clip(added.join(" | "), 400)}`,
+    ]);
     f.request = batch.map(describeRequest).join("\n           ");
     if (!COLLECT) throw new Error(explain(f));
   }
@@ -840,14 +1140,24 @@ describe("fuzz: every JSON route and OAuth endpoint", () => {
     });
     const admin = await buildUser(t.container, { username: "fuzz_admin", roles: ["admin"] });
     adminId = admin.row.id;
-    const login = await fetch(`${t.baseUrl}/api/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ username: "fuzz_admin", password: admin.password }) });
+    const login = await fetch(`${t.baseUrl}/api/login`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ username: "fuzz_admin", password: admin.password }),
+    });
     const cookie = login.headers.getSetCookie().find((c) => c.startsWith("bk_session="));
     if (login.status !== 200 || !cookie) throw new Error(`admin sign-in: ${login.status}`);
     adminCookie = cookie.split(";")[0]!;
 
     // The bearer token the proxy routes get: its client stays out of the pools the fuzz aims at.
     const own = await newClient("fuzz bearer", { scopes: ["read"] });
-    bearer = (await form("/oauth/token", { grant_type: "client_credentials" }, { authorization: `Basic ${Buffer.from(`${own.clientId}:${own.clientSecret}`).toString("base64")}` })).body.access_token;
+    bearer = (
+      await form(
+        "/oauth/token",
+        { grant_type: "client_credentials" },
+        { authorization: `Basic ${Buffer.from(`${own.clientId}:${own.clientSecret}`).toString("base64")}` },
+      )
+    ).body.access_token;
     if (!bearer) throw new Error("no bearer token");
 
     await topUp();
@@ -857,7 +1167,14 @@ describe("fuzz: every JSON route and OAuth endpoint", () => {
     const pending = await pendingRequest(victim, challenge);
     const decided = await api("POST", `/api/oauth/requests/${pending}/decision`, { approve: true });
     const code = new URL(decided.body.redirectTo).searchParams.get("code")!;
-    const tokens = await form("/oauth/token", { grant_type: "authorization_code", code, code_verifier: verifier, redirect_uri: APP_REDIRECT, client_id: victim, client_secret: pools.secrets.get(victim)! });
+    const tokens = await form("/oauth/token", {
+      grant_type: "authorization_code",
+      code,
+      code_verifier: verifier,
+      redirect_uri: APP_REDIRECT,
+      client_id: victim,
+      client_secret: pools.secrets.get(victim)!,
+    });
     if (tokens.status !== 200) throw new Error(`victim tokens: ${tokens.status} ${JSON.stringify(tokens.body)}`);
     pools.codes.push(code);
     pools.refresh.push(tokens.body.refresh_token);
@@ -874,9 +1191,17 @@ describe("fuzz: every JSON route and OAuth endpoint", () => {
     console.log(
       `fuzz: ${stats.cases} cases (${stats.runs} runs, seed ${SEED}, ${RUNS} runs per route; ${stats.compared} all-refused batches checked for changed rows) in ${seconds} s, status counts ${JSON.stringify(stats.statuses)}`,
     );
-    if (process.env.FUZZ_VERBOSE === "1") console.warn(Object.entries(stats.byRoute).map(([route, c]) => `  ${route}: ${JSON.stringify(c)}`).join("\n"));
+    if (process.env.FUZZ_VERBOSE === "1")
+      console.warn(
+        Object.entries(stats.byRoute)
+          .map(([route, c]) => `  ${route}: ${JSON.stringify(c)}`)
+          .join("\n"),
+      );
     const list = COLLECT ? [...collected.values()] : [...failures.values()];
-    if (list.length > 0) console.warn(`fuzz: ${list.length} ${COLLECT ? "distinct problems" : "failing routes (minimal inputs)"}:\n${list.map(explain).join("\n")}`);
+    if (list.length > 0)
+      console.warn(
+        `fuzz: ${list.length} ${COLLECT ? "distinct problems" : "failing routes (minimal inputs)"}:\n${list.map(explain).join("\n")}`,
+      );
     await t?.close();
   });
 
@@ -884,7 +1209,15 @@ describe("fuzz: every JSON route and OAuth endpoint", () => {
     expect(Object.keys(AUTHZ_MATRIX).filter((key) => !(key in table))).toEqual([]);
   });
 
-  const keys = [...Object.keys(AUTHZ_MATRIX), "GET /oauth/authorize", "POST /oauth/authorize", "POST /oauth/token (form)", "POST /oauth/token (Basic)", "POST /oauth/revoke", "POST /oauth/register"];
+  const keys = [
+    ...Object.keys(AUTHZ_MATRIX),
+    "GET /oauth/authorize",
+    "POST /oauth/authorize",
+    "POST /oauth/token (form)",
+    "POST /oauth/token (Basic)",
+    "POST /oauth/revoke",
+    "POST /oauth/register",
+  ];
   keys.forEach((key, index) => {
     it(`${key}: no 5xx, no HTML, JSON errors, no row changed when refused`, { timeout: 60_000 }, async () => {
       await topUp();
@@ -901,7 +1234,12 @@ describe("fuzz: every JSON route and OAuth endpoint", () => {
   it("an oversized URL or header block is answered with a JSON error", async () => {
     const oversized = [
       printable({ method: "GET", url: `/api/users?q=${"a".repeat(20_000)}`, headers: { cookie: adminCookie } }),
-      printable({ method: "POST", url: "/oauth/token", headers: { authorization: `Basic ${"a".repeat(20_000)}`, "content-type": "application/x-www-form-urlencoded" }, body: "grant_type=client_credentials" }),
+      printable({
+        method: "POST",
+        url: "/oauth/token",
+        headers: { authorization: `Basic ${"a".repeat(20_000)}`, "content-type": "application/x-www-form-urlencoded" },
+        body: "grant_type=client_credentials",
+      }),
     ];
     const problems: string[] = [];
     for (const r of oversized) {

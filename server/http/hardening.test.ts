@@ -14,7 +14,10 @@ function raw(baseUrl: string, method: string, target: string): Promise<{ status:
   return new Promise((resolve, reject) => {
     const req = request({ host: "127.0.0.1", port, method, path: target }, (res) => {
       let body = "";
-      res.setEncoding("utf8").on("data", (c) => (body += c)).on("end", () => resolve({ status: res.statusCode!, type: String(res.headers["content-type"]), body }));
+      res
+        .setEncoding("utf8")
+        .on("data", (c) => (body += c))
+        .on("end", () => resolve({ status: res.statusCode!, type: String(res.headers["content-type"]), body }));
     });
     req.on("error", reject).end();
   });
@@ -40,7 +43,7 @@ describe("never an HTML page, a stack trace or a logged secret", () => {
   beforeAll(async () => {
     // An "Atlassian site" whose answers we choose.
     upstream = createServer((_req, res) => {
-      res.writeHead(200, { "content-type": upstreamType }).end('<html><script>alert(1)</script></html>');
+      res.writeHead(200, { "content-type": upstreamType }).end("<html><script>alert(1)</script></html>");
     });
     await new Promise<void>((r) => upstream.listen(0, "127.0.0.1", r));
     const web = mkdtempSync(join(tmpdir(), "bk-web-"));
@@ -50,9 +53,31 @@ describe("never an HTML page, a stack trace or a logged secret", () => {
     t = await startTestApp({ config: { RATE_LIMIT_OAUTH_REQUESTS: 1000 }, app: { consoleHandler: staticConsole(web) } });
     const admin = (await signedInAs(t, ["admin"])).client;
     const { port } = upstream.address() as { port: number };
-    expect((await admin.post("/api/admin/atlassian-config", { instanceUrl: `http://127.0.0.1:${port}`, email: "a@example.test", apiToken: "tok-12345678", isActive: true })).status).toBe(200);
-    const client = (await admin.post("/api/admin/oauth-clients", { name: "c", redirectUris: ["https://app.example.com/cb"], scopes: ["read"], isActive: true })).body;
-    token = (await formPost(`${t.baseUrl}/oauth/token`, { grant_type: "client_credentials" }, { authorization: basicAuth(client.clientId, client.clientSecret) })).body.access_token;
+    expect(
+      (
+        await admin.post("/api/admin/atlassian-config", {
+          instanceUrl: `http://127.0.0.1:${port}`,
+          email: "a@example.test",
+          apiToken: "tok-12345678",
+          isActive: true,
+        })
+      ).status,
+    ).toBe(200);
+    const client = (
+      await admin.post("/api/admin/oauth-clients", {
+        name: "c",
+        redirectUris: ["https://app.example.com/cb"],
+        scopes: ["read"],
+        isActive: true,
+      })
+    ).body;
+    token = (
+      await formPost(
+        `${t.baseUrl}/oauth/token`,
+        { grant_type: "client_credentials" },
+        { authorization: basicAuth(client.clientId, client.clientSecret) },
+      )
+    ).body.access_token;
     (t as TestApp & { clientCreds: string }).clientCreds = basicAuth(client.clientId, client.clientSecret);
     clientId = client.clientId;
   });
@@ -73,11 +98,14 @@ describe("never an HTML page, a stack trace or a logged secret", () => {
     expect(res.body).toContain("<html>"); // the bytes, inert
   });
 
-  it.each(["text/html", "application/json; charset=utf-16", "application/json;;", "application/xhtml+xml", "image/svg+xml"])("an upstream %s is plain text", async (type) => {
-    upstreamType = type;
-    const res = await proxied();
-    expect(res.type).toBe("text/plain; charset=utf-8");
-  });
+  it.each(["text/html", "application/json; charset=utf-16", "application/json;;", "application/xhtml+xml", "image/svg+xml"])(
+    "an upstream %s is plain text",
+    async (type) => {
+      upstreamType = type;
+      const res = await proxied();
+      expect(res.type).toBe("text/plain; charset=utf-8");
+    },
+  );
 
   it("valid JSON types pass as JSON", async () => {
     upstreamType = "application/json;charset=UTF-8";
@@ -106,7 +134,13 @@ describe("never an HTML page, a stack trace or a logged secret", () => {
 
   it("a missing or traversing asset is a JSON 404, without an error log line", async () => {
     const before = t.logLines.length;
-    for (const path of ["/assets/app-0000.js", "/assets/../index.html", "/assets/%2e%2e/index.html", "/assets/..%2f..%2fpackage.json", "/assets/%00.js"]) {
+    for (const path of [
+      "/assets/app-0000.js",
+      "/assets/../index.html",
+      "/assets/%2e%2e/index.html",
+      "/assets/..%2f..%2fpackage.json",
+      "/assets/%00.js",
+    ]) {
       const res = await raw(t.baseUrl, "GET", path);
       expect(res.status, path).toBe(404);
       notHtml(res);
@@ -132,10 +166,18 @@ describe("never an HTML page, a stack trace or a logged secret", () => {
   });
 
   it("the proxy refuses backslashes, raw or encoded", async () => {
-    for (const path of ["/api/atlassian/jira/rest\\..\\..\\admin", "/api/atlassian/jira/rest%5c..%5cadmin", "/api/atlassian/jira/rest/%5C"]) {
+    for (const path of [
+      "/api/atlassian/jira/rest\\..\\..\\admin",
+      "/api/atlassian/jira/rest%5c..%5cadmin",
+      "/api/atlassian/jira/rest/%5C",
+    ]) {
       const { port } = new URL(t.baseUrl);
       const status = await new Promise<number>((resolve, reject) =>
-        request({ host: "127.0.0.1", port, path, headers: { authorization: `Bearer ${token}` } }, (res) => resolve(res.resume().statusCode!)).on("error", reject).end(),
+        request({ host: "127.0.0.1", port, path, headers: { authorization: `Bearer ${token}` } }, (res) =>
+          resolve(res.resume().statusCode!),
+        )
+          .on("error", reject)
+          .end(),
       );
       expect(status, path).toBe(400);
     }
@@ -143,9 +185,12 @@ describe("never an HTML page, a stack trace or a logged secret", () => {
 
   it("a failed query is logged by code and message: no parameter, no hash, no SQL", async () => {
     const admin = (await signedInAs(t, ["admin"])).client;
-    const victim = (await admin.post("/api/users", { username: "logvictim", email: "logvictim@example.test", password: "first-password" })).body;
+    const victim = (await admin.post("/api/users", { username: "logvictim", email: "logvictim@example.test", password: "first-password" }))
+      .body;
     // Any update of the password now fails inside the database.
-    await t.container.database.db.execute("ALTER TABLE users ADD CONSTRAINT test_no_new_passwords CHECK (length(password_hash) < 10) NOT VALID");
+    await t.container.database.db.execute(
+      "ALTER TABLE users ADD CONSTRAINT test_no_new_passwords CHECK (length(password_hash) < 10) NOT VALID",
+    );
     try {
       const before = t.logLines.length;
       const res = await admin.request("PUT", `/api/users/${victim.id}`, { json: { password: "second-password-MARKER" } });
@@ -175,13 +220,19 @@ describe("never an HTML page, a stack trace or a logged secret", () => {
     it("a lone surrogate is refused as broken Unicode wherever text is stored", async () => {
       const admin = (await signedInAs(t, ["admin"])).client;
       expect((await admin.post("/api/admin/bitbucket-config", { workspace: "\udc00", username: "u", appPassword: "p" })).status).toBe(400);
-      expect((await admin.post("/api/admin/oauth-clients", { name: "x", redirectUris: ["https://app.example.com/cb\ud800"], scopes: ["read"] })).status).toBe(400);
-      expect((await admin.post("/api/users", { username: "fz\ud800x", email: "fz@example.test", password: "secret-pass" })).status).toBe(400);
+      expect(
+        (await admin.post("/api/admin/oauth-clients", { name: "x", redirectUris: ["https://app.example.com/cb\ud800"], scopes: ["read"] }))
+          .status,
+      ).toBe(400);
+      expect((await admin.post("/api/users", { username: "fz\ud800x", email: "fz@example.test", password: "secret-pass" })).status).toBe(
+        400,
+      );
     });
 
     it("audit dates out of the database's range are a 400", async () => {
       const admin = (await signedInAs(t, ["admin"])).client;
-      for (const q of ["from=-271821-04-20", "to=275760-09-13", "from=10000-01-01"]) expect((await admin.get(`/api/admin/audit?${q}`)).status, q).toBe(400);
+      for (const q of ["from=-271821-04-20", "to=275760-09-13", "from=10000-01-01"])
+        expect((await admin.get(`/api/admin/audit?${q}`)).status, q).toBe(400);
     });
 
     it("OAuth redirects carry no HTML body, and an oversized state is refused outright", async () => {
@@ -191,7 +242,9 @@ describe("never an HTML page, a stack trace or a logged secret", () => {
       expect(new URL(res.headers.get("location")!).searchParams.get("error")).toBe("invalid_scope");
       expect(res.headers.get("content-type") ?? "").not.toMatch(/html/);
       expect(await res.text()).toBe("");
-      const long = await fetch(`${t.baseUrl}/oauth/authorize?response_type=code&client_id=x&state=${"s".repeat(5000)}`, { redirect: "manual" });
+      const long = await fetch(`${t.baseUrl}/oauth/authorize?response_type=code&client_id=x&state=${"s".repeat(5000)}`, {
+        redirect: "manual",
+      });
       expect(long.status).toBe(400);
     });
 

@@ -40,7 +40,16 @@ describe("metrics", () => {
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toMatch(/^text\/plain; version=0\.0\.4/);
     const body = await res.text();
-    for (const name of ["bridgekeeper_http_requests_total", "bridgekeeper_http_request_duration_seconds", "bridgekeeper_mcp_tool_calls_total", "bridgekeeper_upstream_requests_total", "bridgekeeper_open_streams", "bridgekeeper_request_log_queue_depth", "bridgekeeper_rate_limit_hits_total", "bridgekeeper_process_cpu_seconds_total"]) {
+    for (const name of [
+      "bridgekeeper_http_requests_total",
+      "bridgekeeper_http_request_duration_seconds",
+      "bridgekeeper_mcp_tool_calls_total",
+      "bridgekeeper_upstream_requests_total",
+      "bridgekeeper_open_streams",
+      "bridgekeeper_request_log_queue_depth",
+      "bridgekeeper_rate_limit_hits_total",
+      "bridgekeeper_process_cpu_seconds_total",
+    ]) {
       expect(body, name).toContain(`# TYPE ${name} `);
     }
     expect((await scrape("wrong-token".padEnd(40, "y"))).status).toBe(401);
@@ -61,7 +70,8 @@ describe("metrics", () => {
   it("counts tool calls by tool and outcome, upstream calls by service, and rate-limit hits", async () => {
     const token = await rig.token("read");
     const before = await text();
-    const ask = () => modernRpc(rig.baseUrl, token, "tools/call", { name: "jira_search", arguments: { jql: "project = BK", maxResults: 2 } });
+    const ask = () =>
+      modernRpc(rig.baseUrl, token, "tools/call", { name: "jira_search", arguments: { jql: "project = BK", maxResults: 2 } });
     // The API budget is 1 a minute plus a burst of 1: the first two calls run, the third is refused.
     for (let i = 0; i < 2; i++) {
       const call = await ask();

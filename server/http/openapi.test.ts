@@ -70,7 +70,9 @@ describe("the OpenAPI document of /api", () => {
 
   it("documents every live /api route, and every documented route exists", () => {
     const live = discoverApiRoutes(t.app).filter((r) => r.path.startsWith("/api/"));
-    const documented = Object.entries(doc.paths).flatMap(([path, item]) => Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`));
+    const documented = Object.entries(doc.paths).flatMap(([path, item]) =>
+      Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`),
+    );
     expect(live.length).toBeGreaterThan(50);
     expect(documented.sort()).toEqual(live.map((r) => `${r.method} ${openApiPath(r.path)}`).sort());
   });
@@ -89,7 +91,9 @@ describe("the OpenAPI document of /api", () => {
       for (const [method, op] of Object.entries(item)) {
         expect(op.parameters?.filter((p) => p.in === "path" && p.required).map((p) => p.name) ?? [], `${method} ${path}`).toEqual(names);
         const errorBody = path === "/api/mcp/protocol" ? "JsonRpcError" : "ErrorBody";
-        expect(op.responses.default?.content?.["application/json"]?.schema, `${method} ${path}`).toEqual({ $ref: `#/components/schemas/${errorBody}` });
+        expect(op.responses.default?.content?.["application/json"]?.schema, `${method} ${path}`).toEqual({
+          $ref: `#/components/schemas/${errorBody}`,
+        });
         const id = (op as { operationId?: string }).operationId!;
         expect(ids.has(id), id).toBe(false);
         ids.add(id);
@@ -121,7 +125,9 @@ describe("the OpenAPI document of /api", () => {
       }
       expect(Object.keys(response.content ?? {}), `${method} ${path} ${status}`).toContain(type);
       if (type !== "application/json") return;
-      const pointer = ["paths", path, method.toLowerCase(), "responses", key!, "content", type, "schema"].map((s) => s.replace(/~/g, "~0").replace(/\//g, "~1")).join("/");
+      const pointer = ["paths", path, method.toLowerCase(), "responses", key!, "content", type, "schema"]
+        .map((s) => s.replace(/~/g, "~0").replace(/\//g, "~1"))
+        .join("/");
       const check = ajv.getSchema(`openapi.json#/${pointer}`)!;
       const valid = check(res.body);
       expect(valid ? [] : check.errors, `${method} ${path} ${status}: ${res.text.slice(0, 300)}`).toEqual([]);
@@ -134,13 +140,26 @@ describe("the OpenAPI document of /api", () => {
       ids.user = user.body.id;
       const role = await admin.post("/api/roles", { name: "openapi-role", permissions: ["stats.read"] });
       conforms("POST", "/api/roles", role);
-      const client = await admin.post("/api/admin/oauth-clients", { name: "OpenAPI", redirectUris: ["https://app.example.com/cb"], scopes: ["read"] });
+      const client = await admin.post("/api/admin/oauth-clients", {
+        name: "OpenAPI",
+        redirectUris: ["https://app.example.com/cb"],
+        scopes: ["read"],
+      });
       conforms("POST", "/api/admin/oauth-clients", client);
       ids.client = client.body.clientId;
       ids.secret = client.body.clientSecret;
-      const provider = await admin.post("/api/ai-providers", { name: "OpenAPI", provider: "openai", model: "gpt-4o", apiKey: "sk-openapi-0001" });
+      const provider = await admin.post("/api/ai-providers", {
+        name: "OpenAPI",
+        provider: "openai",
+        model: "gpt-4o",
+        apiKey: "sk-openapi-0001",
+      });
       conforms("POST", "/api/ai-providers", provider);
-      conforms("PUT", "/api/admin/oauth-clients/{clientId}/policy", await admin.put(`/api/admin/oauth-clients/${ids.client}/policy`, { jiraProjects: ["bk"] }));
+      conforms(
+        "PUT",
+        "/api/admin/oauth-clients/{clientId}/policy",
+        await admin.put(`/api/admin/oauth-clients/${ids.client}/policy`, { jiraProjects: ["bk"] }),
+      );
       conforms("POST", "/api/users", await admin.post("/api/users", { username: "x" }));
       ids.log = ((await admin.get<{ id: string }[]>("/api/admin/logs")).body[0]?.id ?? randomUUID()) as string;
     });
@@ -167,14 +186,29 @@ describe("the OpenAPI document of /api", () => {
     });
 
     it("for the bearer routes, with an access token", async () => {
-      const token = (await formPost(`${t.baseUrl}/oauth/token`, { grant_type: "client_credentials", scope: "read" }, { authorization: basicAuth(ids.client!, ids.secret!) })).body.access_token as string;
+      const token = (
+        await formPost(
+          `${t.baseUrl}/oauth/token`,
+          { grant_type: "client_credentials", scope: "read" },
+          { authorization: basicAuth(ids.client!, ids.secret!) },
+        )
+      ).body.access_token as string;
       const bearer = { authorization: `Bearer ${token}` };
       // The client's policy (set above) limits it to a Jira project: the raw proxy refuses it.
       const refused = await t.client().get("/api/atlassian/jira/rest/api/3/myself", bearer);
       expect(refused.status).toBe(403);
       conforms("GET", "/api/atlassian/jira/{path}", refused);
       const rpc = async (body: string, status: number, headers: Record<string, string> = {}) => {
-        const res = await t.client().request("POST", "/api/mcp/protocol", { body, headers: { ...bearer, accept: "application/json, text/event-stream", "content-type": "application/json", "mcp-protocol-version": "2025-06-18", ...headers } });
+        const res = await t.client().request("POST", "/api/mcp/protocol", {
+          body,
+          headers: {
+            ...bearer,
+            accept: "application/json, text/event-stream",
+            "content-type": "application/json",
+            "mcp-protocol-version": "2025-06-18",
+            ...headers,
+          },
+        });
         expect(res.status, res.text.slice(0, 200)).toBe(status);
         conforms("POST", "/api/mcp/protocol", res);
       };

@@ -12,7 +12,11 @@ import { BODY_HEADERS } from "./middleware/error-handler";
  * written. A request target that is not a path (`OPTIONS *`, absolute-form) is refused before
  * either sees it. Always JSON, never a stack trace.
  */
-export function requestListener(deps: { mcp: (req: IncomingMessage, res: ServerResponse) => boolean; app: Express; log: Logger }): RequestListener {
+export function requestListener(deps: {
+  mcp: (req: IncomingMessage, res: ServerResponse) => boolean;
+  app: Express;
+  log: Logger;
+}): RequestListener {
   const { app, log } = deps;
   return (req: IncomingMessage, res: ServerResponse) => {
     const done = (err?: unknown, status = err ? 500 : 404) => {
@@ -22,9 +26,18 @@ export function requestListener(deps: { mcp: (req: IncomingMessage, res: ServerR
         return;
       }
       for (const name of BODY_HEADERS) res.removeHeader(name);
-      const error = status === 500 ? { code: "internal", message: "Internal server error" } : status === 400 ? { code: "bad_request", message: "The request target must be a path" } : { code: "not_found", message: "Not found" };
+      const error =
+        status === 500
+          ? { code: "internal", message: "Internal server error" }
+          : status === 400
+            ? { code: "bad_request", message: "The request target must be a path" }
+            : { code: "not_found", message: "Not found" };
       const body = JSON.stringify({ error });
-      res.writeHead(status, { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(body), "cache-control": "no-store" });
+      res.writeHead(status, {
+        "content-type": "application/json; charset=utf-8",
+        "content-length": Buffer.byteLength(body),
+        "cache-control": "no-store",
+      });
       res.end(body);
     };
     // RFC 9112 §3.2: origin-form only; `*` (OPTIONS) and absolute-form are not for this server.
@@ -42,7 +55,14 @@ export function answerClientErrors(server: Server): void {
   server.on("clientError", (err: NodeJS.ErrnoException, socket: Socket) => {
     if (err.code === "ECONNRESET" || !socket.writable) return socket.destroy();
     const status = err.code === "HPE_HEADER_OVERFLOW" ? 431 : err.code === "ERR_HTTP_REQUEST_TIMEOUT" ? 408 : 400;
-    const body = JSON.stringify({ error: { code: status === 400 ? "bad_request" : status === 431 ? "payload_too_large" : "request_timeout", message: STATUS_CODES[status] ?? "Bad request" } });
-    socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+    const body = JSON.stringify({
+      error: {
+        code: status === 400 ? "bad_request" : status === 431 ? "payload_too_large" : "request_timeout",
+        message: STATUS_CODES[status] ?? "Bad request",
+      },
+    });
+    socket.end(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
   });
 }

@@ -34,8 +34,5 @@ export function setSessionCookie(req: Request, res: Response, token: string, exp
 }
 
 export function clearSessionCookie(req: Request, res: Response): void {
-  res.append(
-    "Set-Cookie",
-    serialize(cookieName(req), "", { httpOnly: true, sameSite: "lax", secure: req.secure, path: "/", maxAge: 0 }),
-  );
+  res.append("Set-Cookie", serialize(cookieName(req), "", { httpOnly: true, sameSite: "lax", secure: req.secure, path: "/", maxAge: 0 }));
 }

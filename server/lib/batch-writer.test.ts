@@ -10,8 +10,17 @@ describe("batch writer", () => {
     const lines: string[] = [];
     const dropped: [DropReason, number][] = [];
     const log = createLogger({ level: "info" }, { write: (line: string) => void lines.push(line) } as unknown as NodeJS.WritableStream);
-    const writer = createBatchWriter<number>({ what: "test log", insertMany, log, clock, flushIntervalMs: 3_600_000, onDropped: (reason, rows) => dropped.push([reason, rows]), ...options });
-    const told = () => lines.filter((l) => l.includes("could not be written")).map((l) => JSON.parse(l) as { reason: string; rows: number; code?: string });
+    const writer = createBatchWriter<number>({
+      what: "test log",
+      insertMany,
+      log,
+      clock,
+      flushIntervalMs: 3_600_000,
+      onDropped: (reason, rows) => dropped.push([reason, rows]),
+      ...options,
+    });
+    const told = () =>
+      lines.filter((l) => l.includes("could not be written")).map((l) => JSON.parse(l) as { reason: string; rows: number; code?: string });
     return { writer, lines, dropped, clock, told };
   };
 
@@ -64,7 +73,8 @@ describe("batch writer", () => {
     const lost = dropped.filter(([reason]) => reason === "buffer_full").reduce((n, [, rows]) => n + rows, 0);
     expect(lost + written.length).toBe(25);
     expect(lost).toBeGreaterThan(1);
-    const told = () => lines.filter((l) => l.includes("could not be written")).map((l) => JSON.parse(l) as { reason: string; rows: number });
+    const told = () =>
+      lines.filter((l) => l.includes("could not be written")).map((l) => JSON.parse(l) as { reason: string; rows: number });
     expect(told()).toEqual([expect.objectContaining({ reason: "buffer_full", rows: 1 })]);
     // Closing tells of the drops no line has yet: every dropped row is in some line.
     await writer.close();

@@ -37,7 +37,15 @@ export interface BatchWriterOptions {
  * reason is logged with it (without the row's values), later ones summed in a line at most once
  * a minute. `close` flushes everything still buffered (SIGTERM loses nothing).
  */
-export function createBatchWriter<T>(deps: { what: string; insertMany: (rows: T[]) => Promise<void>; log: Logger; clock: Clock; onDropped?: (reason: DropReason, rows: number) => void } & BatchWriterOptions) {
+export function createBatchWriter<T>(
+  deps: {
+    what: string;
+    insertMany: (rows: T[]) => Promise<void>;
+    log: Logger;
+    clock: Clock;
+    onDropped?: (reason: DropReason, rows: number) => void;
+  } & BatchWriterOptions,
+) {
   const batchSize = deps.batchSize ?? 1000;
   const maxBuffered = deps.maxBuffered ?? 200_000;
   let buffer: T[] = [];
@@ -56,7 +64,10 @@ export function createBatchWriter<T>(deps: { what: string; insertMany: (rows: T[
     if (!seen || seen.untold === 0) return;
     const now = deps.clock.now().getTime();
     if (!force && now - seen.at < REPORT_EVERY_MS) return;
-    deps.log.error({ reason, rows: seen.untold, ...(code === undefined ? {} : { code }) }, `${deps.what} rows could not be written; dropped (${reason})`);
+    deps.log.error(
+      { reason, rows: seen.untold, ...(code === undefined ? {} : { code }) },
+      `${deps.what} rows could not be written; dropped (${reason})`,
+    );
     seen.at = now;
     seen.untold = 0;
   }

@@ -47,7 +47,8 @@ export interface PagePosition {
 }
 
 /** The cursor of the page after `last`. */
-export const sealPosition = (cursors: Cursors, scope: string, last: PagePosition): string => cursors.seal(scope, `${last.at.toISOString()}|${last.id}`);
+export const sealPosition = (cursors: Cursors, scope: string, last: PagePosition): string =>
+  cursors.seal(scope, `${last.at.toISOString()}|${last.id}`);
 
 /**
  * The position a cursor names. A cursor that is not one this server gave for this scope is the

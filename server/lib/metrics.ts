@@ -21,14 +21,57 @@ export function createMetrics() {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: "bridgekeeper_" });
 
-  const httpRequests = new Counter({ name: "bridgekeeper_http_requests_total", help: "HTTP requests answered, by route pattern, method and status code", labelNames: ["route", "method", "status"] as const, registers: [registry] });
-  const httpDuration = new Histogram({ name: "bridgekeeper_http_request_duration_seconds", help: "Time to answer an HTTP request (a stream: its whole life), by route pattern and method", labelNames: ["route", "method"] as const, buckets: LATENCY_BUCKETS, registers: [registry] });
-  const rateLimited = new Counter({ name: "bridgekeeper_rate_limit_hits_total", help: "Requests answered 429 by a rate or stream limit, by route pattern", labelNames: ["route"] as const, registers: [registry] });
-  const toolCalls = new Counter({ name: "bridgekeeper_mcp_tool_calls_total", help: "MCP tools/call requests run, by tool and outcome (ok, error)", labelNames: ["tool", "outcome"] as const, registers: [registry] });
-  const toolDuration = new Histogram({ name: "bridgekeeper_mcp_tool_call_duration_seconds", help: "Time to run an MCP tool, upstream calls included, by tool", labelNames: ["tool"] as const, buckets: LATENCY_BUCKETS, registers: [registry] });
-  const upstreamCalls = new Counter({ name: "bridgekeeper_upstream_requests_total", help: "Calls to Jira, Confluence and Bitbucket (retries included in one call), by service and outcome (ok or the error kind)", labelNames: ["service", "outcome"] as const, registers: [registry] });
-  const upstreamDuration = new Histogram({ name: "bridgekeeper_upstream_request_duration_seconds", help: "Time of a call to Jira, Confluence or Bitbucket, retries and waits included, by service", labelNames: ["service"] as const, buckets: LATENCY_BUCKETS, registers: [registry] });
-  const logRowsDropped = new Counter({ name: "bridgekeeper_log_rows_dropped_total", help: "Request log and tool-call audit rows that could not be written, by log (request_log, tool_calls) and reason (invalid_data, constraint, too_large, database_error, buffer_full)", labelNames: ["log", "reason"] as const, registers: [registry] });
+  const httpRequests = new Counter({
+    name: "bridgekeeper_http_requests_total",
+    help: "HTTP requests answered, by route pattern, method and status code",
+    labelNames: ["route", "method", "status"] as const,
+    registers: [registry],
+  });
+  const httpDuration = new Histogram({
+    name: "bridgekeeper_http_request_duration_seconds",
+    help: "Time to answer an HTTP request (a stream: its whole life), by route pattern and method",
+    labelNames: ["route", "method"] as const,
+    buckets: LATENCY_BUCKETS,
+    registers: [registry],
+  });
+  const rateLimited = new Counter({
+    name: "bridgekeeper_rate_limit_hits_total",
+    help: "Requests answered 429 by a rate or stream limit, by route pattern",
+    labelNames: ["route"] as const,
+    registers: [registry],
+  });
+  const toolCalls = new Counter({
+    name: "bridgekeeper_mcp_tool_calls_total",
+    help: "MCP tools/call requests run, by tool and outcome (ok, error)",
+    labelNames: ["tool", "outcome"] as const,
+    registers: [registry],
+  });
+  const toolDuration = new Histogram({
+    name: "bridgekeeper_mcp_tool_call_duration_seconds",
+    help: "Time to run an MCP tool, upstream calls included, by tool",
+    labelNames: ["tool"] as const,
+    buckets: LATENCY_BUCKETS,
+    registers: [registry],
+  });
+  const upstreamCalls = new Counter({
+    name: "bridgekeeper_upstream_requests_total",
+    help: "Calls to Jira, Confluence and Bitbucket (retries included in one call), by service and outcome (ok or the error kind)",
+    labelNames: ["service", "outcome"] as const,
+    registers: [registry],
+  });
+  const upstreamDuration = new Histogram({
+    name: "bridgekeeper_upstream_request_duration_seconds",
+    help: "Time of a call to Jira, Confluence or Bitbucket, retries and waits included, by service",
+    labelNames: ["service"] as const,
+    buckets: LATENCY_BUCKETS,
+    registers: [registry],
+  });
+  const logRowsDropped = new Counter({
+    name: "bridgekeeper_log_rows_dropped_total",
+    help: "Request log and tool-call audit rows that could not be written, by log (request_log, tool_calls) and reason (invalid_data, constraint, too_large, database_error, buffer_full)",
+    labelNames: ["log", "reason"] as const,
+    registers: [registry],
+  });
   const probes: Partial<MetricsProbes> = {};
   new Gauge({
     name: "bridgekeeper_open_streams",

@@ -23,7 +23,8 @@ function databaseCause(err: unknown): { code: string; message: string } | undefi
 
 export function safeError(value: unknown): SafeError {
   // Not `instanceof Error`: errors from another realm (a worker, a wasm host such as PGlite) fail it.
-  if (!value || typeof value !== "object" || typeof (value as { message?: unknown }).message !== "string") return { type: typeof value, message: "non-Error value thrown" };
+  if (!value || typeof value !== "object" || typeof (value as { message?: unknown }).message !== "string")
+    return { type: typeof value, message: "non-Error value thrown" };
   const err = value as Error;
   const db = databaseCause(err);
   if (db || DRIZZLE_QUERY_FAILED.test(err.message)) {
@@ -32,5 +33,10 @@ export function safeError(value: unknown): SafeError {
     return { type: "DatabaseError", code: db?.code ?? "unknown", message: db?.message.split("\n")[0]?.slice(0, 300) ?? "query failed" };
   }
   const code = (err as { code?: unknown }).code;
-  return { type: typeof err.name === "string" ? err.name : "Error", message: err.message.slice(0, 500), ...(typeof code === "string" ? { code } : {}), ...(err.stack ? { stack: err.stack } : {}) };
+  return {
+    type: typeof err.name === "string" ? err.name : "Error",
+    message: err.message.slice(0, 500),
+    ...(typeof code === "string" ? { code } : {}),
+    ...(err.stack ? { stack: err.stack } : {}),
+  };
 }

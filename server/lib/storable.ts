@@ -8,7 +8,8 @@
  * one UTF-16 unit for one, so lengths and cuts made before stay as they were. Native checks: every
  * request's log row passes here, and a clean string is returned itself.
  */
-export const storableText = (text: string): string => (text.isWellFormed() && !text.includes("\0") ? text : text.toWellFormed().replaceAll("\0", "\ufffd"));
+export const storableText = (text: string): string =>
+  text.isWellFormed() && !text.includes("\0") ? text : text.toWellFormed().replaceAll("\0", "\ufffd");
 
 /**
  * A row with every string in it storable: its text columns, and the keys and values at any depth
@@ -48,4 +49,5 @@ function fix(value: unknown): unknown {
 }
 
 /** An own property even for a key such as `__proto__` (JSON.parse makes those own properties too). */
-const define = (target: Record<string, unknown>, key: string, value: unknown): void => void Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+const define = (target: Record<string, unknown>, key: string, value: unknown): void =>
+  void Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });

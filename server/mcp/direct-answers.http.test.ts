@@ -76,8 +76,20 @@ describe("the MCP pipeline, before Express", () => {
     const sends: [string, () => Promise<RpcAnswer>][] = [
       ["2026-07-28 tools/call", () => modernRpc(rig.baseUrl, token, "tools/call", search)],
       ["2026-07-28 tools/list", () => modernRpc(rig.baseUrl, token, "tools/list")],
-      ["2026-07-28 tools/call on the specification's path", () => modernRpc(rig.baseUrl, token, "tools/call", search, 3, SPEC_PROTOCOL_PATH)],
-      ["2025-11-25 tools/call", () => rpc(rig.baseUrl, token, { jsonrpc: "2.0", id: 4, method: "tools/call", params: search }, { "mcp-protocol-version": "2025-11-25" })],
+      [
+        "2026-07-28 tools/call on the specification's path",
+        () => modernRpc(rig.baseUrl, token, "tools/call", search, 3, SPEC_PROTOCOL_PATH),
+      ],
+      [
+        "2025-11-25 tools/call",
+        () =>
+          rpc(
+            rig.baseUrl,
+            token,
+            { jsonrpc: "2.0", id: 4, method: "tools/call", params: search },
+            { "mcp-protocol-version": "2025-11-25" },
+          ),
+      ],
     ];
     for (const [name, send] of sends) {
       const { answer, express } = await throughExpress(send);
@@ -90,11 +102,21 @@ describe("the MCP pipeline, before Express", () => {
 
   it("answers with the request id and the security headers, with a browser Origin of our own too (and its CORS headers)", async () => {
     const direct = (await throughExpress(() => modernRpc(rig.baseUrl, token, "tools/list"))).answer;
-    const withOrigin = await throughExpress(() => rpc(rig.baseUrl, token, { jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: envelope() } }, { "mcp-protocol-version": MODERN, "mcp-method": "tools/list", origin: rig.baseUrl }));
+    const withOrigin = await throughExpress(() =>
+      rpc(
+        rig.baseUrl,
+        token,
+        { jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: envelope() } },
+        { "mcp-protocol-version": MODERN, "mcp-method": "tools/list", origin: rig.baseUrl },
+      ),
+    );
     expect(withOrigin.express).toBe(false);
     expect(withOrigin.answer.status).toBe(200);
     expect(withOrigin.answer.headers.get("access-control-allow-origin")).toBe(rig.baseUrl);
-    const names = (h: Headers) => [...h.keys()].filter((k) => !["date", "content-length", "access-control-allow-origin", "access-control-expose-headers", "vary"].includes(k)).sort();
+    const names = (h: Headers) =>
+      [...h.keys()]
+        .filter((k) => !["date", "content-length", "access-control-allow-origin", "access-control-expose-headers", "vary"].includes(k))
+        .sort();
     expect(names(direct.headers)).toEqual(names(withOrigin.answer.headers));
     expect(direct.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
     expect(direct.headers.get("x-content-type-options")).toBe("nosniff");
@@ -109,7 +131,15 @@ describe("the MCP pipeline, before Express", () => {
     await rig.t.container.services.requestLog.flush();
     await rig.t.container.services.toolCalls.flush();
     const [entry] = (await rig.admin.get<LogEntryDto[]>(`/api/admin/logs?tool=jira_search&limit=1`)).body;
-    expect(entry).toMatchObject({ method: "POST", endpoint: "/mcp", statusCode: 200, rpcMethod: "tools/call", toolName: "jira_search", clientId: rig.client.clientId, ipAddress: "127.0.0.1" });
+    expect(entry).toMatchObject({
+      method: "POST",
+      endpoint: "/mcp",
+      statusCode: 200,
+      rpcMethod: "tools/call",
+      toolName: "jira_search",
+      clientId: rig.client.clientId,
+      ipAddress: "127.0.0.1",
+    });
     const detail = (await rig.admin.get<LogEntryDetailDto>(`/api/admin/logs/${entry!.id}`)).body;
     expect(detail.requestId).toBe(requestId);
     expect(detail.headers).toMatchObject({ "mcp-method": "tools/call", "mcp-name": "jira_search" });
@@ -117,16 +147,77 @@ describe("the MCP pipeline, before Express", () => {
   });
 
   it("answers everything else itself too, as before: refusals, unknown tools and the SDK's methods", async () => {
-    const modern = (method: string, name?: string) => ({ "mcp-protocol-version": MODERN, "mcp-method": method, ...(name ? { "mcp-name": name } : {}) });
+    const modern = (method: string, name?: string) => ({
+      "mcp-protocol-version": MODERN,
+      "mcp-method": method,
+      ...(name ? { "mcp-name": name } : {}),
+    });
     const cases: { name: string; send: () => Promise<RpcAnswer>; status: number; check?: (a: RpcAnswer) => void }[] = [
-      { name: "a body that is not JSON", send: () => rpc(rig.baseUrl, token, '{"jsonrpc": "2.0", "id": 1, "method": "tools/li', modern("tools/list")), status: 400, check: (a) => expect(a.json.error.code).toBe(-32700) },
-      { name: "JSON nested too deeply", send: () => rpc(rig.baseUrl, token, `${"[".repeat(80)}${"]".repeat(80)}`, modern("tools/list")), status: 400, check: (a) => expect(a.json.error.message).toMatch(/nested/) },
-      { name: "no valid token", send: () => rpc(rig.baseUrl, "not-a-token", { jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: envelope() } }, modern("tools/list")), status: 401, check: (a) => expect(a.headers.get("www-authenticate")).toMatch(/^Bearer /) },
-      { name: "a tool the token's scope does not cover", send: () => modernRpc(rig.baseUrl, token, "tools/call", { name: "jira_add_comment", arguments: { issueKey: "BK-1", body: "x" } }), status: 403, check: (a) => expect(a.headers.get("www-authenticate")).toMatch(/insufficient_scope/) },
-      { name: "an unknown tool", send: () => modernRpc(rig.baseUrl, token, "tools/call", { name: "jira_nope", arguments: {} }), status: 200, check: (a) => expect(a.json.error.code).toBe(-32602) },
-      { name: "initialize", send: () => rpc(rig.baseUrl, token, { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } } }), status: 200, check: (a) => expect(a.json.result.protocolVersion).toBe("2025-11-25") },
-      { name: "a batch under 2026-07-28", send: () => rpc(rig.baseUrl, token, [{ jsonrpc: "2.0", id: 1, method: "tools/list" }], modern("tools/list")), status: 400, check: (a) => expect(a.json.error.code).toBe(-32600) },
-      { name: "Mcp-Name naming another tool", send: () => rpc(rig.baseUrl, token, { jsonrpc: "2.0", id: 1, method: "tools/call", params: { ...search, _meta: envelope() } }, modern("tools/call", "jira_get_issue")), status: 400 },
+      {
+        name: "a body that is not JSON",
+        send: () => rpc(rig.baseUrl, token, '{"jsonrpc": "2.0", "id": 1, "method": "tools/li', modern("tools/list")),
+        status: 400,
+        check: (a) => expect(a.json.error.code).toBe(-32700),
+      },
+      {
+        name: "JSON nested too deeply",
+        send: () => rpc(rig.baseUrl, token, `${"[".repeat(80)}${"]".repeat(80)}`, modern("tools/list")),
+        status: 400,
+        check: (a) => expect(a.json.error.message).toMatch(/nested/),
+      },
+      {
+        name: "no valid token",
+        send: () =>
+          rpc(
+            rig.baseUrl,
+            "not-a-token",
+            { jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: envelope() } },
+            modern("tools/list"),
+          ),
+        status: 401,
+        check: (a) => expect(a.headers.get("www-authenticate")).toMatch(/^Bearer /),
+      },
+      {
+        name: "a tool the token's scope does not cover",
+        send: () => modernRpc(rig.baseUrl, token, "tools/call", { name: "jira_add_comment", arguments: { issueKey: "BK-1", body: "x" } }),
+        status: 403,
+        check: (a) => expect(a.headers.get("www-authenticate")).toMatch(/insufficient_scope/),
+      },
+      {
+        name: "an unknown tool",
+        send: () => modernRpc(rig.baseUrl, token, "tools/call", { name: "jira_nope", arguments: {} }),
+        status: 200,
+        check: (a) => expect(a.json.error.code).toBe(-32602),
+      },
+      {
+        name: "initialize",
+        send: () =>
+          rpc(rig.baseUrl, token, {
+            jsonrpc: "2.0",
+            id: 1,
+            method: "initialize",
+            params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+          }),
+        status: 200,
+        check: (a) => expect(a.json.result.protocolVersion).toBe("2025-11-25"),
+      },
+      {
+        name: "a batch under 2026-07-28",
+        send: () => rpc(rig.baseUrl, token, [{ jsonrpc: "2.0", id: 1, method: "tools/list" }], modern("tools/list")),
+        status: 400,
+        check: (a) => expect(a.json.error.code).toBe(-32600),
+      },
+      {
+        name: "Mcp-Name naming another tool",
+        send: () =>
+          rpc(
+            rig.baseUrl,
+            token,
+            { jsonrpc: "2.0", id: 1, method: "tools/call", params: { ...search, _meta: envelope() } },
+            modern("tools/call", "jira_get_issue"),
+          ),
+        status: 400,
+      },
     ];
     for (const c of cases) {
       const { answer, express } = await throughExpress(c.send);
@@ -142,10 +233,17 @@ describe("the MCP pipeline, before Express", () => {
     availability.context = () => Promise.reject(new Error("the database is away"));
     try {
       // tools/list fails while it is answered; tools/call already while its tool is resolved.
-      for (const [method, params] of [["tools/list", {}], ["tools/call", search]] as const) {
+      for (const [method, params] of [
+        ["tools/list", {}],
+        ["tools/call", search],
+      ] as const) {
         const answer = await modernRpc(rig.baseUrl, token, method, params, `failing-${method}`);
         expect(answer.status, method).toBe(500);
-        expect(answer.json, method).toEqual({ jsonrpc: "2.0", error: { code: -32603, message: "Internal error" }, id: `failing-${method}` });
+        expect(answer.json, method).toEqual({
+          jsonrpc: "2.0",
+          error: { code: -32603, message: "Internal error" },
+          id: `failing-${method}`,
+        });
       }
     } finally {
       availability.context = context;
@@ -181,11 +279,16 @@ describe("the MCP pipeline, before Express", () => {
     // The head and the start of a 500-byte body, then the client is gone.
     await client.write(`${head(client.port, token, 500, "User-Agent: door-leaver\r\n")}{"jsonrpc":`);
     client.close();
-    await expect.poll(async () => {
-      await rig.t.container.services.requestLog.flush();
-      const rows = (await rig.admin.get<LogEntryDto[]>(`/api/admin/logs?limit=20`)).body;
-      return rows.filter((r) => r.userAgent === "door-leaver").map((r) => r.statusCode);
-    }, { timeout: 10_000 }).toEqual([499]);
+    await expect
+      .poll(
+        async () => {
+          await rig.t.container.services.requestLog.flush();
+          const rows = (await rig.admin.get<LogEntryDto[]>(`/api/admin/logs?limit=20`)).body;
+          return rows.filter((r) => r.userAgent === "door-leaver").map((r) => r.statusCode);
+        },
+        { timeout: 10_000 },
+      )
+      .toEqual([499]);
     expect((await modernRpc(rig.baseUrl, token, "tools/list")).status).toBe(200);
   });
 });

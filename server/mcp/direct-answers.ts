@@ -10,7 +10,8 @@ const MODERN = "2026-07-28";
 /** The 2025 revisions the SDK's stateless legacy leg serves with an MCP-Protocol-Version header. */
 const LEGACY = new Set(["2025-03-26", "2025-06-18", "2025-11-25"]);
 
-const isPlainObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === "object" && !Array.isArray(value);
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === "object" && !Array.isArray(value);
 
 /** A request answered directly: which era answers, and the message. */
 export interface DirectRequest {
@@ -33,9 +34,14 @@ export function directRequestOf(header: (name: string) => string | undefined, bo
   const { id, method } = body;
   const params = body.params === undefined ? {} : body.params;
   if (!((typeof id === "string" || typeof id === "number") && isPlainObject(params))) return undefined;
-  if (method === "tools/call" && !(typeof params.name === "string" && (params.arguments === undefined || isPlainObject(params.arguments)))) return undefined;
+  if (method === "tools/call" && !(typeof params.name === "string" && (params.arguments === undefined || isPlainObject(params.arguments))))
+    return undefined;
 
-  const headers = { protocolVersionHeader: header("mcp-protocol-version"), mcpMethodHeader: header("mcp-method"), mcpNameHeader: header("mcp-name") };
+  const headers = {
+    protocolVersionHeader: header("mcp-protocol-version"),
+    mcpMethodHeader: header("mcp-method"),
+    mcpNameHeader: header("mcp-name"),
+  };
   const route = classifyInboundRequest({ httpMethod: "POST", ...headers, body });
   if (route.kind === "modern" && route.messageKind === "request" && route.classification.revision === MODERN) {
     // The SDK's standard-header rung: the version and method headers present, Mcp-Name naming the tool (plain text only).
@@ -46,7 +52,8 @@ export function directRequestOf(header: (name: string) => string | undefined, bo
   if (route.kind === "legacy" && route.reason === "no-claim" && LEGACY.has(headers.protocolVersionHeader ?? "")) {
     // The 2025 leg answers in SSE and wants a client that accepts both forms; sessions are the SDK's business.
     const accept = header("accept") ?? "";
-    if (!accept.includes("application/json") || !accept.includes("text/event-stream") || header("mcp-session-id") !== undefined) return undefined;
+    if (!accept.includes("application/json") || !accept.includes("text/event-stream") || header("mcp-session-id") !== undefined)
+      return undefined;
     return { era: "legacy", method, id, params };
   }
   return undefined;
@@ -107,7 +114,11 @@ export async function writeDirectAnswer(core: McpCore, work: DirectWork, res: Se
   if (era === "modern") {
     // The 2026-07-28 encode steps, in the SDK's order: resultType, the cache fields of a list, serverInfo.
     const cache = method === "tools/list" ? { ttlMs: TOOLS_LIST_TTL_MS, cacheScope: "private" } : {};
-    const message = { result: { ...result, resultType: "complete", ...cache, _meta: { [SERVER_INFO_META_KEY]: core.serverInfo } }, jsonrpc: "2.0", id };
+    const message = {
+      result: { ...result, resultType: "complete", ...cache, _meta: { [SERVER_INFO_META_KEY]: core.serverInfo } },
+      jsonrpc: "2.0",
+      id,
+    };
     // Plain node writes: Express's res.set would add a charset the SDK's answer does not carry. A
     // Content-Length spares the chunked encoding (and its extra writes) of a body known whole.
     const json = JSON.stringify(message);

@@ -25,7 +25,13 @@ export async function openEventStream(
   req: IncomingMessage,
   res: ServerResponse,
   kind: StreamKind,
-  extra: { caller: StreamCaller; onOpen: (stream: LiveStream) => void; deliver?: LiveStream["deliver"]; connectionId?: string; admitted?: boolean },
+  extra: {
+    caller: StreamCaller;
+    onOpen: (stream: LiveStream) => void;
+    deliver?: LiveStream["deliver"];
+    connectionId?: string;
+    admitted?: boolean;
+  },
 ): Promise<LiveStream> {
   const owner = ownerOf(extra.caller.auth);
   if (!extra.admitted) {
@@ -66,10 +72,18 @@ export async function openEventStream(
   deps.streams.add(stream);
   res.once("close", () => {
     open = false;
-    if (deps.streams.remove(connectionId) && !deps.streams.stopping) deps.connections.closed(connectionId).catch((err) => deps.log.warn({ err }, "closing a registry row failed"));
+    if (deps.streams.remove(connectionId) && !deps.streams.stopping)
+      deps.connections.closed(connectionId).catch((err) => deps.log.warn({ err }, "closing a registry row failed"));
   });
   try {
-    await deps.connections.opened({ connectionId, kind, clientId: owner.clientId, userId: owner.userId, ip: extra.caller.ip, userAgent: req.headers["user-agent"] ?? null });
+    await deps.connections.opened({
+      connectionId,
+      kind,
+      clientId: owner.clientId,
+      userId: owner.userId,
+      ip: extra.caller.ip,
+      userAgent: req.headers["user-agent"] ?? null,
+    });
   } catch (err) {
     deps.log.warn({ err }, "registering a stream failed");
   }
@@ -94,7 +108,12 @@ export function openSpecStream(deps: EventStreamDeps): Step {
   return async (x) => {
     await openEventStream(deps, x.req, x.res, "sse-stream", {
       caller: { auth: authOf(x), ip: x.ip },
-      onOpen: (stream) => stream.send("connected", { connectionId: stream.connectionId, heartbeatIntervalMs: deps.heartbeatMs, timestamp: new Date().toISOString() }),
+      onOpen: (stream) =>
+        stream.send("connected", {
+          connectionId: stream.connectionId,
+          heartbeatIntervalMs: deps.heartbeatMs,
+          timestamp: new Date().toISOString(),
+        }),
     });
     return false;
   };

@@ -17,12 +17,22 @@ export type RpcId = string | number | null;
  * The one writer of JSON-RPC error bodies outside the SDK (ARCHITECTURE rule 4): HTTP status,
  * code, message. Plain node writes: the MCP pipeline runs before Express.
  */
-export function sendRpcError(res: ServerResponse, status: number, code: number, message: string, options: { id?: RpcId; headers?: Record<string, string>; data?: unknown } = {}): void {
+export function sendRpcError(
+  res: ServerResponse,
+  status: number,
+  code: number,
+  message: string,
+  options: { id?: RpcId; headers?: Record<string, string>; data?: unknown } = {},
+): void {
   if (res.headersSent) {
     res.end();
     return;
   }
-  const body = JSON.stringify({ jsonrpc: "2.0", error: { code, message, ...(options.data === undefined ? {} : { data: options.data }) }, id: options.id ?? null });
+  const body = JSON.stringify({
+    jsonrpc: "2.0",
+    error: { code, message, ...(options.data === undefined ? {} : { data: options.data }) },
+    id: options.id ?? null,
+  });
   for (const [name, value] of Object.entries(options.headers ?? {})) res.setHeader(name, value);
   res.statusCode = status;
   res.setHeader("Cache-Control", "no-store");

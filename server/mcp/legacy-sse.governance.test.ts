@@ -27,7 +27,15 @@ describe("legacy HTTP+SSE: every message under the policy and rights of now", ()
       const answer = await events.next((e) => e.event === "message" && JSON.parse(e.data).id === mine, seen);
       return { status: res.status, message: JSON.parse(answer.data) };
     };
-    expect((await send("initialize", { protocolVersion: "2024-11-05", capabilities: {}, clientInfo: { name: "legacy-governance", version: "1" } })).message.result).toBeDefined();
+    expect(
+      (
+        await send("initialize", {
+          protocolVersion: "2024-11-05",
+          capabilities: {},
+          clientInfo: { name: "legacy-governance", version: "1" },
+        })
+      ).message.result,
+    ).toBeDefined();
     await post({ method: "notifications/initialized" });
     const call = async (name: string, args: Record<string, unknown>) => (await send("tools/call", { name, arguments: args })).message;
     return { events, send, call, endpoint };
@@ -42,7 +50,11 @@ describe("legacy HTTP+SSE: every message under the policy and rights of now", ()
     const before = (await s.send("tools/list")).message.result.tools.map((t: { name: string }) => t.name);
     expect(before).toEqual(expect.arrayContaining(["jira_search", "jira_update_issue"]));
 
-    const set = await rig.admin.put(`/api/admin/oauth-clients/${client.clientId}/policy`, { readOnly: true, disabledTools: ["jira_search"], jiraProjects: ["BK"] });
+    const set = await rig.admin.put(`/api/admin/oauth-clients/${client.clientId}/policy`, {
+      readOnly: true,
+      disabledTools: ["jira_search"],
+      jiraProjects: ["BK"],
+    });
     expect(set.status).toBe(200);
 
     const outside = (await s.call("jira_get_issue", { issueKey: "OPS-1" })).result;
@@ -50,7 +62,9 @@ describe("legacy HTTP+SSE: every message under the policy and rights of now", ()
     expect(outside.content[0].text).toMatch(/may not use the Jira project OPS/);
     // A disabled tool and a writing tool under readOnly are not on offer any more.
     expect((await s.call("jira_search", { jql: "project = OPS" })).error.code).toBe(-32602);
-    expect((await s.call("jira_update_issue", { issueKey: "BK-1", fields: { summary: "renamed by a restricted client" } })).error.code).toBe(-32602);
+    expect(
+      (await s.call("jira_update_issue", { issueKey: "BK-1", fields: { summary: "renamed by a restricted client" } })).error.code,
+    ).toBe(-32602);
     const after = (await s.send("tools/list")).message.result.tools.map((t: { name: string }) => t.name);
     expect(after).not.toContain("jira_search");
     expect(after).not.toContain("jira_update_issue");
@@ -82,7 +96,10 @@ describe("legacy HTTP+SSE: every message under the policy and rights of now", ()
     expect(listed).not.toContain("jira_update_issue");
 
     // The write is refused at the HTTP level with a scope challenge, as /mcp refuses it.
-    const refused = await s.send("tools/call", { name: "jira_update_issue", arguments: { issueKey: "BK-2", fields: { summary: "written after the demotion" } } });
+    const refused = await s.send("tools/call", {
+      name: "jira_update_issue",
+      arguments: { issueKey: "BK-2", fields: { summary: "written after the demotion" } },
+    });
     expect(refused.status).toBe(403);
     expect(refused.res!.headers.get("www-authenticate")).toMatch(/insufficient_scope/);
     // Reading still works: the token keeps read.

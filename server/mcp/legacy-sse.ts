@@ -75,7 +75,13 @@ export function deliverToLegacySession(streams: LiveStreams): Step {
     const query = x.req.url?.includes("?") ? new URLSearchParams(x.req.url.slice(x.req.url.indexOf("?") + 1)).getAll("sessionId") : [];
     const stream = query.length === 1 ? streams.get(query[0]!) : undefined;
     if (!stream || stream.kind !== "legacy-sse" || !stream.deliver || !sameOwner(stream.owner, ownerOf(auth))) {
-      sendRpcError(x.res, 404, RPC.invalidRequest, "No live session with this sessionId on this server instance: it ended, belongs to another token, or is held by another instance. Open a new one with GET /sse", { id: rpcIdOf(x.body) });
+      sendRpcError(
+        x.res,
+        404,
+        RPC.invalidRequest,
+        "No live session with this sessionId on this server instance: it ended, belongs to another token, or is held by another instance. Open a new one with GET /sse",
+        { id: rpcIdOf(x.body) },
+      );
       return false;
     }
     await stream.deliver(x.body, auth);

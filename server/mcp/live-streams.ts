@@ -70,9 +70,18 @@ export function createLiveStreams(deps: { limits: StreamLimits; log: Logger }) {
      */
     async admit(clientId: string): Promise<Admission> {
       if (refusing) return { ok: false, message: "The server is shutting down", retryAfterMs: 5_000 };
-      if (streams.size >= deps.limits.maxPerProcess) return { ok: false, message: `This server holds its maximum of ${deps.limits.maxPerProcess} streams; try again later`, retryAfterMs: 30_000 };
+      if (streams.size >= deps.limits.maxPerProcess)
+        return {
+          ok: false,
+          message: `This server holds its maximum of ${deps.limits.maxPerProcess} streams; try again later`,
+          retryAfterMs: 30_000,
+        };
       if ((perClient.get(clientId) ?? 0) >= deps.limits.maxConcurrentPerClient) {
-        return { ok: false, message: `This client already has ${deps.limits.maxConcurrentPerClient} streams open; close one first`, retryAfterMs: 30_000 };
+        return {
+          ok: false,
+          message: `This client already has ${deps.limits.maxConcurrentPerClient} streams open; close one first`,
+          retryAfterMs: 30_000,
+        };
       }
       try {
         await opened.consume(clientId);
@@ -80,7 +89,11 @@ export function createLiveStreams(deps: { limits: StreamLimits; log: Logger }) {
       } catch (rejection) {
         if (rejection instanceof Error) throw rejection;
         const msBeforeNext = (rejection as { msBeforeNext: number }).msBeforeNext;
-        return { ok: false, message: `More than ${deps.limits.perMinute} new streams a minute from this client; try again later`, retryAfterMs: msBeforeNext };
+        return {
+          ok: false,
+          message: `More than ${deps.limits.perMinute} new streams a minute from this client; try again later`,
+          retryAfterMs: msBeforeNext,
+        };
       }
     },
 

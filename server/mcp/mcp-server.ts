@@ -1,4 +1,12 @@
-import { ProtocolError, ProtocolErrorCode, Server, type AuthInfo, type CallToolResult, type McpServerFactory, type Tool } from "@modelcontextprotocol/server";
+import {
+  ProtocolError,
+  ProtocolErrorCode,
+  Server,
+  type AuthInfo,
+  type CallToolResult,
+  type McpServerFactory,
+  type Tool,
+} from "@modelcontextprotocol/server";
 import { objectsOf, redactArguments, type ToolCallsService } from "../modules/tool-calls/tool-calls.service";
 import type { Logger } from "../lib/logger";
 import type { UpstreamTargets } from "../modules/integrations/upstream-targets";
@@ -56,7 +64,13 @@ export interface Caller {
 
 export function callerOf(auth: AuthInfo | undefined): Caller {
   const extra = (auth?.extra ?? {}) as { policy?: ClientPolicy | null; userId?: string | null; requestId?: string };
-  return { scopes: auth?.scopes ?? [], policy: extra.policy ?? OPEN_POLICY, clientId: auth?.clientId ?? "unknown", userId: extra.userId ?? null, requestId: extra.requestId ?? null };
+  return {
+    scopes: auth?.scopes ?? [],
+    policy: extra.policy ?? OPEN_POLICY,
+    clientId: auth?.clientId ?? "unknown",
+    userId: extra.userId ?? null,
+    requestId: extra.requestId ?? null,
+  };
 }
 
 /**
@@ -78,13 +92,20 @@ const offerContext = (services: Set<UpstreamService>, caller: Caller, options: {
 });
 
 /** A tool as that rule reads it (the policy editor's options are these, with a title). */
-export const offerShapeOf = (t: ToolSpec) => ({ name: t.name, toolset: t.toolset, service: t.service, scope: t.scope, destructive: t.annotations.destructiveHint });
+export const offerShapeOf = (t: ToolSpec) => ({
+  name: t.name,
+  toolset: t.toolset,
+  service: t.service,
+  scope: t.scope,
+  destructive: t.annotations.destructiveHint,
+});
 /** Each tool's shape, made once: tools/list reads it per tool. */
 const OFFER_SHAPES = new Map(TOOLS.map((t) => [t, offerShapeOf(t)]));
 const offerShape = (tool: ToolSpec) => OFFER_SHAPES.get(tool)!;
 
 /** Whether `tool` is among toolsFor's. */
-const offered = (tool: ToolSpec, services: Set<UpstreamService>, caller: Caller, options: { destructive?: boolean }): boolean => isToolOffered(offerShape(tool), offerContext(services, caller, options));
+const offered = (tool: ToolSpec, services: Set<UpstreamService>, caller: Caller, options: { destructive?: boolean }): boolean =>
+  isToolOffered(offerShape(tool), offerContext(services, caller, options));
 
 export interface McpCoreDeps {
   targets: UpstreamTargets;
@@ -151,7 +172,10 @@ export function createMcpCore(deps: McpCoreDeps) {
      * Every tool this caller may run among `services`, with what they run with: the chat offers
      * these to its model (the same filter, policy and audit as an MCP client's tools/list).
      */
-    async offer(caller: Caller, services: readonly UpstreamService[]): Promise<{ tools: ToolSpec[]; context: (signal?: AbortSignal) => ToolContext }> {
+    async offer(
+      caller: Caller,
+      services: readonly UpstreamService[],
+    ): Promise<{ tools: ToolSpec[]; context: (signal?: AbortSignal) => ToolContext }> {
       const available = await deps.availability.context();
       const wanted = new Set(services.filter((s) => available.services.has(s)));
       return {
@@ -160,7 +184,10 @@ export function createMcpCore(deps: McpCoreDeps) {
       };
     },
     /** The tool `name` as this caller may run it, with what it runs with; undefined when it is not on offer to them. */
-    async resolveTool(name: string, caller: Caller): Promise<{ tool: ToolSpec; context: (signal?: AbortSignal) => ToolContext; caller: Caller } | undefined> {
+    async resolveTool(
+      name: string,
+      caller: Caller,
+    ): Promise<{ tool: ToolSpec; context: (signal?: AbortSignal) => ToolContext; caller: Caller } | undefined> {
       const available = await deps.availability.context();
       const tool = toolByName(name);
       if (!tool || !offered(tool, available.services, caller, { destructive: deps.destructiveTools })) return undefined;
@@ -187,7 +214,9 @@ export function createMcpCore(deps: McpCoreDeps) {
         arguments: checked.ok ? redactArguments(input) : {},
         error: result.isError ? ((result.content[0] as { text?: string } | undefined)?.text ?? "error") : null,
         durationMs: performance.now() - started,
-        objects: !checked.ok ? [] : objectsOf(tool.service, input, result.isError ? undefined : result.structuredContent, context.bitbucketWorkspace),
+        objects: !checked.ok
+          ? []
+          : objectsOf(tool.service, input, result.isError ? undefined : result.structuredContent, context.bitbucketWorkspace),
         requestId: caller.requestId,
       });
       deps.metrics?.toolCall(tool.name, !result.isError, (performance.now() - started) / 1000);
@@ -227,7 +256,8 @@ export function buildServer(core: McpCore, authInfo: AuthInfo | undefined): Serv
     const { name, arguments: args } = request.params;
     const resolved = await core.resolveTool(name, callerNow(ctx));
     // MCP 2025-11-25 Server/Tools "Error Handling": an unknown tool is a protocol error (-32602).
-    if (!resolved) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}. Call tools/list for the tools available to you.`);
+    if (!resolved)
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}. Call tools/list for the tools available to you.`);
     return core.callTool(resolved.tool, args, resolved.context(ctx.mcpReq.signal), resolved.caller);
   });
 

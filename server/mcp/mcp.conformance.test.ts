@@ -30,11 +30,20 @@ const RUN_TIMEOUT_MS = 240_000;
 
 const FIXTURES = "it calls the suite's own fixture tools (test_*, json_schema_2020_12_tool, ...), which a product server does not carry";
 const NO_CAPABILITY = "it needs prompts, resources or completions, capabilities this server does not offer (it answers -32601, as it must)";
-const TASKS = "it exercises the tasks extension (SEP-2663) through its fixture tools (slow_compute, greet, ...); the extension is not offered";
+const TASKS =
+  "it exercises the tasks extension (SEP-2663) through its fixture tools (slow_compute, greet, ...); the extension is not offered";
 
 const fixtureScenarios = (...names: string[]) => Object.fromEntries(names.map((n) => [n, FIXTURES]));
 const capabilityScenarios = (...names: string[]) => Object.fromEntries(names.map((n) => [n, NO_CAPABILITY]));
-const TOOL_FIXTURES = ["tools-call-simple-text", "tools-call-image", "tools-call-audio", "tools-call-embedded-resource", "tools-call-mixed-content", "tools-call-error", "tools-call-with-progress"];
+const TOOL_FIXTURES = [
+  "tools-call-simple-text",
+  "tools-call-image",
+  "tools-call-audio",
+  "tools-call-embedded-resource",
+  "tools-call-mixed-content",
+  "tools-call-error",
+  "tools-call-with-progress",
+];
 const PROMPTS = ["prompts-list", "prompts-get-simple", "prompts-get-with-args", "prompts-get-embedded-resource", "prompts-get-with-image"];
 const RESOURCES = ["resources-list", "resources-read-text", "resources-read-binary", "resources-templates-read"];
 
@@ -46,7 +55,15 @@ const RESOURCES = ["resources-list", "resources-read-text", "resources-read-bina
  */
 const EXPECTED_FAILURES: Record<(typeof REVISIONS)[number], Record<string, string>> = {
   "2025-11-25": {
-    ...fixtureScenarios(...TOOL_FIXTURES, "tools-call-with-logging", "tools-call-sampling", "tools-call-elicitation", "elicitation-sep1034-defaults", "elicitation-sep1330-enums", "json-schema-2020-12"),
+    ...fixtureScenarios(
+      ...TOOL_FIXTURES,
+      "tools-call-with-logging",
+      "tools-call-sampling",
+      "tools-call-elicitation",
+      "elicitation-sep1034-defaults",
+      "elicitation-sep1330-enums",
+      "json-schema-2020-12",
+    ),
     ...capabilityScenarios("completion-complete", ...PROMPTS, ...RESOURCES, "resources-subscribe", "resources-unsubscribe"),
   },
   "2026-07-28": {
@@ -67,7 +84,17 @@ const EXPECTED_FAILURES: Record<(typeof REVISIONS)[number], Record<string, strin
     ),
     ...capabilityScenarios("completion-complete", ...PROMPTS, ...RESOURCES, "caching", "input-required-result-non-tool-request"),
     ...Object.fromEntries(
-      ["tasks-capability-negotiation", "tasks-dispatch-and-envelope", "tasks-lifecycle", "tasks-mrtr-composition", "tasks-mrtr-input", "tasks-request-headers", "tasks-request-state-removal", "tasks-required-task-error", "tasks-wire-fields"].map((n) => [n, TASKS]),
+      [
+        "tasks-capability-negotiation",
+        "tasks-dispatch-and-envelope",
+        "tasks-lifecycle",
+        "tasks-mrtr-composition",
+        "tasks-mrtr-input",
+        "tasks-request-headers",
+        "tasks-request-state-removal",
+        "tasks-required-task-error",
+        "tasks-wire-fields",
+      ].map((n) => [n, TASKS]),
     ),
   },
 };
@@ -98,7 +125,11 @@ async function tokenRelay(target: string, token: string): Promise<{ url: string;
 async function runServerSuite(url: string, revision: string): Promise<Run> {
   const outDir = await mkdtemp(join(tmpdir(), "bk-mcp-conformance-"));
   try {
-    const child = spawn(NODE22, [SUITE_CLI, "server", "--url", url, "--requirements", revision, "-o", outDir, "--timeout", "20000"], { cwd: outDir, env: suiteEnv(), stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(NODE22, [SUITE_CLI, "server", "--url", url, "--requirements", revision, "-o", outDir, "--timeout", "20000"], {
+      cwd: outDir,
+      env: suiteEnv(),
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let output = "";
     child.stdout.setEncoding("utf8").on("data", (c: string) => void (output += c));
     child.stderr.setEncoding("utf8").on("data", (c: string) => void (output += c));
@@ -129,23 +160,36 @@ describe.skipIf(!suiteRunsHere)("MCP conformance suite: server scenarios on /mcp
   });
 
   for (const revision of REVISIONS) {
-    it(`--requirements ${revision}: every scenario passes but the expected failures`, async () => {
-      const { stdout } = await promisify(execFile)(NODE22, [SUITE_CLI, "list", "--server", "--requirements", revision], { timeout: 30_000, killSignal: "SIGKILL", env: suiteEnv() });
-      const serverPart = stdout.split(/Client scenarios/)[0]!;
-      const scenarios = [...serverPart.matchAll(/^\s+- (\S+)/gm)].map((m) => m[1]!);
-      expect(scenarios.length).toBeGreaterThan(5);
+    it(
+      `--requirements ${revision}: every scenario passes but the expected failures`,
+      async () => {
+        const { stdout } = await promisify(execFile)(NODE22, [SUITE_CLI, "list", "--server", "--requirements", revision], {
+          timeout: 30_000,
+          killSignal: "SIGKILL",
+          env: suiteEnv(),
+        });
+        const serverPart = stdout.split(/Client scenarios/)[0]!;
+        const scenarios = [...serverPart.matchAll(/^\s+- (\S+)/gm)].map((m) => m[1]!);
+        expect(scenarios.length).toBeGreaterThan(5);
 
-      const run = await runServerSuite(`${relay.url}/mcp`, revision);
-      const failed = [...run.checks]
-        .filter(([, checks]) => checks.some((c) => c.status === "FAILURE"))
-        .map(([scenario]) => scenario)
-        .sort();
-      const summary = [...run.checks]
-        .flatMap(([scenario, checks]) => checks.filter((c) => c.status === "FAILURE").map((c) => `${scenario}/${c.id}: ${c.errorMessage ?? c.description}`))
-        .join("\n");
-      // Every required scenario ran (the suite also runs a few unscored ones: pending, added after release).
-      expect(scenarios.filter((sc) => !run.checks.has(sc)), run.output).toEqual([]);
-      expect(failed, `${summary}\n--- suite output ---\n${run.output}`).toEqual(Object.keys(EXPECTED_FAILURES[revision]).sort());
-    }, RUN_TIMEOUT_MS + 30_000);
+        const run = await runServerSuite(`${relay.url}/mcp`, revision);
+        const failed = [...run.checks]
+          .filter(([, checks]) => checks.some((c) => c.status === "FAILURE"))
+          .map(([scenario]) => scenario)
+          .sort();
+        const summary = [...run.checks]
+          .flatMap(([scenario, checks]) =>
+            checks.filter((c) => c.status === "FAILURE").map((c) => `${scenario}/${c.id}: ${c.errorMessage ?? c.description}`),
+          )
+          .join("\n");
+        // Every required scenario ran (the suite also runs a few unscored ones: pending, added after release).
+        expect(
+          scenarios.filter((sc) => !run.checks.has(sc)),
+          run.output,
+        ).toEqual([]);
+        expect(failed, `${summary}\n--- suite output ---\n${run.output}`).toEqual(Object.keys(EXPECTED_FAILURES[revision]).sort());
+      },
+      RUN_TIMEOUT_MS + 30_000,
+    );
   }
 });

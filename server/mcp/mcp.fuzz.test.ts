@@ -14,7 +14,20 @@ const CASES = Number(process.env.MCP_FUZZ_CASES ?? 10_000);
 const SEED = Number(process.env.FUZZ_SEED ?? 20_261_124);
 const CONCURRENCY = 16;
 
-const METHODS = ["initialize", "tools/list", "tools/call", "ping", "server/discover", "logging/setLevel", "notifications/initialized", "notifications/cancelled", "resources/read", "completion/complete", "tasks/get", "x"];
+const METHODS = [
+  "initialize",
+  "tools/list",
+  "tools/call",
+  "ping",
+  "server/discover",
+  "logging/setLevel",
+  "notifications/initialized",
+  "notifications/cancelled",
+  "resources/read",
+  "completion/complete",
+  "tasks/get",
+  "x",
+];
 const VERSIONS = ["2025-03-26", "2025-06-18", "2025-11-25", MODERN, "2030-01-01", ""];
 
 const message = fc.record(
@@ -26,7 +39,16 @@ const message = fc.record(
       anyJson,
       fc.record({ name: fc.constantFrom("jira_search", "jira_get_issue", "nope"), arguments: anyJson }, { requiredKeys: [] }),
       fc.record({ protocolVersion: fc.constantFrom(...VERSIONS), capabilities: anyJson, clientInfo: anyJson }, { requiredKeys: [] }),
-      fc.record({ _meta: fc.oneof(anyJson, fc.constant(envelope()), fc.constant(envelope({ "io.modelcontextprotocol/protocolVersion": "2030-01-01" }))) }, { requiredKeys: [] }),
+      fc.record(
+        {
+          _meta: fc.oneof(
+            anyJson,
+            fc.constant(envelope()),
+            fc.constant(envelope({ "io.modelcontextprotocol/protocolVersion": "2030-01-01" })),
+          ),
+        },
+        { requiredKeys: [] },
+      ),
     ),
     result: anyJson,
     error: anyJson,
@@ -70,7 +92,12 @@ describe("MCP fuzz: malformed bodies", () => {
         const send = () =>
           fetch(`${rig.baseUrl}/mcp`, {
             method: "POST",
-            headers: { "content-type": "application/json", accept: "application/json, text/event-stream", authorization: `Bearer ${token}`, ...extra },
+            headers: {
+              "content-type": "application/json",
+              accept: "application/json, text/event-stream",
+              authorization: `Bearer ${token}`,
+              ...extra,
+            },
             body: safeText,
           });
         // A kept-alive socket the server closed as the client reused it (a loaded machine stalls
@@ -83,13 +110,19 @@ describe("MCP fuzz: malformed bodies", () => {
         const answer = await res.text();
         statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
         const type = res.headers.get("content-type") ?? "";
-        const readable = answer === "" || (type.startsWith("application/json") && /"jsonrpc":"2.0"|^\[/.test(answer)) || type.startsWith("text/event-stream");
-        if (res.status >= 500 || !readable || type.includes("html") || /\n\s+at \S+ \(/.test(answer)) problems.push(`${res.status} ${type} ${answer.slice(0, 200)} ← ${safeText.slice(0, 200)}`);
+        const readable =
+          answer === "" ||
+          (type.startsWith("application/json") && /"jsonrpc":"2.0"|^\[/.test(answer)) ||
+          type.startsWith("text/event-stream");
+        if (res.status >= 500 || !readable || type.includes("html") || /\n\s+at \S+ \(/.test(answer))
+          problems.push(`${res.status} ${type} ${answer.slice(0, 200)} ← ${safeText.slice(0, 200)}`);
       }
     };
     await Promise.all(Array.from({ length: CONCURRENCY }, worker));
     // eslint-disable-next-line no-console -- the figures for the note
-    console.log(`MCP fuzz: ${CASES} bodies, seed ${SEED}, statuses ${JSON.stringify(Object.fromEntries([...statuses].sort(([a], [b]) => a - b)))}, sent again after a transport error: ${resent.length} (${[...new Set(resent)].join(", ")})`);
+    console.log(
+      `MCP fuzz: ${CASES} bodies, seed ${SEED}, statuses ${JSON.stringify(Object.fromEntries([...statuses].sort(([a], [b]) => a - b)))}, sent again after a transport error: ${resent.length} (${[...new Set(resent)].join(", ")})`,
+    );
     expect(problems.slice(0, 10)).toEqual([]);
     expect((await fetch(`${rig.baseUrl}/api/mcp/health`)).status).toBe(200);
   }, 300_000);

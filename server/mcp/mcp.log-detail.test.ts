@@ -15,19 +15,40 @@ describe("request log detail of an MCP call", () => {
 
   it("shows what the client sent (never its token), and the tool call the request made", async () => {
     const token = await rig.token("read");
-    const call = await modernRpc(rig.baseUrl, token, "tools/call", { name: "jira_search", arguments: { jql: "project = BK", maxResults: 2 } });
+    const call = await modernRpc(rig.baseUrl, token, "tools/call", {
+      name: "jira_search",
+      arguments: { jql: "project = BK", maxResults: 2 },
+    });
     expect(call.status).toBe(200);
     const requestId = call.headers.get("x-request-id")!;
     await rig.t.container.services.requestLog.flush();
     await rig.t.container.services.toolCalls.flush();
     const [entry] = (await rig.admin.get<LogEntryDto[]>(`/api/admin/logs?tool=jira_search&limit=1`)).body;
-    expect(entry).toMatchObject({ method: "POST", endpoint: "/mcp", statusCode: 200, rpcMethod: "tools/call", toolName: "jira_search", clientId: rig.client.clientId });
+    expect(entry).toMatchObject({
+      method: "POST",
+      endpoint: "/mcp",
+      statusCode: 200,
+      rpcMethod: "tools/call",
+      toolName: "jira_search",
+      clientId: rig.client.clientId,
+    });
     const detail = (await rig.admin.get<LogEntryDetailDto>(`/api/admin/logs/${entry!.id}`)).body;
     expect(detail.requestId).toBe(requestId);
-    expect(detail.headers).toMatchObject({ "content-type": "application/json", "mcp-method": "tools/call", "mcp-name": "jira_search", "mcp-protocol-version": "2026-07-28" });
+    expect(detail.headers).toMatchObject({
+      "content-type": "application/json",
+      "mcp-method": "tools/call",
+      "mcp-name": "jira_search",
+      "mcp-protocol-version": "2026-07-28",
+    });
     expect(Object.keys(detail.headers)).not.toContain("authorization");
     expect(JSON.stringify(detail)).not.toContain(token);
-    expect(detail.toolCall).toMatchObject({ tool: "jira_search", outcome: "ok", requestId, clientId: rig.client.clientId, arguments: { jql: "project = BK", maxResults: 2 } });
+    expect(detail.toolCall).toMatchObject({
+      tool: "jira_search",
+      outcome: "ok",
+      requestId,
+      clientId: rig.client.clientId,
+      arguments: { jql: "project = BK", maxResults: 2 },
+    });
 
     // A request that ran no tool has no tool call.
     const list = await modernRpc(rig.baseUrl, token, "tools/list");

@@ -31,7 +31,13 @@ describe("the request log's MCP outcomes", () => {
     const token = await rig.token("read");
     const ok = await modernRpc(rig.baseUrl, token, "tools/call", { name: "jira_get_issue", arguments: { issueKey: "BK-1" } });
     expect(ok.json.result.isError).toBeFalsy();
-    expect(await rowOf(ok)).toMatchObject({ statusCode: 200, toolName: "jira_get_issue", outcome: "ok", error: null, clientName: "MCP test client" });
+    expect(await rowOf(ok)).toMatchObject({
+      statusCode: 200,
+      toolName: "jira_get_issue",
+      outcome: "ok",
+      error: null,
+      clientName: "MCP test client",
+    });
 
     const failed = await modernRpc(rig.baseUrl, token, "tools/call", { name: "jira_get_issue", arguments: { issueKey: "BK-99999" } });
     expect(failed.status).toBe(200);
@@ -43,7 +49,14 @@ describe("the request log's MCP outcomes", () => {
 
   it("a tool error is noted on a request with a query string too", async () => {
     const token = await rig.token("read");
-    const failed = await modernRpc(rig.baseUrl, token, "tools/call", { name: "jira_get_issue", arguments: { issueKey: "BK-99999" } }, 7, "/mcp?via=express");
+    const failed = await modernRpc(
+      rig.baseUrl,
+      token,
+      "tools/call",
+      { name: "jira_get_issue", arguments: { issueKey: "BK-99999" } },
+      7,
+      "/mcp?via=express",
+    );
     expect(failed.json.result.isError).toBe(true);
     expect(await rowOf(failed)).toMatchObject({ outcome: "tool_error", error: failed.json.result.content[0].text });
   });
@@ -111,14 +124,22 @@ describe("the request log's MCP outcomes", () => {
 
     const bad = await rig.admin.get<{ error: { fields: Record<string, string> } }>("/api/admin/logs?outcome=maybe&source=everyone");
     expect(bad.status).toBe(400);
-    expect(bad.body.error.fields).toMatchObject({ outcome: "outcome must be one of ok, tool_error, rpc_error", source: "source must be one of traffic, console" });
+    expect(bad.body.error.fields).toMatchObject({
+      outcome: "outcome must be one of ok, tool_error, rpc_error",
+      source: "source must be one of traffic, console",
+    });
   });
 
   it("rows name the client and the user; a deleted client's rows keep its id and lose the name", async () => {
     const token = await rig.userToken("read");
     const call = await modernRpc(rig.baseUrl, token, "tools/list");
     const me = (await rig.user.get<{ user: { id: string; username: string } }>("/api/session")).body.user;
-    expect(await rowOf(call)).toMatchObject({ clientId: rig.client.clientId, clientName: "MCP test client", userId: me.id, userName: me.username });
+    expect(await rowOf(call)).toMatchObject({
+      clientId: rig.client.clientId,
+      clientName: "MCP test client",
+      userId: me.id,
+      userName: me.username,
+    });
 
     const gone = await createClient(rig, { name: "Short-lived client" });
     const goneToken = await rig.token("read", gone);
@@ -134,7 +155,11 @@ describe("the request log's MCP outcomes", () => {
     const token = await rig.userToken("read");
     const call = await modernRpc(rig.baseUrl, token, "tools/list");
     const requestId = call.headers.get("x-request-id");
-    const role = await rig.admin.post<{ id: string }>("/api/roles", { name: "log-reader", description: "Reads the request log", permissions: ["logs.read"] });
+    const role = await rig.admin.post<{ id: string }>("/api/roles", {
+      name: "log-reader",
+      description: "Reads the request log",
+      permissions: ["logs.read"],
+    });
     expect(role.status).toBe(201);
     const { client: reader } = await signedInAs(rig.t, ["log-reader"]);
     await rig.t.container.services.requestLog.flush();
@@ -149,7 +174,8 @@ describe("the request log's MCP outcomes", () => {
   it("tool errors count among the dashboard's errors per minute, though their status is 200; the Errors card keeps status codes", async () => {
     const token = await rig.token("read");
     await rig.t.container.services.requestLog.flush();
-    const errorsNow = async () => (await rig.admin.get<TrafficMinuteDto[]>("/api/admin/stats/traffic")).body.reduce((n, m) => n + m.errors, 0);
+    const errorsNow = async () =>
+      (await rig.admin.get<TrafficMinuteDto[]>("/api/admin/stats/traffic")).body.reduce((n, m) => n + m.errors, 0);
     const cardErrors = async () => (await rig.admin.get<LogSummaryDto>("/api/admin/logs/summary")).body.errors;
     const [chartBefore, cardBefore] = [await errorsNow(), await cardErrors()];
     for (const key of ["BK-99990", "BK-99991", "BK-99992"]) {

@@ -38,8 +38,15 @@ function start(dataDir: string): Promise<Server> {
 }
 
 async function adminCookie(url: string): Promise<string> {
-  const res = await fetch(`${url}/api/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ username: "admin", password: ADMIN_PASSWORD }) });
-  return res.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+  const res = await fetch(`${url}/api/login`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ username: "admin", password: ADMIN_PASSWORD }),
+  });
+  return res.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
 }
 
 async function bearerToken(url: string, cookie: string): Promise<string> {
@@ -51,7 +58,10 @@ async function bearerToken(url: string, cookie: string): Promise<string> {
   const { clientId, clientSecret } = (await created.json()) as { clientId: string; clientSecret: string };
   const res = await fetch(`${url}/oauth/token`, {
     method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded", authorization: `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString("base64")}` },
+    headers: {
+      "content-type": "application/x-www-form-urlencoded",
+      authorization: `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString("base64")}`,
+    },
     body: "grant_type=client_credentials&scope=read",
   });
   return ((await res.json()) as { access_token: string }).access_token;
@@ -61,19 +71,28 @@ async function bearerToken(url: string, cookie: string): Promise<string> {
 function openStream(url: string, token: string, agent: Agent): Promise<{ text: () => string; ended: Promise<void> }> {
   return new Promise((resolve, reject) => {
     const u = new URL("/api/sse/stream", url);
-    const req = request({ host: u.hostname, port: u.port, path: u.pathname, agent, headers: { authorization: `Bearer ${token}`, accept: "text/event-stream" } }, (res) => {
-      if (res.statusCode !== 200) return reject(new Error(`stream: ${res.statusCode}`));
-      let text = "";
-      const ended = new Promise<void>((done) => {
-        res.on("end", done);
-        res.on("close", done);
-        res.on("error", () => done());
-      });
-      res.setEncoding("utf8").on("data", (chunk: string) => {
-        text += chunk;
-        if (text.includes("event: connected")) resolve({ text: () => text, ended });
-      });
-    });
+    const req = request(
+      {
+        host: u.hostname,
+        port: u.port,
+        path: u.pathname,
+        agent,
+        headers: { authorization: `Bearer ${token}`, accept: "text/event-stream" },
+      },
+      (res) => {
+        if (res.statusCode !== 200) return reject(new Error(`stream: ${res.statusCode}`));
+        let text = "";
+        const ended = new Promise<void>((done) => {
+          res.on("end", done);
+          res.on("close", done);
+          res.on("error", () => done());
+        });
+        res.setEncoding("utf8").on("data", (chunk: string) => {
+          text += chunk;
+          if (text.includes("event: connected")) resolve({ text: () => text, ended });
+        });
+      },
+    );
     req.on("error", reject);
     req.end();
   });
@@ -93,7 +112,8 @@ describe("MCP streams and the server process", () => {
     const token = await bearerToken(server.url, await adminCookie(server.url));
     const agent = new Agent({ keepAlive: true, maxSockets: Infinity });
     const streams = [];
-    for (let i = 0; i < STREAMS; i += 100) streams.push(...(await Promise.all(Array.from({ length: Math.min(100, STREAMS - i) }, () => openStream(server.url, token, agent)))));
+    for (let i = 0; i < STREAMS; i += 100)
+      streams.push(...(await Promise.all(Array.from({ length: Math.min(100, STREAMS - i) }, () => openStream(server.url, token, agent)))));
     // Requests answered just before the signal: their rows are still in the buffer when it lands.
     for (let i = 0; i < 20; i++) {
       const res = await fetch(`${server.url}/mcp`, {
@@ -116,10 +136,16 @@ describe("MCP streams and the server process", () => {
     const again = await start(dataDir);
     running.push(again);
     const cookie = await adminCookie(again.url);
-    const rows = (await (await fetch(`${again.url}/api/admin/sse-connections`, { headers: { cookie } })).json()) as { isActive: boolean; closedAt: string | null }[];
+    const rows = (await (await fetch(`${again.url}/api/admin/sse-connections`, { headers: { cookie } })).json()) as {
+      isActive: boolean;
+      closedAt: string | null;
+    }[];
     expect(rows).toHaveLength(STREAMS);
     expect(rows.every((r) => !r.isActive && r.closedAt)).toBe(true);
-    const logs = (await (await fetch(`${again.url}/api/admin/logs?limit=5000`, { headers: { cookie } })).json()) as { endpoint: string; rpcMethod: string | null }[];
+    const logs = (await (await fetch(`${again.url}/api/admin/logs?limit=5000`, { headers: { cookie } })).json()) as {
+      endpoint: string;
+      rpcMethod: string | null;
+    }[];
     expect(logs.filter((l) => l.endpoint === "/mcp" && l.rpcMethod === "ping")).toHaveLength(20);
     expect(logs.filter((l) => l.endpoint === "/api/sse/stream")).toHaveLength(STREAMS);
     again.child.kill("SIGTERM");
@@ -140,7 +166,9 @@ describe("MCP streams and the server process", () => {
 
     const again = await start(dataDir);
     running.push(again);
-    const rows = (await (await fetch(`${again.url}/api/admin/sse-connections`, { headers: { cookie: await adminCookie(again.url) } })).json()) as { isActive: boolean }[];
+    const rows = (await (
+      await fetch(`${again.url}/api/admin/sse-connections`, { headers: { cookie: await adminCookie(again.url) } })
+    ).json()) as { isActive: boolean }[];
     expect(rows.length).toBeGreaterThanOrEqual(3);
     expect(rows.filter((r) => r.isActive)).toEqual([]);
     again.child.kill("SIGTERM");

@@ -55,15 +55,23 @@ describe("MCP on /mcp: both protocol eras", () => {
     await client.close();
   });
 
-  it.each(["2025-03-26", "2025-06-18", "2025-11-25"])("initialize with %s is answered in that revision, with no session to keep", async (version) => {
-    const res = await rpc(rig.baseUrl, token, { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: version, capabilities: {}, clientInfo: { name: "raw", version: "1" } } });
-    expect(res.status).toBe(200);
-    expect(res.json.result.protocolVersion).toBe(version);
-    expect(res.json.result.capabilities).toMatchObject({ tools: { listChanged: true }, logging: {} });
-    // Stateless: a later request without any session header is served (hosted connectors never echo one).
-    const list = await rpc(rig.baseUrl, token, { jsonrpc: "2.0", id: 2, method: "tools/list" }, { "mcp-protocol-version": version });
-    expect(list.json.result.tools).toHaveLength(OFFERED_TOOLS.length);
-  });
+  it.each(["2025-03-26", "2025-06-18", "2025-11-25"])(
+    "initialize with %s is answered in that revision, with no session to keep",
+    async (version) => {
+      const res = await rpc(rig.baseUrl, token, {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: version, capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+      });
+      expect(res.status).toBe(200);
+      expect(res.json.result.protocolVersion).toBe(version);
+      expect(res.json.result.capabilities).toMatchObject({ tools: { listChanged: true }, logging: {} });
+      // Stateless: a later request without any session header is served (hosted connectors never echo one).
+      const list = await rpc(rig.baseUrl, token, { jsonrpc: "2.0", id: 2, method: "tools/list" }, { "mcp-protocol-version": version });
+      expect(list.json.result.tools).toHaveLength(OFFERED_TOOLS.length);
+    },
+  );
 
   it("2026-07-28: discover, results with resultType, serverInfo, and a private cache hint on tools/list", async () => {
     const discover = await modernRpc(rig.baseUrl, token, "server/discover");
@@ -76,12 +84,22 @@ describe("MCP on /mcp: both protocol eras", () => {
   });
 
   it("2026-07-28: Mcp-Method must match the body (-32020), an unknown revision is -32022 with the list", async () => {
-    const mismatch = await rpc(rig.baseUrl, token, { jsonrpc: "2.0", id: 3, method: "tools/list", params: { _meta: envelope() } }, { "mcp-protocol-version": MODERN, "mcp-method": "tools/call" });
+    const mismatch = await rpc(
+      rig.baseUrl,
+      token,
+      { jsonrpc: "2.0", id: 3, method: "tools/list", params: { _meta: envelope() } },
+      { "mcp-protocol-version": MODERN, "mcp-method": "tools/call" },
+    );
     expect(mismatch.json.error.code).toBe(-32020);
     const unknown = await rpc(
       rig.baseUrl,
       token,
-      { jsonrpc: "2.0", id: 4, method: "tools/list", params: { _meta: envelope({ "io.modelcontextprotocol/protocolVersion": "2031-01-01" }) } },
+      {
+        jsonrpc: "2.0",
+        id: 4,
+        method: "tools/list",
+        params: { _meta: envelope({ "io.modelcontextprotocol/protocolVersion": "2031-01-01" }) },
+      },
       { "mcp-protocol-version": "2031-01-01", "mcp-method": "tools/list" },
     );
     expect(unknown.json.error.code).toBe(-32022);
@@ -100,12 +118,28 @@ describe("MCP on /mcp: both protocol eras", () => {
   });
 
   it("notifications and responses are accepted with 202", async () => {
-    const note = await rpc(rig.baseUrl, token, { jsonrpc: "2.0", method: "notifications/initialized" }, { "mcp-protocol-version": "2025-11-25" });
+    const note = await rpc(
+      rig.baseUrl,
+      token,
+      { jsonrpc: "2.0", method: "notifications/initialized" },
+      { "mcp-protocol-version": "2025-11-25" },
+    );
     expect(note.status).toBe(202);
   });
 
   it("the same JSON-RPC is served at /api/mcp/protocol", async () => {
-    const res = await rpc(rig.baseUrl, token, { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "1" } } }, {}, "/api/mcp/protocol");
+    const res = await rpc(
+      rig.baseUrl,
+      token,
+      {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+      },
+      {},
+      "/api/mcp/protocol",
+    );
     expect(res.json.result.serverInfo.name).toBe("bridgekeeper");
     const modern = await modernRpc(rig.baseUrl, token, "tools/list", {}, 2, "/api/mcp/protocol");
     expect(modern.json.result.tools).toHaveLength(OFFERED_TOOLS.length);
@@ -115,13 +149,20 @@ describe("MCP on /mcp: both protocol eras", () => {
 describe("MCP: who may call", () => {
   let rig: McpRig;
   mcpRigForFile((r) => (rig = r));
-  const init = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "1" } } };
+  const init = {
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+  };
 
   it("no token: 401 with the resource metadata of /mcp and the scope", async () => {
     for (const path of ["/mcp", "/api/mcp/protocol"]) {
       const res = await rpc(rig.baseUrl, null, init, {}, path);
       expect(res.status).toBe(401);
-      expect(res.headers.get("www-authenticate")).toContain(`resource_metadata="${rig.baseUrl}/.well-known/oauth-protected-resource${path}"`);
+      expect(res.headers.get("www-authenticate")).toContain(
+        `resource_metadata="${rig.baseUrl}/.well-known/oauth-protected-resource${path}"`,
+      );
       expect(res.headers.get("www-authenticate")).toContain('scope="read"');
     }
   });
@@ -140,7 +181,10 @@ describe("MCP: who may call", () => {
     const allowed = await rpc(rig.baseUrl, token, init, { origin: "http://localhost:5000" });
     expect(allowed.status).toBe(200);
     expect(allowed.headers.get("access-control-allow-origin")).toBe("http://localhost:5000");
-    const preflight = await fetch(`${rig.baseUrl}/mcp`, { method: "OPTIONS", headers: { origin: "http://localhost:5000", "access-control-request-method": "POST" } });
+    const preflight = await fetch(`${rig.baseUrl}/mcp`, {
+      method: "OPTIONS",
+      headers: { origin: "http://localhost:5000", "access-control-request-method": "POST" },
+    });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get("access-control-allow-headers")).toMatch(/Mcp-Protocol-Version/);
   });
@@ -150,13 +194,19 @@ describe("MCP: who may call", () => {
     const list = await modernRpc(rig.baseUrl, token, "tools/list");
     expect(list.json.result.tools.map((t: { name: string }) => t.name)).toEqual(OFFERED_READ_TOOLS);
     // A write tool is refused with a scope challenge naming what to ask for (MCP Authorization, insufficient scope).
-    const write = await modernRpc(rig.baseUrl, token, "tools/call", { name: "jira_add_comment", arguments: { issueKey: "BK-1", body: "hi" } });
+    const write = await modernRpc(rig.baseUrl, token, "tools/call", {
+      name: "jira_add_comment",
+      arguments: { issueKey: "BK-1", body: "hi" },
+    });
     expect(write.status).toBe(403);
     expect(write.headers.get("www-authenticate")).toMatch(/error="insufficient_scope"/);
     expect(write.headers.get("www-authenticate")).toMatch(/scope="read write"/);
     const revoked = await fetch(`${rig.baseUrl}/oauth/revoke`, {
       method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded", authorization: `Basic ${Buffer.from(`${rig.client.clientId}:${rig.client.clientSecret}`).toString("base64")}` },
+      headers: {
+        "content-type": "application/x-www-form-urlencoded",
+        authorization: `Basic ${Buffer.from(`${rig.client.clientId}:${rig.client.clientSecret}`).toString("base64")}`,
+      },
       body: new URLSearchParams({ token }),
     });
     expect(revoked.status).toBe(200);
@@ -165,7 +215,12 @@ describe("MCP: who may call", () => {
 
   it("tools of an integration switched off are not listed, and cannot be called", async () => {
     const token = await rig.token();
-    const off = await rig.admin.post("/api/admin/bitbucket-config", { workspace: "bridgekeeper", username: "demo", appPassword: "", isActive: false });
+    const off = await rig.admin.post("/api/admin/bitbucket-config", {
+      workspace: "bridgekeeper",
+      username: "demo",
+      appPassword: "",
+      isActive: false,
+    });
     expect(off.status).toBeLessThan(300);
     try {
       const list = await modernRpc(rig.baseUrl, token, "tools/list");
@@ -206,22 +261,35 @@ describe("MCP: bad input gets the proper error, and the server stays healthy", (
   });
 
   it("a 6 MB body is 413, a wrong Content-Type 415, an Accept without JSON or SSE 406", async () => {
-    const big = await rpc(rig.baseUrl, token, JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: { pad: "x".repeat(6 * 1024 * 1024) } }));
+    const big = await rpc(
+      rig.baseUrl,
+      token,
+      JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: { pad: "x".repeat(6 * 1024 * 1024) } }),
+    );
     expect(big.status).toBe(413);
     expect(big.json.jsonrpc).toBe("2.0");
     const type = await rpc(rig.baseUrl, token, "{}", { "content-type": "text/plain" });
     expect(type.status).toBe(415);
-    const accept = await rpc(rig.baseUrl, token, { jsonrpc: "2.0", id: 1, method: "tools/list" }, { accept: "text/html", "mcp-protocol-version": "2025-11-25" });
+    const accept = await rpc(
+      rig.baseUrl,
+      token,
+      { jsonrpc: "2.0", id: 1, method: "tools/list" },
+      { accept: "text/html", "mcp-protocol-version": "2025-11-25" },
+    );
     expect(accept.status).toBe(406);
     const health = await fetch(`${rig.baseUrl}/api/mcp/health`);
     expect(health.status).toBe(200);
   });
 
   it("a batch is refused after 2025-03-26, which had them", async () => {
-    const batch = await rpc(rig.baseUrl, token, [{ jsonrpc: "2.0", id: 1, method: "tools/list" }], { "mcp-protocol-version": "2025-11-25" });
+    const batch = await rpc(rig.baseUrl, token, [{ jsonrpc: "2.0", id: 1, method: "tools/list" }], {
+      "mcp-protocol-version": "2025-11-25",
+    });
     expect(batch.status).toBe(400);
     expect(batch.json.error.code).toBe(-32600);
-    const modern = await rpc(rig.baseUrl, token, [{ jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: envelope() } }], { "mcp-protocol-version": MODERN });
+    const modern = await rpc(rig.baseUrl, token, [{ jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: envelope() } }], {
+      "mcp-protocol-version": MODERN,
+    });
     expect(modern.status).toBe(400);
     const old = await rpc(rig.baseUrl, token, [
       { jsonrpc: "2.0", id: 1, method: "ping" },

@@ -71,22 +71,43 @@ describe("MCP event streams", () => {
 
       const names = (h: Headers) => [...h.keys()].filter((name) => name !== "date").sort();
       expect(names(front.headers)).toEqual(names(routed.headers));
-      for (const name of names(front.headers)) if (name !== "x-request-id") expect(front.headers.get(name), name).toBe(routed.headers.get(name));
+      for (const name of names(front.headers))
+        if (name !== "x-request-id") expect(front.headers.get(name), name).toBe(routed.headers.get(name));
       expect(front.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
       expect(front.headers.get("content-security-policy")).toContain("default-src 'self'");
 
       const rows = await until(connections, (all) => [frontId, routedId].every((id) => all.some((r) => r.connectionId === id)));
       const row = (id: string) => rows.find((r) => r.connectionId === id)!;
-      expect(row(frontId)).toMatchObject({ kind: "sse-stream", clientId: rig.client.clientId, isActive: true, clientInfo: row(routedId).clientInfo });
+      expect(row(frontId)).toMatchObject({
+        kind: "sse-stream",
+        clientId: rig.client.clientId,
+        isActive: true,
+        clientInfo: row(routedId).clientInfo,
+      });
 
       front.close();
       routed.close();
       // Each stream's request-log row is written when it ends: the same client, address and agent.
-      const logged = async () => (await rig.admin.get<LogEntryDto[]>("/api/admin/logs?search=/api/sse/stream")).body.filter((e) => e.clientId === rig.client.clientId);
+      const logged = async () =>
+        (await rig.admin.get<LogEntryDto[]>("/api/admin/logs?search=/api/sse/stream")).body.filter(
+          (e) => e.clientId === rig.client.clientId,
+        );
       const entries = await until(logged, (all) => all.length >= 2);
       expect(entries.slice(0, 2).map((e) => ({ ...e, id: 0, createdAt: "", responseTime: 0 }))).toEqual([
-        expect.objectContaining({ method: "GET", endpoint: "/api/sse/stream", statusCode: 200, ipAddress: expect.stringMatching(/127\.0\.0\.1/), userAgent: "stream-test/1.0" }),
-        expect.objectContaining({ method: "GET", endpoint: "/api/sse/stream", statusCode: 200, ipAddress: expect.stringMatching(/127\.0\.0\.1/), userAgent: "stream-test/1.0" }),
+        expect.objectContaining({
+          method: "GET",
+          endpoint: "/api/sse/stream",
+          statusCode: 200,
+          ipAddress: expect.stringMatching(/127\.0\.0\.1/),
+          userAgent: "stream-test/1.0",
+        }),
+        expect.objectContaining({
+          method: "GET",
+          endpoint: "/api/sse/stream",
+          statusCode: 200,
+          ipAddress: expect.stringMatching(/127\.0\.0\.1/),
+          userAgent: "stream-test/1.0",
+        }),
       ]);
 
       // Refusals: no token, a bad one, one without the read scope: RFC 6750 challenges, as before.
@@ -109,7 +130,13 @@ describe("MCP event streams", () => {
     const token = await rig.token();
     const events = await stream(token);
     const { connectionId } = JSON.parse((await events.nextNamed("connected")).data) as { connectionId: string };
-    const posted = await rpc(rig.baseUrl, token, { jsonrpc: "2.0", id: 7, method: "tools/list", params: { _meta: envelope() } }, { "mcp-protocol-version": MODERN, "mcp-method": "tools/list", "x-connection-id": connectionId }, "/api/mcp/protocol");
+    const posted = await rpc(
+      rig.baseUrl,
+      token,
+      { jsonrpc: "2.0", id: 7, method: "tools/list", params: { _meta: envelope() } },
+      { "mcp-protocol-version": MODERN, "mcp-method": "tools/list", "x-connection-id": connectionId },
+      "/api/mcp/protocol",
+    );
     expect(posted.status).toBe(202);
     const response = JSON.parse((await events.nextNamed("mcp-response")).data) as { id: number; result: { tools: unknown[] } };
     expect(response.id).toBe(7);
@@ -123,12 +150,21 @@ describe("MCP event streams", () => {
     const { connectionId } = JSON.parse((await events.nextNamed("connected")).data) as { connectionId: string };
     const other = await createClient(rig, { name: "Someone else" });
     const otherToken = await rig.token("read", other);
-    const refused = await rpc(rig.baseUrl, otherToken, { jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: envelope() } }, { "mcp-protocol-version": MODERN, "mcp-method": "tools/list", "x-connection-id": connectionId }, "/api/mcp/protocol");
+    const refused = await rpc(
+      rig.baseUrl,
+      otherToken,
+      { jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: envelope() } },
+      { "mcp-protocol-version": MODERN, "mcp-method": "tools/list", "x-connection-id": connectionId },
+      "/api/mcp/protocol",
+    );
     expect(refused.status).toBe(404);
     expect(refused.json.error.code).toBe(-32600);
     await fetch(`${rig.baseUrl}/oauth/revoke`, {
       method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded", authorization: `Basic ${Buffer.from(`${rig.client.clientId}:${rig.client.clientSecret}`).toString("base64")}` },
+      headers: {
+        "content-type": "application/x-www-form-urlencoded",
+        authorization: `Basic ${Buffer.from(`${rig.client.clientId}:${rig.client.clientSecret}`).toString("base64")}`,
+      },
       body: new URLSearchParams({ token }),
     });
     const error = await events.nextNamed("error");
@@ -172,7 +208,10 @@ describe("MCP event streams", () => {
     const client = new ClientV1({ name: "legacy", version: "1.0.0" });
     const transport = new SSEClientTransport(new URL("/sse", rig.baseUrl), {
       requestInit: { headers: { authorization: `Bearer ${token}` } },
-      eventSourceInit: { fetch: (url, init) => fetch(url, { ...init, headers: { ...(init?.headers as Record<string, string>), authorization: `Bearer ${token}` } }) },
+      eventSourceInit: {
+        fetch: (url, init) =>
+          fetch(url, { ...init, headers: { ...(init?.headers as Record<string, string>), authorization: `Bearer ${token}` } }),
+      },
     });
     await client.connect(transport);
     const { tools } = await client.listTools();
@@ -193,9 +232,19 @@ describe("MCP event streams", () => {
     const waitFor = listen.waitFor;
     await waitFor("notifications/subscriptions/acknowledged");
     await until(connections, (rows) => rows.some((r) => r.kind === "listen" && r.isActive));
-    await rig.admin.post("/api/admin/atlassian-config", { instanceUrl: rig.sandbox.url, email: "demo@bridgekeeper.test", apiToken: "", isActive: false });
+    await rig.admin.post("/api/admin/atlassian-config", {
+      instanceUrl: rig.sandbox.url,
+      email: "demo@bridgekeeper.test",
+      apiToken: "",
+      isActive: false,
+    });
     await waitFor("notifications/tools/list_changed");
-    await rig.admin.post("/api/admin/atlassian-config", { instanceUrl: rig.sandbox.url, email: "demo@bridgekeeper.test", apiToken: "", isActive: true });
+    await rig.admin.post("/api/admin/atlassian-config", {
+      instanceUrl: rig.sandbox.url,
+      email: "demo@bridgekeeper.test",
+      apiToken: "",
+      isActive: true,
+    });
     await listen.close();
     await until(connections, (rows) => !rows.some((r) => r.kind === "listen" && r.isActive));
   });

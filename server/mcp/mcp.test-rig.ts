@@ -27,8 +27,16 @@ export interface McpRig extends Rig {
 export async function startMcpRig(config: Partial<AppConfig> = {}, options: { secretBox?: SecretBox } = {}): Promise<McpRig> {
   const sandbox = await startSandbox();
   // The API limit is not what these tests are about (it has its own): out of the way unless set.
-  const rig = await startRig(sandbox.url, { config: { RATE_LIMIT_API_PER_MINUTE: 100_000, RATE_LIMIT_API_BURST: 1000, ...config }, ...options });
-  const saved = await rig.admin.post("/api/admin/atlassian-config", { instanceUrl: sandbox.url, email: "demo@bridgekeeper.test", apiToken: "sandbox-api-token", isActive: true });
+  const rig = await startRig(sandbox.url, {
+    config: { RATE_LIMIT_API_PER_MINUTE: 100_000, RATE_LIMIT_API_BURST: 1000, ...config },
+    ...options,
+  });
+  const saved = await rig.admin.post("/api/admin/atlassian-config", {
+    instanceUrl: sandbox.url,
+    email: "demo@bridgekeeper.test",
+    apiToken: "sandbox-api-token",
+    isActive: true,
+  });
   if (saved.status >= 300) throw new Error(`atlassian config: ${saved.status} ${saved.text}`);
   const client = await createClient(rig, { name: "MCP test client" });
   return {
@@ -77,7 +85,13 @@ export interface RpcAnswer {
 }
 
 /** One raw POST; `body` is sent as is when it is a string. */
-export async function rpc(baseUrl: string, token: string | null, body: unknown, headers: Record<string, string> = {}, path = "/mcp"): Promise<RpcAnswer> {
+export async function rpc(
+  baseUrl: string,
+  token: string | null,
+  body: unknown,
+  headers: Record<string, string> = {},
+  path = "/mcp",
+): Promise<RpcAnswer> {
   const res = await fetch(`${baseUrl}${path}`, {
     method: "POST",
     headers: {
@@ -95,7 +109,13 @@ export async function rpc(baseUrl: string, token: string | null, body: unknown, 
   } catch {
     const data = text
       .split(/\n\n/)
-      .map((f) => f.split("\n").filter((l) => l.startsWith("data:")).map((l) => l.slice(5).trim()).join("\n"))
+      .map((f) =>
+        f
+          .split("\n")
+          .filter((l) => l.startsWith("data:"))
+          .map((l) => l.slice(5).trim())
+          .join("\n"),
+      )
       .filter(Boolean)
       .at(-1);
     if (data) json = JSON.parse(data);
@@ -104,7 +124,14 @@ export async function rpc(baseUrl: string, token: string | null, body: unknown, 
 }
 
 /** A 2026-07-28 request with its envelope and the Mcp-Method / Mcp-Name headers. */
-export function modernRpc(baseUrl: string, token: string, method: string, params: Record<string, unknown> = {}, id: number | string = 1, path = "/mcp") {
+export function modernRpc(
+  baseUrl: string,
+  token: string,
+  method: string,
+  params: Record<string, unknown> = {},
+  id: number | string = 1,
+  path = "/mcp",
+) {
   const headers: Record<string, string> = { "mcp-protocol-version": MODERN, "mcp-method": method };
   if (method === "tools/call" && typeof params.name === "string") headers["mcp-name"] = params.name;
   return rpc(baseUrl, token, { jsonrpc: "2.0", id, method, params: { ...params, _meta: envelope() } }, headers, path);
@@ -137,8 +164,15 @@ export async function openEvents(url: string, headers: Record<string, string>) {
           const frame = buffer.slice(0, cut);
           buffer = buffer.slice(cut + 2);
           const lines = frame.split("\n");
-          const event = lines.find((l) => l.startsWith("event:"))?.slice(6).trim() ?? "message";
-          const data = lines.filter((l) => l.startsWith("data:")).map((l) => l.slice(5).trimStart()).join("\n");
+          const event =
+            lines
+              .find((l) => l.startsWith("event:"))
+              ?.slice(6)
+              .trim() ?? "message";
+          const data = lines
+            .filter((l) => l.startsWith("data:"))
+            .map((l) => l.slice(5).trimStart())
+            .join("\n");
           if (!lines.some((l) => l.startsWith("data:"))) continue; // a comment (keep-alive)
           const e = { event, data };
           events.push(e);
@@ -189,7 +223,9 @@ export interface ToolAnswer {
 /** A real MCP client (SDK v2, 2026-07-28) on /mcp with `token`, and a `call` that reads its answers. */
 export async function mcpClient(rig: McpRig, token: string, name = "bridgekeeper-tests") {
   const client = new Client({ name, version: "1.0.0" }, { versionNegotiation: { mode: { pin: MODERN } } });
-  await client.connect(new StreamableHTTPClientTransport(new URL("/mcp", rig.baseUrl), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL("/mcp", rig.baseUrl), { requestInit: { headers: { authorization: `Bearer ${token}` } } }),
+  );
   return {
     client,
     async call(tool: string, args: Record<string, unknown>): Promise<ToolAnswer> {
@@ -204,8 +240,19 @@ export async function mcpClient(rig: McpRig, token: string, name = "bridgekeeper
 export async function listenForToolChanges(baseUrl: string, token: string) {
   const res = await fetch(`${baseUrl}/mcp`, {
     method: "POST",
-    headers: { authorization: `Bearer ${token}`, "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": MODERN, "mcp-method": "subscriptions/listen" },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "subscriptions/listen", params: { notifications: { toolsListChanged: true }, _meta: envelope() } }),
+    headers: {
+      authorization: `Bearer ${token}`,
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": MODERN,
+      "mcp-method": "subscriptions/listen",
+    },
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "subscriptions/listen",
+      params: { notifications: { toolsListChanged: true }, _meta: envelope() },
+    }),
   });
   const reader = res.body!.getReader();
   const decoder = new TextDecoder();

@@ -39,7 +39,10 @@ export function outcomeOfMessages(messages: readonly unknown[]): Outcome | undef
     if (!isObject(message) || message.jsonrpc !== "2.0") continue;
     if (isObject(message.error)) {
       const text = message.error.message;
-      return { outcome: "rpc_error", error: cut(typeof text === "string" && text !== "" ? text : `JSON-RPC error ${String(message.error.code)}`) };
+      return {
+        outcome: "rpc_error",
+        error: cut(typeof text === "string" && text !== "" ? text : `JSON-RPC error ${String(message.error.code)}`),
+      };
     }
     if (!isObject(message.result)) continue;
     const result = outcomeOfResult(message.result);
@@ -52,7 +55,13 @@ export function outcomeOfMessages(messages: readonly unknown[]): Outcome | undef
 export function eventStreamData(text: string): unknown[] {
   return text
     .split(/\r?\n\r?\n/)
-    .map((frame) => frame.split(/\r?\n/).filter((l) => l.startsWith("data:")).map((l) => l.slice(5).trimStart()).join("\n"))
+    .map((frame) =>
+      frame
+        .split(/\r?\n/)
+        .filter((l) => l.startsWith("data:"))
+        .map((l) => l.slice(5).trimStart())
+        .join("\n"),
+    )
     .filter(Boolean)
     .map((data) => JSON.parse(data) as unknown);
 }

@@ -92,23 +92,58 @@ export function createMcpPipeline(deps: McpPipelineDeps): (req: IncomingMessage,
   ];
 
   const entries: Entry[] = [
-    { method: "POST", path: MCP_PATH, errors: "json-rpc", steps: [origin, ...messageChecks(MCP_PATH, { batches: true }), ...direct, listen, sdk.answerWithSdk] },
+    {
+      method: "POST",
+      path: MCP_PATH,
+      errors: "json-rpc",
+      steps: [origin, ...messageChecks(MCP_PATH, { batches: true }), ...direct, listen, sdk.answerWithSdk],
+    },
     // 2025 session operations on a stateless server, and a preflight: the SDK answers 405 (docs/decisions.md#mcp-transports).
     { method: "*", path: MCP_PATH, errors: "json-rpc", steps: [origin, authenticate(deps.guardAt(MCP_PATH)), sdk.answerWithSdk] },
-    { method: "POST", path: SPEC_PROTOCOL_PATH, errors: "json-rpc", steps: [origin, ...messageChecks(SPEC_PROTOCOL_PATH, { batches: true }), sdk.deliverToEventStream(deps.streams), ...direct, listen, sdk.answerWithSdk] },
+    {
+      method: "POST",
+      path: SPEC_PROTOCOL_PATH,
+      errors: "json-rpc",
+      steps: [
+        origin,
+        ...messageChecks(SPEC_PROTOCOL_PATH, { batches: true }),
+        sdk.deliverToEventStream(deps.streams),
+        ...direct,
+        listen,
+        sdk.answerWithSdk,
+      ],
+    },
     // A browser's preflight (or a foreign page's request) at the specification's path; other requests there are the API's 404.
     { method: "OPTIONS", path: SPEC_PROTOCOL_PATH, errors: "json-rpc", steps: [origin], takes: (req) => req.headers.origin !== undefined },
-    { method: "GET", path: EVENT_STREAM_PATH, errors: "house", steps: [authenticate(deps.guardAt(EVENT_STREAM_PATH)), openSpecStream({ ...streamDeps, heartbeatMs: deps.heartbeatMs })] },
+    {
+      method: "GET",
+      path: EVENT_STREAM_PATH,
+      errors: "house",
+      steps: [authenticate(deps.guardAt(EVENT_STREAM_PATH)), openSpecStream({ ...streamDeps, heartbeatMs: deps.heartbeatMs })],
+    },
   ];
   if (deps.legacySse) {
     const guard = deps.guardAt(LEGACY_SSE_PATH);
     entries.push(
-      { method: "GET", path: LEGACY_SSE_PATH, errors: "json-rpc", steps: [authenticate(guard), openLegacySession({ ...streamDeps, factory: deps.factory, bus: deps.bus })] },
+      {
+        method: "GET",
+        path: LEGACY_SSE_PATH,
+        errors: "json-rpc",
+        steps: [authenticate(guard), openLegacySession({ ...streamDeps, factory: deps.factory, bus: deps.bus })],
+      },
       {
         method: "POST",
         path: LEGACY_MESSAGES_PATH,
         errors: "json-rpc",
-        steps: [authenticate(guard), limitRate(deps.rateLimit), readBody(deps.maxBodyBytes), limitBatch(deps.rateLimit), describe, checkToolScope(deps.resourceMetadataUrl(LEGACY_SSE_PATH)), deliverToLegacySession(deps.streams)],
+        steps: [
+          authenticate(guard),
+          limitRate(deps.rateLimit),
+          readBody(deps.maxBodyBytes),
+          limitBatch(deps.rateLimit),
+          describe,
+          checkToolScope(deps.resourceMetadataUrl(LEGACY_SSE_PATH)),
+          deliverToLegacySession(deps.streams),
+        ],
       },
     );
   }
@@ -133,9 +168,18 @@ export function createMcpPipeline(deps: McpPipelineDeps): (req: IncomingMessage,
     const path = pathOf(req.url ?? "/");
     const entry = byPath.get(routeKeyOf(path))?.find((e) => (e.method === "*" || e.method === req.method) && (e.takes?.(req) ?? true));
     if (!entry) return false;
-    const x: Exchange = { req, res, path: entry.path, requestId: trackRequest(deps.log, req, res, false, deps.metrics, entry.path), ip: clientAddress(req, deps.trustProxy), errors: entry.errors, note: {} };
+    const x: Exchange = {
+      req,
+      res,
+      path: entry.path,
+      requestId: trackRequest(deps.log, req, res, false, deps.metrics, entry.path),
+      ip: clientAddress(req, deps.trustProxy),
+      errors: entry.errors,
+      note: {},
+    };
     deps.headers.apply(res);
-    if (deps.requestLog) recordRequest(deps.requestLog, req, res, { path, ip: x.ip, auth: () => x.auth, requestId: x.requestId, mcp: x.note });
+    if (deps.requestLog)
+      recordRequest(deps.requestLog, req, res, { path, ip: x.ip, auth: () => x.auth, requestId: x.requestId, mcp: x.note });
     if (req.method === "POST") x.watch = watchAnswer(res, x.note);
     void run(entry, x);
     return true;

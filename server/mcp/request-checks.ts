@@ -44,7 +44,10 @@ export function checkOrigin(allowedOrigins: readonly string[]): Step {
     res.setHeader("Access-Control-Expose-Headers", "Mcp-Session-Id, WWW-Authenticate, Retry-After");
     if (req.method !== "OPTIONS") return true;
     res.setHeader("Access-Control-Allow-Methods", "GET, POST, DELETE, OPTIONS");
-    res.setHeader("Access-Control-Allow-Headers", "Authorization, Content-Type, Accept, Mcp-Protocol-Version, Mcp-Session-Id, Mcp-Method, Mcp-Name, Last-Event-ID, X-Connection-Id");
+    res.setHeader(
+      "Access-Control-Allow-Headers",
+      "Authorization, Content-Type, Accept, Mcp-Protocol-Version, Mcp-Session-Id, Mcp-Method, Mcp-Name, Last-Event-ID, X-Connection-Id",
+    );
     res.setHeader("Access-Control-Max-Age", "86400");
     res.writeHead(204).end();
     return false;
@@ -100,7 +103,12 @@ export const refuseLateBatches: Step = ({ req, res, body }) => {
   const header = req.headers["mcp-protocol-version"];
   const version = typeof header === "string" ? header : "2025-03-26";
   if (version <= "2025-03-26") return true;
-  sendRpcError(res, 400, RPC.invalidRequest, `JSON-RPC batches are not supported in protocol revision ${version.slice(0, 20)}; send one message per request`);
+  sendRpcError(
+    res,
+    400,
+    RPC.invalidRequest,
+    `JSON-RPC batches are not supported in protocol revision ${version.slice(0, 20)}; send one message per request`,
+  );
   return false;
 };
 
@@ -125,7 +133,17 @@ export function checkToolScope(resourceMetadataUrl: string): Step {
     const scopes = authOf(x).scopes;
     if (!tool || scopes.includes(tool.scope)) return true;
     const description = `The ${tool.name} tool needs the ${tool.scope} scope`;
-    sendOAuthError(x.res, 403, new InsufficientScopeError(description), bearerChallenge({ resourceMetadataUrl, scope: [...new Set([...scopes, tool.scope])].join(" "), error: "insufficient_scope", description }));
+    sendOAuthError(
+      x.res,
+      403,
+      new InsufficientScopeError(description),
+      bearerChallenge({
+        resourceMetadataUrl,
+        scope: [...new Set([...scopes, tool.scope])].join(" "),
+        error: "insufficient_scope",
+        description,
+      }),
+    );
     return false;
   };
 }

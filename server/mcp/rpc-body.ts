@@ -11,7 +11,8 @@ export function tooDeep(value: unknown, limit: number): boolean {
     const [v, depth] = stack.pop()!;
     if (v === null || typeof v !== "object") continue;
     if (depth >= limit) return true;
-    for (const child of Array.isArray(v) ? v : Object.values(v)) if (child !== null && typeof child === "object") stack.push([child, depth + 1]);
+    for (const child of Array.isArray(v) ? v : Object.values(v))
+      if (child !== null && typeof child === "object") stack.push([child, depth + 1]);
   }
   return false;
 }
@@ -28,7 +29,8 @@ export function parseRpcBody(bytes: Buffer): ParsedRpcBody {
     return { ok: false, code: RPC.parseError, message: "Parse error: the body is not valid JSON" };
   }
   // No MCP message nests deeply; a body that does would only exhaust the stack of whoever walks it.
-  if (tooDeep(body, MAX_DEPTH)) return { ok: false, code: RPC.invalidRequest, message: `Invalid Request: JSON nested more than ${MAX_DEPTH} levels deep` };
+  if (tooDeep(body, MAX_DEPTH))
+    return { ok: false, code: RPC.invalidRequest, message: `Invalid Request: JSON nested more than ${MAX_DEPTH} levels deep` };
   return { ok: true, body };
 }
 

@@ -1,6 +1,12 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage } from "node:http";
-import { createMcpHandler, type AuthInfo, type McpHttpHandler, type McpServerFactory, type ServerEventBus } from "@modelcontextprotocol/server";
+import {
+  createMcpHandler,
+  type AuthInfo,
+  type McpHttpHandler,
+  type McpServerFactory,
+  type ServerEventBus,
+} from "@modelcontextprotocol/server";
 import { toNodeHandler, toWebRequest } from "@modelcontextprotocol/node";
 import type { Logger } from "../lib/logger";
 import type { ConnectionsService } from "../modules/connections/connections.service";
@@ -33,7 +39,10 @@ export function createSdkAnswers(deps: SdkAnswersDeps) {
     // Rejections are the client's mistakes, answered in-band; they are not our errors.
     onerror: (err) => deps.log.debug({ err: { message: err.message } }, "MCP request rejected"),
   });
-  const serve = toNodeHandler(handler, { maxRequestBodySize: deps.maxBodyBytes, onerror: (err) => deps.log.error({ err }, "MCP handler failed") });
+  const serve = toNodeHandler(handler, {
+    maxRequestBodySize: deps.maxBodyBytes,
+    onerror: (err) => deps.log.error({ err }, "MCP handler failed"),
+  });
 
   /** The SDK answers (the body read, when there is one); the token reaches it as `req.auth`, the adapter's pass-through. */
   const answerWithSdk: Step = async (x) => {
@@ -49,7 +58,13 @@ export function createSdkAnswers(deps: SdkAnswersDeps) {
       if (connectionId === undefined) return true;
       const stream = streams.get(connectionId);
       if (!stream || stream.kind !== "sse-stream" || !sameOwner(stream.owner, ownerOf(authOf(x)))) {
-        sendRpcError(x.res, 404, RPC.invalidRequest, `No live event stream ${connectionId.slice(0, 64)} of yours on this server instance: open one with GET /api/sse/stream`, { id: rpcIdOf(x.body) });
+        sendRpcError(
+          x.res,
+          404,
+          RPC.invalidRequest,
+          `No live event stream ${connectionId.slice(0, 64)} of yours on this server instance: open one with GET /api/sse/stream`,
+          { id: rpcIdOf(x.body) },
+        );
         return false;
       }
       const messages = await exchange(handler, x.req, x.body, authOf(x));
@@ -98,7 +113,10 @@ export function openListenStream(deps: { streams: LiveStreams; connections: Conn
     const owner = ownerOf(authOf(x));
     const admission = await deps.streams.admit(owner.clientId);
     if (!admission.ok) {
-      sendRpcError(x.res, 429, RPC.serverError, admission.message, { id: rpcIdOf(body), headers: { "Retry-After": String(Math.max(1, Math.ceil(admission.retryAfterMs / 1000))) } });
+      sendRpcError(x.res, 429, RPC.serverError, admission.message, {
+        id: rpcIdOf(body),
+        headers: { "Retry-After": String(Math.max(1, Math.ceil(admission.retryAfterMs / 1000))) },
+      });
       return false;
     }
     // A stream that lives on is not read for its outcome.
@@ -115,10 +133,18 @@ export function openListenStream(deps: { streams: LiveStreams; connections: Conn
       end: () => res.destroy(),
     });
     res.once("close", () => {
-      if (deps.streams.remove(connectionId) && !deps.streams.stopping) deps.connections.closed(connectionId).catch((err) => deps.log.warn({ err }, "closing a registry row failed"));
+      if (deps.streams.remove(connectionId) && !deps.streams.stopping)
+        deps.connections.closed(connectionId).catch((err) => deps.log.warn({ err }, "closing a registry row failed"));
     });
     deps.connections
-      .opened({ connectionId, kind: "listen", clientId: owner.clientId, userId: owner.userId, ip: x.ip, userAgent: x.req.headers["user-agent"] ?? null })
+      .opened({
+        connectionId,
+        kind: "listen",
+        clientId: owner.clientId,
+        userId: owner.userId,
+        ip: x.ip,
+        userAgent: x.req.headers["user-agent"] ?? null,
+      })
       .catch((err) => deps.log.warn({ err }, "registering a stream failed"));
     return true;
   };

@@ -14,7 +14,6 @@ const sameSecret = (a: string, b: string): boolean => {
 /** RFC 6749 §2.3.1: the Basic credentials are form-encoded before base64. */
 const formDecode = (s: string): string => decodeURIComponent(s.replace(/\+/g, " "));
 
-
 /**
  * Client authentication for the token and revocation endpoints, before the SDK's handlers:
  * client_secret_basic (which the SDK does not read) becomes the form fields it does read, every
@@ -33,7 +32,8 @@ export function authenticateClient(clients: OAuthClientsService): RequestHandler
       const basic = typeof header === "string" && /^basic(?:\s|$)/i.test(header);
       const challenge = basic ? BASIC_CHALLENGE : undefined;
       if (basic) {
-        if (body.client_secret !== undefined) return sendOAuthError(res, 400, new InvalidRequestError("Use one client authentication method, not two"));
+        if (body.client_secret !== undefined)
+          return sendOAuthError(res, 400, new InvalidRequestError("Use one client authentication method, not two"));
         const decoded = Buffer.from(header.slice(5).trim(), "base64").toString("utf8");
         const colon = decoded.indexOf(":");
         if (colon < 1) return sendOAuthError(res, 401, new InvalidClientError("Malformed Basic credentials"), BASIC_CHALLENGE);
@@ -44,15 +44,20 @@ export function authenticateClient(clients: OAuthClientsService): RequestHandler
           return sendOAuthError(res, 401, new InvalidClientError("Malformed Basic credentials"), BASIC_CHALLENGE);
         }
         // The form's fields were checked for control characters; the header's are checked here.
-        if (hasControlCharacters(String(clientId)) || hasControlCharacters(String(secret))) return sendOAuthError(res, 401, new InvalidClientError("Malformed Basic credentials"), BASIC_CHALLENGE);
-        if (body.client_id !== undefined && body.client_id !== clientId) return sendOAuthError(res, 400, new InvalidRequestError("client_id does not match the credentials"));
+        if (hasControlCharacters(String(clientId)) || hasControlCharacters(String(secret)))
+          return sendOAuthError(res, 401, new InvalidClientError("Malformed Basic credentials"), BASIC_CHALLENGE);
+        if (body.client_id !== undefined && body.client_id !== clientId)
+          return sendOAuthError(res, 400, new InvalidRequestError("client_id does not match the credentials"));
       }
-      if (typeof clientId !== "string" || clientId === "") return sendOAuthError(res, 401, new InvalidClientError("Client authentication is required"), challenge);
-      if (secret !== undefined && typeof secret !== "string") return sendOAuthError(res, 400, new InvalidRequestError("client_secret must be a string"));
+      if (typeof clientId !== "string" || clientId === "")
+        return sendOAuthError(res, 401, new InvalidClientError("Client authentication is required"), challenge);
+      if (secret !== undefined && typeof secret !== "string")
+        return sendOAuthError(res, 400, new InvalidRequestError("client_secret must be a string"));
       const client = await clients.forOAuth(clientId);
       if (!client) return sendOAuthError(res, 401, new InvalidClientError("Unknown or inactive client"), challenge);
       if (client.client_secret) {
-        if (typeof secret !== "string" || !sameSecret(secret, client.client_secret)) return sendOAuthError(res, 401, new InvalidClientError("Invalid client credentials"), challenge);
+        if (typeof secret !== "string" || !sameSecret(secret, client.client_secret))
+          return sendOAuthError(res, 401, new InvalidClientError("Invalid client credentials"), challenge);
       } else if (secret !== undefined && secret !== "") {
         return sendOAuthError(res, 401, new InvalidClientError("This public client has no secret"), challenge);
       }

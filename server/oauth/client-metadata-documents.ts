@@ -48,7 +48,15 @@ const DocumentSchema = z.object({
 export function isMetadataDocumentUrl(clientId: string): boolean {
   if (!clientId.startsWith("https://") || clientId.length > 2048 || !URL.canParse(clientId)) return false;
   const url = new URL(clientId);
-  return url.pathname !== "/" && !url.hash && !clientId.includes("#") && !url.username && !url.password && !/\/\.\.?(\/|$)/.test(url.pathname) && url.href === clientId;
+  return (
+    url.pathname !== "/" &&
+    !url.hash &&
+    !clientId.includes("#") &&
+    !url.username &&
+    !url.password &&
+    !/\/\.\.?(\/|$)/.test(url.pathname) &&
+    url.href === clientId
+  );
 }
 
 /** max-age of Cache-Control, clamped; no-store or no-cache: not kept. */
@@ -61,7 +69,11 @@ function freshFor(cacheControl: string | undefined): number {
 }
 
 export function createClientMetadataDocuments(deps: { hostPolicy: HostPolicy; clock: Clock; tls?: { ca?: string } }) {
-  const agent = new Agent({ connections: 8, keepAliveTimeout: 10_000, connect: { timeout: TIMEOUT_MS, lookup: deps.hostPolicy.lookup, ...(deps.tls?.ca ? { ca: deps.tls.ca } : {}) } });
+  const agent = new Agent({
+    connections: 8,
+    keepAliveTimeout: 10_000,
+    connect: { timeout: TIMEOUT_MS, lookup: deps.hostPolicy.lookup, ...(deps.tls?.ca ? { ca: deps.tls.ca } : {}) },
+  });
   const cache = new Map<string, { metadata: ClientMetadata; until: number }>();
   const pending = new Map<string, Promise<ClientMetadata>>();
 
@@ -71,10 +83,19 @@ export function createClientMetadataDocuments(deps: { hostPolicy: HostPolicy; cl
     if (isIP(bare) && !deps.hostPolicy.permits(bare, bare)) throw new ClientMetadataError(hostRuleMessage(bare, bare));
     let res;
     try {
-      res = await agent.request({ origin: new URL(url).origin, path: new URL(url).pathname + new URL(url).search, method: "GET", headers: { accept: "application/json" }, headersTimeout: TIMEOUT_MS, bodyTimeout: TIMEOUT_MS });
+      res = await agent.request({
+        origin: new URL(url).origin,
+        path: new URL(url).pathname + new URL(url).search,
+        method: "GET",
+        headers: { accept: "application/json" },
+        headersTimeout: TIMEOUT_MS,
+        bodyTimeout: TIMEOUT_MS,
+      });
     } catch (err) {
       const cause = (err as { cause?: unknown }).cause;
-      throw new ClientMetadataError(`The client metadata document could not be fetched: ${cause instanceof Error ? cause.message : (err as Error).message}`);
+      throw new ClientMetadataError(
+        `The client metadata document could not be fetched: ${cause instanceof Error ? cause.message : (err as Error).message}`,
+      );
     }
     if (res.statusCode !== 200) {
       await res.body.dump().catch(() => undefined);
@@ -95,11 +116,17 @@ export function createClientMetadataDocuments(deps: { hostPolicy: HostPolicy; cl
       throw new ClientMetadataError("The client metadata document is not JSON");
     }
     const parsed = DocumentSchema.safeParse(json);
-    if (!parsed.success) throw new ClientMetadataError(`The client metadata document is invalid: ${parsed.error.issues[0]!.path.join(".")} ${parsed.error.issues[0]!.message}`);
+    if (!parsed.success)
+      throw new ClientMetadataError(
+        `The client metadata document is invalid: ${parsed.error.issues[0]!.path.join(".")} ${parsed.error.issues[0]!.message}`,
+      );
     const doc = parsed.data;
     // Draft §4.1: the document must name itself, exactly.
     if (doc.client_id !== url) throw new ClientMetadataError("The client metadata document's client_id is not its own URL");
-    if (doc.token_endpoint_auth_method && doc.token_endpoint_auth_method !== "none") throw new ClientMetadataError(`token_endpoint_auth_method ${doc.token_endpoint_auth_method} is not supported for metadata document clients; use none (PKCE)`);
+    if (doc.token_endpoint_auth_method && doc.token_endpoint_auth_method !== "none")
+      throw new ClientMetadataError(
+        `token_endpoint_auth_method ${doc.token_endpoint_auth_method} is not supported for metadata document clients; use none (PKCE)`,
+      );
     const problem = doc.redirect_uris.map((u) => redirectUriProblem(u)).find(Boolean);
     if (problem) throw new ClientMetadataError(problem);
     const metadata: ClientMetadata = {

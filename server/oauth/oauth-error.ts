@@ -9,7 +9,10 @@ import { writeJson } from "../http/write-json";
  * (The MCP SDK's own handlers write the same shape for what they refuse themselves.)
  */
 export function sendOAuthError(res: ServerResponse, status: number, error: OAuthError, challenge?: string): void {
-  writeJson(res, status, error.toResponseObject(), { "Cache-Control": "no-store", ...(challenge ? { "WWW-Authenticate": challenge } : {}) });
+  writeJson(res, status, error.toResponseObject(), {
+    "Cache-Control": "no-store",
+    ...(challenge ? { "WWW-Authenticate": challenge } : {}),
+  });
 }
 
 export const BASIC_CHALLENGE = 'Basic realm="bridgekeeper"';

@@ -52,18 +52,27 @@ describe("bad input at /oauth/token: RFC 6749 §5.2 errors, never a 500, HTML or
   });
 
   it("a JSON body (credentials inside it) is not read: 401 invalid_client", async () => {
-    const res = await rawPost("/oauth/token", JSON.stringify({ grant_type: "client_credentials", ...credentialsOf(confidential) }), { "content-type": "application/json" });
+    const res = await rawPost("/oauth/token", JSON.stringify({ grant_type: "client_credentials", ...credentialsOf(confidential) }), {
+      "content-type": "application/json",
+    });
     expectOAuthError(res, 401, "invalid_client");
   });
 
   it("a JSON body with Basic credentials: 400 invalid_request (no grant_type can be read)", async () => {
-    const res = await rawPost("/oauth/token", JSON.stringify({ grant_type: "client_credentials" }), { "content-type": "application/json", ...basicOf(confidential) });
+    const res = await rawPost("/oauth/token", JSON.stringify({ grant_type: "client_credentials" }), {
+      "content-type": "application/json",
+      ...basicOf(confidential),
+    });
     expectOAuthError(res, 400, "invalid_request");
   });
 
   it("an empty body: 401 invalid_client without credentials, 400 invalid_request with Basic", async () => {
     expectOAuthError(await rawPost("/oauth/token", "", { "content-type": "application/x-www-form-urlencoded" }), 401, "invalid_client");
-    expectOAuthError(await rawPost("/oauth/token", "", { "content-type": "application/x-www-form-urlencoded", ...basicOf(confidential) }), 400, "invalid_request");
+    expectOAuthError(
+      await rawPost("/oauth/token", "", { "content-type": "application/x-www-form-urlencoded", ...basicOf(confidential) }),
+      400,
+      "invalid_request",
+    );
   });
 
   it("a form body sent as text/plain is not read: 401 invalid_client", async () => {
@@ -72,8 +81,16 @@ describe("bad input at /oauth/token: RFC 6749 §5.2 errors, never a 500, HTML or
   });
 
   it("an unknown grant_type is unsupported_grant_type", async () => {
-    expectOAuthError(await tokenRequest(rig, { grant_type: "password", username: "a", password: "b", ...credentialsOf(confidential) }), 400, "unsupported_grant_type");
-    expectOAuthError(await tokenRequest(rig, { grant_type: "urn:ietf:params:oauth:grant-type:device_code", ...credentialsOf(confidential) }), 400, "unsupported_grant_type");
+    expectOAuthError(
+      await tokenRequest(rig, { grant_type: "password", username: "a", password: "b", ...credentialsOf(confidential) }),
+      400,
+      "unsupported_grant_type",
+    );
+    expectOAuthError(
+      await tokenRequest(rig, { grant_type: "urn:ietf:params:oauth:grant-type:device_code", ...credentialsOf(confidential) }),
+      400,
+      "unsupported_grant_type",
+    );
   });
 
   it("a missing grant_type is invalid_request", async () => {
@@ -86,23 +103,41 @@ describe("bad input at /oauth/token: RFC 6749 §5.2 errors, never a 500, HTML or
   });
 
   it("authorization_code without code, refresh_token without refresh_token: invalid_request", async () => {
-    expectOAuthError(await tokenRequest(rig, { grant_type: "authorization_code", code_verifier: pkce().verifier, ...credentialsOf(confidential) }), 400, "invalid_request");
+    expectOAuthError(
+      await tokenRequest(rig, { grant_type: "authorization_code", code_verifier: pkce().verifier, ...credentialsOf(confidential) }),
+      400,
+      "invalid_request",
+    );
     expectOAuthError(await tokenRequest(rig, { grant_type: "refresh_token", ...credentialsOf(confidential) }), 400, "invalid_request");
   });
 
   it("an unknown client is 401 invalid_client", async () => {
-    expectOAuthError(await tokenRequest(rig, { grant_type: "client_credentials", client_id: "bk_nobody", client_secret: "bks_nothing" }), 401, "invalid_client");
+    expectOAuthError(
+      await tokenRequest(rig, { grant_type: "client_credentials", client_id: "bk_nobody", client_secret: "bks_nothing" }),
+      401,
+      "invalid_client",
+    );
     expectOAuthError(await tokenRequest(rig, { grant_type: "client_credentials", client_id: "x".repeat(5_000) }), 401, "invalid_client");
   });
 
   it("a wrong secret via Basic is 401 invalid_client with WWW-Authenticate: Basic", async () => {
-    const res = await tokenRequest(rig, { grant_type: "client_credentials" }, { authorization: basicAuth(confidential.clientId, `${confidential.clientSecret!}x`) });
+    const res = await tokenRequest(
+      rig,
+      { grant_type: "client_credentials" },
+      { authorization: basicAuth(confidential.clientId, `${confidential.clientSecret!}x`) },
+    );
     expectOAuthError(res, 401, "invalid_client");
     expect(res.headers.get("www-authenticate")).toMatch(/^Basic /);
   });
 
   it("malformed Basic credentials are 401 invalid_client with WWW-Authenticate: Basic", async () => {
-    for (const authorization of ["Basic", "Basic !!!", `Basic ${Buffer.from("no-colon").toString("base64")}`, `Basic ${Buffer.from(":secret").toString("base64")}`, `Basic ${Buffer.from("%E0%A4%A:x").toString("base64")}`]) {
+    for (const authorization of [
+      "Basic",
+      "Basic !!!",
+      `Basic ${Buffer.from("no-colon").toString("base64")}`,
+      `Basic ${Buffer.from(":secret").toString("base64")}`,
+      `Basic ${Buffer.from("%E0%A4%A:x").toString("base64")}`,
+    ]) {
       const res = await tokenRequest(rig, { grant_type: "client_credentials" }, { authorization });
       expectOAuthError(res, 401, "invalid_client");
       expect(res.headers.get("www-authenticate") ?? "", authorization).toMatch(/^Basic /);
@@ -110,32 +145,58 @@ describe("bad input at /oauth/token: RFC 6749 §5.2 errors, never a 500, HTML or
   });
 
   it("a wrong secret via client_secret_post is 401 invalid_client", async () => {
-    expectOAuthError(await tokenRequest(rig, { grant_type: "client_credentials", client_id: confidential.clientId, client_secret: "bks_wrong" }), 401, "invalid_client");
+    expectOAuthError(
+      await tokenRequest(rig, { grant_type: "client_credentials", client_id: confidential.clientId, client_secret: "bks_wrong" }),
+      401,
+      "invalid_client",
+    );
   });
 
   it("a confidential client without its secret is 401 invalid_client", async () => {
-    expectOAuthError(await tokenRequest(rig, { grant_type: "client_credentials", client_id: confidential.clientId }), 401, "invalid_client");
+    expectOAuthError(
+      await tokenRequest(rig, { grant_type: "client_credentials", client_id: confidential.clientId }),
+      401,
+      "invalid_client",
+    );
   });
 
   it("a public client presenting a secret is 401 invalid_client", async () => {
-    expectOAuthError(await tokenRequest(rig, { grant_type: "client_credentials", client_id: publicClient.clientId, client_secret: "made-up" }), 401, "invalid_client");
+    expectOAuthError(
+      await tokenRequest(rig, { grant_type: "client_credentials", client_id: publicClient.clientId, client_secret: "made-up" }),
+      401,
+      "invalid_client",
+    );
   });
 
   it("both Basic and client_secret in the body is 400 invalid_request", async () => {
-    expectOAuthError(await tokenRequest(rig, { grant_type: "client_credentials", client_secret: confidential.clientSecret! }, basicOf(confidential)), 400, "invalid_request");
+    expectOAuthError(
+      await tokenRequest(rig, { grant_type: "client_credentials", client_secret: confidential.clientSecret! }, basicOf(confidential)),
+      400,
+      "invalid_request",
+    );
   });
 
   it("Basic for one client and client_id of another in the body is 400 invalid_request", async () => {
-    expectOAuthError(await tokenRequest(rig, { grant_type: "client_credentials", client_id: readOnly.clientId }, basicOf(confidential)), 400, "invalid_request");
+    expectOAuthError(
+      await tokenRequest(rig, { grant_type: "client_credentials", client_id: readOnly.clientId }, basicOf(confidential)),
+      400,
+      "invalid_request",
+    );
   });
 
   it("a 100 KB body is refused with an OAuth error (413), not a 500", async () => {
-    const res = await tokenRequest(rig, { grant_type: "client_credentials", ...credentialsOf(confidential), padding: "a".repeat(100 * 1024) });
+    const res = await tokenRequest(rig, {
+      grant_type: "client_credentials",
+      ...credentialsOf(confidential),
+      padding: "a".repeat(100 * 1024),
+    });
     expectOAuthError(res, 413, "invalid_request");
   });
 
   it("an unsupported charset is refused with an OAuth error, not a 500", async () => {
-    const res = await rawPost("/oauth/token", "grant_type=client_credentials", { "content-type": "application/x-www-form-urlencoded; charset=utf-16" });
+    const res = await rawPost("/oauth/token", "grant_type=client_credentials", {
+      "content-type": "application/x-www-form-urlencoded; charset=utf-16",
+    });
     expectOAuthError(res, 415, "invalid_request");
   });
 
@@ -147,7 +208,11 @@ describe("bad input at /oauth/token: RFC 6749 §5.2 errors, never a 500, HTML or
   });
 
   it("client_credentials for a public client is unauthorized_client", async () => {
-    expectOAuthError(await tokenRequest(rig, { grant_type: "client_credentials", client_id: publicClient.clientId }), 400, "unauthorized_client");
+    expectOAuthError(
+      await tokenRequest(rig, { grant_type: "client_credentials", client_id: publicClient.clientId }),
+      400,
+      "unauthorized_client",
+    );
   });
 
   it("client_credentials for a confidential client: 200 via Basic and via post, no refresh_token, the token works", async () => {
@@ -165,13 +230,29 @@ describe("bad input at /oauth/token: RFC 6749 §5.2 errors, never a 500, HTML or
   });
 
   it("a scope beyond the client's is invalid_scope", async () => {
-    expectOAuthError(await tokenRequest(rig, { grant_type: "client_credentials", scope: "read write", ...credentialsOf(readOnly) }), 400, "invalid_scope");
-    expectOAuthError(await tokenRequest(rig, { grant_type: "client_credentials", scope: "admin", ...credentialsOf(confidential) }), 400, "invalid_scope");
+    expectOAuthError(
+      await tokenRequest(rig, { grant_type: "client_credentials", scope: "read write", ...credentialsOf(readOnly) }),
+      400,
+      "invalid_scope",
+    );
+    expectOAuthError(
+      await tokenRequest(rig, { grant_type: "client_credentials", scope: "admin", ...credentialsOf(confidential) }),
+      400,
+      "invalid_scope",
+    );
   });
 
   it("client_credentials with a resource on another origin, or a malformed one, is invalid_target", async () => {
-    expectOAuthError(await tokenRequest(rig, { grant_type: "client_credentials", resource: "https://evil.example/", ...credentialsOf(confidential) }), 400, "invalid_target");
-    expectOAuthError(await tokenRequest(rig, { grant_type: "client_credentials", resource: "not a url", ...credentialsOf(confidential) }), 400, "invalid_target");
+    expectOAuthError(
+      await tokenRequest(rig, { grant_type: "client_credentials", resource: "https://evil.example/", ...credentialsOf(confidential) }),
+      400,
+      "invalid_target",
+    );
+    expectOAuthError(
+      await tokenRequest(rig, { grant_type: "client_credentials", resource: "not a url", ...credentialsOf(confidential) }),
+      400,
+      "invalid_target",
+    );
   });
 });
 
@@ -182,7 +263,8 @@ describe("/oauth/revoke", () => {
     client = await createClient(rig);
     other = await createClient(rig, { name: "Other" });
   });
-  const revoke = (fields: Record<string, string>, headers: Record<string, string> = {}) => formPost(`${rig.baseUrl}/oauth/revoke`, fields, headers);
+  const revoke = (fields: Record<string, string>, headers: Record<string, string> = {}) =>
+    formPost(`${rig.baseUrl}/oauth/revoke`, fields, headers);
 
   it("an unknown token is 200 (RFC 7009 §2.2)", async () => {
     const res = await revoke({ token: "bk_at_not-a-token", ...credentialsOf(client) });
@@ -194,7 +276,9 @@ describe("/oauth/revoke", () => {
     expect((await revoke({ token: tokens.access_token, ...credentialsOf(other) })).status).toBe(200);
     expect((await revoke({ token: tokens.refresh_token!, token_type_hint: "refresh_token" }, basicOf(other))).status).toBe(200);
     expect((await callProtected(rig, tokens.access_token)).status).toBe(200);
-    expect((await tokenRequest(rig, { grant_type: "refresh_token", refresh_token: tokens.refresh_token!, ...credentialsOf(client) })).status).toBe(200);
+    expect(
+      (await tokenRequest(rig, { grant_type: "refresh_token", refresh_token: tokens.refresh_token!, ...credentialsOf(client) })).status,
+    ).toBe(200);
   });
 
   it("without client authentication: 401 invalid_client; without a token: 400 invalid_request", async () => {
@@ -217,14 +301,22 @@ describe("consent: CSRF-protected, not frameable", () => {
     expect(evil.body.error.code).toBe("csrf_rejected");
     const crossSite = await rig.user.post(`/api/oauth/requests/${id}/decision`, { approve: true }, { "sec-fetch-site": "cross-site" });
     expect(crossSite.status).toBe(403);
-    const sameSite = await rig.user.post(`/api/oauth/requests/${id}/decision`, { approve: true }, { "sec-fetch-site": "same-site", origin: rig.baseUrl });
+    const sameSite = await rig.user.post(
+      `/api/oauth/requests/${id}/decision`,
+      { approve: true },
+      { "sec-fetch-site": "same-site", origin: rig.baseUrl },
+    );
     expect(sameSite.status).toBe(403);
 
     const shown = await rig.user.get(`/api/oauth/requests/${id}`);
     expect(shown.status).toBe(200);
     expect(shown.body).toMatchObject({ id, clientId: client.clientId, redirectUri: APP_REDIRECT });
 
-    const decided = await rig.user.post(`/api/oauth/requests/${id}/decision`, { approve: true }, { origin: rig.baseUrl, "sec-fetch-site": "same-origin" });
+    const decided = await rig.user.post(
+      `/api/oauth/requests/${id}/decision`,
+      { approve: true },
+      { origin: rig.baseUrl, "sec-fetch-site": "same-origin" },
+    );
     expect(decided.status).toBe(200);
     expect(new URL(decided.body.redirectTo).searchParams.get("code")).toMatch(/^bk_ac_/);
   });
@@ -248,7 +340,13 @@ describe("consent: CSRF-protected, not frameable", () => {
   });
 
   it("frame-ancestors 'none' and X-Frame-Options: DENY on the consent page and every other response", async () => {
-    for (const path of ["/oauth-consent/x", "/api/mcp/health", "/oauth/authorize", "/.well-known/oauth-authorization-server", "/api/bitbucket/user"]) {
+    for (const path of [
+      "/oauth-consent/x",
+      "/api/mcp/health",
+      "/oauth/authorize",
+      "/.well-known/oauth-authorization-server",
+      "/api/bitbucket/user",
+    ]) {
       const res = await fetch(`${rig.baseUrl}${path}`, { redirect: "manual" });
       expect(res.headers.get("content-security-policy") ?? "", path).toContain("frame-ancestors 'none'");
       expect(res.headers.get("x-frame-options"), path).toBe("DENY");
@@ -259,7 +357,12 @@ describe("consent: CSRF-protected, not frameable", () => {
 });
 
 describe("dynamic client registration (RFC 7591)", () => {
-  const metadata = { client_name: "Dynamic", redirect_uris: ["http://127.0.0.1:9000/cb"], token_endpoint_auth_method: "none", grant_types: ["authorization_code", "refresh_token"] };
+  const metadata = {
+    client_name: "Dynamic",
+    redirect_uris: ["http://127.0.0.1:9000/cb"],
+    token_endpoint_auth_method: "none",
+    grant_types: ["authorization_code", "refresh_token"],
+  };
   const register = (base: string, body: unknown) => rawPostTo(`${base}/oauth/register`, JSON.stringify(body));
   async function rawPostTo(url: string, body: string) {
     const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body });
@@ -292,7 +395,11 @@ describe("dynamic client registration (RFC 7591)", () => {
     it("a dynamically registered public client cannot get client_credentials even if it asked for them", async () => {
       const res = await register(dyn.baseUrl, { ...metadata, grant_types: ["client_credentials"] });
       expect(res.status).toBe(201);
-      expectOAuthError(await tokenRequest(dyn, { grant_type: "client_credentials", client_id: String(res.body.client_id) }), 400, "unauthorized_client");
+      expectOAuthError(
+        await tokenRequest(dyn, { grant_type: "client_credentials", client_id: String(res.body.client_id) }),
+        400,
+        "unauthorized_client",
+      );
     });
 
     it("a dynamically registered confidential client cannot get client_credentials either: no token without a user's consent", async () => {
@@ -301,7 +408,11 @@ describe("dynamic client registration (RFC 7591)", () => {
       expect(res.status).toBe(201);
       expect(res.body.client_secret).toEqual(expect.any(String));
       expect(res.body.grant_types).not.toContain("client_credentials");
-      const token = await tokenRequest(dyn, { grant_type: "client_credentials", client_id: String(res.body.client_id), client_secret: String(res.body.client_secret) });
+      const token = await tokenRequest(dyn, {
+        grant_type: "client_credentials",
+        client_id: String(res.body.client_id),
+        client_secret: String(res.body.client_secret),
+      });
       expectOAuthError(token, 400, "unauthorized_client");
     });
 
@@ -324,7 +435,11 @@ describe("dynamic client registration (RFC 7591)", () => {
     });
 
     it("malformed JSON is a 400, not a 500", async () => {
-      const res = await fetch(`${dyn.baseUrl}/oauth/register`, { method: "POST", headers: { "content-type": "application/json" }, body: "{not json" });
+      const res = await fetch(`${dyn.baseUrl}/oauth/register`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: "{not json",
+      });
       expect(res.status).toBe(400);
       expect(res.headers.get("content-type")).toMatch(/application\/json/);
     });

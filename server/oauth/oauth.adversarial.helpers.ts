@@ -25,10 +25,22 @@ export interface Rig {
 }
 
 /** The app (OAuth rate limit out of the way unless overridden), Bitbucket configured, an admin and a user signed in. */
-export async function startRig(sandboxUrl: string, options: { config?: Partial<AppConfig>; clock?: Clock; secretBox?: SecretBox } = {}): Promise<Rig> {
-  const t = await startTestApp({ config: { RATE_LIMIT_OAUTH_REQUESTS: 1000, BITBUCKET_API_URL: `${sandboxUrl}/2.0`, ...options.config }, ...(options.clock ? { clock: options.clock } : {}), ...(options.secretBox ? { secretBox: options.secretBox } : {}) });
+export async function startRig(
+  sandboxUrl: string,
+  options: { config?: Partial<AppConfig>; clock?: Clock; secretBox?: SecretBox } = {},
+): Promise<Rig> {
+  const t = await startTestApp({
+    config: { RATE_LIMIT_OAUTH_REQUESTS: 1000, BITBUCKET_API_URL: `${sandboxUrl}/2.0`, ...options.config },
+    ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.secretBox ? { secretBox: options.secretBox } : {}),
+  });
   const admin = (await signedInAs(t, ["admin"])).client;
-  const saved = await admin.post("/api/admin/bitbucket-config", { workspace: "bridgekeeper", username: "demo", appPassword: "sandbox-app-password", isActive: true });
+  const saved = await admin.post("/api/admin/bitbucket-config", {
+    workspace: "bridgekeeper",
+    username: "demo",
+    appPassword: "sandbox-app-password",
+    isActive: true,
+  });
   if (saved.status >= 300) throw new Error(`bitbucket config: ${saved.status} ${saved.text}`);
   // An operator: holds mcp.write, so a consent can hand on the write scope.
   const user = (await signedInAs(t, ["operator"])).client;
@@ -91,17 +103,28 @@ export function authorizeUrl(baseUrl: string, clientId: string, params: Authoriz
 }
 
 /** authorize → consent (approved by `rig.user`) → the code on the redirect back. */
-export async function obtainCode(rig: Rig, client: OAuthClientDto, params: AuthorizeParams = {}): Promise<{ code: string; verifier: string; redirectUri: string }> {
+export async function obtainCode(
+  rig: Rig,
+  client: OAuthClientDto,
+  params: AuthorizeParams = {},
+): Promise<{ code: string; verifier: string; redirectUri: string }> {
   const { verifier, challenge } = pkce();
   const redirectUri = params.redirectUri ?? APP_REDIRECT;
-  const back = await answerConsent(rig.baseUrl, authorizeUrl(rig.baseUrl, client.clientId, { challenge, ...params, redirectUri }), rig.user);
+  const back = await answerConsent(
+    rig.baseUrl,
+    authorizeUrl(rig.baseUrl, client.clientId, { challenge, ...params, redirectUri }),
+    rig.user,
+  );
   const code = back.searchParams.get("code");
   if (!code) throw new Error(`no code: ${back.toString()}`);
   return { code, verifier, redirectUri };
 }
 
 /** The client's own credentials as form fields (client_secret_post), or just its id when public. */
-export const credentialsOf = (client: OAuthClientDto): Record<string, string> => ({ client_id: client.clientId, ...(client.clientSecret ? { client_secret: client.clientSecret } : {}) });
+export const credentialsOf = (client: OAuthClientDto): Record<string, string> => ({
+  client_id: client.clientId,
+  ...(client.clientSecret ? { client_secret: client.clientSecret } : {}),
+});
 
 export const basicOf = (client: OAuthClientDto) => ({ authorization: basicAuth(client.clientId, client.clientSecret!) });
 
@@ -110,7 +133,14 @@ export function tokenRequest(rig: Rig, fields: Record<string, string>, headers: 
 }
 
 export async function redeem(rig: Rig, client: OAuthClientDto, code: string, verifier: string, extra: Record<string, string> = {}) {
-  return tokenRequest(rig, { grant_type: "authorization_code", code, code_verifier: verifier, redirect_uri: APP_REDIRECT, ...credentialsOf(client), ...extra });
+  return tokenRequest(rig, {
+    grant_type: "authorization_code",
+    code,
+    code_verifier: verifier,
+    redirect_uri: APP_REDIRECT,
+    ...credentialsOf(client),
+    ...extra,
+  });
 }
 
 export interface Tokens {
@@ -121,7 +151,12 @@ export interface Tokens {
 }
 
 /** A full authorization: code and tokens. */
-export async function obtainTokens(rig: Rig, client: OAuthClientDto, params: AuthorizeParams = {}, extra: Record<string, string> = {}): Promise<Tokens> {
+export async function obtainTokens(
+  rig: Rig,
+  client: OAuthClientDto,
+  params: AuthorizeParams = {},
+  extra: Record<string, string> = {},
+): Promise<Tokens> {
   const { code, verifier, redirectUri } = await obtainCode(rig, client, params);
   const res = await redeem(rig, client, code, verifier, { redirect_uri: redirectUri, ...extra });
   if (res.status !== 200) throw new Error(`token: ${res.status} ${JSON.stringify(res.body)}`);
@@ -129,7 +164,11 @@ export async function obtainTokens(rig: Rig, client: OAuthClientDto, params: Aut
 }
 
 /** GET a protected proxy path with a bearer token. */
-export async function callProtected(rig: Rig, token: string, path = "/api/bitbucket/user"): Promise<{ status: number; challenge: string; body: unknown }> {
+export async function callProtected(
+  rig: Rig,
+  token: string,
+  path = "/api/bitbucket/user",
+): Promise<{ status: number; challenge: string; body: unknown }> {
   const res = await fetch(`${rig.baseUrl}${path}`, { headers: { authorization: `Bearer ${token}` } });
   const text = await res.text();
   let body: unknown = text;

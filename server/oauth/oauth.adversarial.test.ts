@@ -79,7 +79,9 @@ describe("redirect URIs at /oauth/authorize (exact match; loopback may differ in
   });
 
   it("accepts the registered URI exactly", async () => {
-    const res = await authorizeDirect(authorizeUrl(rig.baseUrl, client.clientId, { redirectUri: APP_REDIRECT, challenge: pkce().challenge }));
+    const res = await authorizeDirect(
+      authorizeUrl(rig.baseUrl, client.clientId, { redirectUri: APP_REDIRECT, challenge: pkce().challenge }),
+    );
     expect(res.status).toBe(302);
     expect(res.location).toMatch(/^\/oauth-consent\/[\w-]+$/);
   });
@@ -88,18 +90,26 @@ describe("redirect URIs at /oauth/authorize (exact match; loopback may differ in
     const redirectUri = "http://127.0.0.1:9999/cb";
     const { code } = await obtainCode(rig, client, { redirectUri });
     expect(code).toMatch(/^bk_ac_/);
-    const res = await authorizeDirect(authorizeUrl(rig.baseUrl, client.clientId, { redirectUri: LOOPBACK_REDIRECT.replace("8765", "1"), challenge: pkce().challenge }));
+    const res = await authorizeDirect(
+      authorizeUrl(rig.baseUrl, client.clientId, { redirectUri: LOOPBACK_REDIRECT.replace("8765", "1"), challenge: pkce().challenge }),
+    );
     expect(res.status).toBe(302);
   });
 
   it("a desktop AI client's own scheme (cursor://, vscode://, RFC 8252 §7.1): registered, the code comes back to it, and it is redeemed", async () => {
     const cursor = "cursor://anysphere.cursor-retrieval/oauth/callback";
-    const desktop = await createClient(rig, { name: "Cursor", clientType: "public", redirectUris: [cursor, "vscode://vscode.github-authentication/did-authenticate"] });
+    const desktop = await createClient(rig, {
+      name: "Cursor",
+      clientType: "public",
+      redirectUris: [cursor, "vscode://vscode.github-authentication/did-authenticate"],
+    });
     const { code, verifier } = await obtainCode(rig, desktop, { redirectUri: cursor });
     const res = await redeem(rig, desktop, code, verifier, { redirect_uri: cursor });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     // Another app's scheme is not this one's.
-    const other = await authorizeDirect(authorizeUrl(rig.baseUrl, desktop.clientId, { redirectUri: "cursor://evil.example/oauth/callback", challenge: pkce().challenge }));
+    const other = await authorizeDirect(
+      authorizeUrl(rig.baseUrl, desktop.clientId, { redirectUri: "cursor://evil.example/oauth/callback", challenge: pkce().challenge }),
+    );
     expect(other.location).toBeNull();
     expectOAuthError(other, 400, "invalid_request");
   });
@@ -114,7 +124,12 @@ describe("redirect URIs at /oauth/authorize (exact match; loopback may differ in
 
   it("refuses POST /oauth/authorize with a bad redirect URI too", async () => {
     const url = authorizeUrl(rig.baseUrl, client.clientId, { redirectUri: "https://app.example.com/cb#x", challenge: pkce().challenge });
-    const res = await fetch(`${rig.baseUrl}/oauth/authorize`, { method: "POST", redirect: "manual", headers: { "content-type": "application/x-www-form-urlencoded" }, body: url.searchParams });
+    const res = await fetch(`${rig.baseUrl}/oauth/authorize`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: url.searchParams,
+    });
     expect(res.headers.get("location")).toBeNull();
     expectOAuthError({ status: res.status, headers: res.headers, body: await res.json() }, 400, "invalid_request");
   });
@@ -150,7 +165,9 @@ describe("PKCE (S256 required)", () => {
   });
 
   it("refuses a request without code_challenge_method (which would mean plain)", async () => {
-    const params = await redirectedError(authorizeUrl(rig.baseUrl, client.clientId, { challenge: pkce().challenge, omit: ["code_challenge_method"] }));
+    const params = await redirectedError(
+      authorizeUrl(rig.baseUrl, client.clientId, { challenge: pkce().challenge, omit: ["code_challenge_method"] }),
+    );
     expect(params.get("error")).toBe("invalid_request");
   });
 
@@ -167,7 +184,9 @@ describe("PKCE (S256 required)", () => {
 
   it("a scope beyond the client's at /oauth/authorize is invalid_scope, redirected with state and iss", async () => {
     const readOnly = await createClient(rig, { scopes: ["read"] });
-    const params = await redirectedError(authorizeUrl(rig.baseUrl, readOnly.clientId, { challenge: pkce().challenge, scope: "read write" }));
+    const params = await redirectedError(
+      authorizeUrl(rig.baseUrl, readOnly.clientId, { challenge: pkce().challenge, scope: "read write" }),
+    );
     expect(params.get("error")).toBe("invalid_scope");
     expect(params.get("state")).toBe("st-123");
   });
@@ -209,7 +228,11 @@ describe("authorization codes", () => {
     const after = await callProtected(rig, access_token);
     expect(after.status).toBe(401);
     expect(after.challenge).toContain('error="invalid_token"');
-    expectOAuthError(await tokenRequest(rig, { grant_type: "refresh_token", refresh_token, ...credentialsOf(client) }), 400, "invalid_grant");
+    expectOAuthError(
+      await tokenRequest(rig, { grant_type: "refresh_token", refresh_token, ...credentialsOf(client) }),
+      400,
+      "invalid_grant",
+    );
   });
 
   it("a code redeemed twice in parallel: at most one succeeds, and what it issued stops working", async () => {
@@ -223,7 +246,17 @@ describe("authorization codes", () => {
 
   it("a confidential client's code redeemed without its secret is 401 invalid_client", async () => {
     const { code, verifier } = await obtainCode(rig, client);
-    expectOAuthError(await tokenRequest(rig, { grant_type: "authorization_code", code, code_verifier: verifier, redirect_uri: APP_REDIRECT, client_id: client.clientId }), 401, "invalid_client");
+    expectOAuthError(
+      await tokenRequest(rig, {
+        grant_type: "authorization_code",
+        code,
+        code_verifier: verifier,
+        redirect_uri: APP_REDIRECT,
+        client_id: client.clientId,
+      }),
+      401,
+      "invalid_client",
+    );
     expect((await redeem(rig, client, code, verifier)).status).toBe(200);
   });
 
@@ -242,15 +275,28 @@ describe("authorization codes", () => {
 
   it("OAuth 2.1 §4.1.3: when the authorization request named redirect_uri, the token request must repeat it", async () => {
     const { code, verifier } = await obtainCode(rig, client);
-    expectOAuthError(await tokenRequest(rig, { grant_type: "authorization_code", code, code_verifier: verifier, ...credentialsOf(client) }), 400, "invalid_grant");
+    expectOAuthError(
+      await tokenRequest(rig, { grant_type: "authorization_code", code, code_verifier: verifier, ...credentialsOf(client) }),
+      400,
+      "invalid_grant",
+    );
   });
 
   it("a client with one registered redirect URI may leave it out at both steps", async () => {
     const single = await createClient(rig, { name: "Single URI", redirectUris: [APP_REDIRECT] });
     const { verifier, challenge } = pkce();
-    const back = await answerConsent(rig.baseUrl, authorizeUrl(rig.baseUrl, single.clientId, { challenge, omit: ["redirect_uri"] }), rig.user);
+    const back = await answerConsent(
+      rig.baseUrl,
+      authorizeUrl(rig.baseUrl, single.clientId, { challenge, omit: ["redirect_uri"] }),
+      rig.user,
+    );
     expect(`${back.origin}${back.pathname}`).toBe(APP_REDIRECT);
-    const res = await tokenRequest(rig, { grant_type: "authorization_code", code: back.searchParams.get("code")!, code_verifier: verifier, ...credentialsOf(single) });
+    const res = await tokenRequest(rig, {
+      grant_type: "authorization_code",
+      code: back.searchParams.get("code")!,
+      code_verifier: verifier,
+      ...credentialsOf(single),
+    });
     expect(res.status).toBe(200);
   });
 
@@ -276,7 +322,8 @@ describe("refresh token rotation and reuse detection", () => {
     client = await createClient(strict);
   });
   afterAll(() => strict?.t.close());
-  const refresh = (token: string, extra: Record<string, string> = {}, as = client) => tokenRequest(strict, { grant_type: "refresh_token", refresh_token: token, ...credentialsOf(as), ...extra });
+  const refresh = (token: string, extra: Record<string, string> = {}, as = client) =>
+    tokenRequest(strict, { grant_type: "refresh_token", refresh_token: token, ...credentialsOf(as), ...extra });
 
   it("two parallel refreshes with one refresh token: at most one succeeds; replaying it then revokes the whole family", async () => {
     const tokens = await obtainTokens(strict, client);
@@ -349,7 +396,9 @@ describe("audience (RFC 8707 resource)", () => {
   });
 
   it("a resource on another origin is invalid_target at /oauth/authorize (redirected back to the client)", async () => {
-    const res = await authorizeDirect(authorizeUrl(rig.baseUrl, client.clientId, { challenge: pkce().challenge, resource: "https://evil.example/api" }));
+    const res = await authorizeDirect(
+      authorizeUrl(rig.baseUrl, client.clientId, { challenge: pkce().challenge, resource: "https://evil.example/api" }),
+    );
     expect(res.status).toBe(302);
     const location = new URL(res.location!);
     expect(`${location.origin}${location.pathname}`).toBe(APP_REDIRECT);
@@ -361,7 +410,9 @@ describe("audience (RFC 8707 resource)", () => {
   it("a resource on another port of this host is invalid_target", async () => {
     const other = new URL(rig.baseUrl);
     other.port = String(Number(other.port) === 65535 ? 1 : Number(other.port) + 1);
-    const res = await authorizeDirect(authorizeUrl(rig.baseUrl, client.clientId, { challenge: pkce().challenge, resource: `${other.origin}/` }));
+    const res = await authorizeDirect(
+      authorizeUrl(rig.baseUrl, client.clientId, { challenge: pkce().challenge, resource: `${other.origin}/` }),
+    );
     expect(new URL(res.location!).searchParams.get("error")).toBe("invalid_target");
   });
 
@@ -379,16 +430,26 @@ describe("client lifecycle: deleted or deactivated clients' tokens stop at once"
     expect((await callProtected(rig, tokens.access_token)).status).toBe(200);
     expect((await rig.admin.request("DELETE", `/api/admin/oauth-clients/${client.clientId}`)).status).toBe(204);
     expect((await callProtected(rig, tokens.access_token)).status).toBe(401);
-    expectOAuthError(await tokenRequest(rig, { grant_type: "refresh_token", refresh_token: tokens.refresh_token!, ...credentialsOf(client) }), 401, "invalid_client");
+    expectOAuthError(
+      await tokenRequest(rig, { grant_type: "refresh_token", refresh_token: tokens.refresh_token!, ...credentialsOf(client) }),
+      401,
+      "invalid_client",
+    );
   });
 
   it("a deactivated client's access token is 401 at once, and it gets no new tokens (invalid_client)", async () => {
     const client = await createClient(rig);
     const tokens = await obtainTokens(rig, client);
     expect((await callProtected(rig, tokens.access_token)).status).toBe(200);
-    expect((await rig.admin.request("PATCH", `/api/admin/oauth-clients/${client.clientId}`, { json: { isActive: false } })).status).toBe(200);
+    expect((await rig.admin.request("PATCH", `/api/admin/oauth-clients/${client.clientId}`, { json: { isActive: false } })).status).toBe(
+      200,
+    );
     expect((await callProtected(rig, tokens.access_token)).status).toBe(401);
-    expectOAuthError(await tokenRequest(rig, { grant_type: "refresh_token", refresh_token: tokens.refresh_token!, ...credentialsOf(client) }), 401, "invalid_client");
+    expectOAuthError(
+      await tokenRequest(rig, { grant_type: "refresh_token", refresh_token: tokens.refresh_token!, ...credentialsOf(client) }),
+      401,
+      "invalid_client",
+    );
     expectOAuthError(await tokenRequest(rig, { grant_type: "client_credentials", ...credentialsOf(client) }), 401, "invalid_client");
     const authorize = await authorizeDirect(authorizeUrl(rig.baseUrl, client.clientId, { challenge: pkce().challenge }));
     expect(authorize.location).toBeNull();
@@ -429,7 +490,9 @@ describe("the bearer guard", () => {
     expect((await fetch(`${rig.baseUrl}/api/bitbucket/user`)).status).toBe(401);
     expect((await fetch(`${rig.baseUrl}/api/bitbucket/user`, { headers: { authorization: "Bearer " } })).status).toBe(401);
     const tokens = await obtainTokens(rig, client);
-    expect((await fetch(`${rig.baseUrl}/api/bitbucket/user`, { headers: { authorization: `Basic ${tokens.access_token}` } })).status).toBe(401);
+    expect((await fetch(`${rig.baseUrl}/api/bitbucket/user`, { headers: { authorization: `Basic ${tokens.access_token}` } })).status).toBe(
+      401,
+    );
   });
 
   it("a session cookie does not stand in for a token", async () => {
@@ -442,7 +505,9 @@ describe("the bearer guard", () => {
     expect(inQuery.status).toBe(401);
     expect(((await inQuery.json()) as { error: string }).error).toBe("invalid_request");
     expect(inQuery.headers.get("www-authenticate")).toContain('error="invalid_request"');
-    const both = await fetch(`${rig.baseUrl}/api/bitbucket/user?access_token=${tokens.access_token}`, { headers: { authorization: `Bearer ${tokens.access_token}` } });
+    const both = await fetch(`${rig.baseUrl}/api/bitbucket/user?access_token=${tokens.access_token}`, {
+      headers: { authorization: `Bearer ${tokens.access_token}` },
+    });
     expect(both.status).toBe(401);
   });
 
@@ -453,7 +518,9 @@ describe("the bearer guard", () => {
     expect((await callProtected(rig, tokens.access_token)).status).toBe(200);
   });
 
-  it.todo("a token without the write scope is refused by write tools (403 insufficient_scope): needs the MCP tools, which do not exist yet");
+  it.todo(
+    "a token without the write scope is refused by write tools (403 insufficient_scope): needs the MCP tools, which do not exist yet",
+  );
 
   it("a revoked access token stops at once, even if it was just verified (cached)", async () => {
     const tokens = await obtainTokens(rig, client);

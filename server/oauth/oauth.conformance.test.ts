@@ -77,10 +77,30 @@ async function deliverCallback(url: URL): Promise<void> {
  * the authorization URL to be opened, `user` approves it and the redirect goes to the suite's
  * callback. The child is killed when the run takes too long or the consent step fails.
  */
-async function runSuite(options: { issuer: string; clientId: string; clientSecret?: string; resource: string; port: number; user: TestClient }): Promise<SuiteRun> {
+async function runSuite(options: {
+  issuer: string;
+  clientId: string;
+  clientSecret?: string;
+  resource: string;
+  port: number;
+  user: TestClient;
+}): Promise<SuiteRun> {
   const outDir = await mkdtemp(join(tmpdir(), "bk-conformance-"));
   try {
-    const args = [SUITE_CLI, "authorization", "--url", options.issuer, "--client-id", options.clientId, "--resource", options.resource, "--port", String(options.port), "-o", outDir];
+    const args = [
+      SUITE_CLI,
+      "authorization",
+      "--url",
+      options.issuer,
+      "--client-id",
+      options.clientId,
+      "--resource",
+      options.resource,
+      "--port",
+      String(options.port),
+      "-o",
+      outDir,
+    ];
     if (options.clientSecret) args.push("--client-secret", options.clientSecret);
     const child = spawn(NODE22, args, { cwd: outDir, env: suiteEnv(), stdio: ["ignore", "pipe", "pipe"] });
     let output = "";
@@ -114,7 +134,8 @@ async function runSuite(options: { issuer: string; clientId: string; clientSecre
       child.once("error", reject);
       child.once("close", (code) => resolve(code));
     }).finally(() => clearTimeout(timer));
-    if (harnessError) throw new Error(`${harnessError instanceof Error ? harnessError.message : String(harnessError)}\n--- suite output ---\n${output}`);
+    if (harnessError)
+      throw new Error(`${harnessError instanceof Error ? harnessError.message : String(harnessError)}\n--- suite output ---\n${output}`);
 
     // <outDir>/authorization-server-<scenario>-<ISO timestamp>/checks.json
     const checks = await readChecks(outDir, "authorization-server-");
@@ -127,10 +148,10 @@ async function runSuite(options: { issuer: string; clientId: string; clientSecre
 /** "run/scenario/check id" of every check with `status`. */
 function keysWith(run: string, result: SuiteRun, status: Check["status"]): Map<string, Check> {
   const found = new Map<string, Check>();
-  for (const [scenario, checks] of result.checks) for (const check of checks) if (check.status === status) found.set(`${run}/${scenario}/${check.id}`, check);
+  for (const [scenario, checks] of result.checks)
+    for (const check of checks) if (check.status === status) found.set(`${run}/${scenario}/${check.id}`, check);
   return found;
 }
-
 
 describe.skipIf(!suiteRunsHere)("MCP conformance suite: authorization server scenarios", () => {
   let t: TestApp;
@@ -148,43 +169,62 @@ describe.skipIf(!suiteRunsHere)("MCP conformance suite: authorization server sce
   });
 
   it("the pinned suite has exactly the scenarios this test knows", async () => {
-    const { stdout } = await promisify(execFile)(NODE22, [SUITE_CLI, "list", "--authorization"], { timeout: 30_000, killSignal: "SIGKILL" });
+    const { stdout } = await promisify(execFile)(NODE22, [SUITE_CLI, "list", "--authorization"], {
+      timeout: 30_000,
+      killSignal: "SIGKILL",
+    });
     const listed = [...stdout.matchAll(/^\s+- (\S+)/gm)].map((m) => m[1]);
     expect(listed).toEqual(SCENARIOS);
   }, 40_000);
 
   for (const clientType of ["public", "confidential"] as const) {
-    it(`every scenario with a ${clientType} client`, async () => {
-      let result: SuiteRun;
-      for (let attempt = 1; ; attempt++) {
-        // A new client for the callback port the suite listens on (registered exactly).
-        const port = await freePort();
-        const created = await admin.post<OAuthClientDto>("/api/admin/oauth-clients", {
-          name: `MCP conformance suite (${clientType})`,
-          redirectUris: [`http://127.0.0.1:${port}/callback`],
-          scopes: ["read", "write"],
-          isActive: true,
-          clientType,
-        });
-        expect(created.status, created.text).toBe(201);
-        const { clientId, clientSecret } = created.body;
-        result = await runSuite({ issuer: t.baseUrl, clientId, ...(clientSecret ? { clientSecret } : {}), resource: `${t.baseUrl}/mcp`, port, user });
-        // The port was free a moment ago; should another process have taken it since, once more.
-        if (attempt === 2 || !result.output.includes("EADDRINUSE")) break;
-      }
+    it(
+      `every scenario with a ${clientType} client`,
+      async () => {
+        let result: SuiteRun;
+        for (let attempt = 1; ; attempt++) {
+          // A new client for the callback port the suite listens on (registered exactly).
+          const port = await freePort();
+          const created = await admin.post<OAuthClientDto>("/api/admin/oauth-clients", {
+            name: `MCP conformance suite (${clientType})`,
+            redirectUris: [`http://127.0.0.1:${port}/callback`],
+            scopes: ["read", "write"],
+            isActive: true,
+            clientType,
+          });
+          expect(created.status, created.text).toBe(201);
+          const { clientId, clientSecret } = created.body;
+          result = await runSuite({
+            issuer: t.baseUrl,
+            clientId,
+            ...(clientSecret ? { clientSecret } : {}),
+            resource: `${t.baseUrl}/mcp`,
+            port,
+            user,
+          });
+          // The port was free a moment ago; should another process have taken it since, once more.
+          if (attempt === 2 || !result.output.includes("EADDRINUSE")) break;
+        }
 
-      expect([...result.checks.keys()].sort(), result.output).toEqual([...SCENARIOS].sort());
-      for (const checks of result.checks.values()) expect(checks.length, result.output).toBeGreaterThan(0);
-      const summarize = (m: Map<string, Check>) => [...m].map(([key, c]) => `${key}: ${c.errorMessage ?? c.description}`).sort();
-      const expectedHere = (list: Record<string, unknown>) => Object.keys(list).filter((key) => key.startsWith(`${clientType}/`)).sort();
-      // Nothing skipped (a skipped code grant would mean it never ran).
-      expect(summarize(keysWith(clientType, result, "SKIPPED")), result.output).toEqual([]);
-      const failures = keysWith(clientType, result, "FAILURE");
-      const expectedFailures = expectedHere(EXPECTED_FAILURES);
-      expect(summarize(failures), `--- suite output ---\n${result.output}`).toEqual(expectedFailures.map((key) => `${key}: ${EXPECTED_FAILURES[key]!.error}`));
-      expect([...keysWith(clientType, result, "WARNING").keys()].sort(), result.output).toEqual(expectedHere(EXPECTED_WARNINGS));
-      // The suite exits 1 exactly when some check failed.
-      expect(result.exitCode).toBe(expectedFailures.length > 0 ? 1 : 0);
-    }, 2 * RUN_TIMEOUT_MS + 15_000);
+        expect([...result.checks.keys()].sort(), result.output).toEqual([...SCENARIOS].sort());
+        for (const checks of result.checks.values()) expect(checks.length, result.output).toBeGreaterThan(0);
+        const summarize = (m: Map<string, Check>) => [...m].map(([key, c]) => `${key}: ${c.errorMessage ?? c.description}`).sort();
+        const expectedHere = (list: Record<string, unknown>) =>
+          Object.keys(list)
+            .filter((key) => key.startsWith(`${clientType}/`))
+            .sort();
+        // Nothing skipped (a skipped code grant would mean it never ran).
+        expect(summarize(keysWith(clientType, result, "SKIPPED")), result.output).toEqual([]);
+        const failures = keysWith(clientType, result, "FAILURE");
+        const expectedFailures = expectedHere(EXPECTED_FAILURES);
+        expect(summarize(failures), `--- suite output ---\n${result.output}`).toEqual(
+          expectedFailures.map((key) => `${key}: ${EXPECTED_FAILURES[key]!.error}`),
+        );
+        expect([...keysWith(clientType, result, "WARNING").keys()].sort(), result.output).toEqual(expectedHere(EXPECTED_WARNINGS));
+        // The suite exits 1 exactly when some check failed.
+        expect(result.exitCode).toBe(expectedFailures.length > 0 ? 1 : 0);
+      },
+      2 * RUN_TIMEOUT_MS + 15_000,
+    );
   }
 });

@@ -15,7 +15,14 @@ class MemoryProvider implements OAuthClientProvider {
   authorizationUrl: URL | undefined;
   constructor(readonly redirectUrl: string) {}
   get clientMetadata(): OAuthClientMetadata {
-    return { client_name: "SDK test client", redirect_uris: [this.redirectUrl], grant_types: ["authorization_code", "refresh_token"], response_types: ["code"], token_endpoint_auth_method: "client_secret_basic", scope: "read write" };
+    return {
+      client_name: "SDK test client",
+      redirect_uris: [this.redirectUrl],
+      grant_types: ["authorization_code", "refresh_token"],
+      response_types: ["code"],
+      token_endpoint_auth_method: "client_secret_basic",
+      scope: "read write",
+    };
   }
   clientInformation = () => this.info;
   saveClientInformation = (info: OAuthClientInformationMixed) => void (this.info = info);
@@ -33,9 +40,16 @@ describe("OAuth: the full flow with the MCP SDK's client", () => {
 
   beforeAll(async () => {
     sandbox = await startSandbox();
-    t = await startTestApp({ config: { OAUTH_DYNAMIC_REGISTRATION: true, RATE_LIMIT_OAUTH_REQUESTS: 1000, BITBUCKET_API_URL: `${sandbox.url}/2.0` } });
+    t = await startTestApp({
+      config: { OAUTH_DYNAMIC_REGISTRATION: true, RATE_LIMIT_OAUTH_REQUESTS: 1000, BITBUCKET_API_URL: `${sandbox.url}/2.0` },
+    });
     const admin = (await signedInAs(t, ["admin"])).client;
-    await admin.post("/api/admin/bitbucket-config", { workspace: "bridgekeeper", username: "demo", appPassword: "sandbox-app-password", isActive: true });
+    await admin.post("/api/admin/bitbucket-config", {
+      workspace: "bridgekeeper",
+      username: "demo",
+      appPassword: "sandbox-app-password",
+      isActive: true,
+    });
     user = (await signedInAs(t, ["operator"], { username: "consenting_user" })).client;
   });
   afterAll(async () => {
@@ -70,7 +84,9 @@ describe("OAuth: the full flow with the MCP SDK's client", () => {
     const code = back.searchParams.get("code")!;
 
     // 4. Code for tokens.
-    expect(await auth(provider, { serverUrl, resourceMetadataUrl: new URL(resourceMetadataUrl!), authorizationCode: code })).toBe("AUTHORIZED");
+    expect(await auth(provider, { serverUrl, resourceMetadataUrl: new URL(resourceMetadataUrl!), authorizationCode: code })).toBe(
+      "AUTHORIZED",
+    );
     const first = provider.saved!;
     expect(first).toMatchObject({ token_type: "Bearer", expires_in: 3600, scope: "read write" });
     expect(first.refresh_token).toMatch(/^bk_rt_/);
@@ -88,7 +104,12 @@ describe("OAuth: the full flow with the MCP SDK's client", () => {
 
     // 7. Revoking the refresh token ends the whole authorization: both access tokens stop at once.
     const { client_id, client_secret } = provider.info as { client_id: string; client_secret: string };
-    const revoked = await formPost(`${t.baseUrl}/oauth/revoke`, { token: second.refresh_token!, token_type_hint: "refresh_token", client_id, client_secret });
+    const revoked = await formPost(`${t.baseUrl}/oauth/revoke`, {
+      token: second.refresh_token!,
+      token_type_hint: "refresh_token",
+      client_id,
+      client_secret,
+    });
     expect(revoked.status).toBe(200);
     for (const token of [first.access_token, second.access_token]) {
       const after = await fetch(protectedUrl, { headers: { authorization: `Bearer ${token}` } });
@@ -110,7 +131,14 @@ describe("OAuth: the full flow with the MCP SDK's client", () => {
       token_endpoint_auth_methods_supported: ["client_secret_basic", "client_secret_post", "none"],
       authorization_response_iss_parameter_supported: true,
     });
-    expect(await (await fetch(`${t.baseUrl}/.well-known/oauth-protected-resource`)).json()).toMatchObject({ resource: `${t.baseUrl}/`, authorization_servers: [t.baseUrl], scopes_supported: ["read", "write"] });
-    expect(await (await fetch(`${t.baseUrl}/.well-known/oauth-protected-resource/mcp`)).json()).toMatchObject({ resource: `${t.baseUrl}/mcp`, authorization_servers: [t.baseUrl] });
+    expect(await (await fetch(`${t.baseUrl}/.well-known/oauth-protected-resource`)).json()).toMatchObject({
+      resource: `${t.baseUrl}/`,
+      authorization_servers: [t.baseUrl],
+      scopes_supported: ["read", "write"],
+    });
+    expect(await (await fetch(`${t.baseUrl}/.well-known/oauth-protected-resource/mcp`)).json()).toMatchObject({
+      resource: `${t.baseUrl}/mcp`,
+      authorization_servers: [t.baseUrl],
+    });
   });
 });

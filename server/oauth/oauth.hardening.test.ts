@@ -2,7 +2,20 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSandbox, type Sandbox } from "../../sandbox/server";
 import type { OAuthClientDto } from "../../contract/oauth";
 import { createFakeClock, type FakeClock } from "../test/fake-clock";
-import { APP_REDIRECT, authorizeDirect, authorizeUrl, callProtected, createClient, credentialsOf, expectOAuthError, obtainTokens, rigForFile, startRig, tokenRequest, type Rig } from "./oauth.adversarial.helpers";
+import {
+  APP_REDIRECT,
+  authorizeDirect,
+  authorizeUrl,
+  callProtected,
+  createClient,
+  credentialsOf,
+  expectOAuthError,
+  obtainTokens,
+  rigForFile,
+  startRig,
+  tokenRequest,
+  type Rig,
+} from "./oauth.adversarial.helpers";
 
 /** Issue 9: the smaller holes of the authorization server and the bearer guard. */
 describe("OAuth hardening", () => {
@@ -109,7 +122,9 @@ describe("refresh: a grace window for parallel refreshes (OAUTH_REFRESH_GRACE_SE
     await refresh(tokens.refresh_token!);
     clock.advance(6_000);
     await rig.t.container.services.oauthTokens.prune();
-    const rows = (await rig.t.container.database.db.execute("select count(*)::int as n from oauth_tokens where successor_sealed is not null")) as unknown as { rows: { n: number }[] };
+    const rows = (await rig.t.container.database.db.execute(
+      "select count(*)::int as n from oauth_tokens where successor_sealed is not null",
+    )) as unknown as { rows: { n: number }[] };
     expect(rows.rows[0]!.n).toBe(0);
   });
 });

@@ -12,7 +12,29 @@ import { APP_REDIRECT, authorizeDirect, authorizeUrl, callProtected, obtainToken
 /** A certificate for localhost and 127.0.0.1, made for this run (openssl, from Debian's base system). */
 function selfSigned(): { key: string; cert: string } {
   const dir = mkdtempSync(join(tmpdir(), "bk-cimd-"));
-  execFileSync("openssl", ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "1", "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1", "-keyout", join(dir, "key.pem"), "-out", join(dir, "cert.pem")], { stdio: "ignore" });
+  execFileSync(
+    "openssl",
+    [
+      "req",
+      "-x509",
+      "-newkey",
+      "ec",
+      "-pkeyopt",
+      "ec_paramgen_curve:prime256v1",
+      "-nodes",
+      "-days",
+      "1",
+      "-subj",
+      "/CN=localhost",
+      "-addext",
+      "subjectAltName=DNS:localhost,IP:127.0.0.1",
+      "-keyout",
+      join(dir, "key.pem"),
+      "-out",
+      join(dir, "cert.pem"),
+    ],
+    { stdio: "ignore" },
+  );
   return { key: readFileSync(join(dir, "key.pem"), "utf8"), cert: readFileSync(join(dir, "cert.pem"), "utf8") };
 }
 
@@ -36,7 +58,9 @@ describe("Client ID Metadata Documents", () => {
       hits.set(req.url!, (hits.get(req.url!) ?? 0) + 1);
       const doc = served.get(req.url!);
       if (!doc) return void res.writeHead(404).end();
-      res.writeHead(200, { "content-type": "application/json", ...(doc.cacheControl ? { "cache-control": doc.cacheControl } : {}) }).end(doc.body);
+      res
+        .writeHead(200, { "content-type": "application/json", ...(doc.cacheControl ? { "cache-control": doc.cacheControl } : {}) })
+        .end(doc.body);
     });
     await new Promise<void>((r) => docs.listen(0, "127.0.0.1", r));
     origin = `https://localhost:${(docs.address() as { port: number }).port}`;
@@ -52,7 +76,16 @@ describe("Client ID Metadata Documents", () => {
   /** Serves a document at `path` and returns its client_id (its URL). */
   const publish = (path: string, fields: Record<string, unknown> = {}, cacheControl?: string): string => {
     const clientId = `${origin}${path}`;
-    served.set(path, { body: JSON.stringify({ client_id: clientId, client_name: "Doc App", redirect_uris: [APP_REDIRECT], token_endpoint_auth_method: "none", ...fields }), ...(cacheControl ? { cacheControl } : {}) });
+    served.set(path, {
+      body: JSON.stringify({
+        client_id: clientId,
+        client_name: "Doc App",
+        redirect_uris: [APP_REDIRECT],
+        token_endpoint_auth_method: "none",
+        ...fields,
+      }),
+      ...(cacheControl ? { cacheControl } : {}),
+    });
     return clientId;
   };
   const asClient = (clientId: string) => ({ clientId, clientSecret: null }) as unknown as OAuthClientDto;
@@ -72,12 +105,19 @@ describe("Client ID Metadata Documents", () => {
     const { challenge } = pkce();
     const location = (await fetch(authorizeUrl(rig.baseUrl, clientId, { challenge }), { redirect: "manual" })).headers.get("location")!;
     const shown = await rig.user.get(`/api/oauth${location.replace("/oauth-consent", "/requests")}`);
-    expect(shown.body).toMatchObject({ clientName: "Doc App", clientId, registeredVia: "metadata-document", redirectHost: "app.example.com" });
+    expect(shown.body).toMatchObject({
+      clientName: "Doc App",
+      clientId,
+      registeredVia: "metadata-document",
+      redirectHost: "app.example.com",
+    });
     const tokens = await obtainTokens(rig, asClient(clientId));
     expect((await callProtected(rig, tokens.access_token)).status).toBe(200);
     // Cached per its max-age: one fetch for every step of both authorizations.
     expect(hits.get("/clients/app.json")).toBe(1);
-    const listed = ((await rig.admin.get("/api/admin/oauth-clients")).body as { clientId: string; registeredVia: string }[]).find((c) => c.clientId === clientId);
+    const listed = ((await rig.admin.get("/api/admin/oauth-clients")).body as { clientId: string; registeredVia: string }[]).find(
+      (c) => c.clientId === clientId,
+    );
     expect(listed?.registeredVia).toBe("metadata-document");
   });
 

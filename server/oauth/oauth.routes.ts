@@ -2,7 +2,12 @@ import { authorizationHandler } from "@modelcontextprotocol/sdk/server/auth/hand
 import { metadataHandler } from "@modelcontextprotocol/sdk/server/auth/handlers/metadata.js";
 import { revocationHandler } from "@modelcontextprotocol/sdk/server/auth/handlers/revoke.js";
 import { tokenHandler } from "@modelcontextprotocol/sdk/server/auth/handlers/token.js";
-import { InvalidRequestError, OAuthError, TooManyRequestsError, UnauthorizedClientError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
+import {
+  InvalidRequestError,
+  OAuthError,
+  TooManyRequestsError,
+  UnauthorizedClientError,
+} from "@modelcontextprotocol/sdk/server/auth/errors.js";
 import type { OAuthServerProvider } from "@modelcontextprotocol/sdk/server/auth/provider.js";
 import type { OAuthMetadata, OAuthProtectedResourceMetadata } from "@modelcontextprotocol/sdk/shared/auth.js";
 import express, { Router, type ErrorRequestHandler, type RequestHandler, type Response } from "express";
@@ -31,7 +36,11 @@ export interface OAuthRoutesOptions {
 export const PROTECTED_RESOURCE_METADATA_PATH = "/.well-known/oauth-protected-resource";
 
 /** RFC 8414 metadata of this authorization server. */
-export function authorizationServerMetadata(issuer: string, dynamicRegistration: boolean, metadataDocuments = false): OAuthMetadata & { client_id_metadata_document_supported?: boolean } {
+export function authorizationServerMetadata(
+  issuer: string,
+  dynamicRegistration: boolean,
+  metadataDocuments = false,
+): OAuthMetadata & { client_id_metadata_document_supported?: boolean } {
   const authMethods = ["client_secret_basic", "client_secret_post", "none"];
   return {
     issuer,
@@ -76,7 +85,10 @@ const LOOPBACK_AUTHORITY = /^(http:\/\/(?:127\.0\.0\.1|\[::1\]|localhost))(?::\d
 export function redirectUriRegistered(requested: string, registered: readonly string[]): boolean {
   if (requested.includes("#")) return false;
   const withoutPort = (uri: string) => uri.replace(LOOPBACK_AUTHORITY, "$1");
-  return registered.some((r) => r === requested || (LOOPBACK_AUTHORITY.test(r) && LOOPBACK_AUTHORITY.test(requested) && withoutPort(r) === withoutPort(requested)));
+  return registered.some(
+    (r) =>
+      r === requested || (LOOPBACK_AUTHORITY.test(r) && LOOPBACK_AUTHORITY.test(requested) && withoutPort(r) === withoutPort(requested)),
+  );
 }
 
 const authorizeParams = (req: express.Request) => ((req.method === "POST" ? req.body : req.query) ?? {}) as Record<string, unknown>;
@@ -89,7 +101,8 @@ function exactRedirectUri(clients: OAuthClientsService): RequestHandler {
       res.locals.redirectUriExplicit = redirectUri !== undefined;
       if (typeof clientId !== "string" || typeof redirectUri !== "string") return next(); // the SDK answers these
       const client = await clients.forOAuth(clientId);
-      if (client && !redirectUriRegistered(redirectUri, client.redirect_uris)) return sendOAuthError(res, 400, new InvalidRequestError("Unregistered redirect_uri"));
+      if (client && !redirectUriRegistered(redirectUri, client.redirect_uris))
+        return sendOAuthError(res, 400, new InvalidRequestError("Unregistered redirect_uri"));
       next();
     } catch (err) {
       next(err);
@@ -199,7 +212,8 @@ function clientCredentialsGrant(tokens: OAuthTokensService): RequestHandler {
     if (req.body?.grant_type !== "client_credentials") return next();
     try {
       const client = res.locals.oauthClient as OAuthClient;
-      if (!res.locals.clientAuthenticated) throw new UnauthorizedClientError("client_credentials needs a confidential client and its secret");
+      if (!res.locals.clientAuthenticated)
+        throw new UnauthorizedClientError("client_credentials needs a confidential client and its secret");
       const scope = typeof req.body.scope === "string" ? req.body.scope.split(" ") : undefined;
       const resource = typeof req.body.resource === "string" ? req.body.resource : undefined;
       res.set("Cache-Control", "no-store").json(await tokens.clientCredentials(client, scope, resource));
@@ -220,7 +234,10 @@ export function oauthRoutes(options: OAuthRoutesOptions): Router {
   const form = express.urlencoded({ extended: false, limit: "20kb" });
   const limit = oauthRateLimit(options.rateLimit);
 
-  router.use("/.well-known/oauth-authorization-server", metadataHandler(authorizationServerMetadata(issuer, options.dynamicRegistration, options.metadataDocuments)));
+  router.use(
+    "/.well-known/oauth-authorization-server",
+    metadataHandler(authorizationServerMetadata(issuer, options.dynamicRegistration, options.metadataDocuments)),
+  );
   // RFC 9728 §3.1: metadata for a resource with a path lives at the path's suffix, and names it.
   router.get(`${PROTECTED_RESOURCE_METADATA_PATH}{/*suffix}`, (req, res) => {
     const suffix = (req.params as { suffix?: string[] }).suffix;
@@ -235,9 +252,39 @@ export function oauthRoutes(options: OAuthRoutesOptions): Router {
     res.set("Access-Control-Allow-Origin", "*").set("Cache-Control", "public, max-age=300").json(metadata);
   });
 
-  router.use("/oauth/authorize", allowOnly("GET", "POST"), limit, form, refuseUnsafeParams, boundedAuthorizeParams, exactRedirectUri(clients), bareRedirects, completeErrorRedirects(issuer), authorizationHandler({ provider, rateLimit: false }));
-  router.use("/oauth/token", allowOnly("POST"), openCors, form, limit, refuseUnsafeParams, authenticateClient(clients), clientCredentialsGrant(tokens), tokenHandler({ provider, rateLimit: false }));
-  router.use("/oauth/revoke", allowOnly("POST"), openCors, form, limit, refuseUnsafeParams, authenticateClient(clients), revocationHandler({ provider, rateLimit: false }));
+  router.use(
+    "/oauth/authorize",
+    allowOnly("GET", "POST"),
+    limit,
+    form,
+    refuseUnsafeParams,
+    boundedAuthorizeParams,
+    exactRedirectUri(clients),
+    bareRedirects,
+    completeErrorRedirects(issuer),
+    authorizationHandler({ provider, rateLimit: false }),
+  );
+  router.use(
+    "/oauth/token",
+    allowOnly("POST"),
+    openCors,
+    form,
+    limit,
+    refuseUnsafeParams,
+    authenticateClient(clients),
+    clientCredentialsGrant(tokens),
+    tokenHandler({ provider, rateLimit: false }),
+  );
+  router.use(
+    "/oauth/revoke",
+    allowOnly("POST"),
+    openCors,
+    form,
+    limit,
+    refuseUnsafeParams,
+    authenticateClient(clients),
+    revocationHandler({ provider, rateLimit: false }),
+  );
   if (options.dynamicRegistration) {
     // Real client metadata is small: 16 KB, and no deeper than refuseUnsafeParams allows.
     router.use("/oauth/register", allowOnly("POST"), openCors, limit);

@@ -2,7 +2,16 @@ import { describe, expect, it } from "vitest";
 import { buildUser, signIn } from "../test/factories";
 import type { TestClient } from "../test/http-client";
 import { pkce } from "../test/oauth";
-import { authorizeUrl, callProtected, createClient, credentialsOf, obtainTokens, rigForFile, tokenRequest, type Rig } from "./oauth.adversarial.helpers";
+import {
+  authorizeUrl,
+  callProtected,
+  createClient,
+  credentialsOf,
+  obtainTokens,
+  rigForFile,
+  tokenRequest,
+  type Rig,
+} from "./oauth.adversarial.helpers";
 
 /** What a consenting user may hand on, and how their OAuth access follows their account (docs/decisions.md#roles-and-permissions, #inactive-users). */
 describe("OAuth: consenting users", () => {
@@ -23,7 +32,9 @@ describe("OAuth: consenting users", () => {
     const { rig: viewerRig } = await asUser(["viewer"]);
     const client = await createClient(rig);
     const { challenge } = pkce();
-    const location = (await fetch(authorizeUrl(rig.baseUrl, client.clientId, { challenge, scope: "read write" }), { redirect: "manual" })).headers.get("location")!;
+    const location = (
+      await fetch(authorizeUrl(rig.baseUrl, client.clientId, { challenge, scope: "read write" }), { redirect: "manual" })
+    ).headers.get("location")!;
     const shown = await viewerRig.user.get(`/api/oauth${location.replace("/oauth-consent", "/requests")}`);
     expect(shown.body).toMatchObject({ scopes: ["read"], withheldScopes: ["write"] });
     const tokens = await obtainTokens(viewerRig, client, { scope: "read write" });
@@ -35,16 +46,43 @@ describe("OAuth: consenting users", () => {
     const { rig: operatorRig } = await asUser(["operator"]);
     const client = await createClient(rig, { name: "Read-only by policy" });
     const consentFor = async (who: Rig) => {
-      const location = (await fetch(authorizeUrl(rig.baseUrl, client.clientId, { challenge: pkce().challenge, scope: "read write" }), { redirect: "manual" })).headers.get("location")!;
+      const location = (
+        await fetch(authorizeUrl(rig.baseUrl, client.clientId, { challenge: pkce().challenge, scope: "read write" }), {
+          redirect: "manual",
+        })
+      ).headers.get("location")!;
       const shown = await who.user.get(`/api/oauth${location.replace("/oauth-consent", "/requests")}`);
       expect(shown.status).toBe(200);
       return shown.body;
     };
     // Open policy: read and write, no limits; Bitbucket is configured (the rig), Atlassian is not.
-    expect(await consentFor(operatorRig)).toMatchObject({ scopes: ["read", "write"], withheldScopes: [], idleScopes: [], limits: null, actsAs: { atlassian: null, bitbucket: "demo" } });
+    expect(await consentFor(operatorRig)).toMatchObject({
+      scopes: ["read", "write"],
+      withheldScopes: [],
+      idleScopes: [],
+      limits: null,
+      actsAs: { atlassian: null, bitbucket: "demo" },
+    });
 
-    expect((await rig.admin.put(`/api/admin/oauth-clients/${client.clientId}/policy`, { readOnly: true, jiraProjects: ["BK"], bitbucketRepositories: ["api-gateway"] })).status).toBe(200);
-    expect((await rig.admin.post("/api/admin/atlassian-config", { instanceUrl: "https://acme.atlassian.net", email: "robot@acme.example", apiToken: "tok", isActive: true })).status).toBe(200);
+    expect(
+      (
+        await rig.admin.put(`/api/admin/oauth-clients/${client.clientId}/policy`, {
+          readOnly: true,
+          jiraProjects: ["BK"],
+          bitbucketRepositories: ["api-gateway"],
+        })
+      ).status,
+    ).toBe(200);
+    expect(
+      (
+        await rig.admin.post("/api/admin/atlassian-config", {
+          instanceUrl: "https://acme.atlassian.net",
+          email: "robot@acme.example",
+          apiToken: "tok",
+          isActive: true,
+        })
+      ).status,
+    ).toBe(200);
     expect(await consentFor(operatorRig)).toMatchObject({
       scopes: ["read"],
       idleScopes: ["write"],
@@ -54,7 +92,16 @@ describe("OAuth: consenting users", () => {
     // The token still carries what was consented: the policy, not the grant, decides (and may change).
     const tokens = await obtainTokens(operatorRig, client, { scope: "read write" });
     expect(tokens.scope).toBe("read write");
-    expect((await rig.admin.post("/api/admin/atlassian-config", { instanceUrl: "https://acme.atlassian.net", email: "robot@acme.example", apiToken: "tok", isActive: false })).status).toBe(200);
+    expect(
+      (
+        await rig.admin.post("/api/admin/atlassian-config", {
+          instanceUrl: "https://acme.atlassian.net",
+          email: "robot@acme.example",
+          apiToken: "tok",
+          isActive: false,
+        })
+      ).status,
+    ).toBe(200);
     expect((await consentFor(operatorRig)).actsAs).toEqual({ atlassian: null, bitbucket: "demo" });
   });
 
@@ -66,7 +113,11 @@ describe("OAuth: consenting users", () => {
     expect((await callProtected(rig, tokens.access_token)).status).toBe(200); // now cached as valid
     expect((await rig.admin.request("PUT", `/api/users/${id}`, { json: { isActive: false } })).status).toBe(200);
     expect((await callProtected(rig, tokens.access_token)).status).toBe(401);
-    const refreshed = await tokenRequest(rig, { grant_type: "refresh_token", refresh_token: tokens.refresh_token!, ...credentialsOf(client) });
+    const refreshed = await tokenRequest(rig, {
+      grant_type: "refresh_token",
+      refresh_token: tokens.refresh_token!,
+      ...credentialsOf(client),
+    });
     expect(refreshed.status).toBe(400);
     expect((refreshed.body as { error: string }).error).toBe("invalid_grant");
     // reactivated, the old authorization stays revoked
@@ -85,8 +136,10 @@ describe("OAuth: consenting users", () => {
 
   describe("access follows the user's permissions now, not at the moment of consent (issue 9)", () => {
     const scopesOf = (token: string) => rig.t.container.services.oauthTokens.verifyAccessToken(token).then((info) => info.scopes);
-    const roleId = async (name: string) => ((await rig.admin.get("/api/roles")).body as { id: string; name: string }[]).find((r) => r.name === name)!.id;
-    const refresh = (client: Awaited<ReturnType<typeof createClient>>, refreshToken: string) => tokenRequest(rig, { grant_type: "refresh_token", refresh_token: refreshToken, ...credentialsOf(client) });
+    const roleId = async (name: string) =>
+      ((await rig.admin.get("/api/roles")).body as { id: string; name: string }[]).find((r) => r.name === name)!.id;
+    const refresh = (client: Awaited<ReturnType<typeof createClient>>, refreshToken: string) =>
+      tokenRequest(rig, { grant_type: "refresh_token", refresh_token: refreshToken, ...credentialsOf(client) });
 
     it("an operator demoted to viewer loses the write scope at once: cached checks, access tokens and refresh", async () => {
       const { rig: userRig, id } = await asUser(["operator"]);
@@ -127,7 +180,9 @@ describe("OAuth: consenting users", () => {
       const { rig: userRig } = await asUser([]);
       const client = await createClient(rig);
       const { challenge } = pkce();
-      const location = (await fetch(authorizeUrl(rig.baseUrl, client.clientId, { challenge }), { redirect: "manual" })).headers.get("location")!;
+      const location = (await fetch(authorizeUrl(rig.baseUrl, client.clientId, { challenge }), { redirect: "manual" })).headers.get(
+        "location",
+      )!;
       const path = `/api/oauth${location.replace("/oauth-consent", "/requests")}`;
       const shown = await userRig.user.get(path);
       expect(shown.status).toBe(200);

@@ -10,7 +10,11 @@ import type { OAuthClient, OAuthTokensService } from "../modules/oauth/oauth-tok
  * The MCP SDK's OAuth endpoints (parsing, PKCE S256 check, error responses) on our services: this
  * adapter only translates between the SDK's provider interface and them.
  */
-export function createOAuthProvider(deps: { clients: OAuthClientsService; consent: Pick<OAuthConsentService, "authorize">; tokens: OAuthTokensService }): OAuthServerProvider {
+export function createOAuthProvider(deps: {
+  clients: OAuthClientsService;
+  consent: Pick<OAuthConsentService, "authorize">;
+  tokens: OAuthTokensService;
+}): OAuthServerProvider {
   const { clients, consent, tokens } = deps;
 
   // Registration is ours (oauth/registration.ts), not the SDK's: the store only looks clients up.
@@ -26,13 +30,18 @@ export function createOAuthProvider(deps: { clients: OAuthClientsService; consen
     clientsStore,
     async authorize(client, params, res: Response) {
       // RFC 7636 §4.2: S256 of a 43-128 character verifier is 43 base64url characters; nothing else is a challenge.
-      if (!/^[A-Za-z0-9_-]{43,128}$/.test(params.codeChallenge)) throw new InvalidRequestError("code_challenge must be 43 to 128 base64url characters (RFC 7636)");
+      if (!/^[A-Za-z0-9_-]{43,128}$/.test(params.codeChallenge))
+        throw new InvalidRequestError("code_challenge must be 43 to 128 base64url characters (RFC 7636)");
       // The SDK fills in a lone registered redirect URI; whether the client named it was noted
       // before the SDK ran (oauth.routes.ts).
-      res.redirect(302, await consent.authorize(ours(client), { ...params, redirectUriExplicit: res.locals.redirectUriExplicit !== false }));
+      res.redirect(
+        302,
+        await consent.authorize(ours(client), { ...params, redirectUriExplicit: res.locals.redirectUriExplicit !== false }),
+      );
     },
     challengeForAuthorizationCode: (client, code) => tokens.challengeForCode(ours(client), code),
-    exchangeAuthorizationCode: (client, code, _verifier, redirectUri, resource) => tokens.exchangeCode(ours(client), code, redirectUri, resource),
+    exchangeAuthorizationCode: (client, code, _verifier, redirectUri, resource) =>
+      tokens.exchangeCode(ours(client), code, redirectUri, resource),
     exchangeRefreshToken: (client, refreshToken, scopes, resource) => tokens.exchangeRefresh(ours(client), refreshToken, scopes, resource),
     verifyAccessToken: (token) => tokens.verifyAccessToken(token),
     revokeToken: (client, request) => tokens.revoke(ours(client), request.token),

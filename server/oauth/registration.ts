@@ -4,7 +4,6 @@ import type { OAuthClientsService } from "../modules/oauth/oauth-clients.service
 import { RegistrationSchema } from "../../contract/oauth";
 import { sendOAuthError } from "./oauth-error";
 
-
 /**
  * RFC 7591 dynamic client registration, on with OAUTH_DYNAMIC_REGISTRATION. Our own handler (the
  * SDK's echoes whatever metadata it was sent and drops application_type): the request is checked

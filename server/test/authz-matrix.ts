@@ -136,4 +136,10 @@ export function discoverApiRoutes(app: Express): DiscoveredRoute[] {
 }
 
 export const accessLabel = (access: Access | undefined): string =>
-  !access ? "unguarded" : access.kind === "permission" ? access.permission : access.kind === "bearer" ? `bearer:${access.scope}` : access.kind;
+  !access
+    ? "unguarded"
+    : access.kind === "permission"
+      ? access.permission
+      : access.kind === "bearer"
+        ? `bearer:${access.scope}`
+        : access.kind;

@@ -21,8 +21,17 @@ export interface ChatRig {
 
 export async function startChatRig(config: Partial<AppConfig> = {}): Promise<ChatRig> {
   const fake = await startFakeAi({ apiKey: PROVIDER_KEY });
-  const rig = await startMcpRig({ aiBaseUrls: { openai: fake.baseUrls.openai, anthropic: fake.baseUrls.anthropic, google: fake.baseUrls.google }, AI_TIMEOUT_MS: 4_000, ...config });
-  const models: Record<AiProviderKind, string> = { openai: "gpt-4o", anthropic: "claude-sonnet-5-5", google: "gemini-1.5-pro", "openai-compatible": "llama3.1" };
+  const rig = await startMcpRig({
+    aiBaseUrls: { openai: fake.baseUrls.openai, anthropic: fake.baseUrls.anthropic, google: fake.baseUrls.google },
+    AI_TIMEOUT_MS: 4_000,
+    ...config,
+  });
+  const models: Record<AiProviderKind, string> = {
+    openai: "gpt-4o",
+    anthropic: "claude-sonnet-5-5",
+    google: "gemini-1.5-pro",
+    "openai-compatible": "llama3.1",
+  };
   const providers = {} as Record<AiProviderKind, AiProvider>;
   for (const kind of Object.keys(models) as AiProviderKind[]) {
     const res = await rig.admin.post<AiProvider>("/api/ai-providers", {
@@ -54,11 +63,25 @@ export function chatRigForFile(use: (chat: ChatRig) => void, config: Partial<App
 }
 
 /** POST /api/chat/send in SSE mode: the events, in order, read until the stream ends (or `until` says stop, then the request is aborted). */
-export async function sendStreaming(client: TestClient, body: unknown, until?: (event: ChatStreamEvent) => boolean): Promise<{ status: number; events: ChatStreamEvent[]; text: string }> {
+export async function sendStreaming(
+  client: TestClient,
+  body: unknown,
+  until?: (event: ChatStreamEvent) => boolean,
+): Promise<{ status: number; events: ChatStreamEvent[]; text: string }> {
   const controller = new AbortController();
-  const headers: Record<string, string> = { "content-type": "application/json", accept: "text/event-stream", cookie: client.cookieHeader() };
-  const res = await fetch(new URL("/api/chat/send", client.baseUrl), { method: "POST", headers, body: JSON.stringify(body), signal: controller.signal });
-  if (!(res.headers.get("content-type") ?? "").includes("text/event-stream")) return { status: res.status, events: [], text: await res.text() };
+  const headers: Record<string, string> = {
+    "content-type": "application/json",
+    accept: "text/event-stream",
+    cookie: client.cookieHeader(),
+  };
+  const res = await fetch(new URL("/api/chat/send", client.baseUrl), {
+    method: "POST",
+    headers,
+    body: JSON.stringify(body),
+    signal: controller.signal,
+  });
+  if (!(res.headers.get("content-type") ?? "").includes("text/event-stream"))
+    return { status: res.status, events: [], text: await res.text() };
   const events: ChatStreamEvent[] = [];
   const decoder = new TextDecoder();
   let buffer = "";

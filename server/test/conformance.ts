@@ -29,7 +29,8 @@ export interface Check {
 }
 
 type Lockfile = { packages: Record<string, { version?: string }> };
-const readLock = (file: string): Lockfile["packages"] | undefined => (existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as Lockfile).packages : undefined);
+const readLock = (file: string): Lockfile["packages"] | undefined =>
+  existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as Lockfile).packages : undefined;
 
 /**
  * npm ci --prefix tools/conformance, unless what is installed is exactly what the lockfile says
@@ -39,9 +40,14 @@ export async function installSuite(): Promise<void> {
   const locked = readLock(join(TOOLS, "package-lock.json"))!;
   const installed = readLock(join(TOOLS, "node_modules/.package-lock.json")) ?? {};
   const wanted = Object.keys(locked).filter((key) => key !== "");
-  const upToDate = wanted.length === Object.keys(installed).length && wanted.every((key) => installed[key]?.version === locked[key]!.version);
+  const upToDate =
+    wanted.length === Object.keys(installed).length && wanted.every((key) => installed[key]?.version === locked[key]!.version);
   if (upToDate && existsSync(NODE22) && existsSync(SUITE_CLI)) return;
-  await promisify(execFile)("npm", ["ci", "--prefix", TOOLS, "--no-audit", "--no-fund", "--loglevel=error"], { timeout: INSTALL_TIMEOUT_MS, killSignal: "SIGKILL", maxBuffer: 16 * 1024 * 1024 });
+  await promisify(execFile)("npm", ["ci", "--prefix", TOOLS, "--no-audit", "--no-fund", "--loglevel=error"], {
+    timeout: INSTALL_TIMEOUT_MS,
+    killSignal: "SIGKILL",
+    maxBuffer: 16 * 1024 * 1024,
+  });
 }
 
 /** The suite's environment: without vitest's NODE_OPTIONS (meant for Node 20). */

@@ -56,7 +56,11 @@ export async function signIn(client: TestClient, user: BuiltUser): Promise<void>
 }
 
 /** A new client signed in as a new user holding `roles`. */
-export async function signedInAs(t: { container: Container; client(): TestClient }, roles: string[], overrides: Parameters<typeof buildUser>[1] = {}) {
+export async function signedInAs(
+  t: { container: Container; client(): TestClient },
+  roles: string[],
+  overrides: Parameters<typeof buildUser>[1] = {},
+) {
   const user = await buildUser(t.container, { ...overrides, roles });
   const client = t.client();
   await signIn(client, user);
@@ -66,6 +70,12 @@ export async function signedInAs(t: { container: Container; client(): TestClient
 /** A stored AI provider (an OpenAI one unless overridden), made through the service as the API would. */
 export async function buildAiProvider(container: Container, overrides: Partial<AiProviderCreate> = {}): Promise<AiProviderRow> {
   const suffix = randomBytes(4).toString("hex");
-  const input = AiProviderCreateSchema.parse({ name: `Provider ${suffix}`, provider: "openai", model: "gpt-4o", apiKey: `sk-built-${suffix}-key`, ...overrides });
+  const input = AiProviderCreateSchema.parse({
+    name: `Provider ${suffix}`,
+    provider: "openai",
+    model: "gpt-4o",
+    apiKey: `sk-built-${suffix}-key`,
+    ...overrides,
+  });
   return container.services.aiProviders.create(input, { userId: null, username: "factory", ip: null });
 }

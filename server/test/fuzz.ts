@@ -12,7 +12,24 @@ import type { Database } from "../db/client";
 // Characters and strings
 
 const BIDI = ["\u200e", "\u200f", "\u061c", "\u202a", "\u202b", "\u202c", "\u202d", "\u202e", "\u2066", "\u2067", "\u2068", "\u2069"];
-const ODD = ["\u007f", "\u0085", "\u00a0", "\u200b", "\u2028", "\u2029", "\ufeff", "\ufffe", "\uffff", "\ufffd", "e\u0301", "\u{1f600}", "\u{10ffff}", "İ", "ß", "Ω"];
+const ODD = [
+  "\u007f",
+  "\u0085",
+  "\u00a0",
+  "\u200b",
+  "\u2028",
+  "\u2029",
+  "\ufeff",
+  "\ufffe",
+  "\uffff",
+  "\ufffd",
+  "e\u0301",
+  "\u{1f600}",
+  "\u{10ffff}",
+  "İ",
+  "ß",
+  "Ω",
+];
 const TRAPS = [
   "",
   " ",
@@ -45,7 +62,10 @@ const TRAPS = [
 const LONG_LENGTHS = [65, 101, 255, 257, 501, 2049, 4097, 20_500, 60_000, 101_000, 200_000];
 const FILLERS = ["a", "\u0000", "é", "\u202e", "\ud800", "\udc00", "\u{1f600}", "ab\u0000", "%", " "];
 
-const c0Char = fc.oneof(fc.integer({ min: 0, max: 0x1f }).map((c) => String.fromCharCode(c)), fc.constant("\u0000"));
+const c0Char = fc.oneof(
+  fc.integer({ min: 0, max: 0x1f }).map((c) => String.fromCharCode(c)),
+  fc.constant("\u0000"),
+);
 const bidiChar = fc.constantFrom(...BIDI);
 const surrogateChar = fc.integer({ min: 0xd800, max: 0xdfff }).map((c) => String.fromCharCode(c));
 const oddChar = fc.constantFrom(...ODD);
@@ -66,11 +86,15 @@ export const nastyChar: fc.Arbitrary<string> = fc.oneof(
  * everywhere, a lone surrogate or a bidi control must still reach the handler on its own.
  */
 const oneKind = (kind: fc.Arbitrary<string>) =>
-  fc.array(fc.oneof({ weight: 1, arbitrary: kind }, { weight: 2, arbitrary: asciiChar }), { minLength: 1, maxLength: 12 }).map((a) => a.join(""));
+  fc
+    .array(fc.oneof({ weight: 1, arbitrary: kind }, { weight: 2, arbitrary: asciiChar }), { minLength: 1, maxLength: 12 })
+    .map((a) => a.join(""));
 
 /** A long string (up to `max`, ~200 KB by default) made cheaply by repetition; the cut may split a surrogate pair. */
 export const longString = (max = Infinity): fc.Arbitrary<string> =>
-  fc.tuple(fc.constantFrom(...LONG_LENGTHS.filter((n) => n <= max)), fc.constantFrom(...FILLERS)).map(([n, s]) => s.repeat(Math.ceil(n / s.length)).slice(0, n));
+  fc
+    .tuple(fc.constantFrom(...LONG_LENGTHS.filter((n) => n <= max)), fc.constantFrom(...FILLERS))
+    .map(([n, s]) => s.repeat(Math.ceil(n / s.length)).slice(0, n));
 
 const nasty = (maxLong: number): fc.Arbitrary<string> =>
   fc.oneof(
@@ -186,13 +210,23 @@ export function fieldsObject(fields: Record<string, fc.Arbitrary<unknown>>): fc.
   const names = Object.keys(fields);
   const record = (make: (a: fc.Arbitrary<unknown>) => fc.Arbitrary<unknown>) =>
     fc.record(Object.fromEntries(names.map((name) => [name, make(fields[name]!)])) as Record<string, fc.Arbitrary<unknown>>);
-  const hostile = (a: fc.Arbitrary<unknown>) => fc.oneof({ weight: 3, arbitrary: splice(a) }, { weight: 3, arbitrary: nastyString }, { weight: 2, arbitrary: anyJson });
+  const hostile = (a: fc.Arbitrary<unknown>) =>
+    fc.oneof({ weight: 3, arbitrary: splice(a) }, { weight: 3, arbitrary: nastyString }, { weight: 2, arbitrary: anyJson });
   const mode = fc.constantFrom("one hostile", "one hostile", "one hostile", "all plausible", "any");
   const omitted = fc.array(fc.constantFrom(...(names.length > 0 ? names : ["-"])), { maxLength: 2 });
   const extra = fc.array(fc.tuple(nastyKey, anyJson), { maxLength: 3 });
   const repeated = names.length > 0 ? sometimes(fc.tuple(fc.constantFrom(...names), anyJson), 6) : fc.constant(null);
   return fc
-    .tuple(mode, record((a) => a), record(hostile), record(fieldValue), fc.nat(), sometimes(omitted, 5), sometimes(extra, 4), repeated)
+    .tuple(
+      mode,
+      record((a) => a),
+      record(hostile),
+      record(fieldValue),
+      fc.nat(),
+      sometimes(omitted, 5),
+      sometimes(extra, 4),
+      repeated,
+    )
     .map(([m, good, bad, any, which, omit, extras, again]) => {
       const target = names[which % Math.max(1, names.length)];
       const value = (n: string) => (m === "any" ? any[n] : m === "one hostile" && n === target ? bad[n] : good[n]);
@@ -238,7 +272,28 @@ export function pct(s: string): string {
 }
 
 /** Raw pieces of a URL or form that no encoder makes: broken escapes, dot segments, encoded slashes. */
-export const RAW_PIECES = ["%", "%z", "%zz", "%0", "%00", "%ED%A0%80", "%FF", "%C0%AE", "%2F", "%2e%2e", "..", ".", "%E2%80%AE", "a%2Fb", "%25", "+", "%2B", "&", "=", ";"];
+export const RAW_PIECES = [
+  "%",
+  "%z",
+  "%zz",
+  "%0",
+  "%00",
+  "%ED%A0%80",
+  "%FF",
+  "%C0%AE",
+  "%2F",
+  "%2e%2e",
+  "..",
+  ".",
+  "%E2%80%AE",
+  "a%2Fb",
+  "%25",
+  "+",
+  "%2B",
+  "&",
+  "=",
+  ";",
+];
 
 export type Pair = readonly [string, string];
 
@@ -263,11 +318,30 @@ export function formPairs(fields: Record<string, fc.Arbitrary<string>>, options:
   const any = (a: fc.Arbitrary<string>) => fc.oneof({ weight: 2, arbitrary: a }, { weight: 1, arbitrary: bad(a) });
   const mode = fc.constantFrom("one hostile", "one hostile", "one hostile", "all plausible", "any");
   const omitted = fc.array(fc.constantFrom(...names), { maxLength: 2 });
-  const repeated = fc.array(fc.tuple(fc.constantFrom(...names), fc.oneof(hostile, fc.constantFrom(...names).chain((n) => fields[n]!))), { maxLength: 2 });
+  const repeated = fc.array(
+    fc.tuple(
+      fc.constantFrom(...names),
+      fc.oneof(
+        hostile,
+        fc.constantFrom(...names).chain((n) => fields[n]!),
+      ),
+    ),
+    { maxLength: 2 },
+  );
   const extra = fc.array(fc.tuple(nastyKey, hostile), { maxLength: 2 });
   const raw = fc.array(fc.constantFrom(...RAW_PIECES), { maxLength: 3 });
   return fc
-    .tuple(mode, record((a) => a), record(bad), record(any), fc.nat(), sometimes(omitted, 5), sometimes(repeated, 5), sometimes(extra, 4), sometimes(raw, 5))
+    .tuple(
+      mode,
+      record((a) => a),
+      record(bad),
+      record(any),
+      fc.nat(),
+      sometimes(omitted, 5),
+      sometimes(repeated, 5),
+      sometimes(extra, 4),
+      sometimes(raw, 5),
+    )
     .map(([m, good, worse, anything, which, omit, again, extras, rawBits]) => {
       const target = names[which % names.length];
       const value = (n: string) => (m === "any" ? anything[n]! : m === "one hostile" && n === target ? worse[n]! : good[n]!);
@@ -307,7 +381,8 @@ export function describeRequest(r: FuzzRequest): string {
   const headers = Object.entries(r.headers)
     .filter(([k]) => k !== "cookie" && k !== "authorization")
     .map(([k, v]) => `${k}: ${v}`);
-  if (r.headers.cookie) headers.push(`cookie: ${r.headers.cookie.startsWith("bk_session=") ? "<admin session>" : clip(r.headers.cookie, 40)}`);
+  if (r.headers.cookie)
+    headers.push(`cookie: ${r.headers.cookie.startsWith("bk_session=") ? "<admin session>" : clip(r.headers.cookie, 40)}`);
   if (r.headers.authorization) headers.push(`authorization: ${clip(r.headers.authorization, 60)}`);
   return `${r.method} ${clip(r.url, 300)} [${headers.join("; ")}]${r.body === undefined ? "" : ` body=${clip(r.body, 300)}`}`;
 }
@@ -326,7 +401,13 @@ export interface FuzzResponse {
 export async function send(baseUrl: string, r: FuzzRequest): Promise<FuzzResponse> {
   const res = await fetch(baseUrl + r.url, { method: r.method, headers: r.headers, body: r.body, redirect: "manual" });
   const text = await res.text();
-  return { status: res.status, contentType: res.headers.get("content-type") ?? "", text, requestId: res.headers.get("x-request-id"), location: res.headers.get("location") };
+  return {
+    status: res.status,
+    contentType: res.headers.get("content-type") ?? "",
+    text,
+    requestId: res.headers.get("x-request-id"),
+    location: res.headers.get("location"),
+  };
 }
 
 /**
@@ -336,9 +417,11 @@ export async function send(baseUrl: string, r: FuzzRequest): Promise<FuzzRespons
 export function answerProblems(res: FuzzResponse, allowed5xx: readonly number[] = []): string[] {
   const problems: string[] = [];
   if (res.status >= 500 && !allowed5xx.includes(res.status)) problems.push(`status ${res.status}`);
-  if (/text\/html/i.test(res.contentType) || /^\s*</.test(res.text)) problems.push(`HTML body (status ${res.status}, ${res.contentType || "no content-type"})`);
+  if (/text\/html/i.test(res.contentType) || /^\s*</.test(res.text))
+    problems.push(`HTML body (status ${res.status}, ${res.contentType || "no content-type"})`);
   if (res.status >= 400) {
-    if (!/^application\/json\b/i.test(res.contentType)) problems.push(`error body is not JSON (content-type ${JSON.stringify(res.contentType)})`);
+    if (!/^application\/json\b/i.test(res.contentType))
+      problems.push(`error body is not JSON (content-type ${JSON.stringify(res.contentType)})`);
     else {
       try {
         JSON.parse(res.text);
@@ -357,7 +440,11 @@ export function loggedErrors(logLines: readonly string[], requestId: string | nu
   for (const line of logLines) {
     if (!line.includes(requestId)) continue;
     try {
-      const entry = JSON.parse(line) as { level?: number; msg?: string; err?: { type?: string; message?: string; code?: string; kind?: string } };
+      const entry = JSON.parse(line) as {
+        level?: number;
+        msg?: string;
+        err?: { type?: string; message?: string; code?: string; kind?: string };
+      };
       if ((entry.level ?? 0) < 50) continue;
       const err = entry.err;
       out.push([entry.msg, err?.type ?? err?.kind, err?.code, err?.message].filter(Boolean).join(": "));
@@ -373,7 +460,9 @@ export function loggedErrors(logLines: readonly string[], requestId: string | nu
 
 /** Every row of every table but those named, as text, in a stable order (one query). */
 export async function tableSnapshot(database: Database, exclude: readonly string[]): Promise<() => Promise<string[]>> {
-  const listed = (await database.db.execute(sql`select table_name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE' order by 1`)) as unknown as {
+  const listed = (await database.db.execute(
+    sql`select table_name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE' order by 1`,
+  )) as unknown as {
     rows: { table_name: string }[];
   };
   const tables = listed.rows.map((r) => r.table_name).filter((t) => !exclude.includes(t));

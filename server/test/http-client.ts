@@ -59,8 +59,6 @@ export class TestClient {
   }
 
   get = <T = any>(path: string, headers?: Record<string, string>) => this.request<T>("GET", path, { headers });
-  post = <T = any>(path: string, json?: unknown, headers?: Record<string, string>) =>
-    this.request<T>("POST", path, { json, headers });
-  put = <T = any>(path: string, json?: unknown, headers?: Record<string, string>) =>
-    this.request<T>("PUT", path, { json, headers });
+  post = <T = any>(path: string, json?: unknown, headers?: Record<string, string>) => this.request<T>("POST", path, { json, headers });
+  put = <T = any>(path: string, json?: unknown, headers?: Record<string, string>) => this.request<T>("PUT", path, { json, headers });
 }

@@ -28,7 +28,11 @@ export async function answerConsent(baseUrl: string, authorizationUrl: string | 
 
 /** A form POST to the token or revocation endpoint. */
 export async function formPost(url: string, fields: Record<string, string>, headers: Record<string, string> = {}) {
-  const res = await fetch(url, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", ...headers }, body: new URLSearchParams(fields) });
+  const res = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded", ...headers },
+    body: new URLSearchParams(fields),
+  });
   const text = await res.text();
   let body: any = text;
   try {
@@ -39,4 +43,5 @@ export async function formPost(url: string, fields: Record<string, string>, head
   return { status: res.status, headers: res.headers, body };
 }
 
-export const basicAuth = (id: string, secret: string) => `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString("base64")}`;
+export const basicAuth = (id: string, secret: string) =>
+  `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString("base64")}`;

@@ -81,7 +81,11 @@ export default async function setup(project: TestProject) {
   const dir = mkdtempSync(join(tmpdir(), "bk-pg-"));
   const dataDir = join(dir, "data");
   if (process.getuid?.() === 0) {
-    chownSync(dir, Number(execFileSync("id", ["-u", "postgres"]).toString().trim()), Number(execFileSync("id", ["-g", "postgres"]).toString().trim()));
+    chownSync(
+      dir,
+      Number(execFileSync("id", ["-u", "postgres"]).toString().trim()),
+      Number(execFileSync("id", ["-g", "postgres"]).toString().trim()),
+    );
     chmodSync(dir, 0o700);
   }
   const port = await freePort();

@@ -19,7 +19,12 @@ import { openTestDatabase } from "./test-database";
  * listen on loopback, so private addresses are allowed here; the SSRF tests turn it off.
  */
 // No outbound proxy, whatever the machine's environment says: tests reach the sandbox directly.
-export const TEST_CONFIG: AppConfig = { ...parseEnv({ NODE_ENV: "test" }), UPSTREAM_TIMEOUT_MS: 5_000, UPSTREAM_ALLOW_PRIVATE: true, outboundProxy: {} };
+export const TEST_CONFIG: AppConfig = {
+  ...parseEnv({ NODE_ENV: "test" }),
+  UPSTREAM_TIMEOUT_MS: 5_000,
+  UPSTREAM_ALLOW_PRIVATE: true,
+  outboundProxy: {},
+};
 
 export interface TestApp {
   baseUrl: string;
@@ -65,7 +70,13 @@ export async function startTestApp(
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as { port: number };
   const baseUrl = `http://127.0.0.1:${port}`;
-  const container = createContainer({ database, config: { ...TEST_CONFIG, PUBLIC_URL: baseUrl, ...options.config }, clock, log, secretBox });
+  const container = createContainer({
+    database,
+    config: { ...TEST_CONFIG, PUBLIC_URL: baseUrl, ...options.config },
+    clock,
+    log,
+    secretBox,
+  });
   await container.services.roles.syncBuiltins();
   const { app, listener } = buildApp(container, { version: "0.0.0-test", startedAt: clock.now(), ...options.app });
   server.on("request", listener);

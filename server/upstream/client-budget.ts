@@ -19,7 +19,8 @@ export type BudgetCheck = { ok: true } | { ok: false; group: BudgetGroup; limit:
 export function createClientBudget(deps: { hourlyBudget: Record<BudgetGroup, number>; sharePercent: number }) {
   const share = (group: BudgetGroup) => Math.max(1, Math.floor((deps.hourlyBudget[group] * deps.sharePercent) / 100));
   const limit: Record<BudgetGroup, number> = { atlassian: share("atlassian"), bitbucket: share("bitbucket") };
-  const limiterOf = (group: BudgetGroup) => new RateLimiterMemory({ keyPrefix: `upstream-share-${group}`, points: limit[group], duration: HOUR_SECONDS });
+  const limiterOf = (group: BudgetGroup) =>
+    new RateLimiterMemory({ keyPrefix: `upstream-share-${group}`, points: limit[group], duration: HOUR_SECONDS });
   const limiters: Record<BudgetGroup, RateLimiterMemory> = { atlassian: limiterOf("atlassian"), bitbucket: limiterOf("bitbucket") };
   return {
     /** One request sent to `service` for `caller` (each attempt, retries included). */

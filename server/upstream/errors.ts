@@ -53,7 +53,14 @@ export class UpstreamError extends Error {
 
   /** Whether the service answered and accepted our credentials, whatever it said. */
   get reachedService(): boolean {
-    return this.kind === "not_found" || this.kind === "bad_request" || this.kind === "conflict" || this.kind === "rate_limited" || this.kind === "too_large" || this.kind === "invalid_response";
+    return (
+      this.kind === "not_found" ||
+      this.kind === "bad_request" ||
+      this.kind === "conflict" ||
+      this.kind === "rate_limited" ||
+      this.kind === "too_large" ||
+      this.kind === "invalid_response"
+    );
   }
 }
 

@@ -9,7 +9,26 @@ import { createSecretBox } from "../lib/secret-box";
 import { createHostPolicy, isPrivateAddress } from "./host-policy";
 
 describe("which addresses are private", () => {
-  it.each(["127.0.0.1", "127.1.2.3", "10.0.0.5", "172.16.0.1", "172.31.255.255", "192.168.1.1", "169.254.169.254", "100.100.100.200", "192.0.0.192", "0.0.0.0", "::1", "::", "fd00:ec2::254", "fe80::1", "::ffff:127.0.0.1", "::ffff:10.0.0.1", "64:ff9b::a00:1", "not-an-ip"])("%s is refused", (ip) => {
+  it.each([
+    "127.0.0.1",
+    "127.1.2.3",
+    "10.0.0.5",
+    "172.16.0.1",
+    "172.31.255.255",
+    "192.168.1.1",
+    "169.254.169.254",
+    "100.100.100.200",
+    "192.0.0.192",
+    "0.0.0.0",
+    "::1",
+    "::",
+    "fd00:ec2::254",
+    "fe80::1",
+    "::ffff:127.0.0.1",
+    "::ffff:10.0.0.1",
+    "64:ff9b::a00:1",
+    "not-an-ip",
+  ])("%s is refused", (ip) => {
     expect(isPrivateAddress(ip)).toBe(true);
   });
   it.each(["8.8.8.8", "104.192.141.1", "2606:4700::1111", "172.32.0.1", "::ffff:8.8.8.8"])("%s is public", (ip) => {
@@ -53,20 +72,46 @@ describe("no server-side request forgery through the integration settings", () =
     await new Promise((r) => internal.close(r));
   });
 
-  it.each(["http://127.0.0.1:9", "http://localhost", "http://169.254.169.254", "http://[::1]", "http://10.0.0.5", "http://0x7f000001", "http://2130706433"])("saving the Atlassian URL %s is a 400 naming the rule", async (instanceUrl) => {
+  it.each([
+    "http://127.0.0.1:9",
+    "http://localhost",
+    "http://169.254.169.254",
+    "http://[::1]",
+    "http://10.0.0.5",
+    "http://0x7f000001",
+    "http://2130706433",
+  ])("saving the Atlassian URL %s is a 400 naming the rule", async (instanceUrl) => {
     const res = await operator.post("/api/admin/atlassian-config", { instanceUrl, email: "e@example.test", apiToken: "token-1234" });
     expect(res.status).toBe(400);
-    expect(res.body.error.fields.instanceUrl).toMatch(/loopback, private, link-local or metadata address; .*UPSTREAM_ALLOW_PRIVATE=true or UPSTREAM_ALLOWED_HOSTS/);
+    expect(res.body.error.fields.instanceUrl).toMatch(
+      /loopback, private, link-local or metadata address; .*UPSTREAM_ALLOW_PRIVATE=true or UPSTREAM_ALLOWED_HOSTS/,
+    );
     expect((await operator.get("/api/admin/atlassian-config")).body.configured).toBe(false);
   });
 
   it("a host that passed at save but points inward later is refused on connection (the proxy answers with the rule, the internal host sees nothing)", async () => {
     // Stored as if it had been saved while public (DNS rebinding): the check on connection catches it.
     const { integrationsRepo } = t.container.repos;
-    await integrationsRepo.upsert({ kind: "atlassian", settings: { instanceUrl: internalUrl.replace("127.0.0.1", "localhost"), email: "e@example.test" }, secretSealed: secretBox.seal("token-1234", "atlassian"), secretHint: "1234", isActive: true, updatedBy: null, updatedAt: new Date() });
+    await integrationsRepo.upsert({
+      kind: "atlassian",
+      settings: { instanceUrl: internalUrl.replace("127.0.0.1", "localhost"), email: "e@example.test" },
+      secretSealed: secretBox.seal("token-1234", "atlassian"),
+      secretHint: "1234",
+      isActive: true,
+      updatedBy: null,
+      updatedAt: new Date(),
+    });
     const admin = (await signedInAs(t, ["admin"])).client;
-    const client = (await admin.post("/api/admin/oauth-clients", { name: "ssrf", redirectUris: ["https://app.example.com/cb"], scopes: ["read"] })).body;
-    const token = (await formPost(`${t.baseUrl}/oauth/token`, { grant_type: "client_credentials" }, { authorization: basicAuth(client.clientId, client.clientSecret) })).body.access_token;
+    const client = (
+      await admin.post("/api/admin/oauth-clients", { name: "ssrf", redirectUris: ["https://app.example.com/cb"], scopes: ["read"] })
+    ).body;
+    const token = (
+      await formPost(
+        `${t.baseUrl}/oauth/token`,
+        { grant_type: "client_credentials" },
+        { authorization: basicAuth(client.clientId, client.clientSecret) },
+      )
+    ).body.access_token;
     for (const path of ["/api/atlassian/jira/rest/api/3/myself", "/api/atlassian/confluence/api/v2/spaces"]) {
       const res = await fetch(`${t.baseUrl}${path}`, { headers: { authorization: `Bearer ${token}` } });
       expect(res.status, path).toBe(502);
@@ -84,7 +129,10 @@ describe("no server-side request forgery through the integration settings", () =
     const allowed = await startTestApp({ config: { UPSTREAM_ALLOW_PRIVATE: false, UPSTREAM_ALLOWED_HOSTS: ["127.0.0.1"] } });
     try {
       const admin = (await signedInAs(allowed, ["admin"])).client;
-      expect((await admin.post("/api/admin/atlassian-config", { instanceUrl: internalUrl, email: "e@example.test", apiToken: "token-1234" })).status).toBe(200);
+      expect(
+        (await admin.post("/api/admin/atlassian-config", { instanceUrl: internalUrl, email: "e@example.test", apiToken: "token-1234" }))
+          .status,
+      ).toBe(200);
       await admin.post("/api/admin/test-atlassian");
       expect(hits).toBeGreaterThan(0);
     } finally {

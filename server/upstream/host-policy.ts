@@ -21,7 +21,8 @@ for (const [net, bits] of [
   ["198.18.0.0", 15], // benchmarking
   ["224.0.0.0", 4], // multicast
   ["240.0.0.0", 4], // reserved, broadcast
-] as const) BLOCKED.addSubnet(net, bits, "ipv4");
+] as const)
+  BLOCKED.addSubnet(net, bits, "ipv4");
 for (const [net, bits] of [
   ["::", 128],
   ["::1", 128],
@@ -30,7 +31,8 @@ for (const [net, bits] of [
   ["ff00::", 8], // multicast
   ["64:ff9b::", 96], // NAT64 of any IPv4 address, private ones included
   ["2002::", 16], // 6to4, which embeds an IPv4 address
-] as const) BLOCKED.addSubnet(net, bits, "ipv6");
+] as const)
+  BLOCKED.addSubnet(net, bits, "ipv6");
 
 /** "::ffff:10.0.0.1" is 10.0.0.1. */
 const unmapped = (address: string): string => /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1] ?? address;
@@ -78,7 +80,11 @@ export function createHostPolicy(options: HostPolicyOptions) {
     options.allowPrivate || names.has(host.toLowerCase().replace(/^\[|\]$/g, "")) || allowedAddress(address) || !isPrivateAddress(address);
 
   /** dns.lookup for the connection pool: refuses a connection to an address the rule forbids. */
-  function lookup(hostname: string, opts: LookupOptions, callback: (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void): void {
+  function lookup(
+    hostname: string,
+    opts: LookupOptions,
+    callback: (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void,
+  ): void {
     dnsLookup(hostname, { ...opts, all: true }, (err, addresses) => {
       if (err) return callback(err, opts.all ? [] : "", undefined);
       const refused = addresses.find((a) => !permits(hostname, a.address));
@@ -96,7 +102,9 @@ export function createHostPolicy(options: HostPolicyOptions) {
     async problem(host: string): Promise<string | null> {
       const bare = host.replace(/^\[|\]$/g, "");
       if (isIP(bare)) return permits(bare, bare) ? null : hostRuleMessage(bare, bare);
-      const addresses = await new Promise<LookupAddress[]>((resolve) => dnsLookup(bare, { all: true }, (err, list) => resolve(err ? [] : list)));
+      const addresses = await new Promise<LookupAddress[]>((resolve) =>
+        dnsLookup(bare, { all: true }, (err, list) => resolve(err ? [] : list)),
+      );
       const refused = addresses.find((a) => !permits(bare, a.address));
       return refused ? hostRuleMessage(bare, refused.address) : null;
     },

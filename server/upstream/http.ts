@@ -81,14 +81,25 @@ export function createUpstreamHttp(options: UpstreamOptions) {
   const userAgent = options.userAgent ?? "Bridgekeeper";
   const hostRule = options.hostPolicy;
   // Every new connection resolves its host through the host rule: checked after DNS, each time.
-  const agent = new Agent({ keepAliveTimeout: 30_000, keepAliveMaxTimeout: 120_000, connections: 64, connect: { timeout: 10_000, ...(hostRule ? { lookup: hostRule.lookup } : {}) } });
+  const agent = new Agent({
+    keepAliveTimeout: 30_000,
+    keepAliveMaxTimeout: 120_000,
+    connections: 64,
+    connect: { timeout: 10_000, ...(hostRule ? { lookup: hostRule.lookup } : {}) },
+  });
   const breakers = new Map<string, CircuitBreakerPolicy>();
   // Through a proxy the proxy resolves the name, so the address rule is checked here first (cached briefly).
   const proxies = new Map<string, ProxyAgent>();
   const proxyAgent = (uri: string): ProxyAgent => {
     let found = proxies.get(uri);
     if (!found) {
-      found = new ProxyAgent({ uri, keepAliveTimeout: 30_000, keepAliveMaxTimeout: 120_000, connections: 64, connect: { timeout: 10_000 } });
+      found = new ProxyAgent({
+        uri,
+        keepAliveTimeout: 30_000,
+        keepAliveMaxTimeout: 120_000,
+        connections: 64,
+        connect: { timeout: 10_000 },
+      });
       proxies.set(uri, found);
     }
     return found;
@@ -131,7 +142,17 @@ export function createUpstreamHttp(options: UpstreamOptions) {
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), timeoutMs);
     const extra = Object.fromEntries(Object.entries(call.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
-    const headers: Record<string, string> = { ...extra, authorization: target.authorization, accept: call.accept === "text" ? "text/plain, */*" : call.accept === "raw" ? "application/json, text/plain;q=0.9, */*;q=0.8" : "application/json", "user-agent": userAgent };
+    const headers: Record<string, string> = {
+      ...extra,
+      authorization: target.authorization,
+      accept:
+        call.accept === "text"
+          ? "text/plain, */*"
+          : call.accept === "raw"
+            ? "application/json, text/plain;q=0.9, */*;q=0.8"
+            : "application/json",
+      "user-agent": userAgent,
+    };
     let body: string | Buffer | undefined;
     if (call.form !== undefined) {
       // The Fetch standard's encoding of form data (a fresh boundary, the content type naming it).
@@ -149,13 +170,34 @@ export function createUpstreamHttp(options: UpstreamOptions) {
     try {
       for (let attempt = 1; ; attempt++) {
         try {
-          const response = await breaker.execute(() => attemptOnce<T>(service, { origin, path, method, headers, body, signal: controller.signal, accept: call.accept ?? "json", timeoutMs, answerStatuses: call.answerStatuses ?? [], spend: target.spend }));
+          const response = await breaker.execute(() =>
+            attemptOnce<T>(service, {
+              origin,
+              path,
+              method,
+              headers,
+              body,
+              signal: controller.signal,
+              accept: call.accept ?? "json",
+              timeoutMs,
+              answerStatuses: call.answerStatuses ?? [],
+              spend: target.spend,
+            }),
+          );
           options.meter.recordOutcome(service, true);
           observed("ok");
           return response;
         } catch (raw) {
           const pause = Math.ceil(breakerOptions.halfOpenAfterMs / 1000);
-          const err = raw instanceof BrokenCircuitError ? new UpstreamError(service, "circuit_open", `${name} failed ${breakerOptions.consecutiveFailures} times in a row; calls are paused for up to ${pause} s`, { retryAfterSeconds: pause }) : toUpstreamError(service, raw, timeoutMs, origin);
+          const err =
+            raw instanceof BrokenCircuitError
+              ? new UpstreamError(
+                  service,
+                  "circuit_open",
+                  `${name} failed ${breakerOptions.consecutiveFailures} times in a row; calls are paused for up to ${pause} s`,
+                  { retryAfterSeconds: pause },
+                )
+              : toUpstreamError(service, raw, timeoutMs, origin);
           const wait = attempt < maxAttempts ? retryDelay(err, method, attempt) : null;
           if (wait === null || Date.now() + wait >= deadline) {
             options.meter.recordOutcome(service, err.reachedService, err.reachedService ? null : err.message);
@@ -196,7 +238,18 @@ export function createUpstreamHttp(options: UpstreamOptions) {
 
   async function attemptOnce<T>(
     service: UpstreamService,
-    req: { origin: string; path: string; method: string; headers: Record<string, string>; body: string | Buffer | undefined; signal: AbortSignal; accept: "json" | "text" | "raw"; timeoutMs: number; answerStatuses: readonly number[]; spend: (() => void) | undefined },
+    req: {
+      origin: string;
+      path: string;
+      method: string;
+      headers: Record<string, string>;
+      body: string | Buffer | undefined;
+      signal: AbortSignal;
+      accept: "json" | "text" | "raw";
+      timeoutMs: number;
+      answerStatuses: readonly number[];
+      spend: (() => void) | undefined;
+    },
   ): Promise<UpstreamResponse<T>> {
     options.meter.recordCall(service);
     req.spend?.();
@@ -230,7 +283,9 @@ export function createUpstreamHttp(options: UpstreamOptions) {
       try {
         return { status: res.statusCode, data: JSON.parse(text) as T, headers: res.headers };
       } catch {
-        throw new UpstreamError(service, "invalid_response", `${SERVICE_NAMES[service]} sent a response that is not JSON`, { status: res.statusCode });
+        throw new UpstreamError(service, "invalid_response", `${SERVICE_NAMES[service]} sent a response that is not JSON`, {
+          status: res.statusCode,
+        });
       }
     }
     throw errorForStatus(service, res.statusCode, res.headers, text);
@@ -252,7 +307,12 @@ export type UpstreamHttp = ReturnType<typeof createUpstreamHttp>;
  * Base URL + path + query. An absolute path (a `next` link) must stay on the base URL: credentials
  * are never sent to another host because a response said so.
  */
-export function resolveUrl(service: UpstreamService, baseUrl: string, path: string, query?: Record<string, QueryValue>): { origin: string; path: string } {
+export function resolveUrl(
+  service: UpstreamService,
+  baseUrl: string,
+  path: string,
+  query?: Record<string, QueryValue>,
+): { origin: string; path: string } {
   const base = new URL(baseUrl);
   const basePath = base.pathname.replace(/\/+$/, "");
   let url: URL;
@@ -278,7 +338,13 @@ export function resolveUrl(service: UpstreamService, baseUrl: string, path: stri
 
 async function readBounded(service: UpstreamService, res: Dispatcher.ResponseData, maxBytes: number): Promise<string> {
   const declared = Number(res.headers["content-length"]);
-  const tooLarge = () => new UpstreamError(service, "too_large", `${SERVICE_NAMES[service]} sent a response larger than ${Math.round(maxBytes / 1024 / 1024)} MB`, { status: res.statusCode });
+  const tooLarge = () =>
+    new UpstreamError(
+      service,
+      "too_large",
+      `${SERVICE_NAMES[service]} sent a response larger than ${Math.round(maxBytes / 1024 / 1024)} MB`,
+      { status: res.statusCode },
+    );
   if (Number.isFinite(declared) && declared > maxBytes) {
     res.body.destroy();
     throw tooLarge();
@@ -301,9 +367,21 @@ export function upstreamMessage(text: string): string | null {
   try {
     const body = JSON.parse(text) as Record<string, unknown>;
     // Jira: errorMessages, and errors by field (each named, so a caller knows which field to fix).
-    const fieldErrors = body.errors && typeof body.errors === "object" && !Array.isArray(body.errors) ? Object.entries(body.errors as Record<string, unknown>).filter(([, m]) => typeof m === "string" && m.trim() !== "").map(([field, m]) => `${field}: ${String(m)}`) : [];
-    const jira = [...(Array.isArray(body.errorMessages) ? body.errorMessages.filter((m): m is string => typeof m === "string" && m.trim() !== "") : []), ...fieldErrors];
-    const candidates: unknown[] = [jira.length ? jira.join("; ") : undefined, (body.error as { message?: unknown } | undefined)?.message, body.message];
+    const fieldErrors =
+      body.errors && typeof body.errors === "object" && !Array.isArray(body.errors)
+        ? Object.entries(body.errors as Record<string, unknown>)
+            .filter(([, m]) => typeof m === "string" && m.trim() !== "")
+            .map(([field, m]) => `${field}: ${String(m)}`)
+        : [];
+    const jira = [
+      ...(Array.isArray(body.errorMessages) ? body.errorMessages.filter((m): m is string => typeof m === "string" && m.trim() !== "") : []),
+      ...fieldErrors,
+    ];
+    const candidates: unknown[] = [
+      jira.length ? jira.join("; ") : undefined,
+      (body.error as { message?: unknown } | undefined)?.message,
+      body.message,
+    ];
     const found = candidates.find((c): c is string => typeof c === "string" && c.trim() !== "");
     return found ? found.slice(0, 300) : null;
   } catch {
@@ -312,11 +390,19 @@ export function upstreamMessage(text: string): string | null {
   }
 }
 
-export function errorForStatus(service: UpstreamService, status: number, headers: Record<string, string | string[] | undefined>, text: string): UpstreamError {
+export function errorForStatus(
+  service: UpstreamService,
+  status: number,
+  headers: Record<string, string | string[] | undefined>,
+  text: string,
+): UpstreamError {
   const name = SERVICE_NAMES[service];
   const said = upstreamMessage(text);
   const suffix = said ? `: ${said}` : "";
-  if (status === 401) return new UpstreamError(service, "unauthorized", `${name} refused the credentials (401); check the username or email and the token`, { status });
+  if (status === 401)
+    return new UpstreamError(service, "unauthorized", `${name} refused the credentials (401); check the username or email and the token`, {
+      status,
+    });
   if (status === 403) return new UpstreamError(service, "forbidden", `${name} denied access (403)${suffix}`, { status });
   if (status === 404) return new UpstreamError(service, "not_found", `${name} found nothing there (404)${suffix}`, { status });
   if (status === 409) return new UpstreamError(service, "conflict", `${name} reported a conflict (409)${suffix}`, { status });
@@ -327,7 +413,8 @@ export function errorForStatus(service: UpstreamService, status: number, headers
     return new UpstreamError(service, "rate_limited", `${name} is rate limiting requests (429)${when}`, { status, retryAfterSeconds });
   }
   if (status >= 500) return new UpstreamError(service, "server_error", `${name} failed with ${status}${suffix}`, { status });
-  if (status >= 300 && status < 400) return new UpstreamError(service, "invalid_response", `${name} answered with an unexpected redirect (${status})`, { status });
+  if (status >= 300 && status < 400)
+    return new UpstreamError(service, "invalid_response", `${name} answered with an unexpected redirect (${status})`, { status });
   return new UpstreamError(service, "bad_request", `${name} refused the request (${status})${suffix}`, { status });
 }
 
@@ -344,11 +431,21 @@ function toUpstreamError(service: UpstreamService, err: unknown, timeoutMs: numb
   if (err instanceof UpstreamError) return err;
   const name = SERVICE_NAMES[service];
   const e = err as { name?: string; code?: string; message?: string };
-  if (e?.name === "AbortError" || e?.code === "UND_ERR_ABORTED" || e?.code === "UND_ERR_HEADERS_TIMEOUT" || e?.code === "UND_ERR_BODY_TIMEOUT") {
+  if (
+    e?.name === "AbortError" ||
+    e?.code === "UND_ERR_ABORTED" ||
+    e?.code === "UND_ERR_HEADERS_TIMEOUT" ||
+    e?.code === "UND_ERR_BODY_TIMEOUT"
+  ) {
     return new UpstreamError(service, "timeout", `${name} did not answer within ${formatSeconds(timeoutMs)}`);
   }
   const cause = (e as { cause?: unknown })?.cause;
-  if (err instanceof HostNotAllowedError || cause instanceof HostNotAllowedError) return new UpstreamError(service, "host_not_allowed", `${name}: ${(cause instanceof HostNotAllowedError ? cause : (err as Error)).message}`);
+  if (err instanceof HostNotAllowedError || cause instanceof HostNotAllowedError)
+    return new UpstreamError(
+      service,
+      "host_not_allowed",
+      `${name}: ${(cause instanceof HostNotAllowedError ? cause : (err as Error)).message}`,
+    );
   const code = e?.code ?? (e as { cause?: { code?: string } })?.cause?.code;
   return new UpstreamError(service, "unreachable", `${name} could not be reached at ${origin}${code ? ` (${code})` : ""}`);
 }

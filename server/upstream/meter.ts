@@ -73,7 +73,11 @@ export function createUpstreamMeter(deps: { clock: Clock; hourlyBudget: Record<B
       if (!Number.isFinite(limit) || limit <= 0) return;
       const remainingRaw = headers["x-ratelimit-remaining"];
       const remaining = remainingRaw === undefined ? null : Number(remainingRaw);
-      reported[budgetGroupOf(service)] = { limit, remaining: Number.isFinite(remaining) ? remaining : null, at: deps.clock.now().getTime() };
+      reported[budgetGroupOf(service)] = {
+        limit,
+        remaining: Number.isFinite(remaining) ? remaining : null,
+        at: deps.clock.now().getTime(),
+      };
     },
 
     recordOutcome(service: UpstreamService, ok: boolean, error: string | null = null): void {
@@ -90,7 +94,10 @@ export function createUpstreamMeter(deps: { clock: Clock; hourlyBudget: Record<B
     },
 
     /** Restores what a previous run stored (last sync survives a restart). */
-    restoreHealth(service: UpstreamService, stored: { lastSuccessAt: Date | null; lastFailureAt: Date | null; lastError: string | null }): void {
+    restoreHealth(
+      service: UpstreamService,
+      stored: { lastSuccessAt: Date | null; lastFailureAt: Date | null; lastError: string | null },
+    ): void {
       if (health.has(service)) return;
       health.set(service, { ...stored, last: null });
     },
@@ -120,7 +127,6 @@ export function createUpstreamMeter(deps: { clock: Clock; hourlyBudget: Record<B
       }
       return { used: own, total: deps.hourlyBudget[group] };
     },
-
   };
 }
 

@@ -11,9 +11,17 @@ import { createOutboundProxy, proxySettingsFrom } from "./outbound-proxy";
 
 describe("outbound proxy settings", () => {
   it("reads either case, https first for https: upstreams, and honours NO_PROXY", () => {
-    expect(proxySettingsFrom({ https_proxy: "http://p:3128", NO_PROXY: ".corp,10.0.0.1" })).toEqual({ httpsProxy: "http://p:3128", httpProxy: undefined, noProxy: ".corp,10.0.0.1" });
+    expect(proxySettingsFrom({ https_proxy: "http://p:3128", NO_PROXY: ".corp,10.0.0.1" })).toEqual({
+      httpsProxy: "http://p:3128",
+      httpProxy: undefined,
+      noProxy: ".corp,10.0.0.1",
+    });
     expect(createOutboundProxy({})).toBeNull();
-    const proxy = createOutboundProxy({ httpsProxy: "http://secure:3128", httpProxy: "http://plain:3128", noProxy: "internal.example, .corp.example ,10.1.2.3,api.example:8443" })!;
+    const proxy = createOutboundProxy({
+      httpsProxy: "http://secure:3128",
+      httpProxy: "http://plain:3128",
+      noProxy: "internal.example, .corp.example ,10.1.2.3,api.example:8443",
+    })!;
     expect(proxy.proxyFor("https://acme.atlassian.net")).toBe("http://secure:3128");
     expect(proxy.proxyFor("http://jira.acme.example")).toBe("http://plain:3128");
     expect(proxy.proxyFor("https://internal.example")).toBeNull();
@@ -39,10 +47,13 @@ describe("upstream calls through HTTPS_PROXY / HTTP_PROXY", () => {
     proxy = createServer((req, res) => {
       seen.push(`${req.method} ${req.url}`);
       const target = new URL(req.url!);
-      const upstream = httpRequest({ host: target.hostname, port: target.port, path: `${target.pathname}${target.search}`, method: req.method, headers: req.headers }, (up) => {
-        res.writeHead(up.statusCode ?? 502, up.headers);
-        up.pipe(res);
-      });
+      const upstream = httpRequest(
+        { host: target.hostname, port: target.port, path: `${target.pathname}${target.search}`, method: req.method, headers: req.headers },
+        (up) => {
+          res.writeHead(up.statusCode ?? 502, up.headers);
+          up.pipe(res);
+        },
+      );
       upstream.on("error", () => res.writeHead(502).end());
       req.pipe(upstream);
     });
@@ -69,7 +80,13 @@ describe("upstream calls through HTTPS_PROXY / HTTP_PROXY", () => {
 
   const client = (policy: { allowPrivate: boolean; allowedHosts: string[] }, noProxy?: string) => {
     const meter = createUpstreamMeter({ clock: systemClock, hourlyBudget: { atlassian: 1000, bitbucket: 1000 } });
-    const http = createUpstreamHttp({ meter, timeoutMs: 5_000, maxAttempts: 1, hostPolicy: createHostPolicy(policy), proxy: createOutboundProxy({ httpProxy: proxyUrl, noProxy }, { bypassLoopback: false }) });
+    const http = createUpstreamHttp({
+      meter,
+      timeoutMs: 5_000,
+      maxAttempts: 1,
+      hostPolicy: createHostPolicy(policy),
+      proxy: createOutboundProxy({ httpProxy: proxyUrl, noProxy }, { bypassLoopback: false }),
+    });
     const { atlassian } = sandbox.credentials;
     const authorization = `Basic ${Buffer.from(`${atlassian.email}:${atlassian.apiToken}`).toString("base64")}`;
     return { http, jira: createJiraClient(http, async () => ({ baseUrl: sandbox.url, authorization })) };

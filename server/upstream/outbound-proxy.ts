@@ -36,7 +36,9 @@ export function createOutboundProxy(settings: OutboundProxySettings, options: { 
     const port = url.port || (url.protocol === "https:" ? "443" : "80");
     return rules.some((rule) => {
       if (rule === "*") return true;
-      const [name, rulePort] = rule.startsWith("[") ? [rule.slice(1, rule.indexOf("]")), rule.split("]:")[1]] : (rule.split(":") as [string, string | undefined]);
+      const [name, rulePort] = rule.startsWith("[")
+        ? [rule.slice(1, rule.indexOf("]")), rule.split("]:")[1]]
+        : (rule.split(":") as [string, string | undefined]);
       if (rulePort && rulePort !== port) return false;
       const domain = name.replace(/^\*?\./, "");
       return host === domain || host.endsWith(`.${domain}`);

@@ -75,7 +75,11 @@ export async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
  * The first `max` items that `keep` accepts, and whether there were more: reading stops at the
  * first kept item past `max`, so a listing costs no more pages than the answer needs.
  */
-export async function firstOf<T>(items: AsyncIterable<T>, max: number, keep: (item: T) => boolean = () => true): Promise<{ items: T[]; truncated: boolean }> {
+export async function firstOf<T>(
+  items: AsyncIterable<T>,
+  max: number,
+  keep: (item: T) => boolean = () => true,
+): Promise<{ items: T[]; truncated: boolean }> {
   const out: T[] = [];
   for await (const item of items) {
     if (!keep(item)) continue;

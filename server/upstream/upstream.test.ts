@@ -105,15 +105,32 @@ describe("upstream layer against the sandbox", () => {
       expect(added).toMatchObject({ filename: "raw.bin", size: data.length, mimeType: "application/octet-stream" });
       const upload = sandbox.requests().find((r) => r.method === "POST" && r.path === "/rest/api/3/issue/BK-3/attachments");
       expect(upload).toBeDefined();
-      const stored = await fetch(`${sandbox.url}/rest/api/3/attachment/content/${added!.id}?redirect=false`, { headers: { authorization: jiraTarget.authorization } });
+      const stored = await fetch(`${sandbox.url}/rest/api/3/attachment/content/${added!.id}?redirect=false`, {
+        headers: { authorization: jiraTarget.authorization },
+      });
       expect(new Uint8Array(await stored.arrayBuffer())).toEqual(data);
-      const [text] = await jira.addAttachment("BK-3", { filename: "a.txt", mimeType: "text/plain", data: new TextEncoder().encode("hello world") });
+      const [text] = await jira.addAttachment("BK-3", {
+        filename: "a.txt",
+        mimeType: "text/plain",
+        data: new TextEncoder().encode("hello world"),
+      });
       expect(await jira.attachmentText(String(text!.id), 5)).toBe("hello");
 
       const none = await jira.createIssues([{ fields: { project: { key: "BK" }, issuetype: { name: "Task" } } }]);
-      expect(none).toEqual({ issues: [], errors: [expect.objectContaining({ failedElementNumber: 0, elementErrors: expect.objectContaining({ errors: { summary: "You must specify a summary of the issue." } }) })] });
+      expect(none).toEqual({
+        issues: [],
+        errors: [
+          expect.objectContaining({
+            failedElementNumber: 0,
+            elementErrors: expect.objectContaining({ errors: { summary: "You must specify a summary of the issue." } }),
+          }),
+        ],
+      });
       // A 400 without per-item errors is still a failure, with Jira's words.
-      await expect(jira.createIssues(Array.from({ length: 51 }, () => ({ fields: {} })))).rejects.toMatchObject({ kind: "bad_request", message: expect.stringMatching(/exceeds the maximum of 50/) });
+      await expect(jira.createIssues(Array.from({ length: 51 }, () => ({ fields: {} })))).rejects.toMatchObject({
+        kind: "bad_request",
+        message: expect.stringMatching(/exceeds the maximum of 50/),
+      });
       await http.close();
     });
   });
@@ -228,10 +245,20 @@ describe("upstream layer against the sandbox", () => {
     });
 
     it("never follows a next link to another host or outside the base path", () => {
-      expect(() => resolveUrl("bitbucket", "https://api.bitbucket.org/2.0", "https://evil.example/2.0/repositories?page=2")).toThrow(/outside its base URL/);
-      expect(() => resolveUrl("bitbucket", "https://api.bitbucket.org/2.0", "https://api.bitbucket.org/internal")).toThrow(/outside its base URL/);
-      expect(resolveUrl("bitbucket", "https://api.bitbucket.org/2.0", "https://api.bitbucket.org/2.0/repositories/x?page=2")).toEqual({ origin: "https://api.bitbucket.org", path: "/2.0/repositories/x?page=2" });
-      expect(resolveUrl("confluence", "https://acme.atlassian.net/wiki", "/api/v2/spaces", { limit: 5, keys: ["A", "B"] })).toEqual({ origin: "https://acme.atlassian.net", path: "/wiki/api/v2/spaces?limit=5&keys=A&keys=B" });
+      expect(() => resolveUrl("bitbucket", "https://api.bitbucket.org/2.0", "https://evil.example/2.0/repositories?page=2")).toThrow(
+        /outside its base URL/,
+      );
+      expect(() => resolveUrl("bitbucket", "https://api.bitbucket.org/2.0", "https://api.bitbucket.org/internal")).toThrow(
+        /outside its base URL/,
+      );
+      expect(resolveUrl("bitbucket", "https://api.bitbucket.org/2.0", "https://api.bitbucket.org/2.0/repositories/x?page=2")).toEqual({
+        origin: "https://api.bitbucket.org",
+        path: "/2.0/repositories/x?page=2",
+      });
+      expect(resolveUrl("confluence", "https://acme.atlassian.net/wiki", "/api/v2/spaces", { limit: 5, keys: ["A", "B"] })).toEqual({
+        origin: "https://acme.atlassian.net",
+        path: "/wiki/api/v2/spaces?limit=5&keys=A&keys=B",
+      });
     });
   });
 
@@ -241,13 +268,25 @@ describe("upstream layer against the sandbox", () => {
       const space = (await confluence.spacesPage(1)).results[0]!;
       const home = (await confluence.spaceDetails(space.key))!.homepageId!;
       const bytes = Uint8Array.from({ length: 3000 }, (_, i) => (i * 7) % 256);
-      const uploaded = await confluence.uploadAttachment(home, { name: "bytes.bin", data: bytes, mediaType: "application/octet-stream", comment: "all 256 values" });
-      expect(uploaded.results[0]).toMatchObject({ title: "bytes.bin", extensions: { fileSize: 3000, mediaType: "application/octet-stream", comment: "all 256 values" } });
-      const download = await fetch(`${sandbox.url}/wiki${uploaded.results[0]!._links!.download!}`, { headers: { authorization: confluenceTarget.authorization } });
+      const uploaded = await confluence.uploadAttachment(home, {
+        name: "bytes.bin",
+        data: bytes,
+        mediaType: "application/octet-stream",
+        comment: "all 256 values",
+      });
+      expect(uploaded.results[0]).toMatchObject({
+        title: "bytes.bin",
+        extensions: { fileSize: 3000, mediaType: "application/octet-stream", comment: "all 256 values" },
+      });
+      const download = await fetch(`${sandbox.url}/wiki${uploaded.results[0]!._links!.download!}`, {
+        headers: { authorization: confluenceTarget.authorization },
+      });
       expect(Buffer.from(await download.arrayBuffer()).equals(Buffer.from(bytes))).toBe(true);
       const form = new FormData();
       form.append("file", new Blob(["x"]), "x.txt");
-      await expect(http.request("confluence", confluenceTarget, { method: "POST", path: `/rest/api/content/${home}/child/attachment`, form })).rejects.toMatchObject({ kind: "forbidden", message: expect.stringContaining("XSRF check failed") });
+      await expect(
+        http.request("confluence", confluenceTarget, { method: "POST", path: `/rest/api/content/${home}/child/attachment`, form }),
+      ).rejects.toMatchObject({ kind: "forbidden", message: expect.stringContaining("XSRF check failed") });
       await http.close();
     });
   });

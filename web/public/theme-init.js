@@ -8,8 +8,6 @@
   } catch {
     stored = null;
   }
-  var dark =
-    stored === "dark" ||
-    (stored !== "light" && window.matchMedia("(prefers-color-scheme: dark)").matches);
+  var dark = stored === "dark" || (stored !== "light" && window.matchMedia("(prefers-color-scheme: dark)").matches);
   document.documentElement.classList.toggle("dark", dark);
 })();

@@ -26,22 +26,26 @@ export const anthropicMessagesFormat: WireFormat = {
   },
   parse,
   error: anthropicError,
-  json: (reply) => ({ ...messageObject(reply), content: blocksOf(reply).map((b) => b.block), stop_reason: stopReason(reply), usage: usageOf(reply) }),
+  json: (reply) => ({
+    ...messageObject(reply),
+    content: blocksOf(reply).map((b) => b.block),
+    stop_reason: stopReason(reply),
+    usage: usageOf(reply),
+  }),
   frames,
 };
 
 function anthropicError(status: number, model: string, message?: string, retryAfter?: number): HttpAnswer {
-  const [type, text] =
-    (
-      {
-        400: ["invalid_request_error", "The request is not valid."],
-        401: ["authentication_error", "invalid x-api-key"],
-        403: ["permission_error", "Your API key does not have permission to use the specified resource."],
-        404: ["not_found_error", `model: ${model}`],
-        429: ["rate_limit_error", "This request would exceed the rate limit for your organization. Please try again later."],
-        503: ["overloaded_error", "Overloaded"],
-      } as Record<number, [string, string]>
-    )[status] ?? ["api_error", "Internal server error"];
+  const [type, text] = (
+    {
+      400: ["invalid_request_error", "The request is not valid."],
+      401: ["authentication_error", "invalid x-api-key"],
+      403: ["permission_error", "Your API key does not have permission to use the specified resource."],
+      404: ["not_found_error", `model: ${model}`],
+      429: ["rate_limit_error", "This request would exceed the rate limit for your organization. Please try again later."],
+      503: ["overloaded_error", "Overloaded"],
+    } as Record<number, [string, string]>
+  )[status] ?? ["api_error", "Internal server error"];
   const headers: Record<string, string> = { "request-id": randomId("req_01", 22) };
   if (retryAfter !== undefined) headers["retry-after"] = String(retryAfter);
   return { status, headers, body: { type: "error", error: { type, message: message ?? text } } };
@@ -80,7 +84,13 @@ function parse(body: unknown): ParsedRequest | HttpAnswer {
       } else if (b.type === "tool_result") {
         flush();
         const id = asString(b.tool_use_id);
-        messages.push({ role: "tool-result", callId: id, name: id ? (names.get(id) ?? null) : null, text: Array.isArray(b.content) ? textOf(b.content) : asText(b.content ?? ""), isError: b.is_error === true });
+        messages.push({
+          role: "tool-result",
+          callId: id,
+          name: id ? (names.get(id) ?? null) : null,
+          text: Array.isArray(b.content) ? textOf(b.content) : asText(b.content ?? ""),
+          isError: b.is_error === true,
+        });
       }
     }
     flush();
@@ -100,20 +110,43 @@ const usageOf = (reply: Reply) => ({
   service_tier: "standard",
 });
 
-const messageObject = (reply: Reply): Json => ({ id: randomId("msg_01", 22), type: "message", role: "assistant", model: reply.model, content: [], stop_reason: null, stop_sequence: null });
+const messageObject = (reply: Reply): Json => ({
+  id: randomId("msg_01", 22),
+  type: "message",
+  role: "assistant",
+  model: reply.model,
+  content: [],
+  stop_reason: null,
+  stop_sequence: null,
+});
 
 /** The reply's content blocks: the text first (when there is any), then one tool_use a call. */
 function blocksOf(reply: Reply): { block: Json; args?: string }[] {
   const blocks: { block: Json; args?: string }[] = [];
   if (reply.text !== "" || reply.toolCalls.length === 0) blocks.push({ block: { type: "text", text: reply.text } });
-  for (const call of reply.toolCalls) blocks.push({ block: { type: "tool_use", id: randomId("toolu_01", 22), name: call.name, input: call.args }, args: JSON.stringify(call.args) });
+  for (const call of reply.toolCalls)
+    blocks.push({
+      block: { type: "tool_use", id: randomId("toolu_01", 22), name: call.name, input: call.args },
+      args: JSON.stringify(call.args),
+    });
   return blocks;
 }
 
 function frames(reply: Reply): SseFrame[] {
   const out: SseFrame[] = [];
   const emit = (type: string, fields: Json, piece = false) => out.push({ event: type, data: JSON.stringify({ type, ...fields }), piece });
-  emit("message_start", { message: { ...messageObject(reply), usage: { input_tokens: reply.usage.inputTokens, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: 1, service_tier: "standard" } } });
+  emit("message_start", {
+    message: {
+      ...messageObject(reply),
+      usage: {
+        input_tokens: reply.usage.inputTokens,
+        cache_creation_input_tokens: 0,
+        cache_read_input_tokens: 0,
+        output_tokens: 1,
+        service_tier: "standard",
+      },
+    },
+  });
   blocksOf(reply).forEach(({ block, args }, index) => {
     if (block.type === "text") {
       emit("content_block_start", { index, content_block: { type: "text", text: "" } });
@@ -122,11 +155,15 @@ function frames(reply: Reply): SseFrame[] {
     } else {
       emit("content_block_start", { index, content_block: { ...block, input: {} } });
       // The API's first input delta is empty, then the JSON arrives in fragments.
-      for (const partial_json of ["", ...splitEvenly(args ?? "{}", 4)]) emit("content_block_delta", { index, delta: { type: "input_json_delta", partial_json } }, partial_json !== "");
+      for (const partial_json of ["", ...splitEvenly(args ?? "{}", 4)])
+        emit("content_block_delta", { index, delta: { type: "input_json_delta", partial_json } }, partial_json !== "");
     }
     emit("content_block_stop", { index });
   });
-  emit("message_delta", { delta: { stop_reason: stopReason(reply), stop_sequence: null }, usage: { output_tokens: reply.usage.outputTokens } });
+  emit("message_delta", {
+    delta: { stop_reason: stopReason(reply), stop_sequence: null },
+    usage: { output_tokens: reply.usage.outputTokens },
+  });
   emit("message_stop", {});
   return out;
 }

@@ -29,7 +29,15 @@ export const chatCompletionsFormat: WireFormat = {
           role: "assistant",
           content: reply.text === "" && reply.toolCalls.length > 0 ? null : reply.text,
           refusal: null,
-          ...(reply.toolCalls.length > 0 ? { tool_calls: reply.toolCalls.map((c) => ({ id: callId(), type: "function", function: { name: c.name, arguments: JSON.stringify(c.args) } })) } : {}),
+          ...(reply.toolCalls.length > 0
+            ? {
+                tool_calls: reply.toolCalls.map((c) => ({
+                  id: callId(),
+                  type: "function",
+                  function: { name: c.name, arguments: JSON.stringify(c.args) },
+                })),
+              }
+            : {}),
         },
         logprobs: null,
         finish_reason: finishReason(reply),
@@ -88,18 +96,31 @@ function parse(body: unknown): ParsedRequest | HttpAnswer {
       }
       case "tool": {
         const id = asString(m.tool_call_id);
-        messages.push({ role: "tool-result", callId: id, name: id ? (names.get(id) ?? null) : null, text: textOf(m.content), isError: false });
+        messages.push({
+          role: "tool-result",
+          callId: id,
+          name: id ? (names.get(id) ?? null) : null,
+          text: textOf(m.content),
+          isError: false,
+        });
         break;
       }
     }
   }
-  const tools = asArray(body.tools).flatMap((t) => (isRecord(t) && isRecord(t.function) && typeof t.function.name === "string" ? [t.function.name] : []));
+  const tools = asArray(body.tools).flatMap((t) =>
+    isRecord(t) && isRecord(t.function) && typeof t.function.name === "string" ? [t.function.name] : [],
+  );
   const streamOptions = isRecord(body.stream_options) ? body.stream_options : {};
   return {
     model,
     stream: body.stream === true,
     includeUsage: streamOptions.include_usage === true,
-    conversation: { system: system.length > 0 ? system.join("\n") : null, messages, tools, maxOutputTokens: asNumber(body.max_completion_tokens) ?? asNumber(body.max_tokens) },
+    conversation: {
+      system: system.length > 0 ? system.join("\n") : null,
+      messages,
+      tools,
+      maxOutputTokens: asNumber(body.max_completion_tokens) ?? asNumber(body.max_tokens),
+    },
   };
 }
 
@@ -116,15 +137,28 @@ function frames(reply: Reply, request: ParsedRequest): SseFrame[] {
       choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],
       ...(request.includeUsage ? { usage: null } : {}),
     });
-  const out: SseFrame[] = [{ data: chunk({ role: "assistant", content: reply.toolCalls.length > 0 && reply.text === "" ? null : "", refusal: null }) }];
+  const out: SseFrame[] = [
+    { data: chunk({ role: "assistant", content: reply.toolCalls.length > 0 && reply.text === "" ? null : "", refusal: null }) },
+  ];
   for (const piece of reply.pieces) out.push({ data: chunk({ content: piece }), piece: true });
   reply.toolCalls.forEach((call, index) => {
     out.push({ data: chunk({ tool_calls: [{ index, id: callId(), type: "function", function: { name: call.name, arguments: "" } }] }) });
-    for (const fragment of splitEvenly(JSON.stringify(call.args), 4)) out.push({ data: chunk({ tool_calls: [{ index, function: { arguments: fragment } }] }), piece: true });
+    for (const fragment of splitEvenly(JSON.stringify(call.args), 4))
+      out.push({ data: chunk({ tool_calls: [{ index, function: { arguments: fragment } }] }), piece: true });
   });
   out.push({ data: chunk({}, finishReason(reply)) });
   if (request.includeUsage) {
-    out.push({ data: JSON.stringify({ id, object: "chat.completion.chunk", created, model: reply.model, system_fingerprint: FINGERPRINT, choices: [], usage: usageOf(reply) }) });
+    out.push({
+      data: JSON.stringify({
+        id,
+        object: "chat.completion.chunk",
+        created,
+        model: reply.model,
+        system_fingerprint: FINGERPRINT,
+        choices: [],
+        usage: usageOf(reply),
+      }),
+    });
   }
   out.push({ data: "[DONE]" });
   return out;

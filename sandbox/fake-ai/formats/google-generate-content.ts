@@ -26,10 +26,22 @@ export const googleGenerateContentFormat: WireFormat = {
     if (expectedKey === null) return null;
     const header = headers["x-goog-api-key"];
     const key = (Array.isArray(header) ? header[0] : header) ?? query.get("key");
-    if (!key) return googleError(403, "", "Method doesn't allow unregistered callers (callers without established identity). Please use API Key or other form of API consumer identity to call this API.");
+    if (!key)
+      return googleError(
+        403,
+        "",
+        "Method doesn't allow unregistered callers (callers without established identity). Please use API Key or other form of API consumer identity to call this API.",
+      );
     if (key === expectedKey) return null;
     const answer = googleError(400, "", "API key not valid. Please pass a valid API key.");
-    (answer.body as { error: Json }).error.details = [{ "@type": "type.googleapis.com/google.rpc.ErrorInfo", reason: "API_KEY_INVALID", domain: "googleapis.com", metadata: { service: "generativelanguage.googleapis.com" } }];
+    (answer.body as { error: Json }).error.details = [
+      {
+        "@type": "type.googleapis.com/google.rpc.ErrorInfo",
+        reason: "API_KEY_INVALID",
+        domain: "googleapis.com",
+        metadata: { service: "generativelanguage.googleapis.com" },
+      },
+    ];
     return answer;
   },
   parse,
@@ -42,9 +54,17 @@ export const googleGenerateContentFormat: WireFormat = {
 
 const STATUS: Record<number, [status: string, message: (model: string) => string]> = {
   400: ["INVALID_ARGUMENT", () => "Request contains an invalid argument."],
-  401: ["UNAUTHENTICATED", () => "Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential."],
+  401: [
+    "UNAUTHENTICATED",
+    () =>
+      "Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential.",
+  ],
   403: ["PERMISSION_DENIED", () => "The caller does not have permission"],
-  404: ["NOT_FOUND", (model) => `models/${model} is not found for API version v1beta, or is not supported for generateContent. Call ListModels to see the list of available models and their supported methods.`],
+  404: [
+    "NOT_FOUND",
+    (model) =>
+      `models/${model} is not found for API version v1beta, or is not supported for generateContent. Call ListModels to see the list of available models and their supported methods.`,
+  ],
   429: ["RESOURCE_EXHAUSTED", () => "Resource has been exhausted (e.g. check quota)."],
   503: ["UNAVAILABLE", () => "The model is overloaded. Please try again later."],
 };
@@ -76,31 +96,58 @@ function parse(body: unknown, matched: { model: string | null; stream: boolean |
       if (typeof part.text === "string") texts.push(part.text);
       else if (isRecord(part.functionCall)) {
         flush();
-        messages.push({ role: "tool-call", callId: typeof part.functionCall.id === "string" ? part.functionCall.id : null, name: String(part.functionCall.name ?? ""), args: part.functionCall.args ?? {} });
+        messages.push({
+          role: "tool-call",
+          callId: typeof part.functionCall.id === "string" ? part.functionCall.id : null,
+          name: String(part.functionCall.name ?? ""),
+          args: part.functionCall.args ?? {},
+        });
       } else if (isRecord(part.functionResponse)) {
         flush();
         const fr = part.functionResponse;
         const response = isRecord(fr.response) ? fr.response : {};
-        messages.push({ role: "tool-result", callId: typeof fr.id === "string" ? fr.id : null, name: typeof fr.name === "string" ? fr.name : null, text: "content" in response ? asText(response.content) : asText(response), isError: false });
+        messages.push({
+          role: "tool-result",
+          callId: typeof fr.id === "string" ? fr.id : null,
+          name: typeof fr.name === "string" ? fr.name : null,
+          text: "content" in response ? asText(response.content) : asText(response),
+          isError: false,
+        });
       }
     }
     flush();
   }
   const system = isRecord(body.systemInstruction) ? textOf(body.systemInstruction.parts) : null;
-  const tools = asArray(body.tools).flatMap((t) => (isRecord(t) ? asArray(t.functionDeclarations).flatMap((d) => (isRecord(d) && typeof d.name === "string" ? [d.name] : [])) : []));
+  const tools = asArray(body.tools).flatMap((t) =>
+    isRecord(t) ? asArray(t.functionDeclarations).flatMap((d) => (isRecord(d) && typeof d.name === "string" ? [d.name] : [])) : [],
+  );
   const config = isRecord(body.generationConfig) ? body.generationConfig : {};
-  return { model: matched.model ?? "", stream: matched.stream === true, conversation: { system: system || null, messages, tools, maxOutputTokens: asNumber(config.maxOutputTokens) } };
+  return {
+    model: matched.model ?? "",
+    stream: matched.stream === true,
+    conversation: { system: system || null, messages, tools, maxOutputTokens: asNumber(config.maxOutputTokens) },
+  };
 }
 
-const partsOf = (reply: Reply): Json[] => [...(reply.text !== "" || reply.toolCalls.length === 0 ? [{ text: reply.text }] : []), ...reply.toolCalls.map((c) => ({ functionCall: { name: c.name, args: c.args } }))];
+const partsOf = (reply: Reply): Json[] => [
+  ...(reply.text !== "" || reply.toolCalls.length === 0 ? [{ text: reply.text }] : []),
+  ...reply.toolCalls.map((c) => ({ functionCall: { name: c.name, args: c.args } })),
+];
 
 /** A GenerateContentResponse; the last one names the finish reason and the whole usage. */
 function chunkObject(reply: Reply, parts: Json[], last: boolean, responseId = randomId("", 22)): Json {
   const prompt = reply.usage.inputTokens;
   return {
-    candidates: [{ content: { parts, role: "model" }, ...(last ? { finishReason: reply.finish === "length" ? "MAX_TOKENS" : "STOP" } : {}), index: 0 }],
+    candidates: [
+      { content: { parts, role: "model" }, ...(last ? { finishReason: reply.finish === "length" ? "MAX_TOKENS" : "STOP" } : {}), index: 0 },
+    ],
     usageMetadata: last
-      ? { promptTokenCount: prompt, candidatesTokenCount: reply.usage.outputTokens, totalTokenCount: prompt + reply.usage.outputTokens, promptTokensDetails: [{ modality: "TEXT", tokenCount: prompt }] }
+      ? {
+          promptTokenCount: prompt,
+          candidatesTokenCount: reply.usage.outputTokens,
+          totalTokenCount: prompt + reply.usage.outputTokens,
+          promptTokensDetails: [{ modality: "TEXT", tokenCount: prompt }],
+        }
       : { promptTokenCount: prompt, totalTokenCount: prompt, promptTokensDetails: [{ modality: "TEXT", tokenCount: prompt }] },
     modelVersion: reply.model,
     responseId,

@@ -25,7 +25,11 @@ function describe(status: number, model: string): [type: string, code: string | 
     case 404:
       return ["invalid_request_error", "model_not_found", `The model \`${model}\` does not exist or you do not have access to it.`];
     case 429:
-      return ["requests", "rate_limit_exceeded", `Rate limit reached for ${model} on requests per min (RPM): Limit 3, Used 3, Requested 1. Please try again later.`];
+      return [
+        "requests",
+        "rate_limit_exceeded",
+        `Rate limit reached for ${model} on requests per min (RPM): Limit 3, Used 3, Requested 1. Please try again later.`,
+      ];
     case 503:
       return ["server_error", null, "The engine is currently overloaded, please try again later."];
     default:
@@ -38,7 +42,11 @@ export function authoriseBearer(headers: IncomingHttpHeaders, expectedKey: strin
   if (expectedKey === null) return null;
   const match = /^Bearer\s+(.+)$/i.exec(headers.authorization ?? "");
   if (!match) {
-    return openAiError(401, "", "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY).");
+    return openAiError(
+      401,
+      "",
+      "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY).",
+    );
   }
   const key = match[1]!.trim();
   if (key === expectedKey) return null;

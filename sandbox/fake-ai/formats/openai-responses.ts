@@ -25,10 +25,33 @@ export function createOpenAiResponsesFormat(): WireFormat {
   const outputOf = (reply: Reply, store: boolean): Json[] => {
     const items: Json[] = [];
     if (reply.text !== "" || reply.toolCalls.length === 0) {
-      items.push(keep({ id: randomId("msg_", 48, true), type: "message", status: reply.finish === "length" ? "incomplete" : "completed", role: "assistant", content: [{ type: "output_text", annotations: [], logprobs: [], text: reply.text }] }, store));
+      items.push(
+        keep(
+          {
+            id: randomId("msg_", 48, true),
+            type: "message",
+            status: reply.finish === "length" ? "incomplete" : "completed",
+            role: "assistant",
+            content: [{ type: "output_text", annotations: [], logprobs: [], text: reply.text }],
+          },
+          store,
+        ),
+      );
     }
     for (const call of reply.toolCalls) {
-      items.push(keep({ id: randomId("fc_", 48, true), type: "function_call", status: "completed", arguments: JSON.stringify(call.args), call_id: randomId("call_", 24), name: call.name }, store));
+      items.push(
+        keep(
+          {
+            id: randomId("fc_", 48, true),
+            type: "function_call",
+            status: "completed",
+            arguments: JSON.stringify(call.args),
+            call_id: randomId("call_", 24),
+            name: call.name,
+          },
+          store,
+        ),
+      );
     }
     return items;
   };
@@ -38,13 +61,18 @@ export function createOpenAiResponsesFormat(): WireFormat {
     authorise: (headers, _query, expectedKey) => authoriseBearer(headers, expectedKey),
     parse: (body) => parse(body, stored),
     error: openAiError,
-    json: (reply, request) => responseObject(reply, outputOf(reply, request.store !== false), { status: "completed", store: request.store !== false }),
+    json: (reply, request) =>
+      responseObject(reply, outputOf(reply, request.store !== false), { status: "completed", store: request.store !== false }),
     frames: (reply, request) => frames(reply, outputOf(reply, request.store !== false), request.store !== false),
   };
 }
 
 /** The `response` object; `status` is "incomplete" (with the reason) when the output bound cut the answer. */
-function responseObject(reply: Reply, output: Json[], options: { status: "in_progress" | "completed"; store: boolean; id?: string; createdAt?: number }): Json {
+function responseObject(
+  reply: Reply,
+  output: Json[],
+  options: { status: "in_progress" | "completed"; store: boolean; id?: string; createdAt?: number },
+): Json {
   const { status, store, id = randomId("resp_", 48, true), createdAt = epochSeconds() } = options;
   const cut = status === "completed" && reply.finish === "length";
   return {
@@ -83,7 +111,12 @@ function parse(body: unknown, stored: Map<string, Json>): ParsedRequest | HttpAn
   if (!model) return openAiInvalid("Missing required parameter: 'model'.", "model", "missing_required_parameter");
   const max = asNumber(body.max_output_tokens);
   // The API's own lower bound: a one-token probe is refused here, unlike in the other formats.
-  if (max !== null && max < 16) return openAiInvalid(`Invalid 'max_output_tokens': integer below minimum value. Expected a value >= 16, but got ${max} instead.`, "max_output_tokens", "integer_below_min_value");
+  if (max !== null && max < 16)
+    return openAiInvalid(
+      `Invalid 'max_output_tokens': integer below minimum value. Expected a value >= 16, but got ${max} instead.`,
+      "max_output_tokens",
+      "integer_below_min_value",
+    );
   const system: string[] = typeof body.instructions === "string" ? [body.instructions] : [];
   const messages: ConversationMessage[] = [];
   const names = new Map<string, string>();
@@ -94,7 +127,13 @@ function parse(body: unknown, stored: Map<string, Json>): ParsedRequest | HttpAn
     let item: Json = raw;
     if (item.type === "item_reference") {
       const found = stored.get(String(item.id));
-      if (!found) return { status: 404, body: { error: { message: `Item with id '${String(item.id)}' not found.`, type: "invalid_request_error", param: "input", code: null } } };
+      if (!found)
+        return {
+          status: 404,
+          body: {
+            error: { message: `Item with id '${String(item.id)}' not found.`, type: "invalid_request_error", param: "input", code: null },
+          },
+        };
       item = found;
     }
     if (item.type === "function_call") {
@@ -104,7 +143,13 @@ function parse(body: unknown, stored: Map<string, Json>): ParsedRequest | HttpAn
       messages.push({ role: "tool-call", callId: id, name, args: parseArgs(item.arguments) });
     } else if (item.type === "function_call_output") {
       const id = asString(item.call_id);
-      messages.push({ role: "tool-result", callId: id, name: id ? (names.get(id) ?? null) : null, text: Array.isArray(item.output) ? textOf(item.output) : asText(item.output), isError: false });
+      messages.push({
+        role: "tool-result",
+        callId: id,
+        name: id ? (names.get(id) ?? null) : null,
+        text: Array.isArray(item.output) ? textOf(item.output) : asText(item.output),
+        isError: false,
+      });
     } else if (item.role === "system" || item.role === "developer") {
       system.push(textOf(item.content));
     } else if (item.role === "user" || item.role === "assistant") {
@@ -112,7 +157,12 @@ function parse(body: unknown, stored: Map<string, Json>): ParsedRequest | HttpAn
     }
   }
   const tools = asArray(body.tools).flatMap((t) => (isRecord(t) && t.type === "function" && typeof t.name === "string" ? [t.name] : []));
-  return { model, stream: body.stream === true, store: body.store !== false, conversation: { system: system.length > 0 ? system.join("\n") : null, messages, tools, maxOutputTokens: max } };
+  return {
+    model,
+    stream: body.stream === true,
+    store: body.store !== false,
+    conversation: { system: system.length > 0 ? system.join("\n") : null, messages, tools, maxOutputTokens: max },
+  };
 }
 
 function frames(reply: Reply, output: Json[], store: boolean): SseFrame[] {
@@ -120,7 +170,8 @@ function frames(reply: Reply, output: Json[], store: boolean): SseFrame[] {
   const createdAt = epochSeconds();
   let sequence = 0;
   const out: SseFrame[] = [];
-  const emit = (type: string, fields: Json, piece = false) => out.push({ event: type, data: JSON.stringify({ type, sequence_number: sequence++, ...fields }), piece });
+  const emit = (type: string, fields: Json, piece = false) =>
+    out.push({ event: type, data: JSON.stringify({ type, sequence_number: sequence++, ...fields }), piece });
 
   const progress = responseObject(reply, [], { status: "in_progress", store, id, createdAt });
   emit("response.created", { response: progress });
@@ -129,14 +180,21 @@ function frames(reply: Reply, output: Json[], store: boolean): SseFrame[] {
     const itemId = item.id as string;
     if (item.type === "message") {
       emit("response.output_item.added", { output_index: index, item: { ...item, status: "in_progress", content: [] } });
-      emit("response.content_part.added", { item_id: itemId, output_index: index, content_index: 0, part: { type: "output_text", annotations: [], logprobs: [], text: "" } });
-      for (const delta of reply.pieces) emit("response.output_text.delta", { item_id: itemId, output_index: index, content_index: 0, delta, logprobs: [] }, true);
+      emit("response.content_part.added", {
+        item_id: itemId,
+        output_index: index,
+        content_index: 0,
+        part: { type: "output_text", annotations: [], logprobs: [], text: "" },
+      });
+      for (const delta of reply.pieces)
+        emit("response.output_text.delta", { item_id: itemId, output_index: index, content_index: 0, delta, logprobs: [] }, true);
       emit("response.output_text.done", { item_id: itemId, output_index: index, content_index: 0, text: reply.text, logprobs: [] });
       emit("response.content_part.done", { item_id: itemId, output_index: index, content_index: 0, part: (item.content as Json[])[0] });
     } else {
       const args = item.arguments as string;
       emit("response.output_item.added", { output_index: index, item: { ...item, status: "in_progress", arguments: "" } });
-      for (const delta of splitEvenly(args, 4)) emit("response.function_call_arguments.delta", { item_id: itemId, output_index: index, delta }, true);
+      for (const delta of splitEvenly(args, 4))
+        emit("response.function_call_arguments.delta", { item_id: itemId, output_index: index, delta }, true);
       emit("response.function_call_arguments.done", { item_id: itemId, output_index: index, arguments: args });
     }
     emit("response.output_item.done", { output_index: index, item });

@@ -3,7 +3,13 @@ import type { IncomingMessage } from "node:http";
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import type { RequestHandler } from "express";
 import { RateLimiterMemory } from "rate-limiter-flexible";
-import { InsufficientScopeError, InvalidRequestError, InvalidTokenError, OAuthError, ServerError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
+import {
+  InsufficientScopeError,
+  InvalidRequestError,
+  InvalidTokenError,
+  OAuthError,
+  ServerError,
+} from "@modelcontextprotocol/sdk/server/auth/errors.js";
 import { AppError, retryAfter } from "../../lib/app-error";
 import { sendOAuthError } from "../../oauth/oauth-error";
 import type { OAuthScope } from "../../../contract/oauth";
@@ -18,7 +24,8 @@ export function withinResource(url: URL, resource: URL | undefined): boolean {
 }
 
 /** Where a resource's protected resource metadata is (RFC 9728 §3.1: under the resource's path). */
-export const resourceMetadataUrlOf = (issuer: string, resourcePath = ""): string => `${new URL(issuer).origin}${PROTECTED_RESOURCE_METADATA_PATH}${resourcePath}`;
+export const resourceMetadataUrlOf = (issuer: string, resourcePath = ""): string =>
+  `${new URL(issuer).origin}${PROTECTED_RESOURCE_METADATA_PATH}${resourcePath}`;
 
 /**
  * A Bearer challenge (RFC 6750 §3) naming the scope the request needs (MCP 2025-11-25 "Scope
@@ -50,21 +57,32 @@ export type BearerVerdict =
  */
 export function bearer(deps: { verifier: OAuthTokenVerifier; issuer: string; scope: OAuthScope; resourcePath?: string }): BearerGuard {
   const origin = new URL(deps.issuer).origin;
-  const badTokens = new RateLimiterMemory({ keyPrefix: "bad-bearer", points: INVALID_TOKEN_LIMIT.attempts, duration: INVALID_TOKEN_LIMIT.windowSeconds });
+  const badTokens = new RateLimiterMemory({
+    keyPrefix: "bad-bearer",
+    points: INVALID_TOKEN_LIMIT.attempts,
+    duration: INVALID_TOKEN_LIMIT.windowSeconds,
+  });
   const resourceMetadataUrl = resourceMetadataUrlOf(deps.issuer, deps.resourcePath);
   // MCP 2025-11-25 "Scope challenge handling": the scope a request needs is named in every challenge.
   const challenge = (error: string, description: string) => bearerChallenge({ resourceMetadataUrl, scope: deps.scope, error, description });
-  const refuse = (status: 401 | 403, error: OAuthError): BearerVerdict => ({ ok: false, status, error, challenge: challenge(error.errorCode, error.message) });
+  const refuse = (status: 401 | 403, error: OAuthError): BearerVerdict => ({
+    ok: false,
+    status,
+    error,
+    challenge: challenge(error.errorCode, error.message),
+  });
 
   /** RFC 6750 §2.1 and §3.1, in the order and words of the MCP SDK's requireBearerAuth, which this replaces. */
   async function verify(req: IncomingMessage): Promise<BearerVerdict> {
     // The request's whole path: under an Express router `req.url` is relative to where it is mounted.
     const url = new URL((req as { originalUrl?: string }).originalUrl ?? req.url ?? "/", origin);
-    if (url.searchParams.has("access_token")) return refuse(401, new InvalidRequestError("Send the access token in the Authorization header, never in the URL"));
+    if (url.searchParams.has("access_token"))
+      return refuse(401, new InvalidRequestError("Send the access token in the Authorization header, never in the URL"));
     const header = req.headers.authorization;
     if (!header) return refuse(401, new InvalidTokenError("Missing Authorization header"));
     const [type, token] = header.split(" ");
-    if (type?.toLowerCase() !== "bearer" || !token) return refuse(401, new InvalidTokenError("Invalid Authorization header format, expected 'Bearer TOKEN'"));
+    if (type?.toLowerCase() !== "bearer" || !token)
+      return refuse(401, new InvalidTokenError("Invalid Authorization header format, expected 'Bearer TOKEN'"));
     let auth: AuthInfo;
     try {
       auth = await deps.verifier.verifyAccessToken(token);
@@ -75,7 +93,8 @@ export function bearer(deps: { verifier: OAuthTokenVerifier; issuer: string; sco
       return { ok: false, status: 500, error: err instanceof ServerError ? err : new ServerError("Internal Server Error") };
     }
     if (!auth.scopes.includes(deps.scope)) return refuse(403, new InsufficientScopeError("Insufficient scope"));
-    if (typeof auth.expiresAt !== "number" || Number.isNaN(auth.expiresAt)) return refuse(401, new InvalidTokenError("Token has no expiration time"));
+    if (typeof auth.expiresAt !== "number" || Number.isNaN(auth.expiresAt))
+      return refuse(401, new InvalidTokenError("Token has no expiration time"));
     if (auth.expiresAt < Date.now() / 1000) return refuse(401, new InvalidTokenError("Token has expired"));
     if (!withinResource(url, auth.resource)) return refuse(401, new InvalidTokenError("The access token was not issued for this resource"));
     return { ok: true, auth };
@@ -85,11 +104,17 @@ export function bearer(deps: { verifier: OAuthTokenVerifier; issuer: string; sco
     // An address that keeps presenting bad tokens is answered without a look at the next one.
     const seen = await badTokens.get(ip);
     if (seen && seen.consumedPoints >= INVALID_TOKEN_LIMIT.attempts) {
-      return { ok: false, throttled: new AppError("rate_limited", "Too many invalid access tokens from this address; try again later", { headers: retryAfter(seen.msBeforeNext) }) };
+      return {
+        ok: false,
+        throttled: new AppError("rate_limited", "Too many invalid access tokens from this address; try again later", {
+          headers: retryAfter(seen.msBeforeNext),
+        }),
+      };
     }
     const verdict = await verify(req);
     // A presented token that is refused counts; asking without one (discovery) does not.
-    if (!verdict.ok && "status" in verdict && verdict.status === 401 && req.headers.authorization) badTokens.consume(ip).catch(() => undefined);
+    if (!verdict.ok && "status" in verdict && verdict.status === 401 && req.headers.authorization)
+      badTokens.consume(ip).catch(() => undefined);
     return verdict;
   }
 

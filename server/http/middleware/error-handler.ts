@@ -51,18 +51,33 @@ function fromUpstreamError(err: UpstreamError): AppError {
     case "conflict":
       return new AppError("conflict", err.message);
     case "rate_limited":
-      return new AppError("rate_limited", err.message, err.details.retryAfterSeconds !== undefined ? { headers: { "Retry-After": String(err.details.retryAfterSeconds) } } : {});
+      return new AppError(
+        "rate_limited",
+        err.message,
+        err.details.retryAfterSeconds !== undefined ? { headers: { "Retry-After": String(err.details.retryAfterSeconds) } } : {},
+      );
     case "timeout":
       return new AppError("upstream_timeout", err.message);
     case "circuit_open":
-      return new AppError("service_unavailable", err.message, err.details.retryAfterSeconds !== undefined ? { headers: { "Retry-After": String(err.details.retryAfterSeconds) } } : {});
+      return new AppError(
+        "service_unavailable",
+        err.message,
+        err.details.retryAfterSeconds !== undefined ? { headers: { "Retry-After": String(err.details.retryAfterSeconds) } } : {},
+      );
     default:
       return new AppError("upstream_failed", err.message);
   }
 }
 
 /** Headers that describe a body: a failed handler's must not describe our error body. */
-export const BODY_HEADERS = ["content-type", "content-length", "content-encoding", "content-disposition", "content-language", "content-range"];
+export const BODY_HEADERS = [
+  "content-type",
+  "content-length",
+  "content-encoding",
+  "content-disposition",
+  "content-language",
+  "content-range",
+];
 
 /** The house error body: `{ error: { code, message, fields? }, requestId }` with the error's status and headers. */
 export function sendError(res: ServerResponse, error: AppError, requestId: string): void {

@@ -26,13 +26,20 @@ describe("httpLog", () => {
   const lineFor = (id: string | null) => lines.find((l) => (l.req as { id?: string } | undefined)?.id === id);
 
   it("gives each request an id (X-Request-Id) and logs it once at info, the query reduced to its names", async () => {
-    const res = await fetch(`${base}/ok?access_token=s3cret&x=1`, { headers: { authorization: "Bearer s3cret", cookie: "bk_session=s3cret" } });
+    const res = await fetch(`${base}/ok?access_token=s3cret&x=1`, {
+      headers: { authorization: "Bearer s3cret", cookie: "bk_session=s3cret" },
+    });
     const id = res.headers.get("x-request-id");
     expect(id).toMatch(/^[0-9a-f-]{36}$/);
     expect(((await res.json()) as { id: string }).id).toBe(id);
     await expect.poll(() => lineFor(id)).toBeDefined();
     const line = lineFor(id)!;
-    expect(line).toMatchObject({ level: 30, msg: "request completed", req: { method: "GET", url: "/ok?access_token=…&x=…" }, res: { statusCode: 200 } });
+    expect(line).toMatchObject({
+      level: 30,
+      msg: "request completed",
+      req: { method: "GET", url: "/ok?access_token=…&x=…" },
+      res: { statusCode: 200 },
+    });
     expect(typeof line.responseTime).toBe("number");
     expect(JSON.stringify(lines)).not.toContain("s3cret");
     expect(lines.filter((l) => (l.req as { id?: string }).id === id)).toHaveLength(1);

@@ -32,7 +32,14 @@ export function httpLog(log: Logger, options: { ignore?: (path: string) => boole
  * adds nothing to a stream it holds for hours): the request's id, answered in X-Request-Id, and
  * its count and time in the metrics (by route pattern, read when it ends: the route is known then).
  */
-export function trackRequest(log: Logger, req: IncomingMessage, res: ServerResponse, quiet: boolean, metrics?: Metrics, route?: string): string {
+export function trackRequest(
+  log: Logger,
+  req: IncomingMessage,
+  res: ServerResponse,
+  quiet: boolean,
+  metrics?: Metrics,
+  route?: string,
+): string {
   const id = randomUUID();
   res.setHeader("X-Request-Id", id);
   const started = process.hrtime.bigint();
@@ -41,11 +48,23 @@ export function trackRequest(log: Logger, req: IncomingMessage, res: ServerRespo
     res.off("close", done);
     const status = res.statusCode;
     const finished = res.writableFinished;
-    metrics?.request(route ?? routeLabel(req as Parameters<typeof routeLabel>[0]), req.method, finished || res.headersSent ? status : 499, Number(process.hrtime.bigint() - started) / 1e9);
+    metrics?.request(
+      route ?? routeLabel(req as Parameters<typeof routeLabel>[0]),
+      req.method,
+      finished || res.headersSent ? status : 499,
+      Number(process.hrtime.bigint() - started) / 1e9,
+    );
     const level = status >= 500 ? "error" : status >= 400 || !finished ? "warn" : "info";
     if (quiet || !log.isLevelEnabled(level)) return;
     const responseTime = Math.round(Number(process.hrtime.bigint() - started) / 1e4) / 100;
-    log[level]({ req: { id, method: req.method, url: redactUrl((req as { originalUrl?: string }).originalUrl ?? req.url ?? "") }, res: { statusCode: status }, responseTime }, finished ? "request completed" : "request aborted");
+    log[level](
+      {
+        req: { id, method: req.method, url: redactUrl((req as { originalUrl?: string }).originalUrl ?? req.url ?? "") },
+        res: { statusCode: status },
+        responseTime,
+      },
+      finished ? "request completed" : "request aborted",
+    );
   };
   res.once("finish", done);
   res.once("close", done);

@@ -13,7 +13,10 @@ export function clientRateLimit(options: { perMinute: number; burst: number }): 
     new RateLimiterMemory({ keyPrefix: "api-burst", points: Math.max(1, options.burst), duration: 60 }),
   );
   // The house error body (with the request id), like every /api answer that is not a bearer challenge.
-  const refusal = (rejection: RateLimiterRes) => new AppError("rate_limited", `More than ${options.perMinute} requests a minute from this client; try again later`, { headers: retryAfter(rejection.msBeforeNext) });
+  const refusal = (rejection: RateLimiterRes) =>
+    new AppError("rate_limited", `More than ${options.perMinute} requests a minute from this client; try again later`, {
+      headers: retryAfter(rejection.msBeforeNext),
+    });
   /**
    * Spends `points` of the client's requests: undefined when it may go on, else the refusal to
    * answer (429 with its Retry-After). A JSON-RPC batch (2025-03-26) spends one point for each of

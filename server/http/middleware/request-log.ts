@@ -5,7 +5,8 @@ import type { RequestLogService } from "../../modules/request-log/request-log.se
 import type { McpNote } from "../../mcp/outcome";
 
 /** docs/decisions.md#request-log: what the request log records — the MCP, event stream, OAuth, discovery, proxy and admin endpoints. */
-const LOGGED = /^\/(?:mcp(?:\/|$)|api\/mcp\/|api\/sse\/|sse(?:\/|$)|messages(?:\/|$)|oauth\/|\.well-known\/|api\/atlassian\/(?:jira|confluence)\/|api\/bitbucket\/|api\/admin\/)/;
+const LOGGED =
+  /^\/(?:mcp(?:\/|$)|api\/mcp\/|api\/sse\/|sse(?:\/|$)|messages(?:\/|$)|oauth\/|\.well-known\/|api\/atlassian\/(?:jira|confluence)\/|api\/bitbucket\/|api\/admin\/)/;
 
 export const isLogged = (path: string): boolean => LOGGED.test(path);
 
@@ -13,7 +14,17 @@ export const isLogged = (path: string): boolean => LOGGED.test(path);
  * The request headers a log entry's detail shows: what the client said it was and spoke, never
  * a credential (Authorization, cookies, API keys) nor anything a proxy added about other hops.
  */
-const SHOWN_HEADERS = ["accept", "content-type", "content-length", "origin", "mcp-protocol-version", "mcp-method", "mcp-name", "last-event-id", "x-connection-id"] as const;
+const SHOWN_HEADERS = [
+  "accept",
+  "content-type",
+  "content-length",
+  "origin",
+  "mcp-protocol-version",
+  "mcp-method",
+  "mcp-name",
+  "last-event-id",
+  "x-connection-id",
+] as const;
 
 function shownHeaders(req: IncomingMessage): Record<string, string> | null {
   let shown: Record<string, string> | null = null;

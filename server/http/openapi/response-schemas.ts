@@ -6,7 +6,15 @@ import { ChatProviderSchema, ChatReplySchema, ConversationDetailSchema, Conversa
 import type { McpConnectionDto } from "../../../contract/connect";
 import type { SseConnectionDto } from "../../../contract/connections";
 import { ERROR_STATUS, type ErrorBody, type ErrorCode } from "../../../contract/errors";
-import type { AtlassianConfigDto, AtlassianStatusDto, AtlassianTestResult, BitbucketConfigDto, BitbucketStatusDto, BitbucketTestResult, ConfigEntry } from "../../../contract/integrations";
+import type {
+  AtlassianConfigDto,
+  AtlassianStatusDto,
+  AtlassianTestResult,
+  BitbucketConfigDto,
+  BitbucketStatusDto,
+  BitbucketTestResult,
+  ConfigEntry,
+} from "../../../contract/integrations";
 import { MCP_OUTCOMES, type LogEntryDetailDto, type LogEntryDto, type LogSummaryDto } from "../../../contract/logs";
 import type { ConsentRequestDto, OAuthClientDto } from "../../../contract/oauth";
 import { ClientPolicySchema, type ClientPolicy } from "../../../contract/policy";
@@ -37,9 +45,14 @@ export const ErrorBodySchema = z
     }),
     requestId: z.string().optional(),
   })
-  .meta({ id: "ErrorBody", description: "Every /api error: the code (contract/errors.ts) decides the status; `fields` maps each invalid field to its message." });
+  .meta({
+    id: "ErrorBody",
+    description: "Every /api error: the code (contract/errors.ts) decides the status; `fields` maps each invalid field to its message.",
+  });
 
-export const RoleSummarySchema = z.object({ id: z.string(), name: z.string(), description: z.string().nullable(), isActive: z.boolean() }).meta({ id: "RoleSummary" });
+export const RoleSummarySchema = z
+  .object({ id: z.string(), name: z.string(), description: z.string().nullable(), isActive: z.boolean() })
+  .meta({ id: "RoleSummary" });
 
 export const RoleSchema = RoleSummarySchema.extend({
   isBuiltin: z.boolean(),
@@ -47,7 +60,9 @@ export const RoleSchema = RoleSummarySchema.extend({
   createdAt: instant,
 }).meta({ id: "Role" });
 
-export const PermissionSchema = z.object({ id: z.string(), resource: z.string(), action: z.string(), description: z.string().nullable() }).meta({ id: "Permission" });
+export const PermissionSchema = z
+  .object({ id: z.string(), resource: z.string(), action: z.string(), description: z.string().nullable() })
+  .meta({ id: "Permission" });
 
 export const UserSchema = z
   .object({
@@ -103,21 +118,53 @@ export const HealthSchema = z
   .meta({ id: "Health" });
 
 export const McpConnectionSchema = z
-  .object({ mcpUrl: z.string(), publicUrl: z.string(), publicUrlConfigured: z.boolean(), dynamicRegistration: z.boolean(), metadataDocuments: z.boolean() })
+  .object({
+    mcpUrl: z.string(),
+    publicUrl: z.string(),
+    publicUrlConfigured: z.boolean(),
+    dynamicRegistration: z.boolean(),
+    metadataDocuments: z.boolean(),
+  })
   .meta({ id: "McpConnection" });
 
 export const SetupStatusSchema = z
-  .object({ atlassianConfigured: z.boolean(), bitbucketConfigured: z.boolean(), aiClientConnected: z.boolean(), passwordChanged: z.boolean(), aiProviderAdded: z.boolean() })
+  .object({
+    atlassianConfigured: z.boolean(),
+    bitbucketConfigured: z.boolean(),
+    aiClientConnected: z.boolean(),
+    passwordChanged: z.boolean(),
+    aiProviderAdded: z.boolean(),
+  })
   .meta({ id: "SetupStatus" });
 
 // Integrations: stored configuration, tests, status, settings.
 export const AtlassianConfigSchema = z
-  .object({ configured: z.boolean(), instanceUrl: z.string(), email: z.string(), isActive: z.boolean(), apiTokenHint: z.string().nullable(), updatedAt: nullableInstant })
+  .object({
+    configured: z.boolean(),
+    instanceUrl: z.string(),
+    email: z.string(),
+    isActive: z.boolean(),
+    apiTokenHint: z.string().nullable(),
+    updatedAt: nullableInstant,
+  })
   .meta({ id: "AtlassianConfig" });
 export const BitbucketConfigSchema = z
-  .object({ configured: z.boolean(), workspace: z.string(), username: z.string(), isActive: z.boolean(), appPasswordHint: z.string().nullable(), apiUrl: z.string(), updatedAt: nullableInstant })
+  .object({
+    configured: z.boolean(),
+    workspace: z.string(),
+    username: z.string(),
+    isActive: z.boolean(),
+    appPasswordHint: z.string().nullable(),
+    apiUrl: z.string(),
+    updatedAt: nullableInstant,
+  })
   .meta({ id: "BitbucketConfig" });
-const IntegrationAccountSchema = z.object({ displayName: z.string(), id: z.string(), email: z.string().nullable(), nickname: z.string().nullable() });
+const IntegrationAccountSchema = z.object({
+  displayName: z.string(),
+  id: z.string(),
+  email: z.string().nullable(),
+  nickname: z.string().nullable(),
+});
 const atlassianReach = {
   account: IntegrationAccountSchema.nullable(),
   jiraProjectCount: z.number().nullable(),
@@ -128,10 +175,22 @@ const atlassianReach = {
 const bitbucketReach = { account: IntegrationAccountSchema.nullable(), checkedAt: nullableInstant };
 const RateLimitUsageSchema = z.object({ used: z.number(), total: z.number() });
 export const AtlassianTestResultSchema = z
-  .object({ ...atlassianReach, jiraConnected: z.boolean(), confluenceConnected: z.boolean(), jiraError: z.string().optional(), confluenceError: z.string().optional() })
+  .object({
+    ...atlassianReach,
+    jiraConnected: z.boolean(),
+    confluenceConnected: z.boolean(),
+    jiraError: z.string().optional(),
+    confluenceError: z.string().optional(),
+  })
   .meta({ id: "AtlassianTestResult" });
 export const BitbucketTestResultSchema = z
-  .object({ ...bitbucketReach, connected: z.boolean(), error: z.string().optional(), workspaceName: z.string().nullable(), repositoryCount: z.number().nullable() })
+  .object({
+    ...bitbucketReach,
+    connected: z.boolean(),
+    error: z.string().optional(),
+    workspaceName: z.string().nullable(),
+    repositoryCount: z.number().nullable(),
+  })
   .meta({ id: "BitbucketTestResult" });
 export const AtlassianStatusSchema = z
   .object({
@@ -160,7 +219,9 @@ export const BitbucketStatusSchema = z
     apiRateLimit: RateLimitUsageSchema,
   })
   .meta({ id: "BitbucketStatus" });
-export const ConfigEntrySchema = z.object({ key: z.string(), value: z.string(), masked: z.boolean().optional() }).meta({ id: "ConfigEntry" });
+export const ConfigEntrySchema = z
+  .object({ key: z.string(), value: z.string(), masked: z.boolean().optional() })
+  .meta({ id: "ConfigEntry" });
 
 // OAuth clients, their policy, the consent page.
 const policy = ClientPolicySchema.shape;
@@ -199,8 +260,21 @@ export const PolicyOptionsSchema = z
   .object({
     jira: z.object({ ...listing, projects: z.array(keyName) }),
     confluence: z.object({ ...listing, spaces: z.array(keyName) }),
-    bitbucket: z.object({ ...listing, workspace: z.string().nullable(), repositories: z.array(z.object({ slug: z.string(), fullName: z.string(), name: z.string() })) }),
-    tools: z.array(z.object({ name: z.string(), title: z.string(), toolset: policy.toolsets.unwrap().unwrap().element, service: policyService, scope: z.enum(["read", "write"]), destructive: z.boolean() })),
+    bitbucket: z.object({
+      ...listing,
+      workspace: z.string().nullable(),
+      repositories: z.array(z.object({ slug: z.string(), fullName: z.string(), name: z.string() })),
+    }),
+    tools: z.array(
+      z.object({
+        name: z.string(),
+        title: z.string(),
+        toolset: policy.toolsets.unwrap().unwrap().element,
+        service: policyService,
+        scope: z.enum(["read", "write"]),
+        destructive: z.boolean(),
+      }),
+    ),
     services: z.array(policyService),
     destructiveTools: z.boolean(),
   })
@@ -223,7 +297,11 @@ export const ConsentRequestSchema = z
     actsAs: z.object({ atlassian: z.string().nullable(), bitbucket: z.string().nullable() }),
   })
   .meta({ id: "ConsentRequest" });
-export const ConsentDecisionResultSchema = z.object({ redirectTo: z.string().meta({ description: "Where the browser goes next: the client's redirect URI with the code, or with error=access_denied" }) });
+export const ConsentDecisionResultSchema = z.object({
+  redirectTo: z
+    .string()
+    .meta({ description: "Where the browser goes next: the client's redirect URI with the code, or with error=access_denied" }),
+});
 
 // Request log, tool calls, statistics, streams.
 const ToolCallSchema = z
@@ -241,7 +319,9 @@ const ToolCallSchema = z
     requestId: z.string().nullable(),
   })
   .meta({ id: "ToolCall" });
-export const ToolCallPageSchema = z.object({ items: z.array(ToolCallSchema), nextCursor: z.string().nullable() }).meta({ id: "ToolCallPage" });
+export const ToolCallPageSchema = z
+  .object({ items: z.array(ToolCallSchema), nextCursor: z.string().nullable() })
+  .meta({ id: "ToolCallPage" });
 const logEntry = {
   id: z.string(),
   method: z.string(),
@@ -278,9 +358,16 @@ export const StatsSchema = z
     rateLimitHits: z.number().nullable(),
   })
   .meta({ id: "Stats" });
-export const EndpointStatSchema = z.object({ method: z.string(), path: z.string(), requests: z.number(), medianMs: z.number().nullable() }).meta({ id: "EndpointStat" });
+export const EndpointStatSchema = z
+  .object({ method: z.string(), path: z.string(), requests: z.number(), medianMs: z.number().nullable() })
+  .meta({ id: "EndpointStat" });
 export const TrafficMinuteSchema = z
-  .object({ minute: instant, requests: z.number(), errors: z.number(), upstream: z.object({ jira: z.number(), confluence: z.number(), bitbucket: z.number() }) })
+  .object({
+    minute: instant,
+    requests: z.number(),
+    errors: z.number(),
+    upstream: z.object({ jira: z.number(), confluence: z.number(), bitbucket: z.number() }),
+  })
   .meta({ id: "TrafficMinute" });
 export const SseConnectionSchema = z
   .object({
@@ -309,7 +396,11 @@ export const ConversationDetailOutSchema = ConversationDetailSchema.meta({ id: "
 export const SystemMessageSchema = z.object({ systemMessage: z.string() });
 
 /** The document itself (GET /api/openapi.json): described by the OpenAPI 3.1 specification, not restated here. */
-export const OpenApiDocumentSchema = z.looseObject({ openapi: z.string(), info: z.looseObject({ title: z.string(), version: z.string() }), paths: z.record(z.string(), z.unknown()) });
+export const OpenApiDocumentSchema = z.looseObject({
+  openapi: z.string(),
+  info: z.looseObject({ title: z.string(), version: z.string() }),
+  paths: z.record(z.string(), z.unknown()),
+});
 
 // Each schema states exactly its contract interface: neither has a field the other lacks, no type differs.
 type Flat<T> = T extends object ? { [K in keyof T]: Flat<T[K]> } : T;

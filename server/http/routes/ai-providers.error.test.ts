@@ -5,7 +5,14 @@ import { buildAiProvider, signedInAs } from "../../test/factories";
 import type { TestClient } from "../../test/http-client";
 import { startTestApp, type TestApp } from "../../test/test-app";
 
-const valid = (over: Record<string, unknown> = {}) => ({ name: "GPT", provider: "openai", model: "gpt-4o", apiKey: "sk-error-test-key-0001", isActive: true, ...over });
+const valid = (over: Record<string, unknown> = {}) => ({
+  name: "GPT",
+  provider: "openai",
+  model: "gpt-4o",
+  apiKey: "sk-error-test-key-0001",
+  isActive: true,
+  ...over,
+});
 const M = AI_PROVIDER_MESSAGES;
 
 describe("AI providers API: bad input", () => {
@@ -106,34 +113,60 @@ describe("AI providers API: bad input", () => {
 
     it("the stored key is not carried to another provider kind: the key must be given again", async () => {
       const row = await buildAiProvider(t.container);
-      const res = await admin.request("PATCH", `/api/ai-providers/${row.id}`, { json: { provider: "anthropic", model: "claude-opus-5-5", apiKey: "" } });
+      const res = await admin.request("PATCH", `/api/ai-providers/${row.id}`, {
+        json: { provider: "anthropic", model: "claude-opus-5-5", apiKey: "" },
+      });
       expect(res.status).toBe(400);
       expect(res.body.error.fields.apiKey).toBe(AI_PROVIDER_KEY_AGAIN);
       expect(await t.container.repos.aiProvidersRepo.findById(row.id)).toEqual(row);
       // With the key given again, the move is fine.
-      const moved = await admin.request("PATCH", `/api/ai-providers/${row.id}`, { json: { provider: "anthropic", model: "claude-opus-5-5", apiKey: "sk-ant-moved-key-7777" } });
+      const moved = await admin.request("PATCH", `/api/ai-providers/${row.id}`, {
+        json: { provider: "anthropic", model: "claude-opus-5-5", apiKey: "sk-ant-moved-key-7777" },
+      });
       expect(moved.status).toBe(200);
       expect(moved.body).toMatchObject({ provider: "anthropic", apiKeyHint: "7777" });
     });
 
     it("nor to a base URL of the editor's choosing: moving to OpenAI-compatible drops the stored key", async () => {
       const row = await buildAiProvider(t.container);
-      const res = await admin.request("PATCH", `/api/ai-providers/${row.id}`, { json: { provider: "openai-compatible", baseUrl: "https://llm.example.com/v1", apiKey: "" } });
+      const res = await admin.request("PATCH", `/api/ai-providers/${row.id}`, {
+        json: { provider: "openai-compatible", baseUrl: "https://llm.example.com/v1", apiKey: "" },
+      });
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({ provider: "openai-compatible", baseUrl: "https://llm.example.com/v1", apiKeyHint: null });
       expect((await t.container.repos.aiProvidersRepo.findById(row.id))!.keySealed).toBeNull();
     });
 
     it("moving back to a hosted kind without a key is refused: it needs one", async () => {
-      const local = (await admin.post("/api/ai-providers", { name: "Local", provider: "openai-compatible", model: "llama3", baseUrl: "http://127.0.0.1:11434/v1", apiKey: "" })).body;
-      const res = await admin.request("PATCH", `/api/ai-providers/${local.id}`, { json: { provider: "openai", model: "gpt-4o", baseUrl: "" } });
+      const local = (
+        await admin.post("/api/ai-providers", {
+          name: "Local",
+          provider: "openai-compatible",
+          model: "llama3",
+          baseUrl: "http://127.0.0.1:11434/v1",
+          apiKey: "",
+        })
+      ).body;
+      const res = await admin.request("PATCH", `/api/ai-providers/${local.id}`, {
+        json: { provider: "openai", model: "gpt-4o", baseUrl: "" },
+      });
       expect(res.status).toBe(400);
       expect(res.body.error.fields.apiKey).toBe(M.apiKey);
     });
 
     it("switching a compatible provider to a hosted kind drops its base URL", async () => {
-      const local = (await admin.post("/api/ai-providers", { name: "Gateway", provider: "openai-compatible", model: "gpt-4o", baseUrl: "http://127.0.0.1:4000/v1", apiKey: "gw-key-4000" })).body;
-      const res = await admin.request("PATCH", `/api/ai-providers/${local.id}`, { json: { provider: "openai", apiKey: "sk-real-openai-4001" } });
+      const local = (
+        await admin.post("/api/ai-providers", {
+          name: "Gateway",
+          provider: "openai-compatible",
+          model: "gpt-4o",
+          baseUrl: "http://127.0.0.1:4000/v1",
+          apiKey: "gw-key-4000",
+        })
+      ).body;
+      const res = await admin.request("PATCH", `/api/ai-providers/${local.id}`, {
+        json: { provider: "openai", apiKey: "sk-real-openai-4001" },
+      });
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({ provider: "openai", baseUrl: null, apiKeyHint: "4001" });
     });
@@ -151,18 +184,27 @@ describe("AI providers API: the base URL under the upstream host rules", () => {
   });
   afterAll(() => t.close());
 
-  it.each(["http://127.0.0.1:11434/v1", "http://169.254.169.254/latest", "http://[::1]:8080/v1", "http://10.0.0.5/v1", "http://localhost:11434/v1", "http://0x7f000001/v1"])(
-    "saving %s is a 400 naming the rule under the base URL",
-    async (baseUrl) => {
-      const res = await admin.post("/api/ai-providers", valid({ provider: "openai-compatible", model: "llama3", baseUrl }));
-      expect(res.status).toBe(400);
-      expect(res.body.error.fields.baseUrl).toMatch(/loopback, private, link-local or metadata address; .*UPSTREAM_ALLOW_PRIVATE=true or UPSTREAM_ALLOWED_HOSTS/);
-      expect(await t.container.repos.aiProvidersRepo.count()).toBe(0);
-    },
-  );
+  it.each([
+    "http://127.0.0.1:11434/v1",
+    "http://169.254.169.254/latest",
+    "http://[::1]:8080/v1",
+    "http://10.0.0.5/v1",
+    "http://localhost:11434/v1",
+    "http://0x7f000001/v1",
+  ])("saving %s is a 400 naming the rule under the base URL", async (baseUrl) => {
+    const res = await admin.post("/api/ai-providers", valid({ provider: "openai-compatible", model: "llama3", baseUrl }));
+    expect(res.status).toBe(400);
+    expect(res.body.error.fields.baseUrl).toMatch(
+      /loopback, private, link-local or metadata address; .*UPSTREAM_ALLOW_PRIVATE=true or UPSTREAM_ALLOWED_HOSTS/,
+    );
+    expect(await t.container.repos.aiProvidersRepo.count()).toBe(0);
+  });
 
   it("an edit is held to the same rule", async () => {
-    const created = await admin.post("/api/ai-providers", valid({ provider: "openai-compatible", model: "llama3", baseUrl: "https://203.0.113.10/v1" }));
+    const created = await admin.post(
+      "/api/ai-providers",
+      valid({ provider: "openai-compatible", model: "llama3", baseUrl: "https://203.0.113.10/v1" }),
+    );
     expect(created.status).toBe(201);
     const res = await admin.request("PATCH", `/api/ai-providers/${created.body.id}`, { json: { baseUrl: "http://169.254.169.254/v1" } });
     expect(res.status).toBe(400);

@@ -48,8 +48,19 @@ describe("AI providers API", () => {
   });
 
   it("lists providers newest first; a custom model id is accepted", async () => {
-    await admin.post("/api/ai-providers", { name: "Claude", provider: "anthropic", model: "claude-sonnet-5-5", apiKey: "sk-ant-api03-xyz-claude" });
-    await admin.post("/api/ai-providers", { name: "Gemini", provider: "google", model: "gemini-2.5-pro-preview-06-05", apiKey: "AIza-gemini-key-0042", isActive: false });
+    await admin.post("/api/ai-providers", {
+      name: "Claude",
+      provider: "anthropic",
+      model: "claude-sonnet-5-5",
+      apiKey: "sk-ant-api03-xyz-claude",
+    });
+    await admin.post("/api/ai-providers", {
+      name: "Gemini",
+      provider: "google",
+      model: "gemini-2.5-pro-preview-06-05",
+      apiKey: "AIza-gemini-key-0042",
+      isActive: false,
+    });
     const res = await admin.get("/api/ai-providers");
     expect(res.status).toBe(200);
     expect(res.body.map((p: { name: string }) => p.name).slice(0, 3)).toEqual(["Gemini", "Claude", "Production GPT"]);
@@ -57,7 +68,13 @@ describe("AI providers API", () => {
   });
 
   it("an OpenAI-compatible provider keeps its base URL and may have no key", async () => {
-    const res = await admin.post("/api/ai-providers", { name: "Local Llama", provider: "openai-compatible", model: "llama3.1:8b", baseUrl: "http://127.0.0.1:11434/v1", apiKey: "" });
+    const res = await admin.post("/api/ai-providers", {
+      name: "Local Llama",
+      provider: "openai-compatible",
+      model: "llama3.1:8b",
+      baseUrl: "http://127.0.0.1:11434/v1",
+      apiKey: "",
+    });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ provider: "openai-compatible", baseUrl: "http://127.0.0.1:11434/v1", apiKeyHint: null });
     const row = (await t.container.repos.aiProvidersRepo.findById(res.body.id))!;
@@ -65,10 +82,14 @@ describe("AI providers API", () => {
   });
 
   it("edits the form's fields; a blank key keeps the stored key", async () => {
-    const { id } = (await admin.post("/api/ai-providers", { name: "Edit me", provider: "openai", model: "gpt-4o", apiKey: "sk-keep-this-key-9911" })).body;
+    const { id } = (
+      await admin.post("/api/ai-providers", { name: "Edit me", provider: "openai", model: "gpt-4o", apiKey: "sk-keep-this-key-9911" })
+    ).body;
     const sealedBefore = (await t.container.repos.aiProvidersRepo.findById(id))!.keySealed;
 
-    const res = await admin.request("PATCH", `/api/ai-providers/${id}`, { json: { name: "Edited", provider: "openai", model: "gpt-4-turbo", apiKey: "", isActive: true } });
+    const res = await admin.request("PATCH", `/api/ai-providers/${id}`, {
+      json: { name: "Edited", provider: "openai", model: "gpt-4-turbo", apiKey: "", isActive: true },
+    });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ id, name: "Edited", model: "gpt-4-turbo", apiKeyHint: "9911" });
     const row = (await t.container.repos.aiProvidersRepo.findById(id))!;
@@ -79,7 +100,14 @@ describe("AI providers API", () => {
   });
 
   it("a new key replaces the old one", async () => {
-    const { id } = (await admin.post("/api/ai-providers", { name: "Rotate", provider: "anthropic", model: "claude-opus-5-5", apiKey: "sk-ant-old-key-1111" })).body;
+    const { id } = (
+      await admin.post("/api/ai-providers", {
+        name: "Rotate",
+        provider: "anthropic",
+        model: "claude-opus-5-5",
+        apiKey: "sk-ant-old-key-1111",
+      })
+    ).body;
     const res = await admin.request("PATCH", `/api/ai-providers/${id}`, { json: { apiKey: "sk-ant-new-key-2222" } });
     expect(res.status).toBe(200);
     expect(res.body.apiKeyHint).toBe("2222");
@@ -88,7 +116,9 @@ describe("AI providers API", () => {
   });
 
   it("toggles isActive alone (the card's switch) and keeps everything else", async () => {
-    const created = (await admin.post("/api/ai-providers", { name: "Toggle", provider: "google", model: "gemini-1.5-flash", apiKey: "AIza-toggle-5555" })).body;
+    const created = (
+      await admin.post("/api/ai-providers", { name: "Toggle", provider: "google", model: "gemini-1.5-flash", apiKey: "AIza-toggle-5555" })
+    ).body;
     const off = await admin.request("PATCH", `/api/ai-providers/${created.id}`, { json: { isActive: false } });
     expect(off.status).toBe(200);
     expect(off.body).toMatchObject({ ...created, isActive: false, updatedAt: expect.any(String) });
@@ -97,7 +127,9 @@ describe("AI providers API", () => {
   });
 
   it("deletes a provider: 204, gone from the list, a second delete is 404", async () => {
-    const { id } = (await admin.post("/api/ai-providers", { name: "Delete me", provider: "openai", model: "gpt-3.5-turbo", apiKey: "sk-delete-me-0000" })).body;
+    const { id } = (
+      await admin.post("/api/ai-providers", { name: "Delete me", provider: "openai", model: "gpt-3.5-turbo", apiKey: "sk-delete-me-0000" })
+    ).body;
     const res = await admin.request("DELETE", `/api/ai-providers/${id}`);
     expect(res.status).toBe(204);
     expect(res.text).toBe("");
@@ -106,7 +138,9 @@ describe("AI providers API", () => {
   });
 
   it("every change is in the audit trail, without the key", async () => {
-    const { id } = (await admin.post("/api/ai-providers", { name: "Audited", provider: "openai", model: "gpt-4o", apiKey: "sk-audited-key-abcd" })).body;
+    const { id } = (
+      await admin.post("/api/ai-providers", { name: "Audited", provider: "openai", model: "gpt-4o", apiKey: "sk-audited-key-abcd" })
+    ).body;
     await admin.request("PATCH", `/api/ai-providers/${id}`, { json: { apiKey: "sk-audited-key-efgh" } });
     await admin.request("DELETE", `/api/ai-providers/${id}`);
     const audit = await admin.get(`/api/admin/audit?targetType=ai-provider&targetId=${id}`);
@@ -129,8 +163,14 @@ describe("AI providers API", () => {
       isActive: true,
     });
     const inactive = await buildAiProvider(t.container, { isActive: false });
-    await expect(t.container.services.aiProviders.resolveForCall(inactive.id)).rejects.toMatchObject({ code: "provider_inactive", status: 409 });
-    await expect(t.container.services.aiProviders.resolveForCall("00000000-0000-4000-8000-000000000000")).rejects.toMatchObject({ code: "not_found", status: 404 });
+    await expect(t.container.services.aiProviders.resolveForCall(inactive.id)).rejects.toMatchObject({
+      code: "provider_inactive",
+      status: 409,
+    });
+    await expect(t.container.services.aiProviders.resolveForCall("00000000-0000-4000-8000-000000000000")).rejects.toMatchObject({
+      code: "not_found",
+      status: 404,
+    });
     // listActive: the chat's choices, oldest first, none inactive.
     const names = (await t.container.services.aiProviders.listActive()).map((p) => p.id);
     expect(names).toContain(active.id);

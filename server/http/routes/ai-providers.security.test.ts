@@ -53,7 +53,12 @@ describe("AI providers API: who may do what", () => {
 
   it("an operator manages AI providers", async () => {
     const { client: operator } = await signedInAs(t, ["operator"]);
-    const res = await operator.post("/api/ai-providers", { name: "Operator's", provider: "anthropic", model: "claude-haiku-5-5", apiKey: "sk-ant-operator-1234" });
+    const res = await operator.post("/api/ai-providers", {
+      name: "Operator's",
+      provider: "anthropic",
+      model: "claude-haiku-5-5",
+      apiKey: "sk-ant-operator-1234",
+    });
     expect(res.status).toBe(201);
     expect((await operator.request("PATCH", `/api/ai-providers/${res.body.id}`, { json: { isActive: false } })).status).toBe(200);
     expect((await operator.request("DELETE", `/api/ai-providers/${res.body.id}`)).status).toBe(204);
@@ -78,7 +83,14 @@ describe("AI providers API: who may do what", () => {
     expect(await t.container.repos.aiProvidersRepo.findById(row.id)).toEqual(row);
     expect(await t.container.repos.aiProvidersRepo.count()).toBe(before);
     // The same write from the console's own origin goes through.
-    expect((await admin.request("PATCH", `/api/ai-providers/${row.id}`, { json: { isActive: false }, headers: { origin: t.baseUrl, "sec-fetch-site": "same-origin" } })).status).toBe(200);
+    expect(
+      (
+        await admin.request("PATCH", `/api/ai-providers/${row.id}`, {
+          json: { isActive: false },
+          headers: { origin: t.baseUrl, "sec-fetch-site": "same-origin" },
+        })
+      ).status,
+    ).toBe(200);
   });
 });
 
@@ -105,7 +117,9 @@ describe("AI providers API: the key never leaves", () => {
   afterAll(() => t.close());
 
   it("through create, list, edit, toggle, a failing edit, a test and delete", async () => {
-    const created = await record(admin.post("/api/ai-providers", { name: "Secret keeper", provider: "openai", model: "gpt-4o", apiKey: KEYS[0] }));
+    const created = await record(
+      admin.post("/api/ai-providers", { name: "Secret keeper", provider: "openai", model: "gpt-4o", apiKey: KEYS[0] }),
+    );
     expect(created.status).toBe(201);
     const id = created.body.id as string;
     await record(admin.get("/api/ai-providers"));
@@ -116,7 +130,15 @@ describe("AI providers API: the key never leaves", () => {
     expect(refused.status).toBe(400);
     const refusedCreate = await record(admin.post("/api/ai-providers", { name: "x", provider: "nope", model: "m", apiKey: KEYS[0] }));
     expect(refusedCreate.status).toBe(400);
-    const local = await record(admin.post("/api/ai-providers", { name: "Local", provider: "openai-compatible", model: "llama3", baseUrl: "http://127.0.0.1:9/v1", apiKey: KEYS[2] }));
+    const local = await record(
+      admin.post("/api/ai-providers", {
+        name: "Local",
+        provider: "openai-compatible",
+        model: "llama3",
+        baseUrl: "http://127.0.0.1:9/v1",
+        apiKey: KEYS[2],
+      }),
+    );
     // The test call fails (nothing listens on port 9): the reason is given, the key is not.
     const test = await record(admin.post(`/api/ai-providers/${local.body.id}/test`));
     expect(test.status).toBe(200);

@@ -15,7 +15,7 @@ interface AuditEvent {
 describe("audit trail", () => {
   let t: TestApp;
   let admin: TestClient;
-  const events = async (query = "") => ((await admin.get(`/api/admin/audit${query}`)).body.events as AuditEvent[]);
+  const events = async (query = "") => (await admin.get(`/api/admin/audit${query}`)).body.events as AuditEvent[];
 
   beforeAll(async () => {
     t = await startTestApp();
@@ -27,16 +27,35 @@ describe("audit trail", () => {
     await t.client().post("/api/login", { username: "auditor", password: "wrong" });
     await t.client().post("/api/login", { username: "ghost", password: "wrong" });
     const logins = await events("?action=auth.login");
-    expect(logins).toContainEqual(expect.objectContaining({ action: "auth.login", outcome: "failure", actorUsername: "auditor", ipAddress: expect.any(String), details: { reason: "wrong_password" } }));
+    expect(logins).toContainEqual(
+      expect.objectContaining({
+        action: "auth.login",
+        outcome: "failure",
+        actorUsername: "auditor",
+        ipAddress: expect.any(String),
+        details: { reason: "wrong_password" },
+      }),
+    );
     // A name that matches no account is never stored in clear (it may be a password typed in the wrong field).
-    expect(logins).toContainEqual(expect.objectContaining({ outcome: "failure", actorUsername: null, details: { reason: "unknown_user", usernameDigest: expect.stringMatching(/^[0-9a-f]{16}$/) } }));
+    expect(logins).toContainEqual(
+      expect.objectContaining({
+        outcome: "failure",
+        actorUsername: null,
+        details: { reason: "unknown_user", usernameDigest: expect.stringMatching(/^[0-9a-f]{16}$/) },
+      }),
+    );
     expect(JSON.stringify(logins)).not.toContain("ghost");
     expect(t.logLines.join("\n")).not.toContain("ghost");
     expect(logins).toContainEqual(expect.objectContaining({ outcome: "success", actorUsername: "auditor" }));
   });
 
   it("records user changes with who, before and after, and never a password", async () => {
-    const created = await admin.post("/api/users", { email: "vera@example.com", username: "vera", password: "vera-secret-pw", isActive: true });
+    const created = await admin.post("/api/users", {
+      email: "vera@example.com",
+      username: "vera",
+      password: "vera-secret-pw",
+      isActive: true,
+    });
     await admin.request("PUT", `/api/users/${created.body.id}`, { json: { firstName: "Vera", password: "another-secret-pw" } });
     await admin.request("PUT", `/api/users/${created.body.id}`, { json: { isActive: false } });
     const trail = await events(`?targetId=${created.body.id}`);
@@ -74,7 +93,9 @@ describe("audit trail", () => {
     const seen: string[] = [];
     let cursor: string | null = null;
     do {
-      const page: { body: { events: { id: string }[]; nextCursor: string | null } } = await admin.get(`/api/admin/audit?limit=3${cursor ? `&cursor=${cursor}` : ""}`);
+      const page: { body: { events: { id: string }[]; nextCursor: string | null } } = await admin.get(
+        `/api/admin/audit?limit=3${cursor ? `&cursor=${cursor}` : ""}`,
+      );
       seen.push(...page.body.events.map((e) => e.id));
       cursor = page.body.nextCursor;
     } while (cursor);

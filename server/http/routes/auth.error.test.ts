@@ -76,7 +76,9 @@ describe("sign-in with bad input", () => {
 
   it("a JSON array or null body: 400", async () => {
     expect((await login([])).status).toBe(400);
-    expect((await t.client().request("POST", "/api/login", { body: "null", headers: { "content-type": "application/json" } })).status).toBe(400);
+    expect((await t.client().request("POST", "/api/login", { body: "null", headers: { "content-type": "application/json" } })).status).toBe(
+      400,
+    );
   });
 
   it("malformed JSON: 400 invalid_json", async () => {
@@ -86,7 +88,9 @@ describe("sign-in with bad input", () => {
   });
 
   it("a non-JSON body: 415", async () => {
-    const res = await t.client().request("POST", "/api/login", { body: "username=carol", headers: { "content-type": "application/x-www-form-urlencoded" } });
+    const res = await t
+      .client()
+      .request("POST", "/api/login", { body: "username=carol", headers: { "content-type": "application/x-www-form-urlencoded" } });
     expect(res.status).toBe(415);
     expect(res.body.error.code).toBe("unsupported_media_type");
   });

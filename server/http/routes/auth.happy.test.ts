@@ -50,7 +50,8 @@ describe("sign-in, session and sign-out", () => {
       expect(cookie).toMatch(/^__Host-bk_session=[\w-]{43}; Path=\/;.*Secure/);
       expect(cookie).not.toMatch(/Domain=/i);
       const token = /^__Host-bk_session=([\w-]{43})/.exec(cookie)![1]!;
-      const session = (name: string) => fetch(`${proxied.baseUrl}/api/session`, { headers: { cookie: `${name}=${token}`, "x-forwarded-proto": "https" } });
+      const session = (name: string) =>
+        fetch(`${proxied.baseUrl}/api/session`, { headers: { cookie: `${name}=${token}`, "x-forwarded-proto": "https" } });
       expect((await session("__Host-bk_session")).status).toBe(200);
       expect((await session("bk_session")).status).toBe(401);
     } finally {

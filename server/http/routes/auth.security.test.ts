@@ -60,7 +60,11 @@ describe("sign-in security", () => {
       slow.t = await startTestApp({
         config: {
           TRUST_PROXY: ["loopback"],
-          loginLimits: { perUserAndIp: { failures: 3, windowSeconds: 600 }, perIp: { failures: 50, windowSeconds: 600 }, perUser: { failures: 10, windowSeconds: 600 } },
+          loginLimits: {
+            perUserAndIp: { failures: 3, windowSeconds: 600 },
+            perIp: { failures: 50, windowSeconds: 600 },
+            perUser: { failures: 10, windowSeconds: 600 },
+          },
         },
       });
       slow.from = (ip) => slow.t.client({ "x-forwarded-for": ip });
@@ -70,7 +74,8 @@ describe("sign-in security", () => {
     it("many addresses guessing one account never lock its owner out; each guessing address is turned away", async () => {
       const gina = await buildUser(slow.t.container, { username: "gina" });
       // 10 failures (the per-account limit here) from 5 addresses, 2 each: no address is over its own limit.
-      for (let i = 0; i < 10; i++) expect((await slow.from(`10.1.0.${i % 5}`).post("/api/login", { username: "gina", password: "guess" })).status).toBe(401);
+      for (let i = 0; i < 10; i++)
+        expect((await slow.from(`10.1.0.${i % 5}`).post("/api/login", { username: "gina", password: "guess" })).status).toBe(401);
       // An address that guessed wrong is now refused, even with the right password.
       expect((await slow.from("10.1.0.1").post("/api/login", { username: "gina", password: gina.password })).status).toBe(429);
       // A new guessing address gets one try, then it is refused too.
@@ -82,7 +87,9 @@ describe("sign-in security", () => {
 
     it("a burst of parallel guesses from one address gets no more password checks than its limit", async () => {
       await buildUser(slow.t.container, { username: "hank" });
-      const results = await Promise.all(Array.from({ length: 20 }, () => slow.from("10.3.0.1").post("/api/login", { username: "hank", password: "guess" })));
+      const results = await Promise.all(
+        Array.from({ length: 20 }, () => slow.from("10.3.0.1").post("/api/login", { username: "hank", password: "guess" })),
+      );
       const statuses = results.map((r) => r.status);
       expect(statuses.filter((s) => s === 401)).toHaveLength(3); // perUserAndIp: 3
       expect(statuses.filter((s) => s === 429)).toHaveLength(17);
@@ -93,7 +100,6 @@ describe("sign-in security", () => {
       const newcomer = await buildUser(slow.t.container, { username: "future-user" });
       await signIn(slow.from("10.2.0.100"), newcomer);
     });
-
   });
 
   describe("cross-site requests (CSRF)", () => {
@@ -118,7 +124,11 @@ describe("sign-in security", () => {
 
     it("accepts a same-origin write", async () => {
       const client = t.client();
-      const res = await client.post("/api/login", { username: "frank", password: frank.password }, { origin: t.baseUrl, "sec-fetch-site": "same-origin" });
+      const res = await client.post(
+        "/api/login",
+        { username: "frank", password: frank.password },
+        { origin: t.baseUrl, "sec-fetch-site": "same-origin" },
+      );
       expect(res.status).toBe(200);
     });
 

@@ -19,9 +19,24 @@ async function conversationWith(message: string): Promise<ConversationDetail> {
 
 describe("provider failures: a clear reason, the user's message kept", () => {
   it.each([
-    ["a refused key", { status: 401 as const, message: "Incorrect API key provided." }, 502, "Fake openai (OpenAI) refused the API key (401): Incorrect API key provided."],
-    ["rate limiting", { status: 429 as const, retryAfter: 0, message: "Rate limit reached for requests." }, 502, "Fake openai (OpenAI) is rate limiting requests (429): Rate limit reached for requests."],
-    ["an unknown model", { status: 404 as const, message: "The model `gpt-9` does not exist." }, 502, "Fake openai (OpenAI) does not know this model (404): The model `gpt-9` does not exist."],
+    [
+      "a refused key",
+      { status: 401 as const, message: "Incorrect API key provided." },
+      502,
+      "Fake openai (OpenAI) refused the API key (401): Incorrect API key provided.",
+    ],
+    [
+      "rate limiting",
+      { status: 429 as const, retryAfter: 0, message: "Rate limit reached for requests." },
+      502,
+      "Fake openai (OpenAI) is rate limiting requests (429): Rate limit reached for requests.",
+    ],
+    [
+      "an unknown model",
+      { status: 404 as const, message: "The model `gpt-9` does not exist." },
+      502,
+      "Fake openai (OpenAI) does not know this model (404): The model `gpt-9` does not exist.",
+    ],
   ])("%s", async (_name, turn, status, message) => {
     chat.fake.reset();
     chat.fake.script([turn, turn, turn]);
@@ -58,7 +73,10 @@ describe("provider failures: a clear reason, the user's message kept", () => {
     // the provider (its request is no longer open).
     const res = await send({ message: "Failure: hang", providerId: chat.providers.anthropic.id });
     expect(res.status).toBe(504);
-    expect(res.body.error).toMatchObject({ code: "upstream_timeout", message: "Fake anthropic (Anthropic) did not answer in time. Try again, or ask a narrower question." });
+    expect(res.body.error).toMatchObject({
+      code: "upstream_timeout",
+      message: "Fake anthropic (Anthropic) did not answer in time. Try again, or ask a narrower question.",
+    });
     expect(chat.fake.requests[0]!.outcome).not.toBe("open");
   });
 
@@ -73,7 +91,9 @@ describe("provider failures: a clear reason, the user's message kept", () => {
       signal: leave.signal,
     }).then((res) => res.text());
     await expect.poll(() => chat.fake.requests[0]?.outcome, { timeout: 10_000 }).toBe("open");
-    await expect.poll(async () => (await conversationWith("Failure: still thinking")).messages.map((m) => [m.role, m.content]), { timeout: 10_000 }).toEqual([["user", "Failure: still thinking"]]);
+    await expect
+      .poll(async () => (await conversationWith("Failure: still thinking")).messages.map((m) => [m.role, m.content]), { timeout: 10_000 })
+      .toEqual([["user", "Failure: still thinking"]]);
     expect(chat.fake.requests[0]!.outcome).toBe("open");
     leave.abort();
     await turn.catch(() => {});
@@ -90,8 +110,15 @@ describe("provider failures: a clear reason, the user's message kept", () => {
 
   it("in SSE mode the failure is an error event after the start, and no answer is stored", async () => {
     chat.fake.reset();
-    chat.fake.script([{ status: 500, message: "overloaded" }, { status: 500, message: "overloaded" }]);
-    const { events } = await sendStreaming(chat.rig.user, { message: "Failure: streamed 500", providerId: chat.providers["openai-compatible"].id, mcpTools: ALL });
+    chat.fake.script([
+      { status: 500, message: "overloaded" },
+      { status: 500, message: "overloaded" },
+    ]);
+    const { events } = await sendStreaming(chat.rig.user, {
+      message: "Failure: streamed 500",
+      providerId: chat.providers["openai-compatible"].id,
+      mcpTools: ALL,
+    });
     expect(events.map((e) => e.type)).toEqual(["start", "error"]);
     expect(events[1]).toMatchObject({ type: "error", code: "upstream_failed", message: expect.stringContaining("(500)") });
     expect((await conversationWith("Failure: streamed 500")).messages).toHaveLength(1);
@@ -106,7 +133,9 @@ describe("a tool error mid-turn", () => {
     expect(res.status, res.text).toBe(200);
     const reply = res.body as ChatReply;
     expect(reply.status).toBe("complete");
-    expect(reply.mcpCalls).toEqual([{ tool: "jira_get_issue", results: 0, error: expect.stringContaining("Jira found nothing there (404)") }]);
+    expect(reply.mcpCalls).toEqual([
+      { tool: "jira_get_issue", results: 0, error: expect.stringContaining("Jira found nothing there (404)") },
+    ]);
     const toolResult = chat.fake.requests[1]!.conversation!.messages.find((m) => m.role === "tool-result");
     expect((toolResult as { text: string }).text).toContain("Jira found nothing there (404)");
   });
@@ -118,7 +147,11 @@ describe("Stop", () => {
     const words = Array.from({ length: 60 }, (_, i) => `word${i}`).join(" ");
     chat.fake.script([{ text: words, chunks: 60, chunkDelayMs: 50 }]);
     let seen = 0;
-    const { events } = await sendStreaming(chat.rig.user, { message: "Stop: long answer", providerId: chat.providers.openai.id, mcpTools: ALL }, (e) => e.type === "text" && ++seen === 3);
+    const { events } = await sendStreaming(
+      chat.rig.user,
+      { message: "Stop: long answer", providerId: chat.providers.openai.id, mcpTools: ALL },
+      (e) => e.type === "text" && ++seen === 3,
+    );
     expect(events[0]!.type).toBe("start");
     // The provider sees the client leave (a state, waited for), then the partial answer is stored.
     await expect.poll(() => chat.fake.requests[0]?.outcome, { timeout: 10_000 }).toBe("client-closed");
@@ -142,7 +175,13 @@ describe("bad input: a clear error, the conversation intact", () => {
     expect(unknownSource.status).toBe(400);
     const unknown = await send({ message: "hi", providerId: "6c1b2f9e-0000-4000-8000-000000000000" });
     expect(unknown.status).toBe(404);
-    const inactive = await chat.rig.admin.post("/api/ai-providers", { name: "Off", provider: "openai", model: "gpt-4o", apiKey: PROVIDER_KEY, isActive: false });
+    const inactive = await chat.rig.admin.post("/api/ai-providers", {
+      name: "Off",
+      provider: "openai",
+      model: "gpt-4o",
+      apiKey: PROVIDER_KEY,
+      isActive: false,
+    });
     const refused = await send({ message: "hi", providerId: inactive.body.id });
     expect(refused.status).toBe(409);
     const huge = await send({ message: "x".repeat(1024 * 1024), providerId: chat.providers.openai.id });
@@ -164,7 +203,9 @@ describe("bad input: a clear error, the conversation intact", () => {
     expect((await other.get(`/api/chat/conversations/${sessionId}`)).status).toBe(404);
     expect((await other.request("PATCH", `/api/chat/conversations/${sessionId}`, { json: { title: "x" } })).status).toBe(404);
     expect((await other.request("DELETE", `/api/chat/conversations/${sessionId}`)).status).toBe(404);
-    expect((await other.post("/api/chat/send", { message: "in", providerId: chat.providers.openai.id, sessionId, mcpTools: ALL })).status).toBe(404);
+    expect(
+      (await other.post("/api/chat/send", { message: "in", providerId: chat.providers.openai.id, sessionId, mcpTools: ALL })).status,
+    ).toBe(404);
     expect((await other.get("/api/chat/conversations")).body).toEqual([]);
     expect((await conversationWith("Private question")).messages).toHaveLength(2);
   });
@@ -183,7 +224,12 @@ describe("bad input: a clear error, the conversation intact", () => {
 describe("security", () => {
   it("every chat route needs a signed-in user", async () => {
     const anonymous = chat.rig.t.client();
-    for (const [method, path] of [["GET", "/api/chat/providers"], ["POST", "/api/chat/send"], ["POST", "/api/chat/generate-system-message"], ["GET", "/api/chat/conversations"]] as const) {
+    for (const [method, path] of [
+      ["GET", "/api/chat/providers"],
+      ["POST", "/api/chat/send"],
+      ["POST", "/api/chat/generate-system-message"],
+      ["GET", "/api/chat/conversations"],
+    ] as const) {
       expect((await anonymous.request(method, path, method === "GET" ? {} : { json: {} })).status, `${method} ${path}`).toBe(401);
     }
   });
@@ -205,7 +251,11 @@ describe("security", () => {
     expect(res.status).toBe(502);
     expect(res.text).not.toContain(PROVIDER_KEY);
     expect(res.body.error.message).toContain("[API key]");
-    const lists = [await chat.rig.admin.get("/api/ai-providers"), await chat.rig.user.get("/api/chat/providers"), await chat.rig.user.get("/api/chat/conversations")];
+    const lists = [
+      await chat.rig.admin.get("/api/ai-providers"),
+      await chat.rig.user.get("/api/chat/providers"),
+      await chat.rig.user.get("/api/chat/conversations"),
+    ];
     for (const list of lists) expect(list.text).not.toContain(PROVIDER_KEY);
     expect(chat.rig.t.logLines.join("\n")).not.toContain(PROVIDER_KEY);
     const raw = await chat.rig.t.container.database.db.execute("select * from ai_providers");

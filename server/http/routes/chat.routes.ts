@@ -91,4 +91,3 @@ export function chatRoutes(deps: { chat: ChatService }): Router {
 
   return router;
 }
-

@@ -23,8 +23,16 @@ describe("no permission escalation through roles and users", () => {
     roleIds[name] = res.body.id;
     return res.body.id as string;
   };
-  const rolesByName = async () => new Map(((await admin.get("/api/roles")).body as { id: string; name: string; permissions: { resource: string; action: string }[] }[]).map((r) => [r.name, r]));
-  const denials = async (action: string) => ((await admin.get(`/api/admin/audit?action=${action}`)).body.events as { outcome: string; details: { reason?: string } }[]).filter((e) => e.outcome === "failure");
+  const rolesByName = async () =>
+    new Map(
+      ((await admin.get("/api/roles")).body as { id: string; name: string; permissions: { resource: string; action: string }[] }[]).map(
+        (r) => [r.name, r],
+      ),
+    );
+  const denials = async (action: string) =>
+    ((await admin.get(`/api/admin/audit?action=${action}`)).body.events as { outcome: string; details: { reason?: string } }[]).filter(
+      (e) => e.outcome === "failure",
+    );
 
   beforeAll(async () => {
     t = await startTestApp();
@@ -40,7 +48,9 @@ describe("no permission escalation through roles and users", () => {
 
   describe("roles.write", () => {
     it("cannot add a permission to the role it holds", async () => {
-      const res = await roleAdmin.request("PUT", `/api/roles/${roleIds["role-keeper"]}`, { json: { permissions: ["roles.read", "roles.write", "users.read", "users.write"] } });
+      const res = await roleAdmin.request("PUT", `/api/roles/${roleIds["role-keeper"]}`, {
+        json: { permissions: ["roles.read", "roles.write", "users.read", "users.write"] },
+      });
       expect(res.status).toBe(403);
       expect(res.body.error).toMatchObject({ code: "forbidden", message: "You cannot change the role role-keeper: you hold it" });
       expect((await rolesByName()).get("role-keeper")!.permissions).toHaveLength(3);
@@ -65,7 +75,9 @@ describe("no permission escalation through roles and users", () => {
     it("still manages roles within what it holds", async () => {
       const created = await roleAdmin.post("/api/roles", { name: "readers", permissions: ["users.read"] });
       expect(created.status).toBe(201);
-      expect((await roleAdmin.request("PUT", `/api/roles/${created.body.id}`, { json: { permissions: ["users.read", "roles.read"] } })).status).toBe(200);
+      expect(
+        (await roleAdmin.request("PUT", `/api/roles/${created.body.id}`, { json: { permissions: ["users.read", "roles.read"] } })).status,
+      ).toBe(200);
       expect((await roleAdmin.request("DELETE", `/api/roles/${created.body.id}`)).status).toBe(204);
     });
   });
@@ -73,12 +85,18 @@ describe("no permission escalation through roles and users", () => {
   describe("users.write", () => {
     it("cannot assign itself admin, nor a role carrying permissions it lacks", async () => {
       const self = userManagerUser.row.id;
-      const toAdmin = await userManager.request("PUT", `/api/users/${self}/roles`, { json: { roleIds: [roleIds["user-keeper"], (await rolesByName()).get("admin")!.id] } });
+      const toAdmin = await userManager.request("PUT", `/api/users/${self}/roles`, {
+        json: { roleIds: [roleIds["user-keeper"], (await rolesByName()).get("admin")!.id] },
+      });
       expect(toAdmin.status).toBe(403);
       expect(toAdmin.body.error.message).toBe("Only an administrator can assign the admin role");
-      const toAudit = await userManager.request("PUT", `/api/users/${self}/roles`, { json: { roleIds: [roleIds["user-keeper"], roleIds["audit-only"]] } });
+      const toAudit = await userManager.request("PUT", `/api/users/${self}/roles`, {
+        json: { roleIds: [roleIds["user-keeper"], roleIds["audit-only"]] },
+      });
       expect(toAudit.status).toBe(403);
-      expect(toAudit.body.error.message).toMatch(/^You cannot assign the role audit-only: it carries permissions you lack \(audit\.read\)$/);
+      expect(toAudit.body.error.message).toMatch(
+        /^You cannot assign the role audit-only: it carries permissions you lack \(audit\.read\)$/,
+      );
       expect((await admin.get(`/api/users/${self}/roles`)).body.map((r: { name: string }) => r.name)).toEqual(["user-keeper"]);
       expect(await denials("user.roles_changed")).toHaveLength(2);
     });
@@ -98,20 +116,35 @@ describe("no permission escalation through roles and users", () => {
       // The administrator is untouched: same password, still active, still admin.
       await signIn(t.client(), adminUser);
       expect((await admin.get(`/api/users/${target}/roles`)).body.map((r: { name: string }) => r.name)).toEqual(["admin"]);
-      expect((await denials("user.updated")).length + (await denials("user.status_changed")).length + (await denials("user.deleted")).length).toBe(3);
+      expect(
+        (await denials("user.updated")).length + (await denials("user.status_changed")).length + (await denials("user.deleted")).length,
+      ).toBe(3);
     });
 
     it("still manages users who hold no more than it does, with roles within its own", async () => {
       const plain = await buildUser(t.container);
       expect((await userManager.request("PUT", `/api/users/${plain.row.id}`, { json: { password: "a-new-password" } })).status).toBe(200);
-      expect((await userManager.request("PUT", `/api/users/${plain.row.id}/roles`, { json: { roleIds: [roleIds["users-reader"]] } })).status).toBe(200);
-      expect((await userManager.request("PUT", `/api/users/${plain.row.id}/roles`, { json: { roleIds: [(await rolesByName()).get("operator")!.id] } })).status).toBe(403);
+      expect(
+        (await userManager.request("PUT", `/api/users/${plain.row.id}/roles`, { json: { roleIds: [roleIds["users-reader"]] } })).status,
+      ).toBe(200);
+      expect(
+        (
+          await userManager.request("PUT", `/api/users/${plain.row.id}/roles`, {
+            json: { roleIds: [(await rolesByName()).get("operator")!.id] },
+          })
+        ).status,
+      ).toBe(403);
     });
 
     it("an administrator may do all of it", async () => {
       const plain = await buildUser(t.container);
-      expect((await admin.request("PUT", `/api/users/${plain.row.id}/roles`, { json: { roleIds: [(await rolesByName()).get("admin")!.id] } })).status).toBe(200);
-      expect((await admin.request("PUT", `/api/roles/${roleIds["audit-only"]}`, { json: { permissions: ["audit.read", "users.read"] } })).status).toBe(200);
+      expect(
+        (await admin.request("PUT", `/api/users/${plain.row.id}/roles`, { json: { roleIds: [(await rolesByName()).get("admin")!.id] } }))
+          .status,
+      ).toBe(200);
+      expect(
+        (await admin.request("PUT", `/api/roles/${roleIds["audit-only"]}`, { json: { permissions: ["audit.read", "users.read"] } })).status,
+      ).toBe(200);
     });
   });
 });

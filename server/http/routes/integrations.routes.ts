@@ -9,7 +9,11 @@ import { can } from "../middleware/access";
 import { parseInput } from "../validate";
 
 /** Configuration screen and status cards (spec section 7): stored configs, tests, status, server settings. */
-export function integrationsRoutes(deps: { integrations: IntegrationConfigService; status: IntegrationStatusService; settings: SettingsConfig }): Router {
+export function integrationsRoutes(deps: {
+  integrations: IntegrationConfigService;
+  status: IntegrationStatusService;
+  settings: SettingsConfig;
+}): Router {
   const { integrations, status } = deps;
   const router = Router();
 
@@ -23,7 +27,12 @@ export function integrationsRoutes(deps: { integrations: IntegrationConfigServic
     res.json(toBitbucketConfigDto(await integrations.getBitbucket(), integrations.bitbucketApiUrl));
   });
   router.post("/admin/bitbucket-config", can("config.write"), async (req, res) => {
-    res.json(toBitbucketConfigDto(await integrations.saveBitbucket(parseInput(BitbucketConfigInputSchema, req.body), actorOf(req)), integrations.bitbucketApiUrl));
+    res.json(
+      toBitbucketConfigDto(
+        await integrations.saveBitbucket(parseInput(BitbucketConfigInputSchema, req.body), actorOf(req)),
+        integrations.bitbucketApiUrl,
+      ),
+    );
   });
 
   // Tests make real upstream calls with the stored credentials: for those who may change them.

@@ -25,8 +25,20 @@ describe("integrations: configuration, tests and status", () => {
   let viewer: TestClient;
   const TOKEN = "sandbox-api-token";
   const PASSWORD = "sandbox-app-password";
-  const atlassian = (overrides: Record<string, unknown> = {}) => ({ instanceUrl: sandbox.url, email: "demo@bridgekeeper.test", apiToken: TOKEN, isActive: true, ...overrides });
-  const bitbucket = (overrides: Record<string, unknown> = {}) => ({ workspace: "bridgekeeper", username: "demo", appPassword: PASSWORD, isActive: true, ...overrides });
+  const atlassian = (overrides: Record<string, unknown> = {}) => ({
+    instanceUrl: sandbox.url,
+    email: "demo@bridgekeeper.test",
+    apiToken: TOKEN,
+    isActive: true,
+    ...overrides,
+  });
+  const bitbucket = (overrides: Record<string, unknown> = {}) => ({
+    workspace: "bridgekeeper",
+    username: "demo",
+    appPassword: PASSWORD,
+    isActive: true,
+    ...overrides,
+  });
   // The app's clock moves only when a test moves it (started at the real time, which the database's
   // own now() keeps to): a time the server stamps is exactly the clock's.
   const clock = createFakeClock(new Date());
@@ -50,13 +62,31 @@ describe("integrations: configuration, tests and status", () => {
 
   describe("before anything is configured", () => {
     it("answers empty configs, says so in the status, and refuses to test", async () => {
-      expect((await admin.get("/api/admin/atlassian-config")).body).toEqual({ configured: false, instanceUrl: "", email: "", isActive: true, apiTokenHint: null, updatedAt: null });
+      expect((await admin.get("/api/admin/atlassian-config")).body).toEqual({
+        configured: false,
+        instanceUrl: "",
+        email: "",
+        isActive: true,
+        apiTokenHint: null,
+        updatedAt: null,
+      });
       expect((await admin.get("/api/admin/bitbucket-config")).body).toMatchObject({ configured: false, apiUrl: `${sandbox.url}/2.0` });
       const status = (await admin.get("/api/atlassian-status")).body;
-      expect(status).toMatchObject({ configured: false, jiraConnected: false, confluenceConnected: false, jiraError: "The Atlassian integration is not configured" });
+      expect(status).toMatchObject({
+        configured: false,
+        jiraConnected: false,
+        confluenceConnected: false,
+        jiraError: "The Atlassian integration is not configured",
+      });
       // Nothing known about an account that is not configured (issue 25).
       expect(status).toMatchObject({ account: null, jiraProjectCount: null, confluenceSpaceCount: null, checkedAt: null });
-      expect((await admin.get("/api/bitbucket-status")).body).toMatchObject({ configured: false, account: null, workspaceName: null, repositoryCount: null, checkedAt: null });
+      expect((await admin.get("/api/bitbucket-status")).body).toMatchObject({
+        configured: false,
+        account: null,
+        workspaceName: null,
+        repositoryCount: null,
+        checkedAt: null,
+      });
       const test = await admin.post("/api/admin/test-atlassian");
       expect(test.status).toBe(400);
       expect(test.body.error.message).toBe("Save the Atlassian configuration before testing it");
@@ -108,7 +138,12 @@ describe("integrations: configuration, tests and status", () => {
     it("stores the token sealed, shows only a hint, and tests Jira and Confluence for real", async () => {
       const saved = await admin.post("/api/admin/atlassian-config", atlassian({ instanceUrl: `${sandbox.url}/wiki/` }));
       expect(saved.status).toBe(200);
-      expect(saved.body).toMatchObject({ configured: true, instanceUrl: sandbox.url, email: "demo@bridgekeeper.test", apiTokenHint: TOKEN.slice(-4) });
+      expect(saved.body).toMatchObject({
+        configured: true,
+        instanceUrl: sandbox.url,
+        email: "demo@bridgekeeper.test",
+        apiTokenHint: TOKEN.slice(-4),
+      });
       expect(saved.text).not.toContain(TOKEN);
       expect((await admin.get("/api/admin/atlassian-config")).text).not.toContain(TOKEN);
 
@@ -127,7 +162,9 @@ describe("integrations: configuration, tests and status", () => {
       await admin.post("/api/admin/atlassian-config", atlassian());
       const moved = await admin.post("/api/admin/atlassian-config", atlassian({ instanceUrl: "http://127.0.0.1:9", apiToken: "" }));
       expect(moved.status).toBe(400);
-      expect(moved.body.error.fields).toEqual({ apiToken: "Enter the API token again: the stored one is not sent to a changed instanceUrl" });
+      expect(moved.body.error.fields).toEqual({
+        apiToken: "Enter the API token again: the stored one is not sent to a changed instanceUrl",
+      });
       const renamed = await admin.post("/api/admin/atlassian-config", atlassian({ email: "someone-else@example.com", apiToken: "" }));
       expect(renamed.body.error.fields.apiToken).toMatch(/not sent to a changed email/);
       expect((await admin.get("/api/admin/atlassian-config")).body.instanceUrl).toBe(sandbox.url);
@@ -136,18 +173,29 @@ describe("integrations: configuration, tests and status", () => {
       expect((await admin.post("/api/admin/bitbucket-config", bitbucket({ username: "other", appPassword: "" }))).status).toBe(400);
     });
 
-    it.each(["https://acme.atlassian.net/?x=1", "https://acme.atlassian.net/#frag", "https://user:pw@acme.atlassian.net"])("an instance URL with a query, fragment or credentials is refused: %s", async (instanceUrl) => {
-      const res = await admin.post("/api/admin/atlassian-config", atlassian({ instanceUrl }));
-      expect(res.status).toBe(400);
-      expect(res.body.error.fields).toEqual({ instanceUrl: "Must be a valid URL" });
-    });
+    it.each(["https://acme.atlassian.net/?x=1", "https://acme.atlassian.net/#frag", "https://user:pw@acme.atlassian.net"])(
+      "an instance URL with a query, fragment or credentials is refused: %s",
+      async (instanceUrl) => {
+        const res = await admin.post("/api/admin/atlassian-config", atlassian({ instanceUrl }));
+        expect(res.status).toBe(400);
+        expect(res.body.error.fields).toEqual({ instanceUrl: "Must be a valid URL" });
+      },
+    );
 
     it("a token sealed under another key (SECRET_KEY changed) is a clear error, not a 500", async () => {
       await admin.post("/api/admin/atlassian-config", atlassian());
       const { repos, upstream, config } = t.container;
       // The same database, read by a server whose key differs.
-      const other = createUpstreamTargets({ repo: repos.integrationsRepo, secretBox: createSecretBox(randomBytes(32)), http: upstream.http, events: createEventBus(), bitbucketApiUrl: config.BITBUCKET_API_URL });
-      await expect(other.clients.jira.myself()).rejects.toThrow("The stored Atlassian secret cannot be decrypted (was SECRET_KEY changed?): enter it again");
+      const other = createUpstreamTargets({
+        repo: repos.integrationsRepo,
+        secretBox: createSecretBox(randomBytes(32)),
+        http: upstream.http,
+        events: createEventBus(),
+        bitbucketApiUrl: config.BITBUCKET_API_URL,
+      });
+      await expect(other.clients.jira.myself()).rejects.toThrow(
+        "The stored Atlassian secret cannot be decrypted (was SECRET_KEY changed?): enter it again",
+      );
       expect((await other.state("atlassian"))?.isActive).toBe(true);
       expect((await admin.get("/api/admin/atlassian-config")).body.apiTokenHint).toBe(TOKEN.slice(-4));
     });
@@ -167,7 +215,10 @@ describe("integrations: configuration, tests and status", () => {
     });
 
     it("a refused token is probed once per freshness window, not on every status read, though nothing is known of its account", async () => {
-      await admin.post("/api/admin/atlassian-config", atlassian({ email: "nobody-known@bridgekeeper.test", apiToken: "refused-token-7777" }));
+      await admin.post(
+        "/api/admin/atlassian-config",
+        atlassian({ email: "nobody-known@bridgekeeper.test", apiToken: "refused-token-7777" }),
+      );
       sandbox.clearRequests();
       expect((await admin.get("/api/atlassian-status")).body).toMatchObject({ jiraConnected: false, account: null });
       const probed = sandbox.requests().length;
@@ -193,7 +244,12 @@ describe("integrations: configuration, tests and status", () => {
       await admin.post("/api/admin/atlassian-config", atlassian({ isActive: false }));
       sandbox.clearRequests();
       const status = (await admin.get("/api/atlassian-status")).body;
-      expect(status).toMatchObject({ configured: true, isActive: false, jiraConnected: false, jiraError: "The Atlassian integration is inactive" });
+      expect(status).toMatchObject({
+        configured: true,
+        isActive: false,
+        jiraConnected: false,
+        jiraError: "The Atlassian integration is inactive",
+      });
       await expect(t.container.upstream.targets.clients.jira.myself()).rejects.toThrow("The Atlassian integration is inactive");
       expect(sandbox.requests()).toHaveLength(0);
       // a connection test still works while inactive
@@ -234,7 +290,12 @@ describe("integrations: configuration, tests and status", () => {
   describe("Bitbucket", () => {
     it("saves, tests, and reports the workspace's name and repository count", async () => {
       const saved = await admin.post("/api/admin/bitbucket-config", bitbucket());
-      expect(saved.body).toMatchObject({ configured: true, workspace: "bridgekeeper", username: "demo", appPasswordHint: PASSWORD.slice(-4) });
+      expect(saved.body).toMatchObject({
+        configured: true,
+        workspace: "bridgekeeper",
+        username: "demo",
+        appPasswordHint: PASSWORD.slice(-4),
+      });
       expect(saved.text).not.toContain(PASSWORD);
       const test = (await admin.post("/api/admin/test-bitbucket")).body;
       expect(test).toMatchObject({ connected: true, workspaceName: "Bridgekeeper", repositoryCount: 30 });
@@ -247,7 +308,12 @@ describe("integrations: configuration, tests and status", () => {
     it("a workspace that does not exist is not 'connected'", async () => {
       await admin.post("/api/admin/bitbucket-config", bitbucket({ workspace: "nowhere", appPassword: "" }));
       const test = (await admin.post("/api/admin/test-bitbucket")).body;
-      expect(test).toMatchObject({ connected: false, error: 'Bitbucket has no workspace "nowhere" that this user can see', workspaceName: null, repositoryCount: null });
+      expect(test).toMatchObject({
+        connected: false,
+        error: 'Bitbucket has no workspace "nowhere" that this user can see',
+        workspaceName: null,
+        repositoryCount: null,
+      });
       // The account answered: it is known, the workspace is not.
       expect(test.account).toMatchObject({ nickname: "demo" });
       const status = (await admin.get("/api/bitbucket-status")).body;
@@ -287,7 +353,11 @@ describe("integrations: configuration, tests and status", () => {
     };
     const bitbucketReach = () => {
       const bb = sandbox.state("bitbucket");
-      return { account: { displayName: bb.me.displayName, id: bb.me.accountId, email: null, nickname: bb.me.nickname }, workspaceName: bb.workspace.name, repositoryCount: bb.repos.length };
+      return {
+        account: { displayName: bb.me.displayName, id: bb.me.accountId, email: null, nickname: bb.me.nickname },
+        workspaceName: bb.workspace.name,
+        repositoryCount: bb.repos.length,
+      };
     };
 
     it("a test learns them and keeps them: a fresh status read shows them without asking the services again, for a viewer too", async () => {
@@ -302,9 +372,17 @@ describe("integrations: configuration, tests and status", () => {
       expect(bbTest).toMatchObject({ connected: true, ...bitbucketReach(), checkedAt: bbTestedAt });
 
       sandbox.clearRequests();
-      expect((await admin.get("/api/atlassian-status")).body).toMatchObject({ jiraConnected: true, ...atlassianReach(), checkedAt: test.checkedAt });
+      expect((await admin.get("/api/atlassian-status")).body).toMatchObject({
+        jiraConnected: true,
+        ...atlassianReach(),
+        checkedAt: test.checkedAt,
+      });
       expect((await viewer.get("/api/admin/atlassian-status")).body).toMatchObject({ ...atlassianReach(), checkedAt: test.checkedAt });
-      expect((await viewer.get("/api/bitbucket-status")).body).toMatchObject({ connected: true, ...bitbucketReach(), checkedAt: bbTest.checkedAt });
+      expect((await viewer.get("/api/bitbucket-status")).body).toMatchObject({
+        connected: true,
+        ...bitbucketReach(),
+        checkedAt: bbTest.checkedAt,
+      });
       // The outcomes are fresh and the facts known: nothing was asked again.
       expect(sandbox.requests()).toEqual([]);
     });
@@ -317,7 +395,9 @@ describe("integrations: configuration, tests and status", () => {
       const readAt = tick();
       const status = (await admin.get("/api/atlassian-status")).body;
       expect(status).toMatchObject({ jiraConnected: true, confluenceConnected: true, ...atlassianReach(), checkedAt: readAt });
-      expect(sandbox.requests().map((r) => r.path)).toEqual(expect.arrayContaining(["/rest/api/3/myself", "/rest/api/3/project/search", "/wiki/api/v2/spaces"]));
+      expect(sandbox.requests().map((r) => r.path)).toEqual(
+        expect.arrayContaining(["/rest/api/3/myself", "/rest/api/3/project/search", "/wiki/api/v2/spaces"]),
+      );
       const bbReadAt = tick();
       const bb = (await admin.get("/api/bitbucket-status")).body;
       expect(bb).toMatchObject({ connected: true, ...bitbucketReach(), checkedAt: bbReadAt });
@@ -333,7 +413,12 @@ describe("integrations: configuration, tests and status", () => {
       // The token is revoked: the same account, so what was learned still stands.
       await admin.post("/api/admin/atlassian-config", atlassian({ apiToken: "revoked-token-0000" }));
       const refused = (await admin.post("/api/admin/test-atlassian")).body;
-      expect(refused).toMatchObject({ jiraConnected: false, confluenceConnected: false, ...atlassianReach(), checkedAt: learned.checkedAt });
+      expect(refused).toMatchObject({
+        jiraConnected: false,
+        confluenceConnected: false,
+        ...atlassianReach(),
+        checkedAt: learned.checkedAt,
+      });
       expect(refused.jiraError).toMatch(/Jira refused the credentials \(401\)/);
       await admin.post("/api/admin/atlassian-config", atlassian());
 
@@ -371,18 +456,31 @@ describe("integrations: configuration, tests and status", () => {
       expect((await admin.post("/api/admin/test-atlassian")).body).toMatchObject(atlassianReach());
       await admin.post("/api/admin/atlassian-config", atlassian({ email: "someone-else@example.com", apiToken: "their-token" }));
       const other = (await admin.get("/api/atlassian-status")).body;
-      expect(other).toMatchObject({ jiraConnected: false, account: null, jiraProjectCount: null, confluenceSpaceCount: null, checkedAt: null });
+      expect(other).toMatchObject({
+        jiraConnected: false,
+        account: null,
+        jiraProjectCount: null,
+        confluenceSpaceCount: null,
+        checkedAt: null,
+      });
       await admin.post("/api/admin/atlassian-config", atlassian());
       expect((await admin.get("/api/atlassian-status")).body).toMatchObject(atlassianReach());
     });
 
     it("Confluence's spaces are counted page by page up to 1,000, then said to be more", async () => {
       await admin.post("/api/admin/atlassian-config", atlassian());
-      const page = (n: number) => ({ results: Array.from({ length: n }, (_, i) => ({ id: String(i), key: `S${i}`, name: `Space ${i}` })), _links: { next: "/wiki/api/v2/spaces?limit=250" } });
+      const page = (n: number) => ({
+        results: Array.from({ length: n }, (_, i) => ({ id: String(i), key: `S${i}`, name: `Space ${i}` })),
+        _links: { next: "/wiki/api/v2/spaces?limit=250" },
+      });
       // Three full pages, each linking to the next, then the sandbox's own spaces (its last page).
       sandbox.faults.add({ path: "/wiki/api/v2/spaces", body: page(250), times: 3 });
       const some = (await admin.post("/api/admin/test-atlassian")).body;
-      expect(some).toMatchObject({ confluenceConnected: true, confluenceSpaceCount: 750 + sandbox.state("confluence").spaces.length, confluenceSpaceCountCapped: false });
+      expect(some).toMatchObject({
+        confluenceConnected: true,
+        confluenceSpaceCount: 750 + sandbox.state("confluence").spaces.length,
+        confluenceSpaceCountCapped: false,
+      });
       sandbox.clearRequests();
       sandbox.faults.add({ path: "/wiki/api/v2/spaces", body: page(250) });
       const many = (await admin.post("/api/admin/test-atlassian")).body;

@@ -12,12 +12,20 @@ import { can } from "../middleware/access";
 import { parseInput } from "../validate";
 
 /** The names a reader may see beside the ids (request-log.service NameReveal). */
-const revealFor = (req: Request): NameReveal => ({ clients: req.session?.permissions.has("oauth-clients.read") === true, users: req.session?.permissions.has("users.read") === true });
+const revealFor = (req: Request): NameReveal => ({
+  clients: req.session?.permissions.has("oauth-clients.read") === true,
+  users: req.session?.permissions.has("users.read") === true,
+});
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Request Logs screen (spec §7, docs/decisions.md#csv-export): newest first, filtered, paged by cursor; totals and the CSV over the same filters. */
-export function logsRoutes(deps: { requestLog: RequestLogService; toolCalls: Pick<ToolCallsService, "forRequest">; clock: Clock; log: Logger }): Router {
+export function logsRoutes(deps: {
+  requestLog: RequestLogService;
+  toolCalls: Pick<ToolCallsService, "forRequest">;
+  clock: Clock;
+  log: Logger;
+}): Router {
   const router = Router();
 
   // The spec's answer is an array of entries; the next page's cursor travels in headers (RFC 8288 Link, and plainly).
@@ -25,7 +33,9 @@ export function logsRoutes(deps: { requestLog: RequestLogService; toolCalls: Pic
     const query = parseInput(LogQuerySchema, req.query);
     const { rows, names, nextCursor } = await deps.requestLog.page(query, revealFor(req));
     if (nextCursor) {
-      const next = new URLSearchParams(Object.entries(req.query).filter((e): e is [string, string] => typeof e[1] === "string" && e[0] !== "cursor"));
+      const next = new URLSearchParams(
+        Object.entries(req.query).filter((e): e is [string, string] => typeof e[1] === "string" && e[0] !== "cursor"),
+      );
       next.set("cursor", nextCursor);
       res.set({ "X-Next-Cursor": nextCursor, Link: `</api/admin/logs?${next.toString()}>; rel="next"` });
     }
@@ -42,7 +52,10 @@ export function logsRoutes(deps: { requestLog: RequestLogService; toolCalls: Pic
     const rows = deps.requestLog.matching(filter);
     // The first page is read before the headers go out, so a failing database is still a clean error.
     const first = await rows.next();
-    res.status(200).set({ "Content-Type": "text/csv; charset=utf-8", "Content-Disposition": `attachment; filename="${logCsvFileName(deps.clock.now())}"` });
+    res.status(200).set({
+      "Content-Type": "text/csv; charset=utf-8",
+      "Content-Disposition": `attachment; filename="${logCsvFileName(deps.clock.now())}"`,
+    });
     res.write(LOG_CSV_COLUMNS.join(",") + "\r\n");
     try {
       for (let page = first; !page.done; page = await rows.next()) {

@@ -20,7 +20,12 @@ describe("GET /api/mcp-connection and the snippets written from it", () => {
     const client = await createClient(rig, { name: "Snippet check" });
     const sdk = new Client({ name: "snippet-check", version: "1.0.0" });
     const transport = new StreamableHTTPClientTransport(new URL(url), {
-      authProvider: new ClientCredentialsProvider({ clientId: client.clientId, clientSecret: client.clientSecret!, scope: "read", expectedIssuer: rig.baseUrl }),
+      authProvider: new ClientCredentialsProvider({
+        clientId: client.clientId,
+        clientSecret: client.clientSecret!,
+        scope: "read",
+        expectedIssuer: rig.baseUrl,
+      }),
     });
     await sdk.connect(transport);
     try {
@@ -33,10 +38,19 @@ describe("GET /api/mcp-connection and the snippets written from it", () => {
   it("names PUBLIC_URL's /mcp, the resource the server's metadata names, and how sign-in works", async () => {
     const res = await rig.admin.get<McpConnectionDto>("/api/mcp-connection");
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ mcpUrl: `${rig.baseUrl}/mcp`, publicUrl: rig.baseUrl, publicUrlConfigured: true, dynamicRegistration: expect.any(Boolean), metadataDocuments: expect.any(Boolean) });
+    expect(res.body).toEqual({
+      mcpUrl: `${rig.baseUrl}/mcp`,
+      publicUrl: rig.baseUrl,
+      publicUrlConfigured: true,
+      dynamicRegistration: expect.any(Boolean),
+      metadataDocuments: expect.any(Boolean),
+    });
     const metadata = (await (await fetch(`${rig.baseUrl}/.well-known/oauth-protected-resource/mcp`)).json()) as { resource: string };
     expect(metadata.resource).toBe(res.body.mcpUrl);
-    const as = (await (await fetch(`${rig.baseUrl}/.well-known/oauth-authorization-server`)).json()) as { registration_endpoint?: string; client_id_metadata_document_supported?: boolean };
+    const as = (await (await fetch(`${rig.baseUrl}/.well-known/oauth-authorization-server`)).json()) as {
+      registration_endpoint?: string;
+      client_id_metadata_document_supported?: boolean;
+    };
     expect(res.body.dynamicRegistration).toBe(as.registration_endpoint !== undefined);
     expect(res.body.metadataDocuments).toBe(as.client_id_metadata_document_supported === true);
   });
@@ -54,7 +68,9 @@ describe("GET /api/mcp-connection and the snippets written from it", () => {
   });
 
   it("says so when PUBLIC_URL is not set, and follows the registration settings", () => {
-    expect(mcpConnection({ PORT: 5301, PUBLIC_URL: undefined, OAUTH_DYNAMIC_REGISTRATION: false, OAUTH_CLIENT_ID_METADATA_DOCUMENTS: true })).toEqual({
+    expect(
+      mcpConnection({ PORT: 5301, PUBLIC_URL: undefined, OAUTH_DYNAMIC_REGISTRATION: false, OAUTH_CLIENT_ID_METADATA_DOCUMENTS: true }),
+    ).toEqual({
       mcpUrl: "http://localhost:5301/mcp",
       publicUrl: "http://localhost:5301",
       publicUrlConfigured: false,
@@ -62,8 +78,12 @@ describe("GET /api/mcp-connection and the snippets written from it", () => {
       metadataDocuments: true,
     });
     expect(signInLine({ dynamicRegistration: true, metadataDocuments: true })).toMatch(/registers itself/);
-    expect(signInLine({ dynamicRegistration: false, metadataDocuments: true })).toMatch(/client ID metadata document.*created first under OAuth Clients/);
-    expect(signInLine({ dynamicRegistration: false, metadataDocuments: false })).toMatch(/^Sign-in: dynamic registration is off, so create a client first under OAuth Clients/);
+    expect(signInLine({ dynamicRegistration: false, metadataDocuments: true })).toMatch(
+      /client ID metadata document.*created first under OAuth Clients/,
+    );
+    expect(signInLine({ dynamicRegistration: false, metadataDocuments: false })).toMatch(
+      /^Sign-in: dynamic registration is off, so create a client first under OAuth Clients/,
+    );
   });
 
   it("refuses anonymous callers; a signed-in user with no role at all may read it", async () => {

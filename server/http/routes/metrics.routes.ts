@@ -20,7 +20,8 @@ export function metricsRoutes(deps: { metrics: Metrics; token: string | undefine
   const scraper: RequestHandler = (req, res, next) => {
     const [type, presented] = (req.headers.authorization ?? "").split(" ");
     // Digests of equal length compare in constant time, whatever was presented.
-    if (expected && type?.toLowerCase() === "bearer" && presented && timingSafeEqual(digest(presented), expected)) return void send(req, res, next);
+    if (expected && type?.toLowerCase() === "bearer" && presented && timingSafeEqual(digest(presented), expected))
+      return void send(req, res, next);
     next();
   };
   router.get("/metrics", scraper, loadSession(deps.auth), can("stats.read"), send);

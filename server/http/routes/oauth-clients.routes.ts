@@ -14,7 +14,8 @@ import { parseInput } from "../validate";
 
 /** A client id in a path (ours, or a metadata document's URL, percent-encoded): anything else is simply not found. */
 const clientIdParam = (value: unknown): string => {
-  if (typeof value !== "string" || !(/^[\w-]{1,200}$/.test(value) || isMetadataDocumentUrl(value))) throw new AppError("not_found", "OAuth client not found");
+  if (typeof value !== "string" || !(/^[\w-]{1,200}$/.test(value) || isMetadataDocumentUrl(value)))
+    throw new AppError("not_found", "OAuth client not found");
   return value;
 };
 
@@ -63,12 +64,19 @@ export function oauthClientsRoutes(deps: {
   // The consent page: any signed-in user answers for themselves; the decision is a
   // cookie-authenticated write, so the CSRF guard has already checked where it came from.
   const requestId = (value: unknown): string => {
-    if (typeof value !== "string" || !/^[\w-]{10,100}$/.test(value)) throw new AppError("not_found", "This authorization request has expired or was already answered");
+    if (typeof value !== "string" || !/^[\w-]{10,100}$/.test(value))
+      throw new AppError("not_found", "This authorization request has expired or was already answered");
     return value;
   };
-  const consenting = (req: Request) => ({ mayConsent: req.session?.permissions.has("mcp.read") ?? false, mayGrantWrite: req.session?.permissions.has("mcp.write") ?? false });
+  const consenting = (req: Request) => ({
+    mayConsent: req.session?.permissions.has("mcp.read") ?? false,
+    mayGrantWrite: req.session?.permissions.has("mcp.write") ?? false,
+  });
   router.get("/oauth/requests/:id", signedIn, async (req, res) => {
-    const [request, accounts] = await Promise.all([consent.consentRequest(requestId(req.params.id), consenting(req)), integrations.accountsInUse()]);
+    const [request, accounts] = await Promise.all([
+      consent.consentRequest(requestId(req.params.id), consenting(req)),
+      integrations.accountsInUse(),
+    ]);
     res.json({ ...request, actsAs: accounts } satisfies ConsentRequestDto);
   });
   router.post("/oauth/requests/:id/decision", signedIn, async (req, res) => {

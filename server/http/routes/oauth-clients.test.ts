@@ -15,8 +15,15 @@ describe("OAuth clients API", () => {
   let admin: TestClient;
   let operator: TestClient;
   let viewer: TestClient;
-  const body = (overrides: Record<string, unknown> = {}) => ({ name: "Claude Desktop", redirectUris: ["https://app.example.com/cb", "http://127.0.0.1:8765/cb"], scopes: ["read", "write"], isActive: true, ...overrides });
-  const clientCredentials = (clientId: string, secret: string) => formPost(`${t.baseUrl}/oauth/token`, { grant_type: "client_credentials" }, { authorization: basicAuth(clientId, secret) });
+  const body = (overrides: Record<string, unknown> = {}) => ({
+    name: "Claude Desktop",
+    redirectUris: ["https://app.example.com/cb", "http://127.0.0.1:8765/cb"],
+    scopes: ["read", "write"],
+    isActive: true,
+    ...overrides,
+  });
+  const clientCredentials = (clientId: string, secret: string) =>
+    formPost(`${t.baseUrl}/oauth/token`, { grant_type: "client_credentials" }, { authorization: basicAuth(clientId, secret) });
 
   beforeAll(async () => {
     t = await startTestApp({ config: { RATE_LIMIT_OAUTH_REQUESTS: 1000 } });
@@ -29,7 +36,14 @@ describe("OAuth clients API", () => {
   it("creates a confidential client whose secret is sealed at rest and works at the token endpoint", async () => {
     const res = await operator.post("/api/admin/oauth-clients", body());
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ name: "Claude Desktop", clientType: "confidential", isActive: true, registeredVia: "console", scopes: ["read", "write"], activeGrants: 0 });
+    expect(res.body).toMatchObject({
+      name: "Claude Desktop",
+      clientType: "confidential",
+      isActive: true,
+      registeredVia: "console",
+      scopes: ["read", "write"],
+      activeGrants: 0,
+    });
     expect(res.body.clientId).toMatch(/^bk_[\w-]{24}$/);
     expect(res.body.clientSecret).toMatch(/^bks_[\w-]{43}$/);
     expect(res.body.clientSecret).not.toBe(SECRET_MASK);
@@ -53,7 +67,11 @@ describe("OAuth clients API", () => {
     await admin.post("/api/admin/oauth-clients", body({ name: "Newest" }));
     const asAdmin = (await admin.get("/api/admin/oauth-clients")).body;
     expect(asAdmin[0].name).toBe("Newest");
-    expect(asAdmin.filter((c: { clientType: string }) => c.clientType === "confidential").every((c: { clientSecret: string | null }) => typeof c.clientSecret === "string")).toBe(true);
+    expect(
+      asAdmin
+        .filter((c: { clientType: string }) => c.clientType === "confidential")
+        .every((c: { clientSecret: string | null }) => typeof c.clientSecret === "string"),
+    ).toBe(true);
     const asViewer = await viewer.get("/api/admin/oauth-clients");
     expect(asViewer.status).toBe(200);
     expect(asViewer.body.every((c: { clientSecret: string | null }) => c.clientSecret === null)).toBe(true);
@@ -66,13 +84,49 @@ describe("OAuth clients API", () => {
       ["no redirect URI", { redirectUris: [] }, { redirectUris: "At least one redirect URI is required" }],
       ["no scope", { scopes: [] }, { scopes: "At least one scope is required" }],
       ["an unknown scope", { scopes: ["read", "admin"] }, { scopes: "Unknown scope: admin (known: read, write)" }],
-      ["plain http off loopback", { redirectUris: ["http://app.example.com/cb"] }, { redirectUris: '"http://app.example.com/cb" must use https (http only for localhost)' }],
-      ["a fragment", { redirectUris: ["https://app.example.com/cb#x"] }, { redirectUris: '"https://app.example.com/cb#x" must not contain a fragment' }],
+      [
+        "plain http off loopback",
+        { redirectUris: ["http://app.example.com/cb"] },
+        { redirectUris: '"http://app.example.com/cb" must use https (http only for localhost)' },
+      ],
+      [
+        "a fragment",
+        { redirectUris: ["https://app.example.com/cb#x"] },
+        { redirectUris: '"https://app.example.com/cb#x" must not contain a fragment' },
+      ],
       ["a relative URI", { redirectUris: ["/cb"] }, { redirectUris: '"/cb" is not an absolute URL' }],
-      ["a javascript: URI", { redirectUris: ["javascript:alert(1)"] }, { redirectUris: '"javascript:alert(1)" uses a forbidden scheme: https, http for localhost, or an app\'s own scheme such as com.example.app:/callback' }],
-      ["a blob: URI", { redirectUris: ["blob:https://app.example.com/x"] }, { redirectUris: '"blob:https://app.example.com/x" uses a forbidden scheme: https, http for localhost, or an app\'s own scheme such as com.example.app:/callback' }],
-      ["a data: URI", { redirectUris: ["data:text/html,hi"] }, { redirectUris: '"data:text/html,hi" uses a forbidden scheme: https, http for localhost, or an app\'s own scheme such as com.example.app:/callback' }],
-      ["a file: URI", { redirectUris: ["file:///etc/passwd"] }, { redirectUris: '"file:///etc/passwd" uses a forbidden scheme: https, http for localhost, or an app\'s own scheme such as com.example.app:/callback' }],
+      [
+        "a javascript: URI",
+        { redirectUris: ["javascript:alert(1)"] },
+        {
+          redirectUris:
+            '"javascript:alert(1)" uses a forbidden scheme: https, http for localhost, or an app\'s own scheme such as com.example.app:/callback',
+        },
+      ],
+      [
+        "a blob: URI",
+        { redirectUris: ["blob:https://app.example.com/x"] },
+        {
+          redirectUris:
+            '"blob:https://app.example.com/x" uses a forbidden scheme: https, http for localhost, or an app\'s own scheme such as com.example.app:/callback',
+        },
+      ],
+      [
+        "a data: URI",
+        { redirectUris: ["data:text/html,hi"] },
+        {
+          redirectUris:
+            '"data:text/html,hi" uses a forbidden scheme: https, http for localhost, or an app\'s own scheme such as com.example.app:/callback',
+        },
+      ],
+      [
+        "a file: URI",
+        { redirectUris: ["file:///etc/passwd"] },
+        {
+          redirectUris:
+            '"file:///etc/passwd" uses a forbidden scheme: https, http for localhost, or an app\'s own scheme such as com.example.app:/callback',
+        },
+      ],
       ["a wrong type", { redirectUris: "https://app.example.com/cb" }, { redirectUris: "At least one redirect URI is required" }],
     ])("%s -> 400 with the field's message", async (_label, change, fields) => {
       const res = await admin.post("/api/admin/oauth-clients", body(change));
@@ -100,7 +154,9 @@ describe("OAuth clients API", () => {
     const token = (await clientCredentials(created.clientId, created.clientSecret)).body.access_token;
     const call = () => fetch(`${t.baseUrl}/api/bitbucket/user`, { headers: { authorization: `Bearer ${token}` } });
     expect((await call()).status).toBe(503); // the token passes; Bitbucket is just not configured here
-    expect((await admin.request("PATCH", `/api/admin/oauth-clients/${created.clientId}`, { json: { isActive: false } })).body.isActive).toBe(false);
+    expect(
+      (await admin.request("PATCH", `/api/admin/oauth-clients/${created.clientId}`, { json: { isActive: false } })).body.isActive,
+    ).toBe(false);
     expect((await call()).status).toBe(401);
     expect((await clientCredentials(created.clientId, created.clientSecret)).status).toBe(401);
     await admin.request("PATCH", `/api/admin/oauth-clients/${created.clientId}`, { json: { isActive: true } });
@@ -131,7 +187,9 @@ describe("OAuth clients API", () => {
 
   it("a secret sealed under another key (SECRET_KEY changed) shows as unavailable and authenticates nothing; a new one repairs it", async () => {
     const created = (await admin.post("/api/admin/oauth-clients", body({ name: "Rekeyed" }))).body;
-    await t.container.database.db.execute(sql`update oauth_clients set secret_sealed = 'v1.AAAAAAAAAAAAAAAA.AAAAAAAAAAAAAAAAAAAAAA.AAAA' where client_id = ${created.clientId}`);
+    await t.container.database.db.execute(
+      sql`update oauth_clients set secret_sealed = 'v1.AAAAAAAAAAAAAAAA.AAAAAAAAAAAAAAAAAAAAAA.AAAA' where client_id = ${created.clientId}`,
+    );
     const listed = await admin.get("/api/admin/oauth-clients");
     expect(listed.status).toBe(200);
     expect(listed.body.find((c: { clientId: string }) => c.clientId === created.clientId).clientSecret).toBeNull();
@@ -155,9 +213,26 @@ describe("OAuth clients API", () => {
     expect(await t.container.services.oauthTokens.liveGrants()).toBe(before);
     const { verifier, challenge } = pkce();
     const url = new URL("/oauth/authorize", t.baseUrl);
-    for (const [k, v] of Object.entries({ response_type: "code", client_id: created.clientId, redirect_uri: "https://app.example.com/cb", code_challenge: challenge, code_challenge_method: "S256", state: "s" })) url.searchParams.set(k, v);
+    for (const [k, v] of Object.entries({
+      response_type: "code",
+      client_id: created.clientId,
+      redirect_uri: "https://app.example.com/cb",
+      code_challenge: challenge,
+      code_challenge_method: "S256",
+      state: "s",
+    }))
+      url.searchParams.set(k, v);
     const back = await answerConsent(t.baseUrl, url, admin);
-    const token = await formPost(`${t.baseUrl}/oauth/token`, { grant_type: "authorization_code", code: back.searchParams.get("code")!, code_verifier: verifier, redirect_uri: "https://app.example.com/cb" }, { authorization: basicAuth(created.clientId, created.clientSecret) });
+    const token = await formPost(
+      `${t.baseUrl}/oauth/token`,
+      {
+        grant_type: "authorization_code",
+        code: back.searchParams.get("code")!,
+        code_verifier: verifier,
+        redirect_uri: "https://app.example.com/cb",
+      },
+      { authorization: basicAuth(created.clientId, created.clientSecret) },
+    );
     expect(token.status).toBe(200);
     expect(await t.container.services.oauthTokens.liveGrants()).toBe(before + 1);
     await admin.request("PATCH", `/api/admin/oauth-clients/${created.clientId}`, { json: { isActive: false } });

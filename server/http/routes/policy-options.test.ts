@@ -12,7 +12,10 @@ const BITBUCKET = { workspace: "bridgekeeper", username: "demo", appPassword: "s
 
 /** Every item of a listing, asked of the sandbox directly (Jira's and Bitbucket's paging followed). */
 async function upstreamKeys(sandbox: Sandbox): Promise<{ projects: string[]; spaces: string[]; repositories: string[] }> {
-  const get = async (path: string, auth: string) => (await fetch(`${sandbox.url}${path}`, { headers: { authorization: `Basic ${Buffer.from(auth).toString("base64")}` } })).json() as Promise<Record<string, unknown>>;
+  const get = async (path: string, auth: string) =>
+    (
+      await fetch(`${sandbox.url}${path}`, { headers: { authorization: `Basic ${Buffer.from(auth).toString("base64")}` } })
+    ).json() as Promise<Record<string, unknown>>;
   const jira = await get("/rest/api/3/project/search?maxResults=100", "demo@bridgekeeper.test:sandbox-api-token");
   const wiki = await get("/wiki/api/v2/spaces?limit=250", "demo@bridgekeeper.test:sandbox-api-token");
   const repos = await get("/2.0/repositories/bridgekeeper?pagelen=100", "demo:sandbox-app-password");
@@ -56,7 +59,13 @@ describe("policy options", () => {
     const body = res.body as PolicyOptionsDto;
     expect(body.jira).toEqual({ available: false, error: "The Atlassian integration is not configured", truncated: false, projects: [] });
     expect(body.confluence).toMatchObject({ available: false, error: "The Atlassian integration is not configured", spaces: [] });
-    expect(body.bitbucket).toEqual({ available: false, error: "The Bitbucket integration is not configured", truncated: false, workspace: null, repositories: [] });
+    expect(body.bitbucket).toEqual({
+      available: false,
+      error: "The Bitbucket integration is not configured",
+      truncated: false,
+      workspace: null,
+      repositories: [],
+    });
     expect(body.services).toEqual([]);
     expect(body.tools).toHaveLength(TOOLS.length);
   });
@@ -80,13 +89,28 @@ describe("policy options", () => {
       expect(body.bitbucket).toMatchObject({ available: true, error: null, workspace: "bridgekeeper" });
       // 30 repositories: more than one of the client's 100-item pages would hide if paging were wrong.
       expect(body.bitbucket.repositories.map((r) => r.fullName).sort()).toEqual([...seeded.repositories].sort());
-      expect(body.bitbucket.repositories).toContainEqual({ slug: "api-gateway", fullName: "bridgekeeper/api-gateway", name: expect.any(String) });
+      expect(body.bitbucket.repositories).toContainEqual({
+        slug: "api-gateway",
+        fullName: "bridgekeeper/api-gateway",
+        name: expect.any(String),
+      });
       expect(body.services).toEqual(["jira", "confluence", "bitbucket"]);
       expect(body.destructiveTools).toBe(true);
       expect(body.tools.map((tool) => tool.name)).toEqual(TOOLS.map((tool) => tool.name));
       const remove = body.tools.find((tool) => tool.name === "jira_delete_issue");
-      expect(remove).toEqual({ name: "jira_delete_issue", title: expect.any(String), toolset: "jira-admin", service: "jira", scope: "write", destructive: true });
-      expect(body.tools.find((tool) => tool.name === "jira_search")).toMatchObject({ scope: "read", destructive: false, toolset: "jira-issues" });
+      expect(remove).toEqual({
+        name: "jira_delete_issue",
+        title: expect.any(String),
+        toolset: "jira-admin",
+        service: "jira",
+        scope: "write",
+        destructive: true,
+      });
+      expect(body.tools.find((tool) => tool.name === "jira_search")).toMatchObject({
+        scope: "read",
+        destructive: false,
+        toolset: "jira-issues",
+      });
     });
 
     it("a failing integration answers with its reason, the others still listed; it recovers", async () => {
@@ -109,7 +133,9 @@ describe("policy options", () => {
         sandbox.faults.clear();
       }
       // A failure is kept a few seconds (a down integration is not asked by every dialog).
-      await expect.poll(async () => ((await admin.get(OPTIONS)).body as PolicyOptionsDto).jira.available, { timeout: 15_000, interval: 500 }).toBe(true);
+      await expect
+        .poll(async () => ((await admin.get(OPTIONS)).body as PolicyOptionsDto).jira.available, { timeout: 15_000, interval: 500 })
+        .toBe(true);
     });
 
     it("a saved configuration is listed at once (the cached listing is forgotten)", async () => {
@@ -139,14 +165,21 @@ describe("policy options", () => {
   describe("the policy PUT checks tool names", () => {
     let url: string;
     beforeAll(async () => {
-      const created = await admin.post("/api/admin/oauth-clients", { name: "Policy editor", redirectUris: ["https://app.example.com/cb"], scopes: ["read", "write"] });
+      const created = await admin.post("/api/admin/oauth-clients", {
+        name: "Policy editor",
+        redirectUris: ["https://app.example.com/cb"],
+        scopes: ["read", "write"],
+      });
       url = `/api/admin/oauth-clients/${created.body.clientId}/policy`;
     });
 
     it("an unknown tool is a 400 with the field's message, and nothing is saved", async () => {
       const res = await admin.put(url, { disabledTools: ["jira_search", "jira_delete_everything"], jiraProjects: ["NOPE"] });
       expect(res.status).toBe(400);
-      expect(res.body.error).toMatchObject({ code: "validation_failed", fields: { disabledTools: "jira_delete_everything is not a tool of this server" } });
+      expect(res.body.error).toMatchObject({
+        code: "validation_failed",
+        fields: { disabledTools: "jira_delete_everything is not a tool of this server" },
+      });
       expect((await admin.get(url)).body.disabledTools).toEqual([]);
     });
 

@@ -20,7 +20,10 @@ describe("raw proxy paths under a client's policy", () => {
     return async (path: string) => {
       const res = await fetch(`${rig.baseUrl}${path}`, { headers: { authorization: `Bearer ${token}` } });
       const body = await res.text();
-      return { status: res.status, message: res.status === 403 ? (JSON.parse(body) as { error: { message: string } }).error.message : body };
+      return {
+        status: res.status,
+        message: res.status === 403 ? (JSON.parse(body) as { error: { message: string } }).error.message : body,
+      };
     };
   }
   const JIRA_ISSUE = "/api/atlassian/jira/rest/api/3/issue/BK-1";
@@ -58,7 +61,9 @@ describe("raw proxy paths under a client's policy", () => {
   });
 
   it("more toolsets than the default: not a restriction", async () => {
-    const get = await clientWith({ toolsets: ["jira-issues", "jira-projects", "jira-agile", "confluence-pages", "bitbucket-code", "bitbucket-prs"] });
+    const get = await clientWith({
+      toolsets: ["jira-issues", "jira-projects", "jira-agile", "confluence-pages", "bitbucket-code", "bitbucket-prs"],
+    });
     expect((await get(JIRA_ISSUE)).status).toBe(200);
   });
 

@@ -40,7 +40,10 @@ export function proxyRoutes(deps: { targets: UpstreamTargets; readGuard: Guard; 
     const policy = (req.auth?.extra as { policy?: ClientPolicy | null } | undefined)?.policy;
     const refusal = proxyRefusal(policy, service);
     if (refusal !== null) {
-      throw new AppError("forbidden", `The raw proxy paths cannot honour this OAuth client's limits: ${refusal}; use the MCP tools, or ask an administrator`);
+      throw new AppError(
+        "forbidden",
+        `The raw proxy paths cannot honour this OAuth client's limits: ${refusal}; use the MCP tools, or ask an administrator`,
+      );
     }
     const rest = raw.slice(PREFIXES[service].length) || "/";
     const upstream = await deps.targets.proxyGet(service, rest.startsWith("/") ? rest : `/${rest}`);

@@ -28,11 +28,34 @@ describe("proxy paths", () => {
       },
     });
     const admin = (await signedInAs(t, ["admin"])).client;
-    await admin.post("/api/admin/atlassian-config", { instanceUrl: sandbox.url, email: "demo@bridgekeeper.test", apiToken: "sandbox-api-token", isActive: true });
-    await admin.post("/api/admin/bitbucket-config", { workspace: "bridgekeeper", username: "demo", appPassword: "sandbox-app-password", isActive: true });
+    await admin.post("/api/admin/atlassian-config", {
+      instanceUrl: sandbox.url,
+      email: "demo@bridgekeeper.test",
+      apiToken: "sandbox-api-token",
+      isActive: true,
+    });
+    await admin.post("/api/admin/bitbucket-config", {
+      workspace: "bridgekeeper",
+      username: "demo",
+      appPassword: "sandbox-app-password",
+      isActive: true,
+    });
     makeToken = async () => {
-      const client = (await admin.post("/api/admin/oauth-clients", { name: "proxy", redirectUris: ["https://app.example.com/cb"], scopes: ["read"], isActive: true })).body;
-      return (await formPost(`${t.baseUrl}/oauth/token`, { grant_type: "client_credentials" }, { authorization: basicAuth(client.clientId, client.clientSecret) })).body.access_token;
+      const client = (
+        await admin.post("/api/admin/oauth-clients", {
+          name: "proxy",
+          redirectUris: ["https://app.example.com/cb"],
+          scopes: ["read"],
+          isActive: true,
+        })
+      ).body;
+      return (
+        await formPost(
+          `${t.baseUrl}/oauth/token`,
+          { grant_type: "client_credentials" },
+          { authorization: basicAuth(client.clientId, client.clientSecret) },
+        )
+      ).body.access_token;
     };
     token = await makeToken();
   });
@@ -47,14 +70,18 @@ describe("proxy paths", () => {
     expect(issue.status).toBe(200);
     expect(issue.headers.get("content-type")).toMatch(/^application\/json/);
     expect(((await issue.json()) as { key: string }).key).toBe("BK-1");
-    expect(((await (await get("/api/atlassian/confluence/api/v2/spaces?limit=2")).json()) as { results: unknown[] }).results).toHaveLength(2);
+    expect(((await (await get("/api/atlassian/confluence/api/v2/spaces?limit=2")).json()) as { results: unknown[] }).results).toHaveLength(
+      2,
+    );
     expect(((await (await get("/api/bitbucket/repositories/bridgekeeper?pagelen=1")).json()) as { size: number }).size).toBe(30);
     expect(sandbox.requests().some((r) => r.path === "/wiki/api/v2/spaces")).toBe(true);
   });
 
   it("an upstream 404 is a 404; text such as a diff comes back as plain text, never as HTML", async () => {
     expect((await get("/api/atlassian/jira/rest/api/3/issue/NOPE-1")).status).toBe(404);
-    const prs = (await (await get("/api/bitbucket/repositories/bridgekeeper/api-gateway/pullrequests?state=OPEN")).json()) as { values: { id: number }[] };
+    const prs = (await (await get("/api/bitbucket/repositories/bridgekeeper/api-gateway/pullrequests?state=OPEN")).json()) as {
+      values: { id: number }[];
+    };
     const diff = await get(`/api/bitbucket/repositories/bridgekeeper/api-gateway/pullrequests/${prs.values[0]!.id}/diff`);
     expect(diff.status).toBe(200);
     expect(diff.headers.get("content-type")).toMatch(/^text\/plain/);
@@ -72,7 +99,12 @@ describe("proxy paths", () => {
         .end();
     });
 
-  it.each(["/api/atlassian/jira/rest/../../wiki/rest/api/space", "/api/atlassian/jira/rest/%2e%2e/x", "/api/bitbucket/./user", "/api/atlassian/jira/../confluence/rest/api/space"])("refuses dot segments: %s", async (path) => {
+  it.each([
+    "/api/atlassian/jira/rest/../../wiki/rest/api/space",
+    "/api/atlassian/jira/rest/%2e%2e/x",
+    "/api/bitbucket/./user",
+    "/api/atlassian/jira/../confluence/rest/api/space",
+  ])("refuses dot segments: %s", async (path) => {
     expect(await rawGet(path)).toBe(400);
   });
 
@@ -99,7 +131,10 @@ describe("proxy paths", () => {
     expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
     // The house error body, with the request id (a rate limit is not a bearer challenge).
     const body = (await limited.json()) as { error: { code: string; message: string }; requestId: string };
-    expect(body).toEqual({ error: { code: "rate_limited", message: expect.stringMatching(/^More than 30 requests a minute/) }, requestId: limited.headers.get("x-request-id") });
+    expect(body).toEqual({
+      error: { code: "rate_limited", message: expect.stringMatching(/^More than 30 requests a minute/) },
+      requestId: limited.headers.get("x-request-id"),
+    });
     // another client is not affected
     expect((await get("/api/atlassian/jira/rest/api/3/myself", await makeToken())).status).toBe(200);
   });
@@ -115,13 +150,24 @@ describe("OAuth endpoints for browser-based clients", () => {
   it("a CORS preflight to /oauth/token and /oauth/revoke is answered before authentication and costs no rate budget", async () => {
     for (let i = 0; i < 5; i++) {
       for (const path of ["/oauth/token", "/oauth/revoke"]) {
-        const res = await fetch(`${t.baseUrl}${path}`, { method: "OPTIONS", headers: { origin: "https://inspector.example", "access-control-request-method": "POST", "access-control-request-headers": "authorization,content-type" } });
+        const res = await fetch(`${t.baseUrl}${path}`, {
+          method: "OPTIONS",
+          headers: {
+            origin: "https://inspector.example",
+            "access-control-request-method": "POST",
+            "access-control-request-headers": "authorization,content-type",
+          },
+        });
         expect(res.status).toBe(204);
         expect(res.headers.get("access-control-allow-origin")).toBe("*");
         expect(res.headers.get("access-control-allow-headers")).toMatch(/Authorization/);
       }
     }
-    const error = await formPost(`${t.baseUrl}/oauth/token`, { grant_type: "client_credentials", client_id: "bk_nobody", client_secret: "x" }, { origin: "https://inspector.example" });
+    const error = await formPost(
+      `${t.baseUrl}/oauth/token`,
+      { grant_type: "client_credentials", client_id: "bk_nobody", client_secret: "x" },
+      { origin: "https://inspector.example" },
+    );
     expect(error.status).toBe(401);
     expect(error.headers.get("access-control-allow-origin")).toBe("*");
   });

@@ -21,7 +21,9 @@ export function rolesRoutes(deps: { roles: RolesService }): Router {
   /** The catalogue the roles editor chooses from. */
   router.get("/permissions", can("roles.read"), async (_req, res) => {
     const all = await roles.catalogue();
-    res.json(all.map((p) => ({ id: p.id, resource: p.resource, action: p.action, description: DESCRIPTIONS.get(permissionKey(p)) ?? null })));
+    res.json(
+      all.map((p) => ({ id: p.id, resource: p.resource, action: p.action, description: DESCRIPTIONS.get(permissionKey(p)) ?? null })),
+    );
   });
 
   router.post("/roles", can("roles.write"), async (req, res) => {

@@ -7,7 +7,8 @@ import { startTestApp, type TestApp } from "../../test/test-app";
 describe("roles API", () => {
   let t: TestApp;
   let admin: TestClient;
-  const builtinId = async (name: string) => ((await admin.get("/api/roles")).body as { id: string; name: string }[]).find((r) => r.name === name)!.id;
+  const builtinId = async (name: string) =>
+    ((await admin.get("/api/roles")).body as { id: string; name: string }[]).find((r) => r.name === name)!.id;
 
   beforeAll(async () => {
     t = await startTestApp();
@@ -18,16 +19,30 @@ describe("roles API", () => {
   it("lists the permission catalogue with descriptions", async () => {
     const res = await admin.get("/api/permissions");
     expect(res.status).toBe(200);
-    expect(res.body).toContainEqual({ id: expect.any(String), resource: "users", action: "write", description: expect.stringMatching(/users/i) });
+    expect(res.body).toContainEqual({
+      id: expect.any(String),
+      resource: "users",
+      action: "write",
+      description: expect.stringMatching(/users/i),
+    });
   });
 
   it("creates, edits and deletes a custom role", async () => {
-    const created = await admin.post("/api/roles", { name: "auditors", description: "Read the trail", permissions: ["audit.read", "logs.read"] });
+    const created = await admin.post("/api/roles", {
+      name: "auditors",
+      description: "Read the trail",
+      permissions: ["audit.read", "logs.read"],
+    });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ name: "auditors", isBuiltin: false, isActive: true });
-    expect(created.body.permissions.map((p: { resource: string; action: string }) => `${p.resource}.${p.action}`).sort()).toEqual(["audit.read", "logs.read"]);
+    expect(created.body.permissions.map((p: { resource: string; action: string }) => `${p.resource}.${p.action}`).sort()).toEqual([
+      "audit.read",
+      "logs.read",
+    ]);
 
-    const edited = await admin.request("PUT", `/api/roles/${created.body.id}`, { json: { description: "Reads the audit trail", permissions: ["audit.read"], isActive: false } });
+    const edited = await admin.request("PUT", `/api/roles/${created.body.id}`, {
+      json: { description: "Reads the audit trail", permissions: ["audit.read"], isActive: false },
+    });
     expect(edited.status).toBe(200);
     expect(edited.body).toMatchObject({ description: "Reads the audit trail", isActive: false });
     expect(edited.body.permissions).toHaveLength(1);

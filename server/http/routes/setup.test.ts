@@ -20,12 +20,35 @@ describe("GET /api/setup-status", () => {
   };
 
   it("starts with nothing done (a built admin has chosen their password), and each step ticks as it is done elsewhere", async () => {
-    expect(await status()).toEqual({ atlassianConfigured: false, bitbucketConfigured: false, aiClientConnected: false, passwordChanged: true, aiProviderAdded: false });
+    expect(await status()).toEqual({
+      atlassianConfigured: false,
+      bitbucketConfigured: false,
+      aiClientConnected: false,
+      passwordChanged: true,
+      aiProviderAdded: false,
+    });
 
-    expect((await rig.admin.post("/api/admin/atlassian-config", { instanceUrl: "https://acme.atlassian.net", email: "a@example.test", apiToken: "tok", isActive: true })).status).toBe(200);
-    expect((await rig.admin.post("/api/admin/bitbucket-config", { workspace: "acme", username: "u", appPassword: "p", isActive: false })).status).toBe(200);
+    expect(
+      (
+        await rig.admin.post("/api/admin/atlassian-config", {
+          instanceUrl: "https://acme.atlassian.net",
+          email: "a@example.test",
+          apiToken: "tok",
+          isActive: true,
+        })
+      ).status,
+    ).toBe(200);
+    expect(
+      (await rig.admin.post("/api/admin/bitbucket-config", { workspace: "acme", username: "u", appPassword: "p", isActive: false })).status,
+    ).toBe(200);
     await buildAiProvider(rig.t.container);
-    expect(await status()).toEqual({ atlassianConfigured: true, bitbucketConfigured: false, aiClientConnected: false, passwordChanged: true, aiProviderAdded: true });
+    expect(await status()).toEqual({
+      atlassianConfigured: true,
+      bitbucketConfigured: false,
+      aiClientConnected: false,
+      passwordChanged: true,
+      aiProviderAdded: true,
+    });
 
     // An AI client signs in (consent, code, tokens): a live grant.
     await obtainTokens(rig, await createClient(rig, { name: "Get started" }));

@@ -26,7 +26,15 @@ describe("users API", () => {
   it("creates a user and returns it without any password", async () => {
     const res = await admin.post("/api/users", newUser());
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ username: "grace", email: "grace@example.com", firstName: "Grace", lastName: "Hopper", isActive: true, roles: [], lastLoginAt: null });
+    expect(res.body).toMatchObject({
+      username: "grace",
+      email: "grace@example.com",
+      firstName: "Grace",
+      lastName: "Hopper",
+      isActive: true,
+      roles: [],
+      lastLoginAt: null,
+    });
     expect(res.text).not.toMatch(/password|hopper-1906|argon2/i);
     // and the new user can sign in
     await signIn(t.client(), { row: res.body, password: "hopper-1906" });
@@ -48,7 +56,9 @@ describe("users API", () => {
 
   it("updates fields, and toggles isActive alone", async () => {
     const { row } = await buildUser(t.container, { username: "henry" });
-    const res = await admin.request("PUT", `/api/users/${row.id}`, { json: { email: "henry@example.com", username: "henry2", firstName: "Henry", lastName: "Ford", isActive: true } });
+    const res = await admin.request("PUT", `/api/users/${row.id}`, {
+      json: { email: "henry@example.com", username: "henry2", firstName: "Henry", lastName: "Ford", isActive: true },
+    });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ username: "henry2", email: "henry@example.com", firstName: "Henry" });
 
@@ -125,7 +135,9 @@ describe("users API", () => {
     const byName = Object.fromEntries(res.body.map((r: { name: string }) => [r.name, r]));
     expect(byName.admin).toMatchObject({ isBuiltin: true, isActive: true });
     expect(byName.admin.permissions.length).toBeGreaterThan(10);
-    expect(byName.viewer.permissions.map((p: { resource: string; action: string }) => `${p.resource}.${p.action}`)).not.toContain("users.write");
+    expect(byName.viewer.permissions.map((p: { resource: string; action: string }) => `${p.resource}.${p.action}`)).not.toContain(
+      "users.write",
+    );
     expect(byName.operator.permissions.map((p: { resource: string; action: string }) => `${p.resource}.${p.action}`)).toEqual(
       expect.arrayContaining(["config.write", "oauth-clients.write", "ai-providers.write"]),
     );

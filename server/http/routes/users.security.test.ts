@@ -14,7 +14,8 @@ describe("users API: the last administrator", () => {
   });
   afterEach(() => t.close());
 
-  const adminRoleId = async () => ((await onlyClient.get("/api/roles")).body as { id: string; name: string }[]).find((r) => r.name === "admin")!.id;
+  const adminRoleId = async () =>
+    ((await onlyClient.get("/api/roles")).body as { id: string; name: string }[]).find((r) => r.name === "admin")!.id;
 
   it("cannot be deactivated: 409, still active", async () => {
     const res = await onlyClient.request("PUT", `/api/users/${only.row.id}`, { json: { isActive: false } });

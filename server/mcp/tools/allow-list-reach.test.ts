@@ -31,14 +31,16 @@ describe("allow-lists reach into fields, related objects and comments", () => {
 
   const OUTSIDE = /This client may not use the Jira project OPS: an administrator limited it to BK/;
   /** An issue or project named by id is refused without naming where it lives (nor whether it exists). */
-  const BY_ID = (id: string) => new RegExp(`^Jira (?:issue|project|sprint) ${id} is outside this client's projects \\(BK\\) or does not exist`);
+  const BY_ID = (id: string) =>
+    new RegExp(`^Jira (?:issue|project|sprint) ${id} is outside this client's projects \\(BK\\) or does not exist`);
   const created = async (args: Record<string, unknown>) => {
     const res = await open.call("jira_create_issue", args);
     expect(res.isError, res.text).toBe(false);
     return res.data as { key: string; id: string };
   };
   /** The writes that reached Jira since `since` (the sandbox's request record). */
-  const writesSince = (since: number) => rig.sandbox.requests().filter((r) => r.at >= since && r.method !== "GET" && r.path.startsWith("/rest/"));
+  const writesSince = (since: number) =>
+    rig.sandbox.requests().filter((r) => r.at >= since && r.method !== "GET" && r.path.startsWith("/rest/"));
   const parentOf = async (key: string) => (await open.call("jira_get_issue", { issueKey: key })).data.parent as string | undefined;
 
   it("jira_create_issue: a parent in fields (by key or id) or an Epic Link outside the projects is refused, and nothing is created", async () => {
@@ -50,21 +52,41 @@ describe("allow-lists reach into fields, related objects and comments", () => {
       [{ parent: epic.key.toLowerCase() }, OUTSIDE],
       [{ customfield_10014: epic.key }, OUTSIDE],
     ] as const) {
-      const res = await limited.call("jira_create_issue", { projectKey: "BK", issueType: "Story", summary: "Under an outside epic", fields });
+      const res = await limited.call("jira_create_issue", {
+        projectKey: "BK",
+        issueType: "Story",
+        summary: "Under an outside epic",
+        fields,
+      });
       expect(res.isError, JSON.stringify(fields)).toBe(true);
       expect(res.text).toMatch(refusal);
     }
-    const batch = await limited.call("jira_create_issues", { issues: [{ projectKey: "BK", summary: "Fine" }, { projectKey: "BK", issueType: "Story", summary: "Under an outside epic", fields: { parent: { key: epic.key } } }] });
+    const batch = await limited.call("jira_create_issues", {
+      issues: [
+        { projectKey: "BK", summary: "Fine" },
+        { projectKey: "BK", issueType: "Story", summary: "Under an outside epic", fields: { parent: { key: epic.key } } },
+      ],
+    });
     expect(batch.isError).toBe(true);
     expect(batch.text).toMatch(OUTSIDE);
     expect(writesSince(since)).toEqual([]);
 
     // Inside the projects, the same fields work (a BK epic; story points through the field list).
     const bkEpic = await created({ projectKey: "BK", issueType: "Epic", summary: "Inside epic" });
-    const inside = await limited.call("jira_create_issue", { projectKey: "BK", issueType: "Story", summary: "Under an inside epic", fields: { parent: { id: bkEpic.id }, customfield_10016: 3 } });
+    const inside = await limited.call("jira_create_issue", {
+      projectKey: "BK",
+      issueType: "Story",
+      summary: "Under an inside epic",
+      fields: { parent: { id: bkEpic.id }, customfield_10016: 3 },
+    });
     expect(inside.isError, inside.text).toBe(false);
     expect(await parentOf(inside.data.key)).toBe(bkEpic.key);
-    const linked = await limited.call("jira_create_issue", { projectKey: "BK", issueType: "Story", summary: "Epic Link inside", fields: { customfield_10014: bkEpic.key } });
+    const linked = await limited.call("jira_create_issue", {
+      projectKey: "BK",
+      issueType: "Story",
+      summary: "Epic Link inside",
+      fields: { customfield_10014: bkEpic.key },
+    });
     expect(linked.isError, linked.text).toBe(false);
     expect(await parentOf(linked.data.key)).toBe(bkEpic.key);
   });
@@ -77,7 +99,9 @@ describe("allow-lists reach into fields, related objects and comments", () => {
     const since = Date.now();
     const bkLink = { type: { name: "Blocks" }, outwardIssue: { key: "BK-1" } };
     const auth = `Basic ${Buffer.from("demo@bridgekeeper.test:sandbox-api-token").toString("base64")}`;
-    const opsProject = ((await (await fetch(`${rig.sandbox.url}/rest/api/3/project/OPS`, { headers: { authorization: auth } })).json()) as { id: string }).id;
+    const opsProject = (
+      (await (await fetch(`${rig.sandbox.url}/rest/api/3/project/OPS`, { headers: { authorization: auth } })).json()) as { id: string }
+    ).id;
     for (const [fields, refusal] of [
       [{ parent: { key: epic.key } }, OUTSIDE],
       [{ parent: { id: Number(epic.id) } }, BY_ID(epic.id)],
@@ -171,7 +195,9 @@ describe("allow-lists reach into fields, related objects and comments", () => {
     expect(left).toEqual([expect.objectContaining({ id: commentId, body: "Private remark" })]);
     // The issue's own comment is still edited and deleted.
     const own = await open.call("jira_add_comment", { issueKey: "BK-1", body: "Mine" });
-    expect((await limited.call("jira_edit_comment", { issueKey: "BK-1", commentId: own.data.commentId, body: "Mine, edited" })).isError).toBe(false);
+    expect(
+      (await limited.call("jira_edit_comment", { issueKey: "BK-1", commentId: own.data.commentId, body: "Mine, edited" })).isError,
+    ).toBe(false);
     expect((await limited.call("jira_delete_comment", { issueKey: "BK-1", commentId: own.data.commentId })).isError).toBe(false);
   });
 
@@ -181,8 +207,15 @@ describe("allow-lists reach into fields, related objects and comments", () => {
     const since = Date.now();
     expect((await open.call("jira_edit_comment", { issueKey: "BK-1", commentId: own, body: "Open remark, edited" })).isError).toBe(false);
     expect((await open.call("jira_delete_comment", { issueKey: "BK-1", commentId: own })).isError).toBe(false);
-    const story = await created({ projectKey: "BK", issueType: "Story", summary: "Open create", fields: { parent: { id: bkEpic.id }, customfield_10016: 2 } });
-    expect((await open.call("jira_update_issue", { issueKey: story.key, fields: { parent: { id: bkEpic.id }, customfield_10016: 3 } })).isError).toBe(false);
+    const story = await created({
+      projectKey: "BK",
+      issueType: "Story",
+      summary: "Open create",
+      fields: { parent: { id: bkEpic.id }, customfield_10016: 2 },
+    });
+    expect(
+      (await open.call("jira_update_issue", { issueKey: story.key, fields: { parent: { id: bkEpic.id }, customfield_10016: 3 } })).isError,
+    ).toBe(false);
     const reads = rig.sandbox.requests().filter((r) => r.at >= since && r.method === "GET");
     expect(reads.filter((r) => r.path.includes(`/comment/${own}`))).toEqual([]);
     expect(reads.filter((r) => r.path === "/rest/api/3/field" || r.path === `/rest/api/3/issue/${bkEpic.id}`)).toEqual([]);
@@ -190,15 +223,33 @@ describe("allow-lists reach into fields, related objects and comments", () => {
 
   it("the second line: a search Jira or Confluence answers outside the lists is withheld whole, naming nothing of what lay outside", async () => {
     // The sandbox answers each search once as a service that misread the held query would.
-    const stray = (key: string) => ({ id: "99001", key, fields: { summary: "Secret outside summary", status: { name: "To Do" }, issuetype: { name: "Task" } } });
+    const stray = (key: string) => ({
+      id: "99001",
+      key,
+      fields: { summary: "Secret outside summary", status: { name: "To Do" }, issuetype: { name: "Task" } },
+    });
     const inside = { id: "99000", key: "BK-1", fields: { summary: "Inside", status: { name: "To Do" }, issuetype: { name: "Task" } } };
     await setLimited({ jiraProjects: ["BK"], confluenceSpaces: ["ENG"], bitbucketRepositories: ["api-gateway"] });
     try {
       const withheld = (service: string, where: string, allowed: string) =>
-        new RegExp(`^${service} answered this search with (?:issues|results) outside the ${where} this client is limited to \\(${allowed}\\), so Bridgekeeper withheld the whole answer\\.`);
+        new RegExp(
+          `^${service} answered this search with (?:issues|results) outside the ${where} this client is limited to \\(${allowed}\\), so Bridgekeeper withheld the whole answer\\.`,
+        );
       for (const [tool, args, method, path, body] of [
-        ["jira_search", { jql: "ORDER BY created DESC" }, "POST", "/rest/api/3/search/jql", { issues: [inside, stray("OPS-3")], isLast: true }],
-        ["jira_get_board_issues", { boardId: 1 }, "GET", "/rest/agile/1.0/board/1/issue", { startAt: 0, maxResults: 50, total: 2, issues: [inside, stray("OPS-3")] }],
+        [
+          "jira_search",
+          { jql: "ORDER BY created DESC" },
+          "POST",
+          "/rest/api/3/search/jql",
+          { issues: [inside, stray("OPS-3")], isLast: true },
+        ],
+        [
+          "jira_get_board_issues",
+          { boardId: 1 },
+          "GET",
+          "/rest/agile/1.0/board/1/issue",
+          { startAt: 0, maxResults: 50, total: 2, issues: [inside, stray("OPS-3")] },
+        ],
       ] as const) {
         rig.sandbox.faults.add({ path, method, body, times: 1 });
         const res = await limited.call(tool, args);
@@ -209,7 +260,18 @@ describe("allow-lists reach into fields, related objects and comments", () => {
       rig.sandbox.faults.add({
         path: "/wiki/rest/api/search",
         method: "GET",
-        body: { results: [{ content: { id: "1", type: "page", title: "Secret HR page", space: { key: "HR" } }, resultGlobalContainer: { title: "HR", displayUrl: "/spaces/HR" } }], start: 0, limit: 25, size: 1, totalSize: 1 },
+        body: {
+          results: [
+            {
+              content: { id: "1", type: "page", title: "Secret HR page", space: { key: "HR" } },
+              resultGlobalContainer: { title: "HR", displayUrl: "/spaces/HR" },
+            },
+          ],
+          start: 0,
+          limit: 25,
+          size: 1,
+          totalSize: 1,
+        },
         times: 1,
       });
       const res = await limited.call("confluence_search", { cql: "type = page" });
@@ -236,6 +298,8 @@ describe("allow-lists reach into fields, related objects and comments", () => {
       expect(res.text, tool).toMatch(new RegExp(`^Invalid arguments\\. ${name.replace(".", "\\.")}: [^;]*holds broken Unicode`));
     }
     // A well-formed surrogate pair (an emoji) is text like any other.
-    expect((await open.call("bitbucket_get_file", { repository: "api-gateway", path: "\uD83D\uDE00.md" })).text).not.toMatch(/Invalid arguments|unexpectedly/);
+    expect((await open.call("bitbucket_get_file", { repository: "api-gateway", path: "\uD83D\uDE00.md" })).text).not.toMatch(
+      /Invalid arguments|unexpectedly/,
+    );
   });
 });

@@ -11,9 +11,13 @@ export const bitbucketSearchCode = defineTool({
   name: "bitbucket_search_code",
   service: "bitbucket",
   toolset: "bitbucket-code",
-  reaches: [{ kind: "bitbucket-repository", arg: "repository", workspaceArg: "workspace" }, { kind: "listing", service: "bitbucket" }],
+  reaches: [
+    { kind: "bitbucket-repository", arg: "repository", workspaceArg: "workspace" },
+    { kind: "listing", service: "bitbucket" },
+  ],
   scope: "read",
-  description: "Search code on a Bitbucket workspace's main branches (every word must appear; quote a phrase). Returns files and matching lines.",
+  description:
+    "Search code on a Bitbucket workspace's main branches (every word must appear; quote a phrase). Returns files and matching lines.",
   input: z.object({
     workspace: workspaceArg,
     query: z.string().trim().min(1, "query must not be empty").max(200, "query may be at most 200 characters"),
@@ -22,7 +26,9 @@ export const bitbucketSearchCode = defineTool({
     cursor: cursorArg,
   }),
   output: z.object({
-    results: z.array(z.object({ repository: z.string(), path: z.string(), matches: z.array(z.object({ line: z.number().int(), text: z.string() })) })),
+    results: z.array(
+      z.object({ repository: z.string(), path: z.string(), matches: z.array(z.object({ line: z.number().int(), text: z.string() })) }),
+    ),
     nextCursor: z.string().nullable(),
   }),
   annotations: { title: "Search code on Bitbucket", ...READ_ONLY },
@@ -37,14 +43,25 @@ export const bitbucketSearchCode = defineTool({
         const full = file.commit?.repository?.full_name ?? "";
         const repo = full.split("/")[1] ?? file.commit?.repository?.name ?? "?";
         const groups = (hit.content_matches ?? []) as { lines?: { line?: number; segments?: { text?: string }[] }[] }[];
-        const matches = groups.flatMap((g) => g.lines ?? []).slice(0, 8).map((l) => ({ line: l.line ?? 0, text: (l.segments ?? []).map((seg) => seg.text ?? "").join("").slice(0, 300) }));
+        const matches = groups
+          .flatMap((g) => g.lines ?? [])
+          .slice(0, 8)
+          .map((l) => ({
+            line: l.line ?? 0,
+            text: (l.segments ?? [])
+              .map((seg) => seg.text ?? "")
+              .join("")
+              .slice(0, 300),
+          }));
         return { repository: repo, path: file.path ?? "?", matches };
       })
       .filter((r) => repositoryAllowed(ctx.policy, workspace, r.repository))
       .slice(0, maxResults);
     const nextCursor = page.next ? ctx.cursors.seal(scope, String((page.page ?? pageNo) + 1)) : null;
     const lines = results.map((r) => `- ${r.repository}/${r.path}\n${r.matches.map((m) => `  ${m.line}: ${m.text.trim()}`).join("\n")}`);
-    const head = results.length ? `${results.length} file${results.length === 1 ? "" : "s"} match "${query}":` : `No code matches "${query}".`;
+    const head = results.length
+      ? `${results.length} file${results.length === 1 ? "" : "s"} match "${query}":`
+      : `No code matches "${query}".`;
     return { structured: { results, nextCursor }, text: [head, ...lines, ...(nextCursor ? [`nextCursor: ${nextCursor}`] : [])].join("\n") };
   },
 });
@@ -55,11 +72,20 @@ export const bitbucketGetFile = defineTool({
   toolset: "bitbucket-code",
   reaches: [{ kind: "bitbucket-repository", arg: "repository" }],
   scope: "read",
-  description: "Read a file at a branch, tag or commit (default: main branch), cut at maxLines; a directory's path, or \"\", lists it.",
+  description: 'Read a file at a branch, tag or commit (default: main branch), cut at maxLines; a directory\'s path, or "", lists it.',
   input: z.object({
     repository: repositoryArg,
-    path: wellFormed(z.string().max(1000).regex(/^(?!\/)(?!.*(^|\/)\.\.?(\/|$))[^\0\\]*$/, "path must be relative, without . or .. segments"), "path").default(""),
-    ref: z.string().regex(/^[\w./-]{1,200}$/, "ref must be a branch, tag or commit hash").optional(),
+    path: wellFormed(
+      z
+        .string()
+        .max(1000)
+        .regex(/^(?!\/)(?!.*(^|\/)\.\.?(\/|$))[^\0\\]*$/, "path must be relative, without . or .. segments"),
+      "path",
+    ).default(""),
+    ref: z
+      .string()
+      .regex(/^[\w./-]{1,200}$/, "ref must be a branch, tag or commit hash")
+      .optional(),
     maxLines: z.number().int().min(10).max(5000, "maxLines may be at most 5000").default(400),
   }),
   output: z.object({
@@ -88,7 +114,10 @@ export const bitbucketGetFile = defineTool({
       }
     }
     if (listing) {
-      const entries = (listing.values ?? []).map((e) => ({ path: e.path ?? "?", type: e.type === "commit_directory" ? "directory" : "file" }));
+      const entries = (listing.values ?? []).map((e) => ({
+        path: e.path ?? "?",
+        type: e.type === "commit_directory" ? "directory" : "file",
+      }));
       return {
         structured: { path, ref: at, kind: "directory" as const, content: null, lines: null, truncated: false, entries },
         text: [`${slug}/${path || ""} at ${at}:`, ...entries.map((e) => `- ${e.path}${e.type === "directory" ? "/" : ""}`)].join("\n"),
@@ -113,7 +142,11 @@ export const bitbucketGetFile = defineTool({
  * needs no escaping: the policy's pattern (contract/policy.ts) admits only letters, digits, `_`, `.` and `-`.
  */
 function allowedRepositoriesClause(ctx: ToolContext, workspace: string): string | null {
-  return allowedSlugs(ctx.policy, workspace)?.map((slug) => `slug = "${slug}"`).join(" OR ") ?? null;
+  return (
+    allowedSlugs(ctx.policy, workspace)
+      ?.map((slug) => `slug = "${slug}"`)
+      .join(" OR ") ?? null
+  );
 }
 
 const RepositorySchema = z.object({
@@ -141,7 +174,12 @@ export const bitbucketListRepositories = defineTool({
     maxResults: z.number().int().min(1, "maxResults must be at least 1").max(100, "maxResults may be at most 100").default(25),
     cursor: cursorArg,
   }),
-  output: z.object({ workspace: z.string(), repositories: z.array(RepositorySchema), total: z.number().int().nullable(), nextCursor: z.string().nullable() }),
+  output: z.object({
+    workspace: z.string(),
+    repositories: z.array(RepositorySchema),
+    total: z.number().int().nullable(),
+    nextCursor: z.string().nullable(),
+  }),
   annotations: { title: "List Bitbucket repositories", ...READ_ONLY },
   async run({ workspace: given, nameContains, maxResults, cursor }, ctx) {
     const workspace = workspaceOf(ctx, given);
@@ -151,25 +189,39 @@ export const bitbucketListRepositories = defineTool({
     const scope = `bitbucket_list_repositories\u0000${workspace}\u0000${nameContains ?? ""}\u0000${only ?? ""}`;
     const pageNo = pageNumber(ctx.cursors, scope, cursor, 1);
     // None of the listed repositories is in this workspace: nothing to ask Bitbucket.
-    const page = only === "" ? { values: [], size: 0, next: undefined, page: pageNo } : await ctx.clients.bitbucket.repositoriesPage(workspace, { q, pagelen: maxResults, page: pageNo, sort: "-updated_on" });
-    const repositories = page.values.filter((r) => repositoryAllowed(ctx.policy, workspace, r.slug)).map((r) => {
-      const raw = r as typeof r & { description?: string; language?: string; updated_on?: string; links?: unknown };
-      return {
-        slug: r.slug,
-        name: r.name,
-        fullName: r.full_name,
-        description: (raw.description ?? "").slice(0, 200),
-        language: raw.language || null,
-        isPrivate: r.is_private ?? null,
-        mainBranch: r.mainbranch?.name ?? null,
-        updated: raw.updated_on ?? null,
-        url: href(raw.links, "html"),
-      };
-    });
+    const page =
+      only === ""
+        ? { values: [], size: 0, next: undefined, page: pageNo }
+        : await ctx.clients.bitbucket.repositoriesPage(workspace, { q, pagelen: maxResults, page: pageNo, sort: "-updated_on" });
+    const repositories = page.values
+      .filter((r) => repositoryAllowed(ctx.policy, workspace, r.slug))
+      .map((r) => {
+        const raw = r as typeof r & { description?: string; language?: string; updated_on?: string; links?: unknown };
+        return {
+          slug: r.slug,
+          name: r.name,
+          fullName: r.full_name,
+          description: (raw.description ?? "").slice(0, 200),
+          language: raw.language || null,
+          isPrivate: r.is_private ?? null,
+          mainBranch: r.mainbranch?.name ?? null,
+          updated: raw.updated_on ?? null,
+          url: href(raw.links, "html"),
+        };
+      });
     const nextCursor = page.next ? ctx.cursors.seal(scope, String((page.page ?? pageNo) + 1)) : null;
-    const lines = repositories.map((r) => `- ${r.slug}${r.name !== r.slug ? ` (${r.name})` : ""}: ${r.description || "no description"} — ${[r.language, r.mainBranch ? `main branch ${r.mainBranch}` : null, r.updated ? `updated ${shortDate(r.updated)}` : null].filter(Boolean).join(" · ")}`);
-    const head = repositories.length === 0 ? `No repositories in ${workspace}${nameContains ? ` matching "${nameContains}"` : ""}.` : `${repositories.length} repositor${repositories.length === 1 ? "y" : "ies"} in ${workspace}${page.size !== undefined ? ` (of ${page.size})` : ""}:`;
-    return { structured: { workspace, repositories, total: page.size ?? null, nextCursor }, text: [head, ...lines, ...(nextCursor ? [`nextCursor: ${nextCursor}`] : [])].join("\n") };
+    const lines = repositories.map(
+      (r) =>
+        `- ${r.slug}${r.name !== r.slug ? ` (${r.name})` : ""}: ${r.description || "no description"} — ${[r.language, r.mainBranch ? `main branch ${r.mainBranch}` : null, r.updated ? `updated ${shortDate(r.updated)}` : null].filter(Boolean).join(" · ")}`,
+    );
+    const head =
+      repositories.length === 0
+        ? `No repositories in ${workspace}${nameContains ? ` matching "${nameContains}"` : ""}.`
+        : `${repositories.length} repositor${repositories.length === 1 ? "y" : "ies"} in ${workspace}${page.size !== undefined ? ` (of ${page.size})` : ""}:`;
+    return {
+      structured: { workspace, repositories, total: page.size ?? null, nextCursor },
+      text: [head, ...lines, ...(nextCursor ? [`nextCursor: ${nextCursor}`] : [])].join("\n"),
+    };
   },
 });
 

@@ -10,7 +10,10 @@ export const workspaceArg = z.string().regex(SLUG, "workspace must be a workspac
 /** A repository: its slug in the configured workspace, or `workspace/slug` anywhere else (as in a client's allow-list). */
 export const repositoryArg = z
   .string()
-  .regex(/^(?:(?!\.\.?\/)[\w.-]{1,100}\/)?(?!\.\.?$)[\w.-]{1,100}$/, "repository must be a repository slug such as api-gateway, or workspace/slug");
+  .regex(
+    /^(?:(?!\.\.?\/)[\w.-]{1,100}\/)?(?!\.\.?$)[\w.-]{1,100}$/,
+    "repository must be a repository slug such as api-gateway, or workspace/slug",
+  );
 
 export function workspaceOf(ctx: ToolContext, given: string | undefined): string {
   const workspace = given ?? ctx.bitbucketWorkspace;
@@ -26,10 +29,10 @@ export function bitbucketTarget(ctx: ToolContext, repository: string, workspace?
 }
 
 /** The workspace and repository a tool works on (`slug` or `workspace/slug`); the client's repository allow-list held it before the tool ran (governance.ts). */
-export const repositoryTarget = (ctx: ToolContext, repository: string): { workspace: string; repo: string } => bitbucketTarget(ctx, repository);
+export const repositoryTarget = (ctx: ToolContext, repository: string): { workspace: string; repo: string } =>
+  bitbucketTarget(ctx, repository);
 
 export const href = (links: unknown, name: string): string | null => {
   const link = (links as Record<string, { href?: unknown }> | undefined)?.[name];
   return typeof link?.href === "string" ? link.href : null;
 };
-

@@ -3,10 +3,23 @@ import { wellFormed } from "./tool";
 
 /** A unified diff as a tool answers it: narrowed to some files, cut after maxLines (shared by the pull request and commit diff tools). */
 
-export const diffMaxLinesArg = z.number().int().min(20, "maxLines must be at least 20").max(5000, "maxLines may be at most 5000").default(500);
-export const diffPathsArg = z.array(wellFormed(z.string().min(1).max(500), "paths")).max(50).optional();
+export const diffMaxLinesArg = z
+  .number()
+  .int()
+  .min(20, "maxLines must be at least 20")
+  .max(5000, "maxLines may be at most 5000")
+  .default(500);
+export const diffPathsArg = z
+  .array(wellFormed(z.string().min(1).max(500), "paths"))
+  .max(50)
+  .optional();
 
-export const DiffOutputSchema = z.object({ diff: z.string(), lines: z.number().int(), shownLines: z.number().int(), truncated: z.boolean() });
+export const DiffOutputSchema = z.object({
+  diff: z.string(),
+  lines: z.number().int(),
+  shownLines: z.number().int(),
+  truncated: z.boolean(),
+});
 export type DiffOutput = z.output<typeof DiffOutputSchema>;
 
 /** Cuts a unified diff after `maxLines` lines, at a file boundary when one is near. */

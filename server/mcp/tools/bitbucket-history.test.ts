@@ -23,7 +23,10 @@ describe("Bitbucket history tools", () => {
   const fault = (spec: Record<string, unknown>) => sandboxFault(rig, { ...spec, times: 1 });
   /** The latest commit of api-gateway's main branch with exactly one parent (not a merge, not the root). */
   const plainCommit = async () => {
-    const commits = (await call("bitbucket_list_commits", { repository: REPO, maxResults: 50 })).data.commits as { hash: string; message: string }[];
+    const commits = (await call("bitbucket_list_commits", { repository: REPO, maxResults: 50 })).data.commits as {
+      hash: string;
+      message: string;
+    }[];
     for (const c of commits) {
       const read = await call("bitbucket_get_commit", { repository: REPO, commit: c.hash });
       if ((read.data.parents as string[]).length === 1) return read;
@@ -34,7 +37,9 @@ describe("Bitbucket history tools", () => {
   it("lists the workspaces the account can see, and those an allow-list reaches", async () => {
     const res = await call("bitbucket_list_workspaces", {});
     expect(res.isError).toBe(false);
-    expect(res.data.workspaces).toEqual([{ slug: "bridgekeeper", name: "Bridgekeeper", permission: "owner", url: `${rig.sandbox.url}/bridgekeeper/` }]);
+    expect(res.data.workspaces).toEqual([
+      { slug: "bridgekeeper", name: "Bridgekeeper", permission: "owner", url: `${rig.sandbox.url}/bridgekeeper/` },
+    ]);
     expect(res.text).toContain(`- bridgekeeper (Bridgekeeper) · owner · ${rig.sandbox.url}/bridgekeeper/`);
     try {
       expect((await policy({ bitbucketRepositories: ["acme/api-gateway"] })).status).toBe(200);
@@ -65,7 +70,10 @@ describe("Bitbucket history tools", () => {
       mainBranch: "main",
       isPrivate: true,
       url: `${rig.sandbox.url}/bridgekeeper/${REPO}`,
-      cloneUrls: { https: expect.stringMatching(new RegExp(`/bridgekeeper/${REPO}\\.git$`)), ssh: `git@bitbucket.org:bridgekeeper/${REPO}.git` },
+      cloneUrls: {
+        https: expect.stringMatching(new RegExp(`/bridgekeeper/${REPO}\\.git$`)),
+        ssh: `git@bitbucket.org:bridgekeeper/${REPO}.git`,
+      },
     });
     expect(res.data.sizeBytes).toBeGreaterThan(0);
     expect(res.data.language).toEqual(expect.any(String));
@@ -89,7 +97,15 @@ describe("Bitbucket history tools", () => {
   it("reads a commit with its files, and its diff bounded and narrowed to paths", async () => {
     const commit = await plainCommit();
     expect(commit.isError).toBe(false);
-    const data = commit.data as { hash: string; author: string; message: string; parents: string[]; url: string; files: { path: string; linesAdded: number; linesRemoved: number }[]; truncated: boolean };
+    const data = commit.data as {
+      hash: string;
+      author: string;
+      message: string;
+      parents: string[];
+      url: string;
+      files: { path: string; linesAdded: number; linesRemoved: number }[];
+      truncated: boolean;
+    };
     expect(data.hash).toMatch(/^[0-9a-f]{40}$/);
     expect(data.author).toEqual(expect.any(String));
     expect(data.message.length).toBeGreaterThan(0);
@@ -105,7 +121,9 @@ describe("Bitbucket history tools", () => {
     expect(diff.data.truncated).toBe(false);
     const text = diff.data.diff as string;
     expect(text.match(/^diff --git /gm)).toHaveLength(data.files.length);
-    expect(text.split("\n").filter((l) => l.startsWith("+") && !l.startsWith("+++")).length).toBe(data.files.reduce((n, f) => n + f.linesAdded, 0));
+    expect(text.split("\n").filter((l) => l.startsWith("+") && !l.startsWith("+++")).length).toBe(
+      data.files.reduce((n, f) => n + f.linesAdded, 0),
+    );
     expect(diff.text).toMatch(/^```diff\n/);
 
     const one = await call("bitbucket_get_commit_diff", { repository: REPO, commit: data.hash.slice(0, 12), paths: [data.files[0]!.path] });
@@ -123,7 +141,9 @@ describe("Bitbucket history tools", () => {
   });
 
   it("a large diff is cut at maxLines (the seeded schema-validation commit)", async () => {
-    const commits = (await call("bitbucket_list_commits", { repository: "config-service", ref: "feature/schema-validation", maxResults: 1 })).data.commits as { hash: string }[];
+    const commits = (
+      await call("bitbucket_list_commits", { repository: "config-service", ref: "feature/schema-validation", maxResults: 1 })
+    ).data.commits as { hash: string }[];
     const cut = await call("bitbucket_get_commit_diff", { repository: "config-service", commit: commits[0]!.hash, maxLines: 100 });
     expect(cut.data).toMatchObject({ truncated: true });
     expect(cut.data.lines as number).toBeGreaterThan(500);
@@ -165,7 +185,8 @@ describe("Bitbucket history tools", () => {
   it("are read tools: a read-only token sees them all", async () => {
     const list = await modernRpc(rig.baseUrl, await rig.token("read"), "tools/list");
     const names = (list.json.result.tools as { name: string }[]).map((t) => t.name);
-    for (const n of ["bitbucket_list_workspaces", "bitbucket_get_repository", "bitbucket_get_commit", "bitbucket_get_commit_diff"]) expect(names).toContain(n);
+    for (const n of ["bitbucket_list_workspaces", "bitbucket_get_repository", "bitbucket_get_commit", "bitbucket_get_commit_diff"])
+      expect(names).toContain(n);
     expect(names).not.toContain("bitbucket_create_branch");
   });
 });

@@ -11,7 +11,13 @@ import { defineTool, READ_ONLY, ToolError, WRITES, type ToolContext } from "./to
 
 const REF = /^[\w./-]{1,200}$/;
 
-export const CommitSchema = z.object({ hash: z.string(), date: z.string().nullable(), author: z.string().nullable(), message: z.string(), url: z.string().nullable() });
+export const CommitSchema = z.object({
+  hash: z.string(),
+  date: z.string().nullable(),
+  author: z.string().nullable(),
+  message: z.string(),
+  url: z.string().nullable(),
+});
 
 /** A ref as given, or the repository's main branch (Bitbucket's /commits without one lists every branch). */
 async function refOrMain(ctx: ToolContext, workspace: string, repo: string, ref: string | undefined): Promise<string> {
@@ -35,7 +41,8 @@ export const bitbucketListBranches = defineTool({
   toolset: "bitbucket-history",
   reaches: [{ kind: "bitbucket-repository", arg: "repository" }],
   scope: "read",
-  description: "A repository's branches with their latest commit (hash, date, author, message). Read a branch's files with bitbucket_get_file (ref).",
+  description:
+    "A repository's branches with their latest commit (hash, date, author, message). Read a branch's files with bitbucket_get_file (ref).",
   input: z.object({ repository, maxResults: z.number().int().min(1).max(200, "maxResults may be at most 200").default(50) }),
   output: z.object({ branches: z.array(z.object({ name: z.string(), tip: CommitSchema })), truncated: z.boolean() }),
   annotations: { title: "List Bitbucket branches", ...READ_ONLY },
@@ -43,7 +50,10 @@ export const bitbucketListBranches = defineTool({
     const { workspace, repo } = repositoryTarget(ctx, slug);
     const { items, truncated } = await firstOf(ctx.clients.bitbucket.branches(workspace, repo), maxResults);
     const branches = items.map((b) => ({ name: b.name, tip: commitLine(b.target) }));
-    const text = [`${branches.length} branch${branches.length === 1 ? "" : "es"} in ${workspace}/${repo}${truncated ? " (more: raise maxResults)" : ""}:`, ...branches.map((b) => `- ${b.name}: ${b.tip.hash} ${shortDate(b.tip.date) ?? "?"} ${b.tip.author ?? "?"} — ${b.tip.message}`)].join("\n");
+    const text = [
+      `${branches.length} branch${branches.length === 1 ? "" : "es"} in ${workspace}/${repo}${truncated ? " (more: raise maxResults)" : ""}:`,
+      ...branches.map((b) => `- ${b.name}: ${b.tip.hash} ${shortDate(b.tip.date) ?? "?"} ${b.tip.author ?? "?"} — ${b.tip.message}`),
+    ].join("\n");
     return { structured: { branches, truncated }, text };
   },
 });
@@ -54,10 +64,16 @@ export const bitbucketListCommits = defineTool({
   toolset: "bitbucket-history",
   reaches: [{ kind: "bitbucket-repository", arg: "repository" }],
   scope: "read",
-  description: "The latest commits of a repository's branch, tag or commit (the main branch by default), newest first: hash, date, author, first line of the message, link.",
+  description:
+    "The latest commits of a repository's branch, tag or commit (the main branch by default), newest first: hash, date, author, first line of the message, link.",
   input: z.object({
     repository,
-    ref: z.string().trim().regex(REF, "ref must be a branch, tag or commit hash").optional().describe("A branch, tag or commit; default the main branch."),
+    ref: z
+      .string()
+      .trim()
+      .regex(REF, "ref must be a branch, tag or commit hash")
+      .optional()
+      .describe("A branch, tag or commit; default the main branch."),
     maxResults: z.number().int().min(1).max(100, "maxResults may be at most 100").default(20),
   }),
   output: z.object({ ref: z.string(), commits: z.array(CommitSchema), truncated: z.boolean() }),
@@ -67,7 +83,10 @@ export const bitbucketListCommits = defineTool({
     const at = await refOrMain(ctx, workspace, repo, ref);
     const { items, truncated } = await firstOf(ctx.clients.bitbucket.commits(workspace, repo, at), maxResults);
     const commits = items.map(commitLine);
-    const text = [`${commits.length} latest commit${commits.length === 1 ? "" : "s"} of ${workspace}/${repo} at ${at}${truncated ? " (more: raise maxResults)" : ""}:`, ...commits.map((c) => `- ${c.hash} ${shortDate(c.date) ?? "?"} ${c.author ?? "?"}: ${c.message}`)].join("\n");
+    const text = [
+      `${commits.length} latest commit${commits.length === 1 ? "" : "s"} of ${workspace}/${repo} at ${at}${truncated ? " (more: raise maxResults)" : ""}:`,
+      ...commits.map((c) => `- ${c.hash} ${shortDate(c.date) ?? "?"} ${c.author ?? "?"}: ${c.message}`),
+    ].join("\n");
     return { structured: { ref: at, commits, truncated }, text };
   },
 });
@@ -81,8 +100,17 @@ export const bitbucketCreateBranch = defineTool({
   description: "Create a branch in a Bitbucket repository, from the main branch or from a given branch, tag or commit.",
   input: z.object({
     repository,
-    name: z.string().trim().regex(/^(?!\/)(?!.*\/\/)(?!.*\.\.)[\w./-]{1,200}(?<![./])$/, "name must be a branch name such as feature/retry-budget").describe("The new branch, e.g. feature/retry-budget."),
-    from: z.string().trim().regex(REF, "from must be a branch, tag or commit hash").optional().describe("Where it starts; default the main branch."),
+    name: z
+      .string()
+      .trim()
+      .regex(/^(?!\/)(?!.*\/\/)(?!.*\.\.)[\w./-]{1,200}(?<![./])$/, "name must be a branch name such as feature/retry-budget")
+      .describe("The new branch, e.g. feature/retry-budget."),
+    from: z
+      .string()
+      .trim()
+      .regex(REF, "from must be a branch, tag or commit hash")
+      .optional()
+      .describe("Where it starts; default the main branch."),
   }),
   output: z.object({ name: z.string(), tip: CommitSchema, url: z.string().nullable() }),
   annotations: { title: "Create a Bitbucket branch", ...WRITES },
@@ -94,7 +122,10 @@ export const bitbucketCreateBranch = defineTool({
     if (!start) throw new ToolError(`${at} has no commits to start a branch from.`);
     const branch = await ctx.clients.bitbucket.createBranch(workspace, repo, name, start.hash);
     const url = href(branch.links, "html");
-    return { structured: { name: branch.name, tip: commitLine(branch.target), url }, text: `Created ${branch.name} in ${workspace}/${repo} at ${start.hash.slice(0, 12)} (from ${at}).${url ? `\n${url}` : ""}` };
+    return {
+      structured: { name: branch.name, tip: commitLine(branch.target), url },
+      text: `Created ${branch.name} in ${workspace}/${repo} at ${start.hash.slice(0, 12)} (from ${at}).${url ? `\n${url}` : ""}`,
+    };
   },
 });
 
@@ -112,14 +143,38 @@ export const bitbucketListWorkspaces = defineTool({
   reaches: [{ kind: "listing", service: "bitbucket" }],
   scope: "read",
   description: "The Bitbucket workspaces the account is a member of: slug, name, its permission, link.",
-  input: z.object({ maxResults: z.number().int().min(1, "maxResults must be at least 1").max(100, "maxResults may be at most 100").default(50) }),
-  output: z.object({ workspaces: z.array(z.object({ slug: z.string(), name: z.string(), permission: z.string().nullable(), url: z.string().nullable() })), truncated: z.boolean() }),
+  input: z.object({
+    maxResults: z.number().int().min(1, "maxResults must be at least 1").max(100, "maxResults may be at most 100").default(50),
+  }),
+  output: z.object({
+    workspaces: z.array(z.object({ slug: z.string(), name: z.string(), permission: z.string().nullable(), url: z.string().nullable() })),
+    truncated: z.boolean(),
+  }),
   annotations: { title: "List Bitbucket workspaces", ...READ_ONLY },
   async run({ maxResults }, ctx) {
-    const { items, truncated } = await firstOf(ctx.clients.bitbucket.workspaceMemberships(), maxResults, (m) => workspaceAllowed(ctx.policy, m.workspace.slug));
-    const workspaces = items.map((m) => ({ slug: m.workspace.slug, name: m.workspace.name, permission: m.permission ?? null, url: href(m.workspace.links, "html") }));
-    const head = workspaces.length === 0 ? "No workspaces." : `${workspaces.length} workspace${workspaces.length === 1 ? "" : "s"}${truncated ? " (more: raise maxResults)" : ""}:`;
-    return { structured: { workspaces, truncated }, text: [head, ...workspaces.map((w) => `- ${w.slug}${w.name !== w.slug ? ` (${w.name})` : ""}${w.permission ? ` · ${w.permission}` : ""}${w.url ? ` · ${w.url}` : ""}`)].join("\n") };
+    const { items, truncated } = await firstOf(ctx.clients.bitbucket.workspaceMemberships(), maxResults, (m) =>
+      workspaceAllowed(ctx.policy, m.workspace.slug),
+    );
+    const workspaces = items.map((m) => ({
+      slug: m.workspace.slug,
+      name: m.workspace.name,
+      permission: m.permission ?? null,
+      url: href(m.workspace.links, "html"),
+    }));
+    const head =
+      workspaces.length === 0
+        ? "No workspaces."
+        : `${workspaces.length} workspace${workspaces.length === 1 ? "" : "s"}${truncated ? " (more: raise maxResults)" : ""}:`;
+    return {
+      structured: { workspaces, truncated },
+      text: [
+        head,
+        ...workspaces.map(
+          (w) =>
+            `- ${w.slug}${w.name !== w.slug ? ` (${w.name})` : ""}${w.permission ? ` · ${w.permission}` : ""}${w.url ? ` · ${w.url}` : ""}`,
+        ),
+      ].join("\n"),
+    };
   },
 });
 
@@ -162,13 +217,29 @@ export const bitbucketGetRepository = defineTool({
       url: href(r.links, "html"),
       cloneUrls: { https: clone("https"), ssh: clone("ssh") },
     };
-    const size = structured.sizeBytes === null ? null : structured.sizeBytes >= 1_048_576 ? `${(structured.sizeBytes / 1_048_576).toFixed(1)} MB` : `${Math.ceil(structured.sizeBytes / 1024)} KB`;
+    const size =
+      structured.sizeBytes === null
+        ? null
+        : structured.sizeBytes >= 1_048_576
+          ? `${(structured.sizeBytes / 1_048_576).toFixed(1)} MB`
+          : `${Math.ceil(structured.sizeBytes / 1024)} KB`;
     const text = [
       `# ${structured.fullName}${structured.name !== structured.slug ? ` (${structured.name})` : ""}`,
       structured.description || "No description.",
-      [structured.language, structured.mainBranch ? `main branch ${structured.mainBranch}` : null, size, structured.isPrivate === null ? null : structured.isPrivate ? "private" : "public", structured.updated ? `updated ${shortDate(structured.updated)}` : null].filter(Boolean).join(" · "),
+      [
+        structured.language,
+        structured.mainBranch ? `main branch ${structured.mainBranch}` : null,
+        size,
+        structured.isPrivate === null ? null : structured.isPrivate ? "private" : "public",
+        structured.updated ? `updated ${shortDate(structured.updated)}` : null,
+      ]
+        .filter(Boolean)
+        .join(" · "),
       structured.url,
-      [structured.cloneUrls.https, structured.cloneUrls.ssh].filter(Boolean).map((u) => `clone: ${u}`).join("\n"),
+      [structured.cloneUrls.https, structured.cloneUrls.ssh]
+        .filter(Boolean)
+        .map((u) => `clone: ${u}`)
+        .join("\n"),
     ]
       .filter(Boolean)
       .join("\n");
@@ -176,9 +247,17 @@ export const bitbucketGetRepository = defineTool({
   },
 });
 
-const commitArg = z.string().trim().regex(/^[0-9a-fA-F]{7,40}$/, "commit must be a commit hash (7 to 40 hex digits)");
+const commitArg = z
+  .string()
+  .trim()
+  .regex(/^[0-9a-fA-F]{7,40}$/, "commit must be a commit hash (7 to 40 hex digits)");
 
-const diffstatLine = (s: BitbucketDiffstat) => ({ path: s.new?.path ?? s.old?.path ?? "?", status: s.status, linesAdded: s.lines_added ?? 0, linesRemoved: s.lines_removed ?? 0 });
+const diffstatLine = (s: BitbucketDiffstat) => ({
+  path: s.new?.path ?? s.old?.path ?? "?",
+  status: s.status,
+  linesAdded: s.lines_added ?? 0,
+  linesRemoved: s.lines_removed ?? 0,
+});
 
 export const bitbucketGetCommit = defineTool({
   name: "bitbucket_get_commit",
@@ -187,7 +266,11 @@ export const bitbucketGetCommit = defineTool({
   reaches: [{ kind: "bitbucket-repository", arg: "repository" }],
   scope: "read",
   description: "A commit: author, date, message, parents, and changed files with line counts.",
-  input: z.object({ repository, commit: commitArg, maxFiles: z.number().int().min(1, "maxFiles must be at least 1").max(200, "maxFiles may be at most 200").default(50) }),
+  input: z.object({
+    repository,
+    commit: commitArg,
+    maxFiles: z.number().int().min(1, "maxFiles must be at least 1").max(200, "maxFiles may be at most 200").default(50),
+  }),
   output: z.object({
     hash: z.string(),
     date: z.string().nullable(),
@@ -202,7 +285,10 @@ export const bitbucketGetCommit = defineTool({
   async run({ repository: slug, commit: hash, maxFiles }, ctx) {
     const { workspace, repo } = repositoryTarget(ctx, slug);
     const client = ctx.clients.bitbucket;
-    const [c, stats] = await Promise.all([client.commit(workspace, repo, hash), firstOf(client.commitDiffstat(workspace, repo, hash), maxFiles)]);
+    const [c, stats] = await Promise.all([
+      client.commit(workspace, repo, hash),
+      firstOf(client.commitDiffstat(workspace, repo, hash), maxFiles),
+    ]);
     const line = commitLine(c);
     const files = stats.items.map(diffstatLine);
     const structured = {
@@ -246,4 +332,12 @@ export const bitbucketGetCommitDiff = defineTool({
   },
 });
 
-export const BITBUCKET_HISTORY_TOOLS = [bitbucketListBranches, bitbucketListCommits, bitbucketCreateBranch, bitbucketListWorkspaces, bitbucketGetRepository, bitbucketGetCommit, bitbucketGetCommitDiff];
+export const BITBUCKET_HISTORY_TOOLS = [
+  bitbucketListBranches,
+  bitbucketListCommits,
+  bitbucketCreateBranch,
+  bitbucketListWorkspaces,
+  bitbucketGetRepository,
+  bitbucketGetCommit,
+  bitbucketGetCommitDiff,
+];

@@ -17,7 +17,12 @@ describe("Bitbucket pull request tools", () => {
   afterAll(() => closeToolTest(rig, client));
 
   const call = (name: string, args: Record<string, unknown>) => client.call(name, args);
-  const openPrs = async () => (await call("bitbucket_list_pull_requests", { repository: REPO, maxResults: 50 })).data.pullRequests as unknown as { id: number; title: string; state: string }[];
+  const openPrs = async () =>
+    (await call("bitbucket_list_pull_requests", { repository: REPO, maxResults: 50 })).data.pullRequests as unknown as {
+      id: number;
+      title: string;
+      state: string;
+    }[];
 
   it("lists open pull requests, and others by state", async () => {
     const open = await call("bitbucket_list_pull_requests", { repository: REPO });
@@ -49,13 +54,21 @@ describe("Bitbucket pull request tools", () => {
   });
 
   it("a large diff (the seeded 700-line pull request) is cut at maxLines, flagged, and narrowed by paths", async () => {
-    const prs = (await call("bitbucket_list_pull_requests", { repository: "config-service" })).data.pullRequests as unknown as { id: number; title: string }[];
+    const prs = (await call("bitbucket_list_pull_requests", { repository: "config-service" })).data.pullRequests as unknown as {
+      id: number;
+      title: string;
+    }[];
     const large = prs.find((p) => p.title === "Validate every setting against its schema")!;
     const cut = await call("bitbucket_get_pull_request_diff", { repository: "config-service", pullRequestId: large.id, maxLines: 500 });
     expect(cut.data).toMatchObject({ truncated: true, shownLines: 500 });
     expect(cut.data.lines as unknown as number).toBeGreaterThan(600);
     expect(cut.text).toMatch(/more lines: raise maxLines, or pass paths\]$/);
-    const one = await call("bitbucket_get_pull_request_diff", { repository: "config-service", pullRequestId: large.id, maxLines: 500, paths: ["internal/schema/validate_cases_test.go"] });
+    const one = await call("bitbucket_get_pull_request_diff", {
+      repository: "config-service",
+      pullRequestId: large.id,
+      maxLines: 500,
+      paths: ["internal/schema/validate_cases_test.go"],
+    });
     expect(one.data.truncated).toBe(false);
     expect((one.data.diff as unknown as string).match(/^diff --git /gm)).toHaveLength(1);
   });
@@ -64,11 +77,23 @@ describe("Bitbucket pull request tools", () => {
     const [pr] = await openPrs();
     const top = await call("bitbucket_comment_pull_request", { repository: REPO, pullRequestId: pr!.id, body: "Looks **good** overall." });
     expect(top.isError).toBe(false);
-    const reply = await call("bitbucket_comment_pull_request", { repository: REPO, pullRequestId: pr!.id, body: "Agreed.", parentId: top.data.commentId });
+    const reply = await call("bitbucket_comment_pull_request", {
+      repository: REPO,
+      pullRequestId: pr!.id,
+      body: "Agreed.",
+      parentId: top.data.commentId,
+    });
     expect(reply.text).toMatch(/in reply to/);
-    const diff = (await call("bitbucket_get_pull_request_diff", { repository: REPO, pullRequestId: pr!.id, maxLines: 5000 })).data.diff as unknown as string;
+    const diff = (await call("bitbucket_get_pull_request_diff", { repository: REPO, pullRequestId: pr!.id, maxLines: 5000 })).data
+      .diff as unknown as string;
     const file = /^diff --git a\/\S+ b\/(\S+)$/m.exec(diff)![1]!;
-    const inline = await call("bitbucket_comment_pull_request", { repository: REPO, pullRequestId: pr!.id, body: "Rename this?", path: file, line: 1 });
+    const inline = await call("bitbucket_comment_pull_request", {
+      repository: REPO,
+      pullRequestId: pr!.id,
+      body: "Rename this?",
+      path: file,
+      line: 1,
+    });
     expect(inline.text).toContain(`on ${file}:1`);
     const half = await call("bitbucket_comment_pull_request", { repository: REPO, pullRequestId: pr!.id, body: "x", path: file });
     expect(half.isError).toBe(true);
@@ -78,10 +103,14 @@ describe("Bitbucket pull request tools", () => {
     const read = await call("bitbucket_get_pull_request", { repository: REPO, pullRequestId: pr!.id, includeFiles: false });
     expect((read.data.reviewers as unknown as { approved: boolean }[]).some((r) => r.approved)).toBe(true);
     // workspace/slug names the same repository; a separate workspace argument is not silently dropped.
-    expect((await call("bitbucket_get_pull_request", { repository: `bridgekeeper/${REPO}`, pullRequestId: pr!.id, includeFiles: false })).data).toEqual(read.data);
+    expect(
+      (await call("bitbucket_get_pull_request", { repository: `bridgekeeper/${REPO}`, pullRequestId: pr!.id, includeFiles: false })).data,
+    ).toEqual(read.data);
     const stray = await call("bitbucket_get_pull_request", { workspace: "elsewhere", repository: REPO, pullRequestId: pr!.id });
     expect(stray.isError).toBe(true);
-    expect(stray.text).toMatch(/^Invalid arguments\. bitbucket_get_pull_request does not take 'workspace'; its arguments are repository, pullRequestId, includeFiles\./);
+    expect(stray.text).toMatch(
+      /^Invalid arguments\. bitbucket_get_pull_request does not take 'workspace'; its arguments are repository, pullRequestId, includeFiles\./,
+    );
     const elsewhere = await call("bitbucket_get_pull_request", { repository: `no-such-workspace/${REPO}`, pullRequestId: pr!.id });
     expect(elsewhere.isError).toBe(true);
     expect(elsewhere.text).toMatch(/\(404\)/);
@@ -161,7 +190,10 @@ describe("MCP_DESTRUCTIVE_TOOLS=false", () => {
     expect(names).not.toContain("jira_delete_issue");
     expect(names).toContain("confluence_update_page_section");
     expect(names).not.toContain("confluence_delete_page");
-    const merge = await modernRpc(rig.baseUrl, token, "tools/call", { name: "bitbucket_merge_pull_request", arguments: { repository: REPO, pullRequestId: 1 } });
+    const merge = await modernRpc(rig.baseUrl, token, "tools/call", {
+      name: "bitbucket_merge_pull_request",
+      arguments: { repository: REPO, pullRequestId: 1 },
+    });
     expect(merge.json.error.code).toBe(-32602);
   });
 });

@@ -34,7 +34,8 @@ export const bitbucketListPullRequests = defineTool({
   toolset: "bitbucket-prs",
   reaches: [{ kind: "bitbucket-repository", arg: "repository" }],
   scope: "read",
-  description: "List a repository's pull requests (open by default), newest activity first: id, title, author, branches; nextCursor pages on.",
+  description:
+    "List a repository's pull requests (open by default), newest activity first: id, title, author, branches; nextCursor pages on.",
   input: z.object({
     repository,
     state: z.enum(STATES, { error: `state must be one of ${STATES.join(", ")}` }).default("OPEN"),
@@ -63,9 +64,18 @@ export const bitbucketListPullRequests = defineTool({
       };
     });
     const nextCursor = page.next ? ctx.cursors.seal(scope, String((page.page ?? pageNo) + 1)) : null;
-    const head = pullRequests.length === 0 ? `No ${state.toLowerCase()} pull requests in ${workspace}/${repo}.` : `${pullRequests.length} ${state.toLowerCase()} pull request${pullRequests.length === 1 ? "" : "s"} in ${workspace}/${repo}:`;
-    const lines = pullRequests.map((p) => `- #${p.id} ${p.title} — ${p.source ?? "?"} → ${p.destination ?? "?"} · by ${p.author ?? "?"} · updated ${shortDate(p.updated) ?? "?"}${p.url ? `\n  ${p.url}` : ""}`);
-    return { structured: { pullRequests, nextCursor }, text: [head, ...lines, ...(nextCursor ? [`nextCursor: ${nextCursor}`] : [])].join("\n") };
+    const head =
+      pullRequests.length === 0
+        ? `No ${state.toLowerCase()} pull requests in ${workspace}/${repo}.`
+        : `${pullRequests.length} ${state.toLowerCase()} pull request${pullRequests.length === 1 ? "" : "s"} in ${workspace}/${repo}:`;
+    const lines = pullRequests.map(
+      (p) =>
+        `- #${p.id} ${p.title} — ${p.source ?? "?"} → ${p.destination ?? "?"} · by ${p.author ?? "?"} · updated ${shortDate(p.updated) ?? "?"}${p.url ? `\n  ${p.url}` : ""}`,
+    );
+    return {
+      structured: { pullRequests, nextCursor },
+      text: [head, ...lines, ...(nextCursor ? [`nextCursor: ${nextCursor}`] : [])].join("\n"),
+    };
   },
 });
 
@@ -106,7 +116,10 @@ export const bitbucketCommentPullRequest = defineTool({
       line: z.number().int().min(1).max(10_000_000).optional(),
       parentId: z.number().int().min(1).optional(),
     })
-    .refine((a) => (a.path === undefined) === (a.line === undefined), "path and line go together: give both for a comment on a line, or neither"),
+    .refine(
+      (a) => (a.path === undefined) === (a.line === undefined),
+      "path and line go together: give both for a comment on a line, or neither",
+    ),
   output: z.object({ commentId: z.number().int(), url: z.string().nullable() }),
   annotations: { title: "Comment on a Bitbucket pull request", ...WRITES },
   async run({ repository: slug, pullRequestId: id, body, path, line, parentId }, ctx) {
@@ -117,7 +130,10 @@ export const bitbucketCommentPullRequest = defineTool({
     });
     const url = href(comment.links, "html");
     const where = path ? ` on ${path}:${line}` : parentId ? ` in reply to ${parentId}` : "";
-    return { structured: { commentId: comment.id, url }, text: `Commented on #${id}${where} (comment ${comment.id})${url ? `\n${url}` : ""}` };
+    return {
+      structured: { commentId: comment.id, url },
+      text: `Commented on #${id}${where} (comment ${comment.id})${url ? `\n${url}` : ""}`,
+    };
   },
 });
 
@@ -135,7 +151,10 @@ export const bitbucketApprovePullRequest = defineTool({
     const { workspace, repo } = repositoryTarget(ctx, slug);
     if (approve) await ctx.clients.bitbucket.approvePullRequest(workspace, repo, id);
     else await ctx.clients.bitbucket.unapprovePullRequest(workspace, repo, id);
-    return { structured: { approved: approve }, text: approve ? `Approved #${id} in ${workspace}/${repo}.` : `Withdrew the approval of #${id} in ${workspace}/${repo}.` };
+    return {
+      structured: { approved: approve },
+      text: approve ? `Approved #${id} in ${workspace}/${repo}.` : `Withdrew the approval of #${id} in ${workspace}/${repo}.`,
+    };
   },
 });
 
@@ -149,7 +168,9 @@ export const bitbucketMergePullRequest = defineTool({
   input: z.object({
     repository,
     pullRequestId,
-    strategy: z.enum(["merge_commit", "squash", "fast_forward"], { error: "strategy must be merge_commit, squash or fast_forward" }).default("merge_commit"),
+    strategy: z
+      .enum(["merge_commit", "squash", "fast_forward"], { error: "strategy must be merge_commit, squash or fast_forward" })
+      .default("merge_commit"),
     message: z.string().trim().min(1).max(5000).optional(),
     closeSourceBranch: z.boolean().optional(),
   }),
@@ -157,11 +178,18 @@ export const bitbucketMergePullRequest = defineTool({
   annotations: { title: "Merge a Bitbucket pull request", ...DESTRUCTIVE },
   async run({ repository: slug, pullRequestId: id, strategy, message, closeSourceBranch }, ctx) {
     const { workspace, repo } = repositoryTarget(ctx, slug);
-    const pr = await ctx.clients.bitbucket.mergePullRequest(workspace, repo, id, { merge_strategy: strategy, ...(message ? { message } : {}), ...(closeSourceBranch !== undefined ? { close_source_branch: closeSourceBranch } : {}) });
+    const pr = await ctx.clients.bitbucket.mergePullRequest(workspace, repo, id, {
+      merge_strategy: strategy,
+      ...(message ? { message } : {}),
+      ...(closeSourceBranch !== undefined ? { close_source_branch: closeSourceBranch } : {}),
+    });
     const raw = pr as typeof pr & { merge_commit?: { hash?: string } | null; links?: unknown };
     const mergeCommit = raw.merge_commit?.hash ?? null;
     const url = href(raw.links, "html");
-    return { structured: { state: pr.state, mergeCommit, url }, text: `Merged #${id} in ${workspace}/${repo} (${strategy})${mergeCommit ? `: ${mergeCommit.slice(0, 12)}` : ""}${url ? `\n${url}` : ""}` };
+    return {
+      structured: { state: pr.state, mergeCommit, url },
+      text: `Merged #${id} in ${workspace}/${repo} (${strategy})${mergeCommit ? `: ${mergeCommit.slice(0, 12)}` : ""}${url ? `\n${url}` : ""}`,
+    };
   },
 });
 
@@ -183,9 +211,15 @@ export const bitbucketDeclinePullRequest = defineTool({
   },
 });
 
-const BRANCH = z.string().trim().regex(/^[\w./-]{1,200}$/, "a branch name such as feature/retry-budget");
+const BRANCH = z
+  .string()
+  .trim()
+  .regex(/^[\w./-]{1,200}$/, "a branch name such as feature/retry-budget");
 /** A reviewer: a UUID in braces or an account id, as bitbucket_get_pull_request and Bitbucket's users give them. */
-const REVIEWER = z.string().trim().regex(/^\{[0-9a-fA-F-]{36}\}$|^[\w:-]{1,128}$/, "each reviewer must be a user's {UUID} or account id");
+const REVIEWER = z
+  .string()
+  .trim()
+  .regex(/^\{[0-9a-fA-F-]{36}\}$|^[\w:-]{1,128}$/, "each reviewer must be a user's {UUID} or account id");
 
 export const bitbucketCreatePullRequest = defineTool({
   name: "bitbucket_create_pull_request",
@@ -193,7 +227,8 @@ export const bitbucketCreatePullRequest = defineTool({
   toolset: "bitbucket-prs",
   reaches: [{ kind: "bitbucket-repository", arg: "repository" }],
   scope: "write",
-  description: "Open a pull request from source to destination (default: main branch) with a Markdown description and reviewers (UUIDs or account ids).",
+  description:
+    "Open a pull request from source to destination (default: main branch) with a Markdown description and reviewers (UUIDs or account ids).",
   input: z.object({
     repository,
     title: z.string().trim().min(1, "title must not be empty").max(255, "title may be at most 255 characters"),
@@ -203,14 +238,30 @@ export const bitbucketCreatePullRequest = defineTool({
     reviewers: z.array(REVIEWER).max(20, "at most 20 reviewers").optional(),
     closeSourceBranch: z.boolean().optional(),
   }),
-  output: z.object({ id: z.number().int(), title: z.string(), source: z.string(), destination: z.string().nullable(), url: z.string().nullable() }),
+  output: z.object({
+    id: z.number().int(),
+    title: z.string(),
+    source: z.string(),
+    destination: z.string().nullable(),
+    url: z.string().nullable(),
+  }),
   annotations: { title: "Open a Bitbucket pull request", ...WRITES },
   async run({ repository: slug, title, source, destination, description, reviewers, closeSourceBranch }, ctx) {
     const { workspace, repo } = repositoryTarget(ctx, slug);
-    const pr = await ctx.clients.bitbucket.createPullRequest(workspace, repo, { title, source, ...(destination ? { destination } : {}), ...(description !== undefined ? { description } : {}), ...(reviewers ? { reviewers } : {}), ...(closeSourceBranch !== undefined ? { closeSourceBranch } : {}) });
+    const pr = await ctx.clients.bitbucket.createPullRequest(workspace, repo, {
+      title,
+      source,
+      ...(destination ? { destination } : {}),
+      ...(description !== undefined ? { description } : {}),
+      ...(reviewers ? { reviewers } : {}),
+      ...(closeSourceBranch !== undefined ? { closeSourceBranch } : {}),
+    });
     const url = href((pr as typeof pr & { links?: unknown }).links, "html");
     const into = pr.destination?.branch?.name ?? destination ?? null;
-    return { structured: { id: pr.id, title: pr.title, source, destination: into, url }, text: `Opened #${pr.id} in ${workspace}/${repo}: ${pr.title} (${source} → ${into ?? "?"})${url ? `\n${url}` : ""}` };
+    return {
+      structured: { id: pr.id, title: pr.title, source, destination: into, url },
+      text: `Opened #${pr.id} in ${workspace}/${repo}: ${pr.title} (${source} → ${into ?? "?"})${url ? `\n${url}` : ""}`,
+    };
   },
 });
 
@@ -228,7 +279,12 @@ export const bitbucketRequestChanges = defineTool({
     const { workspace, repo } = repositoryTarget(ctx, slug);
     if (request) await ctx.clients.bitbucket.requestChanges(workspace, repo, id);
     else await ctx.clients.bitbucket.withdrawChangeRequest(workspace, repo, id);
-    return { structured: { changesRequested: request }, text: request ? `Requested changes on #${id} in ${workspace}/${repo}.` : `Withdrew the change request on #${id} in ${workspace}/${repo}.` };
+    return {
+      structured: { changesRequested: request },
+      text: request
+        ? `Requested changes on #${id} in ${workspace}/${repo}.`
+        : `Withdrew the change request on #${id} in ${workspace}/${repo}.`,
+    };
   },
 });
 
@@ -252,7 +308,9 @@ export const bitbucketGetPullRequest = defineTool({
     source: z.string().nullable(),
     destination: z.string().nullable(),
     description: z.string(),
-    reviewers: z.array(z.object({ name: z.string().nullable(), role: z.string().nullable(), approved: z.boolean(), state: z.string().nullable() })),
+    reviewers: z.array(
+      z.object({ name: z.string().nullable(), role: z.string().nullable(), approved: z.boolean(), state: z.string().nullable() }),
+    ),
     commentCount: z.number().int().nullable(),
     taskCount: z.number().int().nullable(),
     created: z.string().nullable(),
@@ -270,10 +328,16 @@ export const bitbucketGetPullRequest = defineTool({
       includeFiles ? collect(client.pullRequestDiffstat(workspace, repo, pullRequestId, 200)) : Promise.resolve([]),
     ]);
     const raw = pr as typeof pr & Record<string, unknown>;
-    const participants = (raw.participants as { user?: unknown; role?: string; approved?: boolean; state?: string | null }[] | undefined) ?? [];
+    const participants =
+      (raw.participants as { user?: unknown; role?: string; approved?: boolean; state?: string | null }[] | undefined) ?? [];
     const files = stats.slice(0, 50).map((s) => {
       const st = s as typeof s & { new?: { path?: string }; old?: { path?: string } };
-      return { path: st.new?.path ?? st.old?.path ?? "?", status: s.status, linesAdded: s.lines_added ?? 0, linesRemoved: s.lines_removed ?? 0 };
+      return {
+        path: st.new?.path ?? st.old?.path ?? "?",
+        status: s.status,
+        linesAdded: s.lines_added ?? 0,
+        linesRemoved: s.lines_removed ?? 0,
+      };
     });
     const structured = {
       id: pr.id,
@@ -283,7 +347,12 @@ export const bitbucketGetPullRequest = defineTool({
       source: pr.source?.branch?.name ?? null,
       destination: pr.destination?.branch?.name ?? null,
       description: clip(typeof raw.description === "string" ? raw.description : "", 8000).text,
-      reviewers: participants.map((p) => ({ name: nameOf(p.user), role: p.role ?? null, approved: p.approved === true, state: p.state ?? null })),
+      reviewers: participants.map((p) => ({
+        name: nameOf(p.user),
+        role: p.role ?? null,
+        approved: p.approved === true,
+        state: p.state ?? null,
+      })),
       commentCount: typeof raw.comment_count === "number" ? raw.comment_count : null,
       taskCount: typeof raw.task_count === "number" ? raw.task_count : null,
       created: typeof raw.created_on === "string" ? raw.created_on : null,
@@ -300,7 +369,9 @@ export const bitbucketGetPullRequest = defineTool({
       `Reviewers: ${structured.reviewers.length ? structured.reviewers.map((r) => `${r.name ?? "?"} (${r.approved ? "approved" : (r.state ?? r.role ?? "pending").toLowerCase()})`).join(", ") : "none"} · ${structured.commentCount ?? 0} comments · ${structured.taskCount ?? 0} tasks`,
       structured.url,
       `## Description\n${structured.description || "(none)"}`,
-      includeFiles ? `## Files (${structured.filesChanged}, +${added} −${removed})\n${files.map((f) => `- ${f.status} ${f.path} (+${f.linesAdded} −${f.linesRemoved})`).join("\n")}${(structured.filesChanged ?? 0) > files.length ? `\n… and ${(structured.filesChanged ?? 0) - files.length} more` : ""}` : null,
+      includeFiles
+        ? `## Files (${structured.filesChanged}, +${added} −${removed})\n${files.map((f) => `- ${f.status} ${f.path} (+${f.linesAdded} −${f.linesRemoved})`).join("\n")}${(structured.filesChanged ?? 0) > files.length ? `\n… and ${(structured.filesChanged ?? 0) - files.length} more` : ""}`
+        : null,
     ]
       .filter(Boolean)
       .join("\n\n");
@@ -308,4 +379,14 @@ export const bitbucketGetPullRequest = defineTool({
   },
 });
 
-export const BITBUCKET_PRS_TOOLS = [bitbucketListPullRequests, bitbucketGetPullRequest, bitbucketGetPullRequestDiff, bitbucketCreatePullRequest, bitbucketCommentPullRequest, bitbucketApprovePullRequest, bitbucketRequestChanges, bitbucketMergePullRequest, bitbucketDeclinePullRequest];
+export const BITBUCKET_PRS_TOOLS = [
+  bitbucketListPullRequests,
+  bitbucketGetPullRequest,
+  bitbucketGetPullRequestDiff,
+  bitbucketCreatePullRequest,
+  bitbucketCommentPullRequest,
+  bitbucketApprovePullRequest,
+  bitbucketRequestChanges,
+  bitbucketMergePullRequest,
+  bitbucketDeclinePullRequest,
+];

@@ -6,8 +6,19 @@ import { closeToolTest, putPolicy, sandboxFault } from "./tool-test-kit";
 // @pglite-only: the tools' answers come from the sandbox; the database only holds the token and the audit rows (tool-calls and policy tests run on both).
 
 const REPO = "api-gateway";
-const WRITE_TOOLS = ["bitbucket_resolve_comment", "bitbucket_update_pull_request", "bitbucket_create_pull_request_task", "bitbucket_resolve_pull_request_task"];
-const READ_TOOLS = ["bitbucket_get_pull_request_activity", "bitbucket_list_pull_request_commits", "bitbucket_list_pull_request_comments", "bitbucket_list_pull_request_tasks", "bitbucket_get_pull_request_diffstat"];
+const WRITE_TOOLS = [
+  "bitbucket_resolve_comment",
+  "bitbucket_update_pull_request",
+  "bitbucket_create_pull_request_task",
+  "bitbucket_resolve_pull_request_task",
+];
+const READ_TOOLS = [
+  "bitbucket_get_pull_request_activity",
+  "bitbucket_list_pull_request_commits",
+  "bitbucket_list_pull_request_comments",
+  "bitbucket_list_pull_request_tasks",
+  "bitbucket_get_pull_request_diffstat",
+];
 
 interface Event {
   date: string;
@@ -45,15 +56,31 @@ describe("Bitbucket review tools", () => {
   const call = (name: string, args: Record<string, unknown>) => client.call(name, args);
   const fault = (spec: Record<string, unknown>) => sandboxFault(rig, { ...spec, times: 1 });
   const sandboxGet = async <T>(path: string): Promise<T> =>
-    (await (await fetch(`${rig.sandbox.url}${path}`, { headers: { authorization: `Basic ${Buffer.from("demo:sandbox-app-password").toString("base64")}` } })).json()) as T;
+    (await (
+      await fetch(`${rig.sandbox.url}${path}`, {
+        headers: { authorization: `Basic ${Buffer.from("demo:sandbox-app-password").toString("base64")}` },
+      })
+    ).json()) as T;
   /** The `n`-th open pull request of api-gateway. */
-  const openPr = async (n = 0) => ((await call("bitbucket_list_pull_requests", { repository: REPO, maxResults: 50 })).data.pullRequests as { id: number; title: string }[])[n]!;
-  const readPr = async (id: number) => (await call("bitbucket_get_pull_request", { repository: REPO, pullRequestId: id, includeFiles: false })).data;
+  const openPr = async (n = 0) =>
+    (
+      (await call("bitbucket_list_pull_requests", { repository: REPO, maxResults: 50 })).data.pullRequests as {
+        id: number;
+        title: string;
+      }[]
+    )[n]!;
+  const readPr = async (id: number) =>
+    (await call("bitbucket_get_pull_request", { repository: REPO, pullRequestId: id, includeFiles: false })).data;
   const comments = async (id: number): Promise<Comment[]> => {
     const out: Comment[] = [];
     let cursor: string | undefined;
     do {
-      const page = await call("bitbucket_list_pull_request_comments", { repository: REPO, pullRequestId: id, maxResults: 2, ...(cursor ? { cursor } : {}) });
+      const page = await call("bitbucket_list_pull_request_comments", {
+        repository: REPO,
+        pullRequestId: id,
+        maxResults: 2,
+        ...(cursor ? { cursor } : {}),
+      });
       expect(page.isError, page.text).toBe(false);
       out.push(...(page.data.comments as Comment[]));
       cursor = page.data.nextCursor ?? undefined;
@@ -92,7 +119,10 @@ describe("Bitbucket review tools", () => {
     expect(commits.map((c) => c.hash)).toEqual(raw.values.map((c) => c.hash.slice(0, 12)));
     expect(commits[0]!.url).toContain(`/bridgekeeper/${REPO}/commits/`);
     expect(res.text).toContain(`- ${commits[0]!.hash} `);
-    if (commits.length > 1) expect((await call("bitbucket_list_pull_request_commits", { repository: REPO, pullRequestId: pr.id, maxResults: 1 })).data).toMatchObject({ truncated: true });
+    if (commits.length > 1)
+      expect(
+        (await call("bitbucket_list_pull_request_commits", { repository: REPO, pullRequestId: pr.id, maxResults: 1 })).data,
+      ).toMatchObject({ truncated: true });
   });
 
   it("lists the files a pull request changes with status and line counts, capped at maxFiles; the answer fits the listed output schema", async () => {
@@ -103,10 +133,17 @@ describe("Bitbucket review tools", () => {
       if (!res.isError) expect(ajv.validate(schema, res.data), JSON.stringify(ajv.errors)).toBe(true);
       return res;
     };
-    type Raw = { values: { status: string; lines_added: number; lines_removed: number; old: { path: string } | null; new: { path: string } | null }[] };
+    type Raw = {
+      values: { status: string; lines_added: number; lines_removed: number; old: { path: string } | null; new: { path: string } | null }[];
+    };
     // The open pull request that changes the most files.
-    const open = (await call("bitbucket_list_pull_requests", { repository: REPO, maxResults: 50 })).data.pullRequests as { id: number; title: string }[];
-    const raws = await Promise.all(open.map((p) => sandboxGet<Raw>(`/2.0/repositories/bridgekeeper/${REPO}/pullrequests/${p.id}/diffstat`)));
+    const open = (await call("bitbucket_list_pull_requests", { repository: REPO, maxResults: 50 })).data.pullRequests as {
+      id: number;
+      title: string;
+    }[];
+    const raws = await Promise.all(
+      open.map((p) => sandboxGet<Raw>(`/2.0/repositories/bridgekeeper/${REPO}/pullrequests/${p.id}/diffstat`)),
+    );
     const at = raws.reduce((best, r, i) => (r.values.length > raws[best]!.values.length ? i : best), 0);
     const pr = open[at]!;
     const raw = raws[at]!.values;
@@ -114,14 +151,32 @@ describe("Bitbucket review tools", () => {
 
     const res = await diffstat({ repository: REPO, pullRequestId: pr.id });
     expect(res.isError, res.text).toBe(false);
-    const files = raw.map((f) => ({ path: (f.new ?? f.old)!.path, status: f.status, linesAdded: f.lines_added, linesRemoved: f.lines_removed }));
+    const files = raw.map((f) => ({
+      path: (f.new ?? f.old)!.path,
+      status: f.status,
+      linesAdded: f.lines_added,
+      linesRemoved: f.lines_removed,
+    }));
     const added = files.reduce((n, f) => n + f.linesAdded, 0);
     const removed = files.reduce((n, f) => n + f.linesRemoved, 0);
     const url = (await readPr(pr.id)).url as string;
-    expect(res.data).toEqual({ pullRequestId: pr.id, title: pr.title, url, files, linesAdded: added, linesRemoved: removed, truncated: false });
-    expect(res.text.split("\n")).toEqual([`#${pr.id} "${pr.title}" in bridgekeeper/${REPO}: ${files.length} files changed, +${added} −${removed}`, url, ...files.map((f) => `- ${f.status} ${f.path} (+${f.linesAdded} −${f.linesRemoved})`)]);
+    expect(res.data).toEqual({
+      pullRequestId: pr.id,
+      title: pr.title,
+      url,
+      files,
+      linesAdded: added,
+      linesRemoved: removed,
+      truncated: false,
+    });
+    expect(res.text.split("\n")).toEqual([
+      `#${pr.id} "${pr.title}" in bridgekeeper/${REPO}: ${files.length} files changed, +${added} −${removed}`,
+      url,
+      ...files.map((f) => `- ${f.status} ${f.path} (+${f.linesAdded} −${f.linesRemoved})`),
+    ]);
     // The same files and counts as the pull request's unified diff.
-    const diff = (await call("bitbucket_get_pull_request_diff", { repository: REPO, pullRequestId: pr.id, maxLines: 5000 })).data.diff as string;
+    const diff = (await call("bitbucket_get_pull_request_diff", { repository: REPO, pullRequestId: pr.id, maxLines: 5000 })).data
+      .diff as string;
     const sections = diff.split(/^(?=diff --git )/m).filter(Boolean);
     expect(sections).toHaveLength(files.length);
     for (const f of files) {
@@ -133,16 +188,31 @@ describe("Bitbucket review tools", () => {
     }
 
     const cut = await diffstat({ repository: REPO, pullRequestId: pr.id, maxFiles: 1 });
-    expect(cut.data).toMatchObject({ truncated: true, files: [files[0]], linesAdded: files[0]!.linesAdded, linesRemoved: files[0]!.linesRemoved });
-    expect(cut.text).toMatch(new RegExp(`^#${pr.id} ".+" in bridgekeeper/${REPO}: 1\\+ files changed, \\+${files[0]!.linesAdded} −${files[0]!.linesRemoved} in the first 1 \\(more: raise maxFiles\\)\\n`));
-    expect((await diffstat({ repository: `bridgekeeper/${REPO}`, pullRequestId: pr.id, maxFiles: files.length })).data).toMatchObject({ truncated: false, files });
+    expect(cut.data).toMatchObject({
+      truncated: true,
+      files: [files[0]],
+      linesAdded: files[0]!.linesAdded,
+      linesRemoved: files[0]!.linesRemoved,
+    });
+    expect(cut.text).toMatch(
+      new RegExp(
+        `^#${pr.id} ".+" in bridgekeeper/${REPO}: 1\\+ files changed, \\+${files[0]!.linesAdded} −${files[0]!.linesRemoved} in the first 1 \\(more: raise maxFiles\\)\\n`,
+      ),
+    );
+    expect((await diffstat({ repository: `bridgekeeper/${REPO}`, pullRequestId: pr.id, maxFiles: files.length })).data).toMatchObject({
+      truncated: false,
+      files,
+    });
 
     for (const [args, message] of [
       [{ repository: REPO, pullRequestId: 0 }, /pullRequestId: pullRequestId must be at least 1/],
       [{ repository: REPO, pullRequestId: pr.id, maxFiles: 501 }, /maxFiles: maxFiles may be at most 500/],
       [{ repository: REPO, pullRequestId: pr.id, maxFiles: 0 }, /maxFiles: maxFiles must be at least 1/],
       [{ repository: REPO }, /pullRequestId: /],
-      [{ repository: REPO, pullRequestId: pr.id, paths: ["x"] }, /does not take 'paths'; its arguments are repository, pullRequestId, maxFiles/],
+      [
+        { repository: REPO, pullRequestId: pr.id, paths: ["x"] },
+        /does not take 'paths'; its arguments are repository, pullRequestId, maxFiles/,
+      ],
     ] as const) {
       const bad = await diffstat(args);
       expect(bad.isError, JSON.stringify(args)).toBe(true);
@@ -156,15 +226,32 @@ describe("Bitbucket review tools", () => {
 
   it("lists comments with inline places, replies and resolved threads, paged by cursor; resolves and reopens a thread", async () => {
     const pr = await openPr();
-    const diff = (await call("bitbucket_get_pull_request_diff", { repository: REPO, pullRequestId: pr.id, maxLines: 5000 })).data.diff as string;
+    const diff = (await call("bitbucket_get_pull_request_diff", { repository: REPO, pullRequestId: pr.id, maxLines: 5000 })).data
+      .diff as string;
     const file = /^diff --git a\/\S+ b\/(\S+)$/m.exec(diff)![1]!;
-    const top = (await call("bitbucket_comment_pull_request", { repository: REPO, pullRequestId: pr.id, body: "Why this *default*?", path: file, line: 2 })).data.commentId as number;
-    const reply = (await call("bitbucket_comment_pull_request", { repository: REPO, pullRequestId: pr.id, body: "Because of `retries`.", parentId: top })).data.commentId as number;
+    const top = (
+      await call("bitbucket_comment_pull_request", {
+        repository: REPO,
+        pullRequestId: pr.id,
+        body: "Why this *default*?",
+        path: file,
+        line: 2,
+      })
+    ).data.commentId as number;
+    const reply = (
+      await call("bitbucket_comment_pull_request", { repository: REPO, pullRequestId: pr.id, body: "Because of `retries`.", parentId: top })
+    ).data.commentId as number;
 
     const all = await comments(pr.id);
     // Null fields are left out on the wire: a top comment has no parentId.
     expect(all.find((c) => c.id === top)?.parentId).toBeUndefined();
-    expect(all.find((c) => c.id === top)).toMatchObject({ author: me, body: "Why this *default*?", at: `${file}:2`, resolved: false, url: expect.stringContaining(`#comment-${top}`) });
+    expect(all.find((c) => c.id === top)).toMatchObject({
+      author: me,
+      body: "Why this *default*?",
+      at: `${file}:2`,
+      resolved: false,
+      url: expect.stringContaining(`#comment-${top}`),
+    });
     expect(all.find((c) => c.id === reply)).toMatchObject({ body: "Because of `retries`.", parentId: top });
     expect(new Set(all.map((c) => c.id)).size).toBe(all.length);
     const first = await call("bitbucket_list_pull_request_comments", { repository: REPO, pullRequestId: pr.id, maxResults: 100 });
@@ -175,11 +262,15 @@ describe("Bitbucket review tools", () => {
     const resolved = await call("bitbucket_resolve_comment", { repository: REPO, pullRequestId: pr.id, commentId: top });
     expect(resolved.data).toEqual({ commentId: top, resolved: true, already: false });
     expect((await comments(pr.id)).find((c) => c.id === top)!.resolved).toBe(true);
-    expect((await call("bitbucket_list_pull_request_comments", { repository: REPO, pullRequestId: pr.id, maxResults: 100 })).text).toContain(`[${file}:2, resolved]`);
+    expect(
+      (await call("bitbucket_list_pull_request_comments", { repository: REPO, pullRequestId: pr.id, maxResults: 100 })).text,
+    ).toContain(`[${file}:2, resolved]`);
     const again = await call("bitbucket_resolve_comment", { repository: REPO, pullRequestId: pr.id, commentId: top });
     expect(again.data).toMatchObject({ already: true });
     expect(again.text).toMatch(/was already resolved/);
-    expect((await call("bitbucket_resolve_comment", { repository: REPO, pullRequestId: pr.id, commentId: top, resolve: false })).data).toEqual({ commentId: top, resolved: false, already: false });
+    expect(
+      (await call("bitbucket_resolve_comment", { repository: REPO, pullRequestId: pr.id, commentId: top, resolve: false })).data,
+    ).toEqual({ commentId: top, resolved: false, already: false });
     expect((await comments(pr.id)).find((c) => c.id === top)!.resolved).toBe(false);
 
     const onReply = await call("bitbucket_resolve_comment", { repository: REPO, pullRequestId: pr.id, commentId: reply });
@@ -188,7 +279,11 @@ describe("Bitbucket review tools", () => {
     const missing = await call("bitbucket_resolve_comment", { repository: REPO, pullRequestId: pr.id, commentId: 1 });
     expect(missing.isError).toBe(true);
     expect(missing.text).toMatch(/\(404\)/);
-    const stray = await call("bitbucket_list_pull_request_comments", { repository: REPO, pullRequestId: pr.id + 1, cursor: first.data.nextCursor ?? "abc.def" });
+    const stray = await call("bitbucket_list_pull_request_comments", {
+      repository: REPO,
+      pullRequestId: pr.id + 1,
+      cursor: first.data.nextCursor ?? "abc.def",
+    });
     expect(stray.isError).toBe(true);
     expect(stray.text).toMatch(/cursor is not a nextCursor/);
   });
@@ -202,22 +297,35 @@ describe("Bitbucket review tools", () => {
     expect(retitled.text).toMatch(new RegExp(`^Updated #${pr.id} in bridgekeeper/${REPO} \\(title\\): Retitled by a tool`));
     const after = await readPr(pr.id);
     expect(after).toMatchObject({ title: "Retitled by a tool", description: before.description, destination: before.destination });
-    const reviewersOf = (p: { reviewers: { name: string; role: string }[] }) => p.reviewers.filter((r) => r.role === "REVIEWER").map((r) => r.name).sort();
+    const reviewersOf = (p: { reviewers: { name: string; role: string }[] }) =>
+      p.reviewers
+        .filter((r) => r.role === "REVIEWER")
+        .map((r) => r.name)
+        .sort();
     expect(reviewersOf(after)).toEqual(reviewersOf(before));
     expect(reviewersOf(after).length).toBeGreaterThan(0);
 
     // New reviewers replace the list: one member who is neither the author nor a reviewer now.
-    const members = (await sandboxGet<{ values: { user: { uuid: string; display_name: string } }[] }>("/2.0/workspaces/bridgekeeper/members?pagelen=50")).values.map((m) => m.user);
+    const members = (
+      await sandboxGet<{ values: { user: { uuid: string; display_name: string } }[] }>("/2.0/workspaces/bridgekeeper/members?pagelen=50")
+    ).values.map((m) => m.user);
     const newcomer = members.find((u) => u.display_name !== before.author && !reviewersOf(before).includes(u.display_name))!;
     const description = "## Why\n\n- retries are **bounded**\n- see `config.ts`";
-    const replaced = await call("bitbucket_update_pull_request", { repository: REPO, pullRequestId: pr.id, description, reviewers: [newcomer.uuid] });
+    const replaced = await call("bitbucket_update_pull_request", {
+      repository: REPO,
+      pullRequestId: pr.id,
+      description,
+      reviewers: [newcomer.uuid],
+    });
     expect(replaced.isError, replaced.text).toBe(false);
     expect(replaced.data.reviewers).toEqual([newcomer.display_name]);
     const read = await readPr(pr.id);
     expect(read).toMatchObject({ title: "Retitled by a tool", description });
     expect(reviewersOf(read)).toEqual([newcomer.display_name]);
     const activity = (await call("bitbucket_get_pull_request_activity", { repository: REPO, pullRequestId: pr.id })).data.events as Event[];
-    expect(activity.some((e) => e.kind === "edited" && e.detail.includes("title:") && e.detail.includes("→ Retitled by a tool"))).toBe(true);
+    expect(activity.some((e) => e.kind === "edited" && e.detail.includes("title:") && e.detail.includes("→ Retitled by a tool"))).toBe(
+      true,
+    );
 
     const nothing = await call("bitbucket_update_pull_request", { repository: REPO, pullRequestId: pr.id });
     expect(nothing.isError).toBe(true);
@@ -227,7 +335,9 @@ describe("Bitbucket review tools", () => {
     const noBranch = await call("bitbucket_update_pull_request", { repository: REPO, pullRequestId: pr.id, destination: "no/such-branch" });
     expect(noBranch.isError).toBe(true);
     expect(noBranch.text).toMatch(/Branch not found: no\/such-branch/);
-    const merged = ((await call("bitbucket_list_pull_requests", { repository: REPO, state: "MERGED" })).data.pullRequests as { id: number }[])[0]!;
+    const merged = (
+      (await call("bitbucket_list_pull_requests", { repository: REPO, state: "MERGED" })).data.pullRequests as { id: number }[]
+    )[0]!;
     const closed = await call("bitbucket_update_pull_request", { repository: REPO, pullRequestId: merged.id, title: "x" });
     expect(closed.isError).toBe(true);
     expect(closed.text).toMatch(/is merged: only an open pull request can be edited/);
@@ -240,8 +350,14 @@ describe("Bitbucket review tools", () => {
     expect(listed.isError).toBe(false);
     expect(listed.data.tasks).toHaveLength(count);
 
-    const comment = (await call("bitbucket_comment_pull_request", { repository: REPO, pullRequestId: pr.id, body: "Needs a test." })).data.commentId as number;
-    const created = await call("bitbucket_create_pull_request_task", { repository: REPO, pullRequestId: pr.id, content: "Add a test for the **timeout**", commentId: comment });
+    const comment = (await call("bitbucket_comment_pull_request", { repository: REPO, pullRequestId: pr.id, body: "Needs a test." })).data
+      .commentId as number;
+    const created = await call("bitbucket_create_pull_request_task", {
+      repository: REPO,
+      pullRequestId: pr.id,
+      content: "Add a test for the **timeout**",
+      commentId: comment,
+    });
     expect(created.isError).toBe(false);
     expect(created.data).toMatchObject({ content: "Add a test for the **timeout**", state: "UNRESOLVED", creator: me, commentId: comment });
     expect(created.text).toContain(`Added task #${created.data.id} to #${pr.id} in bridgekeeper/${REPO} on comment #${comment}`);
@@ -252,11 +368,22 @@ describe("Bitbucket review tools", () => {
     const done = await call("bitbucket_resolve_pull_request_task", { repository: REPO, pullRequestId: pr.id, taskId: created.data.id });
     expect(done.data).toMatchObject({ id: created.data.id, state: "RESOLVED" });
     expect((await readPr(pr.id)).taskCount).toBe(count);
-    expect((await call("bitbucket_resolve_pull_request_task", { repository: REPO, pullRequestId: pr.id, taskId: created.data.id })).data.state).toBe("RESOLVED");
+    expect(
+      (await call("bitbucket_resolve_pull_request_task", { repository: REPO, pullRequestId: pr.id, taskId: created.data.id })).data.state,
+    ).toBe("RESOLVED");
     const resolvedOnly = await call("bitbucket_list_pull_request_tasks", { repository: REPO, pullRequestId: pr.id, state: "RESOLVED" });
     expect(resolvedOnly.data.tasks).toEqual([expect.objectContaining({ id: created.data.id })]);
     expect(resolvedOnly.text).toContain(`- [x] #${created.data.id}`);
-    expect((await call("bitbucket_resolve_pull_request_task", { repository: REPO, pullRequestId: pr.id, taskId: created.data.id, resolved: false })).data.state).toBe("UNRESOLVED");
+    expect(
+      (
+        await call("bitbucket_resolve_pull_request_task", {
+          repository: REPO,
+          pullRequestId: pr.id,
+          taskId: created.data.id,
+          resolved: false,
+        })
+      ).data.state,
+    ).toBe("UNRESOLVED");
     expect((await readPr(pr.id)).taskCount).toBe(count + 1);
 
     const empty = await call("bitbucket_create_pull_request_task", { repository: REPO, pullRequestId: pr.id, content: "  " });
@@ -292,20 +419,28 @@ describe("Bitbucket review tools", () => {
     }
     expect((await readPr(pr.id)).title).not.toBe("outside");
 
-    const readOnly = ((await modernRpc(rig.baseUrl, await rig.token("read"), "tools/list")).json.result.tools as { name: string }[]).map((t) => t.name);
+    const readOnly = ((await modernRpc(rig.baseUrl, await rig.token("read"), "tools/list")).json.result.tools as { name: string }[]).map(
+      (t) => t.name,
+    );
     for (const n of READ_TOOLS) expect(readOnly).toContain(n);
     for (const n of WRITE_TOOLS) expect(readOnly).not.toContain(n);
-    const everything = ((await modernRpc(rig.baseUrl, await rig.token("read write"), "tools/list")).json.result.tools as { name: string }[]).map((t) => t.name);
+    const everything = (
+      (await modernRpc(rig.baseUrl, await rig.token("read write"), "tools/list")).json.result.tools as { name: string }[]
+    ).map((t) => t.name);
     for (const n of [...READ_TOOLS, ...WRITE_TOOLS]) expect(everything).toContain(n);
 
-    expect((await fault({ path: `/2.0/repositories/bridgekeeper/${REPO}/pullrequests/${pr.id}/activity`, status: 500 })).status).toBeLessThan(300);
+    expect(
+      (await fault({ path: `/2.0/repositories/bridgekeeper/${REPO}/pullrequests/${pr.id}/activity`, status: 500 })).status,
+    ).toBeLessThan(300);
     const down = await call("bitbucket_get_pull_request_activity", { repository: REPO, pullRequestId: pr.id });
     expect(down.isError).toBe(true);
     expect(down.text).toMatch(/^Bitbucket failed with an internal error \(500\)/);
     expect((await call("bitbucket_get_pull_request_activity", { repository: REPO, pullRequestId: pr.id })).isError).toBe(false);
     // A write the upstream refuses changes nothing.
     const count = (await readPr(pr.id)).taskCount as number;
-    expect((await fault({ method: "POST", path: `/2.0/repositories/bridgekeeper/${REPO}/pullrequests/${pr.id}/tasks`, status: 503 })).status).toBeLessThan(300);
+    expect(
+      (await fault({ method: "POST", path: `/2.0/repositories/bridgekeeper/${REPO}/pullrequests/${pr.id}/tasks`, status: 503 })).status,
+    ).toBeLessThan(300);
     const refused = await call("bitbucket_create_pull_request_task", { repository: REPO, pullRequestId: pr.id, content: "Not added" });
     expect(refused.isError).toBe(true);
     expect(refused.text).toMatch(/^Bitbucket failed with an internal error \(503\)/);

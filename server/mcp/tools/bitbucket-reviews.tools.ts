@@ -13,23 +13,48 @@ import { defineTool, READ_ONLY, ToolError, WRITES } from "./tool";
  * commits and comment threads, resolving a thread, editing the pull request, and its tasks.
  */
 
-export const pullRequestId = z.number().int("pullRequestId must be a whole number").min(1, "pullRequestId must be at least 1").max(10_000_000);
+export const pullRequestId = z
+  .number()
+  .int("pullRequestId must be a whole number")
+  .min(1, "pullRequestId must be at least 1")
+  .max(10_000_000);
 const commentId = z.number().int("commentId must be a whole number").min(1, "commentId must be at least 1");
 
-const EventSchema = z.object({ date: z.string().nullable(), kind: z.string(), user: z.string().nullable(), detail: z.string(), commentId: z.number().int().nullable() });
+const EventSchema = z.object({
+  date: z.string().nullable(),
+  kind: z.string(),
+  user: z.string().nullable(),
+  detail: z.string(),
+  commentId: z.number().int().nullable(),
+});
 
 /** One activity entry as an event: what, who, when, and a short detail. */
 function eventOf(a: BitbucketActivity) {
   if (a.comment) {
     const c = a.comment;
-    const where = c.inline?.path ? `${c.inline.path}${c.inline.to ?? c.inline.from ? `:${c.inline.to ?? c.inline.from}` : ""}: ` : "";
+    const where = c.inline?.path ? `${c.inline.path}${(c.inline.to ?? c.inline.from) ? `:${c.inline.to ?? c.inline.from}` : ""}: ` : "";
     const body = c.deleted ? "(deleted)" : (c.content?.raw ?? "").replace(/\s+/g, " ").trim();
-    return { date: c.created_on ?? null, kind: c.parent ? "reply" : "comment", user: nameOf(c.user), detail: `${where}${body.length > 200 ? `${body.slice(0, 199)}…` : body}`, commentId: c.id };
+    return {
+      date: c.created_on ?? null,
+      kind: c.parent ? "reply" : "comment",
+      user: nameOf(c.user),
+      detail: `${where}${body.length > 200 ? `${body.slice(0, 199)}…` : body}`,
+      commentId: c.id,
+    };
   }
   if (a.approval) return { date: a.approval.date ?? null, kind: "approved", user: nameOf(a.approval.user), detail: "", commentId: null };
-  if (a.changes_requested) return { date: a.changes_requested.date ?? null, kind: "changes requested", user: nameOf(a.changes_requested.user), detail: "", commentId: null };
+  if (a.changes_requested)
+    return {
+      date: a.changes_requested.date ?? null,
+      kind: "changes requested",
+      user: nameOf(a.changes_requested.user),
+      detail: "",
+      commentId: null,
+    };
   const u = a.update ?? {};
-  const changed = Object.entries(u.changes ?? {}).map(([field, c]) => (field === "description" ? "description" : `${field}: ${c.old ?? ""} → ${c.new ?? ""}`));
+  const changed = Object.entries(u.changes ?? {}).map(([field, c]) =>
+    field === "description" ? "description" : `${field}: ${c.old ?? ""} → ${c.new ?? ""}`,
+  );
   const kind = u.state && u.state !== "OPEN" ? u.state.toLowerCase() : changed.length ? "edited" : "updated";
   return { date: u.date ?? null, kind, user: nameOf(u.author), detail: changed.join("; "), commentId: null };
 }
@@ -41,7 +66,17 @@ export const bitbucketGetPullRequestActivity = defineTool({
   reaches: [{ kind: "bitbucket-repository", arg: "repository" }],
   scope: "read",
   description: "What happened on a pull request, oldest first: opened, edits, approvals, change requests, comments, merge or decline.",
-  input: z.object({ repository, pullRequestId, maxResults: z.number().int().min(1, "maxResults must be at least 1").max(200, "maxResults may be at most 200").default(50).describe("The latest this many.") }),
+  input: z.object({
+    repository,
+    pullRequestId,
+    maxResults: z
+      .number()
+      .int()
+      .min(1, "maxResults must be at least 1")
+      .max(200, "maxResults may be at most 200")
+      .default(50)
+      .describe("The latest this many."),
+  }),
   output: z.object({ events: z.array(EventSchema), truncated: z.boolean() }),
   annotations: { title: "Read a Bitbucket pull request's activity", ...READ_ONLY },
   async run({ repository: slug, pullRequestId: id, maxResults }, ctx) {
@@ -51,7 +86,10 @@ export const bitbucketGetPullRequestActivity = defineTool({
     const events = items.map(eventOf).reverse();
     if (!truncated && events[0]?.kind === "updated") events[0].kind = "opened";
     const head = `${events.length} event${events.length === 1 ? "" : "s"} on #${id} in ${workspace}/${repo}${truncated ? " (the latest; older ones: raise maxResults)" : ""}:`;
-    const lines = events.map((e) => `- ${shortDate(e.date) ?? "?"} ${e.user ?? "?"} ${e.kind}${e.commentId ? ` #${e.commentId}` : ""}${e.detail ? `: ${e.detail}` : ""}`);
+    const lines = events.map(
+      (e) =>
+        `- ${shortDate(e.date) ?? "?"} ${e.user ?? "?"} ${e.kind}${e.commentId ? ` #${e.commentId}` : ""}${e.detail ? `: ${e.detail}` : ""}`,
+    );
     return { structured: { events, truncated }, text: [head, ...lines].join("\n") };
   },
 });
@@ -63,19 +101,32 @@ export const bitbucketListPullRequestCommits = defineTool({
   reaches: [{ kind: "bitbucket-repository", arg: "repository" }],
   scope: "read",
   description: "The commits a pull request brings, newest first: hash, date, author, first line of the message, link.",
-  input: z.object({ repository, pullRequestId, maxResults: z.number().int().min(1, "maxResults must be at least 1").max(100, "maxResults may be at most 100").default(30) }),
+  input: z.object({
+    repository,
+    pullRequestId,
+    maxResults: z.number().int().min(1, "maxResults must be at least 1").max(100, "maxResults may be at most 100").default(30),
+  }),
   output: z.object({ commits: z.array(CommitSchema), truncated: z.boolean() }),
   annotations: { title: "List a Bitbucket pull request's commits", ...READ_ONLY },
   async run({ repository: slug, pullRequestId: id, maxResults }, ctx) {
     const { workspace, repo } = repositoryTarget(ctx, slug);
     const { items, truncated } = await firstOf(ctx.clients.bitbucket.pullRequestCommits(workspace, repo, id), maxResults);
     const commits = items.map(commitLine);
-    const text = [`${commits.length} commit${commits.length === 1 ? "" : "s"} in #${id} (${workspace}/${repo})${truncated ? " (more: raise maxResults)" : ""}:`, ...commits.map((c) => `- ${c.hash} ${shortDate(c.date) ?? "?"} ${c.author ?? "?"}: ${c.message}`)].join("\n");
+    const text = [
+      `${commits.length} commit${commits.length === 1 ? "" : "s"} in #${id} (${workspace}/${repo})${truncated ? " (more: raise maxResults)" : ""}:`,
+      ...commits.map((c) => `- ${c.hash} ${shortDate(c.date) ?? "?"} ${c.author ?? "?"}: ${c.message}`),
+    ].join("\n");
     return { structured: { commits, truncated }, text };
   },
 });
 
-const DiffstatFileSchema = z.object({ path: z.string(), oldPath: z.string().nullable(), status: z.string(), linesAdded: z.number().int(), linesRemoved: z.number().int() });
+const DiffstatFileSchema = z.object({
+  path: z.string(),
+  oldPath: z.string().nullable(),
+  status: z.string(),
+  linesAdded: z.number().int(),
+  linesRemoved: z.number().int(),
+});
 
 export const bitbucketGetPullRequestDiffstat = defineTool({
   name: "bitbucket_get_pull_request_diffstat",
@@ -83,18 +134,45 @@ export const bitbucketGetPullRequestDiffstat = defineTool({
   toolset: "bitbucket-reviews",
   reaches: [{ kind: "bitbucket-repository", arg: "repository" }],
   scope: "read",
-  description: "The files a pull request changes: status (added, modified, removed, renamed) and lines added and removed, the first maxFiles with `truncated` set. Read the lines with bitbucket_get_pull_request_diff (paths).",
-  input: z.object({ repository, pullRequestId, maxFiles: z.number().int("maxFiles must be a whole number").min(1, "maxFiles must be at least 1").max(500, "maxFiles may be at most 500").default(100) }),
-  output: z.object({ pullRequestId: z.number().int(), title: z.string(), url: z.string().nullable(), files: z.array(DiffstatFileSchema), linesAdded: z.number().int(), linesRemoved: z.number().int(), truncated: z.boolean() }),
+  description:
+    "The files a pull request changes: status (added, modified, removed, renamed) and lines added and removed, the first maxFiles with `truncated` set. Read the lines with bitbucket_get_pull_request_diff (paths).",
+  input: z.object({
+    repository,
+    pullRequestId,
+    maxFiles: z
+      .number()
+      .int("maxFiles must be a whole number")
+      .min(1, "maxFiles must be at least 1")
+      .max(500, "maxFiles may be at most 500")
+      .default(100),
+  }),
+  output: z.object({
+    pullRequestId: z.number().int(),
+    title: z.string(),
+    url: z.string().nullable(),
+    files: z.array(DiffstatFileSchema),
+    linesAdded: z.number().int(),
+    linesRemoved: z.number().int(),
+    truncated: z.boolean(),
+  }),
   annotations: { title: "List a Bitbucket pull request's changed files", ...READ_ONLY },
   async run({ repository: slug, pullRequestId: id, maxFiles }, ctx) {
     const { workspace, repo } = repositoryTarget(ctx, slug);
     const client = ctx.clients.bitbucket;
-    const [pr, stats] = await Promise.all([client.pullRequest(workspace, repo, id), firstOf(client.pullRequestDiffstat(workspace, repo, id, maxFiles + 1), maxFiles)]);
+    const [pr, stats] = await Promise.all([
+      client.pullRequest(workspace, repo, id),
+      firstOf(client.pullRequestDiffstat(workspace, repo, id, maxFiles + 1), maxFiles),
+    ]);
     const files = stats.items.map((s) => {
       const path = s.new?.path ?? s.old?.path ?? "?";
       const old = s.old?.path ?? null;
-      return { path, oldPath: old !== null && old !== path ? old : null, status: s.status, linesAdded: s.lines_added ?? 0, linesRemoved: s.lines_removed ?? 0 };
+      return {
+        path,
+        oldPath: old !== null && old !== path ? old : null,
+        status: s.status,
+        linesAdded: s.lines_added ?? 0,
+        linesRemoved: s.lines_removed ?? 0,
+      };
     });
     const linesAdded = files.reduce((n, f) => n + f.linesAdded, 0);
     const linesRemoved = files.reduce((n, f) => n + f.linesRemoved, 0);
@@ -104,7 +182,10 @@ export const bitbucketGetPullRequestDiffstat = defineTool({
       ? `#${id} "${pr.title}" in ${workspace}/${repo}: ${count}, +${linesAdded} −${linesRemoved}${stats.truncated ? ` in the first ${files.length} (more: raise maxFiles)` : ""}`
       : `#${id} "${pr.title}" in ${workspace}/${repo} changes no files.`;
     const lines = files.map((f) => `- ${f.status} ${f.oldPath ? `${f.oldPath} → ` : ""}${f.path} (+${f.linesAdded} −${f.linesRemoved})`);
-    return { structured: { pullRequestId: id, title: pr.title, url, files, linesAdded, linesRemoved, truncated: stats.truncated }, text: [head, url, ...lines].filter(Boolean).join("\n") };
+    return {
+      structured: { pullRequestId: id, title: pr.title, url, files, linesAdded, linesRemoved, truncated: stats.truncated },
+      text: [head, url, ...lines].filter(Boolean).join("\n"),
+    };
   },
 });
 
@@ -137,7 +218,12 @@ export const bitbucketListPullRequestComments = defineTool({
   reaches: [{ kind: "bitbucket-repository", arg: "repository" }],
   scope: "read",
   description: "A pull request's comments in Markdown, oldest first: inline file:line, replies, resolved state.",
-  input: z.object({ repository, pullRequestId, maxResults: z.number().int().min(1, "maxResults must be at least 1").max(100, "maxResults may be at most 100").default(25), cursor: cursorArg }),
+  input: z.object({
+    repository,
+    pullRequestId,
+    maxResults: z.number().int().min(1, "maxResults must be at least 1").max(100, "maxResults may be at most 100").default(25),
+    cursor: cursorArg,
+  }),
   output: z.object({ comments: z.array(CommentSchema), total: z.number().int().nullable(), nextCursor: z.string().nullable() }),
   annotations: { title: "List a Bitbucket PR's comments", ...READ_ONLY },
   async run({ repository: slug, pullRequestId: id, maxResults, cursor }, ctx) {
@@ -147,13 +233,19 @@ export const bitbucketListPullRequestComments = defineTool({
     const page = await ctx.clients.bitbucket.pullRequestCommentsPage(workspace, repo, id, { pagelen: maxResults, page: pageNo });
     const comments = page.values.map(commentOf);
     const nextCursor = page.next ? ctx.cursors.seal(scope, String((page.page ?? pageNo) + 1)) : null;
-    const head = comments.length === 0 ? `No comments on #${id} in ${workspace}/${repo}.` : `${comments.length} comment${comments.length === 1 ? "" : "s"} on #${id} in ${workspace}/${repo}${page.size !== undefined ? ` (of ${page.size})` : ""}:`;
+    const head =
+      comments.length === 0
+        ? `No comments on #${id} in ${workspace}/${repo}.`
+        : `${comments.length} comment${comments.length === 1 ? "" : "s"} on #${id} in ${workspace}/${repo}${page.size !== undefined ? ` (of ${page.size})` : ""}:`;
     const lines = comments.map((c) => {
       const tags = [c.at, c.parentId ? `reply to #${c.parentId}` : null, c.resolved ? "resolved" : null].filter(Boolean).join(", ");
       const body = c.body.replace(/\n/g, "\n  ");
       return `- #${c.id} ${c.author ?? "?"} ${shortDate(c.created) ?? "?"}${tags ? ` [${tags}]` : ""}:\n  ${body}`;
     });
-    return { structured: { comments, total: page.size ?? null, nextCursor }, text: [head, ...lines, ...(nextCursor ? [`nextCursor: ${nextCursor}`] : [])].join("\n") };
+    return {
+      structured: { comments, total: page.size ?? null, nextCursor },
+      text: [head, ...lines, ...(nextCursor ? [`nextCursor: ${nextCursor}`] : [])].join("\n"),
+    };
   },
 });
 
@@ -179,12 +271,21 @@ export const bitbucketResolveComment = defineTool({
       already = true;
     }
     const verb = resolve ? "resolved" : "open";
-    return { structured: { commentId: comment, resolved: resolve, already }, text: `Comment #${comment} on #${id} in ${workspace}/${repo} ${already ? `was already ${verb}` : resolve ? "is resolved" : "is reopened"}.` };
+    return {
+      structured: { commentId: comment, resolved: resolve, already },
+      text: `Comment #${comment} on #${id} in ${workspace}/${repo} ${already ? `was already ${verb}` : resolve ? "is resolved" : "is reopened"}.`,
+    };
   },
 });
 
-const BRANCH = z.string().trim().regex(/^[\w./-]{1,200}$/, "destination must be a branch name such as main");
-const REVIEWER = z.string().trim().regex(/^\{[0-9a-fA-F-]{36}\}$|^[\w:-]{1,128}$/, "each reviewer must be a user's {UUID} or account id");
+const BRANCH = z
+  .string()
+  .trim()
+  .regex(/^[\w./-]{1,200}$/, "destination must be a branch name such as main");
+const REVIEWER = z
+  .string()
+  .trim()
+  .regex(/^\{[0-9a-fA-F-]{36}\}$|^[\w:-]{1,128}$/, "each reviewer must be a user's {UUID} or account id");
 type ReviewerRef = { uuid: string } | { account_id: string };
 const reviewerRef = (r: string): ReviewerRef => (r.startsWith("{") ? { uuid: r } : { account_id: r });
 
@@ -204,16 +305,30 @@ export const bitbucketUpdatePullRequest = defineTool({
       destination: BRANCH.optional(),
       reviewers: z.array(REVIEWER).max(20, "at most 20 reviewers").optional().describe("Replaces the list: {UUID}s or account ids."),
     })
-    .refine((a) => a.title !== undefined || a.description !== undefined || a.destination !== undefined || a.reviewers !== undefined, "nothing to change: give title, description, destination or reviewers"),
-  output: z.object({ id: z.number().int(), title: z.string(), destination: z.string().nullable(), reviewers: z.array(z.string()), url: z.string().nullable() }),
+    .refine(
+      (a) => a.title !== undefined || a.description !== undefined || a.destination !== undefined || a.reviewers !== undefined,
+      "nothing to change: give title, description, destination or reviewers",
+    ),
+  output: z.object({
+    id: z.number().int(),
+    title: z.string(),
+    destination: z.string().nullable(),
+    reviewers: z.array(z.string()),
+    url: z.string().nullable(),
+  }),
   annotations: { title: "Edit a Bitbucket PR", ...WRITES, idempotentHint: true },
   async run({ repository: slug, pullRequestId: id, title, description, destination, reviewers }, ctx) {
     const { workspace, repo } = repositoryTarget(ctx, slug);
     const client = ctx.clients.bitbucket;
     // Bitbucket's PUT replaces the reviewer list with the one sent (none sent: none kept), so send the current one unless a new one is given.
-    const current = (await client.pullRequest(workspace, repo, id)) as Awaited<ReturnType<typeof client.pullRequest>> & { description?: string; reviewers?: { uuid?: string; account_id?: string }[] };
+    const current = (await client.pullRequest(workspace, repo, id)) as Awaited<ReturnType<typeof client.pullRequest>> & {
+      description?: string;
+      reviewers?: { uuid?: string; account_id?: string }[];
+    };
     if (current.state !== "OPEN") throw new ToolError(`#${id} is ${current.state.toLowerCase()}: only an open pull request can be edited.`);
-    const keep = (current.reviewers ?? []).flatMap((r): ReviewerRef[] => (r.uuid ? [{ uuid: r.uuid }] : r.account_id ? [{ account_id: r.account_id }] : []));
+    const keep = (current.reviewers ?? []).flatMap((r): ReviewerRef[] =>
+      r.uuid ? [{ uuid: r.uuid }] : r.account_id ? [{ account_id: r.account_id }] : [],
+    );
     const updated = await client.updatePullRequest(workspace, repo, id, {
       title: title ?? current.title,
       description: description ?? current.description ?? "",
@@ -221,7 +336,12 @@ export const bitbucketUpdatePullRequest = defineTool({
       reviewers: reviewers ? reviewers.map(reviewerRef) : keep,
     });
     const raw = updated as typeof updated & { reviewers?: unknown[]; links?: unknown };
-    const changed = [title !== undefined && "title", description !== undefined && "description", destination !== undefined && "destination", reviewers !== undefined && "reviewers"].filter((c): c is string => Boolean(c));
+    const changed = [
+      title !== undefined && "title",
+      description !== undefined && "description",
+      destination !== undefined && "destination",
+      reviewers !== undefined && "reviewers",
+    ].filter((c): c is string => Boolean(c));
     const names = (raw.reviewers ?? []).map((r) => nameOf(r) ?? "?");
     const url = href(raw.links, "html");
     const into = updated.destination?.branch?.name ?? null;
@@ -232,9 +352,24 @@ export const bitbucketUpdatePullRequest = defineTool({
   },
 });
 
-const TaskSchema = z.object({ id: z.number().int(), content: z.string(), state: z.string(), creator: z.string().nullable(), created: z.string().nullable(), commentId: z.number().int().nullable() });
-const taskOf = (t: BitbucketTask) => ({ id: t.id, content: clip(t.content?.raw ?? "", 2000).text, state: t.state, creator: nameOf(t.creator), created: t.created_on ?? null, commentId: t.comment?.id ?? null });
-const taskLine = (t: z.output<typeof TaskSchema>) => `- [${t.state === "RESOLVED" ? "x" : " "}] #${t.id} ${t.content}${t.commentId ? ` (on comment #${t.commentId})` : ""} — ${t.creator ?? "?"}`;
+const TaskSchema = z.object({
+  id: z.number().int(),
+  content: z.string(),
+  state: z.string(),
+  creator: z.string().nullable(),
+  created: z.string().nullable(),
+  commentId: z.number().int().nullable(),
+});
+const taskOf = (t: BitbucketTask) => ({
+  id: t.id,
+  content: clip(t.content?.raw ?? "", 2000).text,
+  state: t.state,
+  creator: nameOf(t.creator),
+  created: t.created_on ?? null,
+  commentId: t.comment?.id ?? null,
+});
+const taskLine = (t: z.output<typeof TaskSchema>) =>
+  `- [${t.state === "RESOLVED" ? "x" : " "}] #${t.id} ${t.content}${t.commentId ? ` (on comment #${t.commentId})` : ""} — ${t.creator ?? "?"}`;
 const TASK_STATES = ["UNRESOLVED", "RESOLVED"] as const;
 
 export const bitbucketListPullRequestTasks = defineTool({
@@ -254,10 +389,17 @@ export const bitbucketListPullRequestTasks = defineTool({
   annotations: { title: "List a Bitbucket pull request's tasks", ...READ_ONLY },
   async run({ repository: slug, pullRequestId: id, state, maxResults }, ctx) {
     const { workspace, repo } = repositoryTarget(ctx, slug);
-    const { items, truncated } = await firstOf(ctx.clients.bitbucket.pullRequestTasks(workspace, repo, id), maxResults, (t) => !state || t.state === state);
+    const { items, truncated } = await firstOf(
+      ctx.clients.bitbucket.pullRequestTasks(workspace, repo, id),
+      maxResults,
+      (t) => !state || t.state === state,
+    );
     const tasks = items.map(taskOf);
     const open = tasks.filter((t) => t.state !== "RESOLVED").length;
-    const head = tasks.length === 0 ? `No ${state ? `${state.toLowerCase()} ` : ""}tasks on #${id} in ${workspace}/${repo}.` : `${tasks.length} task${tasks.length === 1 ? "" : "s"} on #${id} in ${workspace}/${repo} (${open} unresolved)${truncated ? " (more: raise maxResults)" : ""}:`;
+    const head =
+      tasks.length === 0
+        ? `No ${state ? `${state.toLowerCase()} ` : ""}tasks on #${id} in ${workspace}/${repo}.`
+        : `${tasks.length} task${tasks.length === 1 ? "" : "s"} on #${id} in ${workspace}/${repo} (${open} unresolved)${truncated ? " (more: raise maxResults)" : ""}:`;
     return { structured: { tasks, truncated }, text: [head, ...tasks.map(taskLine)].join("\n") };
   },
 });
@@ -280,7 +422,10 @@ export const bitbucketCreatePullRequestTask = defineTool({
   async run({ repository: slug, pullRequestId: id, content, commentId: onComment }, ctx) {
     const { workspace, repo } = repositoryTarget(ctx, slug);
     const task = taskOf(await ctx.clients.bitbucket.createPullRequestTask(workspace, repo, id, content, onComment));
-    return { structured: task, text: `Added task #${task.id} to #${id} in ${workspace}/${repo}${task.commentId ? ` on comment #${task.commentId}` : ""}: ${task.content}` };
+    return {
+      structured: task,
+      text: `Added task #${task.id} to #${id} in ${workspace}/${repo}${task.commentId ? ` on comment #${task.commentId}` : ""}: ${task.content}`,
+    };
   },
 });
 
@@ -291,13 +436,23 @@ export const bitbucketResolvePullRequestTask = defineTool({
   reaches: [{ kind: "bitbucket-repository", arg: "repository" }],
   scope: "write",
   description: "Mark a pull request's task as done, or reopen it (resolved: false).",
-  input: z.object({ repository, pullRequestId, taskId: z.number().int("taskId must be a whole number").min(1, "taskId must be at least 1"), resolved: z.boolean().default(true).describe("false reopens it.") }),
+  input: z.object({
+    repository,
+    pullRequestId,
+    taskId: z.number().int("taskId must be a whole number").min(1, "taskId must be at least 1"),
+    resolved: z.boolean().default(true).describe("false reopens it."),
+  }),
   output: TaskSchema,
   annotations: { title: "Resolve a Bitbucket pull request task", ...WRITES, idempotentHint: true },
   async run({ repository: slug, pullRequestId: id, taskId, resolved }, ctx) {
     const { workspace, repo } = repositoryTarget(ctx, slug);
-    const task = taskOf(await ctx.clients.bitbucket.setPullRequestTaskState(workspace, repo, id, taskId, resolved ? "RESOLVED" : "UNRESOLVED"));
-    return { structured: task, text: `Task #${task.id} on #${id} in ${workspace}/${repo} is ${resolved ? "resolved" : "reopened"}: ${task.content}` };
+    const task = taskOf(
+      await ctx.clients.bitbucket.setPullRequestTaskState(workspace, repo, id, taskId, resolved ? "RESOLVED" : "UNRESOLVED"),
+    );
+    return {
+      structured: task,
+      text: `Task #${task.id} on #${id} in ${workspace}/${repo} is ${resolved ? "resolved" : "reopened"}: ${task.content}`,
+    };
   },
 });
 

@@ -48,9 +48,24 @@ describe("a tool error carrying a warning", () => {
       });
     const lines: string[] = [];
     const log = createLogger({ level: "info" }, { write: (line: string) => void lines.push(line) });
-    const warned = await runTool(refusing({ event: "answer withheld", details: { service: "Jira", outside: ["BETA"] } }), {}, {} as never, log, { clientId: "bk_client", requestId: "req-1" });
+    const warned = await runTool(
+      refusing({ event: "answer withheld", details: { service: "Jira", outside: ["BETA"] } }),
+      {},
+      {} as never,
+      log,
+      { clientId: "bk_client", requestId: "req-1" },
+    );
     expect(warned).toEqual({ content: [{ type: "text", text: "Withheld. Try again." }], isError: true });
-    expect(lines.map((l) => JSON.parse(l) as Record<string, unknown>)).toEqual([expect.objectContaining({ level: 40, msg: "answer withheld", tool: "test_refusing", clientId: "bk_client", requestId: "req-1", details: { service: "Jira", outside: ["BETA"] } })]);
+    expect(lines.map((l) => JSON.parse(l) as Record<string, unknown>)).toEqual([
+      expect.objectContaining({
+        level: 40,
+        msg: "answer withheld",
+        tool: "test_refusing",
+        clientId: "bk_client",
+        requestId: "req-1",
+        details: { service: "Jira", outside: ["BETA"] },
+      }),
+    ]);
     // The details do not write over the logger's own fields (its base has a `service` too).
     expect(lines[0]!.match(/"service":"Jira"/g)).toHaveLength(1);
     expect((JSON.parse(lines[0]!) as { service?: string }).service).not.toBe("Jira");
@@ -60,23 +75,36 @@ describe("a tool error carrying a warning", () => {
 });
 
 describe("upstream failures as sentences", () => {
-  const said = (status: number, body: unknown, service: "jira" | "confluence" | "bitbucket" = "jira") => upstreamSentence(errorForStatus(service, status, {}, JSON.stringify(body)));
+  const said = (status: number, body: unknown, service: "jira" | "confluence" | "bitbucket" = "jira") =>
+    upstreamSentence(errorForStatus(service, status, {}, JSON.stringify(body)));
 
   it("name the service and the status once, then the service's own words once, without a doubled full stop", () => {
     expect(said(404, { errorMessages: ["Issue does not exist or you do not have permission to see it."], errors: {} })).toBe(
       "Jira found nothing there (404). Check the key or id (search for it first), then try again. (Issue does not exist or you do not have permission to see it.)",
     );
-    expect(said(409, { type: "error", error: { message: "Comment 7 is already resolved." } }, "bitbucket")).toBe("Bitbucket reported a conflict (409): Comment 7 is already resolved. Read the current state again, then retry.");
+    expect(said(409, { type: "error", error: { message: "Comment 7 is already resolved." } }, "bitbucket")).toBe(
+      "Bitbucket reported a conflict (409): Comment 7 is already resolved. Read the current state again, then retry.",
+    );
     expect(said(400, { errorMessages: ["The value 'ZZZ' does not exist for the field 'project'."], errors: {} })).toBe(
       "Jira refused the request as invalid (400): The value 'ZZZ' does not exist for the field 'project'. Fix the arguments (for example the JQL or CQL syntax) and try again.",
     );
-    expect(said(403, { message: "Not permitted" }, "confluence")).toBe("Confluence denied access (403): the account Bridgekeeper uses may not see this. Try something else, or ask an administrator for access. (Not permitted.)");
+    expect(said(403, { message: "Not permitted" }, "confluence")).toBe(
+      "Confluence denied access (403): the account Bridgekeeper uses may not see this. Try something else, or ask an administrator for access. (Not permitted.)",
+    );
   });
 
   it("say only what they know when the service said nothing, or when the error did not come from a status", () => {
-    expect(upstreamSentence(errorForStatus("jira", 404, {}, ""))).toBe("Jira found nothing there (404). Check the key or id (search for it first), then try again.");
-    expect(upstreamSentence(errorForStatus("jira", 409, {}, "<html>busy</html>"))).toBe("Jira reported a conflict (409). Read the current state again, then retry.");
-    expect(upstreamSentence(new UpstreamError("jira", "bad_request", "The path leaves Jira's base URL"))).toBe("Jira refused the request as invalid (400): The path leaves Jira's base URL. Fix the arguments (for example the JQL or CQL syntax) and try again.");
-    expect(upstreamSentence(new UpstreamError("confluence", "invalid_response", "Confluence sent a response that is not JSON", { status: 200 }))).toBe("Confluence answered in a way Bridgekeeper could not read: Confluence sent a response that is not JSON. Try again later.");
+    expect(upstreamSentence(errorForStatus("jira", 404, {}, ""))).toBe(
+      "Jira found nothing there (404). Check the key or id (search for it first), then try again.",
+    );
+    expect(upstreamSentence(errorForStatus("jira", 409, {}, "<html>busy</html>"))).toBe(
+      "Jira reported a conflict (409). Read the current state again, then retry.",
+    );
+    expect(upstreamSentence(new UpstreamError("jira", "bad_request", "The path leaves Jira's base URL"))).toBe(
+      "Jira refused the request as invalid (400): The path leaves Jira's base URL. Fix the arguments (for example the JQL or CQL syntax) and try again.",
+    );
+    expect(
+      upstreamSentence(new UpstreamError("confluence", "invalid_response", "Confluence sent a response that is not JSON", { status: 200 })),
+    ).toBe("Confluence answered in a way Bridgekeeper could not read: Confluence sent a response that is not JSON. Try again later.");
   });
 });

@@ -10,7 +10,10 @@ const definitions = new WeakMap<ToolSpec, Tool>();
 
 /** JSON Schema of a zod schema as MCP wants it: an object schema, without the `$schema` key, compacted (an output schema to its outline). */
 function jsonSchema(schema: z.ZodType, io: "input" | "output"): Tool["inputSchema"] {
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { target: "draft-2020-12", io, unrepresentable: "any" }) as Record<string, unknown>;
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { target: "draft-2020-12", io, unrepresentable: "any" }) as Record<
+    string,
+    unknown
+  >;
   const compacted = compact({ ...rest, type: "object" }, io) as Tool["inputSchema"];
   return io === "output" ? outline(compacted) : compacted;
 }
@@ -31,7 +34,10 @@ function typeOnly(schema: unknown): Record<string, unknown> {
  */
 function outline(schema: Tool["inputSchema"]): Tool["inputSchema"] {
   const properties = (schema.properties ?? {}) as Record<string, unknown>;
-  return { type: "object", properties: Object.fromEntries(Object.keys(properties).map((name) => [name, typeOnly(properties[name])])) } as Tool["inputSchema"];
+  return {
+    type: "object",
+    properties: Object.fromEntries(Object.keys(properties).map((name) => [name, typeOnly(properties[name])])),
+  } as Tool["inputSchema"];
 }
 
 /**
@@ -60,7 +66,18 @@ function compact(node: unknown, io: "input" | "output"): unknown {
   for (const [key, value] of Object.entries(node)) {
     if ((key === "minimum" && value === Number.MIN_SAFE_INTEGER) || (key === "maximum" && value === Number.MAX_SAFE_INTEGER)) continue;
     if (io === "output" && (key === "required" || key === "description" || (key === "additionalProperties" && value === false))) continue;
-    if (io === "input" && (key === "pattern" || (key === "minLength" && value === 1) || (key === "minimum" && (value === 0 || value === 1)) || key === "maxLength" || key === "maxItems" || (key === "additionalProperties" && isEmpty(value)) || (key === "default" && (value === "" || typeof value === "number" || JSON.stringify(value) === "[]")) || (key === "maximum" && (value as number) >= 1_000_000))) continue;
+    if (
+      io === "input" &&
+      (key === "pattern" ||
+        (key === "minLength" && value === 1) ||
+        (key === "minimum" && (value === 0 || value === 1)) ||
+        key === "maxLength" ||
+        key === "maxItems" ||
+        (key === "additionalProperties" && isEmpty(value)) ||
+        (key === "default" && (value === "" || typeof value === "number" || JSON.stringify(value) === "[]")) ||
+        (key === "maximum" && (value as number) >= 1_000_000))
+    )
+      continue;
     if (key === "propertyNames") {
       // JSON object keys are strings anyway; a key pattern (input) is checked on the server.
       const rest = compact(value, io);
@@ -169,7 +186,10 @@ function listed(items: string[], separator: string): string {
 
 /** One sentence per bad field, naming it (each part of its path cut) and what is allowed. */
 function argumentProblems(error: z.ZodError): string {
-  const lines = error.issues.map((issue) => `${issue.path.length ? issue.path.map((part) => clip(String(part), 40).text).join(".") : "arguments"}: ${clip(issue.message, 300).text}`);
+  const lines = error.issues.map(
+    (issue) =>
+      `${issue.path.length ? issue.path.map((part) => clip(String(part), 40).text).join(".") : "arguments"}: ${clip(issue.message, 300).text}`,
+  );
   return `Invalid arguments. ${listed(lines, "; ")}. Fix these and call the tool again.`;
 }
 
@@ -263,7 +283,13 @@ export function checkArguments(spec: ToolSpec, rawArgs: unknown): { ok: true; ar
  * runs the tool on arguments checkArguments accepted (its `args`). `who` (the
  * client, the request) goes on the lines it logs, so they meet the call's audit row.
  */
-export async function runTool(spec: ToolSpec, args: unknown, ctx: ToolContext, log?: Logger, who: Record<string, unknown> = {}): Promise<CallToolResult> {
+export async function runTool(
+  spec: ToolSpec,
+  args: unknown,
+  ctx: ToolContext,
+  log?: Logger,
+  who: Record<string, unknown> = {},
+): Promise<CallToolResult> {
   try {
     await enforceReaches(spec, args, ctx);
     const { structured, text } = await spec.run(args, ctx);

@@ -59,7 +59,12 @@ const EXAMPLES: Record<string, Record<string, unknown>> = {
   jira_list_attachments: { issueKey: "BK-1" },
   jira_read_attachment: { issueKey: "BK-1", attachmentId: "10000" },
   jira_create_issue: { projectKey: "BK", summary: "Matrix: a new issue" },
-  jira_create_issues: { issues: [{ projectKey: "BK", summary: "Matrix: batch one" }, { projectKey: "OPS", summary: "Matrix: batch two" }] },
+  jira_create_issues: {
+    issues: [
+      { projectKey: "BK", summary: "Matrix: batch one" },
+      { projectKey: "OPS", summary: "Matrix: batch two" },
+    ],
+  },
   jira_update_issue: { issueKey: "BK-3", summary: "Matrix: renamed" },
   jira_assign_issue: { issueKey: "BK-3", accountId: PRIYA },
   jira_add_comment: { issueKey: "BK-3", body: "Matrix: a **comment**." },
@@ -142,7 +147,8 @@ const PENDING_TOOLS = ["jira_get_board_issues", "confluence_list_labels", "bitbu
 type AllowListKind = "object" | "listing" | "unscoped";
 
 /** The reaches (tool.ts) an example's call holds to the allow-lists: those whose argument it gives, and its listings. */
-const reachedBy = (tool: ToolSpec, args: Record<string, unknown>): Reach[] => tool.reaches.filter((r) => r.kind === "listing" || valuesAt(args, r.arg).length > 0);
+const reachedBy = (tool: ToolSpec, args: Record<string, unknown>): Reach[] =>
+  tool.reaches.filter((r) => r.kind === "listing" || valuesAt(args, r.arg).length > 0);
 
 /**
  * What a client whose allow-lists name only things that do not exist gets from each tool's
@@ -157,7 +163,8 @@ function allowListKind(tool: ToolSpec): AllowListKind {
 }
 
 /** Whether the example's first object is a board or sprint (read to be placed): refused as an id outside, naming no project. */
-const placedByRead = (tool: ToolSpec): boolean => ["jira-board", "jira-sprint"].includes(reachedBy(tool, EXAMPLES[tool.name]!).find((r) => r.kind !== "listing")?.kind ?? "");
+const placedByRead = (tool: ToolSpec): boolean =>
+  ["jira-board", "jira-sprint"].includes(reachedBy(tool, EXAMPLES[tool.name]!).find((r) => r.kind !== "listing")?.kind ?? "");
 
 /**
  * Arguments that name what an allow-list governs, by name: a tool taking one must declare it as
@@ -207,9 +214,18 @@ interface JsonSchema {
   properties?: Record<string, JsonSchema>;
   required?: string[];
 }
-const typesOf = (s: JsonSchema): string[] => (s.anyOf ? s.anyOf.flatMap(typesOf) : [s.type ?? []].flat().map((t) => (t === "integer" ? "number" : t)));
+const typesOf = (s: JsonSchema): string[] =>
+  s.anyOf ? s.anyOf.flatMap(typesOf) : [s.type ?? []].flat().map((t) => (t === "integer" ? "number" : t));
 /** A value of a JSON type the schema does not take. */
-const wrongValue = (s: JsonSchema): unknown => ([["number", 12345], ["string", "not-a-valid-value"], ["boolean", true], ["object", { x: 1 }]] as const).find(([type]) => !typesOf(s).includes(type))![1];
+const wrongValue = (s: JsonSchema): unknown =>
+  (
+    [
+      ["number", 12345],
+      ["string", "not-a-valid-value"],
+      ["boolean", true],
+      ["object", { x: 1 }],
+    ] as const
+  ).find(([type]) => !typesOf(s).includes(type))![1];
 
 /** What a model can act on: words, not a dump (no undefined, no object, no stack, nothing said twice). */
 function expectActionable(expect: ExpectStatic, text: string, what: string): void {
@@ -241,7 +257,8 @@ describe("the MCP tool catalogue, every tool against the sandbox", () => {
     if (set.status !== 200) throw new Error(`policy of ${name}: ${set.status} ${set.text}`);
     return mcpClient(rig, await rig.token("read write", oauth), name);
   };
-  const sandbox = (path: string, init: RequestInit = {}) => fetch(`${rig.sandbox.url}${path}`, { ...init, headers: { "content-type": "application/json", ...init.headers } });
+  const sandbox = (path: string, init: RequestInit = {}) =>
+    fetch(`${rig.sandbox.url}${path}`, { ...init, headers: { "content-type": "application/json", ...init.headers } });
   const basic = (user: string, secret: string) => ({ authorization: `Basic ${Buffer.from(`${user}:${secret}`).toString("base64")}` });
   const atlassian = basic("demo@bridgekeeper.test", "sandbox-api-token");
   const sandboxJson = async <T>(path: string, auth = atlassian): Promise<T> => (await (await sandbox(path, { headers: auth })).json()) as T;
@@ -260,19 +277,33 @@ describe("the MCP tool catalogue, every tool against the sandbox", () => {
 
   describe("the tables", () => {
     it("give an example of every tool, and of no tool that does not exist (but the pending ones)", () => {
-      expect(NAMES.filter((n) => !(n in EXAMPLES)), "tools without an example").toEqual([]);
-      expect(Object.keys(EXAMPLES).filter((n) => !NAMES.includes(n) && !PENDING_TOOLS.includes(n)), "examples of no tool").toEqual([]);
+      expect(
+        NAMES.filter((n) => !(n in EXAMPLES)),
+        "tools without an example",
+      ).toEqual([]);
+      expect(
+        Object.keys(EXAMPLES).filter((n) => !NAMES.includes(n) && !PENDING_TOOLS.includes(n)),
+        "examples of no tool",
+      ).toEqual([]);
     });
 
     it("declare as a reach every argument that names what an allow-list governs", () => {
       const undeclared = TOOLS.flatMap((tool) => {
         const args = tool.input instanceof z.ZodObject ? Object.keys(tool.input.shape) : [];
         const declared = new Set(tool.reaches.flatMap((r) => (r.kind === "listing" ? [] : [r.arg.split(/[[.]/)[0]])));
-        return args.filter((arg) => GOVERNED_ARGUMENTS[tool.service].includes(arg) && !declared.has(arg)).map((arg) => `${tool.name}.${arg}`);
+        return args
+          .filter((arg) => GOVERNED_ARGUMENTS[tool.service].includes(arg) && !declared.has(arg))
+          .map((arg) => `${tool.name}.${arg}`);
       });
       expect(undeclared).toEqual([]);
       // And every declared argument is one the tool takes.
-      const unknown = TOOLS.flatMap((tool) => tool.reaches.flatMap((r) => (r.kind !== "listing" && tool.input instanceof z.ZodObject && !(r.arg.split(/[[.]/)[0]! in tool.input.shape) ? [`${tool.name}.${r.arg}`] : [])));
+      const unknown = TOOLS.flatMap((tool) =>
+        tool.reaches.flatMap((r) =>
+          r.kind !== "listing" && tool.input instanceof z.ZodObject && !(r.arg.split(/[[.]/)[0]! in tool.input.shape)
+            ? [`${tool.name}.${r.arg}`]
+            : [],
+        ),
+      );
       expect(unknown).toEqual([]);
     });
 
@@ -344,14 +375,26 @@ describe("the MCP tool catalogue, every tool against the sandbox", () => {
   describe("a read-only client", () => {
     it("is offered exactly the tools whose annotations say readOnlyHint", async () => {
       const offered = (await reader.client.listTools()).tools.map((t) => t.name).sort();
-      expect(offered).toEqual([...listed].filter(([, t]) => t.annotations?.readOnlyHint === true).map(([n]) => n).sort());
+      expect(offered).toEqual(
+        [...listed]
+          .filter(([, t]) => t.annotations?.readOnlyHint === true)
+          .map(([n]) => n)
+          .sort(),
+      );
       expect(offered).toEqual(names(isRead).sort());
     });
 
     it("cannot call any tool that writes, and nothing reaches upstream", async () => {
       rig.sandbox.clearRequests();
       const writes = names((t) => !isRead(t));
-      const refused = await Promise.all(writes.map((name) => reader.client.callTool({ name, arguments: EXAMPLES[name] }).then((r) => `${name} answered ${JSON.stringify(r)}`, (err: Error) => err.message)));
+      const refused = await Promise.all(
+        writes.map((name) =>
+          reader.client.callTool({ name, arguments: EXAMPLES[name] }).then(
+            (r) => `${name} answered ${JSON.stringify(r)}`,
+            (err: Error) => err.message,
+          ),
+        ),
+      );
       for (const [i, message] of refused.entries()) expect(message, writes[i]).toMatch(new RegExp(`Unknown tool: ${writes[i]}`));
       expect(rig.sandbox.requests()).toEqual([]);
     });
@@ -359,7 +402,11 @@ describe("the MCP tool catalogue, every tool against the sandbox", () => {
     it("leaves each service as it was (one write of each, checked upstream)", async () => {
       const comments = () => sandboxJson<{ total: number }>("/rest/api/3/issue/BK-3/comment");
       const pages = () => sandboxJson<{ results: unknown[] }>(`/wiki/api/v2/pages?title=${encodeURIComponent("Read-only page")}`);
-      const prComments = () => sandboxJson<{ size: number }>("/2.0/repositories/bridgekeeper/api-gateway/pullrequests/12/comments", basic("demo", "sandbox-app-password"));
+      const prComments = () =>
+        sandboxJson<{ size: number }>(
+          "/2.0/repositories/bridgekeeper/api-gateway/pullrequests/12/comments",
+          basic("demo", "sandbox-app-password"),
+        );
       const before = await Promise.all([comments(), pages(), prComments()]);
       for (const [name, args] of [
         ["jira_add_comment", { issueKey: "BK-3", body: "read-only" }],
@@ -389,7 +436,9 @@ describe("the MCP tool catalogue, every tool against the sandbox", () => {
           expect(res.text).toMatch(
             placedByRead(tool)
               ? /^Jira (?:board|sprint) \d+ is outside this client's projects \(ZZZ\) or does not exist\. Work within those projects, or ask an administrator\.$/
-              : new RegExp(`^This client may not use ${OBJECT_WORDS[tool.service]} \\S+: an administrator limited it to ${tool.service === "bitbucket" ? "nowhere/none" : "ZZZ"}\\. Work within those, or ask an administrator\\.$`),
+              : new RegExp(
+                  `^This client may not use ${OBJECT_WORDS[tool.service]} \\S+: an administrator limited it to ${tool.service === "bitbucket" ? "nowhere/none" : "ZZZ"}\\. Work within those, or ask an administrator\\.$`,
+                ),
           );
           break;
         case "listing": {

@@ -11,7 +11,9 @@ import { TOOLS, TOOLSET_TOOLS } from "./catalogue";
  */
 describe("the tool catalogue", () => {
   it("has one file per toolset, named after it", () => {
-    const files = readdirSync(import.meta.dirname).filter((f) => f.endsWith(".tools.ts")).map((f) => f.slice(0, -".tools.ts".length));
+    const files = readdirSync(import.meta.dirname)
+      .filter((f) => f.endsWith(".tools.ts"))
+      .map((f) => f.slice(0, -".tools.ts".length));
     expect(files.sort()).toEqual([...TOOLSET_NAMES].sort());
   });
 
@@ -25,6 +27,10 @@ describe("the tool catalogue", () => {
 
   it("names each toolset after its tools' service, and each service has a default toolset", () => {
     for (const tool of TOOLS) expect(toolsetsOfService(tool.service), tool.name).toContain(tool.toolset);
-    for (const service of ["jira", "confluence", "bitbucket"] as const) expect(DEFAULT_TOOLSETS.some((t) => toolsetsOfService(service).includes(t)), service).toBe(true);
+    for (const service of ["jira", "confluence", "bitbucket"] as const)
+      expect(
+        DEFAULT_TOOLSETS.some((t) => toolsetsOfService(service).includes(t)),
+        service,
+      ).toBe(true);
   });
 });

@@ -44,7 +44,9 @@ export const TOOLSET_TOOLS: Readonly<Record<Toolset, readonly ToolSpec[]>> = {
 };
 
 /** Every tool, in a fixed order (by name), so tools/list answers the same list every time. */
-export const TOOLS: readonly ToolSpec[] = TOOLSET_NAMES.flatMap((toolset) => TOOLSET_TOOLS[toolset]).sort((a, b) => a.name.localeCompare(b.name));
+export const TOOLS: readonly ToolSpec[] = TOOLSET_NAMES.flatMap((toolset) => TOOLSET_TOOLS[toolset]).sort((a, b) =>
+  a.name.localeCompare(b.name),
+);
 
 const byName = new Map(TOOLS.map((tool) => [tool.name, tool]));
 

@@ -52,15 +52,30 @@ describe("Confluence catalogue tools", () => {
     expect(res.isError, res.text).toBe(false);
     return res.data.id as string;
   };
-  const sandboxPut = (path: string, body: unknown) => fetch(`${rig.sandbox.url}${path}`, { method: "PUT", headers: { ...AUTH, "content-type": "application/json" }, body: JSON.stringify(body) });
-  const storageOf = (id: string) => sandboxGet<{ title: string; body: { storage: { value: string } }; version: { number: number } }>(`/wiki/api/v2/pages/${id}?body-format=storage`);
+  const sandboxPut = (path: string, body: unknown) =>
+    fetch(`${rig.sandbox.url}${path}`, {
+      method: "PUT",
+      headers: { ...AUTH, "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+  const storageOf = (id: string) =>
+    sandboxGet<{ title: string; body: { storage: { value: string } }; version: { number: number } }>(
+      `/wiki/api/v2/pages/${id}?body-format=storage`,
+    );
   /** Writes storage straight into the sandbox as the next version. */
   const putStorage = async (id: string, value: string) => {
     const page = await storageOf(id);
-    const res = await sandboxPut(`/wiki/api/v2/pages/${id}`, { id, status: "current", title: page.title, version: { number: page.version.number + 1 }, body: { representation: "storage", value } });
+    const res = await sandboxPut(`/wiki/api/v2/pages/${id}`, {
+      id,
+      status: "current",
+      title: page.title,
+      version: { number: page.version.number + 1 },
+      body: { representation: "storage", value },
+    });
     expect(res.status).toBe(200);
   };
-  const listed = async (scope: string) => ((await modernRpc(rig.baseUrl, await rig.token(scope), "tools/list")).json.result.tools as { name: string }[]).map((t) => t.name);
+  const listed = async (scope: string) =>
+    ((await modernRpc(rig.baseUrl, await rig.token(scope), "tools/list")).json.result.tools as { name: string }[]).map((t) => t.name);
 
   describe("tree", () => {
     it("reads a page by space key and exact title, as confluence_get_page does", async () => {
@@ -85,7 +100,12 @@ describe("Confluence catalogue tools", () => {
     it("reads a space: name, description, homepage and link", async () => {
       const res = await call("confluence_get_space", { spaceKey: "ENG" });
       expect(res.isError, res.text).toBe(false);
-      expect(res.data).toMatchObject({ key: "ENG", name: "Engineering", homepage: { id: home, title: "Engineering Home", url: expect.stringContaining(`/wiki/spaces/ENG/pages/${home}/`) }, url: `${rig.sandbox.url}/wiki/spaces/ENG` });
+      expect(res.data).toMatchObject({
+        key: "ENG",
+        name: "Engineering",
+        homepage: { id: home, title: "Engineering Home", url: expect.stringContaining(`/wiki/spaces/ENG/pages/${home}/`) },
+        url: `${rig.sandbox.url}/wiki/spaces/ENG`,
+      });
       expect((res.data.description as string).length).toBeGreaterThan(10);
       expect(res.text).toMatch(/^ENG: Engineering\n.+\nHomepage: Engineering Home \(id \d+\)/);
       expect((await call("confluence_get_space", { spaceKey: "NOPE" })).text).toMatch(/There is no Confluence space NOPE/);
@@ -95,7 +115,9 @@ describe("Confluence catalogue tools", () => {
       const res = await call("confluence_get_page_descendants", { pageId: home, depth: 2 });
       expect(res.isError, res.text).toBe(false);
       const lines = res.data.descendants as Line[];
-      const children = (await sandboxGet<{ results: { id: string }[] }>(`/wiki/api/v2/pages/${home}/children?limit=250`)).results.map((c) => c.id);
+      const children = (await sandboxGet<{ results: { id: string }[] }>(`/wiki/api/v2/pages/${home}/children?limit=250`)).results.map(
+        (c) => c.id,
+      );
       expect(lines.filter((l) => l.depth === 1).map((l) => l.id)).toEqual(children);
       expect(lines.some((l) => l.depth === 2)).toBe(true);
       expect(lines.every((l) => l.depth <= 2)).toBe(true);
@@ -118,7 +140,11 @@ describe("Confluence catalogue tools", () => {
       const id = await newPage("Labelled");
       const title = (await storageOf(id)).title;
       expect((await call("confluence_label_page", { pageId: id, add: ["alpha", "beta", "gamma"] })).isError).toBe(false);
-      const mine = await fetch(`${rig.sandbox.url}/wiki/rest/api/content/${id}/label`, { method: "POST", headers: { ...AUTH, "content-type": "application/json" }, body: JSON.stringify([{ prefix: "my", name: "mine" }]) });
+      const mine = await fetch(`${rig.sandbox.url}/wiki/rest/api/content/${id}/label`, {
+        method: "POST",
+        headers: { ...AUTH, "content-type": "application/json" },
+        body: JSON.stringify([{ prefix: "my", name: "mine" }]),
+      });
       expect(mine.status).toBe(200);
 
       const res = await call("confluence_list_labels", { pageId: id });
@@ -126,7 +152,12 @@ describe("Confluence catalogue tools", () => {
       expect(res.data).toMatchObject({
         pageId: id,
         title,
-        labels: [{ name: "alpha", prefix: "global" }, { name: "beta", prefix: "global" }, { name: "gamma", prefix: "global" }, { name: "mine", prefix: "my" }],
+        labels: [
+          { name: "alpha", prefix: "global" },
+          { name: "beta", prefix: "global" },
+          { name: "gamma", prefix: "global" },
+          { name: "mine", prefix: "my" },
+        ],
         url: expect.stringContaining(`/wiki/spaces/ENG/pages/${id}/`),
       });
       expect(res.data.nextCursor).toBeUndefined();
@@ -178,28 +209,39 @@ describe("Confluence catalogue tools", () => {
       expect(moved.isError, moved.text).toBe(false);
       expect(moved.data).toMatchObject({ pageId: a, parentId: b, position: "append", targetId: b });
       expect(moved.text).toMatch(/^Moved "Move A \d+" \(id \d+\) under "Move B \d+"\./);
-      const childIds = async (id: string) => ((await call("confluence_get_page_children", { pageId: id })).data.children as { id: string }[]).map((x) => x.id);
+      const childIds = async (id: string) =>
+        ((await call("confluence_get_page_children", { pageId: id })).data.children as { id: string }[]).map((x) => x.id);
       expect(await childIds(b)).toEqual([c, a]);
 
-      expect((await call("confluence_move_page", { pageId: a, targetId: c, position: "before" })).data).toMatchObject({ parentId: b, position: "before" });
+      expect((await call("confluence_move_page", { pageId: a, targetId: c, position: "before" })).data).toMatchObject({
+        parentId: b,
+        position: "before",
+      });
       expect(await childIds(b)).toEqual([a, c]);
       expect((await call("confluence_move_page", { pageId: a, targetId: c, position: "after" })).isError).toBe(false);
       expect(await childIds(b)).toEqual([c, a]);
 
       const cycle = await call("confluence_move_page", { pageId: b, targetId: c });
       expect(cycle.isError).toBe(true);
-      expect(cycle.text).toMatch(/refused the request as invalid \(400\): .*Cannot move a page relative to itself or one of its descendants/);
+      expect(cycle.text).toMatch(
+        /refused the request as invalid \(400\): .*Cannot move a page relative to itself or one of its descendants/,
+      );
       expect((await call("confluence_get_page", { pageId: b })).data.parentId).toBe(home);
       expect((await call("confluence_move_page", { pageId: a, targetId: a })).text).toMatch(/cannot move relative to itself/);
-      expect((await call("confluence_move_page", { pageId: a, targetId: b, position: "inside" })).text).toMatch(/position: position must be append, before or after/);
+      expect((await call("confluence_move_page", { pageId: a, targetId: b, position: "inside" })).text).toMatch(
+        /position: position must be append, before or after/,
+      );
     });
   });
 
   describe("history and edits", () => {
-    const JIRA = '<ac:structured-macro ac:name="jira" ac:macro-id="7f1"><ac:parameter ac:name="jqlQuery">project = BK</ac:parameter></ac:structured-macro>';
+    const JIRA =
+      '<ac:structured-macro ac:name="jira" ac:macro-id="7f1"><ac:parameter ac:name="jqlQuery">project = BK</ac:parameter></ac:structured-macro>';
     const TABLE = "<table><tbody><tr><th>Owner</th><th>Status</th></tr><tr><td>Ana</td><td>Done</td></tr></tbody></table>";
-    const CODE = '<ac:structured-macro ac:name="code" ac:macro-id="c0d"><ac:parameter ac:name="language">bash</ac:parameter><ac:plain-text-body><![CDATA[<h2>Steps</h2> not a heading\nkubectl get pods]]></ac:plain-text-body></ac:structured-macro>';
-    const PANEL = '<ac:structured-macro ac:name="info"><ac:rich-text-body><h2>Steps</h2><p>inside a panel</p></ac:rich-text-body></ac:structured-macro>';
+    const CODE =
+      '<ac:structured-macro ac:name="code" ac:macro-id="c0d"><ac:parameter ac:name="language">bash</ac:parameter><ac:plain-text-body><![CDATA[<h2>Steps</h2> not a heading\nkubectl get pods]]></ac:plain-text-body></ac:structured-macro>';
+    const PANEL =
+      '<ac:structured-macro ac:name="info"><ac:rich-text-body><h2>Steps</h2><p>inside a panel</p></ac:rich-text-body></ac:structured-macro>';
     const STORAGE = `<h1>Runbook</h1><p>Intro &amp; scope.</p><h2>Status</h2>${JIRA}${TABLE}<h2>Steps</h2><p>Old step one.</p><h3>Detail</h3><p>Old detail.</p><h2>Example</h2>${CODE}${PANEL}<p>After the code.</p>`;
 
     it("replaces one section's body; macros, tables and code elsewhere stay byte for byte; stale versions are refused", async () => {
@@ -210,7 +252,13 @@ describe("Confluence catalogue tools", () => {
       expect(stale.text).toMatch(new RegExp(`^Version 1 is stale: page ${id} is at version 2\\.`));
       expect((await storageOf(id)).version.number).toBe(2);
 
-      const res = await call("confluence_update_page_section", { pageId: id, version: 2, heading: "  steps ", body: "- first\n- second", message: "steps rewritten" });
+      const res = await call("confluence_update_page_section", {
+        pageId: id,
+        version: 2,
+        heading: "  steps ",
+        body: "- first\n- second",
+        message: "steps rewritten",
+      });
       expect(res.isError, res.text).toBe(false);
       expect(res.data).toMatchObject({ id, version: 3, heading: "Steps" });
       expect(res.text).toMatch(/^Replaced the section "Steps" of page \d+ ".+"; it is now at version 3\./);
@@ -225,7 +273,10 @@ describe("Confluence catalogue tools", () => {
       // A macro of the section itself comes back where its marker stays.
       const read = (await call("confluence_get_page", { pageId: id })).data.body as string;
       expect(read).toContain("## Status\n\n[macro: jira]");
-      expect((await call("confluence_update_page_section", { pageId: id, version: 3, heading: "Status", body: "[macro: jira]\n\nAll green." })).isError).toBe(false);
+      expect(
+        (await call("confluence_update_page_section", { pageId: id, version: 3, heading: "Status", body: "[macro: jira]\n\nAll green." }))
+          .isError,
+      ).toBe(false);
       const status = (await storageOf(id)).body.storage.value;
       expect(status).toContain(`<h2>Status</h2>${JIRA}\n<p>All green.</p><h2>Steps</h2>`);
       expect(status).not.toContain(TABLE);
@@ -240,15 +291,23 @@ describe("Confluence catalogue tools", () => {
       expect(none.text).toBe(`Page ${id} has no heading "Missing". Its headings: "Notes", "Notes", "Other".`);
       const two = await call("confluence_update_page_section", { pageId: id, version: 2, heading: "Notes", body: "x" });
       expect(two.text).toMatch(/2 headings of page \d+ read "Notes": pass occurrence \(1 to 2\)/);
-      expect((await call("confluence_update_page_section", { pageId: id, version: 2, heading: "Notes", body: "second", occurrence: 2 })).isError).toBe(false);
+      expect(
+        (await call("confluence_update_page_section", { pageId: id, version: 2, heading: "Notes", body: "second", occurrence: 2 })).isError,
+      ).toBe(false);
       expect((await storageOf(id)).body.storage.value).toBe("<h2>Notes</h2><p>a</p><h2>Notes</h2><p>second</p><h2>Other</h2>");
-      const bad = await call("confluence_update_page_section", { pageId: "x", version: 0, heading: "" , body: "y" });
-      expect(bad.text).toMatch(/pageId: pageId must be a numeric page id such as 1081519; version: version must be at least 1; heading: heading must not be empty/);
+      const bad = await call("confluence_update_page_section", { pageId: "x", version: 0, heading: "", body: "y" });
+      expect(bad.text).toMatch(
+        /pageId: pageId must be a numeric page id such as 1081519; version: version must be at least 1; heading: heading must not be empty/,
+      );
     });
 
     it("lists versions newest first with authors, paged by cursor, and diffs two of them", async () => {
       const id = await newPage("History", "Line one.\n\nLine two.\n\nLine three.");
-      for (const [v, body] of [[1, "Line one.\n\nLine 2.\n\nLine three."], [2, "Line one.\n\nLine 2.\n\nLine three.\n\nLine four."], [3, "Line zero.\n\nLine one.\n\nLine 2.\n\nLine three.\n\nLine four."]] as const) {
+      for (const [v, body] of [
+        [1, "Line one.\n\nLine 2.\n\nLine three."],
+        [2, "Line one.\n\nLine 2.\n\nLine three.\n\nLine four."],
+        [3, "Line zero.\n\nLine one.\n\nLine 2.\n\nLine three.\n\nLine four."],
+      ] as const) {
         expect((await call("confluence_update_page", { pageId: id, version: v, body, message: `edit ${v}` })).isError).toBe(false);
       }
       const me = (await sandboxGet<{ displayName: string }>("/wiki/rest/api/user/current")).displayName;
@@ -265,12 +324,37 @@ describe("Confluence catalogue tools", () => {
       expect(rest.data.versions.map((v: { number: number }) => v.number)).toEqual([1]);
       expect(rest.data.nextCursor).toBeUndefined();
       const other = await newPage("Other history");
-      expect((await call("confluence_get_page_history", { pageId: other, cursor: first.data.nextCursor })).text).toMatch(/cursor is not a nextCursor/);
+      expect((await call("confluence_get_page_history", { pageId: other, cursor: first.data.nextCursor })).text).toMatch(
+        /cursor is not a nextCursor/,
+      );
 
       const diff = await call("confluence_diff_page_versions", { pageId: id, from: 1, to: 4 });
       expect(diff.isError, diff.text).toBe(false);
-      expect(diff.data, JSON.stringify(diff.data)).toMatchObject({ from: 1, to: 4, titleChanged: false, added: 5, removed: 1, truncated: false });
-      expect(diff.data.diff).toBe(["--- version 1", "+++ version 4", "@@ -1,5 +1,9 @@", "+Line zero.", "+", " Line one.", " ", "-Line two.", "+Line 2.", " ", " Line three.", "+", "+Line four."].join("\n"));
+      expect(diff.data, JSON.stringify(diff.data)).toMatchObject({
+        from: 1,
+        to: 4,
+        titleChanged: false,
+        added: 5,
+        removed: 1,
+        truncated: false,
+      });
+      expect(diff.data.diff).toBe(
+        [
+          "--- version 1",
+          "+++ version 4",
+          "@@ -1,5 +1,9 @@",
+          "+Line zero.",
+          "+",
+          " Line one.",
+          " ",
+          "-Line two.",
+          "+Line 2.",
+          " ",
+          " Line three.",
+          "+",
+          "+Line four.",
+        ].join("\n"),
+      );
       expect(diff.text).toMatch(/^Page \d+ ".+", version 1 → 4: 5 lines added, 1 removed\.\n--- version 1/);
       const cut = await call("confluence_diff_page_versions", { pageId: id, from: 1, to: 4, maxLines: 20 });
       expect(cut.data.truncated).toBe(false);
@@ -284,7 +368,9 @@ describe("Confluence catalogue tools", () => {
     it("cuts a long diff at maxLines and says so", async () => {
       const long = Array.from({ length: 40 }, (_, i) => `Paragraph ${i}.`).join("\n\n");
       const id = await newPage("Long history", long);
-      expect((await call("confluence_update_page", { pageId: id, version: 1, body: long.replace(/Paragraph (\d+)\./g, "Para $1!") })).isError).toBe(false);
+      expect(
+        (await call("confluence_update_page", { pageId: id, version: 1, body: long.replace(/Paragraph (\d+)\./g, "Para $1!") })).isError,
+      ).toBe(false);
       const res = await call("confluence_diff_page_versions", { pageId: id, from: 1, to: 2, maxLines: 20 });
       expect(res.data).toMatchObject({ truncated: true, added: 40, removed: 40 });
       expect(res.data.diff.split("\n")).toHaveLength(20);
@@ -335,7 +421,8 @@ describe("Confluence catalogue tools", () => {
       expect(reply.isError, reply.text).toBe(false);
       expect(reply.data).toMatchObject({ parentId: footer, kind: "footer", pageId: id });
       expect(reply.text).toMatch(new RegExp(`^Replied to footer comment ${footer} on "Comments \\d+" \\(reply \\d+\\)\\.`));
-      const nested = (await call("confluence_reply_comment", { commentId: reply.data.commentId, body: "You're welcome." })).data.commentId as string;
+      const nested = (await call("confluence_reply_comment", { commentId: reply.data.commentId, body: "You're welcome." })).data
+        .commentId as string;
 
       const inline = await call("confluence_add_comment", { pageId: id, body: "Which *beta*?", inline: { text: "beta", occurrence: 2 } });
       expect(inline.isError, inline.text).toBe(false);
@@ -349,14 +436,35 @@ describe("Confluence catalogue tools", () => {
       expect((await call("confluence_get_page", { pageId: id })).data.body).toContain("beta three");
       const inlineReply = await call("confluence_reply_comment", { commentId: inlineId, body: "The second one." });
       expect(inlineReply.data).toMatchObject({ kind: "inline", parentId: inlineId });
-      const res = await sandboxPut(`/wiki/api/v2/inline-comments/${inlineId}`, { version: { number: 2 }, body: { representation: "storage", value: "<p>Which <em>beta</em>?</p>" }, resolved: true });
+      const res = await sandboxPut(`/wiki/api/v2/inline-comments/${inlineId}`, {
+        version: { number: 2 },
+        body: { representation: "storage", value: "<p>Which <em>beta</em>?</p>" },
+        resolved: true,
+      });
       expect(res.status).toBe(200);
 
       const all = await threads(id);
       expect(all).toHaveLength(2);
-      expect(all[0]).toMatchObject({ id: footer, kind: "footer", author: me, body: "Looks **good**.", moreReplies: false, replies: [{ id: reply.data.commentId, parentId: footer, depth: 1, body: "Thanks!" }, { id: nested, parentId: reply.data.commentId, depth: 2, body: "You're welcome." }] });
+      expect(all[0]).toMatchObject({
+        id: footer,
+        kind: "footer",
+        author: me,
+        body: "Looks **good**.",
+        moreReplies: false,
+        replies: [
+          { id: reply.data.commentId, parentId: footer, depth: 1, body: "Thanks!" },
+          { id: nested, parentId: reply.data.commentId, depth: 2, body: "You're welcome." },
+        ],
+      });
       expect(all[0]!.highlighted).toBeUndefined();
-      expect(all[1]).toMatchObject({ id: inlineId, kind: "inline", highlighted: "beta", resolution: "resolved", body: "Which _beta_?", replies: [{ id: inlineReply.data.commentId, parentId: inlineId, depth: 1, body: "The second one." }] });
+      expect(all[1]).toMatchObject({
+        id: inlineId,
+        kind: "inline",
+        highlighted: "beta",
+        resolution: "resolved",
+        body: "Which _beta_?",
+        replies: [{ id: inlineReply.data.commentId, parentId: inlineId, depth: 1, body: "The second one." }],
+      });
       const text = (await call("confluence_list_comments", { pageId: id })).text;
       expect(text).toContain(`- #${footer} footer ${me} `);
       expect(text).toContain(`  - #${reply.data.commentId} reply to #${footer} ${me}`);
@@ -368,8 +476,10 @@ describe("Confluence catalogue tools", () => {
     it("pages through threads by cursor, footer ones first, without gaps or repeats", async () => {
       const id = await newPage("Many comments", "Some words here.");
       const footers: string[] = [];
-      for (const n of [1, 2, 3]) footers.push((await call("confluence_add_comment", { pageId: id, body: `Footer ${n}` })).data.commentId as string);
-      const inline = (await call("confluence_add_comment", { pageId: id, body: "On words", inline: { text: "words" } })).data.commentId as string;
+      for (const n of [1, 2, 3])
+        footers.push((await call("confluence_add_comment", { pageId: id, body: `Footer ${n}` })).data.commentId as string);
+      const inline = (await call("confluence_add_comment", { pageId: id, body: "On words", inline: { text: "words" } })).data
+        .commentId as string;
       const first = await call("confluence_list_comments", { pageId: id, maxResults: 2 });
       expect(first.data.comments.map((c: Thread) => c.id)).toEqual(footers.slice(0, 2));
       expect(first.text).toMatch(/nextCursor: /);
@@ -393,7 +503,9 @@ describe("Confluence catalogue tools", () => {
       expect(missing.text).toMatch(/There is no comment 424242 \(footer or inline\)/);
       const bad = await call("confluence_reply_comment", { commentId: "abc", body: " " });
       expect(bad.text).toMatch(/commentId: commentId must be a numeric comment id.*; body: body must not be empty/);
-      expect((await call("confluence_list_comments", { pageId: id, kind: "side" })).text).toMatch(/kind: kind must be all, footer or inline/);
+      expect((await call("confluence_list_comments", { pageId: id, kind: "side" })).text).toMatch(
+        /kind: kind must be all, footer or inline/,
+      );
     });
   });
 
@@ -403,24 +515,57 @@ describe("Confluence catalogue tools", () => {
     it("uploads text and base64 files and lists them with type, size and a download link that serves the same bytes", async () => {
       const id = await newPage("Files");
       const csv = "name,owner\ngateway,Platform\nbilling,Payments ✓\n";
-      const text = await call("confluence_upload_attachment", { pageId: id, filename: "owners.csv", content: csv, comment: "who owns what" });
+      const text = await call("confluence_upload_attachment", {
+        pageId: id,
+        filename: "owners.csv",
+        content: csv,
+        comment: "who owns what",
+      });
       expect(text.isError, text.text).toBe(false);
-      expect(text.data).toMatchObject({ pageId: id, title: "owners.csv", mediaType: "text/csv", size: Buffer.byteLength(csv), id: expect.stringMatching(/^att\d+$/) });
+      expect(text.data).toMatchObject({
+        pageId: id,
+        title: "owners.csv",
+        mediaType: "text/csv",
+        size: Buffer.byteLength(csv),
+        id: expect.stringMatching(/^att\d+$/),
+      });
       expect(text.text).toMatch(/^Attached owners\.csv \(text\/csv, \d+ B\) to "Files \d+" \(id \d+\) as att\d+\.\n/);
       expect((await download(text.data.downloadUrl)).toString("utf8")).toBe(csv);
 
       const bytes = Buffer.from(Array.from({ length: 2048 }, (_, i) => (i * 13) % 256));
-      const binary = await call("confluence_upload_attachment", { pageId: id, filename: "blob.bin", content: bytes.toString("base64"), encoding: "base64" });
+      const binary = await call("confluence_upload_attachment", {
+        pageId: id,
+        filename: "blob.bin",
+        content: bytes.toString("base64"),
+        encoding: "base64",
+      });
       expect(binary.data).toMatchObject({ title: "blob.bin", mediaType: "application/octet-stream", size: 2048 });
       expect((await download(binary.data.downloadUrl)).equals(bytes)).toBe(true);
 
       const list = await call("confluence_list_attachments", { pageId: id });
       expect(list.isError, list.text).toBe(false);
       expect(list.data.attachments).toEqual([
-        { id: text.data.id, title: "owners.csv", mediaType: "text/csv", size: Buffer.byteLength(csv), comment: "who owns what", created: expect.any(String), downloadUrl: text.data.downloadUrl },
-        { id: binary.data.id, title: "blob.bin", mediaType: "application/octet-stream", size: 2048, created: expect.any(String), downloadUrl: binary.data.downloadUrl },
+        {
+          id: text.data.id,
+          title: "owners.csv",
+          mediaType: "text/csv",
+          size: Buffer.byteLength(csv),
+          comment: "who owns what",
+          created: expect.any(String),
+          downloadUrl: text.data.downloadUrl,
+        },
+        {
+          id: binary.data.id,
+          title: "blob.bin",
+          mediaType: "application/octet-stream",
+          size: 2048,
+          created: expect.any(String),
+          downloadUrl: binary.data.downloadUrl,
+        },
       ]);
-      expect(list.text).toContain(`- owners.csv (text/csv · ${Buffer.byteLength(csv)} B · id ${text.data.id}): who owns what\n  ${text.data.downloadUrl}`);
+      expect(list.text).toContain(
+        `- owners.csv (text/csv · ${Buffer.byteLength(csv)} B · id ${text.data.id}): who owns what\n  ${text.data.downloadUrl}`,
+      );
       expect(list.text).toContain(`- blob.bin (application/octet-stream · 2.0 KB · id ${binary.data.id})`);
 
       const first = await call("confluence_list_attachments", { pageId: id, maxResults: 1 });
@@ -428,21 +573,40 @@ describe("Confluence catalogue tools", () => {
       const second = await call("confluence_list_attachments", { pageId: id, maxResults: 1, cursor: first.data.nextCursor });
       expect(second.data.attachments.map((a: { id: string }) => a.id)).toEqual([binary.data.id]);
       expect(second.data.nextCursor).toBeUndefined();
-      expect((await call("confluence_list_attachments", { pageId: await newPage("No files") })).text).toMatch(/^No attachments on "No files \d+"/);
+      expect((await call("confluence_list_attachments", { pageId: await newPage("No files") })).text).toMatch(
+        /^No attachments on "No files \d+"/,
+      );
     });
 
     it("refuses a file over 1 MB, bad base64, a taken name and bad arguments, attaching nothing", async () => {
       const id = await newPage("Limits");
-      const big = await call("confluence_upload_attachment", { pageId: id, filename: "big.bin", content: Buffer.alloc(1024 * 1024 + 1).toString("base64"), encoding: "base64" });
+      const big = await call("confluence_upload_attachment", {
+        pageId: id,
+        filename: "big.bin",
+        content: Buffer.alloc(1024 * 1024 + 1).toString("base64"),
+        encoding: "base64",
+      });
       expect(big.isError).toBe(true);
       expect(big.text).toBe("The file is 1,048,577 bytes; uploads are limited to 1 MB (1,048,576 bytes). Upload a smaller file.");
-      expect((await call("confluence_upload_attachment", { pageId: id, filename: "b.bin", content: "not base64!", encoding: "base64" })).text).toMatch(/^content is not valid base64/);
+      expect(
+        (await call("confluence_upload_attachment", { pageId: id, filename: "b.bin", content: "not base64!", encoding: "base64" })).text,
+      ).toMatch(/^content is not valid base64/);
       expect((await call("confluence_upload_attachment", { pageId: id, filename: "a.txt", content: "one" })).isError).toBe(false);
       const again = await call("confluence_upload_attachment", { pageId: id, filename: "a.txt", content: "two" });
       expect(again.text).toBe(`Page ${id} already has an attachment named a.txt. Choose another file name.`);
-      const bad = await call("confluence_upload_attachment", { pageId: id, filename: "../x", content: "x", encoding: "hex", mediaType: "text" });
-      expect(bad.text).toMatch(/filename: filename must be a plain file name.*; encoding: encoding must be text or base64; mediaType: mediaType must look like text\/csv/);
-      expect((await call("confluence_list_attachments", { pageId: id })).data.attachments.map((a: { title: string }) => a.title)).toEqual(["a.txt"]);
+      const bad = await call("confluence_upload_attachment", {
+        pageId: id,
+        filename: "../x",
+        content: "x",
+        encoding: "hex",
+        mediaType: "text",
+      });
+      expect(bad.text).toMatch(
+        /filename: filename must be a plain file name.*; encoding: encoding must be text or base64; mediaType: mediaType must look like text\/csv/,
+      );
+      expect((await call("confluence_list_attachments", { pageId: id })).data.attachments.map((a: { title: string }) => a.title)).toEqual([
+        "a.txt",
+      ]);
     });
   });
 
@@ -487,8 +651,26 @@ describe("Confluence catalogue tools", () => {
 
     it("a read-only client sees the reads, not the writes; upstream failures are sentences", async () => {
       const reads = await listed("read");
-      for (const n of ["confluence_get_page_by_title", "confluence_get_space", "confluence_list_labels", "confluence_get_page_descendants", "confluence_get_page_history", "confluence_diff_page_versions", "confluence_list_comments", "confluence_list_attachments"]) expect(reads).toContain(n);
-      for (const n of ["confluence_move_page", "confluence_update_page_section", "confluence_delete_page", "confluence_reply_comment", "confluence_add_comment", "confluence_upload_attachment"]) expect(reads).not.toContain(n);
+      for (const n of [
+        "confluence_get_page_by_title",
+        "confluence_get_space",
+        "confluence_list_labels",
+        "confluence_get_page_descendants",
+        "confluence_get_page_history",
+        "confluence_diff_page_versions",
+        "confluence_list_comments",
+        "confluence_list_attachments",
+      ])
+        expect(reads).toContain(n);
+      for (const n of [
+        "confluence_move_page",
+        "confluence_update_page_section",
+        "confluence_delete_page",
+        "confluence_reply_comment",
+        "confluence_add_comment",
+        "confluence_upload_attachment",
+      ])
+        expect(reads).not.toContain(n);
 
       const a = await newPage("Fault", "x", "ENG", home);
       expect((await fault({ method: "PUT", path: `/wiki/rest/api/content/${a}/move/`, status: 500 })).status).toBeLessThan(300);
@@ -497,7 +679,9 @@ describe("Confluence catalogue tools", () => {
       expect(down.text).toMatch(/^Confluence failed with an internal error \(500\)\. Try again later\./);
       expect((await call("confluence_get_page", { pageId: a })).data.parentId).toBe(home);
       expect((await fault({ path: `/wiki/api/v2/pages/${home}/descendants`, status: 503 })).status).toBeLessThan(300);
-      expect((await call("confluence_get_page_descendants", { pageId: home })).text).toMatch(/^Confluence failed with an internal error \(503\)/);
+      expect((await call("confluence_get_page_descendants", { pageId: home })).text).toMatch(
+        /^Confluence failed with an internal error \(503\)/,
+      );
       expect((await fault({ path: `/wiki/api/v2/pages/${a}/labels`, status: 500 })).status).toBeLessThan(300);
       expect((await call("confluence_list_labels", { pageId: a })).text).toMatch(/^Confluence failed with an internal error \(500\)/);
       const refused = await call("confluence_update_page_section", { pageId: a, version: 1, heading: "x", body: "y" });
@@ -513,12 +697,18 @@ describe("Confluence catalogue tools", () => {
       expect((await call("confluence_list_comments", { pageId: a })).text).toMatch(/^Confluence failed with an internal error \(500\)/);
       const comment = (await call("confluence_add_comment", { pageId: a, body: "c" })).data.commentId as string;
       expect((await fault({ method: "POST", path: "/wiki/api/v2/footer-comments", status: 503 })).status).toBeLessThan(300);
-      expect((await call("confluence_reply_comment", { commentId: comment, body: "r" })).text).toMatch(/^Confluence failed with an internal error \(503\)/);
+      expect((await call("confluence_reply_comment", { commentId: comment, body: "r" })).text).toMatch(
+        /^Confluence failed with an internal error \(503\)/,
+      );
       expect((await call("confluence_list_comments", { pageId: a })).data.comments).toMatchObject([{ id: comment, replies: [] }]);
       expect((await fault({ method: "POST", path: `/wiki/rest/api/content/${a}/child/attachment`, status: 500 })).status).toBeLessThan(300);
-      expect((await call("confluence_upload_attachment", { pageId: a, filename: "f.txt", content: "x" })).text).toMatch(/^Confluence failed with an internal error \(500\)/);
+      expect((await call("confluence_upload_attachment", { pageId: a, filename: "f.txt", content: "x" })).text).toMatch(
+        /^Confluence failed with an internal error \(500\)/,
+      );
       expect((await fault({ path: `/wiki/api/v2/pages/${a}/attachments`, status: 429, retryAfter: 7 })).status).toBeLessThan(300);
-      expect((await call("confluence_list_attachments", { pageId: a })).text).toMatch(/^Confluence is rate limiting requests \(429\); wait 7 s/);
+      expect((await call("confluence_list_attachments", { pageId: a })).text).toMatch(
+        /^Confluence is rate limiting requests \(429\); wait 7 s/,
+      );
       expect((await call("confluence_list_attachments", { pageId: a })).data.attachments).toEqual([]);
     });
   });

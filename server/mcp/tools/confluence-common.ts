@@ -6,7 +6,8 @@ import type { CommentKind, ConfluenceComment, ConfluencePage } from "../../upstr
 import { ToolError, type ToolContext } from "./tool";
 
 /** A Confluence web path (`/spaces/ENG/pages/1/Title`) as a link on the instance. */
-export const wikiUrl = (ctx: ToolContext, path: unknown): string | null => (ctx.atlassianUrl && typeof path === "string" && path.startsWith("/") ? `${ctx.atlassianUrl}/wiki${path}` : null);
+export const wikiUrl = (ctx: ToolContext, path: unknown): string | null =>
+  ctx.atlassianUrl && typeof path === "string" && path.startsWith("/") ? `${ctx.atlassianUrl}/wiki${path}` : null;
 
 export const SearchResultSchema = z.object({
   id: z.string().nullable(),
@@ -30,14 +31,45 @@ export const readPage = (ctx: ToolContext, id: string): Promise<ConfluencePage> 
 /** Display names of Confluence account ids, each looked up once; one that cannot be read stays its id. */
 export async function accountNames(ctx: ToolContext, ids: readonly string[]): Promise<Map<string, string>> {
   const unique = [...new Set(ids.filter(Boolean))];
-  const names = await Promise.all(unique.map((id) => ctx.clients.confluence.user(id).then((u) => u.displayName ?? u.publicName ?? id, () => id)));
+  const names = await Promise.all(
+    unique.map((id) =>
+      ctx.clients.confluence.user(id).then(
+        (u) => u.displayName ?? u.publicName ?? id,
+        () => id,
+      ),
+    ),
+  );
   return new Map(unique.map((id, i) => [id, names[i]!]));
 }
 
 /** The fields CQL knows (Confluence Cloud, "CQL fields"), for the hint on a misspelt one. */
 export const CQL_FIELDS = [
-  "ancestor", "container", "content", "created", "creator", "contributor", "favourite", "favorite", "id", "label", "lastmodified", "macro", "mention",
-  "parent", "space", "space.category", "space.key", "space.title", "space.type", "text", "title", "type", "user", "user.accountid", "user.fullname", "watcher",
+  "ancestor",
+  "container",
+  "content",
+  "created",
+  "creator",
+  "contributor",
+  "favourite",
+  "favorite",
+  "id",
+  "label",
+  "lastmodified",
+  "macro",
+  "mention",
+  "parent",
+  "space",
+  "space.category",
+  "space.key",
+  "space.title",
+  "space.type",
+  "text",
+  "title",
+  "type",
+  "user",
+  "user.accountid",
+  "user.fullname",
+  "watcher",
 ];
 
 /** The field names a CQL query compares (`name op ...`), quoted text left out. */
@@ -55,7 +87,9 @@ export function explainCqlError(cql: string, err: unknown): never {
   const unknown = cqlFieldsOf(cql).find((field) => !CQL_FIELDS.includes(field.toLowerCase()) && !/^(and|or|not)$/i.test(field));
   if (!unknown) throw err;
   const guess = closest(unknown, CQL_FIELDS);
-  throw new ToolError(`CQL: field '${unknown}' does not exist${guess ? `; did you mean '${guess}'?` : `. Fields include ${["space", "title", "text", "label", "type", "ancestor", "lastmodified"].join(", ")}.`} Fix the CQL and search again.`);
+  throw new ToolError(
+    `CQL: field '${unknown}' does not exist${guess ? `; did you mean '${guess}'?` : `. Fields include ${["space", "title", "text", "label", "type", "ancestor", "lastmodified"].join(", ")}.`} Fix the CQL and search again.`,
+  );
 }
 
 /** A page as confluence_get_page and confluence_get_page_by_title answer it. */
@@ -72,7 +106,11 @@ export const PageAnswerSchema = z.object({
 });
 
 /** The page's facts and its body as Markdown, cut at `maxLength`. */
-export function pageAnswer(ctx: ToolContext, page: ConfluencePage, maxLength: number): { structured: z.output<typeof PageAnswerSchema>; text: string } {
+export function pageAnswer(
+  ctx: ToolContext,
+  page: ConfluencePage,
+  maxLength: number,
+): { structured: z.output<typeof PageAnswerSchema>; text: string } {
   const body = clip(storageToMarkdown(page.body?.storage?.value ?? ""), maxLength);
   const raw = page as typeof page & { version?: { number: number; createdAt?: string } };
   const structured = {
@@ -86,12 +124,22 @@ export function pageAnswer(ctx: ToolContext, page: ConfluencePage, maxLength: nu
     truncated: body.truncated,
     url: pageUrl(ctx, page),
   };
-  const facts = [`Page ${structured.id} · version ${structured.version ?? "?"}${structured.lastModified ? ` · changed ${shortDate(structured.lastModified)}` : ""}`, structured.url].filter(Boolean).join("\n");
+  const facts = [
+    `Page ${structured.id} · version ${structured.version ?? "?"}${structured.lastModified ? ` · changed ${shortDate(structured.lastModified)}` : ""}`,
+    structured.url,
+  ]
+    .filter(Boolean)
+    .join("\n");
   return { structured, text: `# ${structured.title}\n${facts}\n\n${structured.body || "(empty page)"}` };
 }
 
 /** The `maxLength` argument of the tools that return a page body. */
-export const maxLengthArg = z.number().int().min(500, "maxLength must be at least 500").max(100_000, "maxLength may be at most 100000").default(20_000);
+export const maxLengthArg = z
+  .number()
+  .int()
+  .min(500, "maxLength must be at least 500")
+  .max(100_000, "maxLength may be at most 100000")
+  .default(20_000);
 
 /** The comment and its kind: a footer comment, else an inline one. */
 export async function findComment(ctx: ToolContext, id: string): Promise<{ kind: CommentKind; comment: ConfluenceComment }> {

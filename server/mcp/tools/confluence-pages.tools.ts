@@ -1,5 +1,14 @@
 import { z } from "zod";
-import { explainCqlError, maxLengthArg, PageAnswerSchema, pageAnswer, readPage, pageUrl, SearchResultSchema, wikiUrl } from "./confluence-common";
+import {
+  explainCqlError,
+  maxLengthArg,
+  PageAnswerSchema,
+  pageAnswer,
+  readPage,
+  pageUrl,
+  SearchResultSchema,
+  wikiUrl,
+} from "./confluence-common";
 import { cursorArg, pageNumber } from "./cursor";
 import { shortDate } from "./format";
 import { markdownToStorage } from "./markdown/markdown-to-storage";
@@ -12,7 +21,10 @@ import { defineTool, READ_ONLY, ToolError, WRITES } from "./tool";
  * page back (confluence_get_page) gives the same Markdown.
  */
 
-const pageId = z.string().trim().regex(/^\d{1,20}$/, "pageId must be a numeric page id such as 1081519");
+const pageId = z
+  .string()
+  .trim()
+  .regex(/^\d{1,20}$/, "pageId must be a numeric page id such as 1081519");
 const markdown = z.string().max(200_000, "the body may be at most 200000 characters");
 const PageResultSchema = z.object({ id: z.string(), title: z.string(), version: z.number().int().nullable(), url: z.string().nullable() });
 
@@ -20,11 +32,17 @@ export const confluenceCreatePage = defineTool({
   name: "confluence_create_page",
   service: "confluence",
   toolset: "confluence-pages",
-  reaches: [{ kind: "confluence-space", arg: "spaceKey" }, { kind: "confluence-page", arg: "parentId" }],
+  reaches: [
+    { kind: "confluence-space", arg: "spaceKey" },
+    { kind: "confluence-page", arg: "parentId" },
+  ],
   scope: "write",
   description: "Create a Confluence page from Markdown in a space, optionally under parentId. Returns its id and URL.",
   input: z.object({
-    spaceKey: z.string().trim().regex(/^~?[\w-]{1,255}$/, "spaceKey must be a space key such as ENG"),
+    spaceKey: z
+      .string()
+      .trim()
+      .regex(/^~?[\w-]{1,255}$/, "spaceKey must be a space key such as ENG"),
     title: z.string().trim().min(1, "title must not be empty").max(255, "title may be at most 255 characters"),
     body: markdown,
     parentId: pageId.optional(),
@@ -33,11 +51,20 @@ export const confluenceCreatePage = defineTool({
   annotations: { title: "Create a Confluence page", ...WRITES },
   async run({ spaceKey, title, body, parentId }, ctx) {
     const space = await ctx.clients.confluence.spaceByKey(spaceKey);
-    if (!space) throw new ToolError(`There is no Confluence space ${spaceKey}. Find spaces with confluence_search (type = space) and try again.`);
+    if (!space)
+      throw new ToolError(`There is no Confluence space ${spaceKey}. Find spaces with confluence_search (type = space) and try again.`);
     if (parentId) await readPage(ctx, parentId);
-    const page = await ctx.clients.confluence.createPage({ spaceId: String(space.id), title, body: markdownToStorage(body), ...(parentId ? { parentId } : {}) });
+    const page = await ctx.clients.confluence.createPage({
+      spaceId: String(space.id),
+      title,
+      body: markdownToStorage(body),
+      ...(parentId ? { parentId } : {}),
+    });
     const structured = { id: String(page.id), title: page.title, version: page.version?.number ?? 1, url: pageUrl(ctx, page) };
-    return { structured, text: `Created page ${structured.id} "${structured.title}" in ${space.key}${structured.url ? `\n${structured.url}` : ""}` };
+    return {
+      structured,
+      text: `Created page ${structured.id} "${structured.title}" in ${space.key}${structured.url ? `\n${structured.url}` : ""}`,
+    };
   },
 });
 
@@ -47,7 +74,8 @@ export const confluenceUpdatePage = defineTool({
   toolset: "confluence-pages",
   reaches: [{ kind: "confluence-page", arg: "pageId" }],
   scope: "write",
-  description: "Replace a Confluence page's Markdown body and/or title, given the version you read (a stale one writes nothing). Returns the new version.",
+  description:
+    "Replace a Confluence page's Markdown body and/or title, given the version you read (a stale one writes nothing). Returns the new version.",
   input: z
     .object({
       pageId,
@@ -62,7 +90,10 @@ export const confluenceUpdatePage = defineTool({
   async run({ pageId: id, version, body, title, message }, ctx) {
     const current = await readPage(ctx, id);
     const at = current.version?.number ?? 1;
-    if (version !== at) throw new ToolError(`Version ${version} is stale: page ${id} is at version ${at}. Read it again with confluence_get_page, apply your change to the current text, and pass version ${at}.`);
+    if (version !== at)
+      throw new ToolError(
+        `Version ${version} is stale: page ${id} is at version ${at}. Read it again with confluence_get_page, apply your change to the current text, and pass version ${at}.`,
+      );
     const page = await ctx.clients.confluence.updatePage(id, {
       title: title ?? current.title,
       body: body !== undefined ? markdownToStorage(body, current.body?.storage?.value) : (current.body?.storage?.value ?? ""),
@@ -70,7 +101,10 @@ export const confluenceUpdatePage = defineTool({
       ...(message ? { message } : {}),
     });
     const structured = { id: String(page.id), title: page.title, version: page.version?.number ?? at + 1, url: pageUrl(ctx, page) };
-    return { structured, text: `Updated page ${id} "${structured.title}" to version ${structured.version}${structured.url ? `\n${structured.url}` : ""}` };
+    return {
+      structured,
+      text: `Updated page ${id} "${structured.title}" to version ${structured.version}${structured.url ? `\n${structured.url}` : ""}`,
+    };
   },
 });
 
@@ -80,7 +114,7 @@ export const confluenceSearch = defineTool({
   toolset: "confluence-pages",
   reaches: [{ kind: "listing", service: "confluence" }],
   scope: "read",
-  description: "Find Confluence content by CQL (`space = ENG AND text ~ \"deploy\"`): id, title, space, excerpt; nextCursor pages on.",
+  description: 'Find Confluence content by CQL (`space = ENG AND text ~ "deploy"`): id, title, space, excerpt; nextCursor pages on.',
   input: z.object({
     cql: z.string().trim().min(1, "cql must not be empty").max(2000, "cql may be at most 2000 characters"),
     limit: z.number().int("limit must be a whole number").min(1, "limit must be at least 1").max(50, "limit may be at most 50").default(10),
@@ -93,7 +127,9 @@ export const confluenceSearch = defineTool({
     const start = pageNumber(ctx.cursors, scope, cursor, 0);
     // Under a space list each result names its space (expand), and one outside the list withholds the answer.
     const limited = ctx.policy.confluenceSpaces !== null;
-    const page = await ctx.clients.confluence.search(constrainCql(cql, ctx.policy), { limit, start, ...(limited ? { expand: "content.space" } : {}) }).catch((err: unknown) => explainCqlError(cql, err));
+    const page = await ctx.clients.confluence
+      .search(constrainCql(cql, ctx.policy), { limit, start, ...(limited ? { expand: "content.space" } : {}) })
+      .catch((err: unknown) => explainCqlError(cql, err));
     assertResultsHeld(ctx.policy, page.results);
     const results = page.results.map((r) => {
       const content = (r.content ?? {}) as { id?: string; type?: string; title?: string };
@@ -110,9 +146,18 @@ export const confluenceSearch = defineTool({
     });
     const more = Boolean(page._links?.next) || (typeof page.totalSize === "number" && start + results.length < page.totalSize);
     const nextCursor = more && results.length > 0 ? ctx.cursors.seal(scope, String(start + results.length)) : null;
-    const lines = results.map((r) => `- ${r.title} (${[r.type, r.space, r.id ? `id ${r.id}` : null, r.lastModified ? `changed ${shortDate(r.lastModified)}` : null].filter(Boolean).join(" · ")})${r.excerpt ? `\n  ${r.excerpt}` : ""}${r.url ? `\n  ${r.url}` : ""}`);
-    const head = results.length === 0 ? `Nothing matches: ${cql}` : `${results.length} result${results.length === 1 ? "" : "s"}${typeof page.totalSize === "number" ? ` of ${page.totalSize}` : ""}:`;
-    return { structured: { results, totalSize: typeof page.totalSize === "number" ? page.totalSize : null, nextCursor }, text: [head, ...lines, ...(nextCursor ? [`nextCursor: ${nextCursor}`] : [])].join("\n") };
+    const lines = results.map(
+      (r) =>
+        `- ${r.title} (${[r.type, r.space, r.id ? `id ${r.id}` : null, r.lastModified ? `changed ${shortDate(r.lastModified)}` : null].filter(Boolean).join(" · ")})${r.excerpt ? `\n  ${r.excerpt}` : ""}${r.url ? `\n  ${r.url}` : ""}`,
+    );
+    const head =
+      results.length === 0
+        ? `Nothing matches: ${cql}`
+        : `${results.length} result${results.length === 1 ? "" : "s"}${typeof page.totalSize === "number" ? ` of ${page.totalSize}` : ""}:`;
+    return {
+      structured: { results, totalSize: typeof page.totalSize === "number" ? page.totalSize : null, nextCursor },
+      text: [head, ...lines, ...(nextCursor ? [`nextCursor: ${nextCursor}`] : [])].join("\n"),
+    };
   },
 });
 
@@ -124,7 +169,10 @@ export const confluenceGetPage = defineTool({
   scope: "read",
   description: "Read a Confluence page by id: title, version, Markdown body (other macros as [macro: name], kept by updates).",
   input: z.object({
-    pageId: z.string().trim().regex(/^\d{1,20}$/, "pageId must be a numeric page id such as 1081519"),
+    pageId: z
+      .string()
+      .trim()
+      .regex(/^\d{1,20}$/, "pageId must be a numeric page id such as 1081519"),
     maxLength: maxLengthArg,
   }),
   output: PageAnswerSchema,

@@ -29,7 +29,12 @@ describe("tool cursors: opaque and tamper-checked", () => {
     const mine = cursorsFor(cursors, "bk_a", "user-1");
     const cursor = mine.seal("jira_search\u0000project = BK", "2");
     expect(cursorsFor(cursors, "bk_a", "user-1").open("jira_search\u0000project = BK", cursor)).toBe("2");
-    for (const other of [cursorsFor(cursors, "bk_b", "user-1"), cursorsFor(cursors, "bk_a", "user-2"), cursorsFor(cursors, "bk_a", null), cursors]) {
+    for (const other of [
+      cursorsFor(cursors, "bk_b", "user-1"),
+      cursorsFor(cursors, "bk_a", "user-2"),
+      cursorsFor(cursors, "bk_a", null),
+      cursors,
+    ]) {
       expect(() => other.open("jira_search\u0000project = BK", cursor)).toThrow(/not a nextCursor/);
     }
   });

@@ -31,7 +31,9 @@ export function createCursors(box: Pick<SecretBox, "mac">): Cursors {
       const expected = body ? tag(scope, body) : null;
       const presented = given ? Buffer.from(given, "base64url") : null;
       if (extra !== undefined || !expected || !presented || presented.length !== TAG_BYTES || !timingSafeEqual(presented, expected)) {
-        throw new ToolError("cursor is not a nextCursor this server gave for this query (it may be from another query or edited). Call again without cursor to start from the first page.");
+        throw new ToolError(
+          "cursor is not a nextCursor this server gave for this query (it may be from another query or edited). Call again without cursor to start from the first page.",
+        );
       }
       return Buffer.from(body!, "base64url").toString("utf8");
     },
@@ -56,7 +58,8 @@ export function cursorsFor(cursors: Cursors, clientId: string, userId: string | 
 export function pageNumber(cursors: Cursors, scope: string, cursor: string | undefined, first: number): number {
   if (cursor === undefined) return first;
   const value = Number(cursors.open(scope, cursor));
-  if (!Number.isSafeInteger(value) || value < first) throw new ToolError("cursor does not name a page. Call again without cursor to start from the first page.");
+  if (!Number.isSafeInteger(value) || value < first)
+    throw new ToolError("cursor does not name a page. Call again without cursor to start from the first page.");
   return value;
 }
 

@@ -1,4 +1,13 @@
-import { assertIssueAllowed, assertIssueIdAllowed, assertProjectAllowed, assertSprintAllowed, isProjectKey, notFoundAs, outsideById, projectOfKey } from "./policy";
+import {
+  assertIssueAllowed,
+  assertIssueIdAllowed,
+  assertProjectAllowed,
+  assertSprintAllowed,
+  isProjectKey,
+  notFoundAs,
+  outsideById,
+  projectOfKey,
+} from "./policy";
 import { ToolError, type ToolContext } from "./tool";
 
 /**
@@ -20,7 +29,23 @@ const SYSTEM_KINDS: Record<string, FieldKind> = {
   issuelinks: "links",
   project: "project",
   ...Object.fromEntries(
-    ["summary", "description", "environment", "issuetype", "priority", "labels", "assignee", "reporter", "components", "fixVersions", "versions", "duedate", "timetracking", "security", "resolution"].map((id) => [id, "plain" as const]),
+    [
+      "summary",
+      "description",
+      "environment",
+      "issuetype",
+      "priority",
+      "labels",
+      "assignee",
+      "reporter",
+      "components",
+      "fixVersions",
+      "versions",
+      "duedate",
+      "timetracking",
+      "security",
+      "resolution",
+    ].map((id) => [id, "plain" as const]),
   ),
 };
 
@@ -65,14 +90,19 @@ export function referencesIn(kind: Exclude<FieldKind, "plain" | "unknown">, valu
     if (typeof v === "number") return Number.isSafeInteger(v) && v >= 0 ? String(v) : null;
     if (typeof v !== "string") return null;
     const text = v.trim();
-    const fits = ID.test(text) || (kind === "project" ? isProjectKey(text) : kind === "issue" || kind === "links" ? projectOfKey(text) !== null : false);
+    const fits =
+      ID.test(text) ||
+      (kind === "project" ? isProjectKey(text) : kind === "issue" || kind === "links" ? projectOfKey(text) !== null : false);
     return fits ? text.toUpperCase() : null;
   };
   /** One reference (or a list of them): a key or id, as text or number, or `{key}` / `{id}` / `{key, id}`. */
   const ref = (v: unknown): void => {
     if (v === null || v === undefined) return;
     if (Array.isArray(v)) return v.forEach(ref);
-    const given = typeof v === "object" ? [kind === "sprint" ? null : named((v as Record<string, unknown>).key), named((v as Record<string, unknown>).id)] : [named(v)];
+    const given =
+      typeof v === "object"
+        ? [kind === "sprint" ? null : named((v as Record<string, unknown>).key), named((v as Record<string, unknown>).id)]
+        : [named(v)];
     const found = given.filter((r): r is string => r !== null);
     if (found.length === 0) unreadable = true;
     refs.push(...found);
@@ -111,10 +141,15 @@ export async function assertFieldsAllowed(ctx: ToolContext, ...fieldSets: (Recor
   if (ctx.policy.jiraProjects === null) return;
   const sets = fieldSets.filter((f): f is Record<string, unknown> => f !== undefined);
   const ids = [...new Set(sets.flatMap((f) => Object.keys(f)))];
-  const listed = ids.some((id) => !SYSTEM_KINDS[id]) ? new Map((await ctx.clients.jira.fields()).map((f) => [f.id, f])) : new Map<string, never>();
+  const listed = ids.some((id) => !SYSTEM_KINDS[id])
+    ? new Map((await ctx.clients.jira.fields()).map((f) => [f.id, f]))
+    : new Map<string, never>();
   const kinds = new Map(ids.map((id) => [id, fieldKind(id, listed.get(id))]));
   const unknown = ids.filter((id) => kinds.get(id) === "unknown");
-  if (unknown.length) throw new ToolError(`Jira has no field ${unknown.join(", ")}: find field ids with jira_search_fields (or jira_get_create_fields, jira_get_edit_fields).`);
+  if (unknown.length)
+    throw new ToolError(
+      `Jira has no field ${unknown.join(", ")}: find field ids with jira_search_fields (or jira_get_create_fields, jira_get_edit_fields).`,
+    );
   /** The reads that place references by id (and sprints), one per reference, run together once every key has passed. */
   const reads = new Map<string, () => Promise<void>>();
   for (const fields of sets) {
@@ -124,7 +159,12 @@ export async function assertFieldsAllowed(ctx: ToolContext, ...fieldSets: (Recor
       const { refs, unreadable } = referencesIn(kind, value);
       const example = `${ctx.policy.jiraProjects[0] ?? "BK"}-12`;
       if (unreadable) {
-        const how = kind === "project" ? "projects by key (such as BK) or id" : kind === "sprint" ? "sprints by id" : `issues by key (such as ${example}) or id, as Jira's JSON does ({"key": "${example}"})`;
+        const how =
+          kind === "project"
+            ? "projects by key (such as BK) or id"
+            : kind === "sprint"
+              ? "sprints by id"
+              : `issues by key (such as ${example}) or id, as Jira's JSON does ({"key": "${example}"})`;
         throw new ToolError(`This client is limited to some Jira projects: ${id} must name ${how}, so that the allow-list can place them.`);
       }
       for (const ref of refs) {

@@ -9,7 +9,8 @@ export function nameOf(value: unknown): string | null {
     return names.length ? names.join(", ") : null;
   }
   const v = value as Record<string, unknown>;
-  for (const key of ["displayName", "display_name", "name", "value", "key", "title"]) if (typeof v[key] === "string") return v[key] as string;
+  for (const key of ["displayName", "display_name", "name", "value", "key", "title"])
+    if (typeof v[key] === "string") return v[key] as string;
   return null;
 }
 
@@ -21,7 +22,8 @@ export function brief(value: unknown, max = 200): string {
 }
 
 /** `2026-01-05T07:52:10.103+0000` → `2026-01-05 07:52` (UTC as given). */
-export const shortDate = (value: unknown): string | null => (typeof value === "string" && value.length >= 16 ? `${value.slice(0, 10)} ${value.slice(11, 16)}` : null);
+export const shortDate = (value: unknown): string | null =>
+  typeof value === "string" && value.length >= 16 ? `${value.slice(0, 10)} ${value.slice(11, 16)}` : null;
 
 /** Cuts long text at a line or word boundary and says how much was left out. */
 export function clip(text: string, max: number): { text: string; truncated: boolean } {

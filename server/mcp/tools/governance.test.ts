@@ -15,7 +15,10 @@ describe("governance", () => {
   it("reads a reach's values from the arguments: plain, in each item of a list, each string of a list; absent ones skipped", () => {
     expect(valuesAt({ issueKey: "BK-1" }, "issueKey")).toEqual(["BK-1"]);
     expect(valuesAt({ issueKey: undefined }, "issueKey")).toEqual([]);
-    expect(valuesAt({ issues: [{ projectKey: "BK" }, { projectKey: "OPS", parentKey: "BK-2" }] }, "issues[].projectKey")).toEqual(["BK", "OPS"]);
+    expect(valuesAt({ issues: [{ projectKey: "BK" }, { projectKey: "OPS", parentKey: "BK-2" }] }, "issues[].projectKey")).toEqual([
+      "BK",
+      "OPS",
+    ]);
     expect(valuesAt({ issues: [{ projectKey: "BK" }, { parentKey: "BK-2" }] }, "issues[].parentKey")).toEqual(["BK-2"]);
     expect(valuesAt({ issueKeys: ["BK-1", "BK-2"] }, "issueKeys[]")).toEqual(["BK-1", "BK-2"]);
     expect(valuesAt({ assigneeAccountId: null }, "assigneeAccountId")).toEqual([]);
@@ -26,16 +29,26 @@ describe("governance", () => {
     const contextWith = (policy: Partial<ClientPolicy>) => {
       const reads: unknown[][] = [];
       const confluence = {
-        getPage: async (id: string, format: string | null) => (reads.push(["page", id, format]), { id, title: "Runbook", spaceId: "98306", version: { number: 3 }, body: { storage: { value: "<p>secret</p>" } } }),
+        getPage: async (id: string, format: string | null) => (
+          reads.push(["page", id, format]),
+          { id, title: "Runbook", spaceId: "98306", version: { number: 3 }, body: { storage: { value: "<p>secret</p>" } } }
+        ),
         space: async (id: string) => (reads.push(["space", id]), { id, key: "OPS" }),
       };
-      const ctx = { clients: { confluence }, policy: { ...OPEN_POLICY, ...policy }, atlassianUrl: null, bitbucketWorkspace: null } as unknown as ToolContext;
+      const ctx = {
+        clients: { confluence },
+        policy: { ...OPEN_POLICY, ...policy },
+        atlassianUrl: null,
+        bitbucketWorkspace: null,
+      } as unknown as ToolContext;
       return { ctx, reads };
     };
 
     it("is placed by the page without its body, and one outside is refused before its body is read", async () => {
       const { ctx, reads } = contextWith({ confluenceSpaces: ["ENG"] });
-      await expect(enforceReaches(page, { pageId: "1081346", maxLength: 20_000 }, ctx)).rejects.toThrow(/^This client may not use the Confluence space OPS: an administrator limited it to ENG\./);
+      await expect(enforceReaches(page, { pageId: "1081346", maxLength: 20_000 }, ctx)).rejects.toThrow(
+        /^This client may not use the Confluence space OPS: an administrator limited it to ENG\./,
+      );
       expect(reads).toEqual([
         ["page", "1081346", null],
         ["space", "98306"],

@@ -1,6 +1,15 @@
 import { findComment } from "./confluence-common";
 import { assertFieldsAllowed } from "./field-policy";
-import { assertBoardAllowed, assertIssueAllowed, assertIssueIdAllowed, assertProjectAllowed, assertRepositoryAllowed, assertSpaceAllowed, assertSprintAllowed, projectOfKey } from "./policy";
+import {
+  assertBoardAllowed,
+  assertIssueAllowed,
+  assertIssueIdAllowed,
+  assertProjectAllowed,
+  assertRepositoryAllowed,
+  assertSpaceAllowed,
+  assertSprintAllowed,
+  projectOfKey,
+} from "./policy";
 import { bitbucketTarget } from "./bitbucket-common";
 import { isUpstreamError } from "../../upstream/errors";
 import { ToolError, type Reach, type ToolContext, type ToolSpec } from "./tool";
@@ -42,7 +51,12 @@ export function valuesAt(args: unknown, path: string): unknown[] {
   return values.filter((v) => v !== undefined && v !== null);
 }
 
-async function check(reach: Exclude<Reach, { kind: "listing" | "jira-fields" }>, value: unknown, args: unknown, ctx: ToolContext): Promise<void> {
+async function check(
+  reach: Exclude<Reach, { kind: "listing" | "jira-fields" }>,
+  value: unknown,
+  args: unknown,
+  ctx: ToolContext,
+): Promise<void> {
   const { jiraProjects, confluenceSpaces, bitbucketRepositories } = ctx.policy;
   switch (reach.kind) {
     case "jira-issue":
@@ -96,7 +110,10 @@ async function assertPageAllowed(ctx: ToolContext, id: string): Promise<void> {
  */
 async function assertCommentOf(ctx: ToolContext, key: string, id: string): Promise<void> {
   await ctx.clients.jira.comment(key, id).catch((err: unknown) => {
-    if (isUpstreamError(err) && err.kind === "not_found") throw new ToolError(`${key} has no comment ${id}: Jira found nothing there (404). Find the issue's comment ids with jira_list_comments.`);
+    if (isUpstreamError(err) && err.kind === "not_found")
+      throw new ToolError(
+        `${key} has no comment ${id}: Jira found nothing there (404). Find the issue's comment ids with jira_list_comments.`,
+      );
     throw err;
   });
 }

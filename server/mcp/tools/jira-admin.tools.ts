@@ -11,7 +11,11 @@ import { defineTool, DESTRUCTIVE, READ_ONLY, ToolError, WRITES } from "./tool";
  * transitions, who the tools act as, and deleting an issue.
  */
 
-const projectKey = z.string().trim().regex(PROJECT_KEY, "projectKey must be a project key such as BK").describe("The project key, e.g. BK.");
+const projectKey = z
+  .string()
+  .trim()
+  .regex(PROJECT_KEY, "projectKey must be a project key such as BK")
+  .describe("The project key, e.g. BK.");
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const date = (name: string) =>
   z
@@ -61,15 +65,30 @@ export const jiraGetCreateFields = defineTool({
   toolset: "jira-admin",
   reaches: [{ kind: "jira-project", arg: "projectKey" }],
   scope: "read",
-  description: "The fields to create an issue of a type in a project: id (custom ones too), required, type, allowed values. For jira_create_issue's fields.",
-  input: z.object({ projectKey, issueType: z.string().trim().min(1, "issueType must not be empty").max(100, "issueType may be at most 100 characters").describe("An issue type name (e.g. Bug) or id.") }),
-  output: z.object({ projectKey: z.string(), issueType: z.object({ id: z.string(), name: z.string() }), fields: z.array(FieldSchema), truncated: z.boolean() }),
+  description:
+    "The fields to create an issue of a type in a project: id (custom ones too), required, type, allowed values. For jira_create_issue's fields.",
+  input: z.object({
+    projectKey,
+    issueType: z
+      .string()
+      .trim()
+      .min(1, "issueType must not be empty")
+      .max(100, "issueType may be at most 100 characters")
+      .describe("An issue type name (e.g. Bug) or id."),
+  }),
+  output: z.object({
+    projectKey: z.string(),
+    issueType: z.object({ id: z.string(), name: z.string() }),
+    fields: z.array(FieldSchema),
+    truncated: z.boolean(),
+  }),
   annotations: { title: "List the fields to create a Jira issue", ...READ_ONLY },
   async run({ projectKey: given, issueType }, ctx) {
     const key = given.toUpperCase();
     const { issueTypes } = await ctx.clients.jira.createMetaIssueTypes(key);
     const type = issueTypes.find((t) => t.id === issueType) ?? issueTypes.find((t) => t.name.toLowerCase() === issueType.toLowerCase());
-    if (!type) throw new ToolError(`${key} has no issue type "${issueType}". Its types are: ${issueTypes.map((t) => t.name).join(", ") || "none"}.`);
+    if (!type)
+      throw new ToolError(`${key} has no issue type "${issueType}". Its types are: ${issueTypes.map((t) => t.name).join(", ") || "none"}.`);
     const metas: JiraFieldMeta[] = [];
     let total = Number.POSITIVE_INFINITY;
     while (metas.length < Math.min(total, MAX_FIELDS)) {
@@ -81,7 +100,10 @@ export const jiraGetCreateFields = defineTool({
     const fields = ordered(metas.slice(0, MAX_FIELDS).map((f) => presentField(f.fieldId ?? f.key, f, false)));
     const truncated = total > fields.length;
     const head = `Fields to create a ${type.name} in ${key} (${fields.filter((f) => f.required).length} required${truncated ? `; the first ${fields.length} of ${total}` : ""}):`;
-    return { structured: { projectKey: key, issueType: { id: type.id, name: type.name }, fields, truncated }, text: [head, ...fields.map(fieldLine)].join("\n") };
+    return {
+      structured: { projectKey: key, issueType: { id: type.id, name: type.name }, fields, truncated },
+      text: [head, ...fields.map(fieldLine)].join("\n"),
+    };
   },
 });
 
@@ -91,15 +113,31 @@ export const jiraGetEditFields = defineTool({
   toolset: "jira-admin",
   reaches: [{ kind: "jira-issue", arg: "issueKey" }],
   scope: "read",
-  description: "The fields a Jira issue can change now: id (custom ones too), type, operations, allowed values. For jira_update_issue's fields.",
-  input: z.object({ issueKey: z.string().trim().regex(ISSUE_KEY, "issueKey must be an issue key such as BK-12 (or a numeric id)").describe("The issue key, e.g. BK-12.") }),
+  description:
+    "The fields a Jira issue can change now: id (custom ones too), type, operations, allowed values. For jira_update_issue's fields.",
+  input: z.object({
+    issueKey: z
+      .string()
+      .trim()
+      .regex(ISSUE_KEY, "issueKey must be an issue key such as BK-12 (or a numeric id)")
+      .describe("The issue key, e.g. BK-12."),
+  }),
   output: z.object({ key: z.string(), fields: z.array(FieldSchema), url: z.string().nullable() }),
   annotations: { title: "List the fields a Jira issue can change", ...READ_ONLY },
   async run({ issueKey }, ctx) {
     const key = issueKey.toUpperCase();
     const meta = await ctx.clients.jira.editMeta(key);
-    const fields = ordered(Object.entries(meta.fields ?? {}).slice(0, MAX_FIELDS).map(([id, f]) => presentField(id, f, true)));
-    return { structured: { key, fields, url: browseUrl(ctx, key) }, text: fields.length ? [`${key} can change ${fields.length} field${fields.length === 1 ? "" : "s"}:`, ...fields.map(fieldLine)].join("\n") : `${key} has no fields the account may edit.` };
+    const fields = ordered(
+      Object.entries(meta.fields ?? {})
+        .slice(0, MAX_FIELDS)
+        .map(([id, f]) => presentField(id, f, true)),
+    );
+    return {
+      structured: { key, fields, url: browseUrl(ctx, key) },
+      text: fields.length
+        ? [`${key} can change ${fields.length} field${fields.length === 1 ? "" : "s"}:`, ...fields.map(fieldLine)].join("\n")
+        : `${key} has no fields the account may edit.`,
+    };
   },
 });
 
@@ -118,16 +156,41 @@ export const jiraCreateVersion = defineTool({
     releaseDate: date("releaseDate").optional(),
     released: z.boolean().default(false).describe("Already released."),
   }),
-  output: z.object({ id: z.string(), name: z.string(), projectKey: z.string(), released: z.boolean(), releaseDate: z.string().nullable(), url: z.string().nullable() }),
+  output: z.object({
+    id: z.string(),
+    name: z.string(),
+    projectKey: z.string(),
+    released: z.boolean(),
+    releaseDate: z.string().nullable(),
+    url: z.string().nullable(),
+  }),
   annotations: { title: "Create a Jira version", ...WRITES },
   async run({ projectKey: given, name, description, startDate, releaseDate, released }, ctx) {
-    if (startDate && releaseDate && releaseDate < startDate) throw new ToolError("releaseDate is before startDate: give a release date on or after the start date.");
+    if (startDate && releaseDate && releaseDate < startDate)
+      throw new ToolError("releaseDate is before startDate: give a release date on or after the start date.");
     const key = given.toUpperCase();
     const project = await ctx.clients.jira.project(key);
-    const version = await ctx.clients.jira.createVersion({ projectId: Number(project.id), name, released, ...(description ? { description } : {}), ...(startDate ? { startDate } : {}), ...(releaseDate ? { releaseDate } : {}) });
+    const version = await ctx.clients.jira.createVersion({
+      projectId: Number(project.id),
+      name,
+      released,
+      ...(description ? { description } : {}),
+      ...(startDate ? { startDate } : {}),
+      ...(releaseDate ? { releaseDate } : {}),
+    });
     const url = ctx.atlassianUrl ? `${ctx.atlassianUrl}/projects/${key}/versions/${version.id}` : null;
-    const structured = { id: String(version.id), name: version.name, projectKey: key, released: version.released === true, releaseDate: version.releaseDate ?? null, url };
-    return { structured, text: `Created version ${structured.name} (id ${structured.id}) in ${key}${structured.releaseDate ? `, release ${structured.releaseDate}` : ""}${structured.released ? ", released" : ""}.${url ? `\n${url}` : ""}` };
+    const structured = {
+      id: String(version.id),
+      name: version.name,
+      projectKey: key,
+      released: version.released === true,
+      releaseDate: version.releaseDate ?? null,
+      url,
+    };
+    return {
+      structured,
+      text: `Created version ${structured.name} (id ${structured.id}) in ${key}${structured.releaseDate ? `, release ${structured.releaseDate}` : ""}${structured.released ? ", released" : ""}.${url ? `\n${url}` : ""}`,
+    };
   },
 });
 
@@ -135,10 +198,20 @@ export const jiraCreateIssues = defineTool({
   name: "jira_create_issues",
   service: "jira",
   toolset: "jira-admin",
-  reaches: [{ kind: "jira-project", arg: "issues[].projectKey" }, { kind: "jira-issue", arg: "issues[].parentKey" }, { kind: "jira-fields", arg: "issues[].fields" }],
+  reaches: [
+    { kind: "jira-project", arg: "issues[].projectKey" },
+    { kind: "jira-issue", arg: "issues[].parentKey" },
+    { kind: "jira-fields", arg: "issues[].fields" },
+  ],
   scope: "write",
-  description: "Create up to 50 Jira issues in one call (each as jira_create_issue takes it). Each succeeds or fails alone: the answer lists the created keys and each failure by its index.",
-  input: z.object({ issues: z.array(CreateIssueArgs, { error: "issues must be a list of issues to create" }).min(1, "issues must hold at least one issue").max(50, "issues may hold at most 50 issues (Jira's limit for one call)") }),
+  description:
+    "Create up to 50 Jira issues in one call (each as jira_create_issue takes it). Each succeeds or fails alone: the answer lists the created keys and each failure by its index.",
+  input: z.object({
+    issues: z
+      .array(CreateIssueArgs, { error: "issues must be a list of issues to create" })
+      .min(1, "issues must hold at least one issue")
+      .max(50, "issues may hold at most 50 issues (Jira's limit for one call)"),
+  }),
   output: z.object({
     created: z.array(z.object({ index: z.number().int(), key: z.string(), summary: z.string(), url: z.string().nullable() })),
     failed: z.array(z.object({ index: z.number().int(), summary: z.string(), errors: z.string() })),
@@ -155,7 +228,11 @@ export const jiraCreateIssues = defineTool({
       .map(([index, e]) => ({
         index,
         summary: issues[index]!.summary,
-        errors: [...(e.elementErrors?.errorMessages ?? []), ...Object.entries(e.elementErrors?.errors ?? {}).map(([field, message]) => `${field}: ${message}`)].join("; ") || `refused (${e.status ?? 400})`,
+        errors:
+          [
+            ...(e.elementErrors?.errorMessages ?? []),
+            ...Object.entries(e.elementErrors?.errors ?? {}).map(([field, message]) => `${field}: ${message}`),
+          ].join("; ") || `refused (${e.status ?? 400})`,
       }));
     // Jira lists the created issues in request order, skipping the failed ones.
     const succeeded = issues.map((item, index) => ({ item, index })).filter(({ index }) => !failures.has(index));
@@ -163,11 +240,16 @@ export const jiraCreateIssues = defineTool({
       const index = succeeded[n]?.index ?? -1;
       return { index, key: ref.key, summary: issues[index]?.summary ?? "", url: browseUrl(ctx, ref.key) };
     });
-    if (created.length === 0) throw new ToolError(`Jira created none of the ${issues.length} issues. ${failed.map((f) => `#${f.index} "${f.summary}": ${f.errors.replace(/\.$/, "")}`).join(". ")}. Fix these and call again.`);
+    if (created.length === 0)
+      throw new ToolError(
+        `Jira created none of the ${issues.length} issues. ${failed.map((f) => `#${f.index} "${f.summary}": ${f.errors.replace(/\.$/, "")}`).join(". ")}. Fix these and call again.`,
+      );
     const lines = [
       `Created ${created.length} of ${issues.length} issue${issues.length === 1 ? "" : "s"}:`,
       ...created.map((c) => `- #${c.index} ${c.key}: ${c.summary}${c.url ? ` ${c.url}` : ""}`),
-      ...(failed.length ? [`Failed (${failed.length}; nothing was created for these):`, ...failed.map((f) => `- #${f.index} "${f.summary}": ${f.errors}`)] : []),
+      ...(failed.length
+        ? [`Failed (${failed.length}; nothing was created for these):`, ...failed.map((f) => `- #${f.index} "${f.summary}": ${f.errors}`)]
+        : []),
     ];
     return { structured: { created, failed }, text: lines.join("\n") };
   },
@@ -179,9 +261,15 @@ export const jiraSearchFields = defineTool({
   toolset: "jira-admin",
   reaches: [],
   scope: "read",
-  description: 'Find Jira field ids by name, e.g. "story points" → customfield_10016: for JQL, jira_search\'s fields, and the fields argument of jira_create_issue and jira_update_issue.',
+  description:
+    'Find Jira field ids by name, e.g. "story points" → customfield_10016: for JQL, jira_search\'s fields, and the fields argument of jira_create_issue and jira_update_issue.',
   input: z.object({
-    query: z.string().trim().min(1, "query must not be empty").max(100, "query may be at most 100 characters").describe("Part of the field's name or id."),
+    query: z
+      .string()
+      .trim()
+      .min(1, "query must not be empty")
+      .max(100, "query may be at most 100 characters")
+      .describe("Part of the field's name or id."),
     customOnly: z.boolean().default(false).describe("Only custom fields."),
   }),
   output: z.object({ fields: z.array(z.object({ id: z.string(), name: z.string(), custom: z.boolean(), type: z.string().nullable() })) }),
@@ -191,8 +279,18 @@ export const jiraSearchFields = defineTool({
     const fields = (await ctx.clients.jira.fields())
       .filter((f) => (!customOnly || f.custom) && (f.name.toLowerCase().includes(q) || f.id.toLowerCase().includes(q)))
       .slice(0, 50)
-      .map((f) => ({ id: f.id, name: f.name, custom: f.custom, type: f.schema ? `${f.schema.type ?? "?"}${f.schema.items ? ` of ${f.schema.items}` : ""}` : null }));
-    const text = fields.length ? [`${fields.length} field${fields.length === 1 ? "" : "s"} match "${query}":`, ...fields.map((f) => `- ${f.id}: ${f.name}${f.type ? ` (${f.type})` : ""}`)].join("\n") : `No field matches "${query}".`;
+      .map((f) => ({
+        id: f.id,
+        name: f.name,
+        custom: f.custom,
+        type: f.schema ? `${f.schema.type ?? "?"}${f.schema.items ? ` of ${f.schema.items}` : ""}` : null,
+      }));
+    const text = fields.length
+      ? [
+          `${fields.length} field${fields.length === 1 ? "" : "s"} match "${query}":`,
+          ...fields.map((f) => `- ${f.id}: ${f.name}${f.type ? ` (${f.type})` : ""}`),
+        ].join("\n")
+      : `No field matches "${query}".`;
     return { structured: { fields }, text };
   },
 });
@@ -209,8 +307,16 @@ export const jiraCurrentUser = defineTool({
   annotations: { title: "Who am I in Jira", ...READ_ONLY },
   async run(_args, ctx) {
     const me = (await ctx.clients.jira.myself()) as Awaited<ReturnType<typeof ctx.clients.jira.myself>> & { timeZone?: string };
-    const structured = { accountId: me.accountId, displayName: me.displayName, email: me.emailAddress ?? null, timeZone: me.timeZone ?? null };
-    return { structured, text: `${me.displayName} (accountId ${me.accountId}${structured.email ? `, ${structured.email}` : ""}${structured.timeZone ? `, ${structured.timeZone}` : ""})` };
+    const structured = {
+      accountId: me.accountId,
+      displayName: me.displayName,
+      email: me.emailAddress ?? null,
+      timeZone: me.timeZone ?? null,
+    };
+    return {
+      structured,
+      text: `${me.displayName} (accountId ${me.accountId}${structured.email ? `, ${structured.email}` : ""}${structured.timeZone ? `, ${structured.timeZone}` : ""})`,
+    };
   },
 });
 
@@ -228,7 +334,10 @@ export const jiraGetTransitions = defineTool({
     const key = issueKey.toUpperCase();
     const transitions = await transitionsOf(ctx, key);
     const lines = transitions.map((t) => `- ${t.name} (id ${t.id}) → ${t.to ?? "?"}`);
-    return { structured: { key, transitions }, text: transitions.length ? `${key} can move:\n${lines.join("\n")}` : `${key} has no transitions available now.` };
+    return {
+      structured: { key, transitions },
+      text: transitions.length ? `${key} can move:\n${lines.join("\n")}` : `${key} has no transitions available now.`,
+    };
   },
 });
 
@@ -238,7 +347,8 @@ export const jiraDeleteIssue = defineTool({
   toolset: "jira-admin",
   reaches: [{ kind: "jira-issue", arg: "issueKey" }],
   scope: "write",
-  description: "Delete a Jira issue for good (its comments, work log and links go with it). An issue with sub-tasks needs deleteSubtasks: true. Prefer a transition to Done or Won't Do unless asked to delete.",
+  description:
+    "Delete a Jira issue for good (its comments, work log and links go with it). An issue with sub-tasks needs deleteSubtasks: true. Prefer a transition to Done or Won't Do unless asked to delete.",
   input: z.object({
     issueKey: z.string().trim().regex(ISSUE_KEY, "issueKey must be an issue key such as BK-12 (or a numeric id)"),
     deleteSubtasks: z.boolean().default(false).describe("Also delete its sub-tasks (required when it has any)."),
@@ -252,4 +362,13 @@ export const jiraDeleteIssue = defineTool({
   },
 });
 
-export const JIRA_ADMIN_TOOLS = [jiraSearchFields, jiraGetCreateFields, jiraGetEditFields, jiraCreateVersion, jiraCreateIssues, jiraCurrentUser, jiraGetTransitions, jiraDeleteIssue];
+export const JIRA_ADMIN_TOOLS = [
+  jiraSearchFields,
+  jiraGetCreateFields,
+  jiraGetEditFields,
+  jiraCreateVersion,
+  jiraCreateIssues,
+  jiraCurrentUser,
+  jiraGetTransitions,
+  jiraDeleteIssue,
+];

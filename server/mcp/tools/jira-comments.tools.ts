@@ -13,10 +13,20 @@ import { defineTool, DESTRUCTIVE, READ_ONLY, WRITES, type ToolContext } from "./
  */
 
 const issueKey = z.string().trim().regex(ISSUE_KEY, "issueKey must be an issue key such as BK-12 (or a numeric id)");
-const commentId = z.string().trim().regex(/^\d{1,18}$/, "commentId must be a comment id from jira_list_comments");
+const commentId = z
+  .string()
+  .trim()
+  .regex(/^\d{1,18}$/, "commentId must be a comment id from jira_list_comments");
 const BODY_LIMIT = 4_000;
 
-const CommentSchema = z.object({ id: z.string(), author: z.string().nullable(), created: z.string().nullable(), updated: z.string().nullable(), body: z.string(), url: z.string().nullable() });
+const CommentSchema = z.object({
+  id: z.string(),
+  author: z.string().nullable(),
+  created: z.string().nullable(),
+  updated: z.string().nullable(),
+  body: z.string(),
+  url: z.string().nullable(),
+});
 
 const commentUrl = (ctx: ToolContext, key: string, id: string) => {
   const url = browseUrl(ctx, key);
@@ -38,9 +48,19 @@ export const jiraListComments = defineTool({
   toolset: "jira-comments",
   reaches: [{ kind: "jira-issue", arg: "issueKey" }],
   scope: "read",
-  description: "All comments of a Jira issue, newest first, as Markdown with author, dates and link. Pages with nextCursor. jira_get_issue shows only the latest few.",
-  input: z.object({ issueKey, maxResults: z.number().int().min(1, "maxResults must be at least 1").max(50, "maxResults may be at most 50").default(20), cursor: cursorArg }),
-  output: z.object({ key: z.string(), comments: z.array(CommentSchema), total: z.number().int().nullable(), nextCursor: z.string().nullable() }),
+  description:
+    "All comments of a Jira issue, newest first, as Markdown with author, dates and link. Pages with nextCursor. jira_get_issue shows only the latest few.",
+  input: z.object({
+    issueKey,
+    maxResults: z.number().int().min(1, "maxResults must be at least 1").max(50, "maxResults may be at most 50").default(20),
+    cursor: cursorArg,
+  }),
+  output: z.object({
+    key: z.string(),
+    comments: z.array(CommentSchema),
+    total: z.number().int().nullable(),
+    nextCursor: z.string().nullable(),
+  }),
   annotations: { title: "List a Jira issue's comments", ...READ_ONLY },
   async run({ issueKey: given, maxResults, cursor }, ctx) {
     const key = given.toUpperCase();
@@ -49,9 +69,17 @@ export const jiraListComments = defineTool({
     const page = await ctx.clients.jira.commentsPage(key, startAt, maxResults);
     const comments = page.comments.map((c) => present(ctx, key, c));
     const { end: next, total, nextCursor } = paging.next(comments.length, page.total);
-    const head = comments.length ? `Comments on ${key} ${startAt + 1}-${next}${total !== null ? ` of ${total}` : ""}, newest first:` : `${key} has no ${startAt > 0 ? "more " : ""}comments.`;
-    const lines = comments.map((c) => `### ${c.author ?? "?"}, ${shortDate(c.created) ?? "?"}${c.updated ? ` (edited ${shortDate(c.updated)})` : ""} · id ${c.id}\n${c.body}`);
-    return { structured: { key, comments, total, nextCursor }, text: [head, ...lines, ...(nextCursor ? [`nextCursor: ${nextCursor}`] : [])].join("\n\n") };
+    const head = comments.length
+      ? `Comments on ${key} ${startAt + 1}-${next}${total !== null ? ` of ${total}` : ""}, newest first:`
+      : `${key} has no ${startAt > 0 ? "more " : ""}comments.`;
+    const lines = comments.map(
+      (c) =>
+        `### ${c.author ?? "?"}, ${shortDate(c.created) ?? "?"}${c.updated ? ` (edited ${shortDate(c.updated)})` : ""} · id ${c.id}\n${c.body}`,
+    );
+    return {
+      structured: { key, comments, total, nextCursor },
+      text: [head, ...lines, ...(nextCursor ? [`nextCursor: ${nextCursor}`] : [])].join("\n\n"),
+    };
   },
 });
 
@@ -59,10 +87,22 @@ export const jiraEditComment = defineTool({
   name: "jira_edit_comment",
   service: "jira",
   toolset: "jira-comments",
-  reaches: [{ kind: "jira-issue", arg: "issueKey" }, { kind: "jira-comment", arg: "commentId", issueArg: "issueKey" }],
+  reaches: [
+    { kind: "jira-issue", arg: "issueKey" },
+    { kind: "jira-comment", arg: "commentId", issueArg: "issueKey" },
+  ],
   scope: "write",
   description: "Replace the body of a comment on a Jira issue (Markdown). Find comment ids with jira_list_comments.",
-  input: z.object({ issueKey, commentId, body: z.string().trim().min(1, "body must not be empty").max(32_000, "body may be at most 32000 characters").describe("The new body, in Markdown.") }),
+  input: z.object({
+    issueKey,
+    commentId,
+    body: z
+      .string()
+      .trim()
+      .min(1, "body must not be empty")
+      .max(32_000, "body may be at most 32000 characters")
+      .describe("The new body, in Markdown."),
+  }),
   output: z.object({ key: z.string(), commentId: z.string(), url: z.string().nullable() }),
   annotations: { title: "Edit a Jira comment", ...WRITES, idempotentHint: true },
   async run({ issueKey: given, commentId: id, body }, ctx) {
@@ -77,7 +117,10 @@ export const jiraDeleteComment = defineTool({
   name: "jira_delete_comment",
   service: "jira",
   toolset: "jira-comments",
-  reaches: [{ kind: "jira-issue", arg: "issueKey" }, { kind: "jira-comment", arg: "commentId", issueArg: "issueKey" }],
+  reaches: [
+    { kind: "jira-issue", arg: "issueKey" },
+    { kind: "jira-comment", arg: "commentId", issueArg: "issueKey" },
+  ],
   scope: "write",
   description: "Delete a comment from a Jira issue. It cannot be undone. Find comment ids with jira_list_comments.",
   input: z.object({ issueKey, commentId }),

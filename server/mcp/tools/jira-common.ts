@@ -15,14 +15,17 @@ export const browseUrl = (ctx: ToolContext, key: string): string | null => (ctx.
  * own field list (clause names included): a model fixes a typo in one step instead of guessing.
  */
 export async function explainJqlError(ctx: ToolContext, err: unknown): Promise<never> {
-  const unknown = isUpstreamError(err) && err.kind === "bad_request" ? /Field '([^']{1,100})' does not exist/.exec(err.message)?.[1] : undefined;
+  const unknown =
+    isUpstreamError(err) && err.kind === "bad_request" ? /Field '([^']{1,100})' does not exist/.exec(err.message)?.[1] : undefined;
   if (!unknown) throw err;
   const names = await ctx.clients.jira.fields().then(
     (list) => list.flatMap((f) => [...(f.clauseNames ?? []), f.name]),
     () => [] as string[],
   );
   const guess = closest(unknown, names);
-  throw new ToolError(`JQL: field '${unknown}' does not exist${guess ? `; did you mean '${guess}'?` : " (jira_search_fields finds field names, where it is offered)."} Fix the JQL and search again.`);
+  throw new ToolError(
+    `JQL: field '${unknown}' does not exist${guess ? `; did you mean '${guess}'?` : " (jira_search_fields finds field names, where it is offered)."} Fix the JQL and search again.`,
+  );
 }
 
 export const PROJECT_KEY = /^[A-Za-z][A-Za-z0-9_]{0,49}$/;

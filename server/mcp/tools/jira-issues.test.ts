@@ -42,20 +42,45 @@ describe("Jira issue tools", () => {
   ].join("\n");
 
   it("creates an issue from Markdown and reads the same Markdown back", async () => {
-    const created = await call("jira_create_issue", { projectKey: "bk", issueType: "Bug", summary: "Expired token shows a blank page", description: DESCRIPTION, priority: "High", labels: ["auth", "login"] });
+    const created = await call("jira_create_issue", {
+      projectKey: "bk",
+      issueType: "Bug",
+      summary: "Expired token shows a blank page",
+      description: DESCRIPTION,
+      priority: "High",
+      labels: ["auth", "login"],
+    });
     expect(created.isError).toBe(false);
-    expect(created.data).toMatchObject({ key: expect.stringMatching(/^BK-\d+$/), summary: "Expired token shows a blank page", url: `${rig.sandbox.url}/browse/${created.data.key}` });
+    expect(created.data).toMatchObject({
+      key: expect.stringMatching(/^BK-\d+$/),
+      summary: "Expired token shows a blank page",
+      url: `${rig.sandbox.url}/browse/${created.data.key}`,
+    });
     expect(created.text).toContain(created.data.key);
 
     const read = await call("jira_get_issue", { issueKey: created.data.key });
-    expect(read.data).toMatchObject({ summary: "Expired token shows a blank page", type: "Bug", priority: "High", labels: ["auth", "login"] });
-    const normalise = (md: string) => md.replace(/[ \t]+$/gm, "").replace(/\n{3,}/g, "\n\n").trim();
+    expect(read.data).toMatchObject({
+      summary: "Expired token shows a blank page",
+      type: "Bug",
+      priority: "High",
+      labels: ["auth", "login"],
+    });
+    const normalise = (md: string) =>
+      md
+        .replace(/[ \t]+$/gm, "")
+        .replace(/\n{3,}/g, "\n\n")
+        .trim();
     // Heading, ordered list, strong, code, link, code block and table: the very Markdown written.
     expect(normalise(read.data.description as string)).toBe(DESCRIPTION);
   });
 
   it("updates only the fields given; nothing to change is a tool error", async () => {
-    const res = await call("jira_update_issue", { issueKey: "BK-3", summary: "Renamed by a tool", labels: ["renamed"], fields: { duedate: "2027-01-31" } });
+    const res = await call("jira_update_issue", {
+      issueKey: "BK-3",
+      summary: "Renamed by a tool",
+      labels: ["renamed"],
+      fields: { duedate: "2027-01-31" },
+    });
     expect(res.isError).toBe(false);
     expect(res.data.changed).toEqual(expect.arrayContaining(["summary", "labels", "duedate"]));
     const read = await call("jira_get_issue", { issueKey: "BK-3" });
@@ -67,7 +92,10 @@ describe("Jira issue tools", () => {
   });
 
   it("comments in Markdown", async () => {
-    const res = await call("jira_add_comment", { issueKey: "BK-4", body: "Looked into it:\n\n- the cache is stale\n- **fix** is in review" });
+    const res = await call("jira_add_comment", {
+      issueKey: "BK-4",
+      body: "Looked into it:\n\n- the cache is stale\n- **fix** is in review",
+    });
     expect(res.isError).toBe(false);
     expect(res.data.url).toContain(`/browse/BK-4?focusedCommentId=${res.data.commentId}`);
     const read = await call("jira_get_issue", { issueKey: "BK-4", comments: 1 });
@@ -90,7 +118,11 @@ describe("Jira issue tools", () => {
 
     // The issue's own record shows the move: its changelog, and the transitions it has now.
     const history = await call("jira_get_issue", { issueKey: key, include: ["changelog", "transitions"] });
-    expect(history.data.changelog.some((h: { changes: { field: string; to: string | null }[] }) => h.changes.some((c) => c.field === "status" && c.to === target.to))).toBe(true);
+    expect(
+      history.data.changelog.some((h: { changes: { field: string; to: string | null }[] }) =>
+        h.changes.some((c) => c.field === "status" && c.to === target.to),
+      ),
+    ).toBe(true);
     expect(Array.isArray(history.data.transitions)).toBe(true);
     expect(history.text).toMatch(/## Changes \(latest \d+\)\n- .+status .+ → /);
     expect((await call("jira_get_issue", { issueKey: key })).data.changelog).toBeUndefined();

@@ -3,7 +3,19 @@ import type { JiraIssue } from "../../upstream/jira.client";
 import { adfToMarkdown } from "./markdown/adf-to-markdown";
 import { markdownToAdf } from "./markdown/markdown-to-adf";
 import { brief, clip, nameOf, shortDate } from "./format";
-import { accountId, browseUrl, CreateIssueArgs, createFields, explainJqlError, extraFields, ISSUE_KEY, LABEL, markdown, PROJECT_KEY, transitionsOf } from "./jira-common";
+import {
+  accountId,
+  browseUrl,
+  CreateIssueArgs,
+  createFields,
+  explainJqlError,
+  extraFields,
+  ISSUE_KEY,
+  LABEL,
+  markdown,
+  PROJECT_KEY,
+  transitionsOf,
+} from "./jira-common";
 import { issueInProjects, OUTSIDE_ISSUE, outsideIssue, searchInProjects, withoutOutsideIssues } from "./policy";
 import { cursorArg } from "./cursor";
 import { defineTool, READ_ONLY, ToolError, WRITES, type ToolContext } from "./tool";
@@ -33,7 +45,9 @@ const IssueSummarySchema = z.object({
 function summarise(issue: JiraIssue, ctx: ToolContext, extra: string[]) {
   const f = issue.fields;
   // An extra field may embed other issues (parent, subtasks, issuelinks): outside the client's projects, only their keys.
-  const fields = extra.length ? Object.fromEntries(extra.map((name) => [name, brief(withoutOutsideIssues(f[name], ctx.policy))])) : undefined;
+  const fields = extra.length
+    ? Object.fromEntries(extra.map((name) => [name, brief(withoutOutsideIssues(f[name], ctx.policy))]))
+    : undefined;
   return {
     key: issue.key,
     summary: typeof f.summary === "string" ? f.summary : "",
@@ -48,8 +62,14 @@ function summarise(issue: JiraIssue, ctx: ToolContext, extra: string[]) {
 }
 
 const searchLine = (i: z.infer<typeof IssueSummarySchema>): string => {
-  const facts = [i.type, i.priority, i.assignee ?? "unassigned", i.updated ? `updated ${shortDate(i.updated)}` : null].filter(Boolean).join(" · ");
-  const extra = i.fields ? ` · ${Object.entries(i.fields).map(([k, v]) => `${k}: ${v}`).join(" · ")}` : "";
+  const facts = [i.type, i.priority, i.assignee ?? "unassigned", i.updated ? `updated ${shortDate(i.updated)}` : null]
+    .filter(Boolean)
+    .join(" · ");
+  const extra = i.fields
+    ? ` · ${Object.entries(i.fields)
+        .map(([k, v]) => `${k}: ${v}`)
+        .join(" · ")}`
+    : "";
   return `- ${i.key} [${i.status ?? "?"}] ${i.summary} — ${facts}${extra}${i.url ? `\n  ${i.url}` : ""}`;
 };
 
@@ -59,10 +79,15 @@ export const jiraSearch = defineTool({
   scope: "read",
   toolset: "jira-issues",
   reaches: [{ kind: "listing", service: "jira" }],
-  description: "Find Jira issues by JQL (`project = BK AND status = \"To Do\"`): key, summary, status, assignee; nextCursor pages on.",
+  description: 'Find Jira issues by JQL (`project = BK AND status = "To Do"`): key, summary, status, assignee; nextCursor pages on.',
   input: z.object({
     jql: z.string().trim().min(1, "jql must not be empty").max(2000, "jql may be at most 2000 characters"),
-    maxResults: z.number().int("maxResults must be a whole number").min(1, "maxResults must be at least 1").max(100, "maxResults may be at most 100").default(20),
+    maxResults: z
+      .number()
+      .int("maxResults must be a whole number")
+      .min(1, "maxResults must be at least 1")
+      .max(100, "maxResults may be at most 100")
+      .default(20),
     fields: z
       .array(z.string().regex(/^[\w.-]{1,100}$/, "each field must be a Jira field id such as labels or customfield_10016"))
       .max(20, "at most 20 extra fields")
@@ -78,10 +103,24 @@ export const jiraSearch = defineTool({
     // Jira's page token, sealed with the query it belongs to.
     const scope = `jira_search\u0000${jql}`;
     const token = cursor === undefined ? undefined : ctx.cursors.open(scope, cursor);
-    const page = await searchInProjects(ctx, jql, (held) => ctx.clients.jira.searchJql({ jql: held, maxResults, fields: [...SEARCH_FIELDS, ...fields], ...(token ? { nextPageToken: token } : {}) }), { issues: [], isLast: true }).catch((err: unknown) => explainJqlError(ctx, err));
+    const page = await searchInProjects(
+      ctx,
+      jql,
+      (held) =>
+        ctx.clients.jira.searchJql({
+          jql: held,
+          maxResults,
+          fields: [...SEARCH_FIELDS, ...fields],
+          ...(token ? { nextPageToken: token } : {}),
+        }),
+      { issues: [], isLast: true },
+    ).catch((err: unknown) => explainJqlError(ctx, err));
     const issues = page.issues.map((issue) => summarise(issue, ctx, fields));
     const nextCursor = page.isLast === false && page.nextPageToken ? ctx.cursors.seal(scope, page.nextPageToken) : null;
-    const head = issues.length === 0 ? `No issues match: ${jql}` : `${issues.length} issue${issues.length === 1 ? "" : "s"}${nextCursor ? " (more: call again with the cursor below)" : ""}:`;
+    const head =
+      issues.length === 0
+        ? `No issues match: ${jql}`
+        : `${issues.length} issue${issues.length === 1 ? "" : "s"}${nextCursor ? " (more: call again with the cursor below)" : ""}:`;
     const text = [head, ...issues.map(searchLine), ...(nextCursor ? [`nextCursor: ${nextCursor}`] : [])].join("\n");
     return { structured: { issues, nextCursor }, text };
   },
@@ -95,7 +134,8 @@ export const jiraGetIssue = defineTool({
   scope: "read",
   toolset: "jira-issues",
   reaches: [{ kind: "jira-issue", arg: "issueKey", byId: "read" }],
-  description: "Read a Jira issue by key: fields, Markdown description, links, attachments, latest comments; transitions or changelog if asked.",
+  description:
+    "Read a Jira issue by key: fields, Markdown description, links, attachments, latest comments; transitions or changelog if asked.",
   input: z.object({
     issueKey: z.string().trim().regex(ISSUE_KEY, "issueKey must be an issue key such as BK-12 (or a numeric id)"),
     comments: z.number().int().min(0, "comments must be at least 0").max(50, "comments may be at most 50").default(5),
@@ -118,34 +158,64 @@ export const jiraGetIssue = defineTool({
     components: z.array(z.string()),
     parent: z.string().nullable(),
     subtasks: z.array(z.string()),
-    links: z.array(z.object({ type: z.string(), key: z.string(), summary: z.string().nullable(), outside: z.literal(true).optional().describe("Outside this client's projects: shown by key only") })),
+    links: z.array(
+      z.object({
+        type: z.string(),
+        key: z.string(),
+        summary: z.string().nullable(),
+        outside: z.literal(true).optional().describe("Outside this client's projects: shown by key only"),
+      }),
+    ),
     description: z.string().describe("Markdown"),
     url: z.string().nullable(),
     comments: z.array(CommentSchema),
     commentCount: z.number().int(),
     attachments: z.array(z.object({ filename: z.string(), size: z.number().nullable(), mimeType: z.string().nullable() })),
     transitions: z.array(z.object({ id: z.string(), name: z.string(), to: z.string().nullable() })).optional(),
-    changelog: z.array(z.object({ author: z.string().nullable(), created: z.string().nullable(), changes: z.array(z.object({ field: z.string(), from: z.string().nullable(), to: z.string().nullable() })) })).optional(),
+    changelog: z
+      .array(
+        z.object({
+          author: z.string().nullable(),
+          created: z.string().nullable(),
+          changes: z.array(z.object({ field: z.string(), from: z.string().nullable(), to: z.string().nullable() })),
+        }),
+      )
+      .optional(),
   }),
   annotations: { title: "Read a Jira issue", ...READ_ONLY },
   async run({ issueKey, comments, include }, ctx) {
     // Under a project list an issue named by id was placed by a read of its project before this one (its reach, byId "read").
     const issue = (await ctx.clients.jira.getIssue(issueKey.toUpperCase(), include.length ? { expand: include } : {})) as JiraIssue & {
       transitions?: { id: string; name: string; to?: { name?: string } }[];
-      changelog?: { histories?: { author?: unknown; created?: string; items?: { field?: string; fromString?: string | null; toString?: string | null }[] }[] };
+      changelog?: {
+        histories?: {
+          author?: unknown;
+          created?: string;
+          items?: { field?: string; fromString?: string | null; toString?: string | null }[];
+        }[];
+      };
     };
     const f = issue.fields;
-    const all = ((f.comment as { comments?: { author?: unknown; created?: string; body?: unknown }[] } | undefined)?.comments ?? []).map((c) => ({
-      author: nameOf(c.author),
-      created: c.created ?? null,
-      body: clip(adfToMarkdown(c.body), 2000).text,
-    }));
+    const all = ((f.comment as { comments?: { author?: unknown; created?: string; body?: unknown }[] } | undefined)?.comments ?? []).map(
+      (c) => ({
+        author: nameOf(c.author),
+        created: c.created ?? null,
+        body: clip(adfToMarkdown(c.body), 2000).text,
+      }),
+    );
     // A linked issue outside the client's projects shows by key only (outsideIssue): never its summary.
-    const links = ((f.issuelinks as { type?: { outward?: string; inward?: string }; outwardIssue?: JiraIssue; inwardIssue?: JiraIssue }[] | undefined) ?? []).flatMap((l) => {
+    const links = (
+      (f.issuelinks as { type?: { outward?: string; inward?: string }; outwardIssue?: JiraIssue; inwardIssue?: JiraIssue }[] | undefined) ??
+      []
+    ).flatMap((l) => {
       const other = l.outwardIssue ?? l.inwardIssue;
       if (!other) return [];
       const type = (l.outwardIssue ? l.type?.outward : l.type?.inward) ?? "relates to";
-      return [issueInProjects(ctx.policy, other.key) ? { type, key: other.key, summary: typeof other.fields?.summary === "string" ? other.fields.summary : null } : { type, ...outsideIssue(other.key), summary: null }];
+      return [
+        issueInProjects(ctx.policy, other.key)
+          ? { type, key: other.key, summary: typeof other.fields?.summary === "string" ? other.fields.summary : null }
+          : { type, ...outsideIssue(other.key), summary: null },
+      ];
     });
     const structured = {
       key: issue.key,
@@ -166,8 +236,18 @@ export const jiraGetIssue = defineTool({
       url: browseUrl(ctx, issue.key),
       comments: all.slice(-comments),
       commentCount: all.length,
-      attachments: (Array.isArray(f.attachment) ? (f.attachment as { filename?: string; size?: number; mimeType?: string }[]) : []).map((a) => ({ filename: a.filename ?? "?", size: typeof a.size === "number" ? a.size : null, mimeType: a.mimeType ?? null })),
-      ...(include.includes("transitions") ? { transitions: ((issue.transitions ?? []) as { id: string; name: string; to?: { name?: string } }[]).map((t) => ({ id: String(t.id), name: t.name, to: t.to?.name ?? null })) } : {}),
+      attachments: (Array.isArray(f.attachment) ? (f.attachment as { filename?: string; size?: number; mimeType?: string }[]) : []).map(
+        (a) => ({ filename: a.filename ?? "?", size: typeof a.size === "number" ? a.size : null, mimeType: a.mimeType ?? null }),
+      ),
+      ...(include.includes("transitions")
+        ? {
+            transitions: ((issue.transitions ?? []) as { id: string; name: string; to?: { name?: string } }[]).map((t) => ({
+              id: String(t.id),
+              name: t.name,
+              to: t.to?.name ?? null,
+            })),
+          }
+        : {}),
       ...(include.includes("changelog")
         ? {
             changelog: (issue.changelog?.histories ?? []).slice(-20).map((h) => ({
@@ -193,10 +273,18 @@ export const jiraGetIssue = defineTool({
       `# ${structured.key}: ${structured.summary}`,
       facts.join("\n"),
       `## Description\n${structured.description || "(none)"}`,
-      structured.attachments.length ? `## Attachments\n${structured.attachments.map((a) => `- ${a.filename}${a.size !== null ? ` (${a.size} bytes)` : ""}`).join("\n")}` : null,
-      structured.transitions ? `## Transitions\n${structured.transitions.map((t) => `- ${t.name} (id ${t.id}) → ${t.to ?? "?"}`).join("\n") || "(none now)"}` : null,
-      structured.changelog ? `## Changes (latest ${structured.changelog.length})\n${structured.changelog.map((h) => `- ${shortDate(h.created) ?? "?"} ${h.author ?? "?"}: ${h.changes.map((c) => `${c.field} ${c.from ?? "∅"} → ${c.to ?? "∅"}`).join("; ")}`).join("\n")}` : null,
-      structured.comments.length ? `## Comments (latest ${structured.comments.length} of ${structured.commentCount})\n${structured.comments.map((c) => `**${c.author ?? "?"}**, ${shortDate(c.created) ?? "?"}:\n${c.body}`).join("\n\n")}` : null,
+      structured.attachments.length
+        ? `## Attachments\n${structured.attachments.map((a) => `- ${a.filename}${a.size !== null ? ` (${a.size} bytes)` : ""}`).join("\n")}`
+        : null,
+      structured.transitions
+        ? `## Transitions\n${structured.transitions.map((t) => `- ${t.name} (id ${t.id}) → ${t.to ?? "?"}`).join("\n") || "(none now)"}`
+        : null,
+      structured.changelog
+        ? `## Changes (latest ${structured.changelog.length})\n${structured.changelog.map((h) => `- ${shortDate(h.created) ?? "?"} ${h.author ?? "?"}: ${h.changes.map((c) => `${c.field} ${c.from ?? "∅"} → ${c.to ?? "∅"}`).join("; ")}`).join("\n")}`
+        : null,
+      structured.comments.length
+        ? `## Comments (latest ${structured.comments.length} of ${structured.commentCount})\n${structured.comments.map((c) => `**${c.author ?? "?"}**, ${shortDate(c.created) ?? "?"}:\n${c.body}`).join("\n\n")}`
+        : null,
     ]
       .filter(Boolean)
       .join("\n\n");
@@ -210,9 +298,14 @@ export const jiraCreateIssue = defineTool({
   name: "jira_create_issue",
   service: "jira",
   toolset: "jira-issues",
-  reaches: [{ kind: "jira-project", arg: "projectKey" }, { kind: "jira-issue", arg: "parentKey" }, { kind: "jira-fields", arg: "fields" }],
+  reaches: [
+    { kind: "jira-project", arg: "projectKey" },
+    { kind: "jira-issue", arg: "parentKey" },
+    { kind: "jira-fields", arg: "fields" },
+  ],
   scope: "write",
-  description: "Create a Jira issue: Markdown description, parentKey for a sub-task, fields for others (Jira JSON by id). Returns its key and URL.",
+  description:
+    "Create a Jira issue: Markdown description, parentKey for a sub-task, fields for others (Jira JSON by id). Returns its key and URL.",
   input: CreateIssueArgs,
   output: ChangedIssueSchema.extend({ id: z.string(), summary: z.string() }),
   annotations: { title: "Create a Jira issue", ...WRITES },
@@ -228,9 +321,13 @@ export const jiraUpdateIssue = defineTool({
   name: "jira_update_issue",
   service: "jira",
   toolset: "jira-issues",
-  reaches: [{ kind: "jira-issue", arg: "issueKey" }, { kind: "jira-fields", arg: "fields" }],
+  reaches: [
+    { kind: "jira-issue", arg: "issueKey" },
+    { kind: "jira-fields", arg: "fields" },
+  ],
   scope: "write",
-  description: "Change only the given fields of a Jira issue (others in fields, as Jira JSON by id; status: jira_transition_issue). Returns what changed.",
+  description:
+    "Change only the given fields of a Jira issue (others in fields, as Jira JSON by id; status: jira_transition_issue). Returns what changed.",
   input: z
     .object({
       issueKey: z.string().trim().regex(ISSUE_KEY, "issueKey must be an issue key such as BK-12 (or a numeric id)"),
@@ -241,7 +338,11 @@ export const jiraUpdateIssue = defineTool({
       assigneeAccountId: accountId.nullable().optional(),
       fields: extraFields,
     })
-    .refine((a) => ["summary", "description", "priority", "labels", "assigneeAccountId", "fields"].some((k) => a[k as keyof typeof a] !== undefined), "nothing to change: give at least one field"),
+    .refine(
+      (a) =>
+        ["summary", "description", "priority", "labels", "assigneeAccountId", "fields"].some((k) => a[k as keyof typeof a] !== undefined),
+      "nothing to change: give at least one field",
+    ),
   output: ChangedIssueSchema.extend({ changed: z.array(z.string()) }),
   annotations: { title: "Update a Jira issue", ...WRITES, idempotentHint: true },
   async run(args, ctx) {
@@ -252,7 +353,9 @@ export const jiraUpdateIssue = defineTool({
       ...(args.description !== undefined ? { description: markdownToAdf(args.description) } : {}),
       ...(args.priority !== undefined ? { priority: { name: args.priority } } : {}),
       ...(args.labels !== undefined ? { labels: args.labels } : {}),
-      ...(args.assigneeAccountId !== undefined ? { assignee: args.assigneeAccountId === null ? null : { accountId: args.assigneeAccountId } } : {}),
+      ...(args.assigneeAccountId !== undefined
+        ? { assignee: args.assigneeAccountId === null ? null : { accountId: args.assigneeAccountId } }
+        : {}),
     };
     await ctx.clients.jira.updateIssue(key, { fields });
     const changed = Object.keys(fields);
@@ -279,7 +382,10 @@ export const jiraAddComment = defineTool({
     const comment = await ctx.clients.jira.addComment(key, markdownToAdf(body));
     const url = browseUrl(ctx, key);
     const commentUrl = url ? `${url}?focusedCommentId=${comment.id}` : null;
-    return { structured: { key, url: commentUrl, commentId: comment.id }, text: `Commented on ${key} (comment ${comment.id})${commentUrl ? `\n${commentUrl}` : ""}` };
+    return {
+      structured: { key, url: commentUrl, commentId: comment.id },
+      text: `Commented on ${key} (comment ${comment.id})${commentUrl ? `\n${commentUrl}` : ""}`,
+    };
   },
 });
 
@@ -287,9 +393,13 @@ export const jiraTransitionIssue = defineTool({
   name: "jira_transition_issue",
   service: "jira",
   toolset: "jira-issues",
-  reaches: [{ kind: "jira-issue", arg: "issueKey" }, { kind: "jira-fields", arg: "fields" }],
+  reaches: [
+    { kind: "jira-issue", arg: "issueKey" },
+    { kind: "jira-fields", arg: "fields" },
+  ],
   scope: "write",
-  description: "Move a Jira issue along its workflow (transition name or id, or target status), optionally with a Markdown comment. Returns the new status.",
+  description:
+    "Move a Jira issue along its workflow (transition name or id, or target status), optionally with a Markdown comment. Returns the new status.",
   input: z.object({
     issueKey: z.string().trim().regex(ISSUE_KEY, "issueKey must be an issue key such as BK-12 (or a numeric id)"),
     transition: z.string().trim().min(1, "transition must not be empty").max(100),
@@ -302,17 +412,25 @@ export const jiraTransitionIssue = defineTool({
     const key = issueKey.toUpperCase();
     const available = await transitionsOf(ctx, key);
     const wanted = transition.toLowerCase();
-    const chosen = available.find((t) => t.id === transition) ?? available.find((t) => t.name.toLowerCase() === wanted) ?? available.find((t) => t.to?.toLowerCase() === wanted);
+    const chosen =
+      available.find((t) => t.id === transition) ??
+      available.find((t) => t.name.toLowerCase() === wanted) ??
+      available.find((t) => t.to?.toLowerCase() === wanted);
     if (!chosen) {
       const names = available.map((t) => `${t.name} (→ ${t.to ?? "?"})`).join(", ");
-      throw new ToolError(`${key} has no transition "${transition}" now. Available: ${names || "none"}. Call again with one of these names.`);
+      throw new ToolError(
+        `${key} has no transition "${transition}" now. Available: ${names || "none"}. Call again with one of these names.`,
+      );
     }
     await ctx.clients.jira.transitionIssue(key, chosen.id, {
       ...(fields ? { fields } : {}),
       ...(comment?.trim() ? { update: { comment: [{ add: { body: markdownToAdf(comment) } }] } } : {}),
     });
     const url = browseUrl(ctx, key);
-    return { structured: { key, url, transition: chosen.name, status: chosen.to }, text: `${key}: ${chosen.name} → ${chosen.to ?? "?"}${url ? `\n${url}` : ""}` };
+    return {
+      structured: { key, url, transition: chosen.name, status: chosen.to },
+      text: `${key}: ${chosen.name} → ${chosen.to ?? "?"}${url ? `\n${url}` : ""}`,
+    };
   },
 });
 
@@ -320,7 +438,10 @@ export const jiraSearchUsers = defineTool({
   name: "jira_search_users",
   service: "jira",
   toolset: "jira-issues",
-  reaches: [{ kind: "jira-issue", arg: "issueKey" }, { kind: "jira-project", arg: "projectKey" }],
+  reaches: [
+    { kind: "jira-issue", arg: "issueKey" },
+    { kind: "jira-project", arg: "projectKey" },
+  ],
   scope: "read",
   description: "Find Jira users' accountIds by name or email; with issueKey or projectKey, only those assignable there.",
   input: z.object({
@@ -329,14 +450,29 @@ export const jiraSearchUsers = defineTool({
     projectKey: z.string().trim().regex(PROJECT_KEY, "projectKey must be a project key such as BK").optional(),
     maxResults: z.number().int().min(1).max(50, "maxResults may be at most 50").default(10),
   }),
-  output: z.object({ users: z.array(z.object({ accountId: z.string(), name: z.string(), email: z.string().nullable(), active: z.boolean().nullable() })) }),
+  output: z.object({
+    users: z.array(z.object({ accountId: z.string(), name: z.string(), email: z.string().nullable(), active: z.boolean().nullable() })),
+  }),
   annotations: { title: "Find Jira users", ...READ_ONLY },
   async run({ query, issueKey, projectKey, maxResults }, ctx) {
-    const assignableTo = issueKey || projectKey ? { ...(issueKey ? { issueKey: issueKey.toUpperCase() } : {}), ...(projectKey ? { project: projectKey.toUpperCase() } : {}) } : undefined;
+    const assignableTo =
+      issueKey || projectKey
+        ? { ...(issueKey ? { issueKey: issueKey.toUpperCase() } : {}), ...(projectKey ? { project: projectKey.toUpperCase() } : {}) }
+        : undefined;
     const found = await ctx.clients.jira.searchUsers(query, { maxResults, ...(assignableTo ? { assignableTo } : {}) });
-    const users = found.map((u) => ({ accountId: u.accountId, name: u.displayName, email: u.emailAddress ?? null, active: typeof u.active === "boolean" ? u.active : null }));
-    const lines = users.map((u) => `- ${u.name}${u.email ? ` <${u.email}>` : ""}: ${u.accountId}${u.active === false ? " (inactive)" : ""}`);
-    return { structured: { users }, text: users.length ? [`${users.length} user${users.length === 1 ? "" : "s"}:`, ...lines].join("\n") : `No users match "${query}".` };
+    const users = found.map((u) => ({
+      accountId: u.accountId,
+      name: u.displayName,
+      email: u.emailAddress ?? null,
+      active: typeof u.active === "boolean" ? u.active : null,
+    }));
+    const lines = users.map(
+      (u) => `- ${u.name}${u.email ? ` <${u.email}>` : ""}: ${u.accountId}${u.active === false ? " (inactive)" : ""}`,
+    );
+    return {
+      structured: { users },
+      text: users.length ? [`${users.length} user${users.length === 1 ? "" : "s"}:`, ...lines].join("\n") : `No users match "${query}".`,
+    };
   },
 });
 
@@ -357,8 +493,20 @@ export const jiraAssignIssue = defineTool({
     const key = issueKey.toUpperCase();
     await ctx.clients.jira.assignIssue(key, assignee);
     const url = browseUrl(ctx, key);
-    return { structured: { key, url, assignee }, text: `${assignee ? `Assigned ${key} to ${assignee}` : `Unassigned ${key}`}.${url ? `\n${url}` : ""}` };
+    return {
+      structured: { key, url, assignee },
+      text: `${assignee ? `Assigned ${key} to ${assignee}` : `Unassigned ${key}`}.${url ? `\n${url}` : ""}`,
+    };
   },
 });
 
-export const JIRA_ISSUES_TOOLS = [jiraSearch, jiraGetIssue, jiraSearchUsers, jiraCreateIssue, jiraUpdateIssue, jiraAssignIssue, jiraAddComment, jiraTransitionIssue];
+export const JIRA_ISSUES_TOOLS = [
+  jiraSearch,
+  jiraGetIssue,
+  jiraSearchUsers,
+  jiraCreateIssue,
+  jiraUpdateIssue,
+  jiraAssignIssue,
+  jiraAddComment,
+  jiraTransitionIssue,
+];

@@ -12,14 +12,18 @@ export const jiraListLinkTypes = defineTool({
   toolset: "jira-links",
   reaches: [],
   scope: "read",
-  description: 'The kinds of link between Jira issues, each with its two readings (e.g. Blocks: "blocks" / "is blocked by"), for jira_link_issues.',
+  description:
+    'The kinds of link between Jira issues, each with its two readings (e.g. Blocks: "blocks" / "is blocked by"), for jira_link_issues.',
   input: z.object({}),
   output: z.object({ linkTypes: z.array(z.object({ name: z.string(), outward: z.string(), inward: z.string() })) }),
   annotations: { title: "List Jira issue link types", ...READ_ONLY },
   async run(_args, ctx) {
     const { issueLinkTypes } = await ctx.clients.jira.linkTypes();
     const linkTypes = issueLinkTypes.map((t) => ({ name: t.name, outward: t.outward, inward: t.inward }));
-    return { structured: { linkTypes }, text: linkTypes.map((t) => `- ${t.name}: A ${t.outward} B / B ${t.inward} A`).join("\n") || "No link types." };
+    return {
+      structured: { linkTypes },
+      text: linkTypes.map((t) => `- ${t.name}: A ${t.outward} B / B ${t.inward} A`).join("\n") || "No link types.",
+    };
   },
 });
 
@@ -27,9 +31,13 @@ export const jiraLinkIssues = defineTool({
   name: "jira_link_issues",
   service: "jira",
   toolset: "jira-links",
-  reaches: [{ kind: "jira-issue", arg: "from" }, { kind: "jira-issue", arg: "to" }],
+  reaches: [
+    { kind: "jira-issue", arg: "from" },
+    { kind: "jira-issue", arg: "to" },
+  ],
   scope: "write",
-  description: 'Link two Jira issues so that `from` <type\'s outward reading> `to`, e.g. {from: "BK-1", type: "Blocks", to: "BK-2"}: BK-1 blocks BK-2. Types come from jira_list_link_types.',
+  description:
+    'Link two Jira issues so that `from` <type\'s outward reading> `to`, e.g. {from: "BK-1", type: "Blocks", to: "BK-2"}: BK-1 blocks BK-2. Types come from jira_list_link_types.',
   input: z.object({
     from: issueKeyArg("from"),
     type: z.string().trim().min(1).max(100).describe('A link type name, e.g. "Blocks", "Relates", "Duplicate".'),
@@ -50,8 +58,15 @@ export const jiraLinkIssues = defineTool({
   },
 });
 
-const issueKey = z.string().trim().regex(ISSUE_KEY, "issueKey must be an issue key such as BK-12 (or a numeric id)").describe("The issue key, e.g. BK-12.");
-const accountId = wellFormed(z.string().trim().min(1, "accountId must not be empty").max(128, "accountId may be at most 128 characters"), "accountId").describe("A user's accountId (jira_search_users).");
+const issueKey = z
+  .string()
+  .trim()
+  .regex(ISSUE_KEY, "issueKey must be an issue key such as BK-12 (or a numeric id)")
+  .describe("The issue key, e.g. BK-12.");
+const accountId = wellFormed(
+  z.string().trim().min(1, "accountId must not be empty").max(128, "accountId may be at most 128 characters"),
+  "accountId",
+).describe("A user's accountId (jira_search_users).");
 
 const WatcherSchema = z.object({ accountId: z.string(), name: z.string(), active: z.boolean().nullable() });
 
@@ -63,15 +78,36 @@ export const jiraListWatchers = defineTool({
   scope: "read",
   description: "Who watches a Jira issue (name and accountId), and whether Bridgekeeper's account does.",
   input: z.object({ issueKey }),
-  output: z.object({ key: z.string(), watchCount: z.number().int(), isWatching: z.boolean(), watchers: z.array(WatcherSchema), url: z.string().nullable() }),
+  output: z.object({
+    key: z.string(),
+    watchCount: z.number().int(),
+    isWatching: z.boolean(),
+    watchers: z.array(WatcherSchema),
+    url: z.string().nullable(),
+  }),
   annotations: { title: "List a Jira issue's watchers", ...READ_ONLY },
   async run({ issueKey: given }, ctx) {
     const key = given.toUpperCase();
     const found = await ctx.clients.jira.watchers(key);
-    const watchers = found.watchers.map((u) => ({ accountId: u.accountId, name: u.displayName, active: typeof u.active === "boolean" ? u.active : null }));
-    const structured = { key, watchCount: found.watchCount ?? watchers.length, isWatching: found.isWatching === true, watchers, url: browseUrl(ctx, key) };
+    const watchers = found.watchers.map((u) => ({
+      accountId: u.accountId,
+      name: u.displayName,
+      active: typeof u.active === "boolean" ? u.active : null,
+    }));
+    const structured = {
+      key,
+      watchCount: found.watchCount ?? watchers.length,
+      isWatching: found.isWatching === true,
+      watchers,
+      url: browseUrl(ctx, key),
+    };
     const lines = watchers.map((w) => `- ${w.name}: ${w.accountId}${w.active === false ? " (inactive)" : ""}`);
-    return { structured, text: watchers.length ? [`${key} has ${structured.watchCount} watcher${structured.watchCount === 1 ? "" : "s"}:`, ...lines].join("\n") : `Nobody watches ${key}.` };
+    return {
+      structured,
+      text: watchers.length
+        ? [`${key} has ${structured.watchCount} watcher${structured.watchCount === 1 ? "" : "s"}:`, ...lines].join("\n")
+        : `Nobody watches ${key}.`,
+    };
   },
 });
 
@@ -111,7 +147,13 @@ export const jiraRemoveWatcher = defineTool({
   },
 });
 
-const RemoteLinkSchema = z.object({ id: z.number().int(), title: z.string(), url: z.string(), summary: z.string().nullable(), relationship: z.string().nullable() });
+const RemoteLinkSchema = z.object({
+  id: z.number().int(),
+  title: z.string(),
+  url: z.string(),
+  summary: z.string().nullable(),
+  relationship: z.string().nullable(),
+});
 
 export const jiraListRemoteLinks = defineTool({
   name: "jira_list_remote_links",
@@ -125,9 +167,22 @@ export const jiraListRemoteLinks = defineTool({
   annotations: { title: "List a Jira issue's remote links", ...READ_ONLY },
   async run({ issueKey: given }, ctx) {
     const key = given.toUpperCase();
-    const links = (await ctx.clients.jira.remoteLinks(key)).slice(0, 100).map((l) => ({ id: l.id, title: l.object.title, url: l.object.url, summary: l.object.summary?.slice(0, 500) || null, relationship: l.relationship || null }));
-    const lines = links.map((l) => `- [${l.title}](${l.url})${l.relationship ? ` (${l.relationship})` : ""}${l.summary ? ` — ${l.summary}` : ""} · id ${l.id}`);
-    return { structured: { key, links }, text: links.length ? [`${links.length} remote link${links.length === 1 ? "" : "s"} on ${key}:`, ...lines].join("\n") : `${key} has no remote links.` };
+    const links = (await ctx.clients.jira.remoteLinks(key)).slice(0, 100).map((l) => ({
+      id: l.id,
+      title: l.object.title,
+      url: l.object.url,
+      summary: l.object.summary?.slice(0, 500) || null,
+      relationship: l.relationship || null,
+    }));
+    const lines = links.map(
+      (l) => `- [${l.title}](${l.url})${l.relationship ? ` (${l.relationship})` : ""}${l.summary ? ` — ${l.summary}` : ""} · id ${l.id}`,
+    );
+    return {
+      structured: { key, links },
+      text: links.length
+        ? [`${links.length} remote link${links.length === 1 ? "" : "s"} on ${key}:`, ...lines].join("\n")
+        : `${key} has no remote links.`,
+    };
   },
 });
 
@@ -144,18 +199,41 @@ export const jiraAddRemoteLink = defineTool({
       .string()
       .trim()
       .max(2000, "url may be at most 2000 characters")
-      .refine((v) => /^https?:\/\/[^\s/]+/i.test(v) && URL.canParse(v), "url must be an http or https URL such as https://example.com/spec"),
+      .refine(
+        (v) => /^https?:\/\/[^\s/]+/i.test(v) && URL.canParse(v),
+        "url must be an http or https URL such as https://example.com/spec",
+      ),
     title: z.string().trim().min(1, "title must not be empty").max(255, "title may be at most 255 characters"),
     summary: z.string().trim().max(1_000, "summary may be at most 1000 characters").optional(),
-    relationship: z.string().trim().min(1).max(100, "relationship may be at most 100 characters").optional().describe('How it relates, e.g. "mentioned in", "design".'),
+    relationship: z
+      .string()
+      .trim()
+      .min(1)
+      .max(100, "relationship may be at most 100 characters")
+      .optional()
+      .describe('How it relates, e.g. "mentioned in", "design".'),
   }),
   output: z.object({ key: z.string(), id: z.number().int(), title: z.string(), url: z.string(), issueUrl: z.string().nullable() }),
   annotations: { title: "Add a remote link to a Jira issue", ...WRITES },
   async run({ issueKey: given, url, title, summary, relationship }, ctx) {
     const key = given.toUpperCase();
-    const created = await ctx.clients.jira.addRemoteLink(key, { object: { url, title, ...(summary ? { summary } : {}) }, ...(relationship ? { relationship } : {}) });
-    return { structured: { key, id: created.id, title, url, issueUrl: browseUrl(ctx, key) }, text: `Linked ${key} to [${title}](${url}) (remote link ${created.id}).` };
+    const created = await ctx.clients.jira.addRemoteLink(key, {
+      object: { url, title, ...(summary ? { summary } : {}) },
+      ...(relationship ? { relationship } : {}),
+    });
+    return {
+      structured: { key, id: created.id, title, url, issueUrl: browseUrl(ctx, key) },
+      text: `Linked ${key} to [${title}](${url}) (remote link ${created.id}).`,
+    };
   },
 });
 
-export const JIRA_LINKS_TOOLS = [jiraListLinkTypes, jiraLinkIssues, jiraListWatchers, jiraAddWatcher, jiraRemoveWatcher, jiraListRemoteLinks, jiraAddRemoteLink];
+export const JIRA_LINKS_TOOLS = [
+  jiraListLinkTypes,
+  jiraLinkIssues,
+  jiraListWatchers,
+  jiraAddWatcher,
+  jiraRemoveWatcher,
+  jiraListRemoteLinks,
+  jiraAddRemoteLink,
+];

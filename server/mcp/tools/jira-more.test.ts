@@ -31,13 +31,36 @@ describe("Jira comments, work logs, links, projects; assign and delete", () => {
     try {
       const names = (await defaults.client.listTools()).tools.map((t) => t.name);
       expect(names).toEqual(expect.arrayContaining(["jira_assign_issue", "jira_get_project", "jira_transition_issue"]));
-      for (const name of ["jira_list_comments", "jira_edit_comment", "jira_delete_comment", "jira_list_worklogs", "jira_add_worklog", "jira_list_link_types", "jira_link_issues", "jira_delete_issue", "jira_search_fields", "jira_current_user", "jira_get_transitions", "jira_list_boards"]) expect(names).not.toContain(name);
+      for (const name of [
+        "jira_list_comments",
+        "jira_edit_comment",
+        "jira_delete_comment",
+        "jira_list_worklogs",
+        "jira_add_worklog",
+        "jira_list_link_types",
+        "jira_link_issues",
+        "jira_delete_issue",
+        "jira_search_fields",
+        "jira_current_user",
+        "jira_get_transitions",
+        "jira_list_boards",
+      ])
+        expect(names).not.toContain(name);
       expect(DEFAULT_TOOLSETS).not.toContain("jira-comments");
     } finally {
       await defaults.close();
     }
     const all = (await client.client.listTools()).tools.map((t) => t.name);
-    expect(all).toEqual(expect.arrayContaining(["jira_list_comments", "jira_add_worklog", "jira_link_issues", "jira_delete_issue", "jira_get_transitions", "jira_list_boards"]));
+    expect(all).toEqual(
+      expect.arrayContaining([
+        "jira_list_comments",
+        "jira_add_worklog",
+        "jira_link_issues",
+        "jira_delete_issue",
+        "jira_get_transitions",
+        "jira_list_boards",
+      ]),
+    );
   });
 
   it("assigns to an accountId and unassigns", async () => {
@@ -48,7 +71,9 @@ describe("Jira comments, work logs, links, projects; assign and delete", () => {
     const assigned = await call("jira_assign_issue", { issueKey: key, accountId: me.data.accountId });
     expect(assigned.isError).toBe(false);
     expect((await call("jira_get_issue", { issueKey: key })).data.assignee).toBe(me.data.displayName);
-    expect((await call("jira_assign_issue", { issueKey: key, accountId: null })).text).toBe(`Unassigned ${key}.\n${rig.sandbox.url}/browse/${key}`);
+    expect((await call("jira_assign_issue", { issueKey: key, accountId: null })).text).toBe(
+      `Unassigned ${key}.\n${rig.sandbox.url}/browse/${key}`,
+    );
     expect((await call("jira_get_issue", { issueKey: key })).data).not.toHaveProperty("assignee"); // null fields are left out
     const nobody = await call("jira_assign_issue", { issueKey: key, accountId: "no-such-account" });
     expect(nobody.isError).toBe(true);
@@ -92,28 +117,42 @@ describe("Jira comments, work logs, links, projects; assign and delete", () => {
 
   it("logs time in Jira's units and lists the work log with its total", async () => {
     const key = await newIssue("Time tracked");
-    const logged = await call("jira_add_worklog", { issueKey: key, timeSpent: "1h 30m", started: "2026-11-20T09:00:00Z", comment: "Pairing on the **fix**" });
+    const logged = await call("jira_add_worklog", {
+      issueKey: key,
+      timeSpent: "1h 30m",
+      started: "2026-11-20T09:00:00Z",
+      comment: "Pairing on the **fix**",
+    });
     expect(logged.data).toMatchObject({ key, timeSpentSeconds: 5400 });
     expect((await call("jira_add_worklog", { issueKey: key, timeSpent: "1d" })).data.timeSpentSeconds).toBe(8 * 3600);
     const list = await call("jira_list_worklogs", { issueKey: key });
     expect(list.data.total).toBe(2);
     expect(list.data.loggedSeconds).toBe(5400 + 8 * 3600);
-    expect((list.data.worklogs as { comment: string; started: string }[])[0]).toMatchObject({ comment: "Pairing on the **fix**", started: expect.stringMatching(/^2026-11-20T09:00/) });
+    expect((list.data.worklogs as { comment: string; started: string }[])[0]).toMatchObject({
+      comment: "Pairing on the **fix**",
+      started: expect.stringMatching(/^2026-11-20T09:00/),
+    });
 
     const nonsense = await call("jira_add_worklog", { issueKey: key, timeSpent: "a while" });
     expect(nonsense.isError).toBe(true);
     expect(nonsense.text).toMatch(/is not a duration/);
-    expect((await call("jira_add_worklog", { issueKey: key, timeSpent: "1h", started: "yesterday" })).text).toMatch(/started must be a date and time/);
+    expect((await call("jira_add_worklog", { issueKey: key, timeSpent: "1h", started: "yesterday" })).text).toMatch(
+      /started must be a date and time/,
+    );
   });
 
   it("links two issues with a named type, reading as the type says; unknown types and self-links are refused", async () => {
     const types = await call("jira_list_link_types");
-    expect(types.data.linkTypes).toEqual(expect.arrayContaining([expect.objectContaining({ name: "Blocks", outward: "blocks", inward: "is blocked by" })]));
+    expect(types.data.linkTypes).toEqual(
+      expect.arrayContaining([expect.objectContaining({ name: "Blocks", outward: "blocks", inward: "is blocked by" })]),
+    );
     const [a, b] = [await newIssue("Blocker"), await newIssue("Blocked")];
     const linked = await call("jira_link_issues", { from: a, type: "blocks", to: b });
     expect(linked.data).toMatchObject({ from: a, type: "Blocks", to: b, reading: `${a} blocks ${b}` });
     expect((await call("jira_get_issue", { issueKey: a })).data.links).toEqual([expect.objectContaining({ type: "blocks", key: b })]);
-    expect((await call("jira_get_issue", { issueKey: b })).data.links).toEqual([expect.objectContaining({ type: "is blocked by", key: a })]);
+    expect((await call("jira_get_issue", { issueKey: b })).data.links).toEqual([
+      expect.objectContaining({ type: "is blocked by", key: a }),
+    ]);
 
     const unknown = await call("jira_link_issues", { from: a, type: "Haunts", to: b });
     expect(unknown.isError).toBe(true);
@@ -130,7 +169,9 @@ describe("Jira comments, work logs, links, projects; assign and delete", () => {
     expect((await call("jira_get_project", { projectKey: "NOPE" })).isError).toBe(true);
 
     const fields = await call("jira_search_fields", { query: "story point" });
-    expect(fields.data.fields).toEqual(expect.arrayContaining([expect.objectContaining({ id: expect.stringMatching(/^customfield_\d+$/), custom: true })]));
+    expect(fields.data.fields).toEqual(
+      expect.arrayContaining([expect.objectContaining({ id: expect.stringMatching(/^customfield_\d+$/), custom: true })]),
+    );
     expect((await call("jira_search_fields", { query: "zzz-nothing" })).text).toBe('No field matches "zzz-nothing".');
   });
 

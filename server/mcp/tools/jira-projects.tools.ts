@@ -28,7 +28,11 @@ export const jiraGetProject = defineTool({
   annotations: { title: "Read a Jira project", ...READ_ONLY },
   async run({ projectKey }, ctx) {
     const key = projectKey.toUpperCase();
-    const [project, components, versions] = await Promise.all([ctx.clients.jira.project(key), ctx.clients.jira.projectComponents(key), ctx.clients.jira.projectVersions(key)]);
+    const [project, components, versions] = await Promise.all([
+      ctx.clients.jira.project(key),
+      ctx.clients.jira.projectComponents(key),
+      ctx.clients.jira.projectVersions(key),
+    ]);
     const structured = {
       key: project.key,
       name: project.name,
@@ -36,7 +40,9 @@ export const jiraGetProject = defineTool({
       lead: nameOf(project.lead),
       issueTypes: (project.issueTypes ?? []).map((t) => ({ name: t.name, subtask: t.subtask === true })),
       components: components.map((c) => c.name),
-      versions: versions.filter((v) => !v.archived).map((v) => ({ name: v.name, released: v.released === true, releaseDate: v.releaseDate ?? null })),
+      versions: versions
+        .filter((v) => !v.archived)
+        .map((v) => ({ name: v.name, released: v.released === true, releaseDate: v.releaseDate ?? null })),
       url: ctx.atlassianUrl ? `${ctx.atlassianUrl}/browse/${project.key}` : null,
     };
     const text = [
@@ -60,15 +66,35 @@ export const jiraListProjects = defineTool({
   reaches: [{ kind: "listing", service: "jira" }],
   scope: "read",
   description: "List the Jira projects this client can use: key, name and type.",
-  input: z.object({ maxResults: z.number().int().min(1, "maxResults must be at least 1").max(500, "maxResults may be at most 500").default(100) }),
-  output: z.object({ projects: z.array(z.object({ key: z.string(), name: z.string(), type: z.string().nullable(), url: z.string().nullable() })), truncated: z.boolean() }),
+  input: z.object({
+    maxResults: z.number().int().min(1, "maxResults must be at least 1").max(500, "maxResults may be at most 500").default(100),
+  }),
+  output: z.object({
+    projects: z.array(z.object({ key: z.string(), name: z.string(), type: z.string().nullable(), url: z.string().nullable() })),
+    truncated: z.boolean(),
+  }),
   annotations: { title: "List Jira projects", ...READ_ONLY },
   async run({ maxResults }, ctx) {
     const allowed = ctx.policy.jiraProjects;
-    const { items, truncated } = await firstOf(ctx.clients.jira.projects(), maxResults, (p) => allowed === null || allowed.includes(p.key.toUpperCase()));
-    const projects = (items as { key: string; name: string; projectTypeKey?: string }[]).map((p) => ({ key: p.key, name: p.name, type: p.projectTypeKey ?? null, url: ctx.atlassianUrl ? `${ctx.atlassianUrl}/browse/${p.key}` : null }));
+    const { items, truncated } = await firstOf(
+      ctx.clients.jira.projects(),
+      maxResults,
+      (p) => allowed === null || allowed.includes(p.key.toUpperCase()),
+    );
+    const projects = (items as { key: string; name: string; projectTypeKey?: string }[]).map((p) => ({
+      key: p.key,
+      name: p.name,
+      type: p.projectTypeKey ?? null,
+      url: ctx.atlassianUrl ? `${ctx.atlassianUrl}/browse/${p.key}` : null,
+    }));
     const lines = projects.map((p) => `- ${p.key}: ${p.name}${p.type ? ` (${p.type})` : ""}`);
-    return { structured: { projects, truncated }, text: [`${projects.length} project${projects.length === 1 ? "" : "s"}${truncated ? ` (more exist: raise maxResults)` : ""}:`, ...lines].join("\n") };
+    return {
+      structured: { projects, truncated },
+      text: [
+        `${projects.length} project${projects.length === 1 ? "" : "s"}${truncated ? ` (more exist: raise maxResults)` : ""}:`,
+        ...lines,
+      ].join("\n"),
+    };
   },
 });
 

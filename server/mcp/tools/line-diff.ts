@@ -23,14 +23,16 @@ function script(a: string[], b: string[], maxCells: number): Op[] {
     const w = y.length + 1;
     const lcs = new Uint32Array((x.length + 1) * w);
     for (let i = x.length - 1; i >= 0; i--) {
-      for (let j = y.length - 1; j >= 0; j--) lcs[i * w + j] = x[i] === y[j] ? lcs[(i + 1) * w + j + 1]! + 1 : Math.max(lcs[(i + 1) * w + j]!, lcs[i * w + j + 1]!);
+      for (let j = y.length - 1; j >= 0; j--)
+        lcs[i * w + j] = x[i] === y[j] ? lcs[(i + 1) * w + j + 1]! + 1 : Math.max(lcs[(i + 1) * w + j]!, lcs[i * w + j + 1]!);
     }
     let i = 0;
     let j = 0;
     while (i < x.length || j < y.length) {
       if (i < x.length && j < y.length && x[i] === y[j]) ops.push({ kind: " ", line: x[i]!, a: head + i++, b: head + j++ });
       // Removals before additions where either keeps the subsequence, as diff -u prints a change.
-      else if (i < x.length && (j === y.length || lcs[(i + 1) * w + j]! >= lcs[i * w + j + 1]!)) ops.push({ kind: "-", line: x[i]!, a: head + i++, b: head + j });
+      else if (i < x.length && (j === y.length || lcs[(i + 1) * w + j]! >= lcs[i * w + j + 1]!))
+        ops.push({ kind: "-", line: x[i]!, a: head + i++, b: head + j });
       else ops.push({ kind: "+", line: y[j]!, a: head + i, b: head + j++ });
     }
   }
@@ -45,7 +47,13 @@ export interface LineDiff {
   removed: number;
 }
 
-export function unifiedLineDiff(before: string, after: string, labels: { from: string; to: string }, context = 3, maxCells = 4_000_000): LineDiff {
+export function unifiedLineDiff(
+  before: string,
+  after: string,
+  labels: { from: string; to: string },
+  context = 3,
+  maxCells = 4_000_000,
+): LineDiff {
   const a = before === "" ? [] : before.split("\n");
   const b = after === "" ? [] : after.split("\n");
   const ops = script(a, b, maxCells);

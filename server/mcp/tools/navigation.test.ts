@@ -78,7 +78,9 @@ describe("Confluence tree and Bitbucket history tools", () => {
     const feature = await call("bitbucket_list_commits", { repository: "config-service", ref: "feature/schema-validation", maxResults: 1 });
     expect((feature.data.commits as { message: string }[])[0]!.message).toBe("Validate every setting against its schema");
     expect((await call("bitbucket_list_commits", { repository: "config-service", ref: "no-such-branch" })).isError).toBe(true);
-    expect((await call("bitbucket_list_commits", { repository: "config-service", ref: "bad ref!" })).text).toMatch(/ref must be a branch, tag or commit/);
+    expect((await call("bitbucket_list_commits", { repository: "config-service", ref: "bad ref!" })).text).toMatch(
+      /ref must be a branch, tag or commit/,
+    );
   });
 
   it("creates a branch from the main branch or a ref, then opens a pull request from one branch into another; asks for changes", async () => {
@@ -86,31 +88,83 @@ describe("Confluence tree and Bitbucket history tools", () => {
     try {
       const branch = await writer.call("bitbucket_create_branch", { repository: "config-service", name: "release/2027.1" });
       expect(branch.isError, branch.text).toBe(false);
-      const mainTip = ((await call("bitbucket_list_commits", { repository: "config-service", maxResults: 1 })).data.commits as { hash: string }[])[0]!.hash;
+      const mainTip = (
+        (await call("bitbucket_list_commits", { repository: "config-service", maxResults: 1 })).data.commits as { hash: string }[]
+      )[0]!.hash;
       expect(branch.data.tip).toMatchObject({ hash: mainTip });
       const again = await writer.call("bitbucket_create_branch", { repository: "config-service", name: "release/2027.1" });
       expect(again.isError).toBe(true);
       expect(again.text).toMatch(/already exists/);
-      expect((await writer.call("bitbucket_create_branch", { repository: "config-service", name: "bad..name" })).text).toMatch(/name must be a branch name/);
-      const fromRef = await writer.call("bitbucket_create_branch", { repository: "config-service", name: "spike/validation", from: "feature/schema-validation" });
+      expect((await writer.call("bitbucket_create_branch", { repository: "config-service", name: "bad..name" })).text).toMatch(
+        /name must be a branch name/,
+      );
+      const fromRef = await writer.call("bitbucket_create_branch", {
+        repository: "config-service",
+        name: "spike/validation",
+        from: "feature/schema-validation",
+      });
       expect((fromRef.data.tip as { message: string }).message).toBe("Validate every setting against its schema");
 
-      const opened = await writer.call("bitbucket_create_pull_request", { repository: "config-service", title: "Schema validation for the 2027.1 release", source: "feature/schema-validation", destination: "release/2027.1", description: "Backport of **#11**." });
+      const opened = await writer.call("bitbucket_create_pull_request", {
+        repository: "config-service",
+        title: "Schema validation for the 2027.1 release",
+        source: "feature/schema-validation",
+        destination: "release/2027.1",
+        description: "Backport of **#11**.",
+      });
       expect(opened.isError, opened.text).toBe(false);
-      expect(opened.data).toMatchObject({ title: "Schema validation for the 2027.1 release", source: "feature/schema-validation", destination: "release/2027.1" });
-      const read = await call("bitbucket_get_pull_request", { repository: "config-service", pullRequestId: opened.data.id, includeFiles: false });
+      expect(opened.data).toMatchObject({
+        title: "Schema validation for the 2027.1 release",
+        source: "feature/schema-validation",
+        destination: "release/2027.1",
+      });
+      const read = await call("bitbucket_get_pull_request", {
+        repository: "config-service",
+        pullRequestId: opened.data.id,
+        includeFiles: false,
+      });
       expect(read.data).toMatchObject({ state: "OPEN" });
-      const duplicate = await writer.call("bitbucket_create_pull_request", { repository: "config-service", title: "Again", source: "feature/schema-validation", destination: "release/2027.1" });
+      const duplicate = await writer.call("bitbucket_create_pull_request", {
+        repository: "config-service",
+        title: "Again",
+        source: "feature/schema-validation",
+        destination: "release/2027.1",
+      });
       expect(duplicate.isError).toBe(true);
       expect(duplicate.text).toMatch(/already exists/);
-      expect((await writer.call("bitbucket_create_pull_request", { repository: "config-service", title: "Nothing", source: "release/2027.1", destination: "main" })).text).toMatch(/no changes/i);
+      expect(
+        (
+          await writer.call("bitbucket_create_pull_request", {
+            repository: "config-service",
+            title: "Nothing",
+            source: "release/2027.1",
+            destination: "main",
+          })
+        ).text,
+      ).toMatch(/no changes/i);
 
-      const large = ((await call("bitbucket_list_pull_requests", { repository: "config-service" })).data.pullRequests as { id: number; title: string }[]).find((p) => p.title === "Validate every setting against its schema")!;
-      expect((await writer.call("bitbucket_request_changes", { repository: "config-service", pullRequestId: large.id })).data).toEqual({ changesRequested: true });
-      const reviewed = await call("bitbucket_get_pull_request", { repository: "config-service", pullRequestId: large.id, includeFiles: false });
-      expect(reviewed.data.reviewers).toEqual(expect.arrayContaining([expect.objectContaining({ approved: false, state: "changes_requested" })]));
-      expect((await writer.call("bitbucket_request_changes", { repository: "config-service", pullRequestId: large.id, request: false })).data).toEqual({ changesRequested: false });
-      const withdrawn = await call("bitbucket_get_pull_request", { repository: "config-service", pullRequestId: large.id, includeFiles: false });
+      const large = (
+        (await call("bitbucket_list_pull_requests", { repository: "config-service" })).data.pullRequests as { id: number; title: string }[]
+      ).find((p) => p.title === "Validate every setting against its schema")!;
+      expect((await writer.call("bitbucket_request_changes", { repository: "config-service", pullRequestId: large.id })).data).toEqual({
+        changesRequested: true,
+      });
+      const reviewed = await call("bitbucket_get_pull_request", {
+        repository: "config-service",
+        pullRequestId: large.id,
+        includeFiles: false,
+      });
+      expect(reviewed.data.reviewers).toEqual(
+        expect.arrayContaining([expect.objectContaining({ approved: false, state: "changes_requested" })]),
+      );
+      expect(
+        (await writer.call("bitbucket_request_changes", { repository: "config-service", pullRequestId: large.id, request: false })).data,
+      ).toEqual({ changesRequested: false });
+      const withdrawn = await call("bitbucket_get_pull_request", {
+        repository: "config-service",
+        pullRequestId: large.id,
+        includeFiles: false,
+      });
       expect((withdrawn.data.reviewers as { state: string | null }[]).some((r) => r.state === "changes_requested")).toBe(false);
       // A read token is not offered the writing tools at all.
       expect((await client.client.listTools()).tools.map((t) => t.name)).not.toContain("bitbucket_create_branch");
@@ -123,16 +177,22 @@ describe("Confluence tree and Bitbucket history tools", () => {
     const spaces = (await call("confluence_list_spaces")).data.spaces as { key: string }[];
     const [inside, outside] = [spaces[0]!.key, spaces[1]!.key];
     const limited = await createClient(rig, { name: "limited-navigation" });
-    expect((await putPolicy(rig, limited.clientId, { confluenceSpaces: [inside], bitbucketRepositories: ["api-gateway"] })).status).toBe(200);
+    expect((await putPolicy(rig, limited.clientId, { confluenceSpaces: [inside], bitbucketRepositories: ["api-gateway"] })).status).toBe(
+      200,
+    );
     const held = await mcpClient(rig, await rig.token("read", limited), "limited-navigation");
     try {
       expect(((await held.call("confluence_list_spaces", {})).data.spaces as { key: string }[]).map((s) => s.key)).toEqual([inside]);
-      const elsewhere = ((await call("confluence_search", { cql: `space = ${outside} AND type = page`, limit: 1 })).data.results as { id: string }[])[0]!;
+      const elsewhere = (
+        (await call("confluence_search", { cql: `space = ${outside} AND type = page`, limit: 1 })).data.results as { id: string }[]
+      )[0]!;
       const refused = await held.call("confluence_get_page_children", { pageId: elsewhere.id });
       expect(refused.isError).toBe(true);
       expect(refused.text).toMatch(/may not use the Confluence space/);
       expect((await held.call("confluence_get_page_ancestors", { pageId: elsewhere.id })).isError).toBe(true);
-      expect((await held.call("bitbucket_list_branches", { repository: "config-service" })).text).toMatch(/may not use the Bitbucket repository/);
+      expect((await held.call("bitbucket_list_branches", { repository: "config-service" })).text).toMatch(
+        /may not use the Bitbucket repository/,
+      );
       expect((await held.call("bitbucket_list_commits", { repository: "api-gateway", maxResults: 1 })).isError).toBe(false);
     } finally {
       await held.close();

@@ -16,7 +16,12 @@ import { ToolError } from "./tool";
  */
 
 const ALPHA = ClientPolicySchema.parse({ jiraProjects: ["ALPHA"], confluenceSpaces: ["ENG"] });
-const PROJECT_CLAUSE = { kind: "clause", field: "project", op: "in", operand: { kind: "list", items: [{ kind: "value", value: "ALPHA", quoted: true }] } };
+const PROJECT_CLAUSE = {
+  kind: "clause",
+  field: "project",
+  op: "in",
+  operand: { kind: "list", items: [{ kind: "value", value: "ALPHA", quoted: true }] },
+};
 
 /** "refused" (a tool error), "invalid" (Jira would refuse it), "held" (the allow-list holds), or "escaped". */
 function jqlOutcome(query: string): "refused" | "invalid" | "held" | "escaped" {
@@ -92,8 +97,14 @@ describe("JQL under a project list: no escape form leaves the wrapper", () => {
     [String.raw`labels = x\u0029 OR project = BETA`, String.raw`project in ("ALPHA") AND (labels = "x)" OR project = BETA)`],
     ['summary ~ "order by" OR project = BETA', 'project in ("ALPHA") AND (summary ~ "order by" OR project = BETA)'],
     ["summary ~ 'a) OR (b'", 'project in ("ALPHA") AND (summary ~ "a) OR (b")'],
-    ["cf[10010] = 5 AND created > -5d ORDER BY cf[10010] ASC, key DESC", 'project in ("ALPHA") AND (cf[10010] = 5 AND created > -5d) ORDER BY cf[10010] ASC, key DESC'],
-    ["assignee = currentUser() && status != Done || !(labels is EMPTY)", 'project in ("ALPHA") AND (assignee = currentUser() && status != Done || !(labels is EMPTY))'],
+    [
+      "cf[10010] = 5 AND created > -5d ORDER BY cf[10010] ASC, key DESC",
+      'project in ("ALPHA") AND (cf[10010] = 5 AND created > -5d) ORDER BY cf[10010] ASC, key DESC',
+    ],
+    [
+      "assignee = currentUser() && status != Done || !(labels is EMPTY)",
+      'project in ("ALPHA") AND (assignee = currentUser() && status != Done || !(labels is EMPTY))',
+    ],
     ["status = Done\n\torder\r\nby\tupdated DESC", 'project in ("ALPHA") AND (status = Done) order by updated DESC'],
     ["ORDER BY created", 'project in ("ALPHA") ORDER BY created'],
     ["reorder = 1", 'project in ("ALPHA") AND (reorder = 1)'],
@@ -103,7 +114,28 @@ describe("JQL under a project list: no escape form leaves the wrapper", () => {
   });
 
   it("no query built from quotes, backslashes, escapes, parentheses and ORDER BY escapes (fuzzed)", () => {
-    const piece = fc.constantFrom("x = a", " ", '"', "'", "\\", "\\\\", '\\"', "\\'", "\\ ", "\\u0022", "\\u0029", "\\u00", "(", ")", " OR project = BETA OR ", " AND ", " order by key", ",", "!", "\t");
+    const piece = fc.constantFrom(
+      "x = a",
+      " ",
+      '"',
+      "'",
+      "\\",
+      "\\\\",
+      '\\"',
+      "\\'",
+      "\\ ",
+      "\\u0022",
+      "\\u0029",
+      "\\u00",
+      "(",
+      ")",
+      " OR project = BETA OR ",
+      " AND ",
+      " order by key",
+      ",",
+      "!",
+      "\t",
+    );
     fc.assert(
       fc.property(fc.array(piece, { maxLength: 16 }), (pieces) => {
         expect(jqlOutcome(pieces.join(""))).not.toBe("escaped");
@@ -113,12 +145,32 @@ describe("JQL under a project list: no escape form leaves the wrapper", () => {
   });
 
   it("no value made of quotes and escapes closes the wrapper around `) OR project = BETA OR (` (fuzzed)", () => {
-    const form = fc.constantFrom("a", "a\\\"", "\\'", "a\\\\", "a\\ ", "\\u0022", '"b\\"c"', "'b\\'c'", '"\\\\"', "'\\\\'", '"\\""', '"', "'", ")");
+    const form = fc.constantFrom(
+      "a",
+      'a\\"',
+      "\\'",
+      "a\\\\",
+      "a\\ ",
+      "\\u0022",
+      '"b\\"c"',
+      "'b\\'c'",
+      '"\\\\"',
+      "'\\\\'",
+      '"\\""',
+      '"',
+      "'",
+      ")",
+    );
     const value = fc.array(form, { minLength: 1, maxLength: 2 }).map((parts) => parts.join(""));
     fc.assert(
-      fc.property(value, value, fc.constantFrom(") OR project = BETA OR (", " OR project = BETA OR ", ") OR project = BETA ORDER BY key "), (a, b, middle) => {
-        expect(jqlOutcome(`labels = ${a}${middle}labels = ${b}`)).not.toBe("escaped");
-      }),
+      fc.property(
+        value,
+        value,
+        fc.constantFrom(") OR project = BETA OR (", " OR project = BETA OR ", ") OR project = BETA ORDER BY key "),
+        (a, b, middle) => {
+          expect(jqlOutcome(`labels = ${a}${middle}labels = ${b}`)).not.toBe("escaped");
+        },
+      ),
       { numRuns: 4000, seed: 20260512 },
     );
   });
@@ -166,7 +218,10 @@ describe("CQL under a space list: no escape form leaves the wrapper", () => {
     [String.raw`title ~ 'it\'s' ORDER BY lastmodified DESC`, String.raw`space in ("ENG") AND (title ~ "it's") ORDER BY lastmodified DESC`],
     [String.raw`text ~ "win\\*"`, String.raw`space in ("ENG") AND (text ~ "win\\*")`],
     ['title ~ "order by" OR space = HR', 'space in ("ENG") AND (title ~ "order by" OR space = HR)'],
-    ['lastmodified > now("-4w") AND creator = 557058:abc-d.e', 'space in ("ENG") AND (lastmodified > now("-4w") AND creator = 557058:abc-d.e)'],
+    [
+      'lastmodified > now("-4w") AND creator = 557058:abc-d.e',
+      'space in ("ENG") AND (lastmodified > now("-4w") AND creator = 557058:abc-d.e)',
+    ],
   ])("holds %j as %j", (query, held) => {
     expect(constrainCql(query, ALPHA)).toBe(held);
   });
@@ -174,7 +229,26 @@ describe("CQL under a space list: no escape form leaves the wrapper", () => {
   it("no query built from quotes, backslashes, parentheses and ORDER BY reaches another space in the sandbox (fuzzed)", () => {
     const state = seedConfluence(new Rng(42));
     const ctx = { state, currentUserId: state.currentUserId, now: Date.now() };
-    const piece = fc.constantFrom("a", " ", '"', "'", "\\", "\\\\", '\\"', "\\'", "(", ")", "type = page", " OR space = HR ", " OR type = page ", " AND ", "title ~ ", "order by title", ",", "\t");
+    const piece = fc.constantFrom(
+      "a",
+      " ",
+      '"',
+      "'",
+      "\\",
+      "\\\\",
+      '\\"',
+      "\\'",
+      "(",
+      ")",
+      "type = page",
+      " OR space = HR ",
+      " OR type = page ",
+      " AND ",
+      "title ~ ",
+      "order by title",
+      ",",
+      "\t",
+    );
     fc.assert(
       fc.property(fc.array(piece, { maxLength: 12 }), (pieces) => {
         let held: string;
@@ -212,10 +286,15 @@ describe("the second line: a held search answering outside the lists is withheld
       error = err;
     }
     expect(error).toBeInstanceOf(ToolError);
-    expect((error as ToolError).message).toMatch(/^Jira answered this search with issues outside the projects this client is limited to \(ALPHA\), so Bridgekeeper withheld the whole answer\./);
+    expect((error as ToolError).message).toMatch(
+      /^Jira answered this search with issues outside the projects this client is limited to \(ALPHA\), so Bridgekeeper withheld the whole answer\./,
+    );
     // The projects the answer strayed into are for the log, not for the client.
     expect((error as ToolError).message).not.toMatch(/BETA|12345/);
-    expect((error as ToolError).warning).toEqual({ event: expect.stringMatching(/withheld/), details: { service: "Jira", outside: ["BETA", "12345"], allowed: ["ALPHA"] } });
+    expect((error as ToolError).warning).toEqual({
+      event: expect.stringMatching(/withheld/),
+      details: { service: "Jira", outside: ["BETA", "12345"], allowed: ["ALPHA"] },
+    });
   });
 
   it("Confluence: a result is placed by content.space.key, a space result's key or its container's link; one unplaced counts as outside", () => {
@@ -225,8 +304,12 @@ describe("the second line: a held search answering outside the lists is withheld
     expect(spaceOfResult({ resultGlobalContainer: { title: "Eng", displayUrl: "/display/ENG" } })).toBe("ENG");
     expect(spaceOfResult({ entityType: "user" })).toBeNull();
     expect(() => assertResultsHeld(ALPHA, [{ content: { space: { key: "ENG" } } }])).not.toThrow();
-    expect(() => assertResultsHeld(ALPHA, [{ content: { space: { key: "ENG" } } }, { content: { space: { key: "HR" } } }])).toThrow(/^Confluence answered this search with results outside the spaces this client is limited to \(ENG\), so Bridgekeeper withheld the whole answer\.[^H]*$/);
-    expect(() => assertResultsHeld(ALPHA, [{ entityType: "user" }])).toThrow(/^Confluence answered this search with results outside the spaces this client is limited to \(ENG\)/);
+    expect(() => assertResultsHeld(ALPHA, [{ content: { space: { key: "ENG" } } }, { content: { space: { key: "HR" } } }])).toThrow(
+      /^Confluence answered this search with results outside the spaces this client is limited to \(ENG\), so Bridgekeeper withheld the whole answer\.[^H]*$/,
+    );
+    expect(() => assertResultsHeld(ALPHA, [{ entityType: "user" }])).toThrow(
+      /^Confluence answered this search with results outside the spaces this client is limited to \(ENG\)/,
+    );
     expect(() => assertResultsHeld(OPEN_POLICY, [{ entityType: "user" }])).not.toThrow();
   });
 });

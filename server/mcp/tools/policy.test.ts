@@ -13,7 +13,11 @@ const policy = (p: ClientPolicyInput = {}) => ClientPolicySchema.parse(p);
 describe("client policy: the pieces", () => {
   it("withoutOutsideIssues: issues an extra field embeds are cut to their key outside the projects (issue 24 item 5)", () => {
     const links = [
-      { id: "1", type: { name: "Blocks" }, outwardIssue: { id: "9", key: "OPS-49", fields: { summary: "Secret outage", status: { name: "Open" } } } },
+      {
+        id: "1",
+        type: { name: "Blocks" },
+        outwardIssue: { id: "9", key: "OPS-49", fields: { summary: "Secret outage", status: { name: "Open" } } },
+      },
       { id: "2", type: { name: "Relates" }, inwardIssue: { id: "8", key: "BK-2", fields: { summary: "Visible" } } },
     ];
     const held = JSON.stringify(withoutOutsideIssues(links, policy({ jiraProjects: ["BK"] })));
@@ -37,14 +41,18 @@ describe("client policy: the pieces", () => {
   });
 
   it("wraps JQL and CQL in the allowed keys, keeping the order; no list, no change", () => {
-    expect(constrainJql("status = Done OR assignee = currentUser() ORDER BY key", policy({ jiraProjects: ["bk", "OPS", "BK"] }))).toBe('project in ("BK", "OPS") AND (status = Done OR assignee = currentUser()) ORDER BY key');
+    expect(constrainJql("status = Done OR assignee = currentUser() ORDER BY key", policy({ jiraProjects: ["bk", "OPS", "BK"] }))).toBe(
+      'project in ("BK", "OPS") AND (status = Done OR assignee = currentUser()) ORDER BY key',
+    );
     expect(constrainJql("ORDER BY key", policy({ jiraProjects: ["BK"] }))).toBe('project in ("BK") ORDER BY key');
     // A model cannot break out of the clause: a query that closes a parenthesis it never opened, or leaves one open, is refused.
     for (const escape of ["x = 1) OR (project = SECRET", "x = 1) OR project = SECRET OR (y = 2", "(x = 1", 'summary ~ "open']) {
       expect(() => constrainJql(escape, policy({ jiraProjects: ["BK"] }))).toThrow(/do not balance/);
     }
     expect(constrainJql('summary ~ "a) OR (b"', policy({ jiraProjects: ["BK"] }))).toBe('project in ("BK") AND (summary ~ "a) OR (b")');
-    expect(constrainCql('type = page AND text ~ "x"', policy({ confluenceSpaces: ["ENG"] }))).toBe('space in ("ENG") AND (type = page AND text ~ "x")');
+    expect(constrainCql('type = page AND text ~ "x"', policy({ confluenceSpaces: ["ENG"] }))).toBe(
+      'space in ("ENG") AND (type = page AND text ~ "x")',
+    );
     expect(constrainJql("project = X", OPEN_POLICY)).toBe("project = X");
   });
 
@@ -97,7 +105,8 @@ describe("client policy: set by an administrator, enforced on every tool", () =>
     expect(res.status).toBe(200);
   };
   // Raw, not the SDK client: it keeps a tools/list answer for its ttlMs (a listener would hear list_changed).
-  const names = async () => ((await modernRpc(rig.baseUrl, token, "tools/list")).json.result.tools as { name: string }[]).map((t) => t.name);
+  const names = async () =>
+    ((await modernRpc(rig.baseUrl, token, "tools/list")).json.result.tools as { name: string }[]).map((t) => t.name);
   const call = (name: string, args: Record<string, unknown>) => mcp.call(name, args);
 
   it("the API: read and set by those allowed, bad input refused with field messages, audited", async () => {
@@ -108,7 +117,9 @@ describe("client policy: set by an administrator, enforced on every tool", () =>
     expect(set.body).toEqual({ ...OPEN_POLICY, readOnly: true, jiraProjects: ["BK"] });
     expect((await rig.admin.get(path)).body).toEqual(set.body);
     // The console's client list carries it too (the card's Policy section).
-    const listed = (await rig.admin.get<{ clientId: string; policy: unknown }[]>("/api/admin/oauth-clients")).body.find((c) => c.clientId === restricted.clientId);
+    const listed = (await rig.admin.get<{ clientId: string; policy: unknown }[]>("/api/admin/oauth-clients")).body.find(
+      (c) => c.clientId === restricted.clientId,
+    );
     expect(listed?.policy).toEqual(set.body);
 
     const bad = await rig.admin.put(path, { toolsets: ["nope"], bitbucketRepositories: "api-gateway" });
@@ -120,9 +131,13 @@ describe("client policy: set by an administrator, enforced on every tool", () =>
     const viewer = (await signedInAs(rig.t, ["viewer"])).client;
     expect((await viewer.get(path)).status).toBe(200);
     expect((await viewer.put(path, {})).status).toBe(403);
-    expect((await fetch(`${rig.baseUrl}${path}`, { method: "PUT", headers: { "content-type": "application/json" }, body: "{}" })).status).toBe(401);
+    expect(
+      (await fetch(`${rig.baseUrl}${path}`, { method: "PUT", headers: { "content-type": "application/json" }, body: "{}" })).status,
+    ).toBe(401);
 
-    const audit = await rig.admin.get<{ items: { action: string; targetId: string }[] }>("/api/admin/audit?action=oauth_client.policy_changed");
+    const audit = await rig.admin.get<{ items: { action: string; targetId: string }[] }>(
+      "/api/admin/audit?action=oauth_client.policy_changed",
+    );
     expect(JSON.stringify(audit.body)).toContain(restricted.clientId);
     await setPolicy({});
   });
@@ -132,10 +147,14 @@ describe("client policy: set by an administrator, enforced on every tool", () =>
     expect(all).toContain("jira_create_issue");
     await setPolicy({ readOnly: true });
     expect(await names()).toEqual(all.filter((n) => TOOLS.find((t) => t.name === n)!.scope === "read"));
-    await expect(mcp.client.callTool({ name: "jira_add_comment", arguments: { issueKey: "BK-1", body: "x" } })).rejects.toThrow(/Unknown tool/);
+    await expect(mcp.client.callTool({ name: "jira_add_comment", arguments: { issueKey: "BK-1", body: "x" } })).rejects.toThrow(
+      /Unknown tool/,
+    );
 
     await setPolicy({ toolsets: ["confluence-pages"], disabledTools: ["confluence_get_page"] });
-    expect(await names()).toEqual(TOOLS.filter((t) => t.toolset === "confluence-pages" && t.name !== "confluence_get_page").map((t) => t.name));
+    expect(await names()).toEqual(
+      TOOLS.filter((t) => t.toolset === "confluence-pages" && t.name !== "confluence_get_page").map((t) => t.name),
+    );
     expect(await names()).toContain("confluence_search");
     await setPolicy({});
     expect(await names()).toEqual(all);
@@ -156,11 +175,15 @@ describe("client policy: set by an administrator, enforced on every tool", () =>
     expect(boards.every((b) => b.project === "BK")).toBe(true);
     const sprints = await call("jira_list_sprints", { boardId: otherBoard.id });
     expect(sprints.isError).toBe(true);
-    expect(sprints.text).toBe(`Jira board ${otherBoard.id} is outside this client's projects (BK) or does not exist. Work within those projects, or ask an administrator.`);
+    expect(sprints.text).toBe(
+      `Jira board ${otherBoard.id} is outside this client's projects (BK) or does not exist. Work within those projects, or ask an administrator.`,
+    );
     // A sprint is placed by its board: another project's sprint is refused, not answered as empty.
     const otherIssues = await call("jira_get_sprint_issues", { sprintId: otherSprint.id });
     expect(otherIssues.isError).toBe(true);
-    expect(otherIssues.text).toBe(`Jira sprint ${otherSprint.id} is outside this client's projects (BK) or does not exist. Work within those projects, or ask an administrator.`);
+    expect(otherIssues.text).toBe(
+      `Jira sprint ${otherSprint.id} is outside this client's projects (BK) or does not exist. Work within those projects, or ask an administrator.`,
+    );
     const bkIssues = await call("jira_get_sprint_issues", { sprintId: bkSprint.id });
     expect(bkIssues.isError, bkIssues.text).toBe(false);
     expect((bkIssues.data.issues as unknown as { key: string }[]).every((i) => i.key.startsWith("BK-"))).toBe(true);
@@ -192,7 +215,11 @@ describe("client policy: set by an administrator, enforced on every tool", () =>
     await setPolicy({ toolsets: TOOLSET_NAMES });
     const bkBoard = ((await call("jira_list_boards", { projectKey: "BK" })).data.boards as unknown as { id: number }[])[0]!;
     const sandboxAuth = { authorization: `Basic ${Buffer.from("demo@bridgekeeper.test:sandbox-api-token").toString("base64")}` };
-    const spaces = ((await (await fetch(`${rig.sandbox.url}/wiki/api/v2/spaces?limit=10`, { headers: sandboxAuth })).json()) as { results: { key: string }[] }).results;
+    const spaces = (
+      (await (await fetch(`${rig.sandbox.url}/wiki/api/v2/spaces?limit=10`, { headers: sandboxAuth })).json()) as {
+        results: { key: string }[];
+      }
+    ).results;
     const [space, outside] = spaces.map((s) => s.key);
     await setPolicy({ toolsets: TOOLSET_NAMES, jiraProjects: ["BK"], confluenceSpaces: [space!] });
 
@@ -208,7 +235,10 @@ describe("client policy: set by an administrator, enforced on every tool", () =>
       expect(res.text).toMatch(/parentheses do not balance.*Fix the query and try again/);
     }
     // An escape that stays inside still searches, sent as a string Bridgekeeper wrote itself.
-    const inside = await call("jira_search", { jql: String.raw`labels = a\"b OR summary ~ "\"memory leak\"" ORDER BY key`, maxResults: 50 });
+    const inside = await call("jira_search", {
+      jql: String.raw`labels = a\"b OR summary ~ "\"memory leak\"" ORDER BY key`,
+      maxResults: 50,
+    });
     expect(inside.isError, inside.text).toBe(false);
     expect((inside.data.issues as { key: string }[]).every((i) => i.key.startsWith("BK-"))).toBe(true);
 
@@ -231,7 +261,9 @@ describe("client policy: set by an administrator, enforced on every tool", () =>
     expect(children.isError, children.text).toBe(false);
     expect((children.data.issues as unknown as { key: string }[]).length).toBeGreaterThan(0);
     // A project the model's own query names is still Jira's to refuse.
-    expect((await call("jira_search", { jql: "project = NOPE" })).text).toMatch(/refused the request as invalid \(400\): The value 'NOPE' does not exist for the field 'project'\. Fix/);
+    expect((await call("jira_search", { jql: "project = NOPE" })).text).toMatch(
+      /refused the request as invalid \(400\): The value 'NOPE' does not exist for the field 'project'\. Fix/,
+    );
 
     await setPolicy({ toolsets: TOOLSET_NAMES, jiraProjects: ["GONE"] });
     const none = await call("jira_search", { jql: "ORDER BY key ASC" });
@@ -242,7 +274,11 @@ describe("client policy: set by an administrator, enforced on every tool", () =>
 
   it("Confluence spaces and Bitbucket repositories: listings filtered, reads outside refused", async () => {
     const sandboxAuth = { authorization: `Basic ${Buffer.from("demo@bridgekeeper.test:sandbox-api-token").toString("base64")}` };
-    const spaces = ((await (await fetch(`${rig.sandbox.url}/wiki/api/v2/spaces?limit=10`, { headers: sandboxAuth })).json()) as { results: { id: string; key: string; homepageId?: string }[] }).results;
+    const spaces = (
+      (await (await fetch(`${rig.sandbox.url}/wiki/api/v2/spaces?limit=10`, { headers: sandboxAuth })).json()) as {
+        results: { id: string; key: string; homepageId?: string }[];
+      }
+    ).results;
     const [allowed, outside] = spaces;
     await setPolicy({ confluenceSpaces: [allowed!.key], bitbucketRepositories: ["api-gateway"] });
 

@@ -24,8 +24,13 @@ function constrain(query: string, language: QueryLanguage, field: string, keys: 
   const clause = `${field} in (${keys.map(quote).join(", ")})`;
   const sent = [where.length > 0 ? `${clause} AND (${emit(where)})` : clause, ...(orderBy.length > 0 ? [emit(orderBy)] : [])].join(" ");
   const op = (value: string): QueryToken => ({ kind: "op", value, spaced: false });
-  const meant = [...tokenize(clause, language), ...(where.length > 0 ? [{ kind: "word", value: "AND", spaced: true } as const, op("("), ...where, op(")")] : []), ...orderBy];
-  if (!sameTokens(tokenize(sent, language), meant)) throw new Error(`constrain: the ${language} written back does not read as it was parsed`);
+  const meant = [
+    ...tokenize(clause, language),
+    ...(where.length > 0 ? [{ kind: "word", value: "AND", spaced: true } as const, op("("), ...where, op(")")] : []),
+    ...orderBy,
+  ];
+  if (!sameTokens(tokenize(sent, language), meant))
+    throw new Error(`constrain: the ${language} written back does not read as it was parsed`);
   return sent;
 }
 
@@ -39,7 +44,12 @@ export const constrainCql = (cql: string, policy: ClientPolicy): string => const
  * client: on that refusal the search runs again within the listed projects Jira has, and with
  * none of them nothing matches (`none`). A project the model's own JQL names is refused as before.
  */
-export async function searchInProjects<T extends { issues: readonly { key: string }[] }>(ctx: ToolContext, jql: string, search: (jql: string) => Promise<T>, none: T): Promise<T> {
+export async function searchInProjects<T extends { issues: readonly { key: string }[] }>(
+  ctx: ToolContext,
+  jql: string,
+  search: (jql: string) => Promise<T>,
+  none: T,
+): Promise<T> {
   const allowed = ctx.policy.jiraProjects;
   const held = async (policy: ClientPolicy) => {
     const page = await search(constrainJql(jql, policy));
@@ -49,7 +59,10 @@ export async function searchInProjects<T extends { issues: readonly { key: strin
   try {
     return await held(ctx.policy);
   } catch (err) {
-    const missing = isUpstreamError(err) && err.kind === "bad_request" ? /The value '([^']{1,100})' does not exist for the field 'project'/.exec(err.message)?.[1]?.toUpperCase() : undefined;
+    const missing =
+      isUpstreamError(err) && err.kind === "bad_request"
+        ? /The value '([^']{1,100})' does not exist for the field 'project'/.exec(err.message)?.[1]?.toUpperCase()
+        : undefined;
     if (allowed === null || missing === undefined || !allowed.includes(missing)) throw err;
     const known = new Set((await collect(ctx.clients.jira.projects())).map((p) => p.key.toUpperCase()));
     const existing = allowed.filter((key) => known.has(key));
@@ -65,11 +78,20 @@ export async function searchInProjects<T extends { issues: readonly { key: strin
  * matched may all depend on what lies outside. Logged as a warning (ToolError.warning): it should
  * never happen.
  */
-function withheld(service: "Jira" | "Confluence", what: "issues" | "results", where: "projects" | "spaces", strays: string[], allowed: readonly string[]): ToolError {
+function withheld(
+  service: "Jira" | "Confluence",
+  what: "issues" | "results",
+  where: "projects" | "spaces",
+  strays: string[],
+  allowed: readonly string[],
+): ToolError {
   // The client is told which of its own it may use, never which others the answer held: those are for the log.
   return new ToolError(
     `${service} answered this search with ${what} outside the ${where} this client is limited to (${allowed.join(", ")}), so Bridgekeeper withheld the whole answer. Simplify the query (plain quoted strings, no escapes outside quotes) and try again; if it keeps happening, tell an administrator.`,
-    { event: "a held search answered outside the client's allow-list; answer withheld", details: { service, outside: strays.slice(0, 20), allowed } },
+    {
+      event: "a held search answered outside the client's allow-list; answer withheld",
+      details: { service, outside: strays.slice(0, 20), allowed },
+    },
   );
 }
 
@@ -102,7 +124,9 @@ export function assertResultsHeld(policy: ClientPolicy, results: readonly Record
 }
 
 const outside = (what: string, value: string, allowed: readonly string[]) =>
-  new ToolError(`This client may not use ${what} ${value}: an administrator limited it to ${allowed.join(", ")}. Work within those, or ask an administrator.`);
+  new ToolError(
+    `This client may not use ${what} ${value}: an administrator limited it to ${allowed.join(", ")}. Work within those, or ask an administrator.`,
+  );
 
 /** A Jira project key as an issue key's prefix has it (BK, ops_2). */
 export const isProjectKey = (text: string): boolean => /^[A-Za-z][A-Za-z0-9_]*$/.test(text);
@@ -126,7 +150,12 @@ export const OUTSIDE_ISSUE = "(outside this client's projects)";
 /** The title a page outside the client's spaces shows in its stead. */
 export const OUTSIDE_PAGE = "(a page outside this client's spaces)";
 /** Confluence: how a page outside the client's spaces shows (a child, an ancestor): its id, marked, never its title nor its link (whose path carries the title). */
-export const outsidePage = (id: string): { id: string; title: string; url: null; outside: true } => ({ id, title: OUTSIDE_PAGE, url: null, outside: true });
+export const outsidePage = (id: string): { id: string; title: string; url: null; outside: true } => ({
+  id,
+  title: OUTSIDE_PAGE,
+  url: null,
+  outside: true,
+});
 
 /**
  * A field's value with every issue outside the client's projects reduced to its key (issue 24
@@ -138,7 +167,8 @@ export function withoutOutsideIssues(value: unknown, policy: ClientPolicy): unkn
   if (Array.isArray(value)) return value.map((item) => withoutOutsideIssues(item, policy));
   const record = value as Record<string, unknown>;
   // An object with an issue key is an issue; other keys (a project's, a status category's) are not.
-  if (typeof record.key === "string" && projectOfKey(record.key) !== null && !issueInProjects(policy, record.key)) return outsideIssue(record.key);
+  if (typeof record.key === "string" && projectOfKey(record.key) !== null && !issueInProjects(policy, record.key))
+    return outsideIssue(record.key);
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(record)) out[key] = withoutOutsideIssues(record[key], policy);
   return out;
@@ -153,7 +183,10 @@ export function assertProjectAllowed(ctx: ToolContext, projectKey: string): void
 export function assertIssueAllowed(ctx: ToolContext, issueKeyOrId: string): void {
   if (ctx.policy.jiraProjects === null) return;
   const project = projectOfKey(issueKeyOrId);
-  if (!project) throw new ToolError(`This client is limited to some Jira projects: name the issue by its key (such as ${ctx.policy.jiraProjects[0] ?? "BK"}-12), not by id.`);
+  if (!project)
+    throw new ToolError(
+      `This client is limited to some Jira projects: name the issue by its key (such as ${ctx.policy.jiraProjects[0] ?? "BK"}-12), not by id.`,
+    );
   assertProjectAllowed(ctx, project);
 }
 
@@ -169,7 +202,9 @@ export async function assertIssueIdAllowed(ctx: ToolContext, id: string): Promis
  * client learns neither where an id lives nor whether it exists.
  */
 export function outsideById(ctx: ToolContext, what: "issue" | "project" | "board" | "sprint", id: string): ToolError {
-  return new ToolError(`Jira ${what} ${id} is outside this client's projects (${(ctx.policy.jiraProjects ?? []).join(", ")}) or does not exist. Work within those projects, or ask an administrator.`);
+  return new ToolError(
+    `Jira ${what} ${id} is outside this client's projects (${(ctx.policy.jiraProjects ?? []).join(", ")}) or does not exist. Work within those projects, or ask an administrator.`,
+  );
 }
 
 /** Jira's 404 for a read that places an object named by id, as the refusal (any other failure as it was). */
@@ -207,7 +242,8 @@ export async function assertSprintAllowed(ctx: ToolContext, id: number): Promise
 
 export function assertSpaceAllowed(ctx: ToolContext, spaceKey: string | null): void {
   const allowed = ctx.policy.confluenceSpaces;
-  if (allowed !== null && (spaceKey === null || !allowed.includes(spaceKey))) throw outside("the Confluence space", spaceKey ?? "(unknown)", allowed);
+  if (allowed !== null && (spaceKey === null || !allowed.includes(spaceKey)))
+    throw outside("the Confluence space", spaceKey ?? "(unknown)", allowed);
 }
 
 /** The repository slugs (lower case) the client may use in `workspace`: `repo` entries hold in any workspace, `workspace/repo` entries only there; null without a list. */
@@ -231,5 +267,6 @@ export function repositoryAllowed(policy: ClientPolicy, workspace: string, repos
 }
 
 export function assertRepositoryAllowed(ctx: ToolContext, workspace: string, repository: string): void {
-  if (!repositoryAllowed(ctx.policy, workspace, repository)) throw outside("the Bitbucket repository", `${workspace}/${repository}`, ctx.policy.bitbucketRepositories ?? []);
+  if (!repositoryAllowed(ctx.policy, workspace, repository))
+    throw outside("the Bitbucket repository", `${workspace}/${repository}`, ctx.policy.bitbucketRepositories ?? []);
 }

@@ -53,13 +53,21 @@ const JQL_ESCAPES: Record<string, string> = { t: "\t", n: "\n", r: "\r", '"': '"
 const CQL_ESCAPES: Record<string, string> = { '"': '"', "'": "'", "\\": "\\" };
 
 /** JqlStringSupportImpl.isJqlControl. */
-const isJqlControl = (code: number) => code <= 0x09 || code === 0x0b || code === 0x0c || (code >= 0x0e && code <= 0x1f) || (code >= 0x7f && code <= 0x9f) || (code >= 0xfdd0 && code <= 0xfdef) || code >= 0xfffe;
+const isJqlControl = (code: number) =>
+  code <= 0x09 ||
+  code === 0x0b ||
+  code === 0x0c ||
+  (code >= 0x0e && code <= 0x1f) ||
+  (code >= 0x7f && code <= 0x9f) ||
+  (code >= 0xfdd0 && code <= 0xfdef) ||
+  code >= 0xfffe;
 /** Spaces other than " " and invisible characters: whitespace to some readers, a word's letters to others. */
 const isInvisible = (c: string) => /[\p{Z}\p{Cf}]/u.test(c) && c !== " ";
 
 const at = (i: number) => `character ${i + 1}`;
 const codeOf = (c: string) => `U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}`;
-const unbalanced = (what: string) => new ToolError(`The query's quotes or parentheses do not balance (${what}). Fix the query and try again.`);
+const unbalanced = (what: string) =>
+  new ToolError(`The query's quotes or parentheses do not balance (${what}). Fix the query and try again.`);
 
 /** The escape at `query[i]` (a backslash): its character and length, or a refusal. */
 function escapeAt(query: string, i: number, language: QueryLanguage): [string, number] {
@@ -74,18 +82,26 @@ function escapeAt(query: string, i: number, language: QueryLanguage): [string, n
   }
   const shown = next === undefined ? "a backslash at the end" : `'\\${query.slice(i + 1, next === "u" ? i + 6 : i + 2)}' at ${at(i)}`;
   const allowed = language === "JQL" ? "\\t, \\n, \\r, \\\", \\', \\\\, \\<space> and \\uXXXX" : "\\\", \\' and \\\\ (inside quotes)";
-  throw new ToolError(`The ${language} has an escape ${language === "JQL" ? "Jira" : "Bridgekeeper"} does not accept (${shown}): the escapes are ${allowed}. Fix the query and try again.`);
+  throw new ToolError(
+    `The ${language} has an escape ${language === "JQL" ? "Jira" : "Bridgekeeper"} does not accept (${shown}): the escapes are ${allowed}. Fix the query and try again.`,
+  );
 }
 
 function refuseCharacter(c: string, i: number, language: QueryLanguage, quoted: boolean): never {
-  if (!quoted && RESERVED[language].includes(c)) throw new ToolError(`The ${language} has the reserved character '${c}' outside quotes (${at(i)}). Put it inside a quoted string ("...") and try again.`);
-  throw new ToolError(`The ${language} has a control or invisible character (${codeOf(c)}) at ${at(i)}. Remove it (use plain spaces) and try again.`);
+  if (!quoted && RESERVED[language].includes(c))
+    throw new ToolError(
+      `The ${language} has the reserved character '${c}' outside quotes (${at(i)}). Put it inside a quoted string ("...") and try again.`,
+    );
+  throw new ToolError(
+    `The ${language} has a control or invisible character (${codeOf(c)}) at ${at(i)}. Remove it (use plain spaces) and try again.`,
+  );
 }
 
 /** The query's tokens, or a ToolError that says what is wrong and where. */
 export function tokenize(query: string, language: QueryLanguage): QueryToken[] {
   // A lone surrogate is category Cs to a `u` regular expression; a pair is one code point.
-  if (!query.isWellFormed()) throw new ToolError(`The ${language} has a broken Unicode character (a lone surrogate). Remove it and try again.`);
+  if (!query.isWellFormed())
+    throw new ToolError(`The ${language} has a broken Unicode character (a lone surrogate). Remove it and try again.`);
   const operators = OPERATORS[language];
   const tokens: QueryToken[] = [];
   let spaced = false;
@@ -120,7 +136,10 @@ export function tokenize(query: string, language: QueryLanguage): QueryToken[] {
       i++;
       // Written back, such a value holds \\ before a quote mark, the one place where how Confluence
       // reads \\ (its documentation shows \" only) would move the end of the string.
-      if (language === "CQL" && /\\(?="|$)/.test(value)) throw new ToolError(`The CQL has a string ending in a backslash, or with one before a quote mark (the string at ${at(start)}); Bridgekeeper cannot be sure where Confluence ends it. Rewrite the value and try again.`);
+      if (language === "CQL" && /\\(?="|$)/.test(value))
+        throw new ToolError(
+          `The CQL has a string ending in a backslash, or with one before a quote mark (the string at ${at(start)}); Bridgekeeper cannot be sure where Confluence ends it. Rewrite the value and try again.`,
+        );
       tokens.push({ kind: "string", value, spaced });
     } else {
       const op = operators.find((o) => query.startsWith(o, i));
@@ -135,7 +154,10 @@ export function tokenize(query: string, language: QueryLanguage): QueryToken[] {
           if (WHITESPACE.has(d) || d === '"' || d === "'" || operators.some((o) => query.startsWith(o, i))) break;
           if (RESERVED[language].includes(d)) refuseCharacter(d, i, language, false);
           if (d === "\\") {
-            if (language === "CQL") throw new ToolError(`The CQL has a backslash outside a quoted string (${at(i)}); Bridgekeeper cannot tell how Confluence reads it there. Put the value in quotes ("a\\"b") and try again.`);
+            if (language === "CQL")
+              throw new ToolError(
+                `The CQL has a backslash outside a quoted string (${at(i)}); Bridgekeeper cannot tell how Confluence reads it there. Put the value in quotes ("a\\"b") and try again.`,
+              );
             const [char, length] = escapeAt(query, i, language);
             value += char;
             i += length;
@@ -143,7 +165,8 @@ export function tokenize(query: string, language: QueryLanguage): QueryToken[] {
             continue;
           }
           if (isJqlControl(d.charCodeAt(0)) || isInvisible(d)) refuseCharacter(d, i, language, false);
-          if (d === "-" && query[i + 1] === "-") throw new ToolError(`The ${language} has '--' outside quotes (${at(i)}). Put the value in quotes and try again.`);
+          if (d === "-" && query[i + 1] === "-")
+            throw new ToolError(`The ${language} has '--' outside quotes (${at(i)}). Put the value in quotes and try again.`);
           value += d;
           i++;
         }
@@ -202,12 +225,19 @@ export function splitQuery(query: string, language: QueryLanguage): { where: Que
   if (depth !== 0) throw unbalanced("a parenthesis left open");
   const orderBy = tokens.slice(cut);
   const sortKeys = orderBy.slice(2);
-  const stray = sortKeys.find((t) => (t.kind === "op" && ![",", "[", "]"].includes(t.value)) || (t.kind === "word" && ["and", "or", "not", "order"].includes(t.value.toLowerCase())));
+  const stray = sortKeys.find(
+    (t) =>
+      (t.kind === "op" && ![",", "[", "]"].includes(t.value)) ||
+      (t.kind === "word" && ["and", "or", "not", "order"].includes(t.value.toLowerCase())),
+  );
   if (stray || (orderBy.length > 0 && sortKeys.length === 0)) {
-    throw new ToolError(`Only field names, ASC or DESC and commas may follow ORDER BY${stray ? ` (found '${stray.value}')` : ""}. Fix the query and try again.`);
+    throw new ToolError(
+      `Only field names, ASC or DESC and commas may follow ORDER BY${stray ? ` (found '${stray.value}')` : ""}. Fix the query and try again.`,
+    );
   }
   return { where: tokens.slice(0, cut), orderBy };
 }
 
 /** Whether two token lists say the same (kinds and values; spacing aside). */
-export const sameTokens = (a: readonly QueryToken[], b: readonly QueryToken[]): boolean => a.length === b.length && a.every((t, n) => t.kind === b[n]!.kind && t.value === b[n]!.value);
+export const sameTokens = (a: readonly QueryToken[], b: readonly QueryToken[]): boolean =>
+  a.length === b.length && a.every((t, n) => t.kind === b[n]!.kind && t.value === b[n]!.value);

@@ -9,7 +9,8 @@ import type { McpRig } from "../mcp.test-rig";
  * PUT a client's policy with every toolset on (most tools are outside the default ones), and
  * `policy` over it; the admin API's answer, for the test to check.
  */
-export const putPolicy = (rig: McpRig, clientId: string, policy: ClientPolicyInput | Record<string, unknown> = {}) => rig.admin.put(`/api/admin/oauth-clients/${clientId}/policy`, { toolsets: TOOLSET_NAMES, ...policy });
+export const putPolicy = (rig: McpRig, clientId: string, policy: ClientPolicyInput | Record<string, unknown> = {}) =>
+  rig.admin.put(`/api/admin/oauth-clients/${clientId}/policy`, { toolsets: TOOLSET_NAMES, ...policy });
 
 /** As putPolicy, and fails the set-up unless the server took it. */
 export async function setPolicy(rig: McpRig, clientId: string, policy: ClientPolicyInput | Record<string, unknown> = {}): Promise<void> {
@@ -18,7 +19,12 @@ export async function setPolicy(rig: McpRig, clientId: string, policy: ClientPol
 }
 
 /** Makes the sandbox fail the requests `spec` matches (sandbox/core: path, status, times, retryAfter …). */
-export const sandboxFault = (rig: McpRig, spec: Record<string, unknown>) => fetch(`${rig.sandbox.url}/__sandbox/faults`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(spec) });
+export const sandboxFault = (rig: McpRig, spec: Record<string, unknown>) =>
+  fetch(`${rig.sandbox.url}/__sandbox/faults`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(spec),
+  });
 
 /** Removes every fault from the sandbox. */
 export const clearSandboxFaults = (rig: McpRig) => fetch(`${rig.sandbox.url}/__sandbox/faults`, { method: "DELETE" });

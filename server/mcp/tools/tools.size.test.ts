@@ -20,7 +20,12 @@ describe("the default tools/list", () => {
   it(`is at most ${MAX_DEFAULT_TOOLS_LIST} characters of JSON, and still lists every default tool`, async () => {
     const token = await rig.token();
     const modern = await modernRpc(rig.baseUrl, token, "tools/list");
-    const classic = await rpc(rig.baseUrl, token, { jsonrpc: "2.0", id: 1, method: "tools/list" }, { "mcp-protocol-version": "2025-11-25" });
+    const classic = await rpc(
+      rig.baseUrl,
+      token,
+      { jsonrpc: "2.0", id: 1, method: "tools/list" },
+      { "mcp-protocol-version": "2025-11-25" },
+    );
     const expected = TOOLS.filter((t) => DEFAULT_TOOLSETS.includes(t.toolset)).map((t) => t.name);
     for (const answer of [modern, classic]) {
       const tools = answer.json.result.tools as { name: string; description: string }[];

@@ -18,7 +18,13 @@ describe("MCP tools", () => {
 
   const context = async (): Promise<ToolContext> => {
     const c = await rig.t.container.mcp.toolAvailability.context();
-    return { clients: rig.t.container.upstream.targets.clients, cursors: rig.t.container.mcp.cursors, atlassianUrl: c.atlassianUrl, bitbucketWorkspace: c.bitbucketWorkspace, policy: OPEN_POLICY };
+    return {
+      clients: rig.t.container.upstream.targets.clients,
+      cursors: rig.t.container.mcp.cursors,
+      atlassianUrl: c.atlassianUrl,
+      bitbucketWorkspace: c.bitbucketWorkspace,
+      policy: OPEN_POLICY,
+    };
   };
   const call = async (name: string, args: unknown): Promise<CallToolResult & { structuredContent?: any }> => {
     const spec = toolByName(name)!;
@@ -42,7 +48,16 @@ describe("MCP tools", () => {
       expect(def.annotations).not.toHaveProperty("title");
       // Only a writing tool may destroy; the destructive ones are few and named.
       if (tool.scope === "read") expect(def.annotations).not.toHaveProperty("destructiveHint");
-      else expect(def.annotations?.destructiveHint).toBe(["bitbucket_decline_pull_request", "bitbucket_merge_pull_request", "confluence_delete_page", "jira_delete_comment", "jira_delete_issue"].includes(tool.name));
+      else
+        expect(def.annotations?.destructiveHint).toBe(
+          [
+            "bitbucket_decline_pull_request",
+            "bitbucket_merge_pull_request",
+            "confluence_delete_page",
+            "jira_delete_comment",
+            "jira_delete_issue",
+          ].includes(tool.name),
+        );
       expect(JSON.stringify(def.inputSchema)).not.toContain("$schema");
       // Compact: no safe-integer bounds anywhere, no restated property lists in output schemas.
       expect(JSON.stringify(def)).not.toContain(String(Number.MAX_SAFE_INTEGER));
@@ -56,7 +71,10 @@ describe("MCP tools", () => {
     const ajv = new Ajv2020({ strict: false });
     const result = await call("jira_get_issue", { issueKey: "BK-1", include: ["transitions", "changelog"] });
     expect(result.isError).toBeFalsy();
-    expect(ajv.validate(toolDefinition(toolByName("jira_get_issue")!).outputSchema!, result.structuredContent), JSON.stringify(ajv.errors)).toBe(true);
+    expect(
+      ajv.validate(toolDefinition(toolByName("jira_get_issue")!).outputSchema!, result.structuredContent),
+      JSON.stringify(ajv.errors),
+    ).toBe(true);
     const schema = toolDefinition(toolByName("jira_get_issue")!).outputSchema as { properties: Record<string, { type: unknown }> };
     // Null fields are left out of the answer, so no property schema needs a null branch.
     expect(schema.properties.status!.type).toBe("string");
@@ -70,10 +88,18 @@ describe("MCP tools", () => {
     expect(first.isError).toBeFalsy();
     const issues = first.structuredContent.issues as { key: string; summary: string; status: string; url: string }[];
     expect(issues).toHaveLength(20);
-    expect(issues[0]).toMatchObject({ key: expect.stringMatching(/^BK-\d+$/), status: expect.any(String), url: `${rig.sandbox.url}/browse/${issues[0]!.key}` });
+    expect(issues[0]).toMatchObject({
+      key: expect.stringMatching(/^BK-\d+$/),
+      status: expect.any(String),
+      url: `${rig.sandbox.url}/browse/${issues[0]!.key}`,
+    });
     expect(text(first).length).toBeLessThanOrEqual(6000);
     expect(text(first)).not.toContain("avatarUrls");
-    const second = await call("jira_search", { jql: "project = BK ORDER BY key ASC", maxResults: 20, cursor: first.structuredContent.nextCursor });
+    const second = await call("jira_search", {
+      jql: "project = BK ORDER BY key ASC",
+      maxResults: 20,
+      cursor: first.structuredContent.nextCursor,
+    });
     const next = (second.structuredContent.issues as { key: string }[]).map((i) => i.key);
     expect(next).toHaveLength(20);
     expect(next.some((k) => issues.some((i) => i.key === k))).toBe(false);
@@ -92,16 +118,22 @@ describe("MCP tools", () => {
     expect(typo.isError).toBe(true);
     expect(text(typo)).toBe("JQL: field 'sprintt' does not exist; did you mean 'sprint'? Fix the JQL and search again.");
     const far = await call("jira_search", { jql: "qqqqqqqq = 1" });
-    expect(text(far)).toMatch(/^JQL: field 'qqqqqqqq' does not exist \(jira_search_fields finds field names, where it is offered\)\. Fix the JQL/);
+    expect(text(far)).toMatch(
+      /^JQL: field 'qqqqqqqq' does not exist \(jira_search_fields finds field names, where it is offered\)\. Fix the JQL/,
+    );
   });
 
   it("confluence_search: an unknown CQL field is named with the field it most likely meant", async () => {
-    expect(cqlFieldsOf('spacee = ENG AND (title ~ "a = b" OR lastmodified >= now("-4w")) AND label not in (x) AND type!=page ORDER BY created')).toEqual(["spacee", "title", "lastmodified", "label", "type"]);
+    expect(
+      cqlFieldsOf('spacee = ENG AND (title ~ "a = b" OR lastmodified >= now("-4w")) AND label not in (x) AND type!=page ORDER BY created'),
+    ).toEqual(["spacee", "title", "lastmodified", "label", "type"]);
     const typo = await call("confluence_search", { cql: 'spacee = ENG AND text ~ "deploy"' });
     expect(typo.isError).toBe(true);
     expect(text(typo)).toBe("CQL: field 'spacee' does not exist; did you mean 'space'? Fix the CQL and search again.");
     const far = await call("confluence_search", { cql: "zzzzzz = 1" });
-    expect(text(far)).toBe("CQL: field 'zzzzzz' does not exist. Fields include space, title, text, label, type, ancestor, lastmodified. Fix the CQL and search again.");
+    expect(text(far)).toBe(
+      "CQL: field 'zzzzzz' does not exist. Fields include space, title, text, label, type, ancestor, lastmodified. Fix the CQL and search again.",
+    );
     // A query CQL cannot parse for another reason keeps Confluence's own words.
     const broken = await call("confluence_search", { cql: 'space = ENG AND (title ~ "x"' });
     expect(broken.isError).toBe(true);
@@ -114,13 +146,18 @@ describe("MCP tools", () => {
     const page2 = await call("confluence_search", { cql: "type = page", limit: 2, cursor: confluence.structuredContent.nextCursor });
     expect(page2.isError).toBeFalsy();
     expect(page2.structuredContent.results[0].id).not.toBe(confluence.structuredContent.results[0].id);
-    expect((await call("confluence_search", { cql: "type = blogpost", limit: 2, cursor: confluence.structuredContent.nextCursor })).isError).toBe(true);
+    expect(
+      (await call("confluence_search", { cql: "type = blogpost", limit: 2, cursor: confluence.structuredContent.nextCursor })).isError,
+    ).toBe(true);
 
     const repos = await call("bitbucket_list_repositories", { maxResults: 5 });
     const repos2 = await call("bitbucket_list_repositories", { maxResults: 5, cursor: repos.structuredContent.nextCursor });
     expect(repos2.isError).toBeFalsy();
     expect(repos2.structuredContent.repositories[0].slug).not.toBe(repos.structuredContent.repositories[0].slug);
-    expect((await call("bitbucket_list_repositories", { maxResults: 5, nameContains: "api", cursor: repos.structuredContent.nextCursor })).isError).toBe(true);
+    expect(
+      (await call("bitbucket_list_repositories", { maxResults: 5, nameContains: "api", cursor: repos.structuredContent.nextCursor }))
+        .isError,
+    ).toBe(true);
   });
 
   it("jira_search: extra fields come as short text; no match says so", async () => {
@@ -148,7 +185,11 @@ describe("MCP tools", () => {
     expect(results.length).toBeGreaterThan(0);
     expect(results[0]!.url).toMatch(new RegExp(`^${rig.sandbox.url}/wiki/`));
     expect(found.structuredContent.nextCursor).toEqual(expect.any(String));
-    const more = await call("confluence_search", { cql: 'type = page AND text ~ "deployment"', limit: 3, cursor: found.structuredContent.nextCursor });
+    const more = await call("confluence_search", {
+      cql: 'type = page AND text ~ "deployment"',
+      limit: 3,
+      cursor: found.structuredContent.nextCursor,
+    });
     expect(more.structuredContent.results.length).toBeGreaterThan(0);
     expect((more.structuredContent.results as { id: string }[]).some((r) => results.some((x) => x.id === r.id))).toBe(false);
     const page = await call("confluence_get_page", { pageId: results[0]!.id });
@@ -167,10 +208,19 @@ describe("MCP tools", () => {
     const filtered = await call("bitbucket_list_repositories", { nameContains: "gateway" });
     expect(filtered.structuredContent.repositories.map((r: { slug: string }) => r.slug)).toContain("api-gateway");
 
-    const prs = (await (await fetch(`${rig.sandbox.url}/2.0/repositories/bridgekeeper/api-gateway/pullrequests`, { headers: { authorization: `Basic ${Buffer.from("demo:sandbox-app-password").toString("base64")}` } })).json()) as { values: { id: number }[] };
+    const prs = (await (
+      await fetch(`${rig.sandbox.url}/2.0/repositories/bridgekeeper/api-gateway/pullrequests`, {
+        headers: { authorization: `Basic ${Buffer.from("demo:sandbox-app-password").toString("base64")}` },
+      })
+    ).json()) as { values: { id: number }[] };
     const pr = await call("bitbucket_get_pull_request", { repository: "api-gateway", pullRequestId: prs.values[0]!.id });
     expect(pr.isError).toBeFalsy();
-    expect(pr.structuredContent).toMatchObject({ id: prs.values[0]!.id, state: expect.any(String), source: expect.any(String), destination: "main" });
+    expect(pr.structuredContent).toMatchObject({
+      id: prs.values[0]!.id,
+      state: expect.any(String),
+      source: expect.any(String),
+      destination: "main",
+    });
     expect(pr.structuredContent.files.length).toBeGreaterThan(0);
     expect(text(pr)).toMatch(/^# PR #\d+: /);
   });

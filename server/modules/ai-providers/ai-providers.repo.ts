@@ -5,7 +5,9 @@ import { aiProviders, type AiProviderRow, type NewAiProviderRow } from "../../db
 export type AiProvidersRepo = ReturnType<typeof createAiProvidersRepo>;
 
 /** What a change may set: everything but the id and the creation facts. */
-export type AiProviderChanges = Partial<Pick<AiProviderRow, "name" | "provider" | "model" | "baseUrl" | "keySealed" | "keyHint" | "isActive">> & { updatedAt: Date };
+export type AiProviderChanges = Partial<
+  Pick<AiProviderRow, "name" | "provider" | "model" | "baseUrl" | "keySealed" | "keyHint" | "isActive">
+> & { updatedAt: Date };
 
 export function createAiProvidersRepo(db: Db) {
   return {

@@ -1,6 +1,12 @@
 import { randomUUID } from "node:crypto";
 import type { z } from "zod";
-import { AI_PROVIDER_MESSAGES, type AiProviderCreateSchema, type AiProviderKind, type AiProviderTestResult, type AiProviderUpdateSchema } from "../../../contract/ai-providers";
+import {
+  AI_PROVIDER_MESSAGES,
+  type AiProviderCreateSchema,
+  type AiProviderKind,
+  type AiProviderTestResult,
+  type AiProviderUpdateSchema,
+} from "../../../contract/ai-providers";
 import type { ProviderTarget } from "../../ai/provider-model";
 import type { AiProviderRow } from "../../db/schema";
 import { AppError } from "../../lib/app-error";
@@ -35,7 +41,14 @@ export const AI_PROVIDER_INACTIVE = "This AI provider is inactive. Activate it o
 export const AI_PROVIDER_KEY_AGAIN = "Enter the API key again: the stored one is not sent to a changed provider or base URL";
 
 /** What the audit trail keeps of a provider: no key, not even its hint. */
-const snapshot = (p: AiProviderRow) => ({ name: p.name, provider: p.provider, model: p.model, baseUrl: p.baseUrl, isActive: p.isActive, hasKey: p.keySealed !== null });
+const snapshot = (p: AiProviderRow) => ({
+  name: p.name,
+  provider: p.provider,
+  model: p.model,
+  baseUrl: p.baseUrl,
+  isActive: p.isActive,
+  hasKey: p.keySealed !== null,
+});
 
 const COMPATIBLE: AiProviderKind = "openai-compatible";
 
@@ -84,10 +97,21 @@ export function createAiProvidersService(deps: {
         apiKey = secretBox.open(row.keySealed, aiProviderKeyPurpose(row.id));
       } catch {
         // The secret key changed (SECRET_KEY, the key file) or the row was tampered with.
-        throw new AppError("conflict", "The stored API key of this AI provider cannot be opened with the server's secret key. Enter the key again.");
+        throw new AppError(
+          "conflict",
+          "The stored API key of this AI provider cannot be opened with the server's secret key. Enter the key again.",
+        );
       }
     }
-    return { id: row.id, name: row.name, provider: row.provider as AiProviderKind, model: row.model, baseUrl: row.baseUrl, apiKey, isActive: row.isActive };
+    return {
+      id: row.id,
+      name: row.name,
+      provider: row.provider as AiProviderKind,
+      model: row.model,
+      baseUrl: row.baseUrl,
+      apiKey,
+      isActive: row.isActive,
+    };
   }
 
   return {
@@ -107,8 +131,23 @@ export function createAiProvidersService(deps: {
       const key = input.apiKey ? seal(id, input.apiKey) : { keySealed: null, keyHint: null };
       return transact(async (r) => {
         const now = clock.now();
-        const row = await r.aiProvidersRepo.insert({ id, name: input.name, provider: input.provider, model: input.model, baseUrl, ...key, isActive: input.isActive, createdBy: actor.userId, createdAt: now, updatedAt: now });
-        await audit.record(actor, { action: "ai-provider.created", targetType: "ai-provider", targetId: id, details: { after: snapshot(row) } }, r.auditRepo);
+        const row = await r.aiProvidersRepo.insert({
+          id,
+          name: input.name,
+          provider: input.provider,
+          model: input.model,
+          baseUrl,
+          ...key,
+          isActive: input.isActive,
+          createdBy: actor.userId,
+          createdAt: now,
+          updatedAt: now,
+        });
+        await audit.record(
+          actor,
+          { action: "ai-provider.created", targetType: "ai-provider", targetId: id, details: { after: snapshot(row) } },
+          r.auditRepo,
+        );
         return row;
       });
     },
@@ -150,7 +189,12 @@ export function createAiProvidersService(deps: {
         const keyChanged = key.keySealed !== before.keySealed;
         await audit.record(
           actor,
-          { action: "ai-provider.updated", targetType: "ai-provider", targetId: id, details: { before: snapshot(before), after: snapshot(after), ...(keyChanged ? { keyChanged: true } : {}) } },
+          {
+            action: "ai-provider.updated",
+            targetType: "ai-provider",
+            targetId: id,
+            details: { before: snapshot(before), after: snapshot(after), ...(keyChanged ? { keyChanged: true } : {}) },
+          },
           r.auditRepo,
         );
         return after;
@@ -162,7 +206,11 @@ export function createAiProvidersService(deps: {
         const gone = await r.aiProvidersRepo.delete(id);
         if (!gone) throw new AppError("not_found", AI_PROVIDER_NOT_FOUND);
         // Conversations that used it keep their messages (their provider_id becomes null).
-        await audit.record(actor, { action: "ai-provider.deleted", targetType: "ai-provider", targetId: id, details: { before: snapshot(gone) } }, r.auditRepo);
+        await audit.record(
+          actor,
+          { action: "ai-provider.deleted", targetType: "ai-provider", targetId: id, details: { before: snapshot(gone) } },
+          r.auditRepo,
+        );
       });
     },
 

@@ -11,5 +11,15 @@ export const DEMO_PROVIDER_NAME = "Demo assistant (offline)";
 export async function configureDemoAi(aiProviders: AiProvidersService, fakeAiUrl: string): Promise<void> {
   const existing = await aiProviders.list();
   if (existing.some((p) => p.name === DEMO_PROVIDER_NAME)) return;
-  await aiProviders.create({ name: DEMO_PROVIDER_NAME, provider: "openai-compatible", model: "demo-model", apiKey: "", baseUrl: `${fakeAiUrl}/compat/v1`, isActive: true }, SYSTEM);
+  await aiProviders.create(
+    {
+      name: DEMO_PROVIDER_NAME,
+      provider: "openai-compatible",
+      model: "demo-model",
+      apiKey: "",
+      baseUrl: `${fakeAiUrl}/compat/v1`,
+      isActive: true,
+    },
+    SYSTEM,
+  );
 }

@@ -30,7 +30,8 @@ export function createAuditRepo(db: Db) {
       if (q.targetId) where.push(eq(auditEvents.targetId, q.targetId));
       if (q.from) where.push(gte(auditEvents.at, q.from));
       if (q.to) where.push(lte(auditEvents.at, q.to));
-      if (q.after) where.push(sql`(${auditEvents.at}, ${auditEvents.id}) < (${q.after.at.toISOString()}::timestamptz, ${q.after.id}::uuid)`);
+      if (q.after)
+        where.push(sql`(${auditEvents.at}, ${auditEvents.id}) < (${q.after.at.toISOString()}::timestamptz, ${q.after.id}::uuid)`);
       return db
         .select()
         .from(auditEvents)

@@ -50,7 +50,11 @@ export function createAuditService(deps: { auditRepo: AuditRepo; clock: Clock; l
     async page(q: AuditPageQuery): Promise<{ rows: AuditEventRow[]; nextCursor: string | null }> {
       const filters = { action: q.action, actorUserId: q.actorId, targetType: q.targetType, targetId: q.targetId, from: q.from, to: q.to };
       const scope = cursorScope("audit", filters);
-      const rows = await deps.auditRepo.list({ ...filters, after: q.cursor ? openPosition(deps.cursors, scope, q.cursor, badCursor) : undefined, limit: q.limit });
+      const rows = await deps.auditRepo.list({
+        ...filters,
+        after: q.cursor ? openPosition(deps.cursors, scope, q.cursor, badCursor) : undefined,
+        limit: q.limit,
+      });
       return { rows, nextCursor: rows.length === q.limit ? sealPosition(deps.cursors, scope, rows.at(-1)!) : null };
     },
   };

@@ -46,10 +46,22 @@ export function createAuthService(deps: {
   log: Logger;
 }) {
   const { usersRepo, sessionsRepo, userRolesRepo, audit, throttle, clock, lifetimes, log } = deps;
-  const attempt = (username: string | null, ip: string, outcome: "success" | "failure", reason?: string, userId?: string, extra: Record<string, unknown> = {}) =>
+  const attempt = (
+    username: string | null,
+    ip: string,
+    outcome: "success" | "failure",
+    reason?: string,
+    userId?: string,
+    extra: Record<string, unknown> = {},
+  ) =>
     audit.record(
       { userId: userId ?? null, username, ip },
-      { action: "auth.login", outcome, ...(userId ? { targetType: "user", targetId: userId } : {}), ...(reason ? { details: { reason, ...extra } } : {}) },
+      {
+        action: "auth.login",
+        outcome,
+        ...(userId ? { targetType: "user", targetId: userId } : {}),
+        ...(reason ? { details: { reason, ...extra } } : {}),
+      },
     );
   /**
    * A name that matches no account is kept out of logs and the audit trail: people type their
@@ -80,11 +92,9 @@ export function createAuthService(deps: {
         // each one would let a password sprayer grow the audit table at request rate.
         log.warn({ event: "login_throttled", usernameDigest: nameDigest(input.username), ip: client.ip }, "sign-in throttled");
         const minutes = Math.max(1, Math.ceil(wait / 60_000));
-        throw new AppError(
-          "rate_limited",
-          `Too many sign-in attempts. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`,
-          { headers: retryAfter(wait) },
-        );
+        throw new AppError("rate_limited", `Too many sign-in attempts. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`, {
+          headers: retryAfter(wait),
+        });
       }
 
       const user = await usersRepo.findByUsername(input.username);
@@ -93,7 +103,10 @@ export function createAuthService(deps: {
       if (!user || !passwordOk) {
         if (user) await attempt(user.username, client.ip, "failure", "wrong_password", user.id);
         else await attempt(null, client.ip, "failure", "unknown_user", undefined, { usernameDigest: nameDigest(input.username) });
-        log.info({ event: "login_failed", ...(user ? { userId: user.id } : { usernameDigest: nameDigest(input.username) }), ip: client.ip }, "sign-in failed");
+        log.info(
+          { event: "login_failed", ...(user ? { userId: user.id } : { usernameDigest: nameDigest(input.username) }), ip: client.ip },
+          "sign-in failed",
+        );
         throw new AppError("invalid_credentials", "Invalid credentials");
       }
       // Said only to someone who knows the password, so it reveals nothing to a guesser.

@@ -46,9 +46,7 @@ export function createSessionsRepo(db: Db) {
 
     /** Ends every session of the user, or every one but `exceptId` (the caller's own). */
     async deleteForUser(userId: string, exceptId?: string): Promise<void> {
-      await db
-        .delete(sessions)
-        .where(exceptId ? and(eq(sessions.userId, userId), ne(sessions.id, exceptId)) : eq(sessions.userId, userId));
+      await db.delete(sessions).where(exceptId ? and(eq(sessions.userId, userId), ne(sessions.id, exceptId)) : eq(sessions.userId, userId));
     },
 
     /** Sessions past their absolute expiry or idle longer than `idleMs`. */

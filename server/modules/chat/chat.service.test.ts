@@ -22,8 +22,14 @@ describe("chat service: the question is kept", () => {
 
   beforeAll(async () => {
     database = await openTestDatabase();
-    const [user] = await database.db.insert(users).values({ username: "chat-service-user", passwordHash: "not-a-hash" }).returning({ id: users.id });
-    const [provider] = await database.db.insert(aiProviders).values({ name: "Local", provider: "openai-compatible", model: "llama3.1", baseUrl: "http://127.0.0.1:9/v1" }).returning({ id: aiProviders.id });
+    const [user] = await database.db
+      .insert(users)
+      .values({ username: "chat-service-user", passwordHash: "not-a-hash" })
+      .returning({ id: users.id });
+    const [provider] = await database.db
+      .insert(aiProviders)
+      .values({ name: "Local", provider: "openai-compatible", model: "llama3.1", baseUrl: "http://127.0.0.1:9/v1" })
+      .returning({ id: aiProviders.id });
     userId = user!.id;
     providerId = provider!.id;
   });
@@ -38,7 +44,14 @@ describe("chat service: the question is kept", () => {
       clock: systemClock,
       log: createLogger({ level: "silent" }),
       providers: {
-        resolveForCall: async (id) => ({ id, name: "Local", provider: "openai-compatible", model: "llama3.1", apiKey: null, baseUrl: "http://127.0.0.1:9/v1" }),
+        resolveForCall: async (id) => ({
+          id,
+          name: "Local",
+          provider: "openai-compatible",
+          model: "llama3.1",
+          apiKey: null,
+          baseUrl: "http://127.0.0.1:9/v1",
+        }),
         listActive: async () => [],
       },
       tools,
@@ -53,7 +66,11 @@ describe("chat service: the question is kept", () => {
       callTool: () => Promise.reject(new Error("never called")),
     });
     await expect(
-      failing.send({ message: "Which bugs are open?", providerId, mcpTools: ["jira"] }, { id: userId, permissions: new Set(["mcp.read"]) }, { requestId: null, signal: new AbortController().signal, onEvent: (e) => events.push(e) }),
+      failing.send(
+        { message: "Which bugs are open?", providerId, mcpTools: ["jira"] },
+        { id: userId, permissions: new Set(["mcp.read"]) },
+        { requestId: null, signal: new AbortController().signal, onEvent: (e) => events.push(e) },
+      ),
     ).rejects.toThrow("the integrations could not be read");
 
     const started = events.find((e) => e.type === "start");
@@ -63,15 +80,26 @@ describe("chat service: the question is kept", () => {
   });
 
   it("a whole-answer turn stopped before it answered anything is an error, and the question is kept", async () => {
-    const offerless = service({ offer: async () => ({ tools: [], context: () => ({}) as never }), callTool: () => Promise.reject(new Error("never called")) });
+    const offerless = service({
+      offer: async () => ({ tools: [], context: () => ({}) as never }),
+      callTool: () => Promise.reject(new Error("never called")),
+    });
     const gone = new AbortController();
     gone.abort();
-    await expect(offerless.reply({ message: "Stopped at once", providerId, mcpTools: ["jira"] }, { id: userId, permissions: new Set(["mcp.read"]) }, { requestId: null, signal: gone.signal })).rejects.toMatchObject({
+    await expect(
+      offerless.reply(
+        { message: "Stopped at once", providerId, mcpTools: ["jira"] },
+        { id: userId, permissions: new Set(["mcp.read"]) },
+        { requestId: null, signal: gone.signal },
+      ),
+    ).rejects.toMatchObject({
       code: "upstream_failed",
       message: "The reply was stopped before it began.",
     });
     const [conversation] = await offerless.listConversations(userId);
     expect(conversation?.title).toBe("Stopped at once");
-    expect((await offerless.conversation(conversation!.id, userId)).messages.map((m) => [m.role, m.content])).toEqual([["user", "Stopped at once"]]);
+    expect((await offerless.conversation(conversation!.id, userId)).messages.map((m) => [m.role, m.content])).toEqual([
+      ["user", "Stopped at once"],
+    ]);
   });
 });

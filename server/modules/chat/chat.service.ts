@@ -58,12 +58,24 @@ export interface ChatServiceDeps {
  * console does not have yet; an MCP client with the write scope asks its user itself.
  */
 export function chatCaller(user: ChatUser, requestId: string | null): Caller {
-  return { scopes: user.permissions.has("mcp.read") ? ["read"] : [], policy: OPEN_POLICY, clientId: CHAT_CLIENT_ID, userId: user.id, requestId };
+  return {
+    scopes: user.permissions.has("mcp.read") ? ["read"] : [],
+    policy: OPEN_POLICY,
+    clientId: CHAT_CLIENT_ID,
+    userId: user.id,
+    requestId,
+  };
 }
 
 const SOURCE_LINES = new Map(DATA_SOURCES.map((s) => [s.key, `${s.label} (${s.description.toLowerCase()})`]));
 
-export function systemPrompt(options: { sources: readonly DataSource[]; toolCount: number; today: Date; userSystemMessage?: string | undefined; canRead: boolean }): string {
+export function systemPrompt(options: {
+  sources: readonly DataSource[];
+  toolCount: number;
+  today: Date;
+  userSystemMessage?: string | undefined;
+  canRead: boolean;
+}): string {
   const sources = options.sources.map((s) => SOURCE_LINES.get(s)).join("; ");
   const lines = [
     "You are Bridgekeeper's assistant. You answer questions about the company's work in Jira, Confluence and Bitbucket.",
@@ -76,7 +88,8 @@ export function systemPrompt(options: { sources: readonly DataSource[]; toolCoun
     "When you mention a Jira issue, Confluence page or Bitbucket pull request, name it by its key, title or number and link it.",
     "Answer in Markdown, briefly. If a tool reports an error, tell the user what failed and what they can do.",
   ];
-  if (options.userSystemMessage?.trim()) lines.push("", "Instructions from the user's chat configuration:", options.userSystemMessage.trim());
+  if (options.userSystemMessage?.trim())
+    lines.push("", "Instructions from the user's chat configuration:", options.userSystemMessage.trim());
   return lines.join("\n");
 }
 
@@ -107,7 +120,9 @@ export function createChatService(deps: ChatServiceDeps) {
   }
 
   const history = (rows: Awaited<ReturnType<ChatRepo["recentMessages"]>>): ModelMessage[] =>
-    rows.filter((r) => r.content.trim() !== "").map((r) => (r.role === "user" ? { role: "user", content: r.content } : { role: "assistant", content: r.content }));
+    rows
+      .filter((r) => r.content.trim() !== "")
+      .map((r) => (r.role === "user" ? { role: "user", content: r.content } : { role: "assistant", content: r.content }));
 
   const service = {
     listProviders: () => deps.providers.listActive(),
@@ -135,12 +150,29 @@ export function createChatService(deps: ChatServiceDeps) {
      * AppError only before anything is stored (unknown or inactive provider, someone else's
      * conversation); after that, a provider failure is the result's `failure`.
      */
-    async send(request: TurnRequest, user: ChatUser, options: { requestId: string | null; signal: AbortSignal; onEvent: (event: ChatStreamEvent) => void }): Promise<{ sessionId: string; reply: ChatReply | null; outcome: TurnOutcome }> {
-      const [provider, existing] = await Promise.all([deps.providers.resolveForCall(request.providerId), request.sessionId ? ownConversation(request.sessionId, user.id) : null]);
+    async send(
+      request: TurnRequest,
+      user: ChatUser,
+      options: { requestId: string | null; signal: AbortSignal; onEvent: (event: ChatStreamEvent) => void },
+    ): Promise<{ sessionId: string; reply: ChatReply | null; outcome: TurnOutcome }> {
+      const [provider, existing] = await Promise.all([
+        deps.providers.resolveForCall(request.providerId),
+        request.sessionId ? ownConversation(request.sessionId, user.id) : null,
+      ]);
       const earlier = existing ? await repo.recentMessages(existing.id, CHAT_LIMITS.historyMessages) : [];
       const startedAt = clock.now();
       const conversationId = existing?.id ?? randomUUID();
-      const userRow: ChatMessageRow = { id: randomUUID(), conversationId, role: "user", content: request.message, mcpCalls: [], citations: [], usage: null, status: "complete", createdAt: startedAt };
+      const userRow: ChatMessageRow = {
+        id: randomUUID(),
+        conversationId,
+        role: "user",
+        content: request.message,
+        mcpCalls: [],
+        citations: [],
+        usage: null,
+        status: "complete",
+        createdAt: startedAt,
+      };
       // The question is written while the provider thinks: once the provider has the request (the
       // embedded database runs on this thread, and written first it held the request back), at the
       // latest when the turn ends. It is in the database before the answer is.
@@ -150,7 +182,10 @@ export function createChatService(deps: ChatServiceDeps) {
           // Either way the conversation is now the user's most recent one, held with this provider.
           questionStored = existing
             ? repo.appendMessage(userRow, { providerId: provider.id, at: startedAt })
-            : repo.startConversation({ id: conversationId, userId: user.id, title: titleOf(request.message), providerId: provider.id, at: startedAt }, userRow);
+            : repo.startConversation(
+                { id: conversationId, userId: user.id, title: titleOf(request.message), providerId: provider.id, at: startedAt },
+                userRow,
+              );
           // Awaited when the turn ends; until then a failure must not go unhandled.
           questionStored.catch(() => {});
         }
@@ -163,10 +198,19 @@ export function createChatService(deps: ChatServiceDeps) {
         const caller = chatCaller(user, options.requestId);
         const offer = await deps.tools.offer(caller, request.mcpTools);
         outcome = await runChatTurn({
-          model: languageModelFor(provider, { fetch: deps.fetch.notifying(storeQuestion), ...(deps.baseUrls ? { baseUrls: deps.baseUrls } : {}) }),
+          model: languageModelFor(provider, {
+            fetch: deps.fetch.notifying(storeQuestion),
+            ...(deps.baseUrls ? { baseUrls: deps.baseUrls } : {}),
+          }),
           providerName: providerName(provider),
           secrets: [provider.apiKey],
-          system: systemPrompt({ sources: request.mcpTools, toolCount: offer.tools.length, today: startedAt, userSystemMessage: request.systemMessage, canRead: caller.scopes.length > 0 }),
+          system: systemPrompt({
+            sources: request.mcpTools,
+            toolCount: offer.tools.length,
+            today: startedAt,
+            userSystemMessage: request.systemMessage,
+            canRead: caller.scopes.length > 0,
+          }),
           messages: [...history(earlier), { role: "user", content: request.message }],
           tools: { specs: offer.tools, run: (spec, args, signal) => deps.tools.callTool(spec, args, offer.context(signal), caller) },
           signal: options.signal,
@@ -178,15 +222,26 @@ export function createChatService(deps: ChatServiceDeps) {
         // Whatever happened, the question is kept (spec §4).
         await storeQuestion();
       }
-      if (outcome.failure) deps.log.warn({ provider: provider.id, kind: provider.provider, status: outcome.failure.status }, "an AI provider call failed");
+      if (outcome.failure)
+        deps.log.warn({ provider: provider.id, kind: provider.provider, status: outcome.failure.status }, "an AI provider call failed");
       const conversation = { id: conversationId };
 
       // Nothing written and nothing called: there is no answer to keep, only the user's message.
-      if (outcome.status !== "complete" && outcome.text === "" && outcome.mcpCalls.length === 0) return { sessionId: conversation.id, reply: null, outcome };
+      if (outcome.status !== "complete" && outcome.text === "" && outcome.mcpCalls.length === 0)
+        return { sessionId: conversation.id, reply: null, outcome };
       // Stored after the question even on a clock that did not move (a fake one in tests).
       const answeredAt = new Date(Math.max(clock.now().getTime(), startedAt.getTime() + 1));
       const row = await repo.appendMessage(
-        { conversationId: conversation.id, role: "assistant", content: outcome.text, mcpCalls: outcome.mcpCalls, citations: outcome.citations, usage: outcome.usage, status: outcome.status, createdAt: answeredAt },
+        {
+          conversationId: conversation.id,
+          role: "assistant",
+          content: outcome.text,
+          mcpCalls: outcome.mcpCalls,
+          citations: outcome.citations,
+          usage: outcome.usage,
+          status: outcome.status,
+          createdAt: answeredAt,
+        },
         { providerId: provider.id, at: answeredAt },
       );
       return { sessionId: conversation.id, reply: { ...toChatMessage(row), sessionId: conversation.id }, outcome };
@@ -211,7 +266,8 @@ export function createChatService(deps: ChatServiceDeps) {
       try {
         const { text } = await generateText({
           model: languageModelFor(provider, { fetch: deps.fetch, ...(deps.baseUrls ? { baseUrls: deps.baseUrls } : {}) }),
-          system: "You write system messages for an enterprise assistant that answers questions with tools over a company's Jira, Confluence and Bitbucket. Answer with the system message only: no preamble, no quotes, at most 150 words.",
+          system:
+            "You write system messages for an enterprise assistant that answers questions with tools over a company's Jira, Confluence and Bitbucket. Answer with the system message only: no preamble, no quotes, at most 150 words.",
           prompt: `Write a system message for an assistant that searches these data sources: ${sources}. It should say how to search them, to cite issue keys, page titles and pull requests with links, and to answer briefly.`,
           maxOutputTokens: 400,
           maxRetries: 1,

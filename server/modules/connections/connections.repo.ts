@@ -29,23 +29,35 @@ export function createConnectionsRepo(db: Db) {
       if (where.connectionId !== undefined) conditions.push(eq(sseConnections.connectionId, where.connectionId));
       if (where.instanceId !== undefined) conditions.push(eq(sseConnections.instanceId, where.instanceId));
       if (where.silentSince !== undefined) conditions.push(lt(sseConnections.lastHeartbeat, where.silentSince));
-      const rows = await db.update(sseConnections).set({ isActive: false, closedAt: at }).where(and(...conditions)).returning({ id: sseConnections.id });
+      const rows = await db
+        .update(sseConnections)
+        .set({ isActive: false, closedAt: at })
+        .where(and(...conditions))
+        .returning({ id: sseConnections.id });
       return rows.length;
     },
 
-    find: async (connectionId: string): Promise<SseConnectionRow | undefined> => (await db.select().from(sseConnections).where(eq(sseConnections.connectionId, connectionId)).limit(1))[0],
+    find: async (connectionId: string): Promise<SseConnectionRow | undefined> =>
+      (await db.select().from(sseConnections).where(eq(sseConnections.connectionId, connectionId)).limit(1))[0],
 
     /** Active rows first, then the most recent inactive ones; at most `limit`. */
-    list: (limit: number): Promise<SseConnectionRow[]> => db.select().from(sseConnections).orderBy(desc(sseConnections.isActive), desc(sseConnections.createdAt)).limit(limit),
+    list: (limit: number): Promise<SseConnectionRow[]> =>
+      db.select().from(sseConnections).orderBy(desc(sseConnections.isActive), desc(sseConnections.createdAt)).limit(limit),
 
     async countActive(): Promise<number> {
-      const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(sseConnections).where(eq(sseConnections.isActive, true));
+      const [row] = await db
+        .select({ n: sql<number>`count(*)::int` })
+        .from(sseConnections)
+        .where(eq(sseConnections.isActive, true));
       return row?.n ?? 0;
     },
 
     /** Inactive rows closed before `before` are removed (the screen shows recent history only). */
     async pruneClosed(before: Date): Promise<number> {
-      const rows = await db.delete(sseConnections).where(and(eq(sseConnections.isActive, false), lt(sseConnections.closedAt, before))).returning({ id: sseConnections.id });
+      const rows = await db
+        .delete(sseConnections)
+        .where(and(eq(sseConnections.isActive, false), lt(sseConnections.closedAt, before)))
+        .returning({ id: sseConnections.id });
       return rows.length;
     },
   };

@@ -31,14 +31,34 @@ export const presentConnection = (row: SseConnectionRow): SseConnectionDto => ({
  * instances see it. The process holding a stream reports it opened, alive (heartbeats) and
  * closed; rows a dead process left are swept.
  */
-export function createConnectionsService(deps: { repo: ConnectionsRepo; clock: Clock; audit: AuditService; events: EventBus; instanceId: string }) {
+export function createConnectionsService(deps: {
+  repo: ConnectionsRepo;
+  clock: Clock;
+  audit: AuditService;
+  events: EventBus;
+  instanceId: string;
+}) {
   const { repo, clock } = deps;
   return {
     instanceId: deps.instanceId,
 
-    async opened(c: { connectionId: string; kind: ConnectionKind; clientId: string; userId: string | null; ip: string | null; userAgent: string | null }): Promise<void> {
+    async opened(c: {
+      connectionId: string;
+      kind: ConnectionKind;
+      clientId: string;
+      userId: string | null;
+      ip: string | null;
+      userAgent: string | null;
+    }): Promise<void> {
       const now = clock.now();
-      await repo.insert({ ...c, userAgent: c.userAgent?.slice(0, 512) ?? null, instanceId: deps.instanceId, createdAt: now, lastHeartbeat: now, isActive: true });
+      await repo.insert({
+        ...c,
+        userAgent: c.userAgent?.slice(0, 512) ?? null,
+        instanceId: deps.instanceId,
+        createdAt: now,
+        lastHeartbeat: now,
+        isActive: true,
+      });
     },
 
     /** One update for all; returns the ids among them an administrator (or a sweep) ended meanwhile. */
@@ -50,14 +70,17 @@ export function createConnectionsService(deps: { repo: ConnectionsRepo; clock: C
     closeAllOfInstance: (): Promise<number> => repo.close({ instanceId: deps.instanceId }, clock.now()),
 
     /** Rows whose holder stopped heartbeating `maxSilenceMs` ago belong to a dead process. */
-    sweepStale: (maxSilenceMs = STALE_AFTER_MS): Promise<number> => repo.close({ silentSince: new Date(clock.now().getTime() - maxSilenceMs) }, clock.now()),
+    sweepStale: (maxSilenceMs = STALE_AFTER_MS): Promise<number> =>
+      repo.close({ silentSince: new Date(clock.now().getTime() - maxSilenceMs) }, clock.now()),
 
     /**
      * At start: the embedded database is opened by one process only, so every active row belongs
      * to a process that is gone; on PostgreSQL other instances may be alive, so only stale rows.
      */
     sweepAtStart: (database: "pglite" | "postgres"): Promise<number> =>
-      database === "pglite" ? repo.close({ all: true }, clock.now()) : repo.close({ silentSince: new Date(clock.now().getTime() - STALE_AFTER_MS) }, clock.now()),
+      database === "pglite"
+        ? repo.close({ all: true }, clock.now())
+        : repo.close({ silentSince: new Date(clock.now().getTime() - STALE_AFTER_MS) }, clock.now()),
 
     list: async (): Promise<SseConnectionDto[]> => (await repo.list(LIST_LIMIT)).map(presentConnection),
     countActive: (): Promise<number> => repo.countActive(),
@@ -68,7 +91,12 @@ export function createConnectionsService(deps: { repo: ConnectionsRepo; clock: C
       const row = await repo.find(connectionId);
       if (!row) throw new AppError("not_found", "SSE connection not found");
       await repo.close({ connectionId }, clock.now());
-      await deps.audit.record(actor, { action: "sse-connection.terminate", targetType: "sse-connection", targetId: connectionId, details: { clientId: row.clientId, kind: row.kind, wasActive: row.isActive } });
+      await deps.audit.record(actor, {
+        action: "sse-connection.terminate",
+        targetType: "sse-connection",
+        targetId: connectionId,
+        details: { clientId: row.clientId, kind: row.kind, wasActive: row.isActive },
+      });
       // This instance ends it now; another instance holding it finds the row inactive at its next heartbeat.
       deps.events.emit("connection.terminated", { connectionId });
     },

@@ -13,7 +13,15 @@ describe("connection registry", () => {
   const clock = createFakeClock(new Date());
   const open = async (overrides: Partial<Parameters<TestApp["container"]["services"]["connections"]["opened"]>[0]> = {}) => {
     const connectionId = randomUUID();
-    await t.container.services.connections.opened({ connectionId, kind: "sse-stream", clientId: "client-a", userId: null, ip: "127.0.0.1", userAgent: "agent/1", ...overrides });
+    await t.container.services.connections.opened({
+      connectionId,
+      kind: "sse-stream",
+      clientId: "client-a",
+      userId: null,
+      ip: "127.0.0.1",
+      userAgent: "agent/1",
+      ...overrides,
+    });
     return connectionId;
   };
   const list = async () => (await admin.get<SseConnectionDto[]>("/api/admin/sse-connections")).body;
@@ -27,7 +35,14 @@ describe("connection registry", () => {
 
   it("a stream is a row while it lives, in the specification's shape; closed, it turns inactive", async () => {
     const id = await open({ userAgent: null, ip: null });
-    expect(await row(id)).toMatchObject({ connectionId: id, clientId: "client-a", isActive: true, kind: "sse-stream", clientInfo: { userAgent: null, ipAddress: null }, closedAt: null });
+    expect(await row(id)).toMatchObject({
+      connectionId: id,
+      clientId: "client-a",
+      isActive: true,
+      kind: "sse-stream",
+      clientInfo: { userAgent: null, ipAddress: null },
+      closedAt: null,
+    });
     await t.container.services.connections.closed(id);
     expect(await row(id)).toMatchObject({ isActive: false, closedAt: expect.any(String) });
   });

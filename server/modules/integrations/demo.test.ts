@@ -25,9 +25,21 @@ describe("demo mode", () => {
   it("configures Atlassian and Bitbucket to the sandbox; both connect and report live data", async () => {
     await configureDemo(t.container.services.integrations, sandbox.url);
     const admin = (await signedInAs(t, ["admin"])).client;
-    expect((await admin.get("/api/admin/atlassian-config")).body).toMatchObject({ configured: true, instanceUrl: sandbox.url, isActive: true });
-    expect((await admin.post("/api/admin/test-atlassian")).body).toMatchObject({ jiraConnected: true, confluenceConnected: true, account: { displayName: "Demo Admin" } });
-    expect((await admin.get("/api/bitbucket-status")).body).toMatchObject({ connected: true, workspaceName: "Bridgekeeper", repositoryCount: 30 });
+    expect((await admin.get("/api/admin/atlassian-config")).body).toMatchObject({
+      configured: true,
+      instanceUrl: sandbox.url,
+      isActive: true,
+    });
+    expect((await admin.post("/api/admin/test-atlassian")).body).toMatchObject({
+      jiraConnected: true,
+      confluenceConnected: true,
+      account: { displayName: "Demo Admin" },
+    });
+    expect((await admin.get("/api/bitbucket-status")).body).toMatchObject({
+      connected: true,
+      workspaceName: "Bridgekeeper",
+      repositoryCount: 30,
+    });
     const audit = (await admin.get("/api/admin/audit?action=integration.update")).body.events;
     expect(audit.map((e: { actorUsername: string }) => e.actorUsername)).toEqual(["demo-mode", "demo-mode"]);
   });
@@ -43,7 +55,11 @@ describe("demo mode", () => {
     const user = (await signedInAs(t, ["viewer"])).client;
     const providers = (await user.get("/api/chat/providers")).body;
     expect(providers).toEqual([{ id: expect.any(String), name: DEMO_PROVIDER_NAME, provider: "openai-compatible", model: "demo-model" }]);
-    const reply = await user.post("/api/chat/send", { message: "Which Jira issues were updated recently?", providerId: providers[0].id, mcpTools: ["jira"] });
+    const reply = await user.post("/api/chat/send", {
+      message: "Which Jira issues were updated recently?",
+      providerId: providers[0].id,
+      mcpTools: ["jira"],
+    });
     expect(reply.status, reply.text).toBe(200);
     expect(reply.body.mcpCalls).toEqual([{ tool: "jira_search", results: 5, error: null }]);
   });
@@ -64,7 +80,9 @@ describe("demo mode", () => {
     expect(keys.length).toBeGreaterThan(0);
     const auth = { authorization: `Basic ${Buffer.from("demo@bridgekeeper.test:sandbox-api-token").toString("base64")}` };
     for (const key of new Set(keys)) {
-      const issue = (await (await fetch(`${sandbox.url}/rest/api/3/issue/${key}?fields=issuetype,status`, { headers: auth })).json()) as { fields: { issuetype: { name: string }; status: { statusCategory: { key: string } } } };
+      const issue = (await (await fetch(`${sandbox.url}/rest/api/3/issue/${key}?fields=issuetype,status`, { headers: auth })).json()) as {
+        fields: { issuetype: { name: string }; status: { statusCategory: { key: string } } };
+      };
       expect(issue.fields.issuetype.name, key).toBe("Bug");
       expect(issue.fields.status.statusCategory.key, key).not.toBe("done");
     }

@@ -21,7 +21,8 @@ async function sandboxAccounts(sandboxUrl: string): Promise<z.infer<typeof Sandb
       if (!res.ok) throw new Error(`the sandbox at ${sandboxUrl} answered ${res.status} for its accounts`);
       return SandboxAccountsSchema.parse(await res.json());
     } catch (err) {
-      if (Date.now() > deadline) throw new Error(`DEMO_SANDBOX_URL: the sandbox at ${sandboxUrl} did not say which accounts it serves`, { cause: err });
+      if (Date.now() > deadline)
+        throw new Error(`DEMO_SANDBOX_URL: the sandbox at ${sandboxUrl} did not say which accounts it serves`, { cause: err });
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
   }
@@ -35,6 +36,12 @@ async function sandboxAccounts(sandboxUrl: string): Promise<z.infer<typeof Sandb
  */
 export async function configureDemo(integrations: IntegrationConfigService, sandboxUrl: string): Promise<void> {
   const { atlassian, bitbucket } = await sandboxAccounts(sandboxUrl);
-  await integrations.saveAtlassian({ instanceUrl: sandboxUrl, email: atlassian.email, apiToken: atlassian.apiToken, isActive: true }, SYSTEM);
-  await integrations.saveBitbucket({ workspace: bitbucket.workspace, username: bitbucket.username, appPassword: bitbucket.appPassword, isActive: true }, SYSTEM);
+  await integrations.saveAtlassian(
+    { instanceUrl: sandboxUrl, email: atlassian.email, apiToken: atlassian.apiToken, isActive: true },
+    SYSTEM,
+  );
+  await integrations.saveBitbucket(
+    { workspace: bitbucket.workspace, username: bitbucket.username, appPassword: bitbucket.appPassword, isActive: true },
+    SYSTEM,
+  );
 }

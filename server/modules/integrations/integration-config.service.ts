@@ -15,14 +15,27 @@ type AtlassianInput = z.output<typeof AtlassianConfigInputSchema>;
 type BitbucketInput = z.output<typeof BitbucketConfigInputSchema>;
 
 /** "https://acme.atlassian.net/wiki/" -> "https://acme.atlassian.net": Jira lives at the root, Confluence under /wiki. */
-export const normaliseInstanceUrl = (url: string): string => url.trim().replace(/\/+$/, "").replace(/\/wiki$/i, "");
+export const normaliseInstanceUrl = (url: string): string =>
+  url
+    .trim()
+    .replace(/\/+$/, "")
+    .replace(/\/wiki$/i, "");
 
 /**
  * The Atlassian and Bitbucket configuration (spec §7): read without secrets, saved with the
  * secret sealed and write-only, each save and its audit row in one transaction. It never calls
  * the services; `upstream-targets.ts` does, and hears of a save through the event bus.
  */
-export function createIntegrationConfigService(deps: { repos: Repos; transact: Transact; secretBox: SecretBox; audit: AuditService; clock: Clock; hostPolicy: HostPolicy; bitbucketApiUrl: string; events: EventBus }) {
+export function createIntegrationConfigService(deps: {
+  repos: Repos;
+  transact: Transact;
+  secretBox: SecretBox;
+  audit: AuditService;
+  clock: Clock;
+  hostPolicy: HostPolicy;
+  bitbucketApiUrl: string;
+  events: EventBus;
+}) {
   const { repos, transact, secretBox, audit, clock } = deps;
 
   /**
@@ -30,7 +43,15 @@ export function createIntegrationConfigService(deps: { repos: Repos; transact: T
    *   changes, the stored secret is not carried over, or a write-only token could be sent to a
    *   host of the editor's choosing (docs/decisions.md#write-only-secrets).
    */
-  async function save(kind: IntegrationKind, settings: Record<string, string>, secret: string | undefined, isActive: boolean, actor: Actor, secretField: "apiToken" | "appPassword", boundTo: string[]): Promise<IntegrationConfigRow> {
+  async function save(
+    kind: IntegrationKind,
+    settings: Record<string, string>,
+    secret: string | undefined,
+    isActive: boolean,
+    actor: Actor,
+    secretField: "apiToken" | "appPassword",
+    boundTo: string[],
+  ): Promise<IntegrationConfigRow> {
     const row = await transact(async (r) => {
       const before = await r.integrationsRepo.find(kind);
       if (!secret && !before) {
@@ -55,7 +76,11 @@ export function createIntegrationConfigService(deps: { repos: Repos; transact: T
         action: "integration.update",
         targetType: "integration",
         targetId: kind,
-        details: { before: before ? { ...before.settings, isActive: before.isActive } : null, after: { ...settings, isActive }, secretChanged: Boolean(secret) },
+        details: {
+          before: before ? { ...before.settings, isActive: before.isActive } : null,
+          after: { ...settings, isActive },
+          secretChanged: Boolean(secret),
+        },
       };
       await audit.record(actor, entry, r.auditRepo);
       return saved;
@@ -72,7 +97,10 @@ export function createIntegrationConfigService(deps: { repos: Repos; transact: T
 
     /** Which integrations are configured and switched on (the Dashboard's Get started). */
     async active(): Promise<{ atlassian: boolean; bitbucket: boolean }> {
-      const [atlassian, bitbucket] = await Promise.all([repos.integrationsRepo.find("atlassian"), repos.integrationsRepo.find("bitbucket")]);
+      const [atlassian, bitbucket] = await Promise.all([
+        repos.integrationsRepo.find("atlassian"),
+        repos.integrationsRepo.find("bitbucket"),
+      ]);
       return { atlassian: atlassian?.isActive === true, bitbucket: bitbucket?.isActive === true };
     },
 
@@ -81,8 +109,14 @@ export function createIntegrationConfigService(deps: { repos: Repos; transact: T
      * name an MCP client's changes appear (the consent page says so). Never the secret.
      */
     async accountsInUse(): Promise<{ atlassian: string | null; bitbucket: string | null }> {
-      const [atlassian, bitbucket] = await Promise.all([repos.integrationsRepo.find("atlassian"), repos.integrationsRepo.find("bitbucket")]);
-      return { atlassian: atlassian?.isActive ? (atlassian.settings.email ?? null) : null, bitbucket: bitbucket?.isActive ? (bitbucket.settings.username ?? null) : null };
+      const [atlassian, bitbucket] = await Promise.all([
+        repos.integrationsRepo.find("atlassian"),
+        repos.integrationsRepo.find("bitbucket"),
+      ]);
+      return {
+        atlassian: atlassian?.isActive ? (atlassian.settings.email ?? null) : null,
+        bitbucket: bitbucket?.isActive ? (bitbucket.settings.username ?? null) : null,
+      };
     },
 
     async saveAtlassian(input: AtlassianInput, actor: Actor): Promise<IntegrationConfigRow> {

@@ -1,5 +1,13 @@
 import type { IntegrationKind } from "./integrations.repo";
-import type { AtlassianReachDto, AtlassianStatusDto, AtlassianTestResult, BitbucketReachDto, BitbucketStatusDto, BitbucketTestResult, IntegrationAccountDto } from "../../../contract/integrations";
+import type {
+  AtlassianReachDto,
+  AtlassianStatusDto,
+  AtlassianTestResult,
+  BitbucketReachDto,
+  BitbucketStatusDto,
+  BitbucketTestResult,
+  IntegrationAccountDto,
+} from "../../../contract/integrations";
 import type { UpstreamReach } from "../../db/schema";
 import { AppError } from "../../lib/app-error";
 import type { Clock } from "../../lib/clock";
@@ -27,10 +35,18 @@ type Known = Map<UpstreamService, UpstreamReach>;
  * and username. A saved configuration with another target shows nothing until a check learns it.
  */
 function reachTarget(kind: IntegrationKind, settings: Record<string, string>): string {
-  return kind === "atlassian" ? `${settings.instanceUrl ?? ""} ${(settings.email ?? "").toLowerCase()}` : `${settings.workspace ?? ""} ${settings.username ?? ""}`;
+  return kind === "atlassian"
+    ? `${settings.instanceUrl ?? ""} ${(settings.email ?? "").toLowerCase()}`
+    : `${settings.workspace ?? ""} ${settings.username ?? ""}`;
 }
 
-const NO_ATLASSIAN_REACH: AtlassianReachDto = { account: null, jiraProjectCount: null, confluenceSpaceCount: null, confluenceSpaceCountCapped: false, checkedAt: null };
+const NO_ATLASSIAN_REACH: AtlassianReachDto = {
+  account: null,
+  jiraProjectCount: null,
+  confluenceSpaceCount: null,
+  confluenceSpaceCountCapped: false,
+  checkedAt: null,
+};
 const NO_BITBUCKET_REACH = { account: null, checkedAt: null, workspaceName: null, repositoryCount: null };
 
 /**
@@ -42,14 +58,25 @@ const NO_BITBUCKET_REACH = { account: null, checkedAt: null, workspaceName: null
  * integration connects as and what it can see (issue 25); the sync recorder keeps that in the
  * database, and a check that fails leaves the last known values.
  */
-export function createIntegrationStatusService(deps: { targets: UpstreamTargets; meter: UpstreamMeter; clock: Clock; probeTimeoutMs: number; reach: Pick<SyncRecorder, "learn" | "known"> }) {
+export function createIntegrationStatusService(deps: {
+  targets: UpstreamTargets;
+  meter: UpstreamMeter;
+  clock: Clock;
+  probeTimeoutMs: number;
+  reach: Pick<SyncRecorder, "learn" | "known">;
+}) {
   const { targets, meter, clock, reach } = deps;
   const probes = new Map<UpstreamService, Promise<void>>();
 
   /** Jira: /myself is the connection check (it rejects as that call did); then the projects it sees. */
   async function checkJira(jira: Clients["jira"], target: string, timeoutMs?: number): Promise<void> {
     const me = await jira.myself(timeoutMs);
-    const account: IntegrationAccountDto = { displayName: me.displayName, id: me.accountId, email: me.emailAddress || null, nickname: null };
+    const account: IntegrationAccountDto = {
+      displayName: me.displayName,
+      id: me.accountId,
+      email: me.emailAddress || null,
+      nickname: null,
+    };
     const projects = await jira.projectCount(timeoutMs).catch(() => null);
     await reach.learn("jira", target, { account, projectCount: projects ?? undefined }, clock.now());
   }
@@ -66,11 +93,24 @@ export function createIntegrationStatusService(deps: { targets: UpstreamTargets;
    */
   async function checkBitbucket(bitbucket: Clients["bitbucket"], workspace: string, target: string, timeoutMs?: number): Promise<void> {
     const user = await bitbucket.user(timeoutMs);
-    const account: IntegrationAccountDto = { displayName: user.display_name, id: user.account_id ?? user.uuid, email: null, nickname: user.nickname ?? user.username ?? null };
-    const [info, count] = await Promise.allSettled([bitbucket.workspace(workspace, timeoutMs), bitbucket.repositoryCount(workspace, timeoutMs)]);
+    const account: IntegrationAccountDto = {
+      displayName: user.display_name,
+      id: user.account_id ?? user.uuid,
+      email: null,
+      nickname: user.nickname ?? user.username ?? null,
+    };
+    const [info, count] = await Promise.allSettled([
+      bitbucket.workspace(workspace, timeoutMs),
+      bitbucket.repositoryCount(workspace, timeoutMs),
+    ]);
     const failed = [info, count].find((r) => r.status === "rejected");
     const missing = failed !== undefined && isUpstreamError(failed.reason) && failed.reason.kind === "not_found";
-    const place = info.status === "fulfilled" && count.status === "fulfilled" ? { name: info.value.name, repositoryCount: count.value } : missing ? { name: null, repositoryCount: null } : undefined;
+    const place =
+      info.status === "fulfilled" && count.status === "fulfilled"
+        ? { name: info.value.name, repositoryCount: count.value }
+        : missing
+          ? { name: null, repositoryCount: null }
+          : undefined;
     await reach.learn("bitbucket", target, { account, workspace: place }, clock.now());
     // Bitbucket answered, but the workspace is not there: the integration does not work.
     if (missing) meter.recordOutcome("bitbucket", false, workspaceMissing(workspace));
@@ -88,7 +128,11 @@ export function createIntegrationStatusService(deps: { targets: UpstreamTargets;
    * though the service answers;
    * waits a bounded time for them. True when a probe ran (what it learned is worth reading again).
    */
-  async function freshen(services: UpstreamService[], settings: Record<string, string>, unknownFacts: Set<UpstreamService>): Promise<boolean> {
+  async function freshen(
+    services: UpstreamService[],
+    settings: Record<string, string>,
+    unknownFacts: Set<UpstreamService>,
+  ): Promise<boolean> {
     const now = clock.now().getTime();
     const waits: Promise<void>[] = [];
     for (const service of services) {
@@ -99,7 +143,10 @@ export function createIntegrationStatusService(deps: { targets: UpstreamTargets;
       if (!probe) {
         // Failures are recorded by the meter; the probe itself never rejects.
         probe = probeCalls[service](settings)
-          .then(() => undefined, () => undefined)
+          .then(
+            () => undefined,
+            () => undefined,
+          )
           .finally(() => probes.delete(service));
         probes.set(service, probe);
       }
@@ -132,9 +179,17 @@ export function createIntegrationStatusService(deps: { targets: UpstreamTargets;
     };
   }
 
-  function bitbucketReach(known: Known, target: string): BitbucketReachDto & { workspaceName: string | null; repositoryCount: number | null } {
+  function bitbucketReach(
+    known: Known,
+    target: string,
+  ): BitbucketReachDto & { workspaceName: string | null; repositoryCount: number | null } {
     const b = mine(known, "bitbucket", target);
-    return { account: b?.account ?? null, checkedAt: b?.checkedAt ?? null, workspaceName: b?.workspace?.name ?? null, repositoryCount: b?.workspace?.repositoryCount ?? null };
+    return {
+      account: b?.account ?? null,
+      checkedAt: b?.checkedAt ?? null,
+      workspaceName: b?.workspace?.name ?? null,
+      repositoryCount: b?.workspace?.repositoryCount ?? null,
+    };
   }
 
   const iso = (d: Date | null) => d?.toISOString() ?? null;
@@ -170,7 +225,11 @@ export function createIntegrationStatusService(deps: { targets: UpstreamTargets;
       } catch (err) {
         error = isUpstreamError(err) && err.kind === "not_found" ? workspaceMissing(workspace) : messageOf(err);
       }
-      return { connected: error === undefined, ...(error === undefined ? {} : { error }), ...bitbucketReach(await reach.known(["bitbucket"]), target) };
+      return {
+        connected: error === undefined,
+        ...(error === undefined ? {} : { error }),
+        ...bitbucketReach(await reach.known(["bitbucket"]), target),
+      };
     },
 
     async atlassianStatus(): Promise<AtlassianStatusDto> {
@@ -179,14 +238,36 @@ export function createIntegrationStatusService(deps: { targets: UpstreamTargets;
       const stored = { jira: view("jira"), confluence: view("confluence") };
       if (!state) {
         const why = "The Atlassian integration is not configured";
-        return { configured: false, isActive: false, jiraConnected: false, jiraLastSync: stored.jira.lastSync, jiraError: why, confluenceConnected: false, confluenceLastSync: stored.confluence.lastSync, confluenceError: why, apiRateLimit, ...NO_ATLASSIAN_REACH };
+        return {
+          configured: false,
+          isActive: false,
+          jiraConnected: false,
+          jiraLastSync: stored.jira.lastSync,
+          jiraError: why,
+          confluenceConnected: false,
+          confluenceLastSync: stored.confluence.lastSync,
+          confluenceError: why,
+          apiRateLimit,
+          ...NO_ATLASSIAN_REACH,
+        };
       }
       const target = reachTarget("atlassian", state.settings);
       let known = await reach.known(["jira", "confluence"]);
       if (!state.isActive) {
         // Not checked while inactive; what a test learned (it works while inactive) is still shown.
         const why = "The Atlassian integration is inactive";
-        return { configured: true, isActive: false, jiraConnected: false, jiraLastSync: stored.jira.lastSync, jiraError: why, confluenceConnected: false, confluenceLastSync: stored.confluence.lastSync, confluenceError: why, apiRateLimit, ...atlassianReach(known, target) };
+        return {
+          configured: true,
+          isActive: false,
+          jiraConnected: false,
+          jiraLastSync: stored.jira.lastSync,
+          jiraError: why,
+          confluenceConnected: false,
+          confluenceLastSync: stored.confluence.lastSync,
+          confluenceError: why,
+          apiRateLimit,
+          ...atlassianReach(known, target),
+        };
       }
       const unknownFacts = new Set<UpstreamService>();
       if (!mine(known, "jira", target)?.account) unknownFacts.add("jira");
@@ -211,12 +292,28 @@ export function createIntegrationStatusService(deps: { targets: UpstreamTargets;
     async bitbucketStatus(): Promise<BitbucketStatusDto> {
       const state = await targets.state("bitbucket");
       if (!state) {
-        return { configured: false, isActive: false, connected: false, lastSync: view("bitbucket").lastSync, error: "The Bitbucket integration is not configured", apiRateLimit: meter.usage("bitbucket"), ...NO_BITBUCKET_REACH };
+        return {
+          configured: false,
+          isActive: false,
+          connected: false,
+          lastSync: view("bitbucket").lastSync,
+          error: "The Bitbucket integration is not configured",
+          apiRateLimit: meter.usage("bitbucket"),
+          ...NO_BITBUCKET_REACH,
+        };
       }
       const target = reachTarget("bitbucket", state.settings);
       let known = await reach.known(["bitbucket"]);
       if (!state.isActive) {
-        return { configured: true, isActive: false, connected: false, lastSync: view("bitbucket").lastSync, error: "The Bitbucket integration is inactive", apiRateLimit: meter.usage("bitbucket"), ...bitbucketReach(known, target) };
+        return {
+          configured: true,
+          isActive: false,
+          connected: false,
+          lastSync: view("bitbucket").lastSync,
+          error: "The Bitbucket integration is inactive",
+          apiRateLimit: meter.usage("bitbucket"),
+          ...bitbucketReach(known, target),
+        };
       }
       const facts = mine(known, "bitbucket", target);
       const unknownFacts = new Set<UpstreamService>(facts?.account && facts.workspace ? [] : ["bitbucket"]);

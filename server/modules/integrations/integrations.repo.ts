@@ -18,7 +18,14 @@ export function createIntegrationsRepo(db: Db) {
         .values(values)
         .onConflictDoUpdate({
           target: integrationConfigs.kind,
-          set: { settings: values.settings, secretSealed: values.secretSealed, secretHint: values.secretHint, isActive: values.isActive, updatedBy: values.updatedBy, updatedAt: values.updatedAt },
+          set: {
+            settings: values.settings,
+            secretSealed: values.secretSealed,
+            secretHint: values.secretHint,
+            isActive: values.isActive,
+            updatedBy: values.updatedBy,
+            updatedAt: values.updatedAt,
+          },
         })
         .returning();
       return row!;
@@ -31,11 +38,17 @@ export function createIntegrationsRepo(db: Db) {
       await db
         .insert(upstreamSync)
         .values(row)
-        .onConflictDoUpdate({ target: upstreamSync.service, set: { lastSuccessAt: row.lastSuccessAt, lastFailureAt: row.lastFailureAt, lastError: row.lastError } });
+        .onConflictDoUpdate({
+          target: upstreamSync.service,
+          set: { lastSuccessAt: row.lastSuccessAt, lastFailureAt: row.lastFailureAt, lastError: row.lastError },
+        });
     },
 
     async findReach(services: string[]): Promise<Map<string, UpstreamReach>> {
-      const rows = await db.select({ service: upstreamSync.service, reach: upstreamSync.reach }).from(upstreamSync).where(inArray(upstreamSync.service, services));
+      const rows = await db
+        .select({ service: upstreamSync.service, reach: upstreamSync.reach })
+        .from(upstreamSync)
+        .where(inArray(upstreamSync.service, services));
       return new Map(rows.flatMap((r) => (r.reach ? [[r.service, r.reach] as const] : [])));
     },
 

@@ -31,8 +31,22 @@ describe("integrations: configuration, targets, sync", () => {
     const events = createEventBus();
     const heard: string[] = [];
     events.on("integration.saved", ({ kind }) => heard.push(kind));
-    const configService = createIntegrationConfigService({ repos, transact, secretBox: createSecretBox(randomBytes(32)), audit: failingAudit, clock, hostPolicy: upstream.hostPolicy, bitbucketApiUrl: config.BITBUCKET_API_URL, events });
-    await expect(configService.saveBitbucket({ workspace: "bridgekeeper", username: "demo", appPassword: "sandbox-app-password", isActive: true }, ACTOR)).rejects.toThrow("audit store down");
+    const configService = createIntegrationConfigService({
+      repos,
+      transact,
+      secretBox: createSecretBox(randomBytes(32)),
+      audit: failingAudit,
+      clock,
+      hostPolicy: upstream.hostPolicy,
+      bitbucketApiUrl: config.BITBUCKET_API_URL,
+      events,
+    });
+    await expect(
+      configService.saveBitbucket(
+        { workspace: "bridgekeeper", username: "demo", appPassword: "sandbox-app-password", isActive: true },
+        ACTOR,
+      ),
+    ).rejects.toThrow("audit store down");
     expect(await repos.integrationsRepo.find("bitbucket")).toBeUndefined();
     expect(heard).toEqual([]);
   });
@@ -44,12 +58,20 @@ describe("integrations: configuration, targets, sync", () => {
     await configureDemo(services.integrations, sandbox.url);
     expect(await upstream.targets.state("atlassian")).toMatchObject({ isActive: true, settings: { instanceUrl: sandbox.url } });
     const target = await upstream.targets.target("jira");
-    expect(target).toEqual({ baseUrl: sandbox.url, authorization: `Basic ${Buffer.from("demo@bridgekeeper.test:sandbox-api-token").toString("base64")}` });
+    expect(target).toEqual({
+      baseUrl: sandbox.url,
+      authorization: `Basic ${Buffer.from("demo@bridgekeeper.test:sandbox-api-token").toString("base64")}`,
+    });
     expect((await upstream.targets.clients.jira.myself()).emailAddress).toBe("demo@bridgekeeper.test");
 
-    await services.integrations.saveAtlassian({ instanceUrl: sandbox.url, email: "demo@bridgekeeper.test", apiToken: "another-token", isActive: false }, ACTOR);
+    await services.integrations.saveAtlassian(
+      { instanceUrl: sandbox.url, email: "demo@bridgekeeper.test", apiToken: "another-token", isActive: false },
+      ACTOR,
+    );
     await expect(upstream.targets.clients.jira.myself()).rejects.toThrow("The Atlassian integration is inactive");
-    expect((await upstream.targets.target("jira", { requireActive: false })).authorization).toBe(`Basic ${Buffer.from("demo@bridgekeeper.test:another-token").toString("base64")}`);
+    expect((await upstream.targets.target("jira", { requireActive: false })).authorization).toBe(
+      `Basic ${Buffer.from("demo@bridgekeeper.test:another-token").toString("base64")}`,
+    );
     await configureDemo(services.integrations, sandbox.url);
   });
 
@@ -74,6 +96,10 @@ describe("integrations: configuration, targets, sync", () => {
 
     const restarted = createUpstreamMeter({ clock, events: createEventBus(), hourlyBudget: { atlassian: 1000, bitbucket: 1000 } });
     await createSyncRecorder({ repo: repos.integrationsRepo, meter: restarted, log }).restore();
-    expect(restarted.health("confluence")).toMatchObject({ lastSuccessAt: new Date("2026-11-24T10:00:01Z"), lastFailureAt: new Date("2026-11-24T10:00:02Z"), lastError: "Confluence is down (503)" });
+    expect(restarted.health("confluence")).toMatchObject({
+      lastSuccessAt: new Date("2026-11-24T10:00:01Z"),
+      lastFailureAt: new Date("2026-11-24T10:00:02Z"),
+      lastError: "Confluence is down (503)",
+    });
   });
 });

@@ -46,8 +46,16 @@ export function serverSettings(config: SettingsConfig): ConfigEntry[] {
     { key: CONFIG_KEYS.port, value: String(config.PORT) },
     { key: CONFIG_KEYS.publicUrl, value: config.PUBLIC_URL ?? `${publicUrl(config)} (default: PUBLIC_URL is not set)` },
     { key: CONFIG_KEYS.nodeEnv, value: config.NODE_ENV },
-    { key: CONFIG_KEYS.secretKey, value: config.SECRET_KEY ? `${MASK} (SECRET_KEY)` : `${MASK} (key file in the data directory)`, masked: true },
-    { key: CONFIG_KEYS.databaseUrl, value: config.DATABASE_URL ? maskDatabaseUrl(config.DATABASE_URL) : `embedded PGlite in ${config.DATA_DIR}`, masked: Boolean(config.DATABASE_URL) },
+    {
+      key: CONFIG_KEYS.secretKey,
+      value: config.SECRET_KEY ? `${MASK} (SECRET_KEY)` : `${MASK} (key file in the data directory)`,
+      masked: true,
+    },
+    {
+      key: CONFIG_KEYS.databaseUrl,
+      value: config.DATABASE_URL ? maskDatabaseUrl(config.DATABASE_URL) : `embedded PGlite in ${config.DATA_DIR}`,
+      masked: Boolean(config.DATABASE_URL),
+    },
     { key: CONFIG_KEYS.corsOrigins, value: config.CORS_ORIGINS.join(",") },
     { key: CONFIG_KEYS.bitbucketApiUrl, value: config.BITBUCKET_API_URL },
     { key: CONFIG_KEYS.upstreamTimeoutMs, value: String(config.UPSTREAM_TIMEOUT_MS) },

@@ -63,7 +63,11 @@ export function createSyncRecorder(deps: { repo: IntegrationsRepo; meter: Upstre
     /** Restores last sync times stored by a previous run. */
     async restore(): Promise<void> {
       for (const row of await repo.listSync()) {
-        meter.restoreHealth(row.service as UpstreamService, { lastSuccessAt: row.lastSuccessAt, lastFailureAt: row.lastFailureAt, lastError: row.lastError });
+        meter.restoreHealth(row.service as UpstreamService, {
+          lastSuccessAt: row.lastSuccessAt,
+          lastFailureAt: row.lastFailureAt,
+          lastError: row.lastError,
+        });
       }
     },
   };

@@ -20,7 +20,13 @@ const basic = (user: string, secret: string) => `Basic ${Buffer.from(`${user}:${
  * that make them. The stored row is cached (still sealed); its secret is opened only when a call
  * is made. The clients ask for their target on every call, so a saved change takes effect at once.
  */
-export function createUpstreamTargets(deps: { repo: IntegrationsRepo; secretBox: SecretBox; http: UpstreamHttp; bitbucketApiUrl: string; events: EventBus }) {
+export function createUpstreamTargets(deps: {
+  repo: IntegrationsRepo;
+  secretBox: SecretBox;
+  http: UpstreamHttp;
+  bitbucketApiUrl: string;
+  events: EventBus;
+}) {
   const { repo, secretBox, http } = deps;
   const cache = new Map<IntegrationKind, { row: IntegrationConfigRow | null; at: number }>();
   /** Bumped by every save: a read that started before it must not put the old row back in the cache. */
@@ -45,7 +51,8 @@ export function createUpstreamTargets(deps: { repo: IntegrationsRepo; secretBox:
     const previous = cache.get(kind)?.row;
     cache.set(kind, { row, at: Date.now() });
     // Another instance changed it: what we knew about the old target no longer holds.
-    if (previous && row && previous.updatedAt.getTime() !== row.updatedAt.getTime()) deps.events.emit("integration.saved", { kind, elsewhere: true });
+    if (previous && row && previous.updatedAt.getTime() !== row.updatedAt.getTime())
+      deps.events.emit("integration.saved", { kind, elsewhere: true });
     return row;
   }
 
@@ -55,13 +62,18 @@ export function createUpstreamTargets(deps: { repo: IntegrationsRepo; secretBox:
     const row = await load(kind);
     const label = LABEL[kind];
     if (!row) throw new UpstreamError(service, "not_configured", `The ${label} integration is not configured`);
-    if ((options.requireActive ?? true) && !row.isActive) throw new UpstreamError(service, "not_configured", `The ${label} integration is inactive`);
+    if ((options.requireActive ?? true) && !row.isActive)
+      throw new UpstreamError(service, "not_configured", `The ${label} integration is inactive`);
     let secret: string;
     try {
       secret = secretBox.open(row.secretSealed, kind);
     } catch {
       // Sealed with another key (SECRET_KEY changed): the integration needs its secret again.
-      throw new UpstreamError(service, "not_configured", `The stored ${label} secret cannot be decrypted (was SECRET_KEY changed?): enter it again`);
+      throw new UpstreamError(
+        service,
+        "not_configured",
+        `The stored ${label} secret cannot be decrypted (was SECRET_KEY changed?): enter it again`,
+      );
     }
     const s = row.settings;
     if (kind === "bitbucket") return { baseUrl: deps.bitbucketApiUrl, authorization: basic(s.username ?? "", secret) };
@@ -91,7 +103,10 @@ export function createUpstreamTargets(deps: { repo: IntegrationsRepo; secretBox:
     target,
 
     /** docs/decisions.md#read-only-proxy: a read-only pass-through GET of an upstream path (with its query), on the stored credentials. */
-    async proxyGet(service: UpstreamService, pathAndQuery: string): Promise<{ status: number; body: string; contentType: string | undefined }> {
+    async proxyGet(
+      service: UpstreamService,
+      pathAndQuery: string,
+    ): Promise<{ status: number; body: string; contentType: string | undefined }> {
       const res = await http.request<string>(service, await target(service), { path: pathAndQuery, accept: "raw" });
       const type = res.headers["content-type"];
       return { status: res.status, body: res.data, contentType: Array.isArray(type) ? type[0] : type };
@@ -105,7 +120,8 @@ export function createUpstreamTargets(deps: { repo: IntegrationsRepo; secretBox:
      * the hourly budget, client-budget.ts). Made per tool call: three small objects, no
      * process-wide context tracking.
      */
-    clientsCounted: (spend: (service: UpstreamService) => void) => clientsOn((service) => async () => ({ ...(await target(service)), spend: () => spend(service) })),
+    clientsCounted: (spend: (service: UpstreamService) => void) =>
+      clientsOn((service) => async () => ({ ...(await target(service)), spend: () => spend(service) })),
 
     /** Clients that also work while the integration is inactive: for connection tests. */
     testClients: clientsOn((service) => () => target(service, { requireActive: false })),

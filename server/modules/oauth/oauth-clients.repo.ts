@@ -32,7 +32,10 @@ export function createOAuthClientsRepo(db: Db) {
     /** The names of the clients with these public client ids (absent: no such client any more). */
     async namesOf(clientIds: readonly string[]): Promise<Map<string, string>> {
       if (clientIds.length === 0) return new Map();
-      const rows = await db.select({ clientId: oauthClients.clientId, name: oauthClients.name }).from(oauthClients).where(inArray(oauthClients.clientId, [...clientIds]));
+      const rows = await db
+        .select({ clientId: oauthClients.clientId, name: oauthClients.name })
+        .from(oauthClients)
+        .where(inArray(oauthClients.clientId, [...clientIds]));
       return new Map(rows.map((r) => [r.clientId, r.name]));
     },
 
@@ -50,20 +53,46 @@ export function createOAuthClientsRepo(db: Db) {
      * A metadata document client as its document now says: made on first sight, its name and
      * redirect URIs refreshed after; its status (an administrator may deactivate it) is kept.
      */
-    async upsertFromDocument(values: { clientId: string; name: string; redirectUris: string[]; grantTypes: string[]; scopes: string[]; at: Date }): Promise<OAuthClientRow> {
+    async upsertFromDocument(values: {
+      clientId: string;
+      name: string;
+      redirectUris: string[];
+      grantTypes: string[];
+      scopes: string[];
+      at: Date;
+    }): Promise<OAuthClientRow> {
       const [row] = await db
         .insert(oauthClients)
-        .values({ clientId: values.clientId, name: values.name, secretSealed: null, redirectUris: values.redirectUris, scopes: values.scopes, grantTypes: values.grantTypes, tokenEndpointAuthMethod: "none", isActive: true, registeredVia: "metadata-document" })
+        .values({
+          clientId: values.clientId,
+          name: values.name,
+          secretSealed: null,
+          redirectUris: values.redirectUris,
+          scopes: values.scopes,
+          grantTypes: values.grantTypes,
+          tokenEndpointAuthMethod: "none",
+          isActive: true,
+          registeredVia: "metadata-document",
+        })
         .onConflictDoUpdate({
           target: oauthClients.clientId,
-          set: { name: values.name, redirectUris: values.redirectUris, grantTypes: values.grantTypes, scopes: values.scopes, updatedAt: values.at },
+          set: {
+            name: values.name,
+            redirectUris: values.redirectUris,
+            grantTypes: values.grantTypes,
+            scopes: values.scopes,
+            updatedAt: values.at,
+          },
           setWhere: eq(oauthClients.registeredVia, "metadata-document"),
         })
         .returning();
       return row ?? (await db.select().from(oauthClients).where(eq(oauthClients.clientId, values.clientId)).limit(1))[0]!;
     },
 
-    async update(clientId: string, values: Partial<Pick<OAuthClientRow, "isActive" | "secretSealed" | "policy">> & { updatedAt: Date }): Promise<OAuthClientRow | undefined> {
+    async update(
+      clientId: string,
+      values: Partial<Pick<OAuthClientRow, "isActive" | "secretSealed" | "policy">> & { updatedAt: Date },
+    ): Promise<OAuthClientRow | undefined> {
       const [row] = await db.update(oauthClients).set(values).where(eq(oauthClients.clientId, clientId)).returning();
       return row;
     },

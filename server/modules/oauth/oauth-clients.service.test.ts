@@ -7,7 +7,13 @@ import { toOAuthClientDto } from "./oauth-clients.presenter";
 import { createOAuthClientsService } from "./oauth-clients.service";
 
 const ACTOR = { userId: null, username: "oauth-clients-test", ip: null };
-const INPUT = { name: "Transactional", redirectUris: ["https://example.com/callback"], scopes: ["read" as const], isActive: true, clientType: "confidential" as const };
+const INPUT = {
+  name: "Transactional",
+  redirectUris: ["https://example.com/callback"],
+  scopes: ["read" as const],
+  isActive: true,
+  clientType: "confidential" as const,
+};
 
 /** A client's change and its audit row are one transaction; listeners hear of a change only once it is stored. */
 describe("OAuth clients: changes and their audit rows", () => {
@@ -23,7 +29,14 @@ describe("OAuth clients: changes and their audit rows", () => {
     const heard: string[] = [];
     events.on("oauth.client-revoked", ({ clientId, reason }) => heard.push(`${clientId}: ${reason}`));
     events.on("oauth.client-policy-changed", ({ clientId }) => heard.push(`${clientId}: policy`));
-    const service = createOAuthClientsService({ repos, transact, secretBox: createSecretBox(randomBytes(32)), audit: { ...services.audit, record }, clock, events });
+    const service = createOAuthClientsService({
+      repos,
+      transact,
+      secretBox: createSecretBox(randomBytes(32)),
+      audit: { ...services.audit, record },
+      clock,
+      events,
+    });
     return { service, heard, repos };
   }
 
@@ -37,7 +50,9 @@ describe("OAuth clients: changes and their audit rows", () => {
 
     await expect(failing.service.setActive(created.clientId, false, ACTOR)).rejects.toThrow("audit store down");
     await expect(failing.service.regenerateSecret(created.clientId, ACTOR)).rejects.toThrow("audit store down");
-    await expect(failing.service.setPolicy(created.clientId, { ...(await ok.service.policy(created.clientId)), readOnly: true }, ACTOR)).rejects.toThrow("audit store down");
+    await expect(
+      failing.service.setPolicy(created.clientId, { ...(await ok.service.policy(created.clientId)), readOnly: true }, ACTOR),
+    ).rejects.toThrow("audit store down");
     await expect(failing.service.delete(created.clientId, ACTOR)).rejects.toThrow("audit store down");
 
     const stored = await failing.repos.oauthClientsRepo.findByClientId(created.clientId);
@@ -51,7 +66,12 @@ describe("OAuth clients: changes and their audit rows", () => {
     const created = await ok.service.create(INPUT, ACTOR);
     expect(toOAuthClientDto(created).clientSecret).toMatch(/^bks_/);
     const listed = (await ok.service.list({ withSecrets: false })).find((c) => c.clientId === created.clientId)!;
-    expect(toOAuthClientDto(listed)).toMatchObject({ clientId: created.clientId, clientSecret: null, clientType: "confidential", activeGrants: 0 });
+    expect(toOAuthClientDto(listed)).toMatchObject({
+      clientId: created.clientId,
+      clientSecret: null,
+      clientType: "confidential",
+      activeGrants: 0,
+    });
     expect(Object.keys(toOAuthClientDto(listed))).not.toContain("secretSealed");
 
     await ok.service.setActive(created.clientId, false, ACTOR);

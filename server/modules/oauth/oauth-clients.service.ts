@@ -37,9 +37,11 @@ const PUBLIC_GRANTS = ["authorization_code", "refresh_token"];
 const selfDescribed = (scope: string | undefined, grantTypes: string[] | undefined) => {
   const known = (scope ?? "").split(" ").filter((s): s is OAuthScope => (OAUTH_SCOPES as readonly string[]).includes(s));
   const grants = (grantTypes ?? PUBLIC_GRANTS).filter((g) => PUBLIC_GRANTS.includes(g));
-  return { scopes: known.length > 0 ? [...new Set(known)] : [...OAUTH_SCOPES], grantTypes: grants.length > 0 ? grants : ["authorization_code"] };
+  return {
+    scopes: known.length > 0 ? [...new Set(known)] : [...OAUTH_SCOPES],
+    grantTypes: grants.length > 0 ? grants : ["authorization_code"],
+  };
 };
-
 
 const NOT_FOUND = "OAuth client not found";
 
@@ -75,9 +77,19 @@ export function createOAuthClientsService(deps: {
   };
 
   /** What the presenter shows: the row, its live grants and its secret opened (only when asked for). */
-  const view = (row: OAuthClientRow & { activeGrants?: number }, withSecret: boolean): OAuthClientView => ({ ...row, activeGrants: row.activeGrants ?? 0, secret: withSecret ? secretOf(row) : null });
+  const view = (row: OAuthClientRow & { activeGrants?: number }, withSecret: boolean): OAuthClientView => ({
+    ...row,
+    activeGrants: row.activeGrants ?? 0,
+    secret: withSecret ? secretOf(row) : null,
+  });
 
-  const snapshot = (row: OAuthClientRow) => ({ name: row.name, redirectUris: row.redirectUris, scopes: row.scopes, isActive: row.isActive, clientType: row.secretSealed ? "confidential" : "public" });
+  const snapshot = (row: OAuthClientRow) => ({
+    name: row.name,
+    redirectUris: row.redirectUris,
+    scopes: row.scopes,
+    isActive: row.isActive,
+    clientType: row.secretSealed ? "confidential" : "public",
+  });
 
   /** A metadata document client, as its document says now (fetched, or cached while fresh); undefined when it cannot be used. */
   async function fromDocument(url: string): Promise<OAuthClientRow | undefined> {
@@ -86,7 +98,11 @@ export function createOAuthClientsService(deps: {
       const wanted = { name: metadata.name, redirectUris: metadata.redirectUris, ...selfDescribed(metadata.scope, metadata.grantTypes) };
       // Written only when new or changed: a lookup per OAuth step must not be a write per step.
       const stored = await repo.findByClientId(url);
-      const same = stored && stored.name === wanted.name && JSON.stringify([stored.redirectUris, stored.grantTypes, stored.scopes]) === JSON.stringify([wanted.redirectUris, wanted.grantTypes, wanted.scopes]);
+      const same =
+        stored &&
+        stored.name === wanted.name &&
+        JSON.stringify([stored.redirectUris, stored.grantTypes, stored.scopes]) ===
+          JSON.stringify([wanted.redirectUris, wanted.grantTypes, wanted.scopes]);
       return same ? stored : await repo.upsertFromDocument({ clientId: url, ...wanted, at: clock.now() });
     } catch (err) {
       // The client is told invalid_client; the reason is for the administrator's log.
@@ -126,7 +142,11 @@ export function createOAuthClientsService(deps: {
           registeredVia: "console",
           createdBy: actor.userId,
         });
-        await audit.record(actor, { action: "oauth_client.created", targetType: "oauth_client", targetId: clientId, details: { after: snapshot(inserted) } }, r.auditRepo);
+        await audit.record(
+          actor,
+          { action: "oauth_client.created", targetType: "oauth_client", targetId: clientId, details: { after: snapshot(inserted) } },
+          r.auditRepo,
+        );
         return inserted;
       });
       return view(row, true);
@@ -141,7 +161,16 @@ export function createOAuthClientsService(deps: {
         const before = await mustFind(r, clientId);
         const updated = (await r.oauthClientsRepo.update(clientId, { isActive, updatedAt: clock.now() }))!;
         if (!isActive) await r.oauthGrantsRepo.revokeGrantsOfClient(updated.id, "client deactivated", clock.now());
-        await audit.record(actor, { action: "oauth_client.status_changed", targetType: "oauth_client", targetId: clientId, details: { before: { isActive: before.isActive }, after: { isActive } } }, r.auditRepo);
+        await audit.record(
+          actor,
+          {
+            action: "oauth_client.status_changed",
+            targetType: "oauth_client",
+            targetId: clientId,
+            details: { before: { isActive: before.isActive }, after: { isActive } },
+          },
+          r.auditRepo,
+        );
         return updated;
       });
       if (!isActive) revoked(clientId, "client deactivated");
@@ -158,7 +187,16 @@ export function createOAuthClientsService(deps: {
       await transact(async (r) => {
         const before = await mustFind(r, clientId);
         await r.oauthClientsRepo.update(clientId, { policy, updatedAt: clock.now() });
-        await audit.record(actor, { action: "oauth_client.policy_changed", targetType: "oauth_client", targetId: clientId, details: { before: before.policy ?? OPEN_POLICY, after: policy } }, r.auditRepo);
+        await audit.record(
+          actor,
+          {
+            action: "oauth_client.policy_changed",
+            targetType: "oauth_client",
+            targetId: clientId,
+            details: { before: before.policy ?? OPEN_POLICY, after: policy },
+          },
+          r.auditRepo,
+        );
       });
       deps.events.emit("oauth.client-policy-changed", { clientId });
       return policy;
@@ -169,9 +207,16 @@ export function createOAuthClientsService(deps: {
       const row = await transact(async (r) => {
         const before = await mustFind(r, clientId);
         if (!before.secretSealed) throw new AppError("conflict", "A public client has no secret");
-        const updated = (await r.oauthClientsRepo.update(clientId, { secretSealed: secretBox.seal(newClientSecret(), purpose(clientId)), updatedAt: clock.now() }))!;
+        const updated = (await r.oauthClientsRepo.update(clientId, {
+          secretSealed: secretBox.seal(newClientSecret(), purpose(clientId)),
+          updatedAt: clock.now(),
+        }))!;
         await r.oauthGrantsRepo.revokeGrantsOfClient(updated.id, "client secret regenerated", clock.now());
-        await audit.record(actor, { action: "oauth_client.secret_regenerated", targetType: "oauth_client", targetId: clientId }, r.auditRepo);
+        await audit.record(
+          actor,
+          { action: "oauth_client.secret_regenerated", targetType: "oauth_client", targetId: clientId },
+          r.auditRepo,
+        );
         return updated;
       });
       revoked(clientId, "client secret regenerated");
@@ -183,7 +228,11 @@ export function createOAuthClientsService(deps: {
       await transact(async (r) => {
         const row = await r.oauthClientsRepo.delete(clientId);
         if (!row) throw new AppError("not_found", NOT_FOUND);
-        await audit.record(actor, { action: "oauth_client.deleted", targetType: "oauth_client", targetId: clientId, details: { before: snapshot(row) } }, r.auditRepo);
+        await audit.record(
+          actor,
+          { action: "oauth_client.deleted", targetType: "oauth_client", targetId: clientId, details: { before: snapshot(row) } },
+          r.auditRepo,
+        );
       });
       revoked(clientId, "client deleted");
     },
@@ -230,17 +279,21 @@ export function createOAuthClientsService(deps: {
       const secret = authMethod === "none" ? null : newClientSecret();
       const row = await transact(async (r) => {
         const inserted = await r.oauthClientsRepo.insert({
-        clientId,
-        name: metadata.client_name?.trim() || "Unnamed client",
-        secretSealed: secret ? secretBox.seal(secret, purpose(clientId)) : null,
-        redirectUris: metadata.redirect_uris,
-        scopes,
-        grantTypes,
-        tokenEndpointAuthMethod: authMethod,
-        isActive: true,
-        registeredVia: "dynamic",
+          clientId,
+          name: metadata.client_name?.trim() || "Unnamed client",
+          secretSealed: secret ? secretBox.seal(secret, purpose(clientId)) : null,
+          redirectUris: metadata.redirect_uris,
+          scopes,
+          grantTypes,
+          tokenEndpointAuthMethod: authMethod,
+          isActive: true,
+          registeredVia: "dynamic",
         });
-        await audit.record({ userId: null, username: null, ip: null }, { action: "oauth_client.registered", targetType: "oauth_client", targetId: clientId, details: { after: snapshot(inserted) } }, r.auditRepo);
+        await audit.record(
+          { userId: null, username: null, ip: null },
+          { action: "oauth_client.registered", targetType: "oauth_client", targetId: clientId, details: { after: snapshot(inserted) } },
+          r.auditRepo,
+        );
         return inserted;
       });
       return {
@@ -259,7 +312,6 @@ export function createOAuthClientsService(deps: {
 
     /** Self-registered clients nobody used for `unusedFor`: removed (issue 9), so registration cannot pile up clients. */
     pruneUnusedDynamic: (unusedForMs: number) => repo.deleteUnusedDynamic(new Date(clock.now().getTime() - unusedForMs)),
-
   };
 }
 

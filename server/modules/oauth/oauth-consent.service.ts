@@ -14,7 +14,8 @@ export interface ConsentingUser {
   mayGrantWrite: boolean;
 }
 
-export const NO_CONSENT_MESSAGE = "Your account may not authorize MCP clients: it needs the mcp.read permission. Ask an administrator for a role that has it.";
+export const NO_CONSENT_MESSAGE =
+  "Your account may not authorize MCP clients: it needs the mcp.read permission. Ask an administrator for a role that has it.";
 
 const grantable = (scopes: string[], user: ConsentingUser) => ({
   granted: scopes.filter((s) => s !== "write" || user.mayGrantWrite),
@@ -38,7 +39,12 @@ const redirectWith = (redirectUri: string, params: Record<string, string | null 
  * starts, what the consent page shows, and the user's answer, which makes the grant and its code.
  * What a code is exchanged for is oauth-tokens.service.ts's.
  */
-export function createOAuthConsentService(deps: { repo: OAuthGrantsRepo; audit: AuditService; clock: Clock; settings: OAuthServerSettings }) {
+export function createOAuthConsentService(deps: {
+  repo: OAuthGrantsRepo;
+  audit: AuditService;
+  clock: Clock;
+  settings: OAuthServerSettings;
+}) {
   const { repo, audit, clock, settings } = deps;
   const { acceptResource } = resourceRules(settings.issuer);
   const now = () => clock.now();
@@ -46,8 +52,19 @@ export function createOAuthConsentService(deps: { repo: OAuthGrantsRepo; audit: 
 
   return {
     /** Starts an authorization: checks what can be checked before asking the user, stores the request. */
-    async authorize(client: OAuthClient, params: { state?: string; scopes?: string[]; codeChallenge: string; redirectUri: string; resource?: URL; redirectUriExplicit: boolean }): Promise<string> {
-      if (!client.grant_types?.includes("authorization_code")) throw new UnauthorizedClientError("This client may not use the authorization code flow");
+    async authorize(
+      client: OAuthClient,
+      params: {
+        state?: string;
+        scopes?: string[];
+        codeChallenge: string;
+        redirectUri: string;
+        resource?: URL;
+        redirectUriExplicit: boolean;
+      },
+    ): Promise<string> {
+      if (!client.grant_types?.includes("authorization_code"))
+        throw new UnauthorizedClientError("This client may not use the authorization code flow");
       const scopes = acceptScopes(params.scopes, client.allowedScopes);
       const resource = acceptResource(params.resource);
       const id = randomBytes(24).toString("base64url");
@@ -68,12 +85,19 @@ export function createOAuthConsentService(deps: { repo: OAuthGrantsRepo; audit: 
     /** What the consent page shows (all but `actsAs`, which the integrations know): the rights the client will actually have. */
     async consentRequest(id: string, user: ConsentingUser): Promise<Omit<ConsentRequestDto, "actsAs">> {
       const pending = await repo.findPending(id, now());
-      if (!pending || !pending.client.isActive) throw new AppError("not_found", "This authorization request has expired or was already answered");
+      if (!pending || !pending.client.isActive)
+        throw new AppError("not_found", "This authorization request has expired or was already answered");
       const { granted, withheld } = grantable(pending.scopes, user);
       // Its scopes ∩ the user's role (granted), ∩ its policy as it stands: write is idle for a read-only client.
       const policy = pending.client.policy;
       const idle: string[] = policy?.readOnly ? granted.filter((s) => s === "write") : [];
-      const lists = policy ? { jiraProjects: policy.jiraProjects, confluenceSpaces: policy.confluenceSpaces, bitbucketRepositories: policy.bitbucketRepositories } : null;
+      const lists = policy
+        ? {
+            jiraProjects: policy.jiraProjects,
+            confluenceSpaces: policy.confluenceSpaces,
+            bitbucketRepositories: policy.bitbucketRepositories,
+          }
+        : null;
       return {
         id,
         clientName: pending.client.name,
@@ -96,19 +120,59 @@ export function createOAuthConsentService(deps: { repo: OAuthGrantsRepo; audit: 
       const pending = await repo.findPending(id, now());
       // Refused before the request is taken, so the user can still deny it (and send the client back).
       if (pending && approve && !user.mayConsent) {
-        await audit.record(actor, { action: "oauth.consent_granted", outcome: "failure", targetType: "oauth_client", targetId: pending.client.clientId, details: { reason: "no mcp.read" } });
+        await audit.record(actor, {
+          action: "oauth.consent_granted",
+          outcome: "failure",
+          targetType: "oauth_client",
+          targetId: pending.client.clientId,
+          details: { reason: "no mcp.read" },
+        });
         throw new AppError("forbidden", NO_CONSENT_MESSAGE);
       }
       const taken = pending ? await repo.takePending(id, now()) : undefined;
-      if (!pending || !taken || !pending.client.isActive) throw new AppError("not_found", "This authorization request has expired or was already answered");
+      if (!pending || !taken || !pending.client.isActive)
+        throw new AppError("not_found", "This authorization request has expired or was already answered");
       const base = { state: pending.state, iss: settings.issuer };
-      await audit.record(actor, { action: approve ? "oauth.consent_granted" : "oauth.consent_denied", targetType: "oauth_client", targetId: pending.client.clientId, details: { scopes: pending.scopes, resource: pending.resource } });
-      if (!approve) return { redirectTo: redirectWith(pending.redirectUri, { error: "access_denied", error_description: "The user denied the request", ...base }) };
+      await audit.record(actor, {
+        action: approve ? "oauth.consent_granted" : "oauth.consent_denied",
+        targetType: "oauth_client",
+        targetId: pending.client.clientId,
+        details: { scopes: pending.scopes, resource: pending.resource },
+      });
+      if (!approve)
+        return {
+          redirectTo: redirectWith(pending.redirectUri, {
+            error: "access_denied",
+            error_description: "The user denied the request",
+            ...base,
+          }),
+        };
       const { granted } = grantable(pending.scopes, user);
-      if (granted.length === 0) return { redirectTo: redirectWith(pending.redirectUri, { error: "access_denied", error_description: "The user may not grant the requested scopes", ...base }) };
-      const grant = await repo.insertGrant({ clientId: pending.clientId, userId: actor.userId, scopes: granted, resource: pending.resource, expiresAt: after(settings.refreshTokenTtlSeconds), createdAt: now() });
+      if (granted.length === 0)
+        return {
+          redirectTo: redirectWith(pending.redirectUri, {
+            error: "access_denied",
+            error_description: "The user may not grant the requested scopes",
+            ...base,
+          }),
+        };
+      const grant = await repo.insertGrant({
+        clientId: pending.clientId,
+        userId: actor.userId,
+        scopes: granted,
+        resource: pending.resource,
+        expiresAt: after(settings.refreshTokenTtlSeconds),
+        createdAt: now(),
+      });
       const code = randomToken("bk_ac_");
-      await repo.insertCode({ codeHash: sha256(code), grantId: grant.id, redirectUri: pending.redirectUri, redirectUriExplicit: pending.redirectUriExplicit, codeChallenge: pending.codeChallenge, expiresAt: after(settings.codeTtlSeconds) });
+      await repo.insertCode({
+        codeHash: sha256(code),
+        grantId: grant.id,
+        redirectUri: pending.redirectUri,
+        redirectUriExplicit: pending.redirectUriExplicit,
+        codeChallenge: pending.codeChallenge,
+        expiresAt: after(settings.codeTtlSeconds),
+      });
       return { redirectTo: redirectWith(pending.redirectUri, { code, ...base }) };
     },
   };

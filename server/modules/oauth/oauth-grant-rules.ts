@@ -37,7 +37,8 @@ export function resourceRules(issuer: string) {
       // RFC 8707 §2: a malformed resource is invalid_target too (client_credentials passes it unparsed).
       if (!URL.canParse(String(resource))) throw new InvalidTargetError("resource must be an absolute URI");
       const url = new URL(String(resource));
-      if (url.origin !== issuerOrigin || url.hash || url.username || url.password) throw new InvalidTargetError(`Tokens are only issued for ${defaultResource}`);
+      if (url.origin !== issuerOrigin || url.hash || url.username || url.password)
+        throw new InvalidTargetError(`Tokens are only issued for ${defaultResource}`);
       return url.pathname === "/" ? defaultResource : `${url.origin}${url.pathname.replace(/\/+$/, "")}${url.search}`;
     },
   };

@@ -48,7 +48,10 @@ export function createOAuthGrantsRepo(db: Db) {
 
     /** Removes a pending request and returns it: whoever gets it decides it, once. */
     async takePending(id: string, now: Date): Promise<OAuthPendingRequestRow | undefined> {
-      const [row] = await db.delete(oauthPendingRequests).where(and(eq(oauthPendingRequests.id, id), gt(oauthPendingRequests.expiresAt, now))).returning();
+      const [row] = await db
+        .delete(oauthPendingRequests)
+        .where(and(eq(oauthPendingRequests.id, id), gt(oauthPendingRequests.expiresAt, now)))
+        .returning();
       return row;
     },
 
@@ -58,16 +61,25 @@ export function createOAuthGrantsRepo(db: Db) {
     },
 
     async revokeGrant(id: string, reason: string, at: Date): Promise<void> {
-      await db.update(oauthGrants).set({ revokedAt: at, revokedReason: reason }).where(and(eq(oauthGrants.id, id), isNull(oauthGrants.revokedAt)));
+      await db
+        .update(oauthGrants)
+        .set({ revokedAt: at, revokedReason: reason })
+        .where(and(eq(oauthGrants.id, id), isNull(oauthGrants.revokedAt)));
     },
 
     /** Ends every live grant of a client (by its row id): all its codes and tokens stop working for good. */
     async revokeGrantsOfClient(clientRowId: string, reason: string, at: Date): Promise<void> {
-      await db.update(oauthGrants).set({ revokedAt: at, revokedReason: reason }).where(and(eq(oauthGrants.clientId, clientRowId), isNull(oauthGrants.revokedAt)));
+      await db
+        .update(oauthGrants)
+        .set({ revokedAt: at, revokedReason: reason })
+        .where(and(eq(oauthGrants.clientId, clientRowId), isNull(oauthGrants.revokedAt)));
     },
 
     async revokeGrantsOfUser(userId: string, reason: string, at: Date): Promise<void> {
-      await db.update(oauthGrants).set({ revokedAt: at, revokedReason: reason }).where(and(eq(oauthGrants.userId, userId), isNull(oauthGrants.revokedAt)));
+      await db
+        .update(oauthGrants)
+        .set({ revokedAt: at, revokedReason: reason })
+        .where(and(eq(oauthGrants.userId, userId), isNull(oauthGrants.revokedAt)));
     },
 
     /**
@@ -95,9 +107,13 @@ export function createOAuthGrantsRepo(db: Db) {
         .returning({ id: oauthGrants.id, scopes: oauthGrants.scopes });
       if (narrowed.length > 0) {
         const ids = narrowed.map((g) => g.id);
-        await db.update(oauthTokens).set({ scopes: sql`${oauthTokens.scopes} - 'write'` }).where(inArray(oauthTokens.grantId, ids));
+        await db
+          .update(oauthTokens)
+          .set({ scopes: sql`${oauthTokens.scopes} - 'write'` })
+          .where(inArray(oauthTokens.grantId, ids));
         const empty = narrowed.filter((g) => g.scopes.length === 0).map((g) => g.id);
-        if (empty.length > 0) await db.update(oauthGrants).set({ revokedAt: at, revokedReason: "no scope left" }).where(inArray(oauthGrants.id, empty));
+        if (empty.length > 0)
+          await db.update(oauthGrants).set({ revokedAt: at, revokedReason: "no scope left" }).where(inArray(oauthGrants.id, empty));
       }
       return revoked.length + narrowed.length;
     },
@@ -107,13 +123,22 @@ export function createOAuthGrantsRepo(db: Db) {
     },
 
     async findCode(codeHash: string): Promise<(OAuthCodeRow & { grant: OAuthGrantRow }) | undefined> {
-      const [row] = await db.select({ code: oauthCodes, grant: oauthGrants }).from(oauthCodes).innerJoin(oauthGrants, eq(oauthGrants.id, oauthCodes.grantId)).where(eq(oauthCodes.codeHash, codeHash)).limit(1);
+      const [row] = await db
+        .select({ code: oauthCodes, grant: oauthGrants })
+        .from(oauthCodes)
+        .innerJoin(oauthGrants, eq(oauthGrants.id, oauthCodes.grantId))
+        .where(eq(oauthCodes.codeHash, codeHash))
+        .limit(1);
       return row ? { ...row.code, grant: row.grant } : undefined;
     },
 
     /** Marks a code used; false when it already was (atomic: two redemptions race, one wins). */
     async consumeCode(codeHash: string, at: Date): Promise<boolean> {
-      const rows = await db.update(oauthCodes).set({ consumedAt: at }).where(and(eq(oauthCodes.codeHash, codeHash), isNull(oauthCodes.consumedAt))).returning({ codeHash: oauthCodes.codeHash });
+      const rows = await db
+        .update(oauthCodes)
+        .set({ consumedAt: at })
+        .where(and(eq(oauthCodes.codeHash, codeHash), isNull(oauthCodes.consumedAt)))
+        .returning({ codeHash: oauthCodes.codeHash });
       return rows.length === 1;
     },
 
@@ -138,7 +163,14 @@ export function createOAuthGrantsRepo(db: Db) {
       const rows = await db
         .update(oauthTokens)
         .set({ rotatedAt: at, successorSealed })
-        .where(and(eq(oauthTokens.tokenHash, tokenHash), eq(oauthTokens.kind, "refresh"), isNull(oauthTokens.rotatedAt), isNull(oauthTokens.revokedAt)))
+        .where(
+          and(
+            eq(oauthTokens.tokenHash, tokenHash),
+            eq(oauthTokens.kind, "refresh"),
+            isNull(oauthTokens.rotatedAt),
+            isNull(oauthTokens.revokedAt),
+          ),
+        )
         .returning({ tokenHash: oauthTokens.tokenHash });
       return rows.length === 1;
     },
@@ -148,7 +180,10 @@ export function createOAuthGrantsRepo(db: Db) {
     },
 
     async revokeToken(tokenHash: string, at: Date): Promise<void> {
-      await db.update(oauthTokens).set({ revokedAt: at }).where(and(eq(oauthTokens.tokenHash, tokenHash), isNull(oauthTokens.revokedAt)));
+      await db
+        .update(oauthTokens)
+        .set({ revokedAt: at })
+        .where(and(eq(oauthTokens.tokenHash, tokenHash), isNull(oauthTokens.revokedAt)));
     },
 
     /** Live grants: the dashboard's "active OAuth sessions" (docs/decisions.md#oauth-authorization-server). */
@@ -158,7 +193,14 @@ export function createOAuthGrantsRepo(db: Db) {
         .from(oauthGrants)
         .innerJoin(oauthClients, eq(oauthClients.id, oauthGrants.clientId))
         // Sessions are users' consents: a client_credentials grant (no user) is not one.
-        .where(and(isNull(oauthGrants.revokedAt), gt(oauthGrants.expiresAt, now), eq(oauthClients.isActive, true), isNotNull(oauthGrants.userId)));
+        .where(
+          and(
+            isNull(oauthGrants.revokedAt),
+            gt(oauthGrants.expiresAt, now),
+            eq(oauthClients.isActive, true),
+            isNotNull(oauthGrants.userId),
+          ),
+        );
       return row?.n ?? 0;
     },
 
@@ -166,7 +208,12 @@ export function createOAuthGrantsRepo(db: Db) {
     async prune(now: Date, refreshGraceSeconds = 0): Promise<void> {
       const dayAgo = new Date(now.getTime() - 86_400_000);
       // A rotated token's successor is kept sealed only for the grace window.
-      await db.update(oauthTokens).set({ successorSealed: null }).where(and(isNotNull(oauthTokens.successorSealed), lt(oauthTokens.rotatedAt, new Date(now.getTime() - refreshGraceSeconds * 1000))));
+      await db
+        .update(oauthTokens)
+        .set({ successorSealed: null })
+        .where(
+          and(isNotNull(oauthTokens.successorSealed), lt(oauthTokens.rotatedAt, new Date(now.getTime() - refreshGraceSeconds * 1000))),
+        );
       await db.delete(oauthPendingRequests).where(lt(oauthPendingRequests.expiresAt, now));
       await db.delete(oauthCodes).where(lt(oauthCodes.expiresAt, dayAgo));
       await db.delete(oauthTokens).where(lt(oauthTokens.expiresAt, dayAgo));

@@ -1,5 +1,10 @@
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
-import { InvalidGrantError, InvalidTargetError, InvalidTokenError, UnauthorizedClientError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
+import {
+  InvalidGrantError,
+  InvalidTargetError,
+  InvalidTokenError,
+  UnauthorizedClientError,
+} from "@modelcontextprotocol/sdk/server/auth/errors.js";
 import type { OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
 import type { Clock } from "../../lib/clock";
 import type { SecretBox } from "../../lib/secret-box";
@@ -18,7 +23,13 @@ const VERIFY_CACHE_MAX = 10_000;
  * oauth-consent.service.ts's): codes exchanged, the token families behind them, rotation with
  * reuse detection, revocation, and the cheap verification of access tokens.
  */
-export function createOAuthTokensService(deps: { repo: OAuthGrantsRepo; clock: Clock; settings: OAuthServerSettings; secretBox: SecretBox; events: EventBus }) {
+export function createOAuthTokensService(deps: {
+  repo: OAuthGrantsRepo;
+  clock: Clock;
+  settings: OAuthServerSettings;
+  secretBox: SecretBox;
+  events: EventBus;
+}) {
   const { repo, clock, settings, secretBox } = deps;
   const { defaultResource, acceptResource } = resourceRules(settings.issuer);
   const verified = new Map<string, { info: AuthInfo; at: number }>();
@@ -31,9 +42,26 @@ export function createOAuthTokensService(deps: { repo: OAuthGrantsRepo; clock: C
     const refresh = withRefresh ? randomToken("bk_rt_") : null;
     await repo.insertTokens([
       { tokenHash: sha256(access), kind: "access", grantId, scopes, expiresAt: after(settings.accessTokenTtlSeconds), createdAt: now() },
-      ...(refresh ? [{ tokenHash: sha256(refresh), kind: "refresh", grantId, scopes, expiresAt: after(settings.refreshTokenTtlSeconds), createdAt: now() }] : []),
+      ...(refresh
+        ? [
+            {
+              tokenHash: sha256(refresh),
+              kind: "refresh",
+              grantId,
+              scopes,
+              expiresAt: after(settings.refreshTokenTtlSeconds),
+              createdAt: now(),
+            },
+          ]
+        : []),
     ]);
-    return { access_token: access, token_type: "Bearer", expires_in: settings.accessTokenTtlSeconds, scope: scopes.join(" "), ...(refresh ? { refresh_token: refresh } : {}) };
+    return {
+      access_token: access,
+      token_type: "Bearer",
+      expires_in: settings.accessTokenTtlSeconds,
+      scope: scopes.join(" "),
+      ...(refresh ? { refresh_token: refresh } : {}),
+    };
   }
 
   /** The successor pair of a rotated refresh token is sealed to that token alone. */
@@ -87,8 +115,10 @@ export function createOAuthTokensService(deps: { repo: OAuthGrantsRepo; clock: C
     async exchangeCode(client: OAuthClient, code: string, redirectUri?: string, resource?: URL): Promise<OAuthTokens> {
       const row = await liveCode(client, code);
       // OAuth 2.1 §4.1.3: required, and identical, when the authorization request named one.
-      if (redirectUri === undefined ? row.redirectUriExplicit : redirectUri !== row.redirectUri) throw new InvalidGrantError("redirect_uri does not match the authorization request");
-      if (resource !== undefined && acceptResource(resource) !== row.grant.resource) throw new InvalidTargetError("resource does not match the authorization request");
+      if (redirectUri === undefined ? row.redirectUriExplicit : redirectUri !== row.redirectUri)
+        throw new InvalidGrantError("redirect_uri does not match the authorization request");
+      if (resource !== undefined && acceptResource(resource) !== row.grant.resource)
+        throw new InvalidTargetError("resource does not match the authorization request");
       if (!(await repo.consumeCode(row.codeHash, now()))) {
         await revokeFamily(row.grantId, "authorization code reused");
         throw new InvalidGrantError("The authorization code was already used");
@@ -104,7 +134,8 @@ export function createOAuthTokensService(deps: { repo: OAuthGrantsRepo; clock: C
     async exchangeRefresh(client: OAuthClient, refreshToken: string, scopes?: string[], resource?: URL): Promise<OAuthTokens> {
       const hash = sha256(refreshToken);
       const found = await repo.findToken(hash);
-      if (!found || found.token.kind !== "refresh" || found.grant.clientId !== client.rowId) throw new InvalidGrantError("Invalid refresh token");
+      if (!found || found.token.kind !== "refresh" || found.grant.clientId !== client.rowId)
+        throw new InvalidGrantError("Invalid refresh token");
       const { token, grant } = found;
       if (found.userActive === false) throw new InvalidGrantError("The user who authorized this client is no longer active");
       const reused = async (): Promise<never> => {
@@ -116,9 +147,11 @@ export function createOAuthTokensService(deps: { repo: OAuthGrantsRepo; clock: C
         const again = live() ? graceSuccessor(token) : undefined;
         return again ?? reused();
       }
-      if (token.revokedAt || grant.revokedAt || token.expiresAt <= now() || grant.expiresAt <= now()) throw new InvalidGrantError("The refresh token is expired or revoked");
+      if (token.revokedAt || grant.revokedAt || token.expiresAt <= now() || grant.expiresAt <= now())
+        throw new InvalidGrantError("The refresh token is expired or revoked");
       const narrowed = acceptScopes(scopes, grant.scopes);
-      if (resource !== undefined && acceptResource(resource) !== grant.resource) throw new InvalidTargetError("resource does not match the authorization");
+      if (resource !== undefined && acceptResource(resource) !== grant.resource)
+        throw new InvalidTargetError("resource does not match the authorization");
       // The new pair is stored before the old token is marked rotated, so whoever reads the sealed
       // successor (a racing refresh) is handed tokens that already work.
       const pair = await issue(grant.id, narrowed, true);
@@ -133,9 +166,17 @@ export function createOAuthTokensService(deps: { repo: OAuthGrantsRepo; clock: C
 
     /** RFC 6749 §4.4: a confidential client acting for itself; no refresh token. */
     async clientCredentials(client: OAuthClient, scopes: string[] | undefined, resource: string | undefined): Promise<OAuthTokens> {
-      if (!client.client_secret || !client.grant_types?.includes("client_credentials")) throw new UnauthorizedClientError("This client may not use client_credentials");
+      if (!client.client_secret || !client.grant_types?.includes("client_credentials"))
+        throw new UnauthorizedClientError("This client may not use client_credentials");
       const granted = acceptScopes(scopes, client.allowedScopes);
-      const grant = await repo.insertGrant({ clientId: client.rowId, userId: null, scopes: granted, resource: acceptResource(resource), expiresAt: after(settings.accessTokenTtlSeconds), createdAt: now() });
+      const grant = await repo.insertGrant({
+        clientId: client.rowId,
+        userId: null,
+        scopes: granted,
+        resource: acceptResource(resource),
+        expiresAt: after(settings.accessTokenTtlSeconds),
+        createdAt: now(),
+      });
       return issue(grant.id, granted, false);
     },
 
@@ -163,8 +204,10 @@ export function createOAuthTokensService(deps: { repo: OAuthGrantsRepo; clock: C
       const found = await repo.findToken(hash);
       if (!found || found.token.kind !== "access") throw new InvalidTokenError("Invalid access token");
       const { token: row, grant, client } = found;
-      if (row.revokedAt || grant.revokedAt || !client.isActive || found.userActive === false) throw new InvalidTokenError("The access token was revoked");
-      if (row.expiresAt.getTime() <= nowMs || grant.expiresAt.getTime() <= nowMs) throw new InvalidTokenError("The access token has expired");
+      if (row.revokedAt || grant.revokedAt || !client.isActive || found.userActive === false)
+        throw new InvalidTokenError("The access token was revoked");
+      if (row.expiresAt.getTime() <= nowMs || grant.expiresAt.getTime() <= nowMs)
+        throw new InvalidTokenError("The access token has expired");
       const info: AuthInfo = {
         token,
         clientId: client.clientId,

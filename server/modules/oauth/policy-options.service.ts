@@ -102,7 +102,16 @@ export function createPolicyOptionsService(deps: PolicyOptionsDeps) {
   async function bounded(service: UpstreamService): Promise<Outcome<unknown>> {
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<Outcome<unknown>>((resolve) => {
-      timer = setTimeout(() => resolve({ available: false, error: `${SERVICE_NAMES[service]} did not answer within ${Math.round(waitMs / 100) / 10} s`, truncated: false, items: [] }), waitMs);
+      timer = setTimeout(
+        () =>
+          resolve({
+            available: false,
+            error: `${SERVICE_NAMES[service]} did not answer within ${Math.round(waitMs / 100) / 10} s`,
+            truncated: false,
+            items: [],
+          }),
+        waitMs,
+      );
     });
     try {
       return await Promise.race([read(service), late]);

@@ -12,8 +12,15 @@ import { TOOLS } from "../../mcp/tools/catalogue";
 describe("the tools a policy leaves a client (tools/list and the policy editor's count)", () => {
   const options = TOOLS.map(offerShapeOf);
   const all = new Set<PolicyService>(["jira", "confluence", "bitbucket"]);
-  const caller = (input: ClientPolicyInput, scopes = ["read", "write"]): Caller => ({ scopes, policy: ClientPolicySchema.parse(input), clientId: "c", userId: null, requestId: null });
-  const listed = (input: ClientPolicyInput, services = all, scopes?: string[], destructive = true) => toolsFor(services, caller(input, scopes), { destructive });
+  const caller = (input: ClientPolicyInput, scopes = ["read", "write"]): Caller => ({
+    scopes,
+    policy: ClientPolicySchema.parse(input),
+    clientId: "c",
+    userId: null,
+    requestId: null,
+  });
+  const listed = (input: ClientPolicyInput, services = all, scopes?: string[], destructive = true) =>
+    toolsFor(services, caller(input, scopes), { destructive });
 
   it("each narrowing takes away exactly what it names", () => {
     const everything = listed({ toolsets: [...TOOLSET_NAMES] });
@@ -22,17 +29,23 @@ describe("the tools a policy leaves a client (tools/list and the policy editor's
     expect(listed({ toolsets: [...TOOLSET_NAMES] }, all, ["read"])).toEqual(TOOLS.filter((t) => t.scope === "read"));
     expect(listed({ toolsets: [] })).toEqual([]);
     expect(listed({ toolsets: ["jira-admin"] })).toEqual(TOOLS.filter((t) => t.toolset === "jira-admin"));
-    expect(listed({ toolsets: [...TOOLSET_NAMES] }, new Set<PolicyService>(["bitbucket"]))).toEqual(TOOLS.filter((t) => t.service === "bitbucket"));
+    expect(listed({ toolsets: [...TOOLSET_NAMES] }, new Set<PolicyService>(["bitbucket"]))).toEqual(
+      TOOLS.filter((t) => t.service === "bitbucket"),
+    );
     expect(listed({ toolsets: [...TOOLSET_NAMES] }, all, undefined, false)).toEqual(TOOLS.filter((t) => !t.annotations.destructiveHint));
     const off = ["jira_search", "confluence_get_page"];
-    expect(listed({ toolsets: [...TOOLSET_NAMES], disabledTools: off }).map((t) => t.name)).toEqual(TOOLS.filter((t) => !off.includes(t.name)).map((t) => t.name));
+    expect(listed({ toolsets: [...TOOLSET_NAMES], disabledTools: off }).map((t) => t.name)).toEqual(
+      TOOLS.filter((t) => !off.includes(t.name)).map((t) => t.name),
+    );
     // No policy: the default toolsets.
     expect(listed({})).toEqual(TOOLS.filter((t) => DEFAULT_TOOLSETS.includes(t.toolset)));
   });
 
   it("the policy editor counts with the same shapes tools/list reads", () => {
     const policy = ClientPolicySchema.parse({ readOnly: true });
-    const counted = options.filter((t) => isToolOffered(t, { services: all, scopes: ["read"], policy, destructive: true })).map((t) => t.name);
+    const counted = options
+      .filter((t) => isToolOffered(t, { services: all, scopes: ["read"], policy, destructive: true }))
+      .map((t) => t.name);
     expect(counted).toEqual(listed({ readOnly: true }, all, ["read"]).map((t) => t.name));
   });
 
@@ -40,7 +53,9 @@ describe("the tools a policy leaves a client (tools/list and the policy editor's
     const policy = ClientPolicySchema.parse({ toolsets: [...TOOLSET_NAMES] });
     const all = new Set<PolicyService>(["jira", "confluence", "bitbucket"]);
     const most = options.filter((t) => isToolOffered(t, { services: all, scopes: null, policy, destructive: true }));
-    expect(most.map((t) => t.name)).toEqual(toolsFor(all, { scopes: ["read", "write"], policy, clientId: "c", userId: null, requestId: null }).map((t) => t.name));
+    expect(most.map((t) => t.name)).toEqual(
+      toolsFor(all, { scopes: ["read", "write"], policy, clientId: "c", userId: null, requestId: null }).map((t) => t.name),
+    );
     expect(most).toHaveLength(TOOLS.length);
   });
 });

@@ -58,4 +58,5 @@ export function csvField(value: string | number | null): string {
 }
 
 /** One row of the CSV export, in LOG_CSV_COLUMNS order. */
-export const presentCsvLine = (e: LogEntryDto): string => [e.createdAt, e.method, e.endpoint, e.statusCode, e.responseTime, e.clientId, e.ipAddress, e.userAgent].map(csvField).join(",") + "\r\n";
+export const presentCsvLine = (e: LogEntryDto): string =>
+  [e.createdAt, e.method, e.endpoint, e.statusCode, e.responseTime, e.clientId, e.ipAddress, e.userAgent].map(csvField).join(",") + "\r\n";

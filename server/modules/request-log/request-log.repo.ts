@@ -47,7 +47,8 @@ const isWholeMinute = (d: Date | undefined) => d === undefined || d.getTime() % 
  * status code and the source, so not a search, a client, a tool or an outcome, and a time range
  * only on whole minutes.
  */
-export const summableByMinute = (f: RequestLogFilter): boolean => !f.search && !f.clientId && !f.tool && !f.outcome && isWholeMinute(f.from) && isWholeMinute(f.to);
+export const summableByMinute = (f: RequestLogFilter): boolean =>
+  !f.search && !f.clientId && !f.tool && !f.outcome && isWholeMinute(f.from) && isWholeMinute(f.to);
 
 /** A console API call's path (contract/logs.ts CONSOLE_API_PREFIX), as SQL. */
 const CONSOLE_PATH = `${CONSOLE_API_PREFIX}%`;
@@ -72,7 +73,15 @@ export function createRequestLogRepo(db: Db) {
     if (f.to) where.push(lt(requestLogs.at, f.to));
     if (f.search) {
       const pattern = `%${likeLiteral(f.search)}%`;
-      where.push(or(ilike(requestLogs.path, pattern), ilike(requestLogs.method, pattern), ilike(requestLogs.clientId, pattern), ilike(requestLogs.toolName, pattern), ilike(requestLogs.rpcMethod, pattern))!);
+      where.push(
+        or(
+          ilike(requestLogs.path, pattern),
+          ilike(requestLogs.method, pattern),
+          ilike(requestLogs.clientId, pattern),
+          ilike(requestLogs.toolName, pattern),
+          ilike(requestLogs.rpcMethod, pattern),
+        )!,
+      );
     }
     return where;
   };
@@ -127,7 +136,8 @@ export function createRequestLogRepo(db: Db) {
     list(q: RequestLogQuery): Promise<RequestLogRow[]> {
       const where = rowFilter(q);
       if (q.before) where.push(lt(requestLogs.at, q.before));
-      if (q.after) where.push(sql`(${requestLogs.at}, ${requestLogs.id}) < (${q.after.at.toISOString()}::timestamptz, ${q.after.id}::uuid)`);
+      if (q.after)
+        where.push(sql`(${requestLogs.at}, ${requestLogs.id}) < (${q.after.at.toISOString()}::timestamptz, ${q.after.id}::uuid)`);
       return db.select().from(requestLogs).where(all(where)).orderBy(desc(requestLogs.at), desc(requestLogs.id)).limit(q.limit);
     },
 
@@ -201,10 +211,18 @@ export function createRequestLogRepo(db: Db) {
      * since `since` and their median duration: over the most recent `cap` rows of the window, so
      * the cost stays bounded however busy the hour was.
      */
-    async endpointMedians(since: Date, endpoints: readonly { key: string; method: string; path: string; prefix: boolean }[], cap: number): Promise<Map<string, { requests: number; medianMs: number }>> {
+    async endpointMedians(
+      since: Date,
+      endpoints: readonly { key: string; method: string; path: string; prefix: boolean }[],
+      cap: number,
+    ): Promise<Map<string, { requests: number; medianMs: number }>> {
       if (endpoints.length === 0) return new Map();
       const cases = sql.join(
-        endpoints.map((e) => (e.prefix ? sql`when r.method = ${e.method} and r.path like ${`${likeLiteral(e.path)}%`} then ${e.key}` : sql`when r.method = ${e.method} and r.path = ${e.path} then ${e.key}`)),
+        endpoints.map((e) =>
+          e.prefix
+            ? sql`when r.method = ${e.method} and r.path like ${`${likeLiteral(e.path)}%`} then ${e.key}`
+            : sql`when r.method = ${e.method} and r.path = ${e.path} then ${e.key}`,
+        ),
         sql` `,
       );
       // Both drivers (pg and PGlite) answer execute() with `{ rows }`.

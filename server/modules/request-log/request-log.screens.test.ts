@@ -19,7 +19,20 @@ describe("request log for the console: pages, totals, CSV, stats", () => {
   const client = `bk_${randomUUID()}`;
   /** Whole minutes in the past, away from the rows the test's own requests write. */
   const T0 = Date.parse("2026-03-02T10:00:00Z");
-  const row = (over: Partial<RequestLogEntry> = {}): RequestLogEntry => ({ at: new Date(T0), method: "GET", path: "/api/admin/logs", statusCode: 200, durationMs: 10, clientId: client, userId: null, ip: "10.0.0.1", userAgent: "tester", rpcMethod: null, toolName: null, ...over });
+  const row = (over: Partial<RequestLogEntry> = {}): RequestLogEntry => ({
+    at: new Date(T0),
+    method: "GET",
+    path: "/api/admin/logs",
+    statusCode: 200,
+    durationMs: 10,
+    clientId: client,
+    userId: null,
+    ip: "10.0.0.1",
+    userAgent: "tester",
+    rpcMethod: null,
+    toolName: null,
+    ...over,
+  });
   const record = async (rows: RequestLogEntry[]) => {
     for (const r of rows) t.container.services.requestLog.record(r);
     await t.container.services.requestLog.flush();
@@ -36,7 +49,16 @@ describe("request log for the console: pages, totals, CSV, stats", () => {
     const rows: RequestLogEntry[] = [];
     for (let i = 0; i < 30; i++) {
       const error = i % 3 === 0;
-      rows.push(row({ at: new Date(T0 + i * 6_000), statusCode: error ? 502 : 200, durationMs: error ? 40 : 10, method: i % 5 === 0 ? "POST" : "GET", path: i % 5 === 0 ? "/mcp" : `/api/atlassian/jira/rest/api/3/issue/BK-${i}`, toolName: i % 5 === 0 ? "jira_search" : null }));
+      rows.push(
+        row({
+          at: new Date(T0 + i * 6_000),
+          statusCode: error ? 502 : 200,
+          durationMs: error ? 40 : 10,
+          method: i % 5 === 0 ? "POST" : "GET",
+          path: i % 5 === 0 ? "/mcp" : `/api/atlassian/jira/rest/api/3/issue/BK-${i}`,
+          toolName: i % 5 === 0 ? "jira_search" : null,
+        }),
+      );
     }
     await record(rows);
   });
@@ -67,7 +89,11 @@ describe("request log for the console: pages, totals, CSV, stats", () => {
 
   it("filters by status code, tool, search (tool names too) and a time range", async () => {
     expect((await get<LogEntryDto[]>(`/api/admin/logs?clientId=${client}&statusCode=502`)).body).toHaveLength(10);
-    expect((await get<LogEntryDto[]>(`/api/admin/logs?clientId=${client}&tool=jira_search`)).body.every((e) => e.toolName === "jira_search" && e.endpoint === "/mcp")).toBe(true);
+    expect(
+      (await get<LogEntryDto[]>(`/api/admin/logs?clientId=${client}&tool=jira_search`)).body.every(
+        (e) => e.toolName === "jira_search" && e.endpoint === "/mcp",
+      ),
+    ).toBe(true);
     expect((await get<LogEntryDto[]>(`/api/admin/logs?clientId=${client}&search=JIRA_SEA`)).body).toHaveLength(6);
     const from = new Date(T0 + 60_000).toISOString();
     const to = new Date(T0 + 120_000).toISOString();
@@ -106,17 +132,28 @@ describe("request log for the console: pages, totals, CSV, stats", () => {
     expect(byMinute).toEqual({ total: 30, successful: 20, errors: 10, averageResponseTime: 20 });
     // A client filter: answered from the rows; the same figures.
     expect((await get<LogSummaryDto>(`/api/admin/logs/summary?clientId=${client}`)).body).toEqual(byMinute);
-    expect((await get<LogSummaryDto>(`/api/admin/logs/summary?from=${from}&to=${to}&status=error`)).body).toEqual({ total: 10, successful: 0, errors: 10, averageResponseTime: 40 });
+    expect((await get<LogSummaryDto>(`/api/admin/logs/summary?from=${from}&to=${to}&status=error`)).body).toEqual({
+      total: 10,
+      successful: 0,
+      errors: 10,
+      averageResponseTime: 40,
+    });
     expect((await get<LogSummaryDto>(`/api/admin/logs/summary?from=${from}&to=${to}&method=POST`)).body).toMatchObject({ total: 6 });
-    expect((await get<LogSummaryDto>(`/api/admin/logs/summary?clientId=${client}&search=nothing-matches-this`)).body).toEqual({ total: 0, successful: 0, errors: 0, averageResponseTime: null });
+    expect((await get<LogSummaryDto>(`/api/admin/logs/summary?clientId=${client}&search=nothing-matches-this`)).body).toEqual({
+      total: 0,
+      successful: 0,
+      errors: 0,
+      averageResponseTime: null,
+    });
   });
 
   it("exports every matching row as RFC 4180 CSV, quoting commas, quotes and line breaks, defusing formulas", async () => {
     const csvClient = `bk_${randomUUID()}`;
-    const awkward = ['Mozilla/5.0 (X11, Linux) "quoted"', "line\nbreak\r\nagent", "=HYPERLINK(\"http://evil\")", "plain"];
+    const awkward = ['Mozilla/5.0 (X11, Linux) "quoted"', "line\nbreak\r\nagent", '=HYPERLINK("http://evil")', "plain"];
     const rows: RequestLogEntry[] = [];
     // More than one export page (1,000 rows), so the stream crosses pages.
-    for (let i = 0; i < 1205; i++) rows.push(row({ at: new Date(T0 + 86_400_000 + i), clientId: csvClient, userAgent: awkward[i % awkward.length]! }));
+    for (let i = 0; i < 1205; i++)
+      rows.push(row({ at: new Date(T0 + 86_400_000 + i), clientId: csvClient, userAgent: awkward[i % awkward.length]! }));
     await record(rows);
     const res = await get(`/api/admin/logs/export?clientId=${csvClient}`);
     expect(res.status).toBe(200);
@@ -128,7 +165,7 @@ describe("request log for the console: pages, totals, CSV, stats", () => {
     expect(records).toHaveLength(1 + 1205);
     expect(records.slice(1).every((r) => r.length === 8 && r[5] === csvClient)).toBe(true);
     const agents = new Set(records.slice(1).map((r) => r[7]));
-    expect(agents).toEqual(new Set(['Mozilla/5.0 (X11, Linux) "quoted"', "line\nbreak\r\nagent", "'=HYPERLINK(\"http://evil\")", "plain"]));
+    expect(agents).toEqual(new Set(['Mozilla/5.0 (X11, Linux) "quoted"', "line\nbreak\r\nagent", '\'=HYPERLINK("http://evil")', "plain"]));
     expect(records[1]![0]).toBe(new Date(T0 + 86_400_000 + 1204).toISOString());
     // A filter applies to the export as to the list.
     expect(parseCsv((await get(`/api/admin/logs/export?clientId=${csvClient}&status=error`)).text)).toHaveLength(1);
@@ -136,14 +173,26 @@ describe("request log for the console: pages, totals, CSV, stats", () => {
 
   it("search takes %, _ and \\ literally", async () => {
     const searchClient = `bk_${randomUUID()}`;
-    const paths = ["/api/admin/x/50%off", "/api/admin/x/500off", "/api/admin/x/a_b", "/api/admin/x/axb", "/api/admin/x/back\\slash", "/api/admin/x/backslash"];
+    const paths = [
+      "/api/admin/x/50%off",
+      "/api/admin/x/500off",
+      "/api/admin/x/a_b",
+      "/api/admin/x/axb",
+      "/api/admin/x/back\\slash",
+      "/api/admin/x/backslash",
+    ];
     await record(paths.map((path, i) => row({ at: new Date(T0 + 2 * 86_400_000 + i), clientId: searchClient, path })));
-    const found = async (search: string) => (await get<LogEntryDto[]>(`/api/admin/logs?clientId=${searchClient}&search=${encodeURIComponent(search)}`)).body.map((e) => e.endpoint);
+    const found = async (search: string) =>
+      (await get<LogEntryDto[]>(`/api/admin/logs?clientId=${searchClient}&search=${encodeURIComponent(search)}`)).body.map(
+        (e) => e.endpoint,
+      );
     expect(await found("50%")).toEqual(["/api/admin/x/50%off"]);
     expect(await found("a_b")).toEqual(["/api/admin/x/a_b"]);
     expect(await found("k\\s")).toEqual(["/api/admin/x/back\\slash"]);
     expect(await found("%")).toEqual(["/api/admin/x/50%off"]);
-    expect((await get<LogSummaryDto>(`/api/admin/logs/summary?clientId=${searchClient}&search=${encodeURIComponent("a_b")}`)).body.total).toBe(1);
+    expect(
+      (await get<LogSummaryDto>(`/api/admin/logs/summary?clientId=${searchClient}&search=${encodeURIComponent("a_b")}`)).body.total,
+    ).toBe(1);
   });
 
   it("defuses a formula in a CSV cell whose first character that is not a space starts one, fullwidth forms too", async () => {
@@ -156,7 +205,12 @@ describe("request log for the console: pages, totals, CSV, stats", () => {
 
   it("reads one entry; an unknown or malformed id is 404", async () => {
     const [entry] = (await get<LogEntryDto[]>(`/api/admin/logs?clientId=${client}&limit=1`)).body;
-    expect((await get<LogEntryDto>(`/api/admin/logs/${entry!.id}`)).body).toEqual({ ...entry, requestId: null, headers: {}, toolCall: null });
+    expect((await get<LogEntryDto>(`/api/admin/logs/${entry!.id}`)).body).toEqual({
+      ...entry,
+      requestId: null,
+      headers: {},
+      toolCall: null,
+    });
     expect((await get(`/api/admin/logs/${randomUUID()}`)).status).toBe(404);
     expect((await get(`/api/admin/logs/not-an-id`)).status).toBe(404);
   });
@@ -166,8 +220,18 @@ describe("request log for the console: pages, totals, CSV, stats", () => {
     expect(before).toMatchObject({ serverStatus: "Running", activeSSEConnections: 0, activeOAuthSessions: 0 });
     expect(before.uptime).toBeGreaterThanOrEqual(0);
     const now = Date.now();
-    await record([row({ at: new Date(now), statusCode: 429 }), row({ at: new Date(now), statusCode: 429 }), row({ at: new Date(now - 30 * 60_000) }), row({ at: new Date(now - 2 * 3_600_000) })]);
-    const created = await admin.post("/api/admin/oauth-clients", { name: "stats-client", redirectUris: ["https://example.test/cb"], scopes: ["read"], isActive: true });
+    await record([
+      row({ at: new Date(now), statusCode: 429 }),
+      row({ at: new Date(now), statusCode: 429 }),
+      row({ at: new Date(now - 30 * 60_000) }),
+      row({ at: new Date(now - 2 * 3_600_000) }),
+    ]);
+    const created = await admin.post("/api/admin/oauth-clients", {
+      name: "stats-client",
+      redirectUris: ["https://example.test/cb"],
+      scopes: ["read"],
+      isActive: true,
+    });
     expect(created.status).toBe(201);
     // /api/stats is not a logged path; the 3 rows of the last hour and the client creation are (the 2-hour-old row is not).
     await expect.poll(async () => (await get<StatsDto>("/api/stats")).body.apiRequestsPerHour! - before.apiRequestsPerHour!).toBe(3 + 1);
@@ -202,7 +266,13 @@ describe("request log for the console: pages, totals, CSV, stats", () => {
     const minutes = before.map((m) => Date.parse(m.minute));
     expect(minutes.every((m, i) => i === 0 || m - minutes[i - 1]! === 60_000)).toBe(true);
     expect(before.every((m) => m.upstream.jira === 0 && m.upstream.confluence === 0 && m.upstream.bitbucket === 0)).toBe(true);
-    await record([row({ at: new Date() }), row({ at: new Date() }), row({ at: new Date() }), row({ at: new Date(), statusCode: 500 }), row({ at: new Date(), statusCode: 404 })]);
+    await record([
+      row({ at: new Date() }),
+      row({ at: new Date() }),
+      row({ at: new Date() }),
+      row({ at: new Date(), statusCode: 500 }),
+      row({ at: new Date(), statusCode: 404 }),
+    ]);
     const after = (await get<TrafficMinuteDto[]>("/api/admin/stats/traffic")).body;
     // Our 5 rows, and the first traffic request itself (logged once answered).
     expect(sum(after, (m) => m.requests) - sum(before, (m) => m.requests)).toBe(5 + 1);

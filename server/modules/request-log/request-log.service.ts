@@ -22,12 +22,26 @@ export type RequestLogOptions = BatchWriterOptions;
 /** How many rows the CSV export reads at a time: memory stays flat whatever the log holds. */
 const EXPORT_PAGE = 1000;
 
-const filterOf = (q: LogFilter): LogFilter => ({ status: q.status, statusCode: q.statusCode, method: q.method, search: q.search, clientId: q.clientId, tool: q.tool, outcome: q.outcome, source: q.source, from: q.from, to: q.to });
+const filterOf = (q: LogFilter): LogFilter => ({
+  status: q.status,
+  statusCode: q.statusCode,
+  method: q.method,
+  search: q.search,
+  clientId: q.clientId,
+  tool: q.tool,
+  outcome: q.outcome,
+  source: q.source,
+  from: q.from,
+  to: q.to,
+});
 
 /** A cursor belongs to the filters it was given for: another filter's cursor is refused, not misread. */
 const scopeOf = (q: LogQuery): string => cursorScope("request-log", { ...filterOf(q), before: q.before });
 
-const badCursor = () => new AppError("validation_failed", "cursor is not an X-Next-Cursor this server gave for these filters; start again without it", { fields: { cursor: "cursor is not an X-Next-Cursor this server gave for these filters; start again without it" } });
+const badCursor = () =>
+  new AppError("validation_failed", "cursor is not an X-Next-Cursor this server gave for these filters; start again without it", {
+    fields: { cursor: "cursor is not an X-Next-Cursor this server gave for these filters; start again without it" },
+  });
 
 /** docs/decisions.md#request-log: the request log, written in batches off the request path (lib/batch-writer.ts), and read by the Logs screen and the dashboard. */
 export function createRequestLogService(
@@ -37,7 +51,10 @@ export function createRequestLogService(
     log: Logger;
     cursors: Cursors;
     /** The names of clients and users by id (their repos' namesOf); none: rows name ids only. */
-    names?: { clients: (ids: readonly string[]) => Promise<Map<string, string>>; users: (ids: readonly string[]) => Promise<Map<string, string>> };
+    names?: {
+      clients: (ids: readonly string[]) => Promise<Map<string, string>>;
+      users: (ids: readonly string[]) => Promise<Map<string, string>>;
+    };
     onDropped?: (reason: DropReason, rows: number) => void;
   } & RequestLogOptions,
 ) {
@@ -69,7 +86,10 @@ export function createRequestLogService(
     },
 
     /** A page, newest first, the names its rows may show (request-log.presenter), and the cursor of the next one (null on the last). */
-    async page(q: LogQuery, reveal: NameReveal = NO_REVEAL): Promise<{ rows: RequestLogRow[]; names: LogNames; nextCursor: string | null }> {
+    async page(
+      q: LogQuery,
+      reveal: NameReveal = NO_REVEAL,
+    ): Promise<{ rows: RequestLogRow[]; names: LogNames; nextCursor: string | null }> {
       const scope = scopeOf(q);
       const after: LogPosition | undefined = q.cursor === undefined ? undefined : openPosition(deps.cursors, scope, q.cursor, badCursor);
       const rows = await deps.repo.list({ ...filterOf(q), limit: q.limit + 1, before: q.before, after });
@@ -88,7 +108,12 @@ export function createRequestLogService(
     /** The Logs screen's stat cards over every row the filters match. */
     async summary(f: LogFilter): Promise<LogSummaryDto> {
       const t = await deps.repo.totals(filterOf(f));
-      return { total: t.total, successful: t.successful, errors: t.errors, averageResponseTime: t.total > 0 ? Math.round((t.durationMsSum / t.total) * 100) / 100 : null };
+      return {
+        total: t.total,
+        successful: t.successful,
+        errors: t.errors,
+        averageResponseTime: t.total > 0 ? Math.round((t.durationMsSum / t.total) * 100) / 100 : null,
+      };
     },
 
     /** Every row the filters match, newest first, a page at a time (the CSV export: ids, no names). */
@@ -106,7 +131,8 @@ export function createRequestLogService(
     /** Requests in the last `windowMs` and the 429s among them (the dashboard's figures, docs/decisions.md#measured-numbers), counted by minute. */
     countSince: (windowMs: number) => deps.repo.countSince(ago(windowMs - 60_000)),
     /** Per endpoint, the last hour's requests and median duration (over its most recent `cap` rows). */
-    endpointMedians: (endpoints: Parameters<RequestLogRepo["endpointMedians"]>[1], cap = 50_000) => deps.repo.endpointMedians(ago(3_600_000), endpoints, cap),
+    endpointMedians: (endpoints: Parameters<RequestLogRepo["endpointMedians"]>[1], cap = 50_000) =>
+      deps.repo.endpointMedians(ago(3_600_000), endpoints, cap),
     /** Requests and errors per minute over the last `windowMs` (the dashboard's chart). */
     perMinute: (windowMs: number) => deps.repo.perMinute(ago(windowMs - 60_000)),
     prune: (retentionDays: number): Promise<number> => deps.repo.pruneBefore(ago(retentionDays * 86_400_000)),

@@ -36,13 +36,58 @@ describe("request log", () => {
       const awkward = `/mcp/{a,b}"quoted" \\back\\slash NULL 'single' é✓`;
       const at = new Date("2026-11-24T10:00:00.123Z");
       await repo.insertMany([
-        { at, method: "POST", path: awkward, statusCode: 201, durationMs: 12.5, clientId: "bk_client,1", userId, ip: "::1", userAgent: "NULL", rpcMethod: "tools/call", toolName: "jira_search" },
-        { at, method: "GET", path: "/oauth/token", statusCode: 400, durationMs: 0.25, clientId: null, userId: null, ip: null, userAgent: null, rpcMethod: null, toolName: null },
+        {
+          at,
+          method: "POST",
+          path: awkward,
+          statusCode: 201,
+          durationMs: 12.5,
+          clientId: "bk_client,1",
+          userId,
+          ip: "::1",
+          userAgent: "NULL",
+          rpcMethod: "tools/call",
+          toolName: "jira_search",
+        },
+        {
+          at,
+          method: "GET",
+          path: "/oauth/token",
+          statusCode: 400,
+          durationMs: 0.25,
+          clientId: null,
+          userId: null,
+          ip: null,
+          userAgent: null,
+          rpcMethod: null,
+          toolName: null,
+        },
       ]);
       const rows = await repo.list({ limit: 10 });
       const byPath = new Map(rows.map((r) => [r.path, r]));
-      expect(byPath.get(awkward)).toMatchObject({ at, method: "POST", statusCode: 201, durationMs: 12.5, clientId: "bk_client,1", userId, ip: "::1", userAgent: "NULL", rpcMethod: "tools/call", toolName: "jira_search" });
-      expect(byPath.get("/oauth/token")).toMatchObject({ method: "GET", statusCode: 400, durationMs: 0.25, clientId: null, userId: null, ip: null, userAgent: null, rpcMethod: null, toolName: null });
+      expect(byPath.get(awkward)).toMatchObject({
+        at,
+        method: "POST",
+        statusCode: 201,
+        durationMs: 12.5,
+        clientId: "bk_client,1",
+        userId,
+        ip: "::1",
+        userAgent: "NULL",
+        rpcMethod: "tools/call",
+        toolName: "jira_search",
+      });
+      expect(byPath.get("/oauth/token")).toMatchObject({
+        method: "GET",
+        statusCode: 400,
+        durationMs: 0.25,
+        clientId: null,
+        userId: null,
+        ip: null,
+        userAgent: null,
+        rpcMethod: null,
+        toolName: null,
+      });
     } finally {
       await database.close();
     }
@@ -55,7 +100,14 @@ describe("request log", () => {
     const res = await logs();
     expect(res.status).toBe(200);
     const clients = res.body.find((e) => e.endpoint === "/api/admin/oauth-clients");
-    expect(clients).toMatchObject({ method: "GET", statusCode: 200, userAgent: "log-test/1.0", ipAddress: expect.stringMatching(/127\.0\.0\.1/), userId: expect.any(String), clientId: null });
+    expect(clients).toMatchObject({
+      method: "GET",
+      statusCode: 200,
+      userAgent: "log-test/1.0",
+      ipAddress: expect.stringMatching(/127\.0\.0\.1/),
+      userId: expect.any(String),
+      clientId: null,
+    });
     expect(clients!.responseTime).toBeGreaterThan(0);
     expect(JSON.stringify(res.body)).not.toContain("hunter2");
     expect(res.body.some((e) => e.endpoint === "/.well-known/oauth-authorization-server" && e.statusCode === 200)).toBe(true);
@@ -84,11 +136,20 @@ describe("request log", () => {
     expect((await logs("?search=%25")).body).toEqual([]); // a LIKE wildcard is taken literally
     expect((await logs("?limit=1")).body).toHaveLength(1);
     const before = all[Math.floor(all.length / 2)]!.createdAt;
-    expect((await logs(`?before=${encodeURIComponent(before)}`)).body.every((e) => Date.parse(e.createdAt) < Date.parse(before))).toBe(true);
+    expect((await logs(`?before=${encodeURIComponent(before)}`)).body.every((e) => Date.parse(e.createdAt) < Date.parse(before))).toBe(
+      true,
+    );
   });
 
   it("refuses bad filters with field messages", async () => {
-    for (const [query, field] of [["?limit=0", "limit"], ["?limit=abc", "limit"], ["?status=maybe", "status"], ["?method=BREW", "method"], ["?before=yesterday", "before"], [`?search=${"x".repeat(201)}`, "search"]] as const) {
+    for (const [query, field] of [
+      ["?limit=0", "limit"],
+      ["?limit=abc", "limit"],
+      ["?status=maybe", "status"],
+      ["?method=BREW", "method"],
+      ["?before=yesterday", "before"],
+      [`?search=${"x".repeat(201)}`, "search"],
+    ] as const) {
       const res = await admin.get(`/api/admin/logs${query}`);
       expect(res.status, query).toBe(400);
       expect(res.body.error.fields[field], query).toBeTruthy();
@@ -123,9 +184,29 @@ describe("request log batching and retention", () => {
   it("20,000 records are all written, in batches, and close() loses nothing", async () => {
     const database = await openTestDatabase();
     const clock = createFakeClock();
-    const service = createRequestLogService({ repo: createRequestLogRepo(database.db), cursors: createCursors(createSecretBox(randomBytes(32))), clock, log: createLogger({ level: "silent" }), batchSize: 500, flushIntervalMs: 60_000 });
+    const service = createRequestLogService({
+      repo: createRequestLogRepo(database.db),
+      cursors: createCursors(createSecretBox(randomBytes(32))),
+      clock,
+      log: createLogger({ level: "silent" }),
+      batchSize: 500,
+      flushIntervalMs: 60_000,
+    });
     try {
-      for (let i = 0; i < 20_000; i++) service.record({ at: clock.now(), method: "POST", path: "/mcp", statusCode: 200, durationMs: 1.5, clientId: "c", userId: null, ip: "127.0.0.1", userAgent: "x", rpcMethod: "tools/call", toolName: "jira_search" });
+      for (let i = 0; i < 20_000; i++)
+        service.record({
+          at: clock.now(),
+          method: "POST",
+          path: "/mcp",
+          statusCode: 200,
+          durationMs: 1.5,
+          clientId: "c",
+          userId: null,
+          ip: "127.0.0.1",
+          userAgent: "x",
+          rpcMethod: "tools/call",
+          toolName: "jira_search",
+        });
       await service.close();
       expect(service.buffered).toBe(0);
       expect((await service.countSince(60_000)).total).toBe(20_000);
@@ -137,14 +218,31 @@ describe("request log batching and retention", () => {
   it("prune removes rows older than the retention, and only those", async () => {
     const database = await openTestDatabase();
     const clock = createFakeClock();
-    const service = createRequestLogService({ repo: createRequestLogRepo(database.db), cursors: createCursors(createSecretBox(randomBytes(32))), clock, log: createLogger({ level: "silent" }) });
+    const service = createRequestLogService({
+      repo: createRequestLogRepo(database.db),
+      cursors: createCursors(createSecretBox(randomBytes(32))),
+      clock,
+      log: createLogger({ level: "silent" }),
+    });
     try {
-      const row = (at: Date, statusCode = 200) => ({ at, method: "GET", path: "/api/admin/logs", statusCode, durationMs: 1, clientId: null, userId: null, ip: null, userAgent: null, rpcMethod: null, toolName: null });
+      const row = (at: Date, statusCode = 200) => ({
+        at,
+        method: "GET",
+        path: "/api/admin/logs",
+        statusCode,
+        durationMs: 1,
+        clientId: null,
+        userId: null,
+        ip: null,
+        userAgent: null,
+        rpcMethod: null,
+        toolName: null,
+      });
       service.record(row(new Date(clock.now().getTime() - 31 * 86_400_000)));
       service.record(row(new Date(clock.now().getTime() - 29 * 86_400_000), 429));
       await service.flush();
       expect(await service.prune(30)).toBe(1);
-      expect((await service.countSince(60 * 86_400_000))).toEqual({ total: 1, rateLimited: 1 });
+      expect(await service.countSince(60 * 86_400_000)).toEqual({ total: 1, rateLimited: 1 });
     } finally {
       await service.close();
       await database.close();
@@ -164,7 +262,19 @@ describe("request log batching and retention", () => {
       flushIntervalMs: 3_600_000,
       onDropped: (reason, rows) => metrics.logRowsDropped("request_log", reason, rows),
     });
-    const row = (userId: string | null, clientId = "c") => ({ at: new Date(), method: "GET", path: "/oauth/token", statusCode: 200, durationMs: 1, clientId, userId, ip: null, userAgent: null, rpcMethod: null, toolName: null });
+    const row = (userId: string | null, clientId = "c") => ({
+      at: new Date(),
+      method: "GET",
+      path: "/oauth/token",
+      statusCode: 200,
+      durationMs: 1,
+      clientId,
+      userId,
+      ip: null,
+      userAgent: null,
+      rpcMethod: null,
+      toolName: null,
+    });
     try {
       // A user id that is not a UUID still fails its row (22P02) however its text is made storable;
       // the database's message quotes it, so it stands for anything a client could send.

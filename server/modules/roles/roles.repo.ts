@@ -12,10 +12,12 @@ export function createRolesRepo(db: Db) {
       .select({ roleId: rolePermissions.roleId, permission: permissions })
       .from(rolePermissions)
       .innerJoin(permissions, eq(permissions.id, rolePermissions.permissionId))
-      .where(inArray(
-        rolePermissions.roleId,
-        rows.map((r) => r.id),
-      ))
+      .where(
+        inArray(
+          rolePermissions.roleId,
+          rows.map((r) => r.id),
+        ),
+      )
       .orderBy(asc(permissions.resource), asc(permissions.action));
     const byRole = new Map<string, PermissionRow[]>();
     for (const { roleId, permission } of links) byRole.set(roleId, [...(byRole.get(roleId) ?? []), permission]);
@@ -24,7 +26,12 @@ export function createRolesRepo(db: Db) {
 
   return {
     async list(): Promise<RoleWithPermissions[]> {
-      return withPermissions(await db.select().from(roles).orderBy(sql`${roles.isBuiltin} desc`, asc(roles.name)));
+      return withPermissions(
+        await db
+          .select()
+          .from(roles)
+          .orderBy(sql`${roles.isBuiltin} desc`, asc(roles.name)),
+      );
     },
 
     /** Roles without their permissions: what user lists need. */
@@ -38,7 +45,11 @@ export function createRolesRepo(db: Db) {
     },
 
     async findByName(name: string): Promise<RoleRow | undefined> {
-      const [row] = await db.select().from(roles).where(sql`lower(${roles.name}) = lower(${name})`).limit(1);
+      const [row] = await db
+        .select()
+        .from(roles)
+        .where(sql`lower(${roles.name}) = lower(${name})`)
+        .limit(1);
       return row;
     },
 
@@ -53,7 +64,10 @@ export function createRolesRepo(db: Db) {
     },
 
     async update(id: string, values: Partial<typeof roles.$inferInsert>): Promise<void> {
-      await db.update(roles).set({ ...values, updatedAt: new Date() }).where(eq(roles.id, id));
+      await db
+        .update(roles)
+        .set({ ...values, updatedAt: new Date() })
+        .where(eq(roles.id, id));
     },
 
     async delete(id: string): Promise<void> {
@@ -74,7 +88,10 @@ export function createRolesRepo(db: Db) {
     /** Adds the catalogue's pairs that are missing; returns every stored permission. */
     async ensurePermissions(pairs: readonly { resource: string; action: string }[]): Promise<PermissionRow[]> {
       if (pairs.length > 0) {
-        await db.insert(permissions).values(pairs.map(({ resource, action }) => ({ resource, action }))).onConflictDoNothing();
+        await db
+          .insert(permissions)
+          .values(pairs.map(({ resource, action }) => ({ resource, action })))
+          .onConflictDoNothing();
       }
       return db.select().from(permissions);
     },

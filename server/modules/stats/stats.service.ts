@@ -10,7 +10,12 @@ const MINUTE_MS = 60_000;
 const HOUR_MS = 3_600_000;
 
 /** The endpoints whose times are measured (a stream's "time" is its life: not a response time). */
-const TIMED = API_ENDPOINTS.filter((e) => !("stream" in e)).map((e) => ({ key: `${e.method} ${e.path}`, method: e.method, path: e.path.replace(/\*$/, ""), prefix: e.match === "prefix" }));
+const TIMED = API_ENDPOINTS.filter((e) => !("stream" in e)).map((e) => ({
+  key: `${e.method} ${e.path}`,
+  method: e.method,
+  path: e.path.replace(/\*$/, ""),
+  prefix: e.match === "prefix",
+}));
 
 /** The dashboard's counts; null when the database did not answer. */
 export interface StatsFigures {
@@ -55,8 +60,16 @@ export function createStatsService(deps: {
     async figures(startedAt: Date): Promise<StatsFigures> {
       const uptimeSeconds = Math.max(0, Math.floor((clock.now().getTime() - startedAt.getTime()) / 1000));
       try {
-        const [activeStreams, oauthClients, liveGrants, requests] = await Promise.all([deps.connections.countActive(), deps.oauthClients.count(), deps.liveGrants(), requestLog.countSince(HOUR_MS)]);
-        return { uptimeSeconds, counts: { activeStreams, oauthClients, liveGrants, requestsPerHour: requests.total, rateLimited: requests.rateLimited } };
+        const [activeStreams, oauthClients, liveGrants, requests] = await Promise.all([
+          deps.connections.countActive(),
+          deps.oauthClients.count(),
+          deps.liveGrants(),
+          requestLog.countSince(HOUR_MS),
+        ]);
+        return {
+          uptimeSeconds,
+          counts: { activeStreams, oauthClients, liveGrants, requestsPerHour: requests.total, rateLimited: requests.rateLimited },
+        };
       } catch (err) {
         deps.log.warn({ err }, "stats: the database did not answer");
         return { uptimeSeconds, counts: null };
@@ -76,12 +89,21 @@ export function createStatsService(deps: {
     async traffic(): Promise<TrafficMinute[]> {
       const current = Math.floor(clock.now().getTime() / MINUTE_MS);
       const logged = new Map((await requestLog.perMinute(HOUR_MS)).map((m) => [Math.floor(m.minute.getTime() / MINUTE_MS), m]));
-      const upstream = { jira: deps.meter.callsPerMinute("jira"), confluence: deps.meter.callsPerMinute("confluence"), bitbucket: deps.meter.callsPerMinute("bitbucket") };
+      const upstream = {
+        jira: deps.meter.callsPerMinute("jira"),
+        confluence: deps.meter.callsPerMinute("confluence"),
+        bitbucket: deps.meter.callsPerMinute("bitbucket"),
+      };
       const minutes: TrafficMinute[] = [];
       for (let i = 0; i < 60; i++) {
         const minute = current - 59 + i;
         const m = logged.get(minute);
-        minutes.push({ minute: new Date(minute * MINUTE_MS), requests: m?.requests ?? 0, errors: m?.errors ?? 0, upstream: { jira: upstream.jira[i]!, confluence: upstream.confluence[i]!, bitbucket: upstream.bitbucket[i]! } });
+        minutes.push({
+          minute: new Date(minute * MINUTE_MS),
+          requests: m?.requests ?? 0,
+          errors: m?.errors ?? 0,
+          upstream: { jira: upstream.jira[i]!, confluence: upstream.confluence[i]!, bitbucket: upstream.bitbucket[i]! },
+        });
       }
       return minutes;
     },

@@ -45,8 +45,16 @@ describe("tool-call audit and request log: one client cannot erase or swell anot
     expect(bad.status).toBe(200);
     // A JSON-RPC method and a tool name a client made up, NUL and all: answered, and logged.
     await rpc(rig.baseUrl, xToken, { jsonrpc: "2.0", id: 2, method: "tools/call\u0000", params: {} }, { "mcp-protocol-version": MODERN });
-    await rpc(rig.baseUrl, xToken, { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "jira_search\u0000\ud800", arguments: {} } }, { "mcp-protocol-version": MODERN });
-    for (let i = 1; i <= 5; i++) expect((await modernRpc(rig.baseUrl, yToken, "tools/call", { name: "jira_get_issue", arguments: { issueKey: `BK-${i}` } }, 10 + i)).status).toBe(200);
+    await rpc(
+      rig.baseUrl,
+      xToken,
+      { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "jira_search\u0000\ud800", arguments: {} } },
+      { "mcp-protocol-version": MODERN },
+    );
+    for (let i = 1; i <= 5; i++)
+      expect(
+        (await modernRpc(rig.baseUrl, yToken, "tools/call", { name: "jira_get_issue", arguments: { issueKey: `BK-${i}` } }, 10 + i)).status,
+      ).toBe(200);
 
     const ys = (await toolCalls(`?clientId=${encodeURIComponent(rig.client.clientId)}`)).body.items;
     expect(ys.map((c) => c.objects[0]).sort()).toEqual(["BK-1", "BK-2", "BK-3", "BK-4", "BK-5"]);
@@ -61,10 +69,31 @@ describe("tool-call audit and request log: one client cannot erase or swell anot
 
   it("huge argument names, a huge issue key or huge nested keys leave a bounded row, and a page of 50 stays small", async () => {
     const huge = (c: string, i: number, size = 76_000) => `${c.repeat(size)}${i}`;
-    for (let i = 0; i < 5; i++) await modernRpc(rig.baseUrl, xToken, "tools/call", { name: "jira_get_issue", arguments: { issueKey: "BK-1", [huge("k", i)]: 1 } }, 100 + i);
-    await modernRpc(rig.baseUrl, xToken, "tools/call", { name: "jira_get_issue", arguments: { issueKey: `BK-${"1".repeat(1_000_000)}` } }, 110);
-    const nested = Object.fromEntries(Array.from({ length: 40 }, (_, i) => [huge("n", i, 20_000), { [huge("m", i, 20_000)]: "v".repeat(150) }]));
-    await modernRpc(rig.baseUrl, xToken, "tools/call", { name: "jira_create_issue", arguments: { projectKey: "BK", summary: "Bounded", fields: { customfield_10016: nested } } }, 111);
+    for (let i = 0; i < 5; i++)
+      await modernRpc(
+        rig.baseUrl,
+        xToken,
+        "tools/call",
+        { name: "jira_get_issue", arguments: { issueKey: "BK-1", [huge("k", i)]: 1 } },
+        100 + i,
+      );
+    await modernRpc(
+      rig.baseUrl,
+      xToken,
+      "tools/call",
+      { name: "jira_get_issue", arguments: { issueKey: `BK-${"1".repeat(1_000_000)}` } },
+      110,
+    );
+    const nested = Object.fromEntries(
+      Array.from({ length: 40 }, (_, i) => [huge("n", i, 20_000), { [huge("m", i, 20_000)]: "v".repeat(150) }]),
+    );
+    await modernRpc(
+      rig.baseUrl,
+      xToken,
+      "tools/call",
+      { name: "jira_create_issue", arguments: { projectKey: "BK", summary: "Bounded", fields: { customfield_10016: nested } } },
+      111,
+    );
 
     const page = await toolCalls(`?clientId=${encodeURIComponent(other.clientId)}&limit=50`);
     expect(page.status).toBe(200);

@@ -83,17 +83,24 @@ export function redactArguments(args: unknown): Record<string, unknown> {
  * The upstream objects a call named or got back: Jira issue keys (`sprint:<id>`, `board:<id>`), Confluence `page:<id>`,
  * Bitbucket `workspace/repo` and `workspace/repo#<pr>`. Bounded.
  */
-export function objectsOf(service: "jira" | "confluence" | "bitbucket", args: Record<string, unknown>, structured: unknown, defaultWorkspace: string | null): string[] {
+export function objectsOf(
+  service: "jira" | "confluence" | "bitbucket",
+  args: Record<string, unknown>,
+  structured: unknown,
+  defaultWorkspace: string | null,
+): string[] {
   const kept = new Set<string>();
   // Each id cut, and no more than MAX_OBJECTS of them (the first ones named: what a call named itself comes first).
   const out = { add: (id: string) => void (kept.size < MAX_OBJECTS && kept.add(cut(id, MAX_OBJECT_ID))) };
   const s = (structured ?? {}) as Record<string, unknown>;
   const str = (v: unknown): string | null => (typeof v === "string" && v !== "" ? v : typeof v === "number" ? String(v) : null);
   const each = (list: unknown, pick: (item: Record<string, unknown>) => string | null) => {
-    if (Array.isArray(list)) for (const item of list) if (item && typeof item === "object") {
-      const v = pick(item as Record<string, unknown>);
-      if (v) out.add(v);
-    }
+    if (Array.isArray(list))
+      for (const item of list)
+        if (item && typeof item === "object") {
+          const v = pick(item as Record<string, unknown>);
+          if (v) out.add(v);
+        }
   };
   if (service === "jira") {
     for (const v of [args.issueKey, args.parentKey, args.epicKey, s.key]) if (str(v)) out.add(str(v)!.toUpperCase());
@@ -130,10 +137,21 @@ export interface ToolCallRecord {
   requestId: string | null;
 }
 
-const badCursor = () => new AppError("validation_failed", "before must be the nextCursor of a previous page", { fields: { before: "before must be the nextCursor of a previous page" } });
+const badCursor = () =>
+  new AppError("validation_failed", "before must be the nextCursor of a previous page", {
+    fields: { before: "before must be the nextCursor of a previous page" },
+  });
 
 /** Issue 11 item 5: every MCP tool call, recorded in batches off the request path, read newest first. */
-export function createToolCallsService(deps: { repo: ToolCallsRepo; clock: Clock; log: Logger; cursors: Cursors; onDropped?: (reason: DropReason, rows: number) => void } & BatchWriterOptions) {
+export function createToolCallsService(
+  deps: {
+    repo: ToolCallsRepo;
+    clock: Clock;
+    log: Logger;
+    cursors: Cursors;
+    onDropped?: (reason: DropReason, rows: number) => void;
+  } & BatchWriterOptions,
+) {
   const writer = createBatchWriter<NewToolCallRow>({ ...deps, what: "tool-call audit", insertMany: (rows) => deps.repo.insertMany(rows) });
   return {
     record(call: ToolCallRecord): void {
@@ -154,7 +172,13 @@ export function createToolCallsService(deps: { repo: ToolCallsRepo; clock: Clock
     async list(q: ToolCallQuery): Promise<{ rows: ToolCallRow[]; nextCursor: string | null }> {
       // A cursor opens only for the filters it was given with (lib/cursor.ts).
       const scope = cursorScope("tool-calls", { tool: q.tool, clientId: q.clientId, outcome: q.outcome });
-      const rows = await deps.repo.list({ limit: q.limit + 1, before: q.before ? openPosition(deps.cursors, scope, q.before, badCursor) : undefined, tool: q.tool, clientId: q.clientId, outcome: q.outcome });
+      const rows = await deps.repo.list({
+        limit: q.limit + 1,
+        before: q.before ? openPosition(deps.cursors, scope, q.before, badCursor) : undefined,
+        tool: q.tool,
+        clientId: q.clientId,
+        outcome: q.outcome,
+      });
       const page = rows.slice(0, q.limit);
       return { rows: page, nextCursor: rows.length > q.limit ? sealPosition(deps.cursors, scope, page.at(-1)!) : null };
     },

@@ -7,7 +7,15 @@ import { objectsOf, redactArguments } from "./tool-calls.service";
 describe("tool-call audit: what a row keeps", () => {
   it("keeps prose as its length, cuts long strings, bounds nested values", () => {
     const long = "x".repeat(500);
-    expect(redactArguments({ issueKey: "BK-1", description: "secret plan ".repeat(10), summary: long, labels: ["a", "b"], fields: { customfield_1: { deep: { deeper: 1 }, list: [[1, 2, 3]] } } })).toEqual({
+    expect(
+      redactArguments({
+        issueKey: "BK-1",
+        description: "secret plan ".repeat(10),
+        summary: long,
+        labels: ["a", "b"],
+        fields: { customfield_1: { deep: { deeper: 1 }, list: [[1, 2, 3]] } },
+      }),
+    ).toEqual({
       issueKey: "BK-1",
       description: "[120 characters]",
       summary: `${"x".repeat(200)}… [500 characters]`,
@@ -22,7 +30,10 @@ describe("tool-call audit: what a row keeps", () => {
     const cut = redactArguments({ [name]: 1 });
     expect(Object.keys(cut)).toEqual([`${"k".repeat(100)}… [76000 characters]`]);
     // 20 long names at each of three levels are 8,000 leaves (megabytes): the audit keeps a few thousand characters.
-    const level = (depth: number): Record<string, unknown> => Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`${"n".repeat(500)}${i}`, depth === 0 ? "v".repeat(500) : level(depth - 1)]));
+    const level = (depth: number): Record<string, unknown> =>
+      Object.fromEntries(
+        Array.from({ length: 20 }, (_, i) => [`${"n".repeat(500)}${i}`, depth === 0 ? "v".repeat(500) : level(depth - 1)]),
+      );
     const kept = JSON.stringify(redactArguments(level(2)));
     expect(kept.length).toBeLessThan(10_000);
     expect(kept).toMatch(/more left out/);
@@ -31,7 +42,12 @@ describe("tool-call audit: what a row keeps", () => {
   });
 
   it("cuts each recorded object and bounds how many", () => {
-    const objects = objectsOf("jira", { issueKey: `BK-${"1".repeat(1_000_000)}`, issueKeys: Array.from({ length: 10_000 }, (_, i) => `BK-${i}`) }, undefined, null);
+    const objects = objectsOf(
+      "jira",
+      { issueKey: `BK-${"1".repeat(1_000_000)}`, issueKeys: Array.from({ length: 10_000 }, (_, i) => `BK-${i}`) },
+      undefined,
+      null,
+    );
     expect(objects).toHaveLength(50);
     expect(objects[0]).toBe(`BK-${"1".repeat(125)}… [1000003 characters]`);
     expect(objectsOf("confluence", { pageId: "9".repeat(5_000) }, undefined, null)[0]!.length).toBeLessThan(160);
@@ -40,7 +56,11 @@ describe("tool-call audit: what a row keeps", () => {
 
   it("names the upstream objects of each service", () => {
     expect(objectsOf("jira", { issueKey: "bk-2" }, { issues: [{ key: "BK-3" }, { key: "BK-4" }] }, null)).toEqual(["BK-2", "BK-3", "BK-4"]);
-    expect(objectsOf("jira", { sprintId: 7, issueKeys: ["bk-5", "OPS-1"] }, { sprintId: 7, moved: [{ key: "BK-5" }] }, null)).toEqual(["BK-5", "OPS-1", "sprint:7"]);
+    expect(objectsOf("jira", { sprintId: 7, issueKeys: ["bk-5", "OPS-1"] }, { sprintId: 7, moved: [{ key: "BK-5" }] }, null)).toEqual([
+      "BK-5",
+      "OPS-1",
+      "sprint:7",
+    ]);
     expect(objectsOf("jira", { boardId: 1, name: "S" }, { sprintId: 9 }, null)).toEqual(["sprint:9", "board:1"]);
     expect(objectsOf("jira", { epicKey: "bk-3" }, { epic: "BK-3", issues: [{ key: "BK-4" }] }, null)).toEqual(["BK-3", "BK-4"]);
     // A board's or sprint's listing names the board or sprint first: 60 issues cannot push it out of the bound.
@@ -49,11 +69,15 @@ describe("tool-call audit: what a row keeps", () => {
     expect(board).toHaveLength(50);
     expect(board.slice(0, 2)).toEqual(["board:4", "BK-1"]);
     expect(objectsOf("jira", { sprintId: 8 }, { issues: many }, null)[0]).toBe("sprint:8");
-    expect(objectsOf("confluence", { pageId: "12", prefix: "my" }, { pageId: "12", labels: [{ name: "ops", prefix: "global" }] }, null)).toEqual(["page:12"]);
+    expect(
+      objectsOf("confluence", { pageId: "12", prefix: "my" }, { pageId: "12", labels: [{ name: "ops", prefix: "global" }] }, null),
+    ).toEqual(["page:12"]);
     expect(objectsOf("confluence", { pageId: "12" }, { results: [{ id: "13" }] }, null)).toEqual(["page:12", "page:13"]);
     expect(objectsOf("confluence", { pageId: "12", targetId: "14" }, { pageId: "12" }, null)).toEqual(["page:12", "page:14"]);
     expect(objectsOf("confluence", { commentId: "20" }, { pageId: "15" }, null)).toEqual(["page:15"]);
-    expect(objectsOf("bitbucket", { repository: "api-gateway", pullRequestId: 7 }, {}, "bridgekeeper")).toEqual(["bridgekeeper/api-gateway#7"]);
+    expect(objectsOf("bitbucket", { repository: "api-gateway", pullRequestId: 7 }, {}, "bridgekeeper")).toEqual([
+      "bridgekeeper/api-gateway#7",
+    ]);
     expect(objectsOf("bitbucket", { repository: "other/web", pullRequestId: 3 }, {}, "bridgekeeper")).toEqual(["other/web#3"]);
     expect(objectsOf("bitbucket", {}, { workspace: "acme", repositories: [{ slug: "a" }] }, null)).toEqual(["acme/a"]);
   });
@@ -79,15 +103,36 @@ describe("tool-call audit: recorded for every call, read by administrators", () 
   it("records who called which tool with what, how it ended and what it touched", async () => {
     const ok = await modernRpc(rig.baseUrl, token, "tools/call", { name: "jira_get_issue", arguments: { issueKey: "BK-1" } });
     expect(ok.status).toBe(200);
-    const failed = await modernRpc(rig.baseUrl, token, "tools/call", { name: "jira_add_comment", arguments: { issueKey: "BK-999999", body: "A private note about the plan" } }, 2);
+    const failed = await modernRpc(
+      rig.baseUrl,
+      token,
+      "tools/call",
+      { name: "jira_add_comment", arguments: { issueKey: "BK-999999", body: "A private note about the plan" } },
+      2,
+    );
     expect(failed.json.result.isError).toBe(true);
 
     const page = await calls();
     expect(page.status).toBe(200);
     const [comment, read] = page.body.items;
-    expect(read).toMatchObject({ tool: "jira_get_issue", clientId: rig.client.clientId, userId: null, outcome: "ok", error: null, arguments: { issueKey: "BK-1" }, objects: ["BK-1"], requestId: ok.headers.get("x-request-id") });
+    expect(read).toMatchObject({
+      tool: "jira_get_issue",
+      clientId: rig.client.clientId,
+      userId: null,
+      outcome: "ok",
+      error: null,
+      arguments: { issueKey: "BK-1" },
+      objects: ["BK-1"],
+      requestId: ok.headers.get("x-request-id"),
+    });
     expect(read!.durationMs).toBeGreaterThan(0);
-    expect(comment).toMatchObject({ tool: "jira_add_comment", outcome: "error", arguments: { issueKey: "BK-999999", body: "[29 characters]" }, objects: ["BK-999999"], requestId: failed.headers.get("x-request-id") });
+    expect(comment).toMatchObject({
+      tool: "jira_add_comment",
+      outcome: "error",
+      arguments: { issueKey: "BK-999999", body: "[29 characters]" },
+      objects: ["BK-999999"],
+      requestId: failed.headers.get("x-request-id"),
+    });
     expect(comment!.error).toMatch(/found nothing there \(404\)/);
     expect(JSON.stringify(page.body)).not.toContain("private note");
   });
@@ -100,7 +145,8 @@ describe("tool-call audit: recorded for every call, read by administrators", () 
   });
 
   it("filters by tool, outcome and client, and pages with a cursor", async () => {
-    for (let i = 0; i < 3; i++) await modernRpc(rig.baseUrl, token, "tools/call", { name: "jira_search", arguments: { jql: "project = BK", maxResults: 1 } }, 10 + i);
+    for (let i = 0; i < 3; i++)
+      await modernRpc(rig.baseUrl, token, "tools/call", { name: "jira_search", arguments: { jql: "project = BK", maxResults: 1 } }, 10 + i);
     const searches = await calls("?tool=jira_search");
     expect(searches.body.items.map((c) => c.tool)).toEqual(["jira_search", "jira_search", "jira_search", "jira_search"]);
     expect((await calls("?outcome=error")).body.items.every((c) => c.outcome === "error")).toBe(true);
@@ -145,6 +191,11 @@ describe("tool-call audit: the SDK path", () => {
     await rig.t.container.services.toolCalls.flush();
     const page = await rig.admin.get<ToolCallPage>("/api/admin/tool-calls?tool=confluence_get_page");
     expect(page.body.items).toHaveLength(1);
-    expect(page.body.items[0]).toMatchObject({ tool: "confluence_get_page", outcome: "error", clientId: rig.client.clientId, requestId: res.headers.get("x-request-id") });
+    expect(page.body.items[0]).toMatchObject({
+      tool: "confluence_get_page",
+      outcome: "error",
+      clientId: rig.client.clientId,
+      requestId: res.headers.get("x-request-id"),
+    });
   });
 });

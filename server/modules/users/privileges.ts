@@ -42,7 +42,11 @@ export function createPrivilegeAudit(audit: AuditService) {
       return await work();
     } catch (err) {
       if (err instanceof PrivilegeDenied) {
-        await audit.record(actor, { ...err.entry, outcome: "failure", details: { reason: "insufficient_privileges", message: err.message, ...err.entry.details } });
+        await audit.record(actor, {
+          ...err.entry,
+          outcome: "failure",
+          details: { reason: "insufficient_privileges", message: err.message, ...err.entry.details },
+        });
       }
       throw err;
     }

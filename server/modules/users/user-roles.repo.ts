@@ -16,7 +16,11 @@ export function grantsOf(db: Db, userId: Column) {
   return db
     .select({
       roleNames: sql<string[]>`coalesce(array_agg(distinct ${roles.name}), '{}')`.as("role_names"),
-      permissionKeys: sql<string[]>`coalesce(array_remove(array_agg(distinct ${permissions.resource} || '.' || ${permissions.action}), null), '{}')`.as("permission_keys"),
+      permissionKeys: sql<
+        string[]
+      >`coalesce(array_remove(array_agg(distinct ${permissions.resource} || '.' || ${permissions.action}), null), '{}')`.as(
+        "permission_keys",
+      ),
     })
     .from(userRoles)
     .innerJoin(roles, and(eq(roles.id, userRoles.roleId), eq(roles.isActive, true)))
@@ -27,7 +31,10 @@ export function grantsOf(db: Db, userId: Column) {
 }
 
 /** Grants as the service hands them out: sorted (in JS, not by the database's collation). */
-export const toGrants = (row: { roleNames: string[]; permissionKeys: string[] }): Grants => ({ roles: [...row.roleNames].sort(), permissions: [...row.permissionKeys].sort() });
+export const toGrants = (row: { roleNames: string[]; permissionKeys: string[] }): Grants => ({
+  roles: [...row.roleNames].sort(),
+  permissions: [...row.permissionKeys].sort(),
+});
 
 export type UserRolesRepo = ReturnType<typeof createUserRolesRepo>;
 
@@ -63,7 +70,11 @@ export function createUserRolesRepo(db: Db) {
     /** What the user may do (no user: nothing). */
     async grantsFor(userId: string): Promise<Grants> {
       const grants = grantsOf(db, users.id);
-      const [row] = await db.select({ roleNames: grants.roleNames, permissionKeys: grants.permissionKeys }).from(users).leftJoinLateral(grants, sql`true`).where(eq(users.id, userId));
+      const [row] = await db
+        .select({ roleNames: grants.roleNames, permissionKeys: grants.permissionKeys })
+        .from(users)
+        .leftJoinLateral(grants, sql`true`)
+        .where(eq(users.id, userId));
       return row ? toGrants(row) : { roles: [], permissions: [] };
     },
   };

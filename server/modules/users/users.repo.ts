@@ -19,7 +19,10 @@ export function createUsersRepo(db: Db) {
     /** The usernames of these users (absent: no such user any more). */
     async namesOf(ids: readonly string[]): Promise<Map<string, string>> {
       if (ids.length === 0) return new Map();
-      const rows = await db.select({ id: users.id, username: users.username }).from(users).where(inArray(users.id, [...ids]));
+      const rows = await db
+        .select({ id: users.id, username: users.username })
+        .from(users)
+        .where(inArray(users.id, [...ids]));
       return new Map(rows.map((r) => [r.id, r.username]));
     },
 

@@ -19,7 +19,13 @@ export type UserActor = PrivilegedActor & { sessionId: string | null };
 const LAST_ADMIN = "At least one active administrator is required";
 
 /** What the audit trail keeps of a user: no hash, no secret. */
-const snapshot = (u: UserRow) => ({ username: u.username, email: u.email, firstName: u.firstName, lastName: u.lastName, isActive: u.isActive });
+const snapshot = (u: UserRow) => ({
+  username: u.username,
+  email: u.email,
+  firstName: u.firstName,
+  lastName: u.lastName,
+  isActive: u.isActive,
+});
 
 export function createUsersService(deps: {
   repos: Repos;
@@ -40,7 +46,12 @@ export function createUsersService(deps: {
     if (isAdmin(actor)) return;
     const missing = lacking(actor, (await r.userRolesRepo.grantsFor(targetId)).permissions);
     if (missing.length > 0) {
-      throw new PrivilegeDenied(`You cannot change a user who holds permissions you lack (${missing.join(", ")})`, { action, targetType: "user", targetId, details: { lacking: missing } });
+      throw new PrivilegeDenied(`You cannot change a user who holds permissions you lack (${missing.join(", ")})`, {
+        action,
+        targetType: "user",
+        targetId,
+        details: { lacking: missing },
+      });
     }
   }
 
@@ -69,7 +80,9 @@ export function createUsersService(deps: {
   }
 
   const conflictFromDb = (err: unknown) =>
-    isUniqueViolation(err) ? new AppError("conflict", "Username or email is already in use", { fields: { username: "Username or email is already in use" } }) : err;
+    isUniqueViolation(err)
+      ? new AppError("conflict", "Username or email is already in use", { fields: { username: "Username or email is already in use" } })
+      : err;
 
   return {
     async list(): Promise<UserWithRoles[]> {
@@ -103,7 +116,11 @@ export function createUsersService(deps: {
             passwordHash,
           });
           if (!row) throw new AppError("conflict", "Username is already taken", { fields: { username: "Username is already taken" } });
-          await audit.record(actor, { action: "user.created", targetType: "user", targetId: row.id, details: { after: snapshot(row) } }, r.auditRepo);
+          await audit.record(
+            actor,
+            { action: "user.created", targetType: "user", targetId: row.id, details: { after: snapshot(row) } },
+            r.auditRepo,
+          );
           return { ...row, roles: [] };
         });
       } catch (err) {
@@ -119,38 +136,40 @@ export function createUsersService(deps: {
       const passwordHash = input.password ? await hashPassword(input.password) : undefined;
       try {
         const action = input.isActive !== undefined && Object.keys(input).length === 1 ? "user.status_changed" : "user.updated";
-        const updated = await auditDenials(actor, () => transact(async (r) => {
-          const before = await requireUser(r, id);
-          await assertMayManage(r, actor, id, action);
-          await assertUnique(r, input, id);
-          if (input.isActive === false) await r.rolesRepo.lockRole(ADMIN_ROLE);
-          const after = (await r.usersRepo.update(id, {
-            ...(input.username !== undefined ? { username: input.username } : {}),
-            ...(input.email !== undefined ? { email: input.email } : {}),
-            ...(input.firstName !== undefined ? { firstName: input.firstName } : {}),
-            ...(input.lastName !== undefined ? { lastName: input.lastName } : {}),
-            ...(input.isActive !== undefined ? { isActive: input.isActive } : {}),
-            ...(passwordHash ? { passwordHash, passwordGenerated: false } : {}),
-          }))!;
-          if (before.isActive && !after.isActive) {
-            await assertAdminRemains(r);
-            await r.sessionsRepo.deleteForUser(id);
-            // docs/decisions.md#inactive-users for MCP clients too: what the user consented to ends with the account.
-            await r.oauthGrantsRepo.revokeGrantsOfUser(id, "user deactivated", deps.clock.now());
-          }
-          if (passwordHash) await r.sessionsRepo.deleteForUser(id, actor.userId === id ? (actor.sessionId ?? undefined) : undefined);
-          await audit.record(
-            actor,
-            {
-              action,
-              targetType: "user",
-              targetId: id,
-              details: { before: snapshot(before), after: snapshot(after), ...(passwordHash ? { passwordChanged: true } : {}) },
-            },
-            r.auditRepo,
-          );
-          return after;
-        }));
+        const updated = await auditDenials(actor, () =>
+          transact(async (r) => {
+            const before = await requireUser(r, id);
+            await assertMayManage(r, actor, id, action);
+            await assertUnique(r, input, id);
+            if (input.isActive === false) await r.rolesRepo.lockRole(ADMIN_ROLE);
+            const after = (await r.usersRepo.update(id, {
+              ...(input.username !== undefined ? { username: input.username } : {}),
+              ...(input.email !== undefined ? { email: input.email } : {}),
+              ...(input.firstName !== undefined ? { firstName: input.firstName } : {}),
+              ...(input.lastName !== undefined ? { lastName: input.lastName } : {}),
+              ...(input.isActive !== undefined ? { isActive: input.isActive } : {}),
+              ...(passwordHash ? { passwordHash, passwordGenerated: false } : {}),
+            }))!;
+            if (before.isActive && !after.isActive) {
+              await assertAdminRemains(r);
+              await r.sessionsRepo.deleteForUser(id);
+              // docs/decisions.md#inactive-users for MCP clients too: what the user consented to ends with the account.
+              await r.oauthGrantsRepo.revokeGrantsOfUser(id, "user deactivated", deps.clock.now());
+            }
+            if (passwordHash) await r.sessionsRepo.deleteForUser(id, actor.userId === id ? (actor.sessionId ?? undefined) : undefined);
+            await audit.record(
+              actor,
+              {
+                action,
+                targetType: "user",
+                targetId: id,
+                details: { before: snapshot(before), after: snapshot(after), ...(passwordHash ? { passwordChanged: true } : {}) },
+              },
+              r.auditRepo,
+            );
+            return after;
+          }),
+        );
         if (input.isActive === false) deps.events.emit("user.access-changed", { userId: id, reason: "user deactivated" });
         return { ...updated, roles: (await repos.userRolesRepo.rolesByUser([id])).get(id) ?? [] };
       } catch (err) {
@@ -160,14 +179,20 @@ export function createUsersService(deps: {
 
     async delete(id: string, actor: UserActor): Promise<void> {
       if (actor.userId === id) throw new AppError("conflict", "You cannot delete your own account");
-      await auditDenials(actor, () => transact(async (r) => {
-        const before = await requireUser(r, id);
-        await assertMayManage(r, actor, id, "user.deleted");
-        await r.rolesRepo.lockRole(ADMIN_ROLE);
-        await r.usersRepo.delete(id); // sessions and role assignments go with it (ON DELETE CASCADE)
-        await assertAdminRemains(r);
-        await audit.record(actor, { action: "user.deleted", targetType: "user", targetId: id, details: { before: snapshot(before) } }, r.auditRepo);
-      }));
+      await auditDenials(actor, () =>
+        transact(async (r) => {
+          const before = await requireUser(r, id);
+          await assertMayManage(r, actor, id, "user.deleted");
+          await r.rolesRepo.lockRole(ADMIN_ROLE);
+          await r.usersRepo.delete(id); // sessions and role assignments go with it (ON DELETE CASCADE)
+          await assertAdminRemains(r);
+          await audit.record(
+            actor,
+            { action: "user.deleted", targetType: "user", targetId: id, details: { before: snapshot(before) } },
+            r.auditRepo,
+          );
+        }),
+      );
       deps.events.emit("user.access-changed", { userId: id, reason: "user deleted" }); // their OAuth grants went with them (ON DELETE CASCADE)
     },
 
@@ -179,35 +204,49 @@ export function createUsersService(deps: {
     async setRoles(id: string, roleIds: string[], actor: UserActor): Promise<RoleRow[]> {
       const wanted = [...new Set(roleIds)];
       let changedAccess = false;
-      const after = await auditDenials(actor, () => transact(async (r) => {
-        await requireUser(r, id);
-        await assertMayManage(r, actor, id, "user.roles_changed");
-        const found = await r.rolesRepo.findByIds(wanted);
-        const missing = wanted.filter((rid) => !found.some((f) => f.id === rid));
-        if (missing.length > 0) {
-          throw new AppError("validation_failed", `Unknown role: ${missing.join(", ")}`, { fields: { roleIds: `Unknown role: ${missing.join(", ")}` } });
-        }
-        await r.rolesRepo.lockRole(ADMIN_ROLE);
-        const before = (await r.userRolesRepo.rolesByUser([id])).get(id) ?? [];
-        // Only an administrator hands out admin, or any role carrying a permission the actor lacks.
-        for (const role of found.filter((f) => !before.some((b) => b.id === f.id))) {
-          const entry = { action: "user.roles_changed", targetType: "user", targetId: id, details: { role: role.name } };
-          if (role.name === ADMIN_ROLE && !isAdmin(actor)) throw new PrivilegeDenied("Only an administrator can assign the admin role", entry);
-          const missing = lacking(actor, keysOf(role));
-          if (missing.length > 0) throw new PrivilegeDenied(`You cannot assign the role ${role.name}: it carries permissions you lack (${missing.join(", ")})`, { ...entry, details: { ...entry.details, lacking: missing } });
-        }
-        await r.userRolesRepo.setRoles(id, wanted);
-        await assertAdminRemains(r);
-        // Their MCP clients' access follows the new roles at once (narrowed or revoked).
-        changedAccess = (await r.oauthGrantsRepo.reconcileWithPermissions(deps.clock.now())) > 0;
-        const after = (await r.userRolesRepo.rolesByUser([id])).get(id) ?? [];
-        await audit.record(
-          actor,
-          { action: "user.roles_changed", targetType: "user", targetId: id, details: { before: before.map((x) => x.name), after: after.map((x) => x.name) } },
-          r.auditRepo,
-        );
-        return after;
-      }));
+      const after = await auditDenials(actor, () =>
+        transact(async (r) => {
+          await requireUser(r, id);
+          await assertMayManage(r, actor, id, "user.roles_changed");
+          const found = await r.rolesRepo.findByIds(wanted);
+          const missing = wanted.filter((rid) => !found.some((f) => f.id === rid));
+          if (missing.length > 0) {
+            throw new AppError("validation_failed", `Unknown role: ${missing.join(", ")}`, {
+              fields: { roleIds: `Unknown role: ${missing.join(", ")}` },
+            });
+          }
+          await r.rolesRepo.lockRole(ADMIN_ROLE);
+          const before = (await r.userRolesRepo.rolesByUser([id])).get(id) ?? [];
+          // Only an administrator hands out admin, or any role carrying a permission the actor lacks.
+          for (const role of found.filter((f) => !before.some((b) => b.id === f.id))) {
+            const entry = { action: "user.roles_changed", targetType: "user", targetId: id, details: { role: role.name } };
+            if (role.name === ADMIN_ROLE && !isAdmin(actor))
+              throw new PrivilegeDenied("Only an administrator can assign the admin role", entry);
+            const missing = lacking(actor, keysOf(role));
+            if (missing.length > 0)
+              throw new PrivilegeDenied(
+                `You cannot assign the role ${role.name}: it carries permissions you lack (${missing.join(", ")})`,
+                { ...entry, details: { ...entry.details, lacking: missing } },
+              );
+          }
+          await r.userRolesRepo.setRoles(id, wanted);
+          await assertAdminRemains(r);
+          // Their MCP clients' access follows the new roles at once (narrowed or revoked).
+          changedAccess = (await r.oauthGrantsRepo.reconcileWithPermissions(deps.clock.now())) > 0;
+          const after = (await r.userRolesRepo.rolesByUser([id])).get(id) ?? [];
+          await audit.record(
+            actor,
+            {
+              action: "user.roles_changed",
+              targetType: "user",
+              targetId: id,
+              details: { before: before.map((x) => x.name), after: after.map((x) => x.name) },
+            },
+            r.auditRepo,
+          );
+          return after;
+        }),
+      );
       if (changedAccess) deps.events.emit("user.access-changed", { userId: id, reason: "roles changed" });
       return after;
     },

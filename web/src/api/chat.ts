@@ -25,7 +25,8 @@ export function useConversations() {
 /** One conversation with its messages; always asked again (another tab may have added to it). */
 export const fetchConversation = (id: string): Promise<ConversationDetail> => apiRequest<ConversationDetail>("GET", conversationUrl(id));
 
-export const refetchConversations = (queryClient: QueryClient) => queryClient.invalidateQueries({ queryKey: CONVERSATIONS_QUERY_KEY, exact: true });
+export const refetchConversations = (queryClient: QueryClient) =>
+  queryClient.invalidateQueries({ queryKey: CONVERSATIONS_QUERY_KEY, exact: true });
 
 export const useRenameConversation = () =>
   useApiMutation<Conversation, { id: string; title: string }>({

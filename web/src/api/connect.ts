@@ -5,4 +5,5 @@ import type { ApiError } from "./client";
 
 export const MCP_CONNECTION_QUERY_KEY = ["/api/mcp-connection"] as const;
 
-export const useMcpConnection = () => useQuery<McpConnectionDto | null, ApiError>({ queryKey: MCP_CONNECTION_QUERY_KEY, staleTime: Number.POSITIVE_INFINITY });
+export const useMcpConnection = () =>
+  useQuery<McpConnectionDto | null, ApiError>({ queryKey: MCP_CONNECTION_QUERY_KEY, staleTime: Number.POSITIVE_INFINITY });

@@ -74,10 +74,18 @@ const useSaveConfig = <Dto, Input>(path: string, queryKey: readonly string[], sa
   });
 
 export const useSaveAtlassianConfig = () =>
-  useSaveConfig<AtlassianConfigDto, AtlassianConfigInput>("/api/admin/atlassian-config", ATLASSIAN_CONFIG_QUERY_KEY, TOASTS.config.atlassianSaved);
+  useSaveConfig<AtlassianConfigDto, AtlassianConfigInput>(
+    "/api/admin/atlassian-config",
+    ATLASSIAN_CONFIG_QUERY_KEY,
+    TOASTS.config.atlassianSaved,
+  );
 
 export const useSaveBitbucketConfig = () =>
-  useSaveConfig<BitbucketConfigDto, BitbucketConfigInput>("/api/admin/bitbucket-config", BITBUCKET_CONFIG_QUERY_KEY, TOASTS.config.bitbucketSaved);
+  useSaveConfig<BitbucketConfigDto, BitbucketConfigInput>(
+    "/api/admin/bitbucket-config",
+    BITBUCKET_CONFIG_QUERY_KEY,
+    TOASTS.config.bitbucketSaved,
+  );
 
 /** One ticked or crossed line of a test result: "✓ Jira" or "✗ Jira — reason". */
 export interface CheckLine {
@@ -86,7 +94,8 @@ export interface CheckLine {
   reason?: string | undefined;
 }
 
-export const checkLineText = ({ label, ok, reason }: CheckLine): string => (ok ? `✓ ${label}` : `✗ ${label}${reason ? ` — ${reason}` : ""}`);
+export const checkLineText = ({ label, ok, reason }: CheckLine): string =>
+  ok ? `✓ ${label}` : `✗ ${label}${reason ? ` — ${reason}` : ""}`;
 
 /** The lines as a list in the toast's description (a .ts file: no JSX here). */
 const checkLines = (lines: CheckLine[]) =>

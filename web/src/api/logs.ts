@@ -87,7 +87,10 @@ export function useLogList(filterQuery: string, enabled: boolean) {
 
   const { refetch } = list;
   const refresh = useCallback(async () => {
-    queryClient.setQueryData<LogListData>(logListKey(filterQuery), (old) => old && { pages: old.pages.slice(0, 1), pageParams: old.pageParams.slice(0, 1) });
+    queryClient.setQueryData<LogListData>(
+      logListKey(filterQuery),
+      (old) => old && { pages: old.pages.slice(0, 1), pageParams: old.pageParams.slice(0, 1) },
+    );
     await refetch();
   }, [queryClient, filterQuery, refetch]);
 
@@ -99,7 +102,14 @@ export function useLogSummary(filterQuery: string, enabled: boolean) {
   const queryClient = useQueryClient();
   return useQuery<LogSummaryDto, ApiError>({
     queryKey: logSummaryKey(filterQuery),
-    queryFn: ({ signal }) => signedIn(queryClient, async () => (await apiFetch(withQuery("/api/admin/logs/summary", filterQuery), { headers: { Accept: "application/json" }, signal })).json() as Promise<LogSummaryDto>),
+    queryFn: ({ signal }) =>
+      signedIn(
+        queryClient,
+        async () =>
+          (
+            await apiFetch(withQuery("/api/admin/logs/summary", filterQuery), { headers: { Accept: "application/json" }, signal })
+          ).json() as Promise<LogSummaryDto>,
+      ),
     enabled,
     refetchInterval: TIMINGS.logsPollMs,
     // The numbers change in place when the filters do (no skeleton flash); back on a filter, ask again.

@@ -10,7 +10,8 @@ export function useConsentRequest(id: string) {
 /** The answer; the server says where the browser goes next (back to the client). */
 export function useConsentDecision(id: string) {
   return useMutation<{ redirectTo: string }, ApiError, boolean>({
-    mutationFn: (approve) => apiRequest<{ redirectTo: string }>("POST", `/api/oauth/requests/${encodeURIComponent(id)}/decision`, { approve }),
+    mutationFn: (approve) =>
+      apiRequest<{ redirectTo: string }>("POST", `/api/oauth/requests/${encodeURIComponent(id)}/decision`, { approve }),
     onSuccess: ({ redirectTo }) => window.location.assign(redirectTo),
   });
 }

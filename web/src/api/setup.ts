@@ -7,4 +7,10 @@ import type { ApiError } from "./client";
 export const SETUP_STATUS_QUERY_KEY = ["/api/setup-status"] as const;
 
 export const useSetupStatus = ({ enabled = true }: { enabled?: boolean } = {}) =>
-  useQuery<SetupStatusDto | null, ApiError>({ queryKey: SETUP_STATUS_QUERY_KEY, enabled, staleTime: 0, refetchInterval: TIMINGS.integrationStatusPollMs, refetchOnWindowFocus: true });
+  useQuery<SetupStatusDto | null, ApiError>({
+    queryKey: SETUP_STATUS_QUERY_KEY,
+    enabled,
+    staleTime: 0,
+    refetchInterval: TIMINGS.integrationStatusPollMs,
+    refetchOnWindowFocus: true,
+  });

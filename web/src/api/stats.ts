@@ -18,7 +18,11 @@ export const ENDPOINT_STATS_QUERY_KEY = ["/api/admin/endpoint-stats"] as const;
 export const TRAFFIC_QUERY_KEY = ["/api/admin/stats/traffic"] as const;
 
 export function useStats({ admin = false, enabled = true }: { admin?: boolean; enabled?: boolean } = {}) {
-  return useQuery<StatsDto | null, ApiError>({ queryKey: admin ? ADMIN_STATS_QUERY_KEY : STATS_QUERY_KEY, enabled, refetchInterval: TIMINGS.statsPollMs });
+  return useQuery<StatsDto | null, ApiError>({
+    queryKey: admin ? ADMIN_STATS_QUERY_KEY : STATS_QUERY_KEY,
+    enabled,
+    refetchInterval: TIMINGS.statsPollMs,
+  });
 }
 
 export function useAtlassianStatus({ admin = false, enabled = true }: { admin?: boolean; enabled?: boolean } = {}) {
@@ -30,7 +34,11 @@ export function useAtlassianStatus({ admin = false, enabled = true }: { admin?: 
 }
 
 export function useBitbucketStatus({ enabled = true }: { enabled?: boolean } = {}) {
-  return useQuery<BitbucketStatusDto | null, ApiError>({ queryKey: BITBUCKET_STATUS_QUERY_KEY, enabled, refetchInterval: TIMINGS.integrationStatusPollMs });
+  return useQuery<BitbucketStatusDto | null, ApiError>({
+    queryKey: BITBUCKET_STATUS_QUERY_KEY,
+    enabled,
+    refetchInterval: TIMINGS.integrationStatusPollMs,
+  });
 }
 
 /**
@@ -38,7 +46,11 @@ export function useBitbucketStatus({ enabled = true }: { enabled?: boolean } = {
  * (docs/decisions.md#measured-numbers), polled with the stats.
  */
 export function useEndpointStats({ enabled = true }: { enabled?: boolean } = {}) {
-  return useQuery<EndpointStatDto[] | null, ApiError>({ queryKey: ENDPOINT_STATS_QUERY_KEY, enabled, refetchInterval: TIMINGS.statsPollMs });
+  return useQuery<EndpointStatDto[] | null, ApiError>({
+    queryKey: ENDPOINT_STATS_QUERY_KEY,
+    enabled,
+    refetchInterval: TIMINGS.statsPollMs,
+  });
 }
 
 /** The dashboard's charts: 60 minutes of requests, errors and upstream calls, polled with the stats. */

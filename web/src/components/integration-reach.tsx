@@ -4,7 +4,17 @@ import { atlassianReachText, bitbucketReachText, checkedText } from "@/lib/integ
 import { cn } from "@/lib/utils";
 
 /** Nothing while nothing is known; else the sentence, and under it when it was checked (its full time on hover). */
-function ReachLine({ text, accountId, checkedAt, className }: { text: string | null; accountId: string | null | undefined; checkedAt: string | null | undefined; className?: string }) {
+function ReachLine({
+  text,
+  accountId,
+  checkedAt,
+  className,
+}: {
+  text: string | null;
+  accountId: string | null | undefined;
+  checkedAt: string | null | undefined;
+  className?: string;
+}) {
   if (!text) return null;
   const checked = checkedAt ? new Date(checkedAt) : null;
   return (

@@ -20,8 +20,10 @@ export interface HealthSignals {
 }
 
 /** A service's signal from its status: "not-configured" unless it is configured and active, else whether it is connected. */
-export const serviceSignal = <S extends { configured: boolean; isActive: boolean }>(status: S | null | undefined, connected: (s: S) => boolean): ServiceSignal =>
-  status ? (status.configured && status.isActive ? connected(status) : "not-configured") : undefined;
+export const serviceSignal = <S extends { configured: boolean; isActive: boolean }>(
+  status: S | null | undefined,
+  connected: (s: S) => boolean,
+): ServiceSignal => (status ? (status.configured && status.isActive ? connected(status) : "not-configured") : undefined);
 
 /**
  * The server's own endpoints are up while it reports "Running"; a proxy is up when its service
@@ -35,4 +37,3 @@ export function endpointHealth(endpoint: ApiEndpoint, signals: HealthSignals): E
   if (check === "not-configured") return "not-configured";
   return check ? "up" : "down";
 }
-

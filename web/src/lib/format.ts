@@ -16,10 +16,12 @@ function parse(iso: string | Date): Date | null {
   return Number.isNaN(date.getTime()) ? null : date;
 }
 
-const using = (format: Intl.DateTimeFormat) => (iso: string | Date): string => {
-  const date = parse(iso);
-  return date ? format.format(date) : String(iso);
-};
+const using =
+  (format: Intl.DateTimeFormat) =>
+  (iso: string | Date): string => {
+    const date = parse(iso);
+    return date ? format.format(date) : String(iso);
+  };
 
 /** 12,345 */
 export const formatNumber = (n: number): string => numberFormat.format(n);

@@ -17,7 +17,8 @@ export function accountText(account: IntegrationAccountDto): string {
 }
 
 /** "1,000+ spaces" when counting stopped at the cap. */
-const countOf = (count: number, one: string, many: string, capped = false) => (capped ? `${formatNumber(count)}+ ${many}` : plural(count, one, many));
+const countOf = (count: number, one: string, many: string, capped = false) =>
+  capped ? `${formatNumber(count)}+ ${many}` : plural(count, one, many);
 
 /** Starts the sentence with who it connects as, or with what it sees when the account is not known. */
 function sentence(account: IntegrationAccountDto | null | undefined, reach: string | null, verb: string): string | null {
@@ -38,7 +39,10 @@ export function atlassianReachText(s: AtlassianReach): string | null {
 
 /** "Connects as Bridgekeeper Bot (bridgekeeper-bot) · 12 repositories in Acme"; null while nothing is known. */
 export function bitbucketReachText(s: BitbucketReach): string | null {
-  const repositories = s.repositoryCount != null ? `${countOf(s.repositoryCount, "repository", "repositories")}${s.workspaceName ? ` in ${s.workspaceName}` : ""}` : null;
+  const repositories =
+    s.repositoryCount != null
+      ? `${countOf(s.repositoryCount, "repository", "repositories")}${s.workspaceName ? ` in ${s.workspaceName}` : ""}`
+      : null;
   return sentence(s.account, repositories, "");
 }
 

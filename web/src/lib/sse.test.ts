@@ -57,7 +57,7 @@ describe("createSseParser (WHATWG event-stream interpretation)", () => {
 
 describe("readSse", () => {
   it("decodes UTF-8 split inside a character and reads to the end", async () => {
-    const bytes = new TextEncoder().encode("event: text\ndata: {\"delta\":\"héllo ✓\"}\n\n");
+    const bytes = new TextEncoder().encode('event: text\ndata: {"delta":"héllo ✓"}\n\n');
     const body = new ReadableStream<Uint8Array>({
       start(controller) {
         for (let i = 0; i < bytes.length; i += 3) controller.enqueue(bytes.slice(i, i + 3));

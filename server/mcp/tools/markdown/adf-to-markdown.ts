@@ -82,12 +82,24 @@ function block(node: AdfNode, indent = ""): string {
     case "inlineExtension":
       return `[macro: ${String(node.attrs?.extensionKey ?? "unknown")}]`;
     default:
-      return node.content ? (node.content.every((c) => c.type === "text") ? inline(node.content) : node.content.map((c) => block(c, indent)).join("\n\n")) : (node.text ?? "");
+      return node.content
+        ? node.content.every((c) => c.type === "text")
+          ? inline(node.content)
+          : node.content.map((c) => block(c, indent)).join("\n\n")
+        : (node.text ?? "");
   }
 }
 
 function table(node: AdfNode): string {
-  const rows = (node.content ?? []).map((row) => (row.content ?? []).map((cell) => (cell.content ?? []).map((c) => block(c)).join(" ").replace(/\|/g, "\\|").replace(/\n/g, " ")));
+  const rows = (node.content ?? []).map((row) =>
+    (row.content ?? []).map((cell) =>
+      (cell.content ?? [])
+        .map((c) => block(c))
+        .join(" ")
+        .replace(/\|/g, "\\|")
+        .replace(/\n/g, " "),
+    ),
+  );
   if (rows.length === 0) return "";
   const width = Math.max(...rows.map((r) => r.length));
   const line = (cells: string[]) => `| ${Array.from({ length: width }, (_, i) => cells[i] ?? "").join(" | ")} |`;

@@ -50,7 +50,8 @@ function outermost(storage: string): (MacroSpan & { innerStart: number; innerEnd
 }
 
 /** Where the outermost macros of `storage` start and end (code macros included). */
-export const macroSpans = (storage: string): { start: number; end: number }[] => outermost(storage).map(({ start, end }) => ({ start, end }));
+export const macroSpans = (storage: string): { start: number; end: number }[] =>
+  outermost(storage).map(({ start, end }) => ({ start, end }));
 
 /** The macros the Markdown view shows as markers, in document order (those inside panels included). */
 export function markedMacros(storage: string, offset = 0): MacroSpan[] {

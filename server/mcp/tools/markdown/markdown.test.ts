@@ -21,14 +21,45 @@ describe("ADF to Markdown", () => {
             { type: "mention", attrs: { id: "1", text: "@Ana" } },
           ],
         },
-        { type: "bulletList", content: [{ type: "listItem", content: [{ type: "paragraph", content: [{ type: "text", text: "one" }] }] }, { type: "listItem", content: [{ type: "paragraph", content: [{ type: "text", text: "two" }] }] }] },
-        { type: "orderedList", content: [{ type: "listItem", content: [{ type: "paragraph", content: [{ type: "text", text: "first" }] }] }] },
+        {
+          type: "bulletList",
+          content: [
+            { type: "listItem", content: [{ type: "paragraph", content: [{ type: "text", text: "one" }] }] },
+            { type: "listItem", content: [{ type: "paragraph", content: [{ type: "text", text: "two" }] }] },
+          ],
+        },
+        {
+          type: "orderedList",
+          content: [{ type: "listItem", content: [{ type: "paragraph", content: [{ type: "text", text: "first" }] }] }],
+        },
         { type: "codeBlock", attrs: { language: "ts" }, content: [{ type: "text", text: "const a = 1;" }] },
-        { type: "table", content: [{ type: "tableRow", content: [{ type: "tableHeader", content: [{ type: "paragraph", content: [{ type: "text", text: "A|B" }] }] }] }, { type: "tableRow", content: [{ type: "tableCell", content: [{ type: "paragraph", content: [{ type: "text", text: "1" }] }] }] }] },
+        {
+          type: "table",
+          content: [
+            {
+              type: "tableRow",
+              content: [{ type: "tableHeader", content: [{ type: "paragraph", content: [{ type: "text", text: "A|B" }] }] }],
+            },
+            {
+              type: "tableRow",
+              content: [{ type: "tableCell", content: [{ type: "paragraph", content: [{ type: "text", text: "1" }] }] }],
+            },
+          ],
+        },
         { type: "extension", attrs: { extensionKey: "jira-chart" } },
       ],
     };
-    expect(adfToMarkdown(doc)).toBe(["## Context", "See [the docs](https://example.com) and **this**@Ana", "- one\n- two", "1. first", "```ts\nconst a = 1;\n```", "| A\\|B |\n| --- |\n| 1 |", "[macro: jira-chart]"].join("\n\n"));
+    expect(adfToMarkdown(doc)).toBe(
+      [
+        "## Context",
+        "See [the docs](https://example.com) and **this**@Ana",
+        "- one\n- two",
+        "1. first",
+        "```ts\nconst a = 1;\n```",
+        "| A\\|B |\n| --- |\n| 1 |",
+        "[macro: jira-chart]",
+      ].join("\n\n"),
+    );
   });
 
   it("tolerates strings, nothing and junk", () => {
@@ -47,12 +78,22 @@ describe("Confluence storage to Markdown", () => {
       '<ac:structured-macro ac:name="code"><ac:parameter ac:name="language">sh</ac:parameter><ac:plain-text-body><![CDATA[echo <hi>]]></ac:plain-text-body></ac:structured-macro>' +
       '<ac:structured-macro ac:name="toc" /><p><ac:link><ri:page ri:content-title="Runbook" /></ac:link></p>';
     expect(storageToMarkdown(xhtml)).toBe(
-      ["# Title", "Hello **world** & [link](https://x.test).", "1. one\n2. two", "| Owner | Status |\n| --- | --- |\n| Ana | Done |", "```sh\necho <hi>\n```", "[macro: toc]", "[[Runbook]]"].join("\n\n"),
+      [
+        "# Title",
+        "Hello **world** & [link](https://x.test).",
+        "1. one\n2. two",
+        "| Owner | Status |\n| --- | --- |\n| Ana | Done |",
+        "```sh\necho <hi>\n```",
+        "[macro: toc]",
+        "[[Runbook]]",
+      ].join("\n\n"),
     );
   });
 
   it("keeps the body of info panels and drops unknown tags", () => {
-    const md = storageToMarkdown('<ac:structured-macro ac:name="info"><ac:rich-text-body><p>Careful</p></ac:rich-text-body></ac:structured-macro><span>plain</span>');
+    const md = storageToMarkdown(
+      '<ac:structured-macro ac:name="info"><ac:rich-text-body><p>Careful</p></ac:rich-text-body></ac:structured-macro><span>plain</span>',
+    );
     expect(md).toContain("> **info:**");
     expect(md).toContain("Careful");
     expect(md).toContain("plain");
@@ -60,8 +101,10 @@ describe("Confluence storage to Markdown", () => {
 });
 
 describe("Confluence macros Markdown cannot express: markers on reading, the same macros on writing", () => {
-  const chart = '<ac:structured-macro ac:name="jira-chart" ac:macro-id="a1"><ac:parameter ac:name="jql">project = BK</ac:parameter><ac:rich-text-body><ac:structured-macro ac:name="status"><ac:parameter ac:name="title">inner</ac:parameter></ac:structured-macro></ac:rich-text-body></ac:structured-macro>';
-  const status = (title: string) => `<ac:structured-macro ac:name="status"><ac:parameter ac:name="colour">Green</ac:parameter><ac:parameter ac:name="title">${title}</ac:parameter></ac:structured-macro>`;
+  const chart =
+    '<ac:structured-macro ac:name="jira-chart" ac:macro-id="a1"><ac:parameter ac:name="jql">project = BK</ac:parameter><ac:rich-text-body><ac:structured-macro ac:name="status"><ac:parameter ac:name="title">inner</ac:parameter></ac:structured-macro></ac:rich-text-body></ac:structured-macro>';
+  const status = (title: string) =>
+    `<ac:structured-macro ac:name="status"><ac:parameter ac:name="colour">Green</ac:parameter><ac:parameter ac:name="title">${title}</ac:parameter></ac:structured-macro>`;
   const page =
     `<h2>Plan</h2>${chart}<p>State: ${status("ON TRACK")} and ${status("SHIPPED")}</p>` +
     '<ac:structured-macro ac:name="info"><ac:rich-text-body><p>See <ac:structured-macro ac:name="toc" /></p></ac:rich-text-body></ac:structured-macro>' +
@@ -74,14 +117,22 @@ describe("Confluence macros Markdown cannot express: markers on reading, the sam
 
   it("reads each as a marker and writes the very same macros back where the markers still are", () => {
     const md = storageToMarkdown(page);
-    expect(md).toBe(["## Plan", "[macro: jira-chart]", "State: [macro: status] and [macro: status]", "> **info:** See [macro: toc]", "```\n<ac:structured-macro ac:name=\"fake\" /> [macro: status]\n```"].join("\n\n"));
+    expect(md).toBe(
+      [
+        "## Plan",
+        "[macro: jira-chart]",
+        "State: [macro: status] and [macro: status]",
+        "> **info:** See [macro: toc]",
+        '```\n<ac:structured-macro ac:name="fake" /> [macro: status]\n```',
+      ].join("\n\n"),
+    );
     const edited = `${md.replace("## Plan", "## Plan for Q1")}\n\nA new closing line.`;
     const written = markdownToStorage(edited, page);
     expect(written).toContain(chart);
     expect(written).not.toContain("<p>" + chart); // a block macro replaces its paragraph
     expect(written).toContain(`State: ${status("ON TRACK")} and ${status("SHIPPED")}`); // inline, in order
     expect(written).toContain('<ac:structured-macro ac:name="toc" />');
-    expect(written).toContain("<![CDATA[<ac:structured-macro ac:name=\"fake\" /> [macro: status]]]>"); // code untouched
+    expect(written).toContain('<![CDATA[<ac:structured-macro ac:name="fake" /> [macro: status]]]>'); // code untouched
     expect(written).toContain("<h2>Plan for Q1</h2>");
     expect(storageToMarkdown(written)).toBe(edited);
   });
@@ -100,4 +151,3 @@ describe("Confluence macros Markdown cannot express: markers on reading, the sam
     expect(storageToMarkdown('<p>a</p><ac:structured-macro ac:name="broken"><p>b</p>')).toBe("a\n\n[macro: broken]");
   });
 });
-

@@ -41,7 +41,8 @@ export function sectionsOf(storage: string): Section[] {
 }
 
 /** `storage` with the body of `section` (what follows its heading) replaced by `body`. */
-export const replaceSectionBody = (storage: string, section: Section, body: string): string => storage.slice(0, section.bodyStart) + body + storage.slice(section.end);
+export const replaceSectionBody = (storage: string, section: Section, body: string): string =>
+  storage.slice(0, section.bodyStart) + body + storage.slice(section.end);
 
 /** Whether a heading matches what a model named: the same words, case and spacing aside. */
 export const sameHeading = (a: string, b: string): boolean => headingText(a).toLowerCase() === headingText(b).toLowerCase();

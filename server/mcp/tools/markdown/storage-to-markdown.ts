@@ -5,7 +5,21 @@ import { replaceMacrosWithMarkers } from "./macros";
  * A small tag walker, not a full HTML parser: it handles what Confluence writes (headings,
  * paragraphs, lists, tables, code macros, links, emphasis) and keeps other macros as a marker.
  */
-const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: " ", hellip: "…", mdash: "—", ndash: "–", rsquo: "’", lsquo: "‘", rdquo: "”", ldquo: "“" };
+const ENTITIES: Record<string, string> = {
+  amp: "&",
+  lt: "<",
+  gt: ">",
+  quot: '"',
+  apos: "'",
+  nbsp: " ",
+  hellip: "…",
+  mdash: "—",
+  ndash: "–",
+  rsquo: "’",
+  lsquo: "‘",
+  rdquo: "”",
+  ldquo: "“",
+};
 
 const decode = (text: string): string =>
   text.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, name: string) => {
@@ -30,19 +44,27 @@ export function storageToMarkdown(xhtml: string): string {
     return hold(`\`\`\`${language}\n${body}\n\`\`\``);
   });
   // Panels and the like keep their body.
-  s = s.replace(/<ac:structured-macro[^>]*ac:name="(info|note|warning|tip|panel|expand)"[^>]*>([\s\S]*?)<\/ac:structured-macro>/gi, (_m, name: string, inner: string) => {
-    const body = storageToMarkdown(/<ac:rich-text-body>([\s\S]*?)<\/ac:rich-text-body>/i.exec(inner)?.[1] ?? "");
-    return hold(`> **${name}:** ${body.split("\n").join("\n> ")}`);
-  });
+  s = s.replace(
+    /<ac:structured-macro[^>]*ac:name="(info|note|warning|tip|panel|expand)"[^>]*>([\s\S]*?)<\/ac:structured-macro>/gi,
+    (_m, name: string, inner: string) => {
+      const body = storageToMarkdown(/<ac:rich-text-body>([\s\S]*?)<\/ac:rich-text-body>/i.exec(inner)?.[1] ?? "");
+      return hold(`> **${name}:** ${body.split("\n").join("\n> ")}`);
+    },
+  );
   // Links to pages and users.
-  s = s.replace(/<ac:link[^>]*>[\s\S]*?<ri:page[^>]*ri:content-title="([^"]*)"[^>]*\/>[\s\S]*?<\/ac:link>/gi, (_m, title: string) => `[[${title}]]`);
+  s = s.replace(
+    /<ac:link[^>]*>[\s\S]*?<ri:page[^>]*ri:content-title="([^"]*)"[^>]*\/>[\s\S]*?<\/ac:link>/gi,
+    (_m, title: string) => `[[${title}]]`,
+  );
   s = s.replace(/<ac:link[^>]*>[\s\S]*?<ri:user[^>]*\/>[\s\S]*?<\/ac:link>/gi, "@user");
   s = s.replace(/<ac:image[\s\S]*?<\/ac:image>/gi, "[image]");
   s = s.replace(/<ac:[^>]*>|<\/ac:[^>]*>|<ri:[^>]*\/?>/gi, "");
 
   // Tables: rows of cells.
   s = s.replace(/<table[^>]*>([\s\S]*?)<\/table>/gi, (_m, inner: string) => {
-    const rows = [...inner.matchAll(/<tr[^>]*>([\s\S]*?)<\/tr>/gi)].map((r) => [...r[1]!.matchAll(/<t[hd][^>]*>([\s\S]*?)<\/t[hd]>/gi)].map((c) => inlineText(c[1]!).replace(/\|/g, "\\|")));
+    const rows = [...inner.matchAll(/<tr[^>]*>([\s\S]*?)<\/tr>/gi)].map((r) =>
+      [...r[1]!.matchAll(/<t[hd][^>]*>([\s\S]*?)<\/t[hd]>/gi)].map((c) => inlineText(c[1]!).replace(/\|/g, "\\|")),
+    );
     if (rows.length === 0) return "";
     const width = Math.max(...rows.map((r) => r.length));
     const line = (cells: string[]) => `| ${Array.from({ length: width }, (_, i) => cells[i] ?? "").join(" | ")} |`;
@@ -50,10 +72,15 @@ export function storageToMarkdown(xhtml: string): string {
   });
   // Lists (one level deep is what pages mostly hold; nested ones flatten with indentation).
   s = s.replace(/<(ul|ol)[^>]*>([\s\S]*?)<\/\1>/gi, (_m, kind: string, inner: string) => {
-    const items = [...inner.matchAll(/<li[^>]*>([\s\S]*?)<\/li>/gi)].map((item, i) => `${kind.toLowerCase() === "ol" ? `${i + 1}.` : "-"} ${inlineText(item[1]!)}`);
+    const items = [...inner.matchAll(/<li[^>]*>([\s\S]*?)<\/li>/gi)].map(
+      (item, i) => `${kind.toLowerCase() === "ol" ? `${i + 1}.` : "-"} ${inlineText(item[1]!)}`,
+    );
     return `\n\n${items.join("\n")}\n\n`;
   });
-  s = s.replace(/<h([1-6])[^>]*>([\s\S]*?)<\/h\1>/gi, (_m, level: string, inner: string) => `\n\n${"#".repeat(Number(level))} ${inlineText(inner)}\n\n`);
+  s = s.replace(
+    /<h([1-6])[^>]*>([\s\S]*?)<\/h\1>/gi,
+    (_m, level: string, inner: string) => `\n\n${"#".repeat(Number(level))} ${inlineText(inner)}\n\n`,
+  );
   s = s.replace(/<pre[^>]*>([\s\S]*?)<\/pre>/gi, (_m, inner: string) => hold(`\`\`\`\n${decode(inner.replace(/<[^>]+>/g, ""))}\n\`\`\``));
   s = s.replace(/<blockquote[^>]*>([\s\S]*?)<\/blockquote>/gi, (_m, inner: string) => `\n\n> ${inlineText(inner)}\n\n`);
   s = s.replace(/<hr\s*\/?>/gi, "\n\n---\n\n");

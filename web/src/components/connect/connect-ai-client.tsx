@@ -57,10 +57,19 @@ export function ClientSnippets({ connection, initial = AI_CLIENTS[0] }: { connec
           <TabsContent key={client} value={client} className="mt-3 space-y-2">
             <p className="text-sm text-muted-foreground">{setup.where}</p>
             <div className="relative">
-              <pre tabIndex={0} aria-label={`${setup.label} configuration`} className="max-w-full overflow-x-auto rounded-md bg-muted p-4 pr-12 font-mono text-xs leading-relaxed focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring">
+              <pre
+                tabIndex={0}
+                aria-label={`${setup.label} configuration`}
+                className="max-w-full overflow-x-auto rounded-md bg-muted p-4 pr-12 font-mono text-xs leading-relaxed focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
+              >
                 <code>{setup.snippet}</code>
               </pre>
-              <CopyButton className="absolute right-2 top-2" value={setup.snippet} what={`${setup.label} configuration`} label={`Copy the ${setup.label} configuration`} />
+              <CopyButton
+                className="absolute right-2 top-2"
+                value={setup.snippet}
+                what={`${setup.label} configuration`}
+                label={`Copy the ${setup.label} configuration`}
+              />
             </div>
           </TabsContent>
         );
@@ -94,7 +103,12 @@ export function ConnectAiClient({ className }: { className?: string }) {
             <Skeleton className="h-24 w-full" />
           </div>
         ) : connection.error ? (
-          <QueryError title="The connection details could not be loaded." error={connection.error} onRetry={() => void connection.refetch()} retrying={connection.isFetching} />
+          <QueryError
+            title="The connection details could not be loaded."
+            error={connection.error}
+            onRetry={() => void connection.refetch()}
+            retrying={connection.isFetching}
+          />
         ) : !data ? null : (
           <>
             <OriginWarning publicUrl={data.publicUrl} />

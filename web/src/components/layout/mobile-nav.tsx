@@ -42,7 +42,10 @@ export function MobileNav() {
         <BrandLockup />
       </header>
       <DialogPrimitive.Portal>
-        <DialogPrimitive.Overlay data-testid="mobile-nav-overlay" className="fixed inset-0 z-40 bg-overlay data-[state=open]:animate-fade-in data-[state=closed]:animate-fade-out md:hidden" />
+        <DialogPrimitive.Overlay
+          data-testid="mobile-nav-overlay"
+          className="fixed inset-0 z-40 bg-overlay data-[state=open]:animate-fade-in data-[state=closed]:animate-fade-out md:hidden"
+        />
         <DialogPrimitive.Content
           id={DRAWER_ID}
           aria-describedby={undefined}
@@ -56,12 +59,7 @@ export function MobileNav() {
           <DialogPrimitive.Title className="sr-only">Navigation</DialogPrimitive.Title>
           <SidebarContent onNavigate={closeAfterNavigation} />
           <DialogPrimitive.Close asChild>
-            <Button
-              variant="ghost"
-              size="icon"
-              aria-label="Close navigation"
-              className="absolute right-2 top-3.5"
-            >
+            <Button variant="ghost" size="icon" aria-label="Close navigation" className="absolute right-2 top-3.5">
               <X aria-hidden="true" />
             </Button>
           </DialogPrimitive.Close>

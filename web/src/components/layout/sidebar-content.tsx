@@ -56,12 +56,7 @@ export function SidebarContent({ onNavigate }: { onNavigate?: () => void }) {
           </div>
           <ThemeToggle />
         </div>
-        <Button
-          variant="outline"
-          className="w-full justify-start"
-          onClick={() => logout.mutate()}
-          disabled={logout.isPending}
-        >
+        <Button variant="outline" className="w-full justify-start" onClick={() => logout.mutate()} disabled={logout.isPending}>
           <LogOut aria-hidden="true" />
           {logout.isPending ? "Logging out..." : "Logout"}
         </Button>

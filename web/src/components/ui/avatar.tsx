@@ -3,7 +3,13 @@ import type { ComponentProps } from "react";
 import { cn } from "@/lib/utils";
 
 export function Avatar({ className, ...props }: ComponentProps<typeof AvatarPrimitive.Root>) {
-  return <AvatarPrimitive.Root data-slot="avatar" className={cn("relative flex size-8 shrink-0 overflow-hidden rounded-full", className)} {...props} />;
+  return (
+    <AvatarPrimitive.Root
+      data-slot="avatar"
+      className={cn("relative flex size-8 shrink-0 overflow-hidden rounded-full", className)}
+      {...props}
+    />
+  );
 }
 
 export function AvatarImage({ className, ...props }: ComponentProps<typeof AvatarPrimitive.Image>) {
@@ -14,7 +20,10 @@ export function AvatarFallback({ className, ...props }: ComponentProps<typeof Av
   return (
     <AvatarPrimitive.Fallback
       data-slot="avatar-fallback"
-      className={cn("flex size-full items-center justify-center rounded-full bg-muted text-xs font-semibold uppercase text-muted-foreground", className)}
+      className={cn(
+        "flex size-full items-center justify-center rounded-full bg-muted text-xs font-semibold uppercase text-muted-foreground",
+        className,
+      )}
       {...props}
     />
   );

@@ -19,10 +19,26 @@ interface CardEditDeleteActionsProps {
 export function CardEditDeleteActions({ label, noun, onEdit, onDelete, deleting = false, editFor }: CardEditDeleteActionsProps) {
   return (
     <div className="-mr-2 -mt-1 flex shrink-0 gap-1">
-      <Button variant="ghost" size="icon" className="size-8" aria-label={`Edit ${label}`} title={`Edit ${noun}`} data-edit-for={editFor} onClick={onEdit}>
+      <Button
+        variant="ghost"
+        size="icon"
+        className="size-8"
+        aria-label={`Edit ${label}`}
+        title={`Edit ${noun}`}
+        data-edit-for={editFor}
+        onClick={onEdit}
+      >
         <Pencil aria-hidden="true" />
       </Button>
-      <Button variant="ghost-destructive" size="icon" className="size-8" aria-label={`Delete ${label}`} title={`Delete ${noun}`} disabled={deleting} onClick={onDelete}>
+      <Button
+        variant="ghost-destructive"
+        size="icon"
+        className="size-8"
+        aria-label={`Delete ${label}`}
+        title={`Delete ${noun}`}
+        disabled={deleting}
+        onClick={onDelete}
+      >
         {deleting ? <Spinner /> : <Trash2 aria-hidden="true" />}
       </Button>
     </div>

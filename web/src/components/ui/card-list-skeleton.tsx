@@ -7,7 +7,17 @@ import { cn } from "@/lib/utils";
  * Three cards shaped like a page's cards while its list loads (UI.md, spec section 9): a name with
  * its status badge, a line under it and an action button, then the card's own `rows`.
  */
-export function CardListSkeleton({ label, gridClassName, subtitleClassName, rows }: { label: string; gridClassName: string; subtitleClassName: string; rows: ReactNode }) {
+export function CardListSkeleton({
+  label,
+  gridClassName,
+  subtitleClassName,
+  rows,
+}: {
+  label: string;
+  gridClassName: string;
+  subtitleClassName: string;
+  rows: ReactNode;
+}) {
   return (
     <div className={cn("grid gap-4", gridClassName)} role="status" aria-label={label}>
       {Array.from({ length: 3 }, (_, i) => (

@@ -3,11 +3,7 @@ import { cn } from "@/lib/utils";
 
 export function Card({ className, ...props }: ComponentProps<"div">) {
   return (
-    <div
-      data-slot="card"
-      className={cn("rounded-lg border border-border bg-card text-card-foreground shadow-xs", className)}
-      {...props}
-    />
+    <div data-slot="card" className={cn("rounded-lg border border-border bg-card text-card-foreground shadow-xs", className)} {...props} />
   );
 }
 

@@ -27,7 +27,17 @@ interface ConfirmDialogProps {
 }
 
 /** A destructive confirmation (Cancel, then the red button); it stays open until the server has answered. */
-export function ConfirmDialog({ open, onOpenChange, onCloseAutoFocus, title, description, confirmLabel, pendingLabel, busy, onConfirm }: ConfirmDialogProps) {
+export function ConfirmDialog({
+  open,
+  onOpenChange,
+  onCloseAutoFocus,
+  title,
+  description,
+  confirmLabel,
+  pendingLabel,
+  busy,
+  onConfirm,
+}: ConfirmDialogProps) {
   return (
     <AlertDialog open={open} onOpenChange={(next) => !busy && onOpenChange(next)}>
       <AlertDialogContent onCloseAutoFocus={onCloseAutoFocus}>

@@ -33,7 +33,14 @@ export function CopyButton({ value, what, label, className }: CopyButtonProps & 
   };
 
   return (
-    <Button variant="ghost" size="icon" className={cn("size-7", className)} aria-label={label} title={`Copy ${what}`} onClick={() => void copy()}>
+    <Button
+      variant="ghost"
+      size="icon"
+      className={cn("size-7", className)}
+      aria-label={label}
+      title={`Copy ${what}`}
+      onClick={() => void copy()}
+    >
       {copied ? <Check aria-hidden="true" className="text-success" /> : <Copy aria-hidden="true" />}
     </Button>
   );

@@ -46,7 +46,23 @@ const CHIP_TONES = {
   error: "border-destructive/40 bg-destructive/10 text-destructive",
 } as const;
 
-export function MultiCombobox({ id, values, onChange, options, parse, placeholder, invalid, describedBy, disabled, onBlur, toneOf, label, emptyText, maxShown = 50, inputRef }: MultiComboboxProps) {
+export function MultiCombobox({
+  id,
+  values,
+  onChange,
+  options,
+  parse,
+  placeholder,
+  invalid,
+  describedBy,
+  disabled,
+  onBlur,
+  toneOf,
+  label,
+  emptyText,
+  maxShown = 50,
+  inputRef,
+}: MultiComboboxProps) {
   const listId = useId();
   const input = useRef<HTMLInputElement>(null);
   const [text, setText] = useState("");
@@ -58,12 +74,18 @@ export function MultiCombobox({ id, values, onChange, options, parse, placeholde
   const matches = useMemo(() => {
     const q = text.trim().toLowerCase();
     const free = options.filter((o) => !picked.has(o.value.toLowerCase()));
-    const hits = q ? free.filter((o) => o.value.toLowerCase().includes(q) || o.label.toLowerCase().includes(q) || (o.hint ?? "").toLowerCase().includes(q)) : free;
+    const hits = q
+      ? free.filter(
+          (o) => o.value.toLowerCase().includes(q) || o.label.toLowerCase().includes(q) || (o.hint ?? "").toLowerCase().includes(q),
+        )
+      : free;
     return hits.slice(0, maxShown);
   }, [options, picked, text, maxShown]);
 
   const add = (entries: string[]) => {
-    const fresh = entries.filter((e, i) => e && !picked.has(e.toLowerCase()) && entries.findIndex((x) => x.toLowerCase() === e.toLowerCase()) === i);
+    const fresh = entries.filter(
+      (e, i) => e && !picked.has(e.toLowerCase()) && entries.findIndex((x) => x.toLowerCase() === e.toLowerCase()) === i,
+    );
     if (fresh.length > 0) {
       onChange([...values, ...fresh]);
       setAnnouncement(`Added ${fresh.join(", ")}`);
@@ -141,7 +163,13 @@ export function MultiCombobox({ id, values, onChange, options, parse, placeholde
             {values.map((value) => {
               const tone = toneOf?.(value);
               return (
-                <li key={value} className={cn("inline-flex max-w-full items-center gap-0.5 rounded border py-0.5 pl-1.5 pr-0.5 font-mono text-xs", CHIP_TONES[tone ?? "none"])}>
+                <li
+                  key={value}
+                  className={cn(
+                    "inline-flex max-w-full items-center gap-0.5 rounded border py-0.5 pl-1.5 pr-0.5 font-mono text-xs",
+                    CHIP_TONES[tone ?? "none"],
+                  )}
+                >
                   <span className="truncate">{value}</span>
                   {tone && <span className="sr-only">{tone === "error" ? " (refused)" : " (not confirmed)"}</span>}
                   <button
@@ -197,7 +225,14 @@ export function MultiCombobox({ id, values, onChange, options, parse, placeholde
           }}
         />
       </div>
-      <ul ref={list} id={listId} role="listbox" aria-label={`${label} to pick from`} hidden={!showList} className="max-h-52 overflow-y-auto rounded-md border border-border bg-popover p-1 text-sm shadow-sm">
+      <ul
+        ref={list}
+        id={listId}
+        role="listbox"
+        aria-label={`${label} to pick from`}
+        hidden={!showList}
+        className="max-h-52 overflow-y-auto rounded-md border border-border bg-popover p-1 text-sm shadow-sm"
+      >
         {matches.map((option, index) => (
           <li
             key={option.value}
@@ -206,7 +241,10 @@ export function MultiCombobox({ id, values, onChange, options, parse, placeholde
             aria-selected={index === active}
             aria-labelledby={`${listId}-${index}-label`}
             aria-describedby={option.hint ? `${listId}-${index}-hint` : undefined}
-            className={cn("flex cursor-pointer flex-col rounded-sm px-2 py-1.5", index === active ? "bg-accent text-accent-foreground" : "hover:bg-muted")}
+            className={cn(
+              "flex cursor-pointer flex-col rounded-sm px-2 py-1.5",
+              index === active ? "bg-accent text-accent-foreground" : "hover:bg-muted",
+            )}
             // Keeps focus in the input (no blur that would commit the typed text first).
             onMouseDown={(event) => event.preventDefault()}
             onClick={() => add([option.value])}

@@ -20,7 +20,10 @@ export interface QueryErrorProps {
 export function QueryError({ error, onRetry, retrying, title, className }: QueryErrorProps) {
   const { reason, details } = explain(error);
   return (
-    <div role="alert" className={cn("flex flex-col items-start gap-3 rounded-md border border-destructive/30 bg-destructive/5 p-4 text-sm", className)}>
+    <div
+      role="alert"
+      className={cn("flex flex-col items-start gap-3 rounded-md border border-destructive/30 bg-destructive/5 p-4 text-sm", className)}
+    >
       <div className="flex items-start gap-2 text-destructive">
         <CircleAlert className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
         <div className="space-y-0.5">
@@ -29,7 +32,9 @@ export function QueryError({ error, onRetry, retrying, title, className }: Query
           {details && (
             <details className="pt-1 text-xs text-muted-foreground">
               <summary className="cursor-pointer select-none">Details</summary>
-              <pre className="mt-1 max-h-48 max-w-full overflow-auto whitespace-pre-wrap break-all rounded bg-muted p-2 font-mono">{details}</pre>
+              <pre className="mt-1 max-h-48 max-w-full overflow-auto whitespace-pre-wrap break-all rounded bg-muted p-2 font-mono">
+                {details}
+              </pre>
             </details>
           )}
         </div>

@@ -43,7 +43,14 @@ export function SecretValue({ children, revealed, onToggleReveal, label, title, 
     <ValueBox
       actions={
         <>
-          <Button variant="ghost" size="icon" className="size-7" aria-label={`${verb} ${label}`} title={`${verb} ${title}`} onClick={onToggleReveal}>
+          <Button
+            variant="ghost"
+            size="icon"
+            className="size-7"
+            aria-label={`${verb} ${label}`}
+            title={`${verb} ${title}`}
+            onClick={onToggleReveal}
+          >
             {revealed ? <EyeOff aria-hidden="true" /> : <Eye aria-hidden="true" />}
           </Button>
           {actions}

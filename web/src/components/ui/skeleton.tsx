@@ -3,12 +3,5 @@ import { cn } from "@/lib/utils";
 
 /** A placeholder shaped like the content that is loading; hidden from assistive technology. */
 export function Skeleton({ className, ...props }: ComponentProps<"div">) {
-  return (
-    <div
-      data-slot="skeleton"
-      aria-hidden="true"
-      className={cn("animate-pulse rounded-md bg-muted", className)}
-      {...props}
-    />
-  );
+  return <div data-slot="skeleton" aria-hidden="true" className={cn("animate-pulse rounded-md bg-muted", className)} {...props} />;
 }

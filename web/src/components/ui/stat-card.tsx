@@ -42,7 +42,11 @@ export function StatCard({ title, icon: Icon, value, caption, tone = "default", 
         <p className="mt-3 text-sm text-muted-foreground">{NO_DATA}</p>
       ) : (
         <>
-          <div data-slot="stat-value" data-tone={tone} className={cn("mt-2 truncate text-2xl font-semibold tabular-nums tracking-tight", TONES[tone])}>
+          <div
+            data-slot="stat-value"
+            data-tone={tone}
+            className={cn("mt-2 truncate text-2xl font-semibold tabular-nums tracking-tight", TONES[tone])}
+          >
             {value}
           </div>
           {caption && <p className="mt-1 text-xs text-muted-foreground">{caption}</p>}

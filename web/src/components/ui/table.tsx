@@ -65,7 +65,10 @@ export function TableCellLabel({ className, ...props }: ComponentProps<"span">) 
   return (
     <span
       aria-hidden="true"
-      className={cn("mb-1 hidden font-sans text-xs font-medium leading-4 whitespace-nowrap text-muted-foreground not-italic max-sm:block", className)}
+      className={cn(
+        "mb-1 hidden font-sans text-xs font-medium leading-4 whitespace-nowrap text-muted-foreground not-italic max-sm:block",
+        className,
+      )}
       {...props}
     />
   );

@@ -6,7 +6,11 @@ import { Label } from "@/components/ui/label";
 import { cn } from "@/lib/utils";
 
 /** What a field of a react-hook-form form passes: `<TextField {...formField(form, "create-user", "email")} label="Email" />`. */
-export function formField<T extends FieldValues>(form: UseFormReturn<T, unknown, unknown>, idPrefix: string, name: FieldPath<T>): Pick<TextFieldProps, "id" | "registration" | "error"> {
+export function formField<T extends FieldValues>(
+  form: UseFormReturn<T, unknown, unknown>,
+  idPrefix: string,
+  name: FieldPath<T>,
+): Pick<TextFieldProps, "id" | "registration" | "error"> {
   const message = (form.formState.errors as Record<string, { message?: unknown } | undefined>)[name]?.message;
   return { id: `${idPrefix}-${name}`, registration: form.register(name), error: typeof message === "string" ? message : undefined };
 }
@@ -24,7 +28,17 @@ export interface TextFieldProps {
 }
 
 /** Label above, the input, then the field's message in the destructive colour and the hint (UI.md). */
-export function TextField({ id, label, registration, error, hint, type = "text", placeholder, autoComplete = "off", className }: TextFieldProps) {
+export function TextField({
+  id,
+  label,
+  registration,
+  error,
+  hint,
+  type = "text",
+  placeholder,
+  autoComplete = "off",
+  className,
+}: TextFieldProps) {
   const describedBy = [error ? `${id}-error` : null, hint ? `${id}-hint` : null].filter(Boolean).join(" ") || undefined;
   return (
     <div className={cn("min-w-0 space-y-2", className)}>

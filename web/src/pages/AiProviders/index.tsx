@@ -39,7 +39,9 @@ export default function AiProvidersPage() {
   const contentRef = useRef<HTMLDivElement>(null);
   // Focus goes back to the button that opened the dialog, else to the edited provider's edit
   // button, else (the empty state's button is gone) to the list.
-  const returnFocus = useReturnFocus(() => (dialog.provider && document.querySelector<HTMLElement>(editButtonSelector(dialog.provider.id))) ?? contentRef.current);
+  const returnFocus = useReturnFocus(
+    () => (dialog.provider && document.querySelector<HTMLElement>(editButtonSelector(dialog.provider.id))) ?? contentRef.current,
+  );
 
   const openDialog = (provider: AiProvider | null) => {
     returnFocus.remember();
@@ -77,7 +79,12 @@ export default function AiProvidersPage() {
         ) : providers.isPending ? (
           <ProvidersSkeleton />
         ) : providers.error ? (
-          <QueryError title="The AI providers could not be loaded." error={providers.error} onRetry={() => void providers.refetch()} retrying={providers.isFetching} />
+          <QueryError
+            title="The AI providers could not be loaded."
+            error={providers.error}
+            onRetry={() => void providers.refetch()}
+            retrying={providers.isFetching}
+          />
         ) : list.length === 0 ? (
           <EmptyState
             icon={BrainCircuit}
@@ -103,7 +110,14 @@ export default function AiProvidersPage() {
         )}
       </div>
 
-      {canWrite && <ProviderDialog provider={dialog.provider} open={dialog.open} onOpenChange={(open) => setDialog((d) => ({ ...d, open }))} onCloseAutoFocus={returnFocus.onCloseAutoFocus} />}
+      {canWrite && (
+        <ProviderDialog
+          provider={dialog.provider}
+          open={dialog.open}
+          onOpenChange={(open) => setDialog((d) => ({ ...d, open }))}
+          onCloseAutoFocus={returnFocus.onCloseAutoFocus}
+        />
+      )}
     </div>
   );
 }

@@ -49,8 +49,21 @@ export default function ApiEndpointsPage() {
       ) : (
         <>
           <section aria-label="Endpoint health" className="grid gap-4 sm:grid-cols-3">
-            <StatCard title="Total Endpoints" icon={Server} loading={loading} value={formatNumber(counts.total)} caption="Served by this server" />
-            <StatCard title="Healthy" icon={CircleCheck} loading={loading} value={formatNumber(counts.healthy)} tone="success" caption="Answering as expected" />
+            <StatCard
+              title="Total Endpoints"
+              icon={Server}
+              loading={loading}
+              value={formatNumber(counts.total)}
+              caption="Served by this server"
+            />
+            <StatCard
+              title="Healthy"
+              icon={CircleCheck}
+              loading={loading}
+              value={formatNumber(counts.healthy)}
+              tone="success"
+              caption="Answering as expected"
+            />
             <StatCard
               title="Unhealthy"
               icon={TriangleAlert}
@@ -62,10 +75,29 @@ export default function ApiEndpointsPage() {
             />
           </section>
 
-          {stats.error && <QueryError title="The server's status could not be read." error={stats.error} onRetry={() => void stats.refetch()} retrying={stats.isFetching} />}
-          {endpointStats.error && <QueryError title="The response times could not be loaded." error={endpointStats.error} onRetry={() => void endpointStats.refetch()} retrying={endpointStats.isFetching} />}
+          {stats.error && (
+            <QueryError
+              title="The server's status could not be read."
+              error={stats.error}
+              onRetry={() => void stats.refetch()}
+              retrying={stats.isFetching}
+            />
+          )}
+          {endpointStats.error && (
+            <QueryError
+              title="The response times could not be loaded."
+              error={endpointStats.error}
+              onRetry={() => void endpointStats.refetch()}
+              retrying={endpointStats.isFetching}
+            />
+          )}
 
-          <EndpointList health={health} stats={endpointStats.error ? null : endpointStats.data} openStreams={stats.data?.activeSSEConnections} loading={endpointStats.isPending} />
+          <EndpointList
+            health={health}
+            stats={endpointStats.error ? null : endpointStats.data}
+            openStreams={stats.data?.activeSSEConnections}
+            loading={endpointStats.isPending}
+          />
 
           <section aria-labelledby="docs-title" className="space-y-4">
             <h2 id="docs-title" className="text-lg font-semibold tracking-tight">
@@ -73,9 +105,27 @@ export default function ApiEndpointsPage() {
             </h2>
             <ConnectAiClient />
             <div className="grid gap-4">
-              <CodeExample id="example-protocol" title="MCP protocol call" description="JSON-RPC 2.0 over HTTP with a bearer token: list the tools." code={code.protocol} what="Example" />
-              <CodeExample id="example-sse" title="SSE connection" description="The event stream: connected, heartbeat every 30 seconds, mcp-response, error." code={code.sse} what="Example" />
-              <CodeExample id="example-token" title="OAuth token request" description="Exchange an authorization code for an access token (form-encoded; this server requires PKCE, so the code verifier goes with it)." code={code.token} what="Example" />
+              <CodeExample
+                id="example-protocol"
+                title="MCP protocol call"
+                description="JSON-RPC 2.0 over HTTP with a bearer token: list the tools."
+                code={code.protocol}
+                what="Example"
+              />
+              <CodeExample
+                id="example-sse"
+                title="SSE connection"
+                description="The event stream: connected, heartbeat every 30 seconds, mcp-response, error."
+                code={code.sse}
+                what="Example"
+              />
+              <CodeExample
+                id="example-token"
+                title="OAuth token request"
+                description="Exchange an authorization code for an access token (form-encoded; this server requires PKCE, so the code verifier goes with it)."
+                code={code.token}
+                what="Example"
+              />
             </div>
           </section>
         </>

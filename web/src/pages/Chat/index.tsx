@@ -91,7 +91,13 @@ export default function ChatPage() {
                 </Badge>
               </div>
             )}
-            <Button variant="outline" className="lg:hidden" onClick={() => setListOpen((o) => !o)} aria-expanded={listOpen} aria-controls="chat-conversations-phone">
+            <Button
+              variant="outline"
+              className="lg:hidden"
+              onClick={() => setListOpen((o) => !o)}
+              aria-expanded={listOpen}
+              aria-controls="chat-conversations-phone"
+            >
               <History aria-hidden="true" />
               Conversations
             </Button>
@@ -128,7 +134,15 @@ export default function ChatPage() {
               <MessageList
                 messages={chat.messages}
                 draft={chat.draft}
-                empty={<ChatEmptyState providers={providers} provider={provider} ready={ready} onSetUp={openConfig} onAsk={(text) => void chat.send(text, inUse)} />}
+                empty={
+                  <ChatEmptyState
+                    providers={providers}
+                    provider={provider}
+                    ready={ready}
+                    onSetUp={openConfig}
+                    onAsk={(text) => void chat.send(text, inUse)}
+                  />
+                }
               />
             )}
             <ChatComposer disabled={!ready} awaiting={chat.awaiting} onSend={(text) => void chat.send(text, inUse)} onStop={chat.stop} />

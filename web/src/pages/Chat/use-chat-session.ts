@@ -49,7 +49,8 @@ function signedOutIf(client: QueryClient, error: ApiError) {
 
 const isAbort = (error: unknown) => error instanceof DOMException && error.name === "AbortError";
 
-const finishedCalls = (tools: ToolChip[]): McpCall[] => tools.filter((t) => t.state === "done").map((t) => ({ tool: t.tool, results: t.results, error: t.error }));
+const finishedCalls = (tools: ToolChip[]): McpCall[] =>
+  tools.filter((t) => t.state === "done").map((t) => ({ tool: t.tool, results: t.results, error: t.error }));
 
 /**
  * One conversation on screen (spec §4 "Chat session", docs/decisions.md#chat-conversations): each
@@ -108,7 +109,16 @@ export function useChatSession() {
       const generation = generationRef.current;
       const controller = new AbortController();
       abortRef.current = controller;
-      const local: ChatMessage = { id: `local-${Date.now()}`, role: "user", content: text, timestamp: new Date().toISOString(), mcpCalls: [], citations: [], usage: null, status: "complete" };
+      const local: ChatMessage = {
+        id: `local-${Date.now()}`,
+        role: "user",
+        content: text,
+        timestamp: new Date().toISOString(),
+        mcpCalls: [],
+        citations: [],
+        usage: null,
+        status: "complete",
+      };
       setMessages((m) => [...m, local]);
       textRef.current = "";
       toolsRef.current = [];
@@ -181,8 +191,7 @@ export function useChatSession() {
         else if (error instanceof ApiError) {
           failure = error.serverMessage ?? error.message;
           signedOutIf(client, error);
-        }
-        else failure = error instanceof Error ? error.message : CONNECTION_LOST;
+        } else failure = error instanceof Error ? error.message : CONNECTION_LOST;
       } finally {
         if (abortRef.current === controller) abortRef.current = null;
         cancelFrame();

@@ -33,7 +33,9 @@ export function useRecentActivity({ enabled = true }: { enabled?: boolean } = {}
 export function prefetchDashboard(client: QueryClient): void {
   const permissions = client.getQueryData<SessionResponse | null>(SESSION_QUERY_KEY)?.user.permissions ?? [];
   const keys = [
-    ...(permissions.includes("stats.read") ? [STATS_QUERY_KEY, ATLASSIAN_STATUS_QUERY_KEY, BITBUCKET_STATUS_QUERY_KEY, TRAFFIC_QUERY_KEY] : []),
+    ...(permissions.includes("stats.read")
+      ? [STATS_QUERY_KEY, ATLASSIAN_STATUS_QUERY_KEY, BITBUCKET_STATUS_QUERY_KEY, TRAFFIC_QUERY_KEY]
+      : []),
     ...(permissions.includes("logs.read") ? [RECENT_ACTIVITY_QUERY_KEY] : []),
   ];
   for (const queryKey of keys) void client.prefetchQuery({ queryKey });

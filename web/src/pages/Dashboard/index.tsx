@@ -73,7 +73,14 @@ export default function DashboardPage() {
 
       {canStats ? (
         <>
-          {stats.error && <QueryError title="The server's statistics could not be loaded." error={stats.error} onRetry={() => void stats.refetch()} retrying={stats.isFetching} />}
+          {stats.error && (
+            <QueryError
+              title="The server's statistics could not be loaded."
+              error={stats.error}
+              onRetry={() => void stats.refetch()}
+              retrying={stats.isFetching}
+            />
+          )}
           <StatCards stats={latestStats} loading={stats.isPending} />
           <div className="grid gap-4 lg:grid-cols-2">
             <AtlassianCard query={atlassian} />
@@ -86,7 +93,9 @@ export default function DashboardPage() {
       )}
 
       <div className="grid gap-4 xl:grid-cols-5">
-        <div className="min-w-0 xl:col-span-3">{canLogs ? <RecentActivity query={activity} /> : <NoPermission what="recent activity" />}</div>
+        <div className="min-w-0 xl:col-span-3">
+          {canLogs ? <RecentActivity query={activity} /> : <NoPermission what="recent activity" />}
+        </div>
         <div className="min-w-0 xl:col-span-2">
           {/* The list and its documentation are for everyone; without stats.read each dot reads "Unknown". */}
           <EndpointsCard signals={signals} />

@@ -55,7 +55,9 @@ function RequestLogs() {
   // Focus goes back to the row's button (when the row is still rendered), else to the list.
   const onDetailCloseAutoFocus = (event: Event) => {
     if (!detail) return;
-    const target = document.querySelector<HTMLElement>(rowButtonSelector(detail.entry.id)) ?? document.querySelector<HTMLElement>('[role="region"][aria-label="Request log"]');
+    const target =
+      document.querySelector<HTMLElement>(rowButtonSelector(detail.entry.id)) ??
+      document.querySelector<HTMLElement>('[role="region"][aria-label="Request log"]');
     if (target) {
       event.preventDefault();
       target.focus();
@@ -71,7 +73,11 @@ function RequestLogs() {
       setManualRefresh(false);
     }
   };
-  const refreshing = manualRefresh || poll.isFetching || (summary.isFetching && summary.data !== undefined) || (list.isRefetching && !list.isFetchingNextPage);
+  const refreshing =
+    manualRefresh ||
+    poll.isFetching ||
+    (summary.isFetching && summary.data !== undefined) ||
+    (list.isRefetching && !list.isFetchingNextPage);
 
   const { fetchNextPage } = list;
   const loadMore = useCallback(() => fetchNextPage({ cancelRefetch: false }), [fetchNextPage]);
@@ -86,19 +92,41 @@ function RequestLogs() {
       <PageHeader title={TITLE} description={DESCRIPTION} onRefresh={() => void refreshAll()} refreshing={refreshing} />
 
       {listError && summaryError ? (
-        <QueryError error={listError} onRetry={() => void refreshAll()} retrying={list.isFetching || summary.isFetching} title="The request log could not be loaded." />
+        <QueryError
+          error={listError}
+          onRetry={() => void refreshAll()}
+          retrying={list.isFetching || summary.isFetching}
+          title="The request log could not be loaded."
+        />
       ) : summaryError ? (
-        <QueryError error={summaryError} onRetry={() => void summary.refetch()} retrying={summary.isFetching} title="The request totals could not be loaded." />
+        <QueryError
+          error={summaryError}
+          onRetry={() => void summary.refetch()}
+          retrying={summary.isFetching}
+          title="The request totals could not be loaded."
+        />
       ) : (
         <LogStats summary={summary.data} filtered={filtered} updating={summary.isFetching} stale={summary.isPlaceholderData} />
       )}
 
-      <LogToolbar filters={filters} onChange={setFilters} onExport={() => exportLogs.mutate(filterQuery)} exporting={exportLogs.isPending} />
+      <LogToolbar
+        filters={filters}
+        onChange={setFilters}
+        onExport={() => exportLogs.mutate(filterQuery)}
+        exporting={exportLogs.isPending}
+      />
 
       {staleError && !listError && <StaleNotice error={staleError} onRetry={() => void refreshAll()} retrying={refreshing} />}
 
       {listError ? (
-        !summaryError && <QueryError error={listError} onRetry={() => void list.refetch()} retrying={list.isFetching} title="The request log could not be loaded." />
+        !summaryError && (
+          <QueryError
+            error={listError}
+            onRetry={() => void list.refetch()}
+            retrying={list.isFetching}
+            title="The request log could not be loaded."
+          />
+        )
       ) : !list.isPending && rows.length === 0 ? (
         <EmptyState
           icon={filtered ? SearchX : ScrollText}

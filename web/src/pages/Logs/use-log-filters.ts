@@ -10,7 +10,8 @@ export function useLogFilters() {
   const [params, setParams] = useSearchParams();
   const filters = useMemo(() => parseFilters(params), [params]);
   const setFilters = useCallback(
-    (patch: Partial<LogFilters>) => setParams((current) => filtersToUrlParams({ ...parseFilters(current), ...patch }, current), { replace: true }),
+    (patch: Partial<LogFilters>) =>
+      setParams((current) => filtersToUrlParams({ ...parseFilters(current), ...patch }, current), { replace: true }),
     [setParams],
   );
   return { filters, setFilters };

@@ -13,8 +13,7 @@ export default function NotFoundPage() {
       </span>
       <h1 className="text-2xl font-semibold tracking-tight">404 Page Not Found</h1>
       <p className="mt-2 text-sm text-muted-foreground">
-        The address <code className="break-all rounded bg-muted px-1 py-0.5 text-xs">{location}</code>{" "}
-        is not a page of this console.
+        The address <code className="break-all rounded bg-muted px-1 py-0.5 text-xs">{location}</code> is not a page of this console.
       </p>
       <Button asChild className="mt-6">
         <Link href="/">

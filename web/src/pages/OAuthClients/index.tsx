@@ -93,7 +93,12 @@ export default function OAuthClientsPage() {
         ) : clients.isPending ? (
           <ClientsSkeleton />
         ) : clients.error ? (
-          <QueryError title="The OAuth clients could not be loaded." error={clients.error} onRetry={() => void clients.refetch()} retrying={clients.isFetching} />
+          <QueryError
+            title="The OAuth clients could not be loaded."
+            error={clients.error}
+            onRetry={() => void clients.refetch()}
+            retrying={clients.isFetching}
+          />
         ) : list.length === 0 ? (
           <EmptyState
             icon={KeyRound}

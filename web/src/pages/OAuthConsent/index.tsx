@@ -42,7 +42,10 @@ export default function OAuthConsentPage({ id }: { id: string }) {
             </div>
           )}
           {problem && (
-            <div role="alert" className="flex items-start gap-2 rounded-md border border-destructive/30 bg-destructive/10 px-3 py-2.5 text-sm text-destructive">
+            <div
+              role="alert"
+              className="flex items-start gap-2 rounded-md border border-destructive/30 bg-destructive/10 px-3 py-2.5 text-sm text-destructive"
+            >
               <CircleExclamationPoint className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
               <span>{problem}</span>
             </div>
@@ -50,7 +53,8 @@ export default function OAuthConsentPage({ id }: { id: string }) {
           {request.data && (
             <>
               <p className="text-sm">
-                <span className="font-semibold">{request.data.clientName}</span> wants to use Jira, Confluence and Bitbucket through Bridgekeeper.
+                <span className="font-semibold">{request.data.clientName}</span> wants to use Jira, Confluence and Bitbucket through
+                Bridgekeeper.
               </p>
               {request.data.registeredVia !== "console" && (
                 <div role="note" className="space-y-1 rounded-md border border-amber-500/40 bg-amber-500/10 px-3 py-2.5 text-sm">
@@ -59,8 +63,8 @@ export default function OAuthConsentPage({ id }: { id: string }) {
                     Unverified client
                   </p>
                   <p className="text-xs text-muted-foreground">
-                    It {request.data.registeredVia === "dynamic" ? "registered itself" : "describes itself"}: no administrator vouched for its name. Authorize only if you
-                    expect to be sent back to
+                    It {request.data.registeredVia === "dynamic" ? "registered itself" : "describes itself"}: no administrator vouched for
+                    its name. Authorize only if you expect to be sent back to
                   </p>
                   <p className="break-all font-mono text-base font-semibold">{request.data.redirectHost}</p>
                 </div>
@@ -73,7 +77,11 @@ export default function OAuthConsentPage({ id }: { id: string }) {
                   <ul className="space-y-2">
                     {request.data.scopes.map((scope) => (
                       <li key={scope} className="flex items-start gap-2 text-sm">
-                        {scope === "write" ? <KeyRound className="mt-0.5 size-4 shrink-0 text-amber-600" aria-hidden="true" /> : <ShieldCheck className="mt-0.5 size-4 shrink-0 text-emerald-600" aria-hidden="true" />}
+                        {scope === "write" ? (
+                          <KeyRound className="mt-0.5 size-4 shrink-0 text-amber-600" aria-hidden="true" />
+                        ) : (
+                          <ShieldCheck className="mt-0.5 size-4 shrink-0 text-emerald-600" aria-hidden="true" />
+                        )}
                         <span>
                           <Badge variant="secondary" className="mr-2 font-mono">
                             {scope}
@@ -87,15 +95,16 @@ export default function OAuthConsentPage({ id }: { id: string }) {
               )}
               {mayAuthorize && request.data.idleScopes.length > 0 && (
                 <p className="text-xs text-muted-foreground">
-                  Also granted, unused for now: <span className="font-mono">{request.data.idleScopes.join(" ")}</span>. An administrator made this client read-only.
+                  Also granted, unused for now: <span className="font-mono">{request.data.idleScopes.join(" ")}</span>. An administrator
+                  made this client read-only.
                 </p>
               )}
               {mayAuthorize && request.data.limits && <Limits limits={request.data.limits} />}
               {mayAuthorize && <ActsAs actsAs={request.data.actsAs} />}
               {mayAuthorize && request.data.withheldScopes.length > 0 && (
                 <p className="rounded-md border border-amber-500/30 bg-amber-500/10 px-3 py-2 text-xs">
-                  Not granted: <span className="font-mono">{request.data.withheldScopes.join(" ")}</span>. Your account may not let clients change
-                  Jira, Confluence or Bitbucket (it needs the mcp.write permission).
+                  Not granted: <span className="font-mono">{request.data.withheldScopes.join(" ")}</span>. Your account may not let clients
+                  change Jira, Confluence or Bitbucket (it needs the mcp.write permission).
                 </p>
               )}
               <dl className="space-y-1 rounded-md border bg-muted/40 px-3 py-2 text-xs">
@@ -139,7 +148,10 @@ function Limits({ limits }: { limits: NonNullable<ConsentRequestDto["limits"]> }
 
 /** In whose name its changes appear: the integrations' accounts, not the person consenting. */
 function ActsAs({ actsAs }: { actsAs: ConsentRequestDto["actsAs"] }) {
-  const accounts = [actsAs.atlassian && `Jira and Confluence as ${actsAs.atlassian}`, actsAs.bitbucket && `Bitbucket as ${actsAs.bitbucket}`].filter(Boolean);
+  const accounts = [
+    actsAs.atlassian && `Jira and Confluence as ${actsAs.atlassian}`,
+    actsAs.bitbucket && `Bitbucket as ${actsAs.bitbucket}`,
+  ].filter(Boolean);
   return (
     <section aria-labelledby="consent-acts-as" className="space-y-1 rounded-md border border-border px-3 py-2.5 text-sm">
       <h2 id="consent-acts-as" className="text-xs font-medium uppercase tracking-wide text-muted-foreground">
@@ -147,11 +159,14 @@ function ActsAs({ actsAs }: { actsAs: ConsentRequestDto["actsAs"] }) {
       </h2>
       {accounts.length > 0 ? (
         <p>
-          Its calls run as this server's integration accounts, not as you: {accounts.join("; ")}. Changes it makes appear in their name. You decide whether it may connect and
-          what it may do.
+          Its calls run as this server's integration accounts, not as you: {accounts.join("; ")}. Changes it makes appear in their name. You
+          decide whether it may connect and what it may do.
         </p>
       ) : (
-        <p>No integration is configured yet: it can connect, but its Jira, Confluence and Bitbucket tools will say so until an administrator sets them up.</p>
+        <p>
+          No integration is configured yet: it can connect, but its Jira, Confluence and Bitbucket tools will say so until an administrator
+          sets them up.
+        </p>
       )}
     </section>
   );

@@ -62,9 +62,28 @@ export default function SseConnectionsPage() {
       ) : (
         <>
           <section aria-label="Connection figures" className="grid gap-4 sm:grid-cols-3">
-            <StatCard title="Active Connections" icon={Radio} loading={loading} value={failed ? null : formatNumber(counts.active)} tone={counts.active > 0 ? "success" : "default"} caption="Streams open now" />
-            <StatCard title="Total Connections" icon={Activity} loading={loading} value={failed ? null : formatNumber(counts.total)} caption="Open and recently ended" />
-            <StatCard title="Unique Clients" icon={Users} loading={loading} value={failed ? null : formatNumber(counts.uniqueClients)} caption="Distinct OAuth client ids" />
+            <StatCard
+              title="Active Connections"
+              icon={Radio}
+              loading={loading}
+              value={failed ? null : formatNumber(counts.active)}
+              tone={counts.active > 0 ? "success" : "default"}
+              caption="Streams open now"
+            />
+            <StatCard
+              title="Total Connections"
+              icon={Activity}
+              loading={loading}
+              value={failed ? null : formatNumber(counts.total)}
+              caption="Open and recently ended"
+            />
+            <StatCard
+              title="Unique Clients"
+              icon={Users}
+              loading={loading}
+              value={failed ? null : formatNumber(counts.uniqueClients)}
+              caption="Distinct OAuth client ids"
+            />
           </section>
 
           {loading ? (
@@ -74,9 +93,18 @@ export default function SseConnectionsPage() {
               ))}
             </div>
           ) : connections.error ? (
-            <QueryError title="The SSE connections could not be loaded." error={connections.error} onRetry={() => void connections.refetch()} retrying={connections.isFetching} />
+            <QueryError
+              title="The SSE connections could not be loaded."
+              error={connections.error}
+              onRetry={() => void connections.refetch()}
+              retrying={connections.isFetching}
+            />
           ) : list.length === 0 ? (
-            <EmptyState icon={Radio} title="No SSE connections" description="Streams appear here when MCP clients connect to the event stream or listen for tool changes." />
+            <EmptyState
+              icon={Radio}
+              title="No SSE connections"
+              description="Streams appear here when MCP clients connect to the event stream or listen for tool changes."
+            />
           ) : (
             <ConnectionsTable connections={list} now={now} onEnd={canEnd ? setEnding : undefined} />
           )}
@@ -93,7 +121,8 @@ export default function SseConnectionsPage() {
           description={
             ending ? (
               <>
-                The stream <span className="font-mono">{ending.connectionId}</span> of <span className="font-mono">{ending.clientId}</span> closes at once with an error event. The client may connect again.
+                The stream <span className="font-mono">{ending.connectionId}</span> of <span className="font-mono">{ending.clientId}</span>{" "}
+                closes at once with an error event. The client may connect again.
               </>
             ) : null
           }

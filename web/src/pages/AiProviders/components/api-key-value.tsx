@@ -19,12 +19,7 @@ export function ApiKeyValue({ provider, revealed, onToggleReveal }: ApiKeyValueP
     return <SecretNote icon={KeyRound}>No API key stored</SecretNote>;
   }
   return (
-    <SecretValue
-      revealed={revealed}
-      onToggleReveal={onToggleReveal}
-      label={`API key hint of ${provider.name}`}
-      title="key hint"
-    >
+    <SecretValue revealed={revealed} onToggleReveal={onToggleReveal} label={`API key hint of ${provider.name}`} title="key hint">
       <span
         data-key-hint=""
         className="block overflow-hidden whitespace-nowrap font-mono text-xs"

@@ -94,7 +94,9 @@ export function ModelField({ control, idPrefix, provider, custom, onCustomChange
               />
               <FieldError id={errorId} message={error} />
               <p id={hintId} className="text-xs text-muted-foreground">
-                {options.length > 0 ? "The provider's own id for the model, as its documentation names it." : "The model's name on that server, as it lists it (for example in /v1/models)."}
+                {options.length > 0
+                  ? "The provider's own id for the model, as its documentation names it."
+                  : "The model's name on that server, as it lists it (for example in /v1/models)."}
               </p>
             </div>
           )}

@@ -1,7 +1,15 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useEffect, useRef, useState } from "react";
 import { Controller, useForm, type Resolver } from "react-hook-form";
-import { AI_MODEL_OPTIONS, AI_PROVIDER_KINDS, AI_PROVIDER_LABELS, aiProviderFormSchema, type AiProvider, type AiProviderForm, type AiProviderKind } from "@contract/ai-providers";
+import {
+  AI_MODEL_OPTIONS,
+  AI_PROVIDER_KINDS,
+  AI_PROVIDER_LABELS,
+  aiProviderFormSchema,
+  type AiProvider,
+  type AiProviderForm,
+  type AiProviderKind,
+} from "@contract/ai-providers";
 import { useCreateAiProvider, useUpdateAiProvider } from "@/api/ai-providers";
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "@/components/ui/dialog";
 import { DialogFormFooter } from "@/components/ui/dialog-form-footer";
@@ -12,7 +20,15 @@ import { FormSwitchField } from "@/components/ui/switch-field";
 import { formField, TextField } from "@/components/ui/text-field";
 import { applyServerFieldErrors } from "@/lib/form-errors";
 import { ModelField } from "./model-field";
-import { createBody, EMPTY_PROVIDER, isCustomModel, PROVIDER_FORM_FIELDS, updateBody, valuesOf, type ProviderFormValues } from "./provider-form-values";
+import {
+  createBody,
+  EMPTY_PROVIDER,
+  isCustomModel,
+  PROVIDER_FORM_FIELDS,
+  updateBody,
+  valuesOf,
+  type ProviderFormValues,
+} from "./provider-form-values";
 
 interface ProviderDialogProps {
   /** The provider being edited; null to add one. */
@@ -35,7 +51,9 @@ export function ProviderDialog({ provider, open, onOpenChange, onCloseAutoFocus 
         <DialogHeader>
           <DialogTitle>{editing ? "Edit AI Provider" : "Add AI Provider"}</DialogTitle>
           <DialogDescription>
-            {editing ? `Change ${provider.name}'s model, key or status.` : "Connect a model the AI Chat can answer with. The key is stored encrypted and never shown again."}
+            {editing
+              ? `Change ${provider.name}'s model, key or status.`
+              : "Connect a model the AI Chat can answer with. The key is stored encrypted and never shown again."}
           </DialogDescription>
         </DialogHeader>
         {open && <ProviderForm key={provider?.id ?? "new"} provider={provider} onDone={() => onOpenChange(false)} />}
@@ -82,7 +100,8 @@ function ProviderForm({ provider, onDone }: { provider: AiProvider | null; onDon
 
   const onSubmit = form.handleSubmit((values) => {
     const onError = (error: Parameters<typeof applyServerFieldErrors>[1]) => {
-      if (applyServerFieldErrors(form, error, PROVIDER_FORM_FIELDS)) focusAfterSave.current = PROVIDER_FORM_FIELDS.find((name) => form.getFieldState(name).error) ?? null;
+      if (applyServerFieldErrors(form, error, PROVIDER_FORM_FIELDS))
+        focusAfterSave.current = PROVIDER_FORM_FIELDS.find((name) => form.getFieldState(name).error) ?? null;
     };
     if (provider) update.mutate({ id: provider.id, changes: updateBody(values) }, { onSuccess: onDone, onError });
     else create.mutate(createBody(values), { onSuccess: onDone, onError });
@@ -100,7 +119,12 @@ function ProviderForm({ provider, onDone }: { provider: AiProvider | null; onDon
   return (
     <form noValidate onSubmit={onSubmit} aria-busy={busy} className="grid gap-4">
       <fieldset disabled={busy} className="grid min-w-0 gap-4">
-        <TextField {...formField(form, ID, "name")} label="Name" placeholder="e.g. Production OpenAI" hint="A friendly name for this provider configuration." />
+        <TextField
+          {...formField(form, ID, "name")}
+          label="Name"
+          placeholder="e.g. Production OpenAI"
+          hint="A friendly name for this provider configuration."
+        />
 
         <Controller
           control={form.control}
@@ -141,11 +165,31 @@ function ProviderForm({ provider, onDone }: { provider: AiProvider | null; onDon
           />
         )}
 
-        <ModelField control={form.control} idPrefix={ID} provider={kind} custom={customModel} onCustomChange={setCustomModel} error={errors.model?.message} />
+        <ModelField
+          control={form.control}
+          idPrefix={ID}
+          provider={kind}
+          custom={customModel}
+          onCustomChange={setCustomModel}
+          error={errors.model?.message}
+        />
 
-        <TextField {...formField(form, ID, "apiKey")} label="API Key" type="password" autoComplete="new-password" placeholder={provider ? "Enter a new key to replace it" : undefined} hint={keyHint} />
+        <TextField
+          {...formField(form, ID, "apiKey")}
+          label="API Key"
+          type="password"
+          autoComplete="new-password"
+          placeholder={provider ? "Enter a new key to replace it" : undefined}
+          hint={keyHint}
+        />
 
-        <FormSwitchField control={form.control} name="isActive" id={`${ID}-isActive`} label="Active" description="An active provider can be chosen in the AI Chat." />
+        <FormSwitchField
+          control={form.control}
+          name="isActive"
+          id={`${ID}-isActive`}
+          label="Active"
+          description="An active provider can be chosen in the AI Chat."
+        />
       </fieldset>
       <DialogFormFooter
         busy={busy}

@@ -19,7 +19,14 @@ const submitted = (p: AiProvider): AiProviderForm => ({ ...valuesOf(p), provider
 
 describe("the AI provider form's values (spec sections 4 and 7)", () => {
   it("opens a stored provider with its key blank", () => {
-    expect(valuesOf(stored)).toEqual({ name: "Local", provider: "openai-compatible", model: "llama3.1:8b", apiKey: "", baseUrl: "http://ollama.internal:11434/v1", isActive: false });
+    expect(valuesOf(stored)).toEqual({
+      name: "Local",
+      provider: "openai-compatible",
+      model: "llama3.1:8b",
+      apiKey: "",
+      baseUrl: "http://ollama.internal:11434/v1",
+      isActive: false,
+    });
     expect(valuesOf({ ...stored, provider: "openai", model: "gpt-4o", baseUrl: null }).baseUrl).toBe("");
   });
 
@@ -36,7 +43,14 @@ describe("the AI provider form's values (spec sections 4 and 7)", () => {
     const hosted = createBody({ name: "P", provider: "openai", model: "gpt-4o", apiKey: "sk-1", baseUrl: "", isActive: true });
     expect(hosted).toEqual({ name: "P", provider: "openai", model: "gpt-4o", apiKey: "sk-1", baseUrl: null, isActive: true });
     expect(AiProviderCreateSchema.safeParse(hosted).success).toBe(true);
-    const local = createBody({ name: "L", provider: "openai-compatible", model: "llama3", apiKey: "", baseUrl: "http://ollama.internal:11434/v1", isActive: false });
+    const local = createBody({
+      name: "L",
+      provider: "openai-compatible",
+      model: "llama3",
+      apiKey: "",
+      baseUrl: "http://ollama.internal:11434/v1",
+      isActive: false,
+    });
     expect(local.baseUrl).toBe("http://ollama.internal:11434/v1");
     expect(AiProviderCreateSchema.safeParse(local).success).toBe(true);
   });

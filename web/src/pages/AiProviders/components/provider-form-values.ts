@@ -1,4 +1,11 @@
-import { AI_MODEL_OPTIONS, type AiProvider, type AiProviderCreate, type AiProviderForm, type AiProviderKind, type AiProviderUpdate } from "@contract/ai-providers";
+import {
+  AI_MODEL_OPTIONS,
+  type AiProvider,
+  type AiProviderCreate,
+  type AiProviderForm,
+  type AiProviderKind,
+  type AiProviderUpdate,
+} from "@contract/ai-providers";
 
 /** What the form holds: as the contract's form schema, but the Provider may still be unchosen. */
 export type ProviderFormValues = Omit<AiProviderForm, "provider"> & { provider: AiProviderKind | "" };
@@ -11,7 +18,14 @@ export const EMPTY_PROVIDER: ProviderFormValues = { name: "", provider: "", mode
 
 /** A stored provider in the form: its key blank (docs/decisions.md#write-only-secrets: write-only; blank keeps it). */
 export function valuesOf(provider: AiProvider): ProviderFormValues {
-  return { name: provider.name, provider: provider.provider, model: provider.model, apiKey: "", baseUrl: provider.baseUrl ?? "", isActive: provider.isActive };
+  return {
+    name: provider.name,
+    provider: provider.provider,
+    model: provider.model,
+    apiKey: "",
+    baseUrl: provider.baseUrl ?? "",
+    isActive: provider.isActive,
+  };
 }
 
 /** Whether a model id is typed rather than one of the kind's list (an OpenAI-compatible server has none). */

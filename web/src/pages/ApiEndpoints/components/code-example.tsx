@@ -2,7 +2,19 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/com
 import { CopyButton } from "@/components/ui/copy-button";
 
 /** A titled code block with a copy button; long lines scroll inside the block, never the page. */
-export function CodeExample({ id, title, description, code, what }: { id: string; title: string; description: string; code: string; what: string }) {
+export function CodeExample({
+  id,
+  title,
+  description,
+  code,
+  what,
+}: {
+  id: string;
+  title: string;
+  description: string;
+  code: string;
+  what: string;
+}) {
   return (
     <Card role="region" aria-labelledby={id} className="min-w-0">
       <CardHeader className="flex-row items-start justify-between gap-3 space-y-0 pb-3">
@@ -13,7 +25,10 @@ export function CodeExample({ id, title, description, code, what }: { id: string
         <CopyButton value={code} what={what} label={`Copy the ${title.toLowerCase()} example`} />
       </CardHeader>
       <CardContent>
-        <pre tabIndex={0} className="max-w-full overflow-x-auto rounded-md bg-muted p-4 font-mono text-xs leading-relaxed focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring">
+        <pre
+          tabIndex={0}
+          className="max-w-full overflow-x-auto rounded-md bg-muted p-4 font-mono text-xs leading-relaxed focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
+        >
           <code>{code}</code>
         </pre>
       </CardContent>

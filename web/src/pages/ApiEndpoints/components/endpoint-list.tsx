@@ -30,7 +30,14 @@ export function EndpointList({ health, stats, openStreams, loading }: EndpointLi
       </div>
       <ul className="divide-y divide-border">
         {API_ENDPOINTS.map((endpoint) => (
-          <EndpointRow key={`${endpoint.method} ${endpoint.path}`} endpoint={endpoint} health={healthOf(endpoint, health)} stat={statOf(endpoint, stats)} openStreams={openStreams} loading={loading} />
+          <EndpointRow
+            key={`${endpoint.method} ${endpoint.path}`}
+            endpoint={endpoint}
+            health={healthOf(endpoint, health)}
+            stat={statOf(endpoint, stats)}
+            openStreams={openStreams}
+            loading={loading}
+          />
         ))}
       </ul>
     </Card>
@@ -45,7 +52,19 @@ const HEALTH_LOOK: Record<EndpointHealth, { dot: string; text: string; label: st
   "not-configured": { dot: "bg-muted-foreground/50", text: "text-muted-foreground", label: "Not configured" },
 };
 
-function EndpointRow({ endpoint, health, stat, openStreams, loading }: { endpoint: ApiEndpoint; health: EndpointHealth; stat: EndpointStatDto | undefined; openStreams: number | null | undefined; loading: boolean }) {
+function EndpointRow({
+  endpoint,
+  health,
+  stat,
+  openStreams,
+  loading,
+}: {
+  endpoint: ApiEndpoint;
+  health: EndpointHealth;
+  stat: EndpointStatDto | undefined;
+  openStreams: number | null | undefined;
+  loading: boolean;
+}) {
   const stream = "stream" in endpoint && endpoint.stream;
   return (
     <li aria-label={`${endpoint.method} ${endpoint.path}`} className="flex flex-col gap-2 px-6 py-3 sm:flex-row sm:items-center sm:gap-4">

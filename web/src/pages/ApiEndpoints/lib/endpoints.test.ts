@@ -4,13 +4,25 @@ import type { StatsDto } from "@contract/stats";
 import { API_ENDPOINTS, examples, healthCounts, healthOf, isHealthy, statOf } from "./endpoints";
 
 const running = { serverStatus: "Running" } as StatsDto;
-const atlassian = (jira: boolean, confluence: boolean, configured = true) => ({ configured, isActive: true, jiraConnected: jira, confluenceConnected: confluence }) as AtlassianStatusDto;
+const atlassian = (jira: boolean, confluence: boolean, configured = true) =>
+  ({ configured, isActive: true, jiraConnected: jira, confluenceConnected: confluence }) as AtlassianStatusDto;
 const bitbucket = (connected: boolean, configured = true) => ({ configured, isActive: true, connected }) as BitbucketStatusDto;
 const byPath = (path: string) => API_ENDPOINTS.find((e) => e.path === path)!;
 
 describe("API endpoints", () => {
   it("lists the spec's ten endpoints in its order, with /mcp and the Bitbucket proxy added", () => {
-    const spec = ["GET /api/mcp/health", "POST /api/mcp/protocol", "SSE /api/sse/stream", "POST /oauth/token", "GET /oauth/authorize", "GET /api/atlassian/jira/*", "GET /api/atlassian/confluence/*", "GET /api/admin/stats", "GET /api/admin/oauth-clients", "GET /api/admin/logs"];
+    const spec = [
+      "GET /api/mcp/health",
+      "POST /api/mcp/protocol",
+      "SSE /api/sse/stream",
+      "POST /oauth/token",
+      "GET /oauth/authorize",
+      "GET /api/atlassian/jira/*",
+      "GET /api/atlassian/confluence/*",
+      "GET /api/admin/stats",
+      "GET /api/admin/oauth-clients",
+      "GET /api/admin/logs",
+    ];
     const listed = API_ENDPOINTS.map((e) => `${e.method} ${e.path}`);
     expect(listed.filter((e) => spec.includes(e))).toEqual(spec);
     expect(listed).toContain("POST /mcp");
@@ -26,7 +38,9 @@ describe("API endpoints", () => {
     expect(isHealthy(byPath("/api/mcp/health"), { ...inputs, stats: { serverStatus: "Database unavailable" } as StatsDto })).toBe(false);
     expect(isHealthy(byPath("/api/atlassian/jira/*"), { stats: running, atlassian: null, bitbucket: null })).toBe(false);
     // The Dashboard's card and this screen read one rule: a server that is not running takes its proxies down too.
-    expect(isHealthy(byPath("/api/atlassian/jira/*"), { ...inputs, stats: { serverStatus: "Database unavailable" } as StatsDto })).toBe(false);
+    expect(isHealthy(byPath("/api/atlassian/jira/*"), { ...inputs, stats: { serverStatus: "Database unavailable" } as StatsDto })).toBe(
+      false,
+    );
     expect(healthCounts(inputs)).toEqual({ total: API_ENDPOINTS.length, healthy: API_ENDPOINTS.length - 2, unhealthy: 2, failing: 2 });
   });
 
@@ -44,7 +58,12 @@ describe("API endpoints", () => {
   });
 
   it("finds an endpoint's measured figures", () => {
-    expect(statOf(byPath("/oauth/token"), [{ method: "POST", path: "/oauth/token", requests: 3, medianMs: 12.5 }])).toEqual({ method: "POST", path: "/oauth/token", requests: 3, medianMs: 12.5 });
+    expect(statOf(byPath("/oauth/token"), [{ method: "POST", path: "/oauth/token", requests: 3, medianMs: 12.5 }])).toEqual({
+      method: "POST",
+      path: "/oauth/token",
+      requests: 3,
+      medianMs: 12.5,
+    });
     expect(statOf(byPath("/oauth/token"), null)).toBeUndefined();
   });
 

@@ -33,7 +33,12 @@ export const isHealthy = (endpoint: ApiEndpoint, inputs: HealthInputs): boolean 
 export function healthCounts(inputs: HealthInputs): { total: number; healthy: number; unhealthy: number; failing: number } {
   const states = API_ENDPOINTS.map((e) => healthOf(e, inputs));
   const healthy = states.filter((h) => h === "up").length;
-  return { total: API_ENDPOINTS.length, healthy, unhealthy: API_ENDPOINTS.length - healthy, failing: states.filter((h) => h !== "up" && h !== "not-configured").length };
+  return {
+    total: API_ENDPOINTS.length,
+    healthy,
+    unhealthy: API_ENDPOINTS.length - healthy,
+    failing: states.filter((h) => h !== "up" && h !== "not-configured").length,
+  };
 }
 
 /** The endpoint's measured figures of the last hour, if the server sent them. */
@@ -50,7 +55,12 @@ export function examples(origin: string) {
       `  -H "Accept: application/json, text/event-stream" \\`,
       `  -d '{"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {}}'`,
     ].join("\n"),
-    sse: [`curl -N ${origin}/api/sse/stream \\`, `  -H "Authorization: Bearer $ACCESS_TOKEN" \\`, `  -H "Accept: text/event-stream" \\`, `  -H "Cache-Control: no-cache"`].join("\n"),
+    sse: [
+      `curl -N ${origin}/api/sse/stream \\`,
+      `  -H "Authorization: Bearer $ACCESS_TOKEN" \\`,
+      `  -H "Accept: text/event-stream" \\`,
+      `  -H "Cache-Control: no-cache"`,
+    ].join("\n"),
     token: [
       `curl -X POST ${origin}/oauth/token \\`,
       `  -H "Content-Type: application/x-www-form-urlencoded" \\`,

@@ -39,7 +39,17 @@ export function ChatConfigDialog({ open, onOpenChange, providers, config, onAppl
   );
 }
 
-function ConfigForm({ providers, config, onApply, onCancel }: { providers: ChatProvider[]; config: ChatConfig; onApply: (c: ChatConfig) => void; onCancel: () => void }) {
+function ConfigForm({
+  providers,
+  config,
+  onApply,
+  onCancel,
+}: {
+  providers: ChatProvider[];
+  config: ChatConfig;
+  onApply: (c: ChatConfig) => void;
+  onCancel: () => void;
+}) {
   const [providerId, setProviderId] = useState<string>(config.providerId ?? "");
   const [sources, setSources] = useState<DataSource[]>(config.sources);
   const [systemMessage, setSystemMessage] = useState(config.systemMessage);

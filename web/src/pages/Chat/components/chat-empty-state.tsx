@@ -18,19 +18,24 @@ interface ChatEmptyStateProps {
 }
 
 /** Questions to start from, each answered from one data source (the demo's model answers them too). */
-export const SUGGESTED_QUESTIONS = ["Which Jira bugs are open?", "Find the Confluence pages about deployment", "List open pull requests"] as const;
+export const SUGGESTED_QUESTIONS = [
+  "Which Jira bugs are open?",
+  "Find the Confluence pages about deployment",
+  "List open pull requests",
+] as const;
 
 /**
  * Spec §2: "Ready to assist", and "Set up configuration" while no provider or no data source is
  * chosen; the provider list's failure with its Retry instead when it could not be loaded.
  */
 export function ChatEmptyState({ providers, provider, ready, onSetUp, onAsk }: ChatEmptyStateProps) {
-  const setUp = ready || providers.isLoading ? undefined : (
-    <Button onClick={onSetUp}>
-      <Settings2 aria-hidden="true" />
-      {CHAT_TEXT.setUp}
-    </Button>
-  );
+  const setUp =
+    ready || providers.isLoading ? undefined : (
+      <Button onClick={onSetUp}>
+        <Settings2 aria-hidden="true" />
+        {CHAT_TEXT.setUp}
+      </Button>
+    );
   return (
     <EmptyState
       bare
@@ -44,7 +49,13 @@ export function ChatEmptyState({ providers, provider, ready, onSetUp, onAsk }: C
       }
       action={
         providers.isError ? (
-          <QueryError className="text-left" error={providers.error} title="The AI providers could not be loaded." onRetry={() => void providers.refetch()} retrying={providers.isFetching} />
+          <QueryError
+            className="text-left"
+            error={providers.error}
+            title="The AI providers could not be loaded."
+            onRetry={() => void providers.refetch()}
+            retrying={providers.isFetching}
+          />
         ) : ready ? (
           <ul aria-label="Suggested questions" className="flex flex-wrap justify-center gap-2">
             {SUGGESTED_QUESTIONS.map((question) => (

@@ -39,7 +39,8 @@ export function ConversationList({ activeId, onOpen, onNew, onDeleted, className
   const returnFocus = (event: Event) => {
     event.preventDefault();
     const nav = navRef.current;
-    const actions = dialogFor.current === null ? null : nav?.querySelector<HTMLElement>(`[data-conversation-actions="${CSS.escape(dialogFor.current)}"]`);
+    const actions =
+      dialogFor.current === null ? null : nav?.querySelector<HTMLElement>(`[data-conversation-actions="${CSS.escape(dialogFor.current)}"]`);
     (actions ?? nav?.querySelector<HTMLElement>("[data-new-chat]"))?.focus();
   };
   const openDialog = (c: Conversation, open: (c: Conversation) => void) => () => {
@@ -64,7 +65,12 @@ export function ConversationList({ activeId, onOpen, onNew, onDeleted, className
             ))}
           </div>
         ) : conversations.error ? (
-          <QueryError error={conversations.error} title="The conversations could not be loaded." onRetry={() => void conversations.refetch()} retrying={conversations.isFetching} />
+          <QueryError
+            error={conversations.error}
+            title="The conversations could not be loaded."
+            onRetry={() => void conversations.refetch()}
+            retrying={conversations.isFetching}
+          />
         ) : (conversations.data ?? []).length === 0 ? (
           <p className="flex items-center gap-2 px-2 py-3 text-sm text-muted-foreground">
             <MessageSquare className="size-4" aria-hidden="true" />
@@ -73,7 +79,10 @@ export function ConversationList({ activeId, onOpen, onNew, onDeleted, className
         ) : (
           <ul className="space-y-0.5">
             {(conversations.data ?? []).map((c) => (
-              <li key={c.id} className={cn("group flex items-center gap-1 rounded-md", c.id === activeId ? "bg-accent" : "hover:bg-accent/60")}>
+              <li
+                key={c.id}
+                className={cn("group flex items-center gap-1 rounded-md", c.id === activeId ? "bg-accent" : "hover:bg-accent/60")}
+              >
                 <button
                   type="button"
                   onClick={() => onOpen(c.id)}
@@ -130,7 +139,15 @@ export function ConversationList({ activeId, onOpen, onNew, onDeleted, className
 /** The rename form (react-hook-form and zod) loads when the dialog first opens: the chat's own bundle does without them. */
 const RenameConversationForm = lazy(() => import("./rename-conversation-form"));
 
-function RenameDialog({ conversation, onClose, onCloseAutoFocus }: { conversation: Conversation | null; onClose: () => void; onCloseAutoFocus: ((event: Event) => void) | undefined }) {
+function RenameDialog({
+  conversation,
+  onClose,
+  onCloseAutoFocus,
+}: {
+  conversation: Conversation | null;
+  onClose: () => void;
+  onCloseAutoFocus: ((event: Event) => void) | undefined;
+}) {
   return (
     <Dialog open={conversation !== null} onOpenChange={(open) => !open && onClose()}>
       <DialogContent onCloseAutoFocus={onCloseAutoFocus}>

@@ -25,7 +25,10 @@ function Avatar({ role }: { role: "user" | "assistant" }) {
   return (
     <span
       aria-hidden="true"
-      className={cn("mt-0.5 hidden size-7 shrink-0 items-center justify-center rounded-full sm:flex", role === "user" ? "bg-primary text-primary-foreground" : "bg-muted text-muted-foreground")}
+      className={cn(
+        "mt-0.5 hidden size-7 shrink-0 items-center justify-center rounded-full sm:flex",
+        role === "user" ? "bg-primary text-primary-foreground" : "bg-muted text-muted-foreground",
+      )}
     >
       <Icon className="size-4" />
     </span>
@@ -33,7 +36,17 @@ function Avatar({ role }: { role: "user" | "assistant" }) {
 }
 
 /** A tool call: running (spinner), finished with its results, or failed with its sentence. */
-export function ToolBadge({ tool, results, error, running = false }: { tool: string; results: number; error?: string | null; running?: boolean }) {
+export function ToolBadge({
+  tool,
+  results,
+  error,
+  running = false,
+}: {
+  tool: string;
+  results: number;
+  error?: string | null;
+  running?: boolean;
+}) {
   if (running) {
     return (
       <Badge variant="outline" className="text-muted-foreground">
@@ -57,24 +70,26 @@ function Citations({ citations }: { citations: Citation[] }) {
     <nav aria-label="Sources" className="mt-3 border-t border-border pt-2">
       <p className="mb-1 text-xs font-medium text-muted-foreground">Sources</p>
       <ul className="flex flex-col gap-1">
-        {citations.filter((c) => WEB_LINK.test(c.url)).map((c) => {
-          const Icon = CITATION_ICON[c.kind];
-          return (
-            <li key={c.url} className="min-w-0">
-              <a
-                href={c.url}
-                target="_blank"
-                rel="noopener noreferrer"
-                className="inline-flex max-w-full items-center gap-1.5 rounded-sm text-xs text-primary underline-offset-2 hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
-              >
-                <Icon className="size-3.5 shrink-0" aria-hidden="true" />
-                <span className="sr-only">{CITATION_KIND[c.kind]}:</span>
-                <span className="truncate">{c.title}</span>
-                <ExternalLink className="size-3 shrink-0 opacity-70" aria-hidden="true" />
-              </a>
-            </li>
-          );
-        })}
+        {citations
+          .filter((c) => WEB_LINK.test(c.url))
+          .map((c) => {
+            const Icon = CITATION_ICON[c.kind];
+            return (
+              <li key={c.url} className="min-w-0">
+                <a
+                  href={c.url}
+                  target="_blank"
+                  rel="noopener noreferrer"
+                  className="inline-flex max-w-full items-center gap-1.5 rounded-sm text-xs text-primary underline-offset-2 hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
+                >
+                  <Icon className="size-3.5 shrink-0" aria-hidden="true" />
+                  <span className="sr-only">{CITATION_KIND[c.kind]}:</span>
+                  <span className="truncate">{c.title}</span>
+                  <ExternalLink className="size-3 shrink-0 opacity-70" aria-hidden="true" />
+                </a>
+              </li>
+            );
+          })}
       </ul>
     </nav>
   );
@@ -85,11 +100,18 @@ function BubbleFrame({ role, children, footer }: { role: "user" | "assistant"; c
   return (
     <article aria-label={mine ? "You" : "Assistant"} className={cn("flex gap-2.5", mine ? "flex-row-reverse" : "flex-row")}>
       <Avatar role={role} />
-      <div className={cn("flex min-w-0 flex-col gap-1", mine ? "max-w-[85%] items-end sm:max-w-[min(44rem,85%)]" : "max-w-full items-start sm:max-w-[min(44rem,85%)]")}>
+      <div
+        className={cn(
+          "flex min-w-0 flex-col gap-1",
+          mine ? "max-w-[85%] items-end sm:max-w-[min(44rem,85%)]" : "max-w-full items-start sm:max-w-[min(44rem,85%)]",
+        )}
+      >
         <div
           className={cn(
             "min-w-0 max-w-full rounded-lg px-3.5 py-2.5 text-sm",
-            mine ? "whitespace-pre-wrap break-words bg-primary text-primary-foreground" : "border border-border bg-card text-card-foreground shadow-xs",
+            mine
+              ? "whitespace-pre-wrap break-words bg-primary text-primary-foreground"
+              : "border border-border bg-card text-card-foreground shadow-xs",
           )}
         >
           {children}

@@ -23,7 +23,8 @@ export function MessageList({ messages, draft, empty }: { messages: ChatMessage[
 
   useLayoutEffect(() => {
     // A new question (or another conversation opened) always brings the reader down to it.
-    if (messages.length !== seen.current && (messages.at(-1)?.role === "user" || messages.length < seen.current || seen.current === 0)) following.current = true;
+    if (messages.length !== seen.current && (messages.at(-1)?.role === "user" || messages.length < seen.current || seen.current === 0))
+      following.current = true;
     seen.current = messages.length;
     const el = ref.current;
     if (el && following.current) el.scrollTop = el.scrollHeight;

@@ -14,7 +14,10 @@ type RenameOutput = z.output<typeof ConversationRenameSchema>;
 
 export default function RenameConversationForm({ conversation, onClose }: { conversation: Conversation; onClose: () => void }) {
   const rename = useRenameConversation();
-  const form = useForm<RenameValues, unknown, RenameOutput>({ resolver: zodResolver(ConversationRenameSchema), defaultValues: { title: conversation.title } });
+  const form = useForm<RenameValues, unknown, RenameOutput>({
+    resolver: zodResolver(ConversationRenameSchema),
+    defaultValues: { title: conversation.title },
+  });
   const error = form.formState.errors.title?.message;
   const onSubmit = form.handleSubmit(({ title }) =>
     rename.mutate({ id: conversation.id, title }, { onSuccess: onClose, onError: (e) => applyServerFieldErrors(form, e, ["title"]) }),

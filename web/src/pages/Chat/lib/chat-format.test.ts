@@ -6,7 +6,9 @@ describe("chat labels", () => {
     expect(toolBadgeText({ tool: "jira_search", results: 3 })).toBe("jira_search: 3 results");
     expect(toolBadgeText({ tool: "jira_search", results: 0, error: null })).toBe("jira_search: 0 results");
     expect(toolBadgeText({ tool: "confluence_search", results: 1 })).toBe("confluence_search: 1 results");
-    expect(toolBadgeText({ tool: "jira_search", results: 0, error: "Jira is not configured." })).toBe("jira_search: Jira is not configured.");
+    expect(toolBadgeText({ tool: "jira_search", results: 0, error: "Jira is not configured." })).toBe(
+      "jira_search: Jira is not configured.",
+    );
   });
 
   it("shows token usage only when the provider counted some", () => {

@@ -17,7 +17,9 @@ describe("the chat's Markdown", () => {
   });
 
   it("never renders raw HTML nor script URLs, and opens links in a new tab without an opener", () => {
-    const html = render('<script>alert(1)</script>\n\n<img src=x onerror="alert(1)">\n\n[bad](javascript:alert(1)) [good](https://jira.example.com/browse/BK-1)');
+    const html = render(
+      '<script>alert(1)</script>\n\n<img src=x onerror="alert(1)">\n\n[bad](javascript:alert(1)) [good](https://jira.example.com/browse/BK-1)',
+    );
     expect(html).not.toMatch(/<script|<img|onerror=|javascript:/i);
     expect(html).toContain('<a href="https://jira.example.com/browse/BK-1" target="_blank" rel="noopener noreferrer">good</a>');
   });
@@ -26,9 +28,17 @@ describe("the chat's Markdown", () => {
 describe("rehypeHighlightCode", () => {
   const block = (className: string[] | undefined, value: string): Root => ({
     type: "root",
-    children: [{ type: "element", tagName: "pre", properties: {}, children: [{ type: "element", tagName: "code", properties: className ? { className } : {}, children: [{ type: "text", value }] }] }],
+    children: [
+      {
+        type: "element",
+        tagName: "pre",
+        properties: {},
+        children: [{ type: "element", tagName: "code", properties: className ? { className } : {}, children: [{ type: "text", value }] }],
+      },
+    ],
   });
-  const code = (tree: Root) => (tree.children[0] as { children: { properties: { className?: unknown }; children: unknown[] }[] }).children[0]!;
+  const code = (tree: Root) =>
+    (tree.children[0] as { children: { properties: { className?: unknown }; children: unknown[] }[] }).children[0]!;
 
   it("highlights the registered languages and their aliases", () => {
     for (const lang of ["language-sql", "language-sh", "language-yml", "language-py", "language-json"]) {
@@ -44,7 +54,19 @@ describe("rehypeHighlightCode", () => {
       rehypeHighlightCode()(tree);
       expect(code(tree).children).toEqual([{ type: "text", value: "MOVE A TO B." }]);
     }
-    const inline: Root = { type: "root", children: [{ type: "element", tagName: "p", properties: {}, children: [{ type: "element", tagName: "code", properties: { className: ["language-ts"] }, children: [{ type: "text", value: "const" }] }] }] };
+    const inline: Root = {
+      type: "root",
+      children: [
+        {
+          type: "element",
+          tagName: "p",
+          properties: {},
+          children: [
+            { type: "element", tagName: "code", properties: { className: ["language-ts"] }, children: [{ type: "text", value: "const" }] },
+          ],
+        },
+      ],
+    };
     rehypeHighlightCode()(inline);
     expect(JSON.stringify(inline)).not.toContain("hljs");
   });

@@ -18,7 +18,14 @@ import yaml from "highlight.js/lib/languages/yaml";
 import { createLowlight } from "lowlight";
 
 const lowlight = createLowlight({ bash, diff, java, javascript, json, python, sql, typescript, xml, yaml });
-lowlight.registerAlias({ bash: ["sh", "shell", "zsh", "console"], javascript: ["js", "jsx", "mjs"], typescript: ["ts", "tsx"], xml: ["html", "svg"], yaml: ["yml"], python: ["py"] });
+lowlight.registerAlias({
+  bash: ["sh", "shell", "zsh", "console"],
+  javascript: ["js", "jsx", "mjs"],
+  typescript: ["ts", "tsx"],
+  xml: ["html", "svg"],
+  yaml: ["yml"],
+  python: ["py"],
+});
 
 /** The language a fenced block names (`language-ts`), if it is one we highlight. */
 function languageOf(code: Element): string | null {
@@ -33,7 +40,8 @@ function languageOf(code: Element): string | null {
   return null;
 }
 
-const textOf = (node: ElementContent): string => (node.type === "text" ? node.value : node.type === "element" ? node.children.map(textOf).join("") : "");
+const textOf = (node: ElementContent): string =>
+  node.type === "text" ? node.value : node.type === "element" ? node.children.map(textOf).join("") : "";
 
 function walk(node: Root | Element): void {
   for (const child of node.children) {

@@ -3,7 +3,10 @@ import { splitSettled } from "./settled-markdown";
 
 describe("splitSettled", () => {
   it("keeps whole paragraphs and headings settled, the block being written in the tail", () => {
-    expect(splitSettled("# Title\n\nFirst paragraph.\n\nSecond, still wri")).toEqual({ settled: "# Title\n\nFirst paragraph.\n\n", tail: "Second, still wri" });
+    expect(splitSettled("# Title\n\nFirst paragraph.\n\nSecond, still wri")).toEqual({
+      settled: "# Title\n\nFirst paragraph.\n\n",
+      tail: "Second, still wri",
+    });
     expect(splitSettled("Only one paragraph so far")).toEqual({ settled: "", tail: "Only one paragraph so far" });
   });
 
@@ -15,7 +18,8 @@ describe("splitSettled", () => {
   });
 
   it("never splits a loose list, a list item's next paragraph or a quote", () => {
-    for (const text of ["- a\n\n- b", "1. a\n\n2. b", "- a\n\n  more about a", "> quoted\n\n> more"]) expect(splitSettled(text).settled).toBe("");
+    for (const text of ["- a\n\n- b", "1. a\n\n2. b", "- a\n\n  more about a", "> quoted\n\n> more"])
+      expect(splitSettled(text).settled).toBe("");
   });
 
   it("joined, the halves are the text", () => {

@@ -30,7 +30,8 @@ const BITBUCKET: IntegrationSpec<BitbucketConfigDto, z.input<ReturnType<typeof b
     hintKey: "appPasswordHint",
     storedNoun: "An app password",
     // Bitbucket retired app passwords in 2026: an Atlassian API token with Bitbucket scopes takes their place.
-    howTo: "Bitbucket replaced app passwords with API tokens: create an Atlassian API token with Bitbucket scopes (repositories and pull requests) and enter your Atlassian email as the username. An existing app password also works.",
+    howTo:
+      "Bitbucket replaced app passwords with API tokens: create an Atlassian API token with Bitbucket scopes (repositories and pull requests) and enter your Atlassian email as the username. An existing app password also works.",
   },
   activeDescription: "Bitbucket tools are offered and status is checked.",
   schema: bitbucketConfigFormSchema,

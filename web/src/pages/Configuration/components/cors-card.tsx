@@ -43,12 +43,7 @@ export function CorsCard({ serverOrigins }: { serverOrigins: string[] }) {
   };
 
   return (
-    <SectionCard
-      id="cors"
-      icon={Globe}
-      title="CORS Configuration"
-      description="Origins allowed to call the API from a browser."
-    >
+    <SectionCard id="cors" icon={Globe} title="CORS Configuration" description="Origins allowed to call the API from a browser.">
       <div className="grid gap-4">
         <form onSubmit={onAdd} noValidate className="grid gap-2">
           <Label htmlFor={inputId}>Origin</Label>
@@ -87,7 +82,13 @@ export function CorsCard({ serverOrigins }: { serverOrigins: string[] }) {
           {added.map((origin) => (
             <li key={origin} className="flex min-h-11 items-center justify-between gap-3 px-3 py-1">
               <span className="min-w-0 wrap-anywhere font-mono text-[0.8125rem]">{origin}</span>
-              <Button variant="ghost" size="icon" className="size-8 shrink-0" aria-label={`Remove ${origin}`} onClick={() => onRemove(origin)}>
+              <Button
+                variant="ghost"
+                size="icon"
+                className="size-8 shrink-0"
+                aria-label={`Remove ${origin}`}
+                onClick={() => onRemove(origin)}
+              >
                 <X aria-hidden="true" />
               </Button>
             </li>

@@ -109,7 +109,11 @@ interface IntegrationFormProps<Dto extends StoredState, Values extends FieldValu
   canWrite: boolean;
 }
 
-function IntegrationForm<Dto extends StoredState, Values extends FieldValues, Output>({ spec, stored, canWrite }: IntegrationFormProps<Dto, Values, Output>) {
+function IntegrationForm<Dto extends StoredState, Values extends FieldValues, Output>({
+  spec,
+  stored,
+  canWrite,
+}: IntegrationFormProps<Dto, Values, Output>) {
   const { id, fields, secret } = spec;
   const save = spec.useSave();
   const test = spec.useTest();
@@ -176,7 +180,13 @@ function IntegrationForm<Dto extends StoredState, Values extends FieldValues, Ou
               : secret.howTo
           }
         />
-        <FormSwitchField control={form.control} name={"isActive" as Path<Values>} id={`${id}-isActive`} label="Active" description={spec.activeDescription} />
+        <FormSwitchField
+          control={form.control}
+          name={"isActive" as Path<Values>}
+          id={`${id}-isActive`}
+          label="Active"
+          description={spec.activeDescription}
+        />
       </fieldset>
       <FormActions
         idPrefix={id}
@@ -207,7 +217,10 @@ function valuesFrom<Dto extends StoredState, Values extends FieldValues, Output>
 }
 
 /** Identity of a stored version: the form reloads only when the stored config itself changed. */
-function storedKey<Dto extends StoredState, Values extends FieldValues, Output>(spec: IntegrationSpec<Dto, Values, Output>, stored: Dto | null | undefined) {
+function storedKey<Dto extends StoredState, Values extends FieldValues, Output>(
+  spec: IntegrationSpec<Dto, Values, Output>,
+  stored: Dto | null | undefined,
+) {
   return JSON.stringify([
     stored?.configured,
     ...spec.fields.map(({ name }) => stored?.[name]),

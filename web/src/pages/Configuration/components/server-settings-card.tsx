@@ -22,7 +22,9 @@ function rowsOf(entries: readonly ConfigEntry[] | null | undefined): Row[] {
   const text = (key: string) => entryOf(entries, key)?.value ?? null;
   const masked = (key: string) => entryOf(entries, key)?.masked;
   const perHour = (key: string) => (entryOf(entries, key) ? `${formatNumber(numberOf(entries, key, 0))} requests/hour` : null);
-  const timeout = entryOf(entries, CONFIG_KEYS.upstreamTimeoutMs) ? `${formatNumber(numberOf(entries, CONFIG_KEYS.upstreamTimeoutMs, 0))} ms` : null;
+  const timeout = entryOf(entries, CONFIG_KEYS.upstreamTimeoutMs)
+    ? `${formatNumber(numberOf(entries, CONFIG_KEYS.upstreamTimeoutMs, 0))} ms`
+    : null;
   return [
     // Spec section 2: the port is 5000 when the config has none
     // (docs/decisions.md#environment-and-port: otherwise the real one).
@@ -35,11 +37,19 @@ function rowsOf(entries: readonly ConfigEntry[] | null | undefined): Row[] {
     { label: "Upstream timeout", value: timeout },
     { label: "Atlassian hourly budget", value: perHour(CONFIG_KEYS.atlassianHourlyBudget) },
     { label: "Bitbucket hourly budget", value: perHour(CONFIG_KEYS.bitbucketHourlyBudget) },
-    { label: "MCP streams per process", value: entryOf(entries, CONFIG_KEYS.mcpMaxStreams) ? formatNumber(numberOf(entries, CONFIG_KEYS.mcpMaxStreams, 0)) : null },
+    {
+      label: "MCP streams per process",
+      value: entryOf(entries, CONFIG_KEYS.mcpMaxStreams) ? formatNumber(numberOf(entries, CONFIG_KEYS.mcpMaxStreams, 0)) : null,
+    },
     { label: "Legacy HTTP+SSE transport", value: onOff(text(CONFIG_KEYS.mcpLegacySse)) },
     {
       label: "Request log",
-      value: text(CONFIG_KEYS.requestLog) === null ? null : text(CONFIG_KEYS.requestLog) === "true" ? `On, kept ${formatNumber(numberOf(entries, CONFIG_KEYS.logRetentionDays, 0))} days` : "Off",
+      value:
+        text(CONFIG_KEYS.requestLog) === null
+          ? null
+          : text(CONFIG_KEYS.requestLog) === "true"
+            ? `On, kept ${formatNumber(numberOf(entries, CONFIG_KEYS.logRetentionDays, 0))} days`
+            : "Off",
     },
   ];
 }
@@ -65,7 +75,10 @@ export function ServerSettingsCard({ config }: { config: UseQueryResult<ConfigEn
           {connection.data && <OriginWarning publicUrl={connection.data.publicUrl} />}
           <dl className="mt-3 divide-y divide-border text-sm first:mt-0">
             {rowsOf(config.data).map((row) => (
-              <div key={row.label} className="flex flex-col gap-1 py-2.5 first:pt-0 last:pb-0 sm:flex-row sm:items-baseline sm:justify-between sm:gap-4">
+              <div
+                key={row.label}
+                className="flex flex-col gap-1 py-2.5 first:pt-0 last:pb-0 sm:flex-row sm:items-baseline sm:justify-between sm:gap-4"
+              >
                 <dt className="shrink-0 text-muted-foreground">{row.label}</dt>
                 <dd className="flex min-w-0 items-center gap-1.5 sm:justify-end">
                   {row.value === null ? (

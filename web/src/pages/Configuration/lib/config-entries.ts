@@ -41,4 +41,3 @@ export function corsOriginsOf(entries: readonly ConfigEntry[] | null | undefined
     .map((origin) => origin.trim())
     .filter(Boolean);
 }
-

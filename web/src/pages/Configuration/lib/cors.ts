@@ -4,7 +4,8 @@ export const DEFAULT_CORS_ORIGINS = ["http://localhost:3000", "http://localhost:
 /** What an origin is compared by: trimmed, without trailing slashes, case-insensitive. */
 const comparable = (origin: string): string => origin.trim().replace(/\/+$/, "").toLowerCase();
 
-export type AddOriginResult = { kind: "added"; origins: string[]; origin: string } | { kind: "empty" } | { kind: "duplicate"; origin: string };
+export type AddOriginResult =
+  { kind: "added"; origins: string[]; origin: string } | { kind: "empty" } | { kind: "duplicate"; origin: string };
 
 /**
  * Spec section 5: an empty or duplicate origin is ignored. `added` holds the page's own

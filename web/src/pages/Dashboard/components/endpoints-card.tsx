@@ -2,7 +2,14 @@ import { BookOpen, Network } from "lucide-react";
 import { Link } from "wouter";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
-import { DASHBOARD_ENDPOINTS, ENDPOINT_HEALTH_LABEL, endpointHealth, endpointKey, type EndpointHealth, type HealthSignals } from "../lib/status";
+import {
+  DASHBOARD_ENDPOINTS,
+  ENDPOINT_HEALTH_LABEL,
+  endpointHealth,
+  endpointKey,
+  type EndpointHealth,
+  type HealthSignals,
+} from "../lib/status";
 import { DashboardCard } from "./dashboard-card";
 import { StatusDot, type DotTone } from "./status-dot";
 
@@ -16,11 +23,7 @@ const HEALTH_TONE: Record<EndpointHealth, DotTone> = { up: "success", down: "des
  */
 export function EndpointsCard({ signals }: { signals: HealthSignals }) {
   return (
-    <DashboardCard
-      title="API Endpoints"
-      description="Health from the server and integration checks"
-      icon={Network}
-    >
+    <DashboardCard title="API Endpoints" description="Health from the server and integration checks" icon={Network}>
       <ul aria-label="Endpoints" className="divide-y divide-border">
         {DASHBOARD_ENDPOINTS.map((endpoint) => {
           const health = endpointHealth(endpoint, signals);

@@ -65,8 +65,14 @@ export function GetStarted() {
             const complete = data[step.key];
             return (
               <li key={step.key} className="flex items-center gap-3 py-2.5 first:pt-0 last:pb-0">
-                {complete ? <CircleCheck className="size-5 shrink-0 text-success" aria-hidden="true" /> : <Circle className="size-5 shrink-0 text-muted-foreground" aria-hidden="true" />}
-                <span className={cn("min-w-0 flex-1 text-sm", complete && "text-muted-foreground line-through decoration-muted-foreground/50")}>
+                {complete ? (
+                  <CircleCheck className="size-5 shrink-0 text-success" aria-hidden="true" />
+                ) : (
+                  <Circle className="size-5 shrink-0 text-muted-foreground" aria-hidden="true" />
+                )}
+                <span
+                  className={cn("min-w-0 flex-1 text-sm", complete && "text-muted-foreground line-through decoration-muted-foreground/50")}
+                >
                   {step.label}
                   {step.optional && <span className="text-muted-foreground"> (optional)</span>}
                   <span className="sr-only">{complete ? ": done" : ": to do"}</span>

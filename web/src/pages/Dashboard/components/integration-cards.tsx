@@ -42,7 +42,19 @@ function LastSync({ iso }: { iso: string | null }) {
 }
 
 /** One service: its name, Connected or Disconnected, and when it last answered. */
-function ServiceRow({ name, connected, expected, lastSync, error }: { name: string; connected: boolean; expected: boolean; lastSync: string | null; error: string | null }) {
+function ServiceRow({
+  name,
+  connected,
+  expected,
+  lastSync,
+  error,
+}: {
+  name: string;
+  connected: boolean;
+  expected: boolean;
+  lastSync: string | null;
+  error: string | null;
+}) {
   return (
     <div className="flex items-start justify-between gap-3 py-3 first:pt-0">
       <div className="min-w-0 space-y-0.5">
@@ -145,7 +157,13 @@ export function AtlassianCard({ query }: { query: StatusQuery<AtlassianStatusDto
               <AtlassianReach status={s} className="pb-3" />
               <div className="divide-y divide-border">
                 <ServiceRow name="Jira" connected={s.jiraConnected} expected={expected} lastSync={s.jiraLastSync} error={s.jiraError} />
-                <ServiceRow name="Confluence" connected={s.confluenceConnected} expected={expected} lastSync={s.confluenceLastSync} error={s.confluenceError} />
+                <ServiceRow
+                  name="Confluence"
+                  connected={s.confluenceConnected}
+                  expected={expected}
+                  lastSync={s.confluenceLastSync}
+                  error={s.confluenceError}
+                />
               </div>
               <RateLimit usage={s.apiRateLimit} />
             </>
@@ -174,9 +192,17 @@ export function BitbucketCard({ query }: { query: StatusQuery<BitbucketStatusDto
                 <ServiceRow name="Bitbucket" connected={s.connected} expected={expected} lastSync={s.lastSync} error={s.error} />
                 <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1.5 py-3 text-sm">
                   <dt className="text-muted-foreground">Workspace</dt>
-                  <dd className="min-w-0 truncate text-right font-medium">{s.workspaceName ?? <span className="font-normal text-muted-foreground">No workspace configured</span>}</dd>
+                  <dd className="min-w-0 truncate text-right font-medium">
+                    {s.workspaceName ?? <span className="font-normal text-muted-foreground">No workspace configured</span>}
+                  </dd>
                   <dt className="text-muted-foreground">Repositories</dt>
-                  <dd className="text-right font-medium tabular-nums">{s.repositoryCount === null ? <span className="font-normal text-muted-foreground">Unknown</span> : formatNumber(s.repositoryCount)}</dd>
+                  <dd className="text-right font-medium tabular-nums">
+                    {s.repositoryCount === null ? (
+                      <span className="font-normal text-muted-foreground">Unknown</span>
+                    ) : (
+                      formatNumber(s.repositoryCount)
+                    )}
+                  </dd>
                 </dl>
               </div>
               <RateLimit usage={s.apiRateLimit} />

@@ -13,7 +13,12 @@ import { STATUS_BAND_LABEL, statusBand, type StatusBand } from "../lib/status";
 import { DashboardCard } from "./dashboard-card";
 import { StatusDot, type DotTone } from "./status-dot";
 
-const BAND_TONE: Record<StatusBand, DotTone> = { success: "success", redirect: "info", "client-error": "warning", "server-error": "destructive" };
+const BAND_TONE: Record<StatusBand, DotTone> = {
+  success: "success",
+  redirect: "info",
+  "client-error": "warning",
+  "server-error": "destructive",
+};
 
 function ActivityRow({ entry, now }: { entry: LogEntryDto; now: number }) {
   const band = statusBand(entry.statusCode);
@@ -29,19 +34,33 @@ function ActivityRow({ entry, now }: { entry: LogEntryDto; now: number }) {
         </span>
         {detail && (
           <span
-            className={entry.toolName ? "min-w-0 truncate rounded bg-muted px-1.5 py-0.5 font-mono text-[11px] text-foreground" : "min-w-0 truncate font-mono text-[11px] text-muted-foreground"}
+            className={
+              entry.toolName
+                ? "min-w-0 truncate rounded bg-muted px-1.5 py-0.5 font-mono text-[11px] text-foreground"
+                : "min-w-0 truncate font-mono text-[11px] text-muted-foreground"
+            }
             title={entry.toolName ? `Tool ${entry.toolName}` : `JSON-RPC ${detail}`}
           >
             {detail}
           </span>
         )}
         {failed && (
-          <span className={entry.outcome === "tool_error" ? "shrink-0 text-[11px] font-medium text-warning" : "shrink-0 text-[11px] font-medium text-destructive"} title={entry.error ?? undefined}>
+          <span
+            className={
+              entry.outcome === "tool_error"
+                ? "shrink-0 text-[11px] font-medium text-warning"
+                : "shrink-0 text-[11px] font-medium text-destructive"
+            }
+            title={entry.error ?? undefined}
+          >
             {entry.outcome === "tool_error" ? "Tool error" : "JSON-RPC error"}
           </span>
         )}
         {who && (
-          <span className="hidden min-w-0 shrink truncate text-[11px] text-muted-foreground md:inline" title={entry.clientId ? `Client ID: ${entry.clientId}` : undefined}>
+          <span
+            className="hidden min-w-0 shrink truncate text-[11px] text-muted-foreground md:inline"
+            title={entry.clientId ? `Client ID: ${entry.clientId}` : undefined}
+          >
             {who}
             {entry.userName && ` · ${entry.userName}`}
           </span>
@@ -89,7 +108,12 @@ export function RecentActivity({ query }: { query: UseQueryResult<LogEntryDto[] 
           ))}
         </div>
       ) : query.error ? (
-        <QueryError title="Recent activity could not be loaded." error={query.error} onRetry={() => void query.refetch()} retrying={query.isFetching} />
+        <QueryError
+          title="Recent activity could not be loaded."
+          error={query.error}
+          onRetry={() => void query.refetch()}
+          retrying={query.isFetching}
+        />
       ) : entries.length === 0 ? (
         <div className="flex flex-col items-center gap-2 py-8 text-center text-sm text-muted-foreground">
           <Inbox className="size-6" aria-hidden="true" />

@@ -6,7 +6,17 @@ import type { TrafficMinuteDto } from "@contract/stats";
 import type { ApiError } from "@/api/client";
 import { QueryError } from "@/components/ui/query-error";
 import { Skeleton } from "@/components/ui/skeleton";
-import { errorRateSummary, formatPercent, perMinuteHeadline, requestsSummary, SERVICE_LABEL, shapeTraffic, trafficTotals, upstreamSummary, UPSTREAM_SERVICES } from "../lib/chart-data";
+import {
+  errorRateSummary,
+  formatPercent,
+  perMinuteHeadline,
+  requestsSummary,
+  SERVICE_LABEL,
+  shapeTraffic,
+  trafficTotals,
+  upstreamSummary,
+  UPSTREAM_SERVICES,
+} from "../lib/chart-data";
 import { DashboardCard } from "./dashboard-card";
 import { NO_DATA } from "@/components/ui/stat-card";
 import type { ChartSeriesStyle } from "./traffic-chart";
@@ -23,8 +33,16 @@ const REQUEST_SERIES: readonly ChartSeriesStyle[] = [
 ];
 // Minutes without requests are gaps: dots keep a lone minute visible.
 const ERROR_RATE_SERIES: readonly ChartSeriesStyle[] = [{ label: "Error rate", colourVar: "--destructive", fill: true, points: true }];
-const UPSTREAM_DASH: Record<(typeof UPSTREAM_SERVICES)[number], number[] | undefined> = { jira: undefined, confluence: [6, 3], bitbucket: [2, 3] };
-const UPSTREAM_SERIES: readonly ChartSeriesStyle[] = UPSTREAM_SERVICES.map((s) => ({ label: SERVICE_LABEL[s], colourVar: `--chart-${s}`, dash: UPSTREAM_DASH[s] }));
+const UPSTREAM_DASH: Record<(typeof UPSTREAM_SERVICES)[number], number[] | undefined> = {
+  jira: undefined,
+  confluence: [6, 3],
+  bitbucket: [2, 3],
+};
+const UPSTREAM_SERIES: readonly ChartSeriesStyle[] = UPSTREAM_SERVICES.map((s) => ({
+  label: SERVICE_LABEL[s],
+  colourVar: `--chart-${s}`,
+  dash: UPSTREAM_DASH[s],
+}));
 
 function ChartSkeleton() {
   return <Skeleton className="w-full" style={{ height: CHART_HEIGHT + 24 }} />;
@@ -61,10 +79,18 @@ function Charts({ minutes }: { minutes: TrafficMinuteDto[] }) {
 
   return (
     <div className="grid gap-8 lg:grid-cols-3 lg:gap-6">
-      <ChartFigure title="Requests per minute" headline={perMinuteHeadline(totals.busiest?.requests ?? 0)} summary={requestsSummary(totals)}>
+      <ChartFigure
+        title="Requests per minute"
+        headline={perMinuteHeadline(totals.busiest?.requests ?? 0)}
+        summary={requestsSummary(totals)}
+      >
         <TrafficChart data={requests} series={REQUEST_SERIES} unit="count" height={CHART_HEIGHT} />
       </ChartFigure>
-      <ChartFigure title="Error rate" headline={totals.errorRate === null ? "–" : formatPercent(totals.errorRate)} summary={errorRateSummary(totals)}>
+      <ChartFigure
+        title="Error rate"
+        headline={totals.errorRate === null ? "–" : formatPercent(totals.errorRate)}
+        summary={errorRateSummary(totals)}
+      >
         <TrafficChart data={rate} series={ERROR_RATE_SERIES} unit="percent" height={CHART_HEIGHT} />
       </ChartFigure>
       <ChartFigure title="Upstream calls per minute" headline={perMinuteHeadline(totals.upstreamPeak)} summary={upstreamSummary(totals)}>
@@ -88,7 +114,12 @@ export function TrafficCard({ query }: { query: UseQueryResult<TrafficMinuteDto[
           ))}
         </div>
       ) : query.error ? (
-        <QueryError title="The traffic charts could not be loaded." error={query.error} onRetry={() => void query.refetch()} retrying={query.isFetching} />
+        <QueryError
+          title="The traffic charts could not be loaded."
+          error={query.error}
+          onRetry={() => void query.refetch()}
+          retrying={query.isFetching}
+        />
       ) : !query.data ? (
         <p className="text-sm text-muted-foreground">{NO_DATA}</p>
       ) : (

@@ -41,13 +41,19 @@ interface Palette {
 function readPalette(el: HTMLElement, series: readonly ChartSeriesStyle[]): Palette {
   const style = getComputedStyle(el);
   const read = (name: string, fallback: string) => style.getPropertyValue(name).trim() || fallback;
-  return { axis: read("--muted-foreground", "#71717a"), grid: read("--border", "#e4e4e7"), lines: series.map((s) => read(s.colourVar, "#71717a")) };
+  return {
+    axis: read("--muted-foreground", "#71717a"),
+    grid: read("--border", "#e4e4e7"),
+    lines: series.map((s) => read(s.colourVar, "#71717a")),
+  };
 }
 
 /** A translucent fill from a "#rrggbb" colour; none for anything else. */
 const translucent = (colour: string): string | undefined => (/^#[0-9a-f]{6}$/i.test(colour) ? `${colour}26` : undefined);
 
-const COUNT_STEPS = [1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1_000, 2_000, 2_500, 5_000, 10_000, 20_000, 50_000, 100_000, 250_000, 500_000, 1_000_000];
+const COUNT_STEPS = [
+  1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1_000, 2_000, 2_500, 5_000, 10_000, 20_000, 50_000, 100_000, 250_000, 500_000, 1_000_000,
+];
 
 export default function TrafficChart({ data, series, unit, height = 150 }: TrafficChartProps) {
   const { theme } = useTheme();
@@ -98,7 +104,13 @@ export default function TrafficChart({ data, series, unit, height = 150 }: Traff
       },
       axes: [
         { ...axis, space: 56, values: (_u, splits) => splits.map((t) => formatMinute(t * 1000)) },
-        { ...axis, size: unit === "percent" ? 48 : 40, space: 28, incrs: unit === "count" ? COUNT_STEPS : undefined, values: (_u, splits) => splits.map((v) => format(v)) },
+        {
+          ...axis,
+          size: unit === "percent" ? 48 : 40,
+          space: 28,
+          incrs: unit === "count" ? COUNT_STEPS : undefined,
+          values: (_u, splits) => splits.map((v) => format(v)),
+        },
       ],
       series: [
         // The hour needs no date: ticks and the hover value read as the user's clock.

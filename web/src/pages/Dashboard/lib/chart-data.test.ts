@@ -1,16 +1,38 @@
 import { describe, expect, it } from "vitest";
 import type { TrafficMinuteDto } from "@contract/stats";
-import { errorRate, errorRateSummary, formatPercent, perMinuteHeadline, requestsSummary, shapeTraffic, trafficTotals, upstreamSummary } from "./chart-data";
+import {
+  errorRate,
+  errorRateSummary,
+  formatPercent,
+  perMinuteHeadline,
+  requestsSummary,
+  shapeTraffic,
+  trafficTotals,
+  upstreamSummary,
+} from "./chart-data";
 
 const at = (i: number) => new Date(Date.UTC(2026, 10, 25, 14, i)).toISOString();
-const minute = (i: number, requests: number, errors = 0, upstream = { jira: 0, confluence: 0, bitbucket: 0 }): TrafficMinuteDto => ({ minute: at(i), requests, errors, upstream });
+const minute = (i: number, requests: number, errors = 0, upstream = { jira: 0, confluence: 0, bitbucket: 0 }): TrafficMinuteDto => ({
+  minute: at(i),
+  requests,
+  errors,
+  upstream,
+});
 /** Tests read minutes as "14:MM" (UTC), whatever the machine's locale. */
 const clock = (iso: string) => iso.slice(11, 16);
 
 describe("shapeTraffic (uPlot's aligned data)", () => {
   it("keeps the order and turns each minute into Unix seconds, one array per series", () => {
-    const shaped = shapeTraffic([minute(0, 10, 1, { jira: 3, confluence: 1, bitbucket: 0 }), minute(1, 0), minute(2, 4, 4, { jira: 0, confluence: 0, bitbucket: 7 })]);
-    expect(shaped.x).toEqual([Date.UTC(2026, 10, 25, 14, 0) / 1000, Date.UTC(2026, 10, 25, 14, 1) / 1000, Date.UTC(2026, 10, 25, 14, 2) / 1000]);
+    const shaped = shapeTraffic([
+      minute(0, 10, 1, { jira: 3, confluence: 1, bitbucket: 0 }),
+      minute(1, 0),
+      minute(2, 4, 4, { jira: 0, confluence: 0, bitbucket: 7 }),
+    ]);
+    expect(shaped.x).toEqual([
+      Date.UTC(2026, 10, 25, 14, 0) / 1000,
+      Date.UTC(2026, 10, 25, 14, 1) / 1000,
+      Date.UTC(2026, 10, 25, 14, 2) / 1000,
+    ]);
     expect(shaped.requests).toEqual([10, 0, 4]);
     expect(shaped.errors).toEqual([1, 0, 4]);
     expect(shaped.upstream).toEqual({ jira: [3, 0, 0], confluence: [1, 0, 0], bitbucket: [0, 0, 7] });
@@ -28,7 +50,13 @@ describe("shapeTraffic (uPlot's aligned data)", () => {
   });
 
   it("handles an empty hour", () => {
-    expect(shapeTraffic([])).toEqual({ x: [], requests: [], errors: [], errorRate: [], upstream: { jira: [], confluence: [], bitbucket: [] } });
+    expect(shapeTraffic([])).toEqual({
+      x: [],
+      requests: [],
+      errors: [],
+      errorRate: [],
+      upstream: { jira: [], confluence: [], bitbucket: [] },
+    });
   });
 });
 
@@ -72,7 +100,9 @@ describe("trafficTotals and the text alternatives", () => {
     expect(t.worstErrorMinute).toBeNull();
     expect(requestsSummary(t, clock)).toBe("No requests in the last hour.");
     expect(errorRateSummary(t, clock)).toBe("No requests in the last hour, so no error rate.");
-    expect(requestsSummary(trafficTotals([minute(0, 1)]), clock)).toBe("1 request in the last hour, no errors. Busiest minute: 14:00, 1 request.");
+    expect(requestsSummary(trafficTotals([minute(0, 1)]), clock)).toBe(
+      "1 request in the last hour, no errors. Busiest minute: 14:00, 1 request.",
+    );
   });
 
   it("formats a percentage with one decimal and a space before the sign", () => {

@@ -67,7 +67,10 @@ export function trafficTotals(minutes: readonly TrafficMinuteDto[]): TrafficTota
   const upstream = { jira: 0, confluence: 0, bitbucket: 0 };
   let upstreamPeak = 0;
   for (const m of minutes) {
-    upstreamPeak = Math.max(upstreamPeak, UPSTREAM_SERVICES.reduce((sum, service) => sum + m.upstream[service], 0));
+    upstreamPeak = Math.max(
+      upstreamPeak,
+      UPSTREAM_SERVICES.reduce((sum, service) => sum + m.upstream[service], 0),
+    );
     requests += m.requests;
     errors += m.errors;
     if (m.requests > 0 && (!busiest || m.requests > busiest.requests)) busiest = { minute: m.minute, requests: m.requests };
@@ -100,7 +103,9 @@ export function requestsSummary(t: TrafficTotals, minute: (iso: string) => strin
 export function errorRateSummary(t: TrafficTotals, minute: (iso: string) => string = formatMinute): string {
   if (t.requests === 0) return "No requests in the last hour, so no error rate.";
   const overall = `Error rate over the last hour: ${formatPercent(t.errorRate ?? 0)} (${formatNumber(t.errors)} of ${count(t.requests, "request")}).`;
-  return t.worstErrorMinute ? `${overall} Highest: ${formatPercent(t.worstErrorMinute.rate)} at ${minute(t.worstErrorMinute.minute)}.` : overall;
+  return t.worstErrorMinute
+    ? `${overall} Highest: ${formatPercent(t.worstErrorMinute.rate)} at ${minute(t.worstErrorMinute.minute)}.`
+    : overall;
 }
 
 /** "Upstream calls in the last hour: Jira 12, Confluence 3, Bitbucket 0." */

@@ -55,9 +55,16 @@ const DASHBOARD_ENDPOINT_KEYS = [
 export const endpointKey = (e: { method: string; path: string }): string => `${e.method} ${e.path}`;
 
 /** The dashboard's entries, taken from the one list (contract/stats.ts), not a second copy. */
-export const DASHBOARD_ENDPOINTS: readonly ApiEndpoint[] = API_ENDPOINTS.filter((e) => (DASHBOARD_ENDPOINT_KEYS as readonly string[]).includes(endpointKey(e)));
+export const DASHBOARD_ENDPOINTS: readonly ApiEndpoint[] = API_ENDPOINTS.filter((e) =>
+  (DASHBOARD_ENDPOINT_KEYS as readonly string[]).includes(endpointKey(e)),
+);
 
 export { endpointHealth, serviceSignal, type EndpointHealth, type HealthSignals } from "@/lib/endpoint-health";
 import type { EndpointHealth } from "@/lib/endpoint-health";
 
-export const ENDPOINT_HEALTH_LABEL: Record<EndpointHealth, string> = { up: "Online", down: "Offline", unknown: "Unknown", "not-configured": "Not configured" };
+export const ENDPOINT_HEALTH_LABEL: Record<EndpointHealth, string> = {
+  up: "Online",
+  down: "Offline",
+  unknown: "Unknown",
+  "not-configured": "Not configured",
+};

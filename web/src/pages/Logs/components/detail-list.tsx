@@ -7,12 +7,24 @@ export function DetailList({ children, className }: { children: ReactNode; class
 }
 
 /** One pair; `mono` for ids, paths and addresses. A missing value reads "None". */
-export function DetailItem({ label, value, mono = false, monoLabel = false }: { label: string; value: ReactNode; mono?: boolean; monoLabel?: boolean }) {
+export function DetailItem({
+  label,
+  value,
+  mono = false,
+  monoLabel = false,
+}: {
+  label: string;
+  value: ReactNode;
+  mono?: boolean;
+  monoLabel?: boolean;
+}) {
   const missing = value === null || value === undefined || value === "";
   return (
     <>
       <dt className={cn("min-w-0 break-words text-muted-foreground", monoLabel && "font-mono text-[13px]")}>{label}</dt>
-      <dd className={cn("min-w-0 break-words", mono && !missing && "font-mono text-[13px]", missing && "text-muted-foreground")}>{missing ? "None" : value}</dd>
+      <dd className={cn("min-w-0 break-words", mono && !missing && "font-mono text-[13px]", missing && "text-muted-foreground")}>
+        {missing ? "None" : value}
+      </dd>
     </>
   );
 }

@@ -13,7 +13,15 @@ const OUTCOME_VARIANT = { ok: "success", tool_error: "warning", rpc_error: "dest
  * readers. An MCP answer that failed under a status below 400 (a tool error, a JSON-RPC error) is
  * not shown as a success.
  */
-export function StatusIcon({ statusCode, outcome = null, className }: { statusCode: number; outcome?: McpOutcome | null; className?: string }) {
+export function StatusIcon({
+  statusCode,
+  outcome = null,
+  className,
+}: {
+  statusCode: number;
+  outcome?: McpOutcome | null;
+  className?: string;
+}) {
   const ok = isSuccessStatus(statusCode);
   const failedAnswer = ok && outcome !== null && outcome !== "ok";
   const Icon = failedAnswer ? TriangleAlert : ok ? CircleCheck : CircleAlert;

@@ -20,7 +20,10 @@ export const LogCard = memo(function LogCard({ entry, index, selected, onOpen }:
     <li data-log-id={entry.id} data-index={index} style={{ height: CARD_HEIGHT }} className="px-3 pb-2">
       <div
         onClick={() => onOpen(entry)}
-        className={cn("flex h-full cursor-pointer flex-col justify-between gap-1 rounded-lg border border-border bg-card px-3 py-2.5 text-sm", selected && "bg-muted")}
+        className={cn(
+          "flex h-full cursor-pointer flex-col justify-between gap-1 rounded-lg border border-border bg-card px-3 py-2.5 text-sm",
+          selected && "bg-muted",
+        )}
       >
         <div className="flex min-w-0 items-center gap-2">
           <StatusIcon statusCode={entry.statusCode} outcome={entry.outcome} />

@@ -42,7 +42,9 @@ export function LogDetailSheet({ entry, open, onOpenChange, onCloseAutoFocus }: 
       >
         <DialogHeader>
           <DialogTitle>Request details</DialogTitle>
-          <DialogDescription className="break-all font-mono text-[13px]">{shown ? `${shown.method} ${shown.endpoint}` : "Loading..."}</DialogDescription>
+          <DialogDescription className="break-all font-mono text-[13px]">
+            {shown ? `${shown.method} ${shown.endpoint}` : "Loading..."}
+          </DialogDescription>
         </DialogHeader>
 
         {shown && (
@@ -53,9 +55,13 @@ export function LogDetailSheet({ entry, open, onOpenChange, onCloseAutoFocus }: 
             {shown.outcome ? (
               <OutcomeBadge outcome={shown.outcome} />
             ) : (
-              <span className={cn("text-sm font-medium", isSuccessStatus(shown.statusCode) ? "text-success" : "text-destructive")}>{isSuccessStatus(shown.statusCode) ? "Success" : "Error"}</span>
+              <span className={cn("text-sm font-medium", isSuccessStatus(shown.statusCode) ? "text-success" : "text-destructive")}>
+                {isSuccessStatus(shown.statusCode) ? "Success" : "Error"}
+              </span>
             )}
-            <span aria-hidden="true" className="text-muted-foreground">·</span>
+            <span aria-hidden="true" className="text-muted-foreground">
+              ·
+            </span>
             <MethodBadge method={shown.method} />
             <span className="text-sm tabular-nums text-muted-foreground">{responseTimeText(shown.responseTime)}</span>
           </div>
@@ -77,7 +83,13 @@ export function LogDetailSheet({ entry, open, onOpenChange, onCloseAutoFocus }: 
             <DetailItem label="Response time" value={<span className="tabular-nums">{responseTimeText(shown.responseTime)}</span>} />
             {shown.clientName && <DetailItem label="Client" value={shown.clientName} />}
             <DetailItem label="Client ID" value={shown.clientId} mono />
-            <DetailItem label="User" value={shown.userId && (shown.userName ? <NamedUser name={shown.userName} id={shown.userId} /> : <UserValue id={shown.userId} />)} mono />
+            <DetailItem
+              label="User"
+              value={
+                shown.userId && (shown.userName ? <NamedUser name={shown.userName} id={shown.userId} /> : <UserValue id={shown.userId} />)
+              }
+              mono
+            />
             <DetailItem label="IP address" value={shown.ipAddress} mono />
             <DetailItem label="User agent" value={shown.userAgent} mono />
             <DetailItem label="Request ID" value={detail.data ? detail.data.requestId : <Skeleton className="h-4 w-48" />} mono />
@@ -87,7 +99,12 @@ export function LogDetailSheet({ entry, open, onOpenChange, onCloseAutoFocus }: 
         )}
 
         {detail.error ? (
-          <QueryError error={detail.error} onRetry={() => void detail.refetch()} retrying={detail.isFetching} title="The request's details could not be loaded." />
+          <QueryError
+            error={detail.error}
+            onRetry={() => void detail.refetch()}
+            retrying={detail.isFetching}
+            title="The request's details could not be loaded."
+          />
         ) : !detail.data ? (
           <DetailSection title="Headers">
             <div className="space-y-2" aria-hidden="true">

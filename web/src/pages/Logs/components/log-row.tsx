@@ -72,7 +72,11 @@ export const LogRow = memo(function LogRow({ entry, index, selected, onOpen }: L
 
 /** An MCP row's second line: the tool (or JSON-RPC method), the outcome badge and the error's text. */
 export function McpLine({ entry }: { entry: LogEntryDto }) {
-  const mcp = entry.toolName ? { icon: Wrench, label: "Tool", text: entry.toolName } : entry.rpcMethod ? { icon: Braces, label: "JSON-RPC method", text: entry.rpcMethod } : null;
+  const mcp = entry.toolName
+    ? { icon: Wrench, label: "Tool", text: entry.toolName }
+    : entry.rpcMethod
+      ? { icon: Braces, label: "JSON-RPC method", text: entry.rpcMethod }
+      : null;
   if (!mcp && !entry.outcome) return null;
   return (
     <span className="mt-0.5 flex min-w-0 items-center gap-1.5 text-xs text-muted-foreground">

@@ -45,7 +45,17 @@ const TITLES = ["Total Requests", "Successful", "Errors", "Avg Response Time"] a
  * The four stat cards (spec section 2), from the server's summary over every row the filters
  * match. The average's colour (green under 100 ms, amber under 500, else red) comes with a word.
  */
-export function LogStats({ summary, filtered, updating, stale }: { summary: LogSummaryDto | undefined; filtered: boolean; updating: boolean; stale: boolean }) {
+export function LogStats({
+  summary,
+  filtered,
+  updating,
+  stale,
+}: {
+  summary: LogSummaryDto | undefined;
+  filtered: boolean;
+  updating: boolean;
+  stale: boolean;
+}) {
   return (
     <section
       aria-label="Request totals"
@@ -56,7 +66,12 @@ export function LogStats({ summary, filtered, updating, stale }: { summary: LogS
         TITLES.map((title) => <StatSkeleton key={title} title={title} />)
       ) : (
         <>
-          <StatCard title="Total Requests" icon={Activity} value={formatNumber(summary.total)} caption={filtered ? "Matching the current filters" : "All logged requests"} />
+          <StatCard
+            title="Total Requests"
+            icon={Activity}
+            value={formatNumber(summary.total)}
+            caption={filtered ? "Matching the current filters" : "All logged requests"}
+          />
           <StatCard title="Successful" icon={CircleCheck} value={formatNumber(summary.successful)} caption={successRateText(summary)} />
           <StatCard title="Errors" icon={CircleAlert} value={formatNumber(summary.errors)} caption={errorRateText(summary)} />
           <AverageCard ms={summary.averageResponseTime} />

@@ -100,7 +100,11 @@ export function LogTable({ rows, loading, total, hasNextPage, fetchingNextPage, 
         ) : (
           <>
             {/* Fixed layout: column widths do not depend on the rows in view, so scrolling never jiggles them. */}
-            <Table className="min-w-[66rem] table-fixed [&_td]:px-3 [&_th]:px-3" aria-rowcount={loading ? -1 : rows.length + 1} aria-busy={loading || undefined}>
+            <Table
+              className="min-w-[66rem] table-fixed [&_td]:px-3 [&_th]:px-3"
+              aria-rowcount={loading ? -1 : rows.length + 1}
+              aria-busy={loading || undefined}
+            >
               <colgroup>
                 <col className="w-10" />
                 <col className="w-[5rem]" />
@@ -151,7 +155,13 @@ export function LogTable({ rows, loading, total, hasNextPage, fetchingNextPage, 
               : `Showing ${formatNumber(rows.length)} requests`}
           </p>
           {hasNextPage ? (
-            <Button variant="outline" size="sm" onClick={() => void loadMore()} disabled={fetchingNextPage} aria-busy={fetchingNextPage || undefined}>
+            <Button
+              variant="outline"
+              size="sm"
+              onClick={() => void loadMore()}
+              disabled={fetchingNextPage}
+              aria-busy={fetchingNextPage || undefined}
+            >
               {fetchingNextPage ? <Spinner /> : <ChevronsDown aria-hidden="true" />}
               {fetchingNextPage ? "Loading more..." : "Load more"}
             </Button>

@@ -33,11 +33,37 @@ export function LogToolbar({ filters, onChange, onExport, exporting }: LogToolba
         </Button>
       </div>
       <div className="grid grid-cols-2 gap-3 sm:flex sm:flex-wrap sm:items-center">
-        <FilterSelect id="logs-status" label="Filter by status" value={filters.status} options={STATUS_OPTIONS} onChange={(status) => onChange({ status })} className="sm:w-48" />
-        <FilterSelect id="logs-method" label="Filter by method" value={filters.method} options={METHOD_OPTIONS} onChange={(method) => onChange({ method })} className="sm:w-40" />
-        <FilterSelect id="logs-outcome" label="Filter by MCP outcome" value={filters.outcome} options={OUTCOME_OPTIONS} onChange={(outcome) => onChange({ outcome })} className="sm:w-52" />
+        <FilterSelect
+          id="logs-status"
+          label="Filter by status"
+          value={filters.status}
+          options={STATUS_OPTIONS}
+          onChange={(status) => onChange({ status })}
+          className="sm:w-48"
+        />
+        <FilterSelect
+          id="logs-method"
+          label="Filter by method"
+          value={filters.method}
+          options={METHOD_OPTIONS}
+          onChange={(method) => onChange({ method })}
+          className="sm:w-40"
+        />
+        <FilterSelect
+          id="logs-outcome"
+          label="Filter by MCP outcome"
+          value={filters.outcome}
+          options={OUTCOME_OPTIONS}
+          onChange={(outcome) => onChange({ outcome })}
+          className="sm:w-52"
+        />
         <div className="flex h-9 items-center gap-2">
-          <Switch id="logs-console" checked={filters.console} onCheckedChange={(on) => onChange({ console: on })} aria-describedby="logs-console-hint" />
+          <Switch
+            id="logs-console"
+            checked={filters.console}
+            onCheckedChange={(on) => onChange({ console: on })}
+            aria-describedby="logs-console-hint"
+          />
           <Label htmlFor="logs-console" className="whitespace-nowrap font-normal">
             Console API calls
           </Label>

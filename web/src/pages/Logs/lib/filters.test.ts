@@ -3,11 +3,20 @@ import { filtersToApiQuery, filtersToUrlParams, hasActiveFilters, NO_FILTERS, pa
 
 describe("parseFilters (the address bar)", () => {
   it("reads search, status and method", () => {
-    expect(parseFilters(new URLSearchParams("search=jira&status=error&method=POST"))).toEqual({ ...NO_FILTERS, search: "jira", status: "error", method: "POST" });
+    expect(parseFilters(new URLSearchParams("search=jira&status=error&method=POST"))).toEqual({
+      ...NO_FILTERS,
+      search: "jira",
+      status: "error",
+      method: "POST",
+    });
   });
 
   it("reads the MCP outcome and whether console calls are shown", () => {
-    expect(parseFilters(new URLSearchParams("outcome=tool_error&console=1"))).toEqual({ ...NO_FILTERS, outcome: "tool_error", console: true });
+    expect(parseFilters(new URLSearchParams("outcome=tool_error&console=1"))).toEqual({
+      ...NO_FILTERS,
+      outcome: "tool_error",
+      console: true,
+    });
     expect(parseFilters(new URLSearchParams("outcome=fine&console=yes"))).toEqual(NO_FILTERS);
   });
 
@@ -49,7 +58,9 @@ describe("filtersToApiQuery (list, summary and export)", () => {
   });
 
   it("sends status, method, outcome, source and the trimmed search, in a fixed order", () => {
-    expect(filtersToApiQuery({ search: "  jira_search ", status: "error", method: "GET", outcome: "tool_error", console: false })).toBe("status=error&method=GET&outcome=tool_error&source=traffic&search=jira_search");
+    expect(filtersToApiQuery({ search: "  jira_search ", status: "error", method: "GET", outcome: "tool_error", console: false })).toBe(
+      "status=error&method=GET&outcome=tool_error&source=traffic&search=jira_search",
+    );
     expect(filtersToApiQuery({ ...NO_FILTERS, search: "   ", method: "DELETE", console: true })).toBe("method=DELETE");
   });
 

@@ -78,7 +78,8 @@ export function filtersToUrlParams(filters: LogFilters, current: URLSearchParams
 }
 
 /** Whether anything narrows the list beyond the default view (the empty state then says so). */
-export const hasActiveFilters = (filters: LogFilters): boolean => filters.search.trim() !== "" || filters.status !== "all" || filters.method !== "all" || filters.outcome !== "all";
+export const hasActiveFilters = (filters: LogFilters): boolean =>
+  filters.search.trim() !== "" || filters.status !== "all" || filters.method !== "all" || filters.outcome !== "all";
 
 /**
  * The API's query string for these filters (`GET /api/admin/logs`, `/summary`, `/export`), in a

@@ -47,7 +47,10 @@ describe("mergeNewestPage (a poll asks for the first page only)", () => {
   });
 
   it("replaces a single loaded page, and takes a page that is the whole log as it is", () => {
-    expect(ids(mergeNewestPage({ pages: [page(["r1", "r2"], "c2")], pageParams: [undefined] }, page(["n1", "r1"], "c1")))).toEqual(["n1", "r1"]);
+    expect(ids(mergeNewestPage({ pages: [page(["r1", "r2"], "c2")], pageParams: [undefined] }, page(["n1", "r1"], "c1")))).toEqual([
+      "n1",
+      "r1",
+    ]);
     expect(ids(mergeNewestPage(loaded, page(["n1", "r1"], null)))).toEqual(["n1", "r1"]);
     expect(ids(mergeNewestPage(undefined, page(["n1"], null)))).toEqual(["n1"]);
   });

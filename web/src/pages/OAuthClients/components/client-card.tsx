@@ -58,8 +58,7 @@ export function ClientCard({ client, canWrite, revealed, onToggleReveal, onActio
           <p className="flex flex-wrap items-center gap-x-3 gap-y-1 text-xs text-muted-foreground">
             <span className="inline-flex items-center gap-1">
               <CalendarDays className="size-3.5" aria-hidden="true" />
-              Created{" "}
-              <Time iso={client.createdAt} />
+              Created <Time iso={client.createdAt} />
             </span>
             <span className="inline-flex items-center gap-1 tabular-nums" title="Live grants: unexpired, unrevoked sessions of this client">
               <Activity className="size-3.5" aria-hidden="true" />

@@ -15,13 +15,15 @@ const COPY: Record<ConfirmKind, { title: string; confirm: string; busy: string; 
     title: "Deactivate OAuth Client",
     confirm: "Deactivate",
     busy: "Deactivating...",
-    text: (name) => `${name} will get no new tokens, and the tokens it holds are revoked at once. You can activate it again later; its users then authorize it anew.`,
+    text: (name) =>
+      `${name} will get no new tokens, and the tokens it holds are revoked at once. You can activate it again later; its users then authorize it anew.`,
   },
   regenerate: {
     title: "Regenerate Client Secret",
     confirm: "Regenerate",
     busy: "Regenerating...",
-    text: (name) => `${name} gets a new client secret. The current secret and every token issued with it are revoked at once; every application using it must be given the new secret.`,
+    text: (name) =>
+      `${name} gets a new client secret. The current secret and every token issued with it are revoked at once; every application using it must be given the new secret.`,
   },
 };
 

@@ -4,7 +4,16 @@ import type { z } from "zod";
 import { Controller, useForm, type FieldPath, type UseFormReturn } from "react-hook-form";
 import { useState } from "react";
 import { CLIENT_PRESETS, type ClientPreset } from "@contract/connect";
-import { DEFAULT_SCOPES_TEXT, OAUTH_SCOPES, OAuthClientFormSchema, SCOPE_DESCRIPTIONS, splitScopes, type OAuthClientDto, type OAuthClientFormInput, type OAuthScope } from "@contract/oauth";
+import {
+  DEFAULT_SCOPES_TEXT,
+  OAUTH_SCOPES,
+  OAuthClientFormSchema,
+  SCOPE_DESCRIPTIONS,
+  splitScopes,
+  type OAuthClientDto,
+  type OAuthClientFormInput,
+  type OAuthScope,
+} from "@contract/oauth";
 import { useCreateOAuthClient } from "@/api/oauth-clients";
 import { Checkbox } from "@/components/ui/checkbox";
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "@/components/ui/dialog";
@@ -35,7 +44,6 @@ const CLIENT_TYPES = [
 
 const ID = "create-oauth-client";
 
-
 /**
  * "Create Client" (spec sections 2, 4 and 5), with presets for the common AI clients. Once
  * created it shows how to connect (the client's id and secret, the MCP URL and the snippet);
@@ -62,7 +70,10 @@ export function CreateClientDialog({
           <>
             <DialogHeader>
               <DialogTitle>How to connect</DialogTitle>
-              <DialogDescription>{created.client.name} is ready. Give the AI client this server's address; it asks for the client ID (and secret) when it signs in.</DialogDescription>
+              <DialogDescription>
+                {created.client.name} is ready. Give the AI client this server's address; it asks for the client ID (and secret) when it
+                signs in.
+              </DialogDescription>
             </DialogHeader>
             <HowToConnect client={created.client} preset={created.preset} onDone={() => close(false)} />
           </>
@@ -87,7 +98,13 @@ function describedBy(...ids: (string | false | undefined)[]): string | undefined
   return ids.filter(Boolean).join(" ") || undefined;
 }
 
-function CreateClientForm({ onCancel, onCreated }: { onCancel: () => void; onCreated: (client: OAuthClientDto, preset: ClientPreset) => void }) {
+function CreateClientForm({
+  onCancel,
+  onCreated,
+}: {
+  onCancel: () => void;
+  onCreated: (client: OAuthClientDto, preset: ClientPreset) => void;
+}) {
   const [preset, setPreset] = useState<ClientPreset>(CUSTOM);
   const create = useCreateOAuthClient();
   const form: Form = useForm<OAuthClientFormInput, unknown, z.output<typeof OAuthClientFormSchema>>({
@@ -203,7 +220,13 @@ function CreateClientForm({ onCancel, onCreated }: { onCancel: () => void; onCre
           <div role="group" aria-label="Rights to grant" className="grid gap-1.5">
             {OAUTH_SCOPES.map((scope) => (
               <div key={scope} className="flex items-start gap-2">
-                <Checkbox id={`${ID}-scope-${scope}`} checked={chosenScopes.has(scope)} onCheckedChange={(on) => toggleScope(scope, on === true)} className="mt-0.5" aria-describedby={`${ID}-scope-${scope}-hint`} />
+                <Checkbox
+                  id={`${ID}-scope-${scope}`}
+                  checked={chosenScopes.has(scope)}
+                  onCheckedChange={(on) => toggleScope(scope, on === true)}
+                  className="mt-0.5"
+                  aria-describedby={`${ID}-scope-${scope}-hint`}
+                />
                 <div className="grid gap-0.5">
                   <Label htmlFor={`${ID}-scope-${scope}`} className="font-mono text-xs">
                     {scope}
@@ -256,7 +279,13 @@ function CreateClientForm({ onCancel, onCreated }: { onCancel: () => void; onCre
           <FieldError id={`${ID}-clientType-error`} message={error("clientType")} />
         </div>
 
-        <FormSwitchField control={form.control} name="isActive" id={`${ID}-isActive`} label="Active" description="An active client can obtain tokens." />
+        <FormSwitchField
+          control={form.control}
+          name="isActive"
+          id={`${ID}-isActive`}
+          label="Active"
+          description="An active client can obtain tokens."
+        />
       </fieldset>
       <DialogFormFooter busy={busy} onCancel={onCancel} submitLabel="Create Client" pendingLabel="Creating..." />
     </form>

@@ -2,7 +2,16 @@ import { applyServerFieldErrors } from "@/lib/form-errors";
 import { useMemo } from "react";
 import { Controller, useForm, useWatch, type UseFormReturn } from "react-hook-form";
 import type { OAuthClientDto } from "@contract/oauth";
-import { ClientPolicySchema, POLICY_FORM_FIELDS, policyFromForm, policyToForm, TOOLSET_NAMES, TOOLSETS, type PolicyFormValues, type Toolset } from "@contract/policy";
+import {
+  ClientPolicySchema,
+  POLICY_FORM_FIELDS,
+  policyFromForm,
+  policyToForm,
+  TOOLSET_NAMES,
+  TOOLSETS,
+  type PolicyFormValues,
+  type Toolset,
+} from "@contract/policy";
 import { clientPolicySchemaFor, type PolicyOptionsDto } from "@contract/policy-options";
 import { useSetOAuthClientPolicy } from "@/api/oauth-clients";
 import { formatNumber } from "@/lib/format";
@@ -64,7 +73,9 @@ export function PolicyDialog({
       >
         <DialogHeader className="px-6 pb-4 pt-6">
           <DialogTitle>Policy for {client.name}</DialogTitle>
-          <DialogDescription>What this client&apos;s AI may see and change. Its tokens follow the new policy from their next request.</DialogDescription>
+          <DialogDescription>
+            What this client&apos;s AI may see and change. Its tokens follow the new policy from their next request.
+          </DialogDescription>
         </DialogHeader>
         {open && <PolicyForm client={client} onDone={() => onOpenChange(false)} />}
       </DialogContent>
@@ -76,13 +87,19 @@ function PolicyForm({ client, onDone }: { client: OAuthClientDto; onDone: () => 
   const save = useSetOAuthClientPolicy();
   const options = usePolicyOptions();
   const loaded = options.data ?? null;
-  const resolver = useMemo(() => resolverFor(loaded ? clientPolicySchemaFor(new Set(loaded.tools.map((t) => t.name))) : ClientPolicySchema), [loaded]);
+  const resolver = useMemo(
+    () => resolverFor(loaded ? clientPolicySchemaFor(new Set(loaded.tools.map((t) => t.name))) : ClientPolicySchema),
+    [loaded],
+  );
   const form: Form = useForm<PolicyFormValues>({ resolver, defaultValues: policyToForm(client.policy) });
   const busy = save.isPending;
   const errors = form.formState.errors;
 
   const onSubmit = form.handleSubmit((values) => {
-    save.mutate({ client, policy: policyFromForm(values) }, { onSuccess: onDone, onError: (failure) => applyServerFieldErrors(form, failure, POLICY_FORM_FIELDS) });
+    save.mutate(
+      { client, policy: policyFromForm(values) },
+      { onSuccess: onDone, onError: (failure) => applyServerFieldErrors(form, failure, POLICY_FORM_FIELDS) },
+    );
   });
 
   return (
@@ -116,7 +133,9 @@ function PolicyForm({ client, onDone }: { client: OAuthClientDto; onDone: () => 
                           id={itemId}
                           checked={checked}
                           className="mt-0.5"
-                          onCheckedChange={(on) => field.onChange(on === true ? [...field.value, name] : field.value.filter((t) => t !== name))}
+                          onCheckedChange={(on) =>
+                            field.onChange(on === true ? [...field.value, name] : field.value.filter((t) => t !== name))
+                          }
                           onBlur={field.onBlur}
                         />
                         <Label htmlFor={itemId} className="grid gap-0.5 font-normal leading-snug">
@@ -139,7 +158,12 @@ function PolicyForm({ client, onDone }: { client: OAuthClientDto; onDone: () => 
         </fieldset>
       </div>
       <div className="grid gap-3 border-t border-border px-6 py-4">
-        <ToolCount form={form} client={client} options={loaded} failure={options.error?.serverMessage ?? (options.isError ? "the options could not be loaded" : null)} />
+        <ToolCount
+          form={form}
+          client={client}
+          options={loaded}
+          failure={options.error?.serverMessage ?? (options.isError ? "the options could not be loaded" : null)}
+        />
         <DialogFormFooter busy={busy} onCancel={onDone} submitLabel="Save Policy" pendingLabel="Saving..." />
       </div>
     </form>
@@ -147,7 +171,17 @@ function PolicyForm({ client, onDone }: { client: OAuthClientDto; onDone: () => 
 }
 
 /** "This client will have N of M tools.", live as the form changes (the MCP server's rule, contract isToolOffered). */
-function ToolCount({ form, client, options, failure }: { form: Form; client: OAuthClientDto; options: PolicyOptionsDto | null; failure: string | null }) {
+function ToolCount({
+  form,
+  client,
+  options,
+  failure,
+}: {
+  form: Form;
+  client: OAuthClientDto;
+  options: PolicyOptionsDto | null;
+  failure: string | null;
+}) {
   const [readOnly, toolsets, disabledTools] = useWatch({ control: form.control, name: ["readOnly", "toolsets", "disabledTools"] });
   if (!options) {
     return (
@@ -160,9 +194,12 @@ function ToolCount({ form, client, options, failure }: { form: Form; client: OAu
   return (
     <div className="grid gap-0.5" aria-live="polite" aria-atomic="true">
       <p className="text-sm font-medium" data-testid="policy-tool-count">
-        This client will have <span className="tabular-nums">{formatNumber(offered)}</span> of <span className="tabular-nums">{formatNumber(total)}</span> tools.
+        This client will have <span className="tabular-nums">{formatNumber(offered)}</span> of{" "}
+        <span className="tabular-nums">{formatNumber(total)}</span> tools.
       </p>
-      <p className="text-xs text-muted-foreground">The most any of its tokens can get: a token without the write scope gets only the tools that read.</p>
+      <p className="text-xs text-muted-foreground">
+        The most any of its tokens can get: a token without the write scope gets only the tools that read.
+      </p>
     </div>
   );
 }

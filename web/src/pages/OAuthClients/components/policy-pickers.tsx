@@ -6,15 +6,36 @@ import { FieldError } from "@/components/ui/field-error";
 import { Label } from "@/components/ui/label";
 import { MultiCombobox } from "@/components/ui/multi-combobox";
 import { cn } from "@/lib/utils";
-import { entriesOf, keyFieldNote, keyOptions, normaliseEntry, toolOptions, unconfirmedKeys, unknownTools, unknownToolsError, type FieldNote, type KeyField } from "../lib/policy-checks";
+import {
+  entriesOf,
+  keyFieldNote,
+  keyOptions,
+  normaliseEntry,
+  toolOptions,
+  unconfirmedKeys,
+  unknownTools,
+  unknownToolsError,
+  type FieldNote,
+  type KeyField,
+} from "../lib/policy-checks";
 
 type ListField = KeyField | "disabledTools";
 
 const LISTS: { name: ListField; label: string; placeholder: string; hint: string }[] = [
   { name: "jiraProjects", label: "Jira projects", placeholder: "Type a project key, such as BK", hint: "Blank: any project." },
   { name: "confluenceSpaces", label: "Confluence spaces", placeholder: "Type a space key, such as ENG", hint: "Blank: any space." },
-  { name: "bitbucketRepositories", label: "Bitbucket repositories", placeholder: "Type a repository, such as api-gateway", hint: "repo or workspace/repo. Blank: any repository." },
-  { name: "disabledTools", label: "Tools switched off", placeholder: "Type a tool name, such as jira_create_issue", hint: "Tool names, as tools/list gives them. Blank: none." },
+  {
+    name: "bitbucketRepositories",
+    label: "Bitbucket repositories",
+    placeholder: "Type a repository, such as api-gateway",
+    hint: "repo or workspace/repo. Blank: any repository.",
+  },
+  {
+    name: "disabledTools",
+    label: "Tools switched off",
+    placeholder: "Type a tool name, such as jira_create_issue",
+    hint: "Tool names, as tools/list gives them. Blank: none.",
+  },
 ];
 
 function Note({ id, note }: { id: string; note: FieldNote }) {
@@ -33,7 +54,17 @@ function Note({ id, note }: { id: string; note: FieldNote }) {
  * be down, or the key not yet there); a tool this server does not have is an error that blocks
  * saving. Free entry stays possible: type a key and press Enter.
  */
-export function PolicyPickers({ form, idPrefix, options, loading }: { form: UseFormReturn<PolicyFormValues>; idPrefix: string; options: PolicyOptionsDto | null | undefined; loading: boolean }) {
+export function PolicyPickers({
+  form,
+  idPrefix,
+  options,
+  loading,
+}: {
+  form: UseFormReturn<PolicyFormValues>;
+  idPrefix: string;
+  options: PolicyOptionsDto | null | undefined;
+  loading: boolean;
+}) {
   const errors = form.formState.errors;
   return (
     <>

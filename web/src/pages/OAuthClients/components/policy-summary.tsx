@@ -10,7 +10,10 @@ import { PolicyDialog } from "./policy-dialog";
 export function policyLines(policy: OAuthClientDto["policy"]): string[] {
   const lines: string[] = [];
   if (policy.readOnly) lines.push("Read-only");
-  if (policy.toolsets !== null) lines.push(policy.toolsets.length === 0 ? "No toolsets" : `Toolsets: ${TOOLSET_NAMES.filter((t) => policy.toolsets!.includes(t)).join(", ")}`);
+  if (policy.toolsets !== null)
+    lines.push(
+      policy.toolsets.length === 0 ? "No toolsets" : `Toolsets: ${TOOLSET_NAMES.filter((t) => policy.toolsets!.includes(t)).join(", ")}`,
+    );
   if (policy.jiraProjects) lines.push(`Jira projects: ${policy.jiraProjects.join(", ")}`);
   if (policy.confluenceSpaces) lines.push(`Confluence spaces: ${policy.confluenceSpaces.join(", ")}`);
   if (policy.bitbucketRepositories) lines.push(`Repositories: ${policy.bitbucketRepositories.join(", ")}`);

@@ -1,4 +1,10 @@
-import { isToolOffered, POLICY_OPTIONS_LIMIT, unknownToolsMessage, type PolicyOptionsDto, type PolicyService } from "@contract/policy-options";
+import {
+  isToolOffered,
+  POLICY_OPTIONS_LIMIT,
+  unknownToolsMessage,
+  type PolicyOptionsDto,
+  type PolicyService,
+} from "@contract/policy-options";
 import type { PolicyFormValues } from "@contract/policy";
 
 /**
@@ -10,12 +16,21 @@ import type { PolicyFormValues } from "@contract/policy";
 
 export type KeyField = "jiraProjects" | "confluenceSpaces" | "bitbucketRepositories";
 
-const SERVICE_OF: Record<KeyField, PolicyService> = { jiraProjects: "jira", confluenceSpaces: "confluence", bitbucketRepositories: "bitbucket" };
+const SERVICE_OF: Record<KeyField, PolicyService> = {
+  jiraProjects: "jira",
+  confluenceSpaces: "confluence",
+  bitbucketRepositories: "bitbucket",
+};
 const NAME: Record<PolicyService, string> = { jira: "Jira", confluence: "Confluence", bitbucket: "Bitbucket" };
-const NOUN: Record<KeyField, [string, string]> = { jiraProjects: ["project", "projects"], confluenceSpaces: ["space", "spaces"], bitbucketRepositories: ["repository", "repositories"] };
+const NOUN: Record<KeyField, [string, string]> = {
+  jiraProjects: ["project", "projects"],
+  confluenceSpaces: ["space", "spaces"],
+  bitbucketRepositories: ["repository", "repositories"],
+};
 
 /** One entry as the field keeps it: Jira keys in upper case (as the server stores them). */
-export const normaliseEntry = (field: KeyField | "disabledTools", entry: string): string => (field === "jiraProjects" ? entry.toUpperCase() : entry);
+export const normaliseEntry = (field: KeyField | "disabledTools", entry: string): string =>
+  field === "jiraProjects" ? entry.toUpperCase() : entry;
 
 /** Typed or pasted text as entries: separated by commas, spaces or lines. */
 export const entriesOf = (text: string): string[] => text.split(/[\s,]+/).filter(Boolean);
@@ -32,7 +47,11 @@ export function keyOptions(field: KeyField, options: PolicyOptionsDto | null | u
   if (!options) return [];
   if (field === "jiraProjects") return options.jira.projects.map((p) => ({ value: p.key, label: p.key, hint: p.name }));
   if (field === "confluenceSpaces") return options.confluence.spaces.map((s) => ({ value: s.key, label: s.key, hint: s.name }));
-  return options.bitbucket.repositories.map((r) => ({ value: r.slug, label: r.slug, hint: r.fullName === r.slug ? r.name : `${r.fullName} · ${r.name}` }));
+  return options.bitbucket.repositories.map((r) => ({
+    value: r.slug,
+    label: r.slug,
+    hint: r.fullName === r.slug ? r.name : `${r.fullName} · ${r.name}`,
+  }));
 }
 
 /** The tool picker's options: every tool, with its toolset and what it does. */
@@ -78,8 +97,15 @@ export function keyFieldNote(field: KeyField, values: readonly string[], options
   if (unknown.length === 0) return null;
   const [one, many] = NOUN[field];
   const nouns = unknown.length === 1 ? one : many;
-  if (state.truncated) return { tone: "warning", text: `${name} cannot confirm ${unknown.join(", ")}: not among the first ${POLICY_OPTIONS_LIMIT} ${many} it listed.` };
-  return { tone: "warning", text: `${name} cannot confirm ${unknown.join(", ")}: no such ${nouns}, or not visible to the integration's account.` };
+  if (state.truncated)
+    return {
+      tone: "warning",
+      text: `${name} cannot confirm ${unknown.join(", ")}: not among the first ${POLICY_OPTIONS_LIMIT} ${many} it listed.`,
+    };
+  return {
+    tone: "warning",
+    text: `${name} cannot confirm ${unknown.join(", ")}: no such ${nouns}, or not visible to the integration's account.`,
+  };
 }
 
 /** Tools switched off that this server does not have (unknown until the options are loaded). */
@@ -100,7 +126,16 @@ export function unknownToolsError(values: readonly string[], options: PolicyOpti
  * registered scopes (a token may hold fewer), the policy as the form stands, the server's switch
  * for destructive tools. The same rule as the MCP server's tools/list (contract `isToolOffered`).
  */
-export function toolCount(values: Pick<PolicyFormValues, "readOnly" | "toolsets" | "disabledTools">, options: PolicyOptionsDto, scopes: readonly string[]): { offered: number; total: number } {
-  const ctx = { services: new Set(options.services), scopes, policy: { readOnly: values.readOnly, toolsets: values.toolsets, disabledTools: values.disabledTools }, destructive: options.destructiveTools };
+export function toolCount(
+  values: Pick<PolicyFormValues, "readOnly" | "toolsets" | "disabledTools">,
+  options: PolicyOptionsDto,
+  scopes: readonly string[],
+): { offered: number; total: number } {
+  const ctx = {
+    services: new Set(options.services),
+    scopes,
+    policy: { readOnly: values.readOnly, toolsets: values.toolsets, disabledTools: values.disabledTools },
+    destructive: options.destructiveTools,
+  };
   return { offered: options.tools.filter((tool) => isToolOffered(tool, ctx)).length, total: options.tools.length };
 }

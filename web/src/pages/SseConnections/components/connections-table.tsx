@@ -35,7 +35,10 @@ export function ConnectionsTable({ connections, now, onEnd }: ConnectionsTablePr
       role="region"
       aria-label="SSE connections table"
       tabIndex={0}
-      className={cn("max-h-[36rem] overflow-auto rounded-lg border border-border bg-card focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring", PHONE_BOX)}
+      className={cn(
+        "max-h-[36rem] overflow-auto rounded-lg border border-border bg-card focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring",
+        PHONE_BOX,
+      )}
     >
       <Table role="table" className={cn("sm:min-w-[60rem]", cardRows.table)}>
         <TableHeader role="rowgroup" className={cardRows.header}>
@@ -78,7 +81,10 @@ export function ConnectionsTable({ connections, now, onEnd }: ConnectionsTablePr
                 <TableCellLabel>Client ID</TableCellLabel>
                 <MiddleTruncate value={c.clientId} tail={6} className="max-sm:leading-5" />
               </TableCell>
-              <TableCell role="cell" className={cn(cell, "whitespace-nowrap text-muted-foreground max-sm:whitespace-normal max-sm:text-foreground")}>
+              <TableCell
+                role="cell"
+                className={cn(cell, "whitespace-nowrap text-muted-foreground max-sm:whitespace-normal max-sm:text-foreground")}
+              >
                 <TableCellLabel>Connected</TableCellLabel>
                 <Time iso={c.createdAt} as="dateTime" />
               </TableCell>
@@ -86,23 +92,46 @@ export function ConnectionsTable({ connections, now, onEnd }: ConnectionsTablePr
                 <TableCellLabel>Last heartbeat</TableCellLabel>
                 <Time iso={c.lastHeartbeat} as="relative" now={now} />
               </TableCell>
-              <TableCell role="cell" className={cn(cell, "whitespace-nowrap font-mono text-xs max-sm:col-start-2 max-sm:row-start-2 max-sm:whitespace-normal max-sm:leading-5 max-sm:[overflow-wrap:anywhere]")}>
+              <TableCell
+                role="cell"
+                className={cn(
+                  cell,
+                  "whitespace-nowrap font-mono text-xs max-sm:col-start-2 max-sm:row-start-2 max-sm:whitespace-normal max-sm:leading-5 max-sm:[overflow-wrap:anywhere]",
+                )}
+              >
                 <TableCellLabel>IP address</TableCellLabel>
                 {orUnknown(c.clientInfo.ipAddress)}
               </TableCell>
               {/* On a phone the user agent is shown whole, across the card, wrapping where it must. */}
               <TableCell
                 role="cell"
-                className={cn(cell, "max-w-[12rem] truncate text-xs text-muted-foreground max-sm:col-[1/-1] max-sm:whitespace-normal max-sm:leading-5 max-sm:[overflow-wrap:anywhere]")}
+                className={cn(
+                  cell,
+                  "max-w-[12rem] truncate text-xs text-muted-foreground max-sm:col-[1/-1] max-sm:whitespace-normal max-sm:leading-5 max-sm:[overflow-wrap:anywhere]",
+                )}
                 title={orUnknown(c.clientInfo.userAgent)}
               >
                 <TableCellLabel>User agent</TableCellLabel>
                 {orUnknown(c.clientInfo.userAgent)}
               </TableCell>
               {onEnd && (
-                <TableCell role="cell" className={cn(STICKY_END, cell, cardRows.foot, "text-right max-sm:static max-sm:bg-transparent max-sm:shadow-none max-sm:empty:hidden")}>
+                <TableCell
+                  role="cell"
+                  className={cn(
+                    STICKY_END,
+                    cell,
+                    cardRows.foot,
+                    "text-right max-sm:static max-sm:bg-transparent max-sm:shadow-none max-sm:empty:hidden",
+                  )}
+                >
                   {c.isActive && (
-                    <Button variant="outline" size="sm" className="max-sm:w-full" onClick={() => onEnd(c)} aria-label={`End connection ${c.connectionId} of ${c.clientId}`}>
+                    <Button
+                      variant="outline"
+                      size="sm"
+                      className="max-sm:w-full"
+                      onClick={() => onEnd(c)}
+                      aria-label={`End connection ${c.connectionId} of ${c.clientId}`}
+                    >
                       <Unplug aria-hidden="true" />
                       End connection
                     </Button>

@@ -26,7 +26,9 @@ export function StreamInfoCard({ origin }: { origin: string }) {
           <Info className="size-4 text-muted-foreground" aria-hidden="true" />
           Connecting to the event stream
         </CardTitle>
-        <CardDescription>MCP clients that speak Streamable HTTP use {origin}/mcp instead; their listening streams are listed here too.</CardDescription>
+        <CardDescription>
+          MCP clients that speak Streamable HTTP use {origin}/mcp instead; their listening streams are listed here too.
+        </CardDescription>
       </CardHeader>
       <CardContent className="grid gap-6 md:grid-cols-3">
         <section aria-labelledby="sse-info-endpoint" className="min-w-0 space-y-2">

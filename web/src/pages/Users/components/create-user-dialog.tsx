@@ -48,7 +48,12 @@ function CreateUserForm({ onDone }: { onDone: () => void }) {
         <IdentityFields form={form} idPrefix="create-user" />
         <div className="grid gap-4 sm:grid-cols-2">
           <TextField {...formField(form, "create-user", "password")} label="Password" type="password" autoComplete="new-password" />
-          <TextField {...formField(form, "create-user", "confirmPassword")} label="Confirm Password" type="password" autoComplete="new-password" />
+          <TextField
+            {...formField(form, "create-user", "confirmPassword")}
+            label="Confirm Password"
+            type="password"
+            autoComplete="new-password"
+          />
         </div>
         <ActiveUserField form={form} idPrefix="create-user" />
       </fieldset>

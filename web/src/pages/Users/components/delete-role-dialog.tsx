@@ -3,7 +3,15 @@ import { useDeleteRole } from "@/api/roles";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 
 /** Confirmation before a custom role goes; its users lose what it granted. */
-export function DeleteRoleDialog({ role, open, onOpenChange }: { role: RoleDto | null; open: boolean; onOpenChange: (open: boolean) => void }) {
+export function DeleteRoleDialog({
+  role,
+  open,
+  onOpenChange,
+}: {
+  role: RoleDto | null;
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+}) {
   const remove = useDeleteRole();
   return (
     <ConfirmDialog

@@ -71,14 +71,20 @@ function EditUserForm({ user, onDone }: { user: UserDto; onDone: () => void }) {
         <ActiveUserField form={form} idPrefix="edit-user" />
         <fieldset className="grid min-w-0 gap-4 border-t border-border pt-4">
           <legend className="float-left mb-0 text-sm font-semibold">Change Password (optional)</legend>
-          <TextField {...formField(form, "edit-user", "password")}
+          <TextField
+            {...formField(form, "edit-user", "password")}
             label="New Password"
             type="password"
             autoComplete="new-password"
             hint="Leave blank to keep current password"
             className="clear-left"
           />
-          <TextField {...formField(form, "edit-user", "confirmPassword")} label="Confirm New Password" type="password" autoComplete="new-password" />
+          <TextField
+            {...formField(form, "edit-user", "confirmPassword")}
+            label="Confirm New Password"
+            type="password"
+            autoComplete="new-password"
+          />
         </fieldset>
       </fieldset>
       <DialogFormFooter busy={busy} onCancel={onDone} submitLabel="Update User" pendingLabel="Updating..." />

@@ -65,7 +65,17 @@ function RolesPicker({ user, onDone }: { user: UserDto; onDone: () => void }) {
   return <RolesSelection user={user} roles={roles.data ?? []} currentIds={currentIds} onDone={onDone} />;
 }
 
-function RolesSelection({ user, roles, currentIds, onDone }: { user: UserDto; roles: RoleDto[]; currentIds: string[]; onDone: () => void }) {
+function RolesSelection({
+  user,
+  roles,
+  currentIds,
+  onDone,
+}: {
+  user: UserDto;
+  roles: RoleDto[];
+  currentIds: string[];
+  onDone: () => void;
+}) {
   const save = useSetUserRoles();
   const [selected, setSelected] = useState(() => new Set(currentIds));
   const current = new Set(currentIds);
@@ -91,7 +101,14 @@ function RolesSelection({ user, roles, currentIds, onDone }: { user: UserDto; ro
       ) : (
         <ul aria-label="Roles" className="-mx-1 max-h-96 space-y-2 overflow-y-auto px-1 py-1">
           {roles.map((role) => (
-            <RoleOption key={role.id} role={role} checked={selected.has(role.id)} isCurrent={current.has(role.id)} disabled={busy} onToggle={toggle} />
+            <RoleOption
+              key={role.id}
+              role={role}
+              checked={selected.has(role.id)}
+              isCurrent={current.has(role.id)}
+              disabled={busy}
+              onToggle={toggle}
+            />
           ))}
         </ul>
       )}
@@ -131,7 +148,15 @@ function RoleOption({ role, checked, isCurrent, disabled, onToggle }: RoleOption
         htmlFor={id}
         className="flex cursor-pointer items-start gap-3 rounded-md border border-border p-3 transition-colors hover:bg-muted/50 has-[[data-state=checked]]:border-primary/50 has-[[data-state=checked]]:bg-primary/5"
       >
-        <Checkbox id={id} checked={checked} disabled={disabled} onCheckedChange={(value) => onToggle(role.id, value === true)} className="mt-0.5" aria-labelledby={`${id}-name`} aria-describedby={`${id}-description`} />
+        <Checkbox
+          id={id}
+          checked={checked}
+          disabled={disabled}
+          onCheckedChange={(value) => onToggle(role.id, value === true)}
+          className="mt-0.5"
+          aria-labelledby={`${id}-name`}
+          aria-describedby={`${id}-description`}
+        />
         <span className="min-w-0 flex-1 space-y-1.5">
           <span className="flex flex-wrap items-center gap-2">
             <span id={`${id}-name`} className="font-medium">

@@ -36,7 +36,9 @@ export function RoleFormDialog({ role, open, onOpenChange }: RoleFormDialogProps
       <DialogContent className="sm:max-w-2xl">
         <DialogHeader>
           <DialogTitle>{role ? "Edit Role" : "Add Role"}</DialogTitle>
-          <DialogDescription>A role is a named set of permissions. Users get the permissions of each active role they hold.</DialogDescription>
+          <DialogDescription>
+            A role is a named set of permissions. Users get the permissions of each active role they hold.
+          </DialogDescription>
         </DialogHeader>
         {open && <RoleForm key={role?.id ?? "new"} role={role} onDone={() => onOpenChange(false)} />}
       </DialogContent>
@@ -92,7 +94,13 @@ function RoleForm({ role, onDone }: { role: RoleDto | null; onDone: () => void }
           />
           <FieldError id="role-description-error" message={errors.description?.message} />
         </div>
-        <FormSwitchField control={form.control} name="isActive" id="role-active" label="Active" description="An inactive role stays assigned but grants nothing" />
+        <FormSwitchField
+          control={form.control}
+          name="isActive"
+          id="role-active"
+          label="Active"
+          description="An inactive role stays assigned but grants nothing"
+        />
         <fieldset className="min-w-0 space-y-2">
           <legend className="mb-2 text-sm font-medium">Permissions</legend>
           {catalogue.isPending ? (
@@ -105,7 +113,9 @@ function RoleForm({ role, onDone }: { role: RoleDto | null; onDone: () => void }
             <Controller
               control={form.control}
               name="permissions"
-              render={({ field }) => <PermissionChecklist entries={catalogue.data ?? []} value={field.value ?? []} onChange={field.onChange} />}
+              render={({ field }) => (
+                <PermissionChecklist entries={catalogue.data ?? []} value={field.value ?? []} onChange={field.onChange} />
+              )}
             />
           )}
           <FieldError id="role-permissions-error" message={errors.permissions?.message} />
@@ -121,7 +131,15 @@ function RoleForm({ role, onDone }: { role: RoleDto | null; onDone: () => void }
   );
 }
 
-function PermissionChecklist({ entries, value, onChange }: { entries: PermissionCatalogueEntry[]; value: string[]; onChange: (next: string[]) => void }) {
+function PermissionChecklist({
+  entries,
+  value,
+  onChange,
+}: {
+  entries: PermissionCatalogueEntry[];
+  value: string[];
+  onChange: (next: string[]) => void;
+}) {
   const groups = useMemo(() => {
     // contract/permissions.ts orders the catalogue for this editor; unknown entries go last.
     const rank = (e: PermissionCatalogueEntry) => {
@@ -129,7 +147,8 @@ function PermissionChecklist({ entries, value, onChange }: { entries: Permission
       return i === -1 ? CATALOGUE_ORDER.length : i;
     };
     const byResource = new Map<string, PermissionCatalogueEntry[]>();
-    for (const entry of [...entries].sort((a, b) => rank(a) - rank(b))) byResource.set(entry.resource, [...(byResource.get(entry.resource) ?? []), entry]);
+    for (const entry of [...entries].sort((a, b) => rank(a) - rank(b)))
+      byResource.set(entry.resource, [...(byResource.get(entry.resource) ?? []), entry]);
     return [...byResource];
   }, [entries]);
   const chosen = new Set(value);
@@ -147,7 +166,13 @@ function PermissionChecklist({ entries, value, onChange }: { entries: Permission
             const id = `perm-${key}`;
             return (
               <div key={entry.id} className="flex items-start gap-2.5">
-                <Checkbox id={id} checked={chosen.has(key)} onCheckedChange={(c) => toggle(key, c === true)} aria-describedby={`${id}-description`} className="mt-0.5" />
+                <Checkbox
+                  id={id}
+                  checked={chosen.has(key)}
+                  onCheckedChange={(c) => toggle(key, c === true)}
+                  aria-describedby={`${id}-description`}
+                  className="mt-0.5"
+                />
                 <div className="min-w-0">
                   <Label htmlFor={id} className="font-mono text-xs">
                     {key}

@@ -27,7 +27,9 @@ export function RolesTab() {
     <div className="space-y-4">
       <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
         <p className="text-sm text-muted-foreground">
-          {roles.isPending ? "Loading roles..." : `${list.length} ${list.length === 1 ? "role" : "roles"}. Built-in roles cannot be changed.`}
+          {roles.isPending
+            ? "Loading roles..."
+            : `${list.length} ${list.length === 1 ? "role" : "roles"}. Built-in roles cannot be changed.`}
         </p>
         {canWrite && (
           <Button onClick={() => setForm({ role: null, open: true })}>
@@ -44,7 +46,12 @@ export function RolesTab() {
           ))}
         </div>
       ) : roles.error ? (
-        <QueryError title="The roles could not be loaded." error={roles.error} onRetry={() => void roles.refetch()} retrying={roles.isFetching} />
+        <QueryError
+          title="The roles could not be loaded."
+          error={roles.error}
+          onRetry={() => void roles.refetch()}
+          retrying={roles.isFetching}
+        />
       ) : list.length === 0 ? (
         <EmptyState icon={ShieldCheck} title="No roles yet" description="Create a role to group permissions and assign it to users." />
       ) : (

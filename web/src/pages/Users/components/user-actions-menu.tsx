@@ -54,7 +54,12 @@ export function UserActionsMenu({ user, isSelf, onAction, className }: UserActio
         {user.isActive ? "Deactivate" : "Activate"}
       </DropdownMenuItem>
       <DropdownMenuSeparator />
-      <DropdownMenuItem variant="destructive" disabled={deleteReason !== undefined} title={deleteReason} onSelect={() => onAction("delete", user)}>
+      <DropdownMenuItem
+        variant="destructive"
+        disabled={deleteReason !== undefined}
+        title={deleteReason}
+        onSelect={() => onAction("delete", user)}
+      >
         <Trash2 aria-hidden="true" />
         Delete User
       </DropdownMenuItem>

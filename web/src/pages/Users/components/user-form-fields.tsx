@@ -28,6 +28,12 @@ export function IdentityFields({ form, idPrefix }: { form: UserForm; idPrefix: s
 /** The "Active User" switch with its explanation (spec section 2). */
 export function ActiveUserField({ form, idPrefix }: { form: UserForm; idPrefix: string }) {
   return (
-    <FormSwitchField control={form.control} name="isActive" id={`${idPrefix}-isActive`} label="Active User" description="User can log in and access the system" />
+    <FormSwitchField
+      control={form.control}
+      name="isActive"
+      id={`${idPrefix}-isActive`}
+      label="Active User"
+      description="User can log in and access the system"
+    />
   );
 }

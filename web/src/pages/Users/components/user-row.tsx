@@ -71,10 +71,19 @@ export const UserRow = memo(function UserRow({ user, rowIndex, isSelf, canWrite,
         <TableCellLabel>Roles</TableCellLabel>
         <RoleBadges roles={user.roles} />
       </TableCell>
-      <TableCell role="cell" className={cn(cardRows.cell, "max-sm:col-start-2 max-sm:row-start-1 max-sm:self-center max-sm:justify-self-end")}>
+      <TableCell
+        role="cell"
+        className={cn(cardRows.cell, "max-sm:col-start-2 max-sm:row-start-1 max-sm:self-center max-sm:justify-self-end")}
+      >
         <ActiveBadge active={user.isActive} inactive="secondary" />
       </TableCell>
-      <TableCell role="cell" className={cn(cardRows.cell, "whitespace-nowrap tabular-nums text-muted-foreground max-sm:col-start-2 max-sm:row-start-2 max-sm:text-foreground")}>
+      <TableCell
+        role="cell"
+        className={cn(
+          cardRows.cell,
+          "whitespace-nowrap tabular-nums text-muted-foreground max-sm:col-start-2 max-sm:row-start-2 max-sm:text-foreground",
+        )}
+      >
         <TableCellLabel>Last Login</TableCellLabel>
         <LastLogin iso={user.lastLoginAt} />
       </TableCell>
@@ -99,7 +108,7 @@ function RoleBadges({ roles }: { roles: RoleSummaryDto[] }) {
           key={role.id}
           variant={role.isActive ? "secondary" : "outline"}
           className={role.isActive ? undefined : "text-muted-foreground line-through"}
-          title={role.isActive ? role.description ?? undefined : `${role.name} (inactive role)`}
+          title={role.isActive ? (role.description ?? undefined) : `${role.name} (inactive role)`}
         >
           {role.name}
           {!role.isActive && <span className="sr-only"> (inactive)</span>}

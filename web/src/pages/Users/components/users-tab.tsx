@@ -70,7 +70,10 @@ export function UsersTab() {
     <div className="space-y-4">
       <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
         <div className="relative w-full sm:max-w-sm">
-          <Search className="pointer-events-none absolute left-3 top-1/2 size-4 -translate-y-1/2 text-muted-foreground" aria-hidden="true" />
+          <Search
+            className="pointer-events-none absolute left-3 top-1/2 size-4 -translate-y-1/2 text-muted-foreground"
+            aria-hidden="true"
+          />
           <Input
             type="search"
             aria-label="Search users"
@@ -94,13 +97,16 @@ export function UsersTab() {
           <h2 className="text-base font-semibold leading-none" aria-live="polite">
             {loading ? "Users" : `Users (${formatNumber(filtered.length)})`}
           </h2>
-          {!loading && deferredSearch.trim() !== "" && (
-            <span className="text-xs text-muted-foreground">of {formatNumber(total)}</span>
-          )}
+          {!loading && deferredSearch.trim() !== "" && <span className="text-xs text-muted-foreground">of {formatNumber(total)}</span>}
         </div>
         {users.error ? (
           <div className="p-6">
-            <QueryError title="The users could not be loaded." error={users.error} onRetry={() => void users.refetch()} retrying={users.isFetching} />
+            <QueryError
+              title="The users could not be loaded."
+              error={users.error}
+              onRetry={() => void users.refetch()}
+              retrying={users.isFetching}
+            />
           </div>
         ) : !loading && filtered.length === 0 ? (
           <EmptyList searching={total > 0} />
