@@ -1,10 +1,9 @@
-import { timingSafeEqual } from "node:crypto";
 import { z } from "zod";
+import { createCursors as createSealedCursors, type Cursors } from "../../lib/cursor";
 import type { SecretBox } from "../../lib/secret-box";
 import { ToolError } from "./tool-error";
 
 const PURPOSE = "mcp tool cursor";
-const TAG_BYTES = 16;
 
 /**
  * Opaque, tamper-checked cursors (issue 11 item 2). A tool seals what it needs to fetch the next
@@ -13,29 +12,21 @@ const TAG_BYTES = 16;
  * nor carried to another query, another tool, or another server (each has its own key): the
  * model gets a sentence telling it to start again instead of a wrong page.
  */
-export interface Cursors {
-  seal(scope: string, value: string): string;
-  /** The sealed value; a ToolError when the cursor is not one this server gave for this scope. */
-  open(scope: string, cursor: string): string;
-}
+export type { Cursors };
 
+/** The server's sealed cursors (lib/cursor.ts) under a key of the tools' own; a cursor that does not open is the model's to fix. */
 export function createCursors(box: Pick<SecretBox, "mac">): Cursors {
-  const tag = (scope: string, body: string) => box.mac(`${scope}\u0000${body}`, PURPOSE).subarray(0, TAG_BYTES);
+  const sealed = createSealedCursors(box, PURPOSE);
   return {
-    seal(scope, value) {
-      const body = Buffer.from(value, "utf8").toString("base64url");
-      return `${body}.${tag(scope, body).toString("base64url")}`;
-    },
+    seal: sealed.seal,
     open(scope, cursor) {
-      const [body, given, extra] = cursor.split(".");
-      const expected = body ? tag(scope, body) : null;
-      const presented = given ? Buffer.from(given, "base64url") : null;
-      if (extra !== undefined || !expected || !presented || presented.length !== TAG_BYTES || !timingSafeEqual(presented, expected)) {
+      try {
+        return sealed.open(scope, cursor);
+      } catch {
         throw new ToolError(
           "cursor is not a nextCursor this server gave for this query (it may be from another query or edited). Call again without cursor to start from the first page.",
         );
       }
-      return Buffer.from(body!, "base64url").toString("utf8");
     },
   };
 }
