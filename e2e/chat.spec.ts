@@ -9,10 +9,10 @@ import {
   COLOR_SCHEMES,
   createUserWithRoles,
   expectNoSidewaysScroll,
+  dismissToasts,
   expectToast,
   SCREEN_SIZES,
   signIn,
-  toast,
   toasts,
   unique,
   pointIntegrationsAtSandbox,
@@ -91,8 +91,7 @@ async function useProvider(page: Page, name: string): Promise<void> {
   await expectToast(page, TOASTS.chat.appliedTitle);
   await expect(page.getByLabel("Chat settings in use").getByText(name, { exact: true })).toBeVisible();
   // The toast sits over the composer's corner for a while: close it, as a user would.
-  await page.getByRole("button", { name: "Close notification" }).click();
-  await expect(toast(page, TOASTS.chat.appliedTitle)).toBeHidden();
+  await dismissToasts(page);
 }
 
 /** A conversation's entry in the list (its name is the title, then its time). */

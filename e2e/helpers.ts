@@ -79,6 +79,18 @@ export async function expectToast(page: Page, first: string, ...more: string[]):
   return shown;
 }
 
+/**
+ * Closes whatever toasts show, as a user would, until none is left. A toast also closes by itself
+ * (after 5 s, paused while hovered), so a click may find it gone: each round looks again.
+ */
+export async function dismissToasts(page: Page): Promise<void> {
+  await expect(async () => {
+    const close = toasts(page).getByRole("button", { name: "Close notification" });
+    if ((await close.count()) > 0) await close.first().click({ timeout: 2_000 });
+    await expect(toasts(page)).toHaveCount(0, { timeout: 2_000 });
+  }).toPass({ timeout: 30_000 });
+}
+
 /** A name no other test (or run) uses: tests share one server and run in parallel. */
 export const unique = (prefix: string): string => `${prefix}${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 

@@ -58,13 +58,28 @@ function expectedCount(options: PolicyOptionsDto, policy: { readOnly: boolean; d
   return `This client will have ${options.tools.filter((t) => isToolOffered(t, ctx)).length} of ${options.tools.length} tools.`;
 }
 
+/**
+ * The server's lists for the policy editor once every integration's are in: a busy machine may
+ * answer "not available" while the sandbox is slow, and its late answer fills the server's cache.
+ */
+async function livePolicyOptions(page: Page): Promise<PolicyOptionsDto> {
+  let options: PolicyOptionsDto | undefined;
+  await expect
+    .poll(async () => {
+      options = (await (await page.request.get(OPTIONS_URL)).json()) as PolicyOptionsDto;
+      return options.jira.available && options.confluence.available && options.bitbucket.available;
+    })
+    .toBe(true);
+  return options!;
+}
+
 async function openPolicy(page: Page, name: string): Promise<Locator> {
   await page.goto("/oauth-clients");
   await expect(page.getByRole("heading", { level: 1, name: "OAuth Clients" })).toBeVisible();
   const card = page.getByRole("article", { name, exact: true });
   // The server's lists filled first (on a busy machine it may give up waiting for the sandbox once and
   // answer "not available"; the late answer fills its cache), so the dialog reads the integrations' lists.
-  await expect.poll(async () => ((await (await page.request.get(OPTIONS_URL)).json()) as PolicyOptionsDto).jira.available).toBe(true);
+  await livePolicyOptions(page);
   const options = page.waitForResponse((r) => r.url().endsWith(OPTIONS_URL) && r.status() === 200);
   await card.getByRole("button", { name: `Edit policy of ${name}` }).click();
   const dialog = page.getByRole("dialog", { name: `Policy for ${name}` });
@@ -79,10 +94,7 @@ test("pick from the live lists, warned about a key Jira cannot confirm, stopped 
 }, testInfo) => {
   const name = unique("e2e-policy-editor-");
   const client = await createClient(page, baseURL!, name);
-  // A busy machine may answer "not available" while the sandbox is slow; its late answer fills the server's cache.
-  const readOptions = async () => (await (await page.request.get(OPTIONS_URL)).json()) as PolicyOptionsDto;
-  await expect.poll(async () => (await readOptions()).jira.available).toBe(true);
-  const options = await readOptions();
+  const options = await livePolicyOptions(page);
   expect(options.jira.projects.map((p) => p.key)).toContain("BK");
 
   const dialog = await openPolicy(page, name);

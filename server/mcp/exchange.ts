@@ -48,6 +48,14 @@ export function refuse(x: Exchange, err: AppError): false {
   return false;
 }
 
+/** A query parameter given exactly once (a repeated or missing one is undefined, as Express's `req.query` read it). */
+export function singleQueryParam(req: IncomingMessage, name: string): string | undefined {
+  const url = req.url ?? "";
+  const at = url.indexOf("?");
+  const values = at === -1 ? [] : new URLSearchParams(url.slice(at + 1)).getAll(name);
+  return values.length === 1 ? values[0] : undefined;
+}
+
 /** The request's authenticated token; only for steps after authenticate. */
 export const authOf = (x: Exchange): AuthInfo => {
   if (!x.auth) throw new Error(`${x.path}: a step that needs the token runs before authenticate`);

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { Server, type JSONRPCMessage, type McpServerFactory, type ServerEventBus, type Transport } from "@modelcontextprotocol/server";
-import { authOf, type Step } from "./exchange";
+import { authOf, singleQueryParam, type Step } from "./exchange";
 import { RPC, rpcIdOf, sendRpcError } from "./json-rpc";
 import { ownerOf, sameOwner, type LiveStream, type LiveStreams } from "./live-streams";
 import { openEventStream } from "./event-stream";
@@ -72,8 +72,8 @@ export function openLegacySession(deps: Parameters<typeof openEventStream>[0] & 
 export function deliverToLegacySession(streams: LiveStreams): Step {
   return async (x) => {
     const auth = authOf(x);
-    const query = x.req.url?.includes("?") ? new URLSearchParams(x.req.url.slice(x.req.url.indexOf("?") + 1)).getAll("sessionId") : [];
-    const stream = query.length === 1 ? streams.get(query[0]!) : undefined;
+    const sessionId = singleQueryParam(x.req, "sessionId");
+    const stream = sessionId === undefined ? undefined : streams.get(sessionId);
     if (!stream || stream.kind !== "legacy-sse" || !stream.deliver || !sameOwner(stream.owner, ownerOf(auth))) {
       sendRpcError(
         x.res,

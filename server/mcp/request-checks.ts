@@ -5,6 +5,7 @@ import { sendOAuthError } from "../oauth/oauth-error";
 import { authOf, refuse, type Step } from "./exchange";
 import { describeRpc, RPC, sendRpcError } from "./json-rpc";
 import { toolByName } from "./tools/catalogue";
+import { headerOf } from "./direct-answers";
 
 /**
  * The pipeline's checks (pipeline.ts), each written once: on `/mcp`, `/api/mcp/protocol` and the
@@ -100,8 +101,7 @@ export function limitBatch(limit: ClientRateLimit): Step {
  */
 export const refuseLateBatches: Step = ({ req, res, body }) => {
   if (!Array.isArray(body)) return true;
-  const header = req.headers["mcp-protocol-version"];
-  const version = typeof header === "string" ? header : "2025-03-26";
+  const version = headerOf(req, "mcp-protocol-version") ?? "2025-03-26";
   if (version <= "2025-03-26") return true;
   sendRpcError(
     res,

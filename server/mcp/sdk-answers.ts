@@ -10,7 +10,9 @@ import {
 import { toNodeHandler, toWebRequest } from "@modelcontextprotocol/node";
 import type { Logger } from "../lib/logger";
 import type { ConnectionsService } from "../modules/connections/connections.service";
-import { authOf, type Step } from "./exchange";
+import { authOf, singleQueryParam, type Step } from "./exchange";
+import { writeJson } from "../http/write-json";
+import { retryAfter } from "../lib/app-error";
 import { RPC, rpcIdOf, sendRpcError } from "./json-rpc";
 import { CONNECTION_HEADER, ownerOf, sameOwner, type LiveStreams } from "./live-streams";
 import { eventStreamData, outcomeOfMessages } from "./outcome";
@@ -70,8 +72,7 @@ export function createSdkAnswers(deps: SdkAnswersDeps) {
       const messages = await exchange(handler, x.req, x.body, authOf(x));
       Object.assign(x.note, outcomeOfMessages(messages));
       for (const message of messages) stream.send("mcp-response", message);
-      const body = JSON.stringify({ accepted: true, connectionId, messages: messages.length });
-      x.res.writeHead(202, { "Content-Type": "application/json; charset=utf-8", "Content-Length": Buffer.byteLength(body) }).end(body);
+      writeJson(x.res, 202, { accepted: true, connectionId, messages: messages.length });
       return false;
     };
 
@@ -82,8 +83,7 @@ export function createSdkAnswers(deps: SdkAnswersDeps) {
 function connectionIdOf(req: IncomingMessage): string | undefined {
   const header = req.headers[CONNECTION_HEADER];
   if (typeof header === "string") return header;
-  const query = req.url?.includes("?") ? new URLSearchParams(req.url.slice(req.url.indexOf("?") + 1)).getAll("connectionId") : [];
-  return query.length === 1 ? query[0] : undefined;
+  return singleQueryParam(req, "connectionId");
 }
 
 /**
@@ -115,7 +115,7 @@ export function openListenStream(deps: { streams: LiveStreams; connections: Conn
     if (!admission.ok) {
       sendRpcError(x.res, 429, RPC.serverError, admission.message, {
         id: rpcIdOf(body),
-        headers: { "Retry-After": String(Math.max(1, Math.ceil(admission.retryAfterMs / 1000))) },
+        headers: retryAfter(admission.retryAfterMs),
       });
       return false;
     }

@@ -198,9 +198,12 @@ describe("upstream layer against the sandbox", () => {
       sandbox.faults.add({ path: "/wiki/api/v2/spaces", hang: true });
       // The sandbox never answers: the call ends only because the layer's deadline aborted it, and
       // the deadline covers the whole call, so nothing is retried after it.
+      const started = performance.now();
       const err = await confluence.spacesPage(1).catch((e) => e);
       expect(err.kind).toBe("timeout");
       expect(err.message).toBe("Confluence did not answer within 0.4 s");
+      // Not before the deadline (a lower bound holds on any machine, however busy).
+      expect(performance.now() - started).toBeGreaterThanOrEqual(390);
       expect(hits("/wiki/api/v2/spaces")).toHaveLength(1);
       await http.close();
     });
