@@ -4,7 +4,7 @@ import type { SecretBox } from "./secret-box";
 const TAG_BYTES = 16;
 
 /** The purpose the console lists' cursors are tagged for (secret-box derives a key of its own from it). */
-export const PAGE_CURSOR_PURPOSE = "console page cursor";
+const PAGE_CURSOR_PURPOSE = "console page cursor";
 
 /**
  * Opaque, tamper-evident cursors: `<value>.<tag>`, both base64url, the tag an HMAC (secret-box
@@ -41,7 +41,7 @@ export function createCursors(box: Pick<SecretBox, "mac">, purpose = PAGE_CURSOR
 export const cursorScope = (list: string, filters: Record<string, unknown>): string => `${list}\u0000${JSON.stringify(filters)}`;
 
 /** Where a keyset page ends: its last row's time and id (the lists are ordered by at, then id). */
-export interface PagePosition {
+interface PagePosition {
   at: Date;
   id: string;
 }

@@ -15,7 +15,7 @@ import { RoleCreateSchema, RoleUpdateSchema, UserCreateSchema, UserRolesUpdateSc
 import * as R from "./response-schemas";
 
 /** Who may call a route, as the authorization matrix writes it (server/test/authz-matrix.ts). */
-export type AccessLabel = "public" | "session" | PermissionKey | "bearer:read";
+type AccessLabel = "public" | "session" | PermissionKey | "bearer:read";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 

@@ -102,10 +102,18 @@ describe("audit trail", () => {
     expect(seen).toEqual(all.map((e) => e.id));
   });
 
-  it("a forged cursor: 400", async () => {
-    const res = await admin.get("/api/admin/audit?cursor=not-a-cursor");
-    expect(res.status).toBe(400);
-    expect(res.body.error.fields.cursor).toBeDefined();
+  it("a forged cursor, an edited one, another filter's, or an old unsealed one: 400 naming the cursor", async () => {
+    const first: { body: { nextCursor: string | null } } = await admin.get("/api/admin/audit?limit=1");
+    const cursor = first.body.nextCursor!;
+    const [body, tag] = cursor.split(".");
+    const edited = `${body!.slice(0, -1)}${body!.endsWith("A") ? "B" : "A"}.${tag}`;
+    const unsealed = Buffer.from(`${new Date().toISOString()}|00000000-0000-4000-8000-000000000000`).toString("base64url");
+    expect((await admin.get(`/api/admin/audit?limit=1&cursor=${cursor}`)).status).toBe(200);
+    for (const query of ["cursor=not-a-cursor", `cursor=${edited}`, `action=user.created&cursor=${cursor}`, `cursor=${unsealed}`]) {
+      const res = await admin.get(`/api/admin/audit?limit=1&${query}`);
+      expect(res.status, query).toBe(400);
+      expect(res.body.error.fields.cursor, query).toBeDefined();
+    }
   });
 
   it("bad filters: 400 with field messages", async () => {

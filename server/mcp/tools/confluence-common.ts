@@ -43,7 +43,7 @@ export async function accountNames(ctx: ToolContext, ids: readonly string[]): Pr
 }
 
 /** The fields CQL knows (Confluence Cloud, "CQL fields"), for the hint on a misspelt one. */
-export const CQL_FIELDS = [
+const CQL_FIELDS = [
   "ancestor",
   "container",
   "content",
@@ -152,3 +152,6 @@ export async function findComment(ctx: ToolContext, id: string): Promise<{ kind:
   }
   throw new ToolError(`There is no comment ${id} (footer or inline). List a page's comments with confluence_list_comments.`);
 }
+
+/** A space key as Confluence compares it: upper case, but a personal space (`~name`) as given. */
+export const spaceKey = (key: string): string => (key.startsWith("~") ? key : key.toUpperCase());

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { collect, firstOf } from "../../upstream/paginate";
 import { cursorArg } from "./cursor";
-import { maxLengthArg, PageAnswerSchema, pageAnswer, readPage, pageUrl, wikiUrl } from "./confluence-common";
+import { maxLengthArg, PageAnswerSchema, pageAnswer, readPage, pageUrl, spaceKey as spaceKeyOf, wikiUrl } from "./confluence-common";
 import { isUpstreamError } from "../../upstream/errors";
 import { outsidePage } from "./policy";
 import { defineTool, READ_ONLY, ToolError, wellFormed, WRITES, type ToolContext } from "./tool";
@@ -18,7 +18,6 @@ const spaceKey = z
   .regex(/^~?[\w-]{1,255}$/, "spaceKey must be a space key such as ENG")
   .describe("The space key, e.g. ENG.");
 /** Keys are upper case, personal spaces (~account) as given. */
-const normaliseKey = (key: string) => (key.startsWith("~") ? key : key.toUpperCase());
 const noSpace = (key: string) =>
   new ToolError(`There is no Confluence space ${key}. List the spaces with confluence_list_spaces and try again.`);
 const PageLineSchema = z.object({
@@ -231,7 +230,7 @@ export const confluenceGetPageByTitle = defineTool({
   output: PageAnswerSchema,
   annotations: { title: "Read a Confluence page by title", ...READ_ONLY },
   async run({ spaceKey: given, title, maxLength }, ctx) {
-    const key = normaliseKey(given);
+    const key = spaceKeyOf(given);
     const space = await ctx.clients.confluence.spaceByKey(key);
     if (!space) throw noSpace(key);
     const page = await ctx.clients.confluence.pageByTitle(String(space.id), title);
@@ -261,7 +260,7 @@ export const confluenceGetSpace = defineTool({
   }),
   annotations: { title: "Read a Confluence space", ...READ_ONLY },
   async run({ spaceKey: given }, ctx) {
-    const key = normaliseKey(given);
+    const key = spaceKeyOf(given);
     const space = await ctx.clients.confluence.spaceDetails(key);
     if (!space) throw noSpace(key);
     const home = space.homepageId

@@ -1,4 +1,4 @@
-import { findComment } from "./confluence-common";
+import { findComment, spaceKey } from "./confluence-common";
 import { assertFieldsAllowed } from "./field-policy";
 import {
   assertBoardAllowed,
@@ -8,10 +8,10 @@ import {
   assertRepositoryAllowed,
   assertSpaceAllowed,
   assertSprintAllowed,
+  notFoundAs,
   projectOfKey,
 } from "./policy";
 import { bitbucketTarget } from "./bitbucket-common";
-import { isUpstreamError } from "../../upstream/errors";
 import { ToolError, type Reach, type ToolContext, type ToolSpec } from "./tool";
 
 /**
@@ -93,9 +93,6 @@ async function check(
   }
 }
 
-/** A space key as Confluence compares it: upper case, but a personal space (`~name`) as given. */
-export const spaceKey = (key: string): string => (key.startsWith("~") ? key : key.toUpperCase());
-
 /** A page's space, from the page without its body (and the space's key from its id): nothing of the page's content is read. */
 async function assertPageAllowed(ctx: ToolContext, id: string): Promise<void> {
   const page = await ctx.clients.confluence.getPage(id, null);
@@ -109,11 +106,14 @@ async function assertPageAllowed(ctx: ToolContext, id: string): Promise<void> {
  * project list any issue may be named, so there is nothing to protect and nothing is read.
  */
 async function assertCommentOf(ctx: ToolContext, key: string, id: string): Promise<void> {
-  await ctx.clients.jira.comment(key, id).catch((err: unknown) => {
-    if (isUpstreamError(err) && err.kind === "not_found")
-      throw new ToolError(
-        `${key} has no comment ${id}: Jira found nothing there (404). Find the issue's comment ids with jira_list_comments.`,
-      );
-    throw err;
-  });
+  await ctx.clients.jira
+    .comment(key, id)
+    .catch(
+      notFoundAs(
+        () =>
+          new ToolError(
+            `${key} has no comment ${id}: Jira found nothing there (404). Find the issue's comment ids with jira_list_comments.`,
+          ),
+      ),
+    );
 }

@@ -32,7 +32,7 @@ export const PROJECT_KEY = /^[A-Za-z][A-Za-z0-9_]{0,49}$/;
 
 export const LABEL = z.string().regex(/^\S{1,255}$/, "a label is one word without spaces (at most 255 characters)");
 
-export const MARKDOWN_LIMIT = 32_000;
+const MARKDOWN_LIMIT = 32_000;
 
 export const markdown = (what: string) => z.string().max(MARKDOWN_LIMIT, `${what} may be at most ${MARKDOWN_LIMIT} characters`);
 

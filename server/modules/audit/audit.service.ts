@@ -23,7 +23,7 @@ export interface AuditEntry {
   details?: Record<string, unknown>;
 }
 
-export type AuditPageQuery = z.infer<typeof AuditQuerySchema>;
+type AuditPageQuery = z.infer<typeof AuditQuerySchema>;
 
 const badCursor = () => new AppError("validation_failed", "cursor is not valid", { fields: { cursor: "cursor is not valid" } });
 

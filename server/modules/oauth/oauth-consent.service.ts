@@ -5,16 +5,17 @@ import { AppError } from "../../lib/app-error";
 import type { Clock } from "../../lib/clock";
 import type { Actor, AuditService } from "../audit/audit.service";
 import { registeredViaOf } from "./oauth-clients.presenter";
-import { acceptScopes, randomToken, resourceRules, sha256, type OAuthClient, type OAuthServerSettings } from "./oauth-grant-rules";
+import { sha256Hex } from "../../lib/tokens";
+import { acceptScopes, prefixedToken, resourceRules, type OAuthClient, type OAuthServerSettings } from "./oauth-grant-rules";
 import type { OAuthGrantsRepo } from "./oauth-grants.repo";
 
 /** What the consenting user may hand on: any access needs mcp.read, the write scope mcp.write (docs/decisions.md#roles-and-permissions, issue 9). */
-export interface ConsentingUser {
+interface ConsentingUser {
   mayConsent: boolean;
   mayGrantWrite: boolean;
 }
 
-export const NO_CONSENT_MESSAGE =
+const NO_CONSENT_MESSAGE =
   "Your account may not authorize MCP clients: it needs the mcp.read permission. Ask an administrator for a role that has it.";
 
 const grantable = (scopes: string[], user: ConsentingUser) => ({
@@ -164,9 +165,9 @@ export function createOAuthConsentService(deps: {
         expiresAt: after(settings.refreshTokenTtlSeconds),
         createdAt: now(),
       });
-      const code = randomToken("bk_ac_");
+      const code = prefixedToken("bk_ac_");
       await repo.insertCode({
-        codeHash: sha256(code),
+        codeHash: sha256Hex(code),
         grantId: grant.id,
         redirectUri: pending.redirectUri,
         redirectUriExplicit: pending.redirectUriExplicit,

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from "node:crypto";
+import { randomToken } from "../../lib/tokens";
 import { InvalidScopeError, InvalidTargetError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
 import type { OAuthClientsService } from "./oauth-clients.service";
 
@@ -21,8 +21,8 @@ export interface OAuthServerSettings {
 export type OAuthClient = NonNullable<Awaited<ReturnType<OAuthClientsService["forOAuth"]>>>;
 
 /** Codes and tokens are stored as their hashes only. */
-export const sha256 = (value: string) => createHash("sha256").update(value).digest("hex");
-export const randomToken = (prefix: string) => `${prefix}${randomBytes(32).toString("base64url")}`;
+/** A new token or code: its kind's prefix (bk_at_, bk_rt_, bk_ac_), then 32 random bytes (lib/tokens.ts). */
+export const prefixedToken = (prefix: string): string => `${prefix}${randomToken()}`;
 
 /** RFC 8707 resource indicators for this issuer: where a token may be used. */
 export function resourceRules(issuer: string) {

@@ -9,7 +9,8 @@ import type { OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
 import type { Clock } from "../../lib/clock";
 import type { SecretBox } from "../../lib/secret-box";
 import type { EventBus } from "../../lib/event-bus";
-import { acceptScopes, randomToken, resourceRules, sha256, type OAuthClient, type OAuthServerSettings } from "./oauth-grant-rules";
+import { sha256Hex } from "../../lib/tokens";
+import { acceptScopes, prefixedToken, resourceRules, type OAuthClient, type OAuthServerSettings } from "./oauth-grant-rules";
 import type { OAuthGrantsRepo } from "./oauth-grants.repo";
 
 export type { OAuthClient } from "./oauth-grant-rules";
@@ -38,14 +39,14 @@ export function createOAuthTokensService(deps: {
   const after = (seconds: number) => new Date(now().getTime() + seconds * 1000);
 
   async function issue(grantId: string, scopes: string[], withRefresh: boolean): Promise<OAuthTokens> {
-    const access = randomToken("bk_at_");
-    const refresh = withRefresh ? randomToken("bk_rt_") : null;
+    const access = prefixedToken("bk_at_");
+    const refresh = withRefresh ? prefixedToken("bk_rt_") : null;
     await repo.insertTokens([
-      { tokenHash: sha256(access), kind: "access", grantId, scopes, expiresAt: after(settings.accessTokenTtlSeconds), createdAt: now() },
+      { tokenHash: sha256Hex(access), kind: "access", grantId, scopes, expiresAt: after(settings.accessTokenTtlSeconds), createdAt: now() },
       ...(refresh
         ? [
             {
-              tokenHash: sha256(refresh),
+              tokenHash: sha256Hex(refresh),
               kind: "refresh",
               grantId,
               scopes,
@@ -91,7 +92,7 @@ export function createOAuthTokensService(deps: {
 
   /** The code's checks, shared by the PKCE lookup and the exchange. */
   async function liveCode(client: OAuthClient, code: string) {
-    const row = await repo.findCode(sha256(code));
+    const row = await repo.findCode(sha256Hex(code));
     if (!row) throw new InvalidGrantError("Invalid authorization code");
     if (row.grant.clientId !== client.rowId) throw new InvalidGrantError("The authorization code was issued to another client");
     if (row.consumedAt) {
@@ -132,7 +133,7 @@ export function createOAuthTokensService(deps: {
      * that refresh in parallel are not logged out, and a replay later still revokes everything.
      */
     async exchangeRefresh(client: OAuthClient, refreshToken: string, scopes?: string[], resource?: URL): Promise<OAuthTokens> {
-      const hash = sha256(refreshToken);
+      const hash = sha256Hex(refreshToken);
       const found = await repo.findToken(hash);
       if (!found || found.token.kind !== "refresh" || found.grant.clientId !== client.rowId)
         throw new InvalidGrantError("Invalid refresh token");
@@ -158,7 +159,7 @@ export function createOAuthTokensService(deps: {
       const sealed = settings.refreshGraceSeconds > 0 ? secretBox.seal(JSON.stringify(pair), successorPurpose(hash)) : null;
       if (await repo.rotateRefreshToken(hash, now(), sealed)) return pair;
       // Another refresh rotated it first: ours is void; theirs is the answer, within the window.
-      await repo.deleteTokens([sha256(pair.access_token), sha256(pair.refresh_token!)]);
+      await repo.deleteTokens([sha256Hex(pair.access_token), sha256Hex(pair.refresh_token!)]);
       const winner = await repo.findToken(hash);
       const again = winner && live() ? graceSuccessor(winner.token) : undefined;
       return again ?? reused();
@@ -182,7 +183,7 @@ export function createOAuthTokensService(deps: {
 
     /** RFC 7009: revoking a refresh token ends its family; an access token, itself. Unknown tokens: nothing. */
     async revoke(client: OAuthClient, token: string): Promise<void> {
-      const found = await repo.findToken(sha256(token));
+      const found = await repo.findToken(sha256Hex(token));
       if (!found || found.grant.clientId !== client.rowId) return;
       if (found.token.kind === "refresh") await revokeFamily(found.grant.id, "refresh token revoked");
       else {
@@ -194,7 +195,7 @@ export function createOAuthTokensService(deps: {
 
     /** The bearer guard's check (docs/decisions.md#bearer-tokens-and-scopes): cached, so a protected request costs a hash and a map lookup. */
     async verifyAccessToken(token: string): Promise<AuthInfo> {
-      const hash = sha256(token);
+      const hash = sha256Hex(token);
       const nowMs = now().getTime();
       const hit = verified.get(hash);
       if (hit && nowMs - hit.at < VERIFY_CACHE_MS) {

@@ -50,7 +50,7 @@ const FORMULA = /^[\t\r]|^\s*[=+\-@\uff1d\uff0b\uff0d\uff20]/;
  * A field that would start a formula (FORMULA) is prefixed with an apostrophe: a user agent is
  * whatever a client sent.
  */
-export function csvField(value: string | number | null): string {
+function csvField(value: string | number | null): string {
   if (value === null) return "";
   let text = String(value);
   if (typeof value === "string" && FORMULA.test(text)) text = `'${text}`;

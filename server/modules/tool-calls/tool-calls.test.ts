@@ -159,6 +159,14 @@ describe("tool-call audit: recorded for every call, read by administrators", () 
     expect(second.body.items).toHaveLength(2);
     expect(second.body.nextCursor).toBeNull();
     expect(new Set([...first.body.items, ...second.body.items].map((c) => c.id)).size).toBe(4);
+    // The cursor is sealed and bound to its filters: edited, or carried to another tool's list, it is refused.
+    const [body, tag] = first.body.nextCursor!.split(".");
+    const edited = `${body!.slice(0, -1)}${body!.endsWith("A") ? "B" : "A"}.${tag}`;
+    for (const query of [`?tool=jira_search&limit=2&before=${edited}`, `?tool=jira_get_issue&limit=2&before=${first.body.nextCursor}`]) {
+      const res = await rig.admin.get<{ error: { fields: Record<string, string> } }>(`/api/admin/tool-calls${query}`);
+      expect(res.status, query).toBe(400);
+      expect(res.body.error.fields.before, query).toBeDefined();
+    }
   });
 
   it("bad filters are 400 with field messages; only administrators may read it", async () => {
