@@ -53,11 +53,13 @@ export default defineConfig({
   },
   // The chat's and the policy editor's tests point the server's one global Jira/Confluence/Bitbucket
   // configuration at the sandbox, which the Configuration screen's tests start from "Not
-  // configured" and change: they run after the rest.
+  // configured" and change: they run after the rest. My accounts' tests (issue 27) switch Atlassian
+  // to each person's own account, which every other test's tool calls would feel: they run last,
+  // alone, and put the shared account back.
   projects: [
     {
       name: "chromium",
-      testIgnore: ["chat.spec.ts", "oauth-policy-editor.spec.ts"],
+      testIgnore: ["chat.spec.ts", "oauth-policy-editor.spec.ts", "accounts.spec.ts"],
       use: { ...devices["Desktop Chrome"], launchOptions: chromium },
     },
     { name: "chat", testMatch: "chat.spec.ts", dependencies: ["chromium"], use: { ...devices["Desktop Chrome"], launchOptions: chromium } },
@@ -65,6 +67,12 @@ export default defineConfig({
       name: "policy-editor",
       testMatch: "oauth-policy-editor.spec.ts",
       dependencies: ["chromium"],
+      use: { ...devices["Desktop Chrome"], launchOptions: chromium },
+    },
+    {
+      name: "accounts",
+      testMatch: "accounts.spec.ts",
+      dependencies: ["chat", "policy-editor"],
       use: { ...devices["Desktop Chrome"], launchOptions: chromium },
     },
   ],
@@ -99,6 +107,10 @@ export default defineConfig({
         ADMIN_PASSWORD: E2E_ADMIN_PASSWORD,
         LOG_LEVEL: "warn",
         BITBUCKET_API_URL: `${E2E_SANDBOX_URL}/2.0`,
+        // Atlassian's and Bitbucket's OAuth (people link their own accounts, issue 27): the sandbox imitates both.
+        ATLASSIAN_AUTH_URL: E2E_SANDBOX_URL,
+        ATLASSIAN_API_URL: E2E_SANDBOX_URL,
+        BITBUCKET_AUTH_URL: E2E_SANDBOX_URL,
         // The sandbox is on loopback, which the upstream host rule refuses unless named.
         UPSTREAM_ALLOWED_HOSTS: "127.0.0.1",
         // Every MCP client of the suite gets its token from 127.0.0.1: the OAuth limit per address

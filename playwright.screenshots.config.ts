@@ -91,6 +91,10 @@ export default defineConfig({
         DEMO_SANDBOX_URL: SHOTS_SANDBOX_URL,
         DEMO_AI_URL: SHOTS_FAKE_AI_URL,
         BITBUCKET_API_URL: `${SHOTS_SANDBOX_URL}/2.0`,
+        // Atlassian's and Bitbucket's OAuth (people link their own accounts, issue 27): the sandbox imitates both.
+        ATLASSIAN_AUTH_URL: SHOTS_SANDBOX_URL,
+        ATLASSIAN_API_URL: SHOTS_SANDBOX_URL,
+        BITBUCKET_AUTH_URL: SHOTS_SANDBOX_URL,
         UPSTREAM_ALLOWED_HOSTS: "127.0.0.1",
         PUBLIC_URL: SHOTS_BASE_URL,
       },

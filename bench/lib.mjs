@@ -204,3 +204,83 @@ export const CHROMIUM = {
     "--no-first-run",
   ],
 };
+
+/**
+ * A user-bound token of the bench admin (authorize → consent → code → token), for a client made by
+ * benchClient: what an MCP client acting for a person holds.
+ */
+export async function userToken(server, client, cookie, scope = "read") {
+  const { createHash, randomBytes } = await import("node:crypto");
+  const verifier = randomBytes(32).toString("base64url");
+  const challenge = createHash("sha256").update(verifier).digest("base64url");
+  const redirectUri = "https://app.example.com/cb";
+  const authorize = new URL(`${server.url}/oauth/authorize`);
+  authorize.search = new URLSearchParams({
+    response_type: "code",
+    client_id: client.clientId,
+    redirect_uri: redirectUri,
+    scope,
+    code_challenge: challenge,
+    code_challenge_method: "S256",
+    state: "bench",
+    resource: server.url,
+  }).toString();
+  const res = await fetch(authorize, { redirect: "manual" });
+  const id = /\/oauth-consent\/([\w-]+)$/.exec(new URL(res.headers.get("location"), server.url).pathname)?.[1];
+  if (!id) throw new Error(`authorize answered ${res.status}`);
+  const decided = await fetch(`${server.url}/api/oauth/requests/${id}/decision`, {
+    method: "POST",
+    headers: { "content-type": "application/json", cookie, origin: server.url },
+    body: JSON.stringify({ approve: true }),
+  });
+  const code = new URL((await decided.json()).redirectTo).searchParams.get("code");
+  const token = await fetch(`${server.url}/oauth/token`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded", authorization: client.basic },
+    body: new URLSearchParams({ grant_type: "authorization_code", code, code_verifier: verifier, redirect_uri: redirectUri }),
+  });
+  return (await token.json()).access_token;
+}
+
+/**
+ * Puts the server's Atlassian integration in per-person mode on the sandbox's OAuth app and links
+ * the bench admin to the sandbox's first person (the server must run with ATLASSIAN_AUTH_URL and
+ * ATLASSIAN_API_URL on the sandbox). Returns the admin's cookie.
+ */
+export async function linkAdminAsPerson(server, sandboxUrl) {
+  const cookie = await adminCookie(server);
+  const json = { "content-type": "application/json", cookie, origin: server.url };
+  const accounts = await (await fetch(`${sandboxUrl}/__sandbox/accounts`)).json();
+  const saved = await fetch(`${server.url}/api/admin/identity/atlassian`, {
+    method: "PUT",
+    headers: json,
+    body: JSON.stringify({
+      mode: "per-person",
+      oauthClientId: accounts.atlassianApp.clientId,
+      oauthClientSecret: accounts.atlassianApp.clientSecret,
+    }),
+  });
+  if (saved.status !== 200) throw new Error(`identity: ${saved.status} ${await saved.text()}`);
+  const started = await (
+    await fetch(`${server.url}/api/account/links/atlassian/authorize`, { method: "POST", headers: json, body: "{}" })
+  ).json();
+  const authorize = new URL(started.authorizeUrl);
+  const minted = await fetch(`${sandboxUrl}/__sandbox/oauth/codes`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({
+      service: "atlassian",
+      accountId: accounts.people[0].accountId,
+      redirectUri: authorize.searchParams.get("redirect_uri"),
+      scope: authorize.searchParams.get("scope"),
+      codeChallenge: authorize.searchParams.get("code_challenge"),
+    }),
+  });
+  const { code } = await minted.json();
+  const back = await fetch(
+    `${server.url}/api/account/links/atlassian/callback?${new URLSearchParams({ code, state: authorize.searchParams.get("state") })}`,
+    { headers: { cookie }, redirect: "manual" },
+  );
+  if (!back.headers.get("location")?.includes("linked=1")) throw new Error(`link: ${back.status} ${back.headers.get("location")}`);
+  return cookie;
+}

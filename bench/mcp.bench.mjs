@@ -12,7 +12,22 @@ import { fork } from "node:child_process";
 import { join } from "node:path";
 import autocannon from "autocannon";
 import { Agent, request } from "undici";
-import { benchToken, cpuTimeMs, fmt, freePort, median, percentile, requireBuild, ROOT, startSandboxProcess, startServer } from "./lib.mjs";
+import {
+  adminCookie,
+  benchClient,
+  benchToken,
+  cpuTimeMs,
+  fmt,
+  freePort,
+  linkAdminAsPerson,
+  median,
+  percentile,
+  requireBuild,
+  ROOT,
+  startSandboxProcess,
+  startServer,
+  userToken,
+} from "./lib.mjs";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -26,11 +41,11 @@ const cannon = (opts) =>
   new Promise((resolve, reject) => autocannon({ duration: SECONDS, ...opts }, (err, res) => (err ? reject(err) : resolve(res))));
 
 let nextId = 1;
-const call = (extra = {}) => ({
+const call = (extra = {}, jql = JQL) => ({
   jsonrpc: "2.0",
   id: nextId++,
   method: "tools/call",
-  params: { name: "jira_search", arguments: { jql: JQL, maxResults: 20 }, ...extra },
+  params: { name: "jira_search", arguments: { jql, maxResults: 20 }, ...extra },
 });
 const ENVELOPE = {
   "io.modelcontextprotocol/protocolVersion": MODERN,
@@ -39,7 +54,7 @@ const ENVELOPE = {
 };
 
 /** tools/call jira_search on Bridgekeeper's /mcp, 2026-07-28. */
-const ourTarget = (server, token, name = "Bridgekeeper /mcp, 2026-07-28") => ({
+const ourTarget = (server, token, name = "Bridgekeeper /mcp, 2026-07-28", jql = JQL) => ({
   name,
   pid: server.pid,
   url: `${server.url}/mcp`,
@@ -51,7 +66,7 @@ const ourTarget = (server, token, name = "Bridgekeeper /mcp, 2026-07-28") => ({
     "mcp-method": "tools/call",
     "mcp-name": "jira_search",
   },
-  body: () => JSON.stringify(call({ _meta: ENVELOPE })),
+  body: () => JSON.stringify(call({ _meta: ENVELOPE }, jql)),
 });
 
 /** The three targets as request descriptions (url, method, headers, a body maker with a fresh id). */
@@ -326,6 +341,7 @@ export async function run() {
       median: `${fmt(median(slowRatio), 3)}`,
       runs: slowRatio.map((x) => fmt(x, 3)).join(", "),
     });
+    rows.push(...(await identityCost(server, serverEnv, sandbox, agent)));
     return rows;
   } finally {
     baselineProc.kill("SIGTERM");
@@ -334,5 +350,63 @@ export async function run() {
     await server.stop();
     await before?.stop();
     await sandbox.stop();
+  }
+}
+
+/**
+ * Issue 27 item 9: what acting as the person costs a tools/call, with a cached, valid access token.
+ * The same search (a project the sandbox's first person may browse) on the shared server with a
+ * user-bound token, and on a second server in per-person mode, where the same kind of token reaches
+ * Jira as that person through the gateway; alternating, in the same run. Aim: at most 50 µs at p50.
+ */
+async function identityCost(shared, serverEnv, sandbox, agent) {
+  const accounts = await (await fetch(`${sandbox.url}/__sandbox/accounts`)).json();
+  const project = accounts.people[0].jiraProjects?.[0] ?? "BK";
+  const jql = `project = ${project} ORDER BY updated DESC`;
+  const personal = await startServer({
+    env: { ...serverEnv, ATLASSIAN_AUTH_URL: sandbox.url, ATLASSIAN_API_URL: sandbox.url, BITBUCKET_AUTH_URL: sandbox.url },
+  });
+  try {
+    const cookie = await linkAdminAsPerson(personal, sandbox.url);
+    const sharedTarget = ourTarget(
+      shared,
+      await userToken(shared, await benchClient(shared), await adminCookie(shared)),
+      "shared account",
+      jql,
+    );
+    const personTarget = ourTarget(
+      personal,
+      await userToken(personal, await benchClient(personal), cookie),
+      "each person's own account",
+      jql,
+    );
+    await serial(sharedTarget, agent);
+    await serial(personTarget, agent);
+    const one = { shared: [], person: [] };
+    const sixteen = { shared: [], person: [] };
+    for (let i = 0; i < RUNS; i++) {
+      one.shared.push(await serial(sharedTarget, agent));
+      one.person.push(await serial(personTarget, agent));
+      sixteen.shared.push(await loaded(sharedTarget));
+      sixteen.person.push(await loaded(personTarget));
+    }
+    const p50Over = one.person.map((x, i) => (x.p50 - one.shared[i].p50) * 1000);
+    const cpuOver = sixteen.person.map((x, i) => (x.cpuPerCall - sixteen.shared[i].cpuPerCall) * 1000);
+    return [
+      summary(`identity, concurrency 1: ${sharedTarget.name} (${jql})`, one.shared),
+      summary(`identity, concurrency 1: ${personTarget.name}`, one.person),
+      {
+        name: "identity: per-person p50 over shared, concurrency 1 (aim ≤ 50 µs)",
+        median: `${fmt(median(p50Over), 1)} µs`,
+        runs: p50Over.map((x) => fmt(x, 1)).join(", "),
+      },
+      {
+        name: "identity: per-person CPU per call over shared, concurrency 16",
+        median: `${fmt(median(cpuOver), 1)} µs`,
+        runs: cpuOver.map((x) => fmt(x, 1)).join(", "),
+      },
+    ];
+  } finally {
+    await personal.stop();
   }
 }

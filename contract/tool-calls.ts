@@ -34,6 +34,8 @@ export interface ToolCallDto {
   durationMs: number;
   objects: string[];
   requestId: string | null;
+  /** Whom the call acted as upstream (issue 27): "shared", or the person's account id; null when it reached nothing. */
+  upstreamIdentity: string | null;
 }
 
 export interface ToolCallPage {

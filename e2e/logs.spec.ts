@@ -291,6 +291,7 @@ test("an MCP tool call shows its tool in the row and its audit entry in the pane
       durationMs: 172,
       objects: ["jira:PROJ-1", "jira:PROJ-7"],
       requestId: "req-e2e-1",
+      upstreamIdentity: "shared",
     },
   };
   await page.route(

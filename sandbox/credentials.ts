@@ -1,12 +1,27 @@
+import { DEFAULT_PEOPLE, OTHER_SITE, SANDBOX_CLOUD_ID, type SandboxPerson } from "./identity/people";
+
+export type { SandboxPerson } from "./identity/people";
+
 /**
  * The sandbox's accounts. Jira and Confluence take Basic `email:apiToken` (or a bearer token),
  * Bitbucket takes Basic `username:appPassword` or `email:apiToken` (the Atlassian API token that
- * replaced app passwords in 2026), or a bearer token, as the real clouds do.
+ * replaced app passwords in 2026), or a bearer token, as the real clouds do. The service account
+ * sees everything; each of `people` sees only what they may browse (identity/people.ts), through
+ * their own API token or an OAuth grant (the Atlassian app, the Bitbucket consumer).
  */
 export interface SandboxCredentials {
   atlassian: { email: string; apiToken: string; accountId: string; displayName: string };
   bitbucket: { username: string; appPassword: string; workspace: string };
   bearerTokens: string[];
+  people: SandboxPerson[];
+  /** The OAuth 2.0 (3LO) app registered with the imitated auth.atlassian.com. */
+  atlassianApp: { clientId: string; clientSecret: string };
+  /** The imitated Bitbucket OAuth consumer; `callbackUrl` is used when an authorize request names no redirect_uri. */
+  bitbucketConsumer: { key: string; secret: string; callbackUrl?: string };
+  /** The sandbox's own site (its URL is the sandbox's origin). */
+  cloudId: string;
+  /** Another site a person may pick at consent. */
+  otherSite: { cloudId: string; url: string; name: string };
 }
 
 export const DEFAULT_CREDENTIALS: SandboxCredentials = {
@@ -18,4 +33,9 @@ export const DEFAULT_CREDENTIALS: SandboxCredentials = {
   },
   bitbucket: { username: "demo", appPassword: "sandbox-app-password", workspace: "bridgekeeper" },
   bearerTokens: ["sandbox-bearer-token"],
+  people: DEFAULT_PEOPLE,
+  atlassianApp: { clientId: "sandbox-atlassian-client-id", clientSecret: "sandbox-atlassian-client-secret" },
+  bitbucketConsumer: { key: "sandbox-bitbucket-key", secret: "sandbox-bitbucket-secret" },
+  cloudId: SANDBOX_CLOUD_ID,
+  otherSite: OTHER_SITE,
 };

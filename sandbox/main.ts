@@ -4,12 +4,15 @@ import { startSandbox } from "./server";
 const port = Number(process.env.SANDBOX_PORT ?? 5100);
 const host = process.env.SANDBOX_HOST ?? "127.0.0.1";
 const sandbox = await startSandbox({ port, host });
-const { atlassian, bitbucket } = sandbox.credentials;
+const { atlassian, bitbucket, people, atlassianApp, bitbucketConsumer, cloudId } = sandbox.credentials;
 console.log(
   [
     `Sandbox listening on ${sandbox.url}`,
     `  Jira and Confluence: instance URL ${sandbox.url}, email ${atlassian.email}, API token ${atlassian.apiToken}`,
     `  Bitbucket: API URL ${sandbox.url}/2.0, workspace ${bitbucket.workspace}, username ${bitbucket.username}, app password ${bitbucket.appPassword}`,
+    `  People (each sees only their own projects, spaces and repositories): ${people.map((p) => `${p.email} / ${p.apiToken}`).join(", ")}`,
+    `  Atlassian OAuth 2.0 (3LO): ${sandbox.url}/authorize, client ${atlassianApp.clientId} / ${atlassianApp.clientSecret}, cloud id ${cloudId}, gateway ${sandbox.url}/ex/jira/${cloudId}`,
+    `  Bitbucket OAuth consumer: ${sandbox.url}/site/oauth2/authorize, key ${bitbucketConsumer.key} / ${bitbucketConsumer.secret}`,
     `  Web pages (no sign-in): ${sandbox.url}/browse/BK-1, Confluence pages under ${sandbox.url}/wiki/spaces/, repositories at ${sandbox.url}/${bitbucket.workspace}/REPO`,
     `  Faults: POST ${sandbox.url}/__sandbox/faults {"path":"/rest/api/3/myself","status":429,"retryAfter":2}`,
   ].join("\n"),

@@ -7,10 +7,14 @@ import { confluenceModule } from "./confluence";
 import type { ConfluenceState } from "./confluence/types";
 import { errorReply, serviceOf, type Service } from "./core/errors";
 import { Faults, FaultSpecSchema } from "./core/faults";
-import { BodyTooLarge, json, parseCredentials, readBody, Router, send, type Credentials, type Reply } from "./core/http";
+import { BodyTooLarge, json, parseCredentials, readBody, Router, send, type Reply } from "./core/http";
 import type { SandboxModule } from "./core/module";
 import { Rng } from "./core/random";
 import { DEFAULT_CREDENTIALS, type SandboxCredentials } from "./credentials";
+import { gatewayPath, isRefusal } from "./identity/auth";
+import { SERVICE_CALLER } from "./identity/caller";
+import { createIdentity } from "./identity/context";
+import { identityControlRoutes } from "./identity/control";
 import { jiraModule } from "./jira";
 import type { JiraState } from "./jira/model";
 
@@ -33,6 +37,10 @@ export interface SandboxOptions {
   credentials?: SandboxCredentials;
   /** Requests per hour each service reports in its X-RateLimit-* headers (reported, not enforced). */
   rateLimitPerHour?: number;
+  /** Lifetime of the Atlassian 3LO access tokens the sandbox issues (default 3600 s). */
+  accessTokenTtlSeconds?: number;
+  /** Lifetime of the Bitbucket OAuth access tokens (default 7200 s). */
+  bitbucketAccessTokenTtlSeconds?: number;
 }
 
 export interface RecordedRequest {
@@ -71,36 +79,6 @@ const DEFAULT_SEED = 20_260_105;
 const isApiPath = (path: string) =>
   path.startsWith("/rest/") || path.startsWith("/wiki/rest/") || path.startsWith("/wiki/api/") || path.startsWith("/2.0");
 
-/** The exact Authorization headers each service accepts: checked first, without decoding anything. */
-function acceptedHeaders(accounts: SandboxCredentials): Record<Service, Set<string>> {
-  const basic = (user: string, secret: string) => `Basic ${Buffer.from(`${user}:${secret}`).toString("base64")}`;
-  const bearer = accounts.bearerTokens.map((t) => `Bearer ${t}`);
-  const atlassian = new Set([basic(accounts.atlassian.email, accounts.atlassian.apiToken), ...bearer]);
-  // Bitbucket also takes the Atlassian account's email and API token (what replaced app passwords in 2026).
-  return {
-    jira: atlassian,
-    confluence: atlassian,
-    bitbucket: new Set([
-      basic(accounts.bitbucket.username, accounts.bitbucket.appPassword),
-      basic(accounts.atlassian.email, accounts.atlassian.apiToken),
-      ...bearer,
-    ]),
-  };
-}
-
-function authorised(service: Service, credentials: Credentials, accounts: SandboxCredentials): boolean {
-  if (credentials.kind === "bearer") return accounts.bearerTokens.includes(credentials.token);
-  if (credentials.kind !== "basic") return false;
-  if (service === "bitbucket") {
-    const appPassword = credentials.user === accounts.bitbucket.username && credentials.secret === accounts.bitbucket.appPassword;
-    return (
-      appPassword ||
-      (credentials.user.toLowerCase() === accounts.atlassian.email.toLowerCase() && credentials.secret === accounts.atlassian.apiToken)
-    );
-  }
-  return credentials.user.toLowerCase() === accounts.atlassian.email.toLowerCase() && credentials.secret === accounts.atlassian.apiToken;
-}
-
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const accounts = options.credentials ?? DEFAULT_CREDENTIALS;
   const seed = options.seed ?? DEFAULT_SEED;
@@ -109,7 +87,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const states = new Map<SandboxModule<unknown>, unknown>();
   const reseed = () => {
     // Each module draws from its own stream, so adding data to one leaves the others unchanged.
-    MODULES.forEach((m, i) => states.set(m, m.seed(new Rng(seed + i * 7919))));
+    MODULES.forEach((m, i) => states.set(m, m.seed(new Rng(seed + i * 7919), accounts)));
   };
   reseed();
 
@@ -136,12 +114,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       "x-ratelimit-reset": u.reset,
     };
   };
-  const accepted = acceptedHeaders(accounts);
+  const identity = createIdentity(accounts, options);
 
   const control = new Router()
     .get("/__sandbox/health", () => json({ status: "ok" }))
     // What to configure against this sandbox (the demo's start-up reads it: the server imports nothing of the sandbox).
-    .get("/__sandbox/accounts", () =>
+    .get("/__sandbox/accounts", (req) =>
       json({
         atlassian: { email: accounts.atlassian.email, apiToken: accounts.atlassian.apiToken },
         bitbucket: {
@@ -149,6 +127,18 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
           username: accounts.bitbucket.username,
           appPassword: accounts.bitbucket.appPassword,
         },
+        atlassianApp: accounts.atlassianApp,
+        bitbucketConsumer: { key: accounts.bitbucketConsumer.key, secret: accounts.bitbucketConsumer.secret },
+        cloudId: accounts.cloudId,
+        siteUrl: req.origin,
+        otherSite: accounts.otherSite,
+        people: accounts.people.map(({ accountId, displayName, email, apiToken, nickname }) => ({
+          accountId,
+          displayName,
+          email,
+          apiToken,
+          nickname,
+        })),
       }),
     )
     .get("/__sandbox/requests", () => json(recorded))
@@ -169,6 +159,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       reset();
       return { status: 204 };
     });
+  identityControlRoutes(control, identity);
 
   const hanging = new Set<ServerResponse>();
 
@@ -178,7 +169,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const path = q === -1 ? url : url.slice(0, q);
     const query = new URLSearchParams(q === -1 ? "" : url.slice(q + 1));
     const method = req.method ?? "GET";
-    const service = serviceOf(path);
+    // The API gateway (`/ex/{product}/{cloudId}/…`) serves the site path it names, for 3LO tokens only.
+    const gateway = path.startsWith("/ex/") ? gatewayPath(path) : null;
+    const apiPath = gateway ? gateway.inner : path;
+    const service = serviceOf(apiPath);
     const origin = `http://${req.headers.host ?? `127.0.0.1:${port}`}`;
 
     if (path.startsWith("/__sandbox/")) {
@@ -196,6 +190,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
           body,
           credentials: { kind: "none" },
           origin,
+          caller: SERVICE_CALLER,
         }),
       );
     }
@@ -216,6 +211,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
             body: undefined,
             credentials: { kind: "none" },
             origin,
+            caller: SERVICE_CALLER,
           }),
         );
     }
@@ -223,7 +219,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     recorded.push({ method, path, at: Date.now() });
     if (recorded.length > REQUEST_RECORD_SIZE) recorded = recorded.slice(-REQUEST_RECORD_SIZE / 2);
 
-    const fault = faults.size > 0 ? faults.take(method, path) : null;
+    // A fault set for a site path applies on the gateway too.
+    const fault = faults.size > 0 ? (faults.take(method, path) ?? (gateway ? faults.take(method, apiPath) : null)) : null;
     if (fault) {
       if (fault.latencyMs) await new Promise((r) => setTimeout(r, fault.latencyMs));
       if (fault.hang) {
@@ -252,20 +249,48 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       }
     }
 
-    if (!service) return send(res, errorReply(null, 404, "Not found"));
-    const authorization = req.headers.authorization;
-    if (
-      !(authorization !== undefined && accepted[service].has(authorization)) &&
-      !authorised(service, parseCredentials(authorization), accounts)
-    ) {
-      const challenge = service === "bitbucket" ? 'Basic realm="Bitbucket.org HTTP"' : 'Basic realm="protected-area"';
+    if (!service) {
+      // The imitated authorization servers (/authorize, /oauth/token, /me, /site/oauth2/…), or nothing.
+      const found = identity.router.match(method, path);
+      if (!found) return send(res, errorReply(null, 404, "Not found"));
+      if (found === "method") return send(res, errorReply(null, 405, `Method ${method} is not allowed here`));
+      let body: unknown;
+      try {
+        body = await readBody(req);
+      } catch {
+        return send(res, json({ error: "invalid_request", error_description: "The request body could not be read." }, 400));
+      }
+      const credentials = parseCredentials(req.headers.authorization);
       return send(
         res,
-        errorReply(service, 401, "Client must be authenticated to access this resource.", { "www-authenticate": challenge }),
+        await found.handler({
+          method,
+          path,
+          query,
+          params: found.params,
+          headers: req.headers,
+          body,
+          credentials,
+          origin,
+          caller: SERVICE_CALLER,
+        }),
+      );
+    }
+    const authorization = req.headers.authorization;
+    const caller = gateway ? identity.auth.gateway(gateway.cloudId, authorization) : identity.auth.site(service, authorization);
+    if (isRefusal(caller)) {
+      const challenge = gateway
+        ? 'Bearer realm="api.atlassian.com"'
+        : service === "bitbucket"
+          ? 'Basic realm="Bitbucket.org HTTP"'
+          : 'Basic realm="protected-area"';
+      return send(
+        res,
+        errorReply(service, caller.status, caller.message, caller.status === 401 ? { "www-authenticate": challenge } : undefined),
       );
     }
 
-    const found = router.match(method, path);
+    const found = router.match(method, apiPath);
     if (!found) return send(res, errorReply(service, 404, "No resource found at this path"));
     if (found === "method") return send(res, errorReply(service, 405, `Method ${method} is not allowed here`));
     let body: unknown;
@@ -279,13 +304,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     try {
       reply = await found.handler({
         method,
-        path,
+        path: apiPath,
         query,
         params: found.params,
         headers: req.headers,
         body,
-        credentials: parseCredentials(req.headers.authorization),
+        credentials: parseCredentials(authorization),
         origin,
+        caller,
       });
     } catch (err) {
       console.error("sandbox handler failed", method, path, err);
@@ -321,6 +347,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     faults.clear();
     recorded = [];
     usage.clear();
+    identity.oauth.reset();
   }
 
   return {

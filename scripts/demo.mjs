@@ -59,6 +59,11 @@ start("server", "dist/server/main.js", {
   DEMO_SANDBOX_URL: sandboxUrl,
   DEMO_AI_URL: fakeAiUrl,
   BITBUCKET_API_URL: `${sandboxUrl}/2.0`,
+  ATLASSIAN_AUTH_URL: sandboxUrl,
+  ATLASSIAN_API_URL: sandboxUrl,
+  BITBUCKET_AUTH_URL: sandboxUrl,
+  // Each person's own account: two console users linked to two sandbox people who see different things.
+  DEMO_PEOPLE: "true",
   // The sandbox listens on loopback, which the upstream host rule refuses unless it is named.
   UPSTREAM_ALLOWED_HOSTS: [process.env.UPSTREAM_ALLOWED_HOSTS, new URL(sandboxUrl).hostname].filter(Boolean).join(","),
 });

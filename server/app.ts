@@ -1,3 +1,4 @@
+import { accountsRoutes } from "./http/routes/accounts.routes";
 import type { RequestListener } from "node:http";
 import express, { type RequestHandler } from "express";
 import { LIMITS } from "../contract/limits";
@@ -141,6 +142,7 @@ export function buildApp(container: Container, options: BuildAppOptions): BuiltA
   api.use(sseConnectionsRoutes({ connections: services.connections }));
   api.use(aiProvidersRoutes({ aiProviders: services.aiProviders }));
   api.use(chatRoutes({ chat: services.chat }));
+  api.use(accountsRoutes({ links: services.accountLinks, identity: services.identitySettings }));
   api.use(openApiRoutes({ version: options.version }));
   api.use(apiNotFound);
   app.use("/api", api);

@@ -5,6 +5,10 @@ import { createIntegrationStatusService } from "./modules/integrations/integrati
 import { createIntegrationConfigService } from "./modules/integrations/integration-config.service";
 import { createSyncRecorder } from "./modules/integrations/sync-recorder";
 import { createUpstreamTargets, SERVICES_OF } from "./modules/integrations/upstream-targets";
+import { createIdentitySettings } from "./modules/accounts/identity-settings.service";
+import { createPersonIdentity } from "./modules/accounts/person-identity";
+import { createProviders } from "./modules/accounts/providers";
+import { createAccountLinksService } from "./modules/accounts/account-links.service";
 import { createEventBus } from "./lib/event-bus";
 import { createMetrics } from "./lib/metrics";
 import type { SettingsConfig } from "./modules/integrations/settings";
@@ -70,6 +74,9 @@ export type AppConfig = Pick<
   | "METRICS_TOKEN"
   | "AI_TIMEOUT_MS"
   | "UPSTREAM_CLIENT_SHARE_PERCENT"
+  | "ATLASSIAN_AUTH_URL"
+  | "ATLASSIAN_API_URL"
+  | "BITBUCKET_AUTH_URL"
 > &
   SettingsConfig & {
     loginLimits?: LoginThrottleLimits;
@@ -147,12 +154,47 @@ export function createContainer(deps: {
     bitbucketApiUrl: config.BITBUCKET_API_URL,
     events,
   });
+  // Acting as the person (issue 27): identity modes, people's linked accounts, and the services' OAuth.
+  const identitySettings = createIdentitySettings({ repos, transact, secretBox, audit, clock, publicUrl: publicUrl(config) });
+  const providers = createProviders(http, {
+    atlassianAuthUrl: config.ATLASSIAN_AUTH_URL,
+    atlassianApiUrl: config.ATLASSIAN_API_URL,
+    bitbucketAuthUrl: config.BITBUCKET_AUTH_URL,
+    bitbucketApiUrl: config.BITBUCKET_API_URL,
+  });
+  const people = createPersonIdentity({
+    repos,
+    transact,
+    dbKind: database.kind,
+    secretBox,
+    settings: identitySettings,
+    providers,
+    clock,
+    log,
+    publicUrl: publicUrl(config),
+  });
   const upstreamTargets = createUpstreamTargets({
     repo: repos.integrationsRepo,
     secretBox,
     http,
     bitbucketApiUrl: config.BITBUCKET_API_URL,
     events,
+    people,
+  });
+  const accountLinks = createAccountLinksService({
+    repos,
+    transact,
+    secretBox,
+    settings: identitySettings,
+    providers,
+    people,
+    targets: upstreamTargets,
+    http,
+    audit,
+    clock,
+    log,
+    publicUrl: publicUrl(config),
+    destructiveTools: config.MCP_DESTRUCTIVE_TOOLS,
   });
   const syncRecorder = createSyncRecorder({ repo: repos.integrationsRepo, meter, log });
   const integrationStatus = createIntegrationStatusService({
@@ -300,6 +342,8 @@ export function createContainer(deps: {
   );
   events.on("oauth.token-revoked", () => void streamKeeper.checkOwners());
   events.on("user.access-changed", ({ userId }) => void streamKeeper.checkOwners((s) => userId === null || s.owner.userId === userId));
+  // A deactivated or deleted user's links are gone: no cached token of theirs may be used again.
+  events.on("user.access-changed", ({ userId }) => people.forget(userId));
   // An administrator ended a connection (on this instance; others notice at their next heartbeat).
   events.on("connection.terminated", ({ connectionId }) =>
     streamKeeper.endConnection(connectionId, "The connection was ended by an administrator"),
@@ -344,6 +388,8 @@ export function createContainer(deps: {
       policyOptions,
       stats,
       chat,
+      identitySettings,
+      accountLinks,
     },
     /** What a call to an AI provider is made with: `languageModelFor(target, container.ai)`. */
     ai,

@@ -107,6 +107,12 @@ export const EnvSchema = z.object({
    */
   SECRET_KEY: z.string().min(32, "must be at least 32 characters").optional(),
   BITBUCKET_API_URL: httpUrl.default("https://api.bitbucket.org/2.0"),
+  /** Atlassian's authorization server (issue 27: a person links their account with OAuth 2.0 3LO). */
+  ATLASSIAN_AUTH_URL: httpUrl.default("https://auth.atlassian.com"),
+  /** Atlassian's API gateway: 3LO tokens reach Jira and Confluence at /ex/jira/{cloudId} and /ex/confluence/{cloudId}. */
+  ATLASSIAN_API_URL: httpUrl.default("https://api.atlassian.com"),
+  /** Bitbucket's OAuth endpoints (/site/oauth2/authorize and /site/oauth2/access_token). */
+  BITBUCKET_AUTH_URL: httpUrl.default("https://bitbucket.org"),
   /** SSRF rule (issue 9): upstream calls to loopback, private, link-local or metadata addresses are refused unless allowed. */
   UPSTREAM_ALLOW_PRIVATE: bool.default(false),
   UPSTREAM_ALLOWED_HOSTS: csv
@@ -171,6 +177,8 @@ export const EnvSchema = z.object({
   DEMO_SANDBOX_URL: httpUrl.optional(),
   /** `npm run demo`: add an AI provider pointed at the fake model server at this URL (the chat works offline). */
   DEMO_AI_URL: httpUrl.optional(),
+  /** `npm run demo`: with DEMO_SANDBOX_URL, act as each person's own account and link two console users to two sandbox people. */
+  DEMO_PEOPLE: bool.default(false),
 });
 
 export type Env = z.infer<typeof EnvSchema>;

@@ -13,6 +13,7 @@ import { createLogger } from "./lib/logger";
 import { createSecretBox, loadSecretKey } from "./lib/secret-box";
 import { configureDemo } from "./modules/integrations/demo";
 import { configureDemoAi } from "./modules/ai-providers/demo";
+import { configureDemoPeople } from "./modules/accounts/demo";
 import { ensureFirstAdmin } from "./modules/users/first-admin";
 
 const SESSION_PRUNE_INTERVAL_MS = 15 * 60_000;
@@ -79,6 +80,18 @@ async function main(): Promise<void> {
     openAt: publicUrl(env),
     print: (text) => process.stdout.write(`${text}\n`),
   });
+  if (env.DEMO_SANDBOX_URL && env.DEMO_PEOPLE) {
+    await configureDemoPeople(
+      {
+        repos: container.repos,
+        identity: container.services.identitySettings,
+        links: container.services.accountLinks,
+        print: (text) => process.stdout.write(`${text}\n`),
+      },
+      env.DEMO_SANDBOX_URL,
+    );
+    log.info("demo mode: each person's own account, two people linked");
+  }
   // Rows a process left behind when it died (kill -9) are not live connections.
   await container.services.connections
     .sweepAtStart(database.kind)

@@ -12,6 +12,7 @@ import { createToolCallsRepo } from "./modules/tool-calls/tool-calls.repo";
 import { createConnectionsRepo } from "./modules/connections/connections.repo";
 import { createChatRepo } from "./modules/chat/chat.repo";
 import { createAiProvidersRepo } from "./modules/ai-providers/ai-providers.repo";
+import { createAccountsRepo } from "./modules/accounts/accounts.repo";
 
 /** Every repo over one connection or transaction. */
 export function createRepos(db: Db) {
@@ -29,6 +30,7 @@ export function createRepos(db: Db) {
     connectionsRepo: createConnectionsRepo(db),
     chatRepo: createChatRepo(db),
     aiProvidersRepo: createAiProvidersRepo(db),
+    accountsRepo: createAccountsRepo(db),
   };
 }
 

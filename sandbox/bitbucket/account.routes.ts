@@ -1,5 +1,6 @@
+import { actor } from "./access";
 import { bitbucketError } from "../core/errors";
-import { json, type Router } from "../core/http";
+import { json, type Router, type SandboxRequest } from "../core/http";
 import { findWorkspace, listReply } from "./common";
 import type { BitbucketState } from "./model";
 import { isoDate, presentMe, presentMembership, presentProject, presentUser, presentWorkspace } from "./presenters";
@@ -8,17 +9,18 @@ import { isoDate, presentMe, presentMembership, presentProject, presentUser, pre
 export function accountRoutes(router: Router, state: () => BitbucketState): void {
   router.get("/2.0/user", (req) => {
     const s = state();
-    return json(presentMe(req.origin, s.me));
+    return json(presentMe(req.origin, actor(s, req)));
   });
 
   router.get("/2.0/user/emails", (req) => {
     const s = state();
-    return listReply(req, [s.me], (u) => ({
+    const email = req.caller.kind === "person" ? req.caller.person.email : `${s.me.nickname}@bridgekeeper.test`;
+    return listReply(req, [email], (address) => ({
       type: "email",
-      email: `${u.nickname}@bridgekeeper.test`,
+      email: address,
       is_primary: true,
       is_confirmed: true,
-      links: { self: { href: `${req.origin}/2.0/user/emails/${u.nickname}@bridgekeeper.test` } },
+      links: { self: { href: `${req.origin}/2.0/user/emails/${address}` } },
     }));
   });
 
@@ -28,23 +30,24 @@ export function accountRoutes(router: Router, state: () => BitbucketState): void
     return user ? json(presentUser(req.origin, user)) : bitbucketError(404, `User ${req.params.selected_user ?? ""} not found`);
   });
 
-  const permissions = (origin: string, s: BitbucketState) => ({
+  // The service account owns the workspace; a person is a member of it.
+  const permissions = (req: SandboxRequest, s: BitbucketState) => ({
     type: "workspace_membership",
-    permission: "owner",
-    last_accessed: isoDate(s.me.createdOn),
+    permission: req.caller.kind === "service" ? "owner" : "member",
+    last_accessed: isoDate(actor(s, req).createdOn),
     added_on: isoDate(s.workspace.createdOn),
-    user: presentUser(origin, s.me),
-    workspace: presentWorkspace(origin, s),
+    user: presentUser(req.origin, actor(s, req)),
+    workspace: presentWorkspace(req.origin, s),
   });
   router.get("/2.0/user/permissions/workspaces", (req) => {
     const s = state();
-    return listReply(req, [s], (x) => permissions(req.origin, x));
+    return listReply(req, [s], (x) => permissions(req, x));
   });
   router.get("/2.0/user/workspaces", (req) => {
     const s = state();
     return listReply(req, [s], (x) => ({
       type: "workspace_access",
-      administrator: true,
+      administrator: req.caller.kind === "service",
       workspace: { type: "workspace_base", uuid: x.workspace.uuid, slug: x.workspace.slug, links: presentWorkspace(req.origin, x).links },
     }));
   });

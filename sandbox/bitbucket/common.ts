@@ -1,6 +1,7 @@
+import { actor, repoVisible } from "./access";
 import { bitbucketError } from "../core/errors";
 import type { Reply, SandboxRequest } from "../core/http";
-import type { BitbucketState, PullRequest, Repo } from "./model";
+import type { BitbucketState, PullRequest, Repo, User } from "./model";
 import { isReply, paginate, queried, type PageOptions } from "./query";
 
 export { isReply };
@@ -17,7 +18,9 @@ export function findRepo(s: BitbucketState, req: SandboxRequest): Repo | Reply {
   if (ws) return ws;
   const slug = (req.params.repo_slug ?? "").toLowerCase();
   const repo = s.reposBySlug.get(slug) ?? s.repos.find((r) => r.uuid === req.params.repo_slug);
-  return repo ?? bitbucketError(404, `Repository ${s.workspace.slug}/${req.params.repo_slug ?? ""} not found`);
+  return repo && repoVisible(req, repo)
+    ? repo
+    : bitbucketError(404, `Repository ${s.workspace.slug}/${req.params.repo_slug ?? ""} not found`);
 }
 
 export function findPullRequest(s: BitbucketState, req: SandboxRequest): { repo: Repo; pr: PullRequest } | Reply {
@@ -28,11 +31,12 @@ export function findPullRequest(s: BitbucketState, req: SandboxRequest): { repo:
   return pr ? { repo, pr } : bitbucketError(404, `Pull request ${req.params.pull_request_id ?? ""} not found`);
 }
 
-/** The pull request a route is about, found, and the state it lives in. */
+/** The pull request a route is about, found, the state it lives in, and who acts on it. */
 export interface PullRequestAt {
   s: BitbucketState;
   repo: Repo;
   pr: PullRequest;
+  me: User;
 }
 
 /** A handler for one pull request: an unknown repository or id is Bitbucket's 404, before `handle` runs. */
@@ -41,7 +45,7 @@ export const onPullRequest =
   (req: SandboxRequest): Reply | Promise<Reply> => {
     const s = state();
     const found = findPullRequest(s, req);
-    return isReply(found) ? found : handle(req, { s, ...found });
+    return isReply(found) ? found : handle(req, { s, ...found, me: actor(s, req) });
   };
 
 /**

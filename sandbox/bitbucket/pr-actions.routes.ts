@@ -2,7 +2,7 @@ import { bitbucketError } from "../core/errors";
 import { json, noContent, type Reply, type Router, type SandboxRequest } from "../core/http";
 import { bodyObject, field, onPullRequest, isReply, listReply, required } from "./common";
 import { ancestors, log } from "./git";
-import type { BitbucketState, Comment, Commit, Participant, PullRequest, Repo } from "./model";
+import type { BitbucketState, Comment, Commit, Participant, PullRequest, Repo, User } from "./model";
 import { presentComment, presentParticipant, presentPullRequest } from "./presenters.pr";
 import { prRange } from "./pullrequests.routes";
 import { diffTrees } from "./diff";
@@ -12,11 +12,12 @@ import { diffTrees } from "./diff";
 const PR = "/2.0/repositories/:workspace/:repo_slug/pullrequests/:pull_request_id";
 const STRATEGIES = ["merge_commit", "squash", "fast_forward"];
 
-function meAsParticipant(s: BitbucketState, pr: PullRequest, now: number): Participant {
-  let p = pr.participants.get(s.me.nickname);
+/** The acting user as a participant of the pull request (added as one when they are not yet). */
+function meAsParticipant(me: User, pr: PullRequest, now: number): Participant {
+  let p = pr.participants.get(me.nickname);
   if (!p) {
-    p = { user: s.me, role: "PARTICIPANT", approved: false, state: null, participatedOn: now };
-    pr.participants.set(s.me.nickname, p);
+    p = { user: me, role: "PARTICIPANT", approved: false, state: null, participatedOn: now };
+    pr.participants.set(me.nickname, p);
   }
   p.participatedOn = now;
   return p;
@@ -52,6 +53,7 @@ function commentInput(
 
 function mergeCommit(
   s: BitbucketState,
+  me: User,
   repo: Repo,
   pr: PullRequest,
   strategy: string,
@@ -76,7 +78,7 @@ function mergeCommit(
   const c: Commit = {
     hash: s.rng.hex(40),
     message: text.trim(),
-    author: s.me,
+    author: me,
     date: now,
     parents: strategy === "squash" ? [destination] : [destination, source],
     ops,
@@ -95,16 +97,16 @@ export function prActionRoutes(router: Router, state: () => BitbucketState): voi
 
   router.post(
     `${PR}/comments`,
-    onPullRequest(state, (req, { s, repo, pr }) => {
+    onPullRequest(state, (req, { s, repo, pr, me }) => {
       const body = bodyObject(req);
       if (isReply(body)) return body;
       const input = commentInput(body, pr);
       if (isReply(input)) return input;
       const now = Date.now();
-      const c: Comment = { id: ++s.nextCommentId, user: s.me, createdOn: now, updatedOn: now, deleted: false, resolution: null, ...input };
+      const c: Comment = { id: ++s.nextCommentId, user: me, createdOn: now, updatedOn: now, deleted: false, resolution: null, ...input };
       pr.comments.push(c);
       pr.commentsById.set(c.id, c);
-      if (pr.author !== s.me) meAsParticipant(s, pr, now);
+      if (pr.author !== me) meAsParticipant(me, pr, now);
       pr.updatedOn = now;
       const presented = presentComment(req.origin, s, repo, pr, c);
       return json(presented, 201, { location: presented.links.self.href });
@@ -121,10 +123,10 @@ export function prActionRoutes(router: Router, state: () => BitbucketState): voi
 
   router.put(
     `${PR}/comments/:comment_id`,
-    onPullRequest(state, (req, { s, repo, pr }) => {
+    onPullRequest(state, (req, { s, repo, pr, me }) => {
       const c = findComment(pr, req);
       if (isReply(c)) return c;
-      if (c.user !== s.me) return bitbucketError(403, "You can only edit your own comments.");
+      if (c.user !== me) return bitbucketError(403, "You can only edit your own comments.");
       const raw = field(req.body, "content.raw");
       if (typeof raw !== "string" || raw.trim() === "") return required("content");
       c.raw = raw;
@@ -135,10 +137,10 @@ export function prActionRoutes(router: Router, state: () => BitbucketState): voi
 
   router.delete(
     `${PR}/comments/:comment_id`,
-    onPullRequest(state, (req, { s, pr }) => {
+    onPullRequest(state, (req, { pr, me }) => {
       const c = findComment(pr, req);
       if (isReply(c)) return c;
-      if (c.user !== s.me) return bitbucketError(403, "You can only delete your own comments.");
+      if (c.user !== me) return bitbucketError(403, "You can only delete your own comments.");
       c.deleted = true;
       c.updatedOn = Date.now();
       return noContent();
@@ -146,10 +148,10 @@ export function prActionRoutes(router: Router, state: () => BitbucketState): voi
   );
 
   const review = (approve: boolean, changes: boolean) =>
-    onPullRequest(state, (req, { s, pr }) => {
+    onPullRequest(state, (req, { pr, me }) => {
       if (pr.state !== "OPEN") return bitbucketError(400, `You can't review a pull request that is ${pr.state.toLowerCase()}.`);
       const now = Date.now();
-      const p = meAsParticipant(s, pr, now);
+      const p = meAsParticipant(me, pr, now);
       p.approved = approve;
       p.state = approve ? "approved" : changes ? "changes_requested" : null;
       pr.updatedOn = now;
@@ -162,7 +164,7 @@ export function prActionRoutes(router: Router, state: () => BitbucketState): voi
 
   router.post(
     `${PR}/merge`,
-    onPullRequest(state, (req, { s, repo, pr }) => {
+    onPullRequest(state, (req, { s, repo, pr, me }) => {
       const body = bodyObject(req);
       if (isReply(body)) return body;
       if (pr.state !== "OPEN") return bitbucketError(400, `You can't merge a pull request that is ${pr.state.toLowerCase()}.`);
@@ -182,14 +184,14 @@ export function prActionRoutes(router: Router, state: () => BitbucketState): voi
       const now = Date.now();
       const destinationBefore = repo.branches.get(pr.destination.branch);
       const sourceTip = repo.branches.get(pr.source.branch);
-      const merged = mergeCommit(s, repo, pr, strategy, typeof body.message === "string" ? body.message : null, now);
+      const merged = mergeCommit(s, me, repo, pr, strategy, typeof body.message === "string" ? body.message : null, now);
       if (isReply(merged)) return merged;
       repo.branches.set(pr.destination.branch, merged.hash);
       pr.source.hash = sourceTip!;
       pr.destination.hash = destinationBefore!;
       pr.state = "MERGED";
       pr.mergeCommit = merged.hash;
-      pr.closedBy = s.me;
+      pr.closedBy = me;
       pr.closedOn = now;
       pr.updatedOn = now;
       const close = typeof body.close_source_branch === "boolean" ? body.close_source_branch : pr.closeSourceBranch;
@@ -202,13 +204,13 @@ export function prActionRoutes(router: Router, state: () => BitbucketState): voi
 
   router.post(
     `${PR}/decline`,
-    onPullRequest(state, (req, { s, repo, pr }) => {
+    onPullRequest(state, (req, { s, repo, pr, me }) => {
       if (pr.state !== "OPEN") return bitbucketError(400, `You can't decline a pull request that is ${pr.state.toLowerCase()}.`);
       const now = Date.now();
       pr.source.hash = repo.branches.get(pr.source.branch) ?? pr.source.hash;
       pr.destination.hash = repo.branches.get(pr.destination.branch) ?? pr.destination.hash;
       pr.state = "DECLINED";
-      pr.closedBy = s.me;
+      pr.closedBy = me;
       pr.closedOn = now;
       pr.reason = typeof field(req.body, "reason") === "string" ? (field(req.body, "reason") as string) : "";
       pr.updatedOn = now;

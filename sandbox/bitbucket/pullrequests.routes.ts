@@ -1,3 +1,4 @@
+import { actor } from "./access";
 import { bitbucketError } from "../core/errors";
 import { json, type Reply, type Router } from "../core/http";
 import { bodyObject, field, onPullRequest, findRepo, isReply, listReply, required } from "./common";
@@ -91,7 +92,8 @@ export function pullRequestRoutes(router: Router, state: () => BitbucketState): 
       (p) => p.state === "OPEN" && p.source.branch === source && p.destination.branch === destination,
     );
     if (existing) return bitbucketError(400, `A pull request already exists for ${source} → ${destination}: #${existing.id}`);
-    const reviewers = body.reviewers === undefined ? [] : parseReviewers(s, body.reviewers, s.me);
+    const me = actor(s, req);
+    const reviewers = body.reviewers === undefined ? [] : parseReviewers(s, body.reviewers, me);
     if (isReply(reviewers)) return reviewers;
     const description = typeof body.description === "string" ? body.description : "";
     const now = Date.now();
@@ -100,7 +102,7 @@ export function pullRequestRoutes(router: Router, state: () => BitbucketState): 
       title: title.trim(),
       description,
       state: "OPEN",
-      author: s.me,
+      author: me,
       source: { branch: source, hash: sourceTip },
       destination: { branch: destination, hash: destTip },
       mergeCommit: null,
@@ -131,7 +133,7 @@ export function pullRequestRoutes(router: Router, state: () => BitbucketState): 
 
   router.put(
     `${R}/pullrequests/:pull_request_id`,
-    onPullRequest(state, (req, { s, repo, pr }) => {
+    onPullRequest(state, (req, { s, repo, pr, me }) => {
       const body = bodyObject(req);
       if (isReply(body)) return body;
       if (pr.state !== "OPEN") return bitbucketError(400, `You can't edit a pull request that is ${pr.state.toLowerCase()}.`);
@@ -158,7 +160,7 @@ export function pullRequestRoutes(router: Router, state: () => BitbucketState): 
       if (reviewers) setReviewers(pr, reviewers);
       if (typeof body.close_source_branch === "boolean") pr.closeSourceBranch = body.close_source_branch;
       pr.updatedOn = Date.now();
-      if (Object.keys(changes).length > 0) pr.edits.push({ by: s.me, on: pr.updatedOn, changes });
+      if (Object.keys(changes).length > 0) pr.edits.push({ by: me, on: pr.updatedOn, changes });
       return json(presentPullRequest(req.origin, s, repo, pr));
     }),
   );

@@ -1,3 +1,4 @@
+import { visibleRepos } from "./access";
 import { bitbucketError } from "../core/errors";
 import { json, noContent, type Reply, type Router, type SandboxRequest } from "../core/http";
 import { bodyObject, field, findRepo, findWorkspace, isReply, listReply, required, textReply } from "./common";
@@ -73,7 +74,7 @@ const BRANCH_NAME = /^(?!\/|.*\/\/|.*\.\.|.*\/$)[\w./-]+$/;
 export function repoRoutes(router: Router, state: () => BitbucketState): void {
   router.get("/2.0/repositories/:workspace", (req) => {
     const s = state();
-    return findWorkspace(s, req.params.workspace) ?? listReply(req, s.repos, (r) => presentRepo(req.origin, s, r));
+    return findWorkspace(s, req.params.workspace) ?? listReply(req, visibleRepos(req, s.repos), (r) => presentRepo(req.origin, s, r));
   });
 
   router.get(R, (req) => {

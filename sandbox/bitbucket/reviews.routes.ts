@@ -1,7 +1,7 @@
 import { bitbucketError } from "../core/errors";
 import { json, noContent, type Reply, type Router, type SandboxRequest } from "../core/http";
 import { bodyObject, field, isReply, listReply, onPullRequest, required } from "./common";
-import type { BitbucketState, PullRequest, Task } from "./model";
+import type { BitbucketState, PullRequest, Task, User } from "./model";
 import { presentResolution, presentTask, pullRequestActivity } from "./presenters.pr";
 
 /** Review work on a pull request: its activity log, tasks, and resolving comment threads. */
@@ -15,10 +15,10 @@ function findTask(pr: PullRequest, req: SandboxRequest): Task | Reply {
 }
 
 /** Sets a task's state, keeping who resolved it and when. */
-function setTaskState(s: BitbucketState, t: Task, state: "RESOLVED" | "UNRESOLVED", now: number): void {
+function setTaskState(me: User, t: Task, state: "RESOLVED" | "UNRESOLVED", now: number): void {
   if (t.state === state) return;
   t.state = state;
-  t.resolvedBy = state === "RESOLVED" ? s.me : null;
+  t.resolvedBy = state === "RESOLVED" ? me : null;
   t.resolvedOn = state === "RESOLVED" ? now : null;
 }
 
@@ -39,7 +39,7 @@ export function reviewRoutes(router: Router, state: () => BitbucketState): void 
 
   router.post(
     `${PR}/tasks`,
-    onPullRequest(state, (req, { s, repo, pr }) => {
+    onPullRequest(state, (req, { s, repo, pr, me }) => {
       const body = bodyObject(req);
       if (isReply(body)) return body;
       const raw = field(body, "content.raw");
@@ -56,7 +56,7 @@ export function reviewRoutes(router: Router, state: () => BitbucketState): void 
         id: s.nextTaskId++,
         raw,
         state: "UNRESOLVED",
-        creator: s.me,
+        creator: me,
         createdOn: now,
         updatedOn: now,
         resolvedBy: null,
@@ -81,7 +81,7 @@ export function reviewRoutes(router: Router, state: () => BitbucketState): void 
 
   router.put(
     `${PR}/tasks/:task_id`,
-    onPullRequest(state, (req, { s, repo, pr }) => {
+    onPullRequest(state, (req, { s, repo, pr, me }) => {
       const t = findTask(pr, req);
       if (isReply(t)) return t;
       const body = bodyObject(req);
@@ -95,7 +95,7 @@ export function reviewRoutes(router: Router, state: () => BitbucketState): void 
       }
       const now = Date.now();
       if (typeof raw === "string") t.raw = raw;
-      if (typeof body.state === "string") setTaskState(s, t, body.state as Task["state"], now);
+      if (typeof body.state === "string") setTaskState(me, t, body.state as Task["state"], now);
       t.updatedOn = now;
       return json(presentTask(req.origin, s, repo, pr, t));
     }),
@@ -103,10 +103,10 @@ export function reviewRoutes(router: Router, state: () => BitbucketState): void 
 
   router.delete(
     `${PR}/tasks/:task_id`,
-    onPullRequest(state, (req, { s, pr }) => {
+    onPullRequest(state, (req, { pr, me }) => {
       const t = findTask(pr, req);
       if (isReply(t)) return t;
-      if (t.creator !== s.me) return bitbucketError(403, "You can only delete your own tasks.");
+      if (t.creator !== me) return bitbucketError(403, "You can only delete your own tasks.");
       pr.tasks.splice(pr.tasks.indexOf(t), 1);
       return noContent();
     }),
@@ -115,13 +115,13 @@ export function reviewRoutes(router: Router, state: () => BitbucketState): void 
   // A thread is resolved through its top comment; a reply belongs to its parent's thread.
   router.post(
     `${PR}/comments/:comment_id/resolve`,
-    onPullRequest(state, (req, { s, pr }) => {
+    onPullRequest(state, (req, { pr, me }) => {
       const c = pr.commentsById.get(Number(req.params.comment_id));
       if (!c || c.deleted) return bitbucketError(404, `Comment ${req.params.comment_id ?? ""} not found`);
       if (c.parentId !== null)
         return bitbucketError(400, "Only a top-level comment can be resolved: resolve the comment this one replies to.");
       if (c.resolution) return bitbucketError(409, `Comment ${c.id} is already resolved.`);
-      c.resolution = { user: s.me, on: Date.now() };
+      c.resolution = { user: me, on: Date.now() };
       return json(presentResolution(req.origin, c.resolution));
     }),
   );

@@ -1,3 +1,4 @@
+import { visibleRepos } from "./access";
 import { bitbucketError } from "../core/errors";
 import type { Router } from "../core/http";
 import { findWorkspace } from "./common";
@@ -152,8 +153,10 @@ export function searchRoutes(router: Router, state: () => BitbucketState): void 
     if (!raw || raw.trim() === "") return bitbucketError(400, "search_query: This field is required.");
     const q = parseQuery(raw);
     if (q.terms.length === 0) return bitbucketError(400, "Search query must contain at least one search term.");
-    const repos: Repo[] =
-      q.repos.length > 0 ? q.repos.map((slug) => s.reposBySlug.get(slug)).filter((r): r is Repo => r !== undefined) : s.repos;
+    const repos: Repo[] = visibleRepos(
+      req,
+      q.repos.length > 0 ? q.repos.map((slug) => s.reposBySlug.get(slug)).filter((r): r is Repo => r !== undefined) : s.repos,
+    );
     // Results depend on the query and the main-branch tips only, so they are cached on those.
     const key = `${JSON.stringify(q)}|${repos.map((r) => r.branches.get(r.mainbranch)).join(",")}`;
     let cache = resultCache.get(s);

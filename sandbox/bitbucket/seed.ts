@@ -1,7 +1,8 @@
 import { Rng, SEED_EPOCH } from "../core/random";
-import { DEFAULT_CREDENTIALS } from "../credentials";
+import { DEFAULT_CREDENTIALS, type SandboxCredentials } from "../credentials";
 import { displayName, PEOPLE, PROJECTS, REPOS, WORKSPACE, type CatalogRepo } from "./catalog";
 import { baseTree, REVIEW_COMMENTS, topic, TOPIC_COUNT, type ChangeTopic } from "./content";
+import { castIds, joinPeople } from "./people";
 import type { BitbucketState, Comment, Commit, FileOp, Participant, PullRequest, PullRequestState, Repo, User } from "./model";
 
 const HOUR = 3_600_000;
@@ -374,7 +375,7 @@ function addLargePullRequest(state: BitbucketState): void {
   addPullRequest(ctx, "OPEN", author, t, [c], main);
 }
 
-export function seedBitbucket(rng: Rng): BitbucketState {
+export function seedBitbucket(rng: Rng, accounts: SandboxCredentials = DEFAULT_CREDENTIALS): BitbucketState {
   const createdOn = (days: number) => SEED_EPOCH - days * DAY - rng.int(0, 1439) * 60_000;
   const me: User = {
     uuid: uuidOf(rng),
@@ -385,9 +386,9 @@ export function seedBitbucket(rng: Rng): BitbucketState {
   };
   const users: User[] = [
     me,
+    // Ids drawn whoever it is (the rest of the data is unchanged); a linkable person keeps their fixed ones.
     ...PEOPLE.map(([nickname, displayName]) => ({
-      uuid: uuidOf(rng),
-      accountId: `5d${rng.hex(22)}`,
+      ...castIds(accounts.people, nickname, { uuid: uuidOf(rng), accountId: `5d${rng.hex(22)}` }),
       nickname,
       displayName,
       createdOn: createdOn(rng.int(400, 1300)),
@@ -418,5 +419,6 @@ export function seedBitbucket(rng: Rng): BitbucketState {
     state.reposBySlug.set(repo.slug, repo);
   });
   addLargePullRequest(state);
+  joinPeople(state, accounts.people);
   return state;
 }

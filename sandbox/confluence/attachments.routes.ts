@@ -1,3 +1,4 @@
+import { actorId, contentVisible } from "./access";
 import { confluenceError } from "../core/errors";
 import { json } from "../core/http";
 import type { Router } from "../core/http";
@@ -68,7 +69,7 @@ export function attachmentRoutes(router: Router, state: () => ConfluenceState): 
         mediaType: file.contentType ?? "application/octet-stream",
         comment: comments[i] ?? "",
         createdAt: new Date().toISOString(),
-        authorId: st.currentUserId,
+        authorId: actorId(req, st),
         data: Buffer.from(file.data),
       });
     }
@@ -106,7 +107,7 @@ export function attachmentRoutes(router: Router, state: () => ConfluenceState): 
   router.get("/wiki/api/v2/pages/:id/attachments", (req) => {
     const st = state();
     const page = st.content.get(req.params.id!);
-    if (!page || page.type !== "page" || page.status !== "current") return notFound();
+    if (!page || page.type !== "page" || page.status !== "current" || !contentVisible(req, page)) return notFound();
     const mediaType = req.query.get("mediaType");
     const filenames = listParam(req.query, "filename");
     const items = (st.attachments.get(page.id) ?? []).filter(
@@ -116,9 +117,10 @@ export function attachmentRoutes(router: Router, state: () => ConfluenceState): 
   });
 
   router.get("/wiki/download/attachments/:pageId/:filename", (req) => {
-    const found = state()
-      .attachments.get(req.params.pageId!)
-      ?.find((a) => a.title === req.params.filename);
+    const st = state();
+    const page = st.content.get(req.params.pageId!);
+    const found =
+      page && contentVisible(req, page) ? st.attachments.get(req.params.pageId!)?.find((a) => a.title === req.params.filename) : undefined;
     if (!found) return confluenceError(404, `No attachment ${req.params.filename ?? ""} on content ${req.params.pageId ?? ""}`);
     return {
       status: 200,

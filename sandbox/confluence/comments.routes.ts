@@ -1,3 +1,4 @@
+import { actorId, contentVisible } from "./access";
 import { randomUUID } from "node:crypto";
 import { json } from "../core/http";
 import type { Reply, Router, SandboxRequest } from "../core/http";
@@ -19,9 +20,9 @@ type Kind = "footer" | "inline";
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 const kindOf = (c: Content): Kind => (c.inline ? "inline" : "footer");
 
-function commentOfKind(state: ConfluenceState, id: string, kind: Kind): Content | undefined {
+function commentOfKind(req: SandboxRequest, state: ConfluenceState, id: string, kind: Kind): Content | undefined {
   const c = state.content.get(id);
-  return c && c.type === "comment" && c.status === "current" && kindOf(c) === kind ? c : undefined;
+  return c && c.type === "comment" && c.status === "current" && kindOf(c) === kind && contentVisible(req, c) ? c : undefined;
 }
 
 /** The text between tags (CDATA excluded): [start, end) ranges of the storage. */
@@ -54,7 +55,7 @@ function createComment(req: SandboxRequest, state: ConfluenceState, kind: Kind):
   if (body === undefined || (typeof body === "string" && body.trim() === "")) return v2Error(400, "body is required");
   if (typeof body === "object") return v2Error(400, body.error);
   if (b.parentCommentId !== undefined) {
-    const parent = commentOfKind(state, String(b.parentCommentId), kind);
+    const parent = commentOfKind(req, state, String(b.parentCommentId), kind);
     if (!parent?.containerId) return v2Error(404, "Not Found", `No ${kind} comment with id ${String(b.parentCommentId)}`);
     const container = state.content.get(parent.containerId)!;
     const reply = createContent(state, {
@@ -65,13 +66,14 @@ function createComment(req: SandboxRequest, state: ConfluenceState, kind: Kind):
       containerId: container.id,
       body,
       status: "current",
-      authorId: state.currentUserId,
+      authorId: actorId(req, state),
     });
     if (parent.inline) reply.inline = { ...parent.inline };
     return json(presentCommentV2(state, reply, "storage"));
   }
   const idKey = kind === "footer" && b.blogPostId !== undefined ? "blogPostId" : "pageId";
-  const container = state.content.get(String(b[idKey] ?? ""));
+  const found = state.content.get(String(b[idKey] ?? ""));
+  const container = found && contentVisible(req, found) ? found : undefined;
   if (!container || container.status !== "current" || container.type !== (idKey === "pageId" ? "page" : "blogpost"))
     return v2Error(400, `Invalid ${idKey}: ${String(b[idKey] ?? "")}`, "Provide exactly one of pageId, blogPostId or parentCommentId");
   let inline: Content["inline"];
@@ -106,7 +108,7 @@ function createComment(req: SandboxRequest, state: ConfluenceState, kind: Kind):
     containerId: container.id,
     body,
     status: "current",
-    authorId: state.currentUserId,
+    authorId: actorId(req, state),
   });
   if (inline) comment.inline = inline;
   return json(presentCommentV2(state, comment, "storage"));
@@ -127,7 +129,7 @@ function updateInline(req: SandboxRequest, state: ConfluenceState, c: Content): 
     const next: InlineResolution = b.resolved ? "resolved" : c.inline!.resolution === "resolved" ? "reopened" : c.inline!.resolution;
     c.inline!.resolution = next;
   }
-  updateContent(c, { body: body ?? c.body, authorId: state.currentUserId });
+  updateContent(c, { body: body ?? c.body, authorId: actorId(req, state) });
   return json(presentCommentV2(state, c, "storage"));
 }
 
@@ -135,7 +137,7 @@ export function commentRoutes(router: Router, state: () => ConfluenceState): voi
   router.get(`${V2}/pages/:id/inline-comments`, (req) => {
     const st = state();
     const page = st.content.get(req.params.id!);
-    if (!page || page.type !== "page" || page.status !== "current") return notFound();
+    if (!page || page.type !== "page" || page.status !== "current" || !contentVisible(req, page)) return notFound();
     const format = bodyFormat(req, BODY_FORMATS_LIST);
     if (format !== null && typeof format === "object") return format;
     const wanted = req.query.getAll("resolution-status").flatMap((v) => v.split(","));
@@ -147,7 +149,7 @@ export function commentRoutes(router: Router, state: () => ConfluenceState): voi
     router.post(`${V2}/${kind}-comments`, (req) => createComment(req, state(), kind));
     router.get(`${V2}/${kind}-comments/:id`, (req) => {
       const st = state();
-      const c = commentOfKind(st, req.params.id!, kind);
+      const c = commentOfKind(req, st, req.params.id!, kind);
       if (!c) return notFound();
       const format = bodyFormat(req, BODY_FORMATS_LIST);
       if (format !== null && typeof format === "object") return format;
@@ -157,7 +159,7 @@ export function commentRoutes(router: Router, state: () => ConfluenceState): voi
 
   router.get(`${V2}/inline-comments/:id/children`, (req) => {
     const st = state();
-    const comment = commentOfKind(st, req.params.id!, "inline");
+    const comment = commentOfKind(req, st, req.params.id!, "inline");
     if (!comment?.containerId) return notFound();
     const format = bodyFormat(req, BODY_FORMATS_LIST);
     if (format !== null && typeof format === "object") return format;
@@ -167,7 +169,7 @@ export function commentRoutes(router: Router, state: () => ConfluenceState): voi
 
   router.put(`${V2}/inline-comments/:id`, (req) => {
     const st = state();
-    const c = commentOfKind(st, req.params.id!, "inline");
+    const c = commentOfKind(req, st, req.params.id!, "inline");
     return c ? updateInline(req, st, c) : notFound();
   });
 }

@@ -1,3 +1,4 @@
+import { actorId, contentVisible, spaceVisible } from "./access";
 import { confluenceError } from "../core/errors";
 import { json, noContent } from "../core/http";
 import type { Router, SandboxRequest } from "../core/http";
@@ -13,8 +14,6 @@ import { badRequest, contentNotFound, findContent, isRecord, offsetPage, spaceNo
 const WRITE_EXPAND = new Set(["space", "history", "version", "ancestors", "container", "body", "body.storage"]);
 const DEFAULT_GET_EXPAND = ["space", "history", "version"];
 const TITLE_TAKEN = "A page with this title already exists: A page already exists with the same TITLE in this space";
-
-const accountOf = (state: ConfluenceState) => state.currentUserId;
 
 /** The last `ancestors` entry is the parent. */
 function parentFrom(body: Record<string, unknown>): string | null | undefined {
@@ -54,7 +53,7 @@ function create(req: SandboxRequest, state: ConfluenceState) {
       containerId: container.id,
       body: storage,
       status,
-      authorId: accountOf(state),
+      authorId: actorId(req, state),
     });
     return json(presentContent(req, state, c, WRITE_EXPAND));
   }
@@ -66,6 +65,7 @@ function create(req: SandboxRequest, state: ConfluenceState) {
   if (!spaceKey) return badRequest("A space key must be given (space.key)");
   const space = state.spaceByKey.get(spaceKey.toUpperCase());
   if (!space) return spaceNotFound(spaceKey);
+  if (!spaceVisible(req, space)) return confluenceError(403, `Not permitted to create content in space ${space.key}`);
   let parentId: string | null = null;
   if (type === "page") {
     const ancestor = parentFrom(body);
@@ -86,7 +86,7 @@ function create(req: SandboxRequest, state: ConfluenceState) {
     containerId: null,
     body: storage ?? "",
     status,
-    authorId: accountOf(state),
+    authorId: actorId(req, state),
   });
   return json(presentContent(req, state, c, WRITE_EXPAND));
 }
@@ -122,7 +122,7 @@ function update(req: SandboxRequest, state: ConfluenceState, c: Content) {
   if (c.status === "draft" && str(body.status) === "current") c.status = "current";
   const message = isRecord(body.version) ? str(body.version.message) : undefined;
   const minorEdit = isRecord(body.version) && body.version.minorEdit === true;
-  updateContent(c, { title, body: storage, message, minorEdit, authorId: accountOf(state) });
+  updateContent(c, { title, body: storage, message, minorEdit, authorId: actorId(req, state) });
   return json(presentContent(req, state, c, WRITE_EXPAND));
 }
 
@@ -138,9 +138,9 @@ function move(req: SandboxRequest, state: ConfluenceState) {
   if (!MOVE_POSITIONS.includes(position))
     return badRequest(`Invalid position: ${position}. Position must be one of: before, after, append`);
   const page = state.content.get(id);
-  if (!page || page.type !== "page" || page.status !== "current") return contentNotFound(id);
+  if (!page || page.type !== "page" || page.status !== "current" || !contentVisible(req, page)) return contentNotFound(id);
   const target = state.content.get(targetId);
-  if (!target || target.type !== "page" || target.status !== "current") return contentNotFound(targetId);
+  if (!target || target.type !== "page" || target.status !== "current" || !contentVisible(req, target)) return contentNotFound(targetId);
   if (isSelfOrDescendant(state, page, target)) return badRequest("Cannot move a page relative to itself or one of its descendants");
   if (target.spaceKey !== page.spaceKey && titleTaken(state, target.spaceKey, page.title)) return badRequest(TITLE_TAKEN);
   if (position === "append") {
@@ -170,6 +170,7 @@ export function contentRoutes(router: Router, state: () => ConfluenceState): voi
     const items = st.ordered.filter(
       (c) =>
         c.type === type &&
+        contentVisible(req, c) &&
         (statuses.includes("any") || statuses.includes(c.status)) &&
         (!spaceKey || c.spaceKey === spaceKey) &&
         (title === undefined || c.title.toLowerCase() === title),
@@ -191,14 +192,14 @@ export function contentRoutes(router: Router, state: () => ConfluenceState): voi
   router.put("/wiki/rest/api/content/:id", (req) => {
     const st = state();
     const c = st.content.get(req.params.id!);
-    if (!c || c.status === "trashed") return contentNotFound(req.params.id!);
+    if (!c || c.status === "trashed" || !contentVisible(req, c)) return contentNotFound(req.params.id!);
     return update(req, st, c);
   });
 
   router.delete("/wiki/rest/api/content/:id", (req) => {
     const st = state();
     const c = st.content.get(req.params.id!);
-    if (!c) return contentNotFound(req.params.id!);
+    if (!c || !contentVisible(req, c)) return contentNotFound(req.params.id!);
     if (c.status === "trashed") {
       if (req.query.get("status") !== "trashed") return contentNotFound(c.id);
       purgeContent(st, c);

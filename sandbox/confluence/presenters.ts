@@ -1,3 +1,4 @@
+import { actorId } from "./access";
 import type { SandboxRequest } from "../core/http";
 import { editui, friendlyDate, subExpand, tinyui, webui, wikiBase } from "./links";
 import { toAdf, viewHtml } from "./render";
@@ -14,7 +15,7 @@ export function presentUser(req: SandboxRequest, state: ConfluenceState, account
     type: "known",
     accountId: u.accountId,
     accountType: "atlassian",
-    email: u.accountId === state.currentUserId ? u.email : "",
+    email: u.accountId === actorId(req, state) ? u.email : "",
     publicName: u.displayName,
     profilePicture: { path: `/wiki/aa-avatar/${u.accountId}`, width: 48, height: 48, isDefault: false },
     displayName: u.displayName,

@@ -1,4 +1,5 @@
-import { DEFAULT_CREDENTIALS } from "../credentials";
+import { DEFAULT_CREDENTIALS, type SandboxCredentials } from "../credentials";
+import { personByEmail } from "../identity/people";
 import { SEED_EPOCH, seedDate } from "../core/random";
 import type { Rng } from "../core/random";
 import { escapeXml } from "./render";
@@ -221,12 +222,14 @@ function seedComments(ctx: Ctx): void {
   }
 }
 
-export function seedConfluence(rng: Rng): ConfluenceState {
-  const users = USERS.map((u) =>
-    u.accountId === DEFAULT_CREDENTIALS.atlassian.accountId
-      ? { ...u, displayName: DEFAULT_CREDENTIALS.atlassian.displayName, email: DEFAULT_CREDENTIALS.atlassian.email }
-      : u,
-  );
+export function seedConfluence(rng: Rng, accounts: SandboxCredentials = DEFAULT_CREDENTIALS): ConfluenceState {
+  // A linkable person (same email) has their one Atlassian account id here too.
+  const users = USERS.map((u) => {
+    if (u.accountId === DEFAULT_CREDENTIALS.atlassian.accountId)
+      return { ...u, displayName: DEFAULT_CREDENTIALS.atlassian.displayName, email: DEFAULT_CREDENTIALS.atlassian.email };
+    const person = personByEmail(accounts.people, u.email);
+    return person ? { ...u, accountId: person.accountId } : u;
+  });
   const state: ConfluenceState = {
     users,
     userById: new Map(users.map((u) => [u.accountId, u])),
@@ -248,5 +251,12 @@ export function seedConfluence(rng: Rng): ConfluenceState {
   SPACE_PLANS.forEach((plan, i) => seedSpace(ctx, plan, i, i === SPACE_PLANS.length - 1 ? PAGE_COUNT - perSpace * i : perSpace));
   seedComments(ctx);
   state.spaces.sort((a, b) => a.key.localeCompare(b.key));
+  // People the seed did not cast join as users with no content (after every draw: the data is unchanged).
+  for (const p of accounts.people) {
+    if (state.userById.has(p.accountId)) continue;
+    const user: User = { accountId: p.accountId, displayName: p.displayName, email: p.email };
+    state.users = [...state.users, user];
+    state.userById.set(user.accountId, user);
+  }
   return state;
 }

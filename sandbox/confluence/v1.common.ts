@@ -1,3 +1,4 @@
+import { contentVisible } from "./access";
 import { confluenceError } from "../core/errors";
 import { intParam, json } from "../core/http";
 import type { Reply, SandboxRequest } from "../core/http";
@@ -32,7 +33,7 @@ export function offsetPage<T>(
 /** The content with that id, if the request may see it (trashed content only with `status=trashed|any`). */
 export function findContent(state: ConfluenceState, req: SandboxRequest, id: string): Content | undefined {
   const c = state.content.get(id);
-  if (!c) return undefined;
+  if (!c || !contentVisible(req, c)) return undefined;
   if (c.status === "current" || c.status === "draft") return c;
   const statuses = (req.query.get("status") ?? "").split(",");
   return statuses.includes("trashed") || statuses.includes("any") ? c : undefined;

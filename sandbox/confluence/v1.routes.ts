@@ -1,3 +1,4 @@
+import { actorId, spaceVisible, visibleContent, visibleSpaces } from "./access";
 import { confluenceError } from "../core/errors";
 import { intParam, json, noContent } from "../core/http";
 import type { Reply, Router, SandboxRequest } from "../core/http";
@@ -32,7 +33,7 @@ function searchPage(req: SandboxRequest, state: ConfluenceState, present: (c: Co
   if (!("matches" in query)) return query;
   let all: Content[];
   try {
-    all = runCql(query, { state, currentUserId: state.currentUserId, now: Date.now() });
+    all = visibleContent(req, runCql(query, { state, currentUserId: actorId(req, state), now: Date.now() }));
   } catch (err) {
     if (err instanceof CqlError) return badRequest(`Could not parse cql : ${req.query.get("cql") ?? ""} (${err.message})`);
     throw err;
@@ -98,7 +99,7 @@ export function v1Routes(router: Router, state: () => ConfluenceState): void {
       .filter(Boolean);
     const type = req.query.get("type");
     const status = req.query.get("status");
-    const spaces = st.spaces.filter(
+    const spaces = visibleSpaces(req, st.spaces).filter(
       (s) => (keys.length === 0 || keys.includes(s.key)) && (!type || type === "global") && (!status || status === "current"),
     );
     const expand = parseExpand(req.query);
@@ -108,14 +109,14 @@ export function v1Routes(router: Router, state: () => ConfluenceState): void {
   router.get("/wiki/rest/api/space/:spaceKey", (req) => {
     const st = state();
     const space = st.spaceByKey.get(req.params.spaceKey!.toUpperCase());
-    if (!space) return spaceNotFound(req.params.spaceKey!);
+    if (!space || !spaceVisible(req, space)) return spaceNotFound(req.params.spaceKey!);
     return json(presentSpace(req, st, space, parseExpand(req.query)));
   });
 
   router.get("/wiki/rest/api/space/:spaceKey/content/:type", (req) => {
     const st = state();
     const space = st.spaceByKey.get(req.params.spaceKey!.toUpperCase());
-    if (!space) return spaceNotFound(req.params.spaceKey!);
+    if (!space || !spaceVisible(req, space)) return spaceNotFound(req.params.spaceKey!);
     const type = req.params.type!;
     const depth = req.query.get("depth");
     const roots = new Set(st.rootPages.get(space.key) ?? []);
@@ -126,7 +127,7 @@ export function v1Routes(router: Router, state: () => ConfluenceState): void {
     return offsetPage(req, items, (c) => presentContent(req, st, c, expand));
   });
 
-  router.get("/wiki/rest/api/user/current", (req) => json(presentUser(req, state(), state().currentUserId)));
+  router.get("/wiki/rest/api/user/current", (req) => json(presentUser(req, state(), actorId(req, state()))));
 
   router.get("/wiki/rest/api/user", (req) => {
     const st = state();

@@ -9,8 +9,8 @@ import { currentVersion } from "./types";
 
 type Json = Record<string, unknown>;
 
-const ERROR_CODES: Record<number, string> = { 400: "INVALID_REQUEST_PARAMETER", 404: "NOT_FOUND", 409: "CONFLICT" };
-const ERROR_TITLES: Record<number, string> = { 400: "Bad Request", 404: "Not Found", 409: "Conflict" };
+const ERROR_CODES: Record<number, string> = { 400: "INVALID_REQUEST_PARAMETER", 403: "FORBIDDEN", 404: "NOT_FOUND", 409: "CONFLICT" };
+const ERROR_TITLES: Record<number, string> = { 400: "Bad Request", 403: "Forbidden", 404: "Not Found", 409: "Conflict" };
 
 /** v2 errors are `{errors:[{status,code,title,detail}]}`, unlike v1's `{statusCode,data,message}`. */
 export function v2Error(status: number, title?: string, detail: string | null = null): Reply {

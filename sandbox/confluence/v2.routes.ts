@@ -1,3 +1,4 @@
+import { actorId, contentVisible, spaceVisible, visibleSpaces } from "./access";
 import { intParam, json, noContent } from "../core/http";
 import type { Reply, Router, SandboxRequest } from "../core/http";
 import { childPages, commentsOf } from "./presenters";
@@ -51,6 +52,7 @@ function listContent(
   const items = state.ordered.filter(
     (c) =>
       c.type === type &&
+      contentVisible(req, c) &&
       wanted.includes(c.status) &&
       (spaceKeys === null || spaceKeys.includes(c.spaceKey)) &&
       (ids.size === 0 || ids.has(c.id)) &&
@@ -69,7 +71,7 @@ function spaceKeysFor(req: SandboxRequest, state: ConfluenceState): string[] | n
 
 function getVisible(req: SandboxRequest, state: ConfluenceState, id: string, type: Content["type"]): Content | undefined {
   const c = state.content.get(id);
-  if (!c || c.type !== type) return undefined;
+  if (!c || c.type !== type || !contentVisible(req, c)) return undefined;
   if (c.status !== "trashed") return c;
   return listParam(req.query, "status").includes("trashed") ? c : undefined;
 }
@@ -79,6 +81,7 @@ function createPage(req: SandboxRequest, state: ConfluenceState): Reply {
   if (!isRecord(b)) return v2Error(400, "The request body must be a JSON object");
   const space = state.spaceById.get(String(b.spaceId ?? ""));
   if (!space) return v2Error(400, "Invalid spaceId", `No space with id ${String(b.spaceId ?? "")}`);
+  if (!spaceVisible(req, space)) return v2Error(403, "Forbidden", `Not permitted to create content in space ${space.key}`);
   const status = b.status === undefined ? "current" : b.status;
   if (status !== "current" && status !== "draft") return v2Error(400, `Invalid status: ${String(status)}`);
   const title = typeof b.title === "string" ? b.title.trim() : "";
@@ -102,7 +105,7 @@ function createPage(req: SandboxRequest, state: ConfluenceState): Reply {
     containerId: null,
     body: body ?? "",
     status,
-    authorId: state.currentUserId,
+    authorId: actorId(req, state),
   });
   return json(presentPageV2(state, page, "storage"));
 }
@@ -132,7 +135,7 @@ function updatePage(req: SandboxRequest, state: ConfluenceState, page: Content):
   }
   if (page.status === "draft" && b.status === "current") page.status = "current";
   const message = isRecord(b.version) && typeof b.version.message === "string" ? b.version.message : "";
-  updateContent(page, { title, body, message, authorId: state.currentUserId });
+  updateContent(page, { title, body, message, authorId: actorId(req, state) });
   return json(presentPageV2(state, page, "storage"));
 }
 
@@ -143,7 +146,7 @@ export function v2Routes(router: Router, state: () => ConfluenceState): void {
     const ids = listParam(req.query, "ids");
     const type = req.query.get("type");
     const status = req.query.get("status");
-    const spaces = [...st.spaces]
+    const spaces = [...visibleSpaces(req, st.spaces)]
       .sort((a, b) => a.id - b.id)
       .filter(
         (s) =>
@@ -162,13 +165,13 @@ export function v2Routes(router: Router, state: () => ConfluenceState): void {
 
   router.get(`${V2}/spaces/:id`, (req) => {
     const space = state().spaceById.get(req.params.id!);
-    return space ? json(presentSpaceV2(space, req.query.get("description-format"))) : notFound();
+    return space && spaceVisible(req, space) ? json(presentSpaceV2(space, req.query.get("description-format"))) : notFound();
   });
 
   router.get(`${V2}/spaces/:id/pages`, (req) => {
     const st = state();
     const space = st.spaceById.get(req.params.id!);
-    if (!space) return notFound();
+    if (!space || !spaceVisible(req, space)) return notFound();
     const format = bodyFormat(req, BODY_FORMATS_LIST);
     if (format !== null && typeof format === "object") return format;
     const items = listContent(req, st, "page", [space.key]);
@@ -230,14 +233,14 @@ export function v2Routes(router: Router, state: () => ConfluenceState): void {
   router.put(`${V2}/pages/:id`, (req) => {
     const st = state();
     const page = st.content.get(req.params.id!);
-    if (!page || page.type !== "page" || page.status === "trashed") return notFound();
+    if (!page || page.type !== "page" || page.status === "trashed" || !contentVisible(req, page)) return notFound();
     return updatePage(req, st, page);
   });
 
   router.delete(`${V2}/pages/:id`, (req) => {
     const st = state();
     const page = st.content.get(req.params.id!);
-    if (!page || page.type !== "page") return notFound();
+    if (!page || page.type !== "page" || !contentVisible(req, page)) return notFound();
     const purge = req.query.get("purge") === "true";
     if (page.status === "trashed") {
       if (!purge) return notFound();

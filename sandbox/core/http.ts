@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
+import type { Caller } from "../identity/caller";
 
 /**
  * The sandbox's own tiny HTTP layer: a router over node:http with no framework, so a small GET
@@ -19,6 +20,8 @@ export interface SandboxRequest {
   credentials: Credentials;
   /** The origin the sandbox is reached at, for `self` links: `http://127.0.0.1:5100`. */
   origin: string;
+  /** Who the request acts as (identity/caller.ts): the service account, or a person the modules filter for. */
+  caller: Caller;
 }
 
 export interface Reply {

@@ -1,3 +1,4 @@
+import type { SandboxCredentials } from "../credentials";
 import type { Service } from "./errors";
 import type { Router } from "./http";
 import type { Rng } from "./random";
@@ -8,7 +9,8 @@ import type { Rng } from "./random";
  */
 export interface SandboxModule<S> {
   service: Service;
-  seed(rng: Rng): S;
+  /** The seeded data; `accounts` names the service account and the people (who get fixed account ids). */
+  seed(rng: Rng, accounts: SandboxCredentials): S;
   routes(router: Router, state: () => S): void;
   /**
    * The service's web pages (core/html.ts) at the addresses its API links to: public, as a browser

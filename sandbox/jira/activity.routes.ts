@@ -45,7 +45,7 @@ export function activityRoutes(router: Router, state: () => JiraState): void {
         return jiraError(400, "", {
           comment: v.version === 3 ? "Comment body is not valid: it must be an Atlassian Document." : EMPTY_COMMENT,
         });
-      const c = addComment(v.state, issue, parsed, now(v.state));
+      const c = addComment(v, issue, parsed, now(v.state));
       return json(P.presentComment(v, issue.id, c), 201);
     }),
   );
@@ -73,7 +73,7 @@ export function activityRoutes(router: Router, state: () => JiraState): void {
       const parsed = readBody(v, b.body);
       if (!parsed) return jiraError(400, "", { comment: EMPTY_COMMENT });
       const at = now(v.state);
-      Object.assign(c, { body: parsed, updated: at, updateAuthorId: me(v.state) });
+      Object.assign(c, { body: parsed, updated: at, updateAuthorId: me(v) });
       touch(issue, at);
       return json(P.presentComment(v, issue.id, c));
     }),
@@ -133,7 +133,7 @@ export function activityRoutes(router: Router, state: () => JiraState): void {
       }
       const w = {
         id: String(v.state.next.worklog++),
-        authorId: me(v.state),
+        authorId: me(v),
         comment,
         started,
         created: at,

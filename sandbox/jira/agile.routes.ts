@@ -1,6 +1,7 @@
 import { jiraError } from "../core/errors";
 import { json, noContent, type Reply, type Router, type SandboxRequest } from "../core/http";
 import { categoryOf, STATUSES, TYPE_EPIC, TYPE_SUBTASK } from "./catalog";
+import { canSeeIssue, canSeeProject, visibleIssues } from "./access";
 import { agileSprint, presentEpic, presentIssue, selectFields } from "./issue-view";
 import { bodyObject, expandSet, guard, issueNotFound, now, parseJiraTime } from "./kit";
 import type { Board, Issue, JiraState, Sprint } from "./model";
@@ -40,7 +41,7 @@ function presentBoard(v: View, b: Board) {
 /** A page of issues as the Agile API lists them, filtered by `jql` and sorted by rank unless ordered. */
 function issuePage(req: SandboxRequest, v: View, base: Issue[]): Reply {
   const jql = req.query.get("jql") ?? "";
-  const found = jql.trim() ? searchIssues(v.state, jql, base) : [...base].sort((a, b) => Number(a.id) - Number(b.id));
+  const found = jql.trim() ? searchIssues(v, jql, base) : [...visibleIssues(v, base)].sort((a, b) => Number(a.id) - Number(b.id));
   if (!Array.isArray(found)) return found;
   const fields = selectFields(listParam(req.query, "fields"), "*navigable");
   const expand = expandSet(req);
@@ -52,9 +53,15 @@ function issuePage(req: SandboxRequest, v: View, base: Issue[]): Reply {
 
 const boardIssues = (s: JiraState, b: Board) => s.issues.filter((i) => i.projectId === b.projectId);
 
+/** A board is visible to whoever may browse its project. */
+const boardVisible = (v: View, b: Board): boolean => {
+  const p = v.state.projectsById.get(b.projectId);
+  return p !== undefined && canSeeProject(v, p);
+};
+
 export function agileRoutes(router: Router, state: () => JiraState): void {
   // The Agile API renders rich text as the v2 API does (wiki markup strings).
-  const view = (req: SandboxRequest) => makeView(state(), req.origin, 2);
+  const view = (req: SandboxRequest) => makeView(state(), req.origin, 2, req.caller);
   const get = (path: string, h: AgileHandler) =>
     router.get(
       `${A}${path}`,
@@ -69,23 +76,26 @@ export function agileRoutes(router: Router, state: () => JiraState): void {
     (h: (req: SandboxRequest, v: View, b: Board) => Reply): AgileHandler =>
     (req, v) => {
       const b = v.state.boards.find((x) => String(x.id) === req.params.boardId);
-      return b ? h(req, v, b) : jiraError(404, BOARD_404);
+      return b && boardVisible(v, b) ? h(req, v, b) : jiraError(404, BOARD_404);
     };
   const withSprint =
     (h: (req: SandboxRequest, v: View, s: Sprint) => Reply): AgileHandler =>
     (req, v) => {
       const s = v.state.sprintsById.get(Number(req.params.sprintId));
-      return s ? h(req, v, s) : jiraError(404, SPRINT_404(req.params.sprintId ?? ""));
+      const board = s && v.state.boards.find((b) => b.id === s.boardId);
+      return s && (!board || boardVisible(v, board)) ? h(req, v, s) : jiraError(404, SPRINT_404(req.params.sprintId ?? ""));
     };
 
   get("/board", (req, v) => {
     const type = req.query.get("type");
     const name = (req.query.get("name") ?? "").toLowerCase();
     const projectRef = req.query.get("projectKeyOrId");
-    const project = projectRef ? findProject(v.state, projectRef) : undefined;
+    const named = projectRef ? findProject(v.state, projectRef) : undefined;
+    const project = named && canSeeProject(v, named) ? named : undefined;
     if (projectRef && !project) return jiraError(400, `No project could be found with key or id '${projectRef}'.`);
     const boards = v.state.boards.filter(
       (b) =>
+        boardVisible(v, b) &&
         (!type || type.split(",").includes(b.type)) &&
         (!name || b.name.toLowerCase().includes(name)) &&
         (!project || b.projectId === project.id),
@@ -177,13 +187,14 @@ export function agileRoutes(router: Router, state: () => JiraState): void {
   );
   get("/issue/:issueIdOrKey", (req, v) => {
     const issue = findIssue(v.state, req.params.issueIdOrKey ?? "");
-    return issue
+    return issue && canSeeIssue(v, issue)
       ? json(presentIssue(v, issue, { fields: selectFields(listParam(req.query, "fields"), "*all"), expand: expandSet(req), agile: true }))
       : issueNotFound();
   });
   get("/epic/:epicIdOrKey/issue", (req, v) => {
     const epic = findIssue(v.state, req.params.epicIdOrKey ?? "");
-    if (!epic || epic.typeId !== TYPE_EPIC) return jiraError(404, "Epic does not exist or you do not have permission to see it.");
+    if (!epic || epic.typeId !== TYPE_EPIC || !canSeeIssue(v, epic))
+      return jiraError(404, "Epic does not exist or you do not have permission to see it.");
     return issuePage(
       req,
       v,
@@ -194,7 +205,7 @@ export function agileRoutes(router: Router, state: () => JiraState): void {
   post("/sprint", (req, v) => {
     const b = bodyObject(req);
     const errors: Record<string, string> = {};
-    const board = v.state.boards.find((x) => x.id === Number(b.originBoardId));
+    const board = v.state.boards.find((x) => x.id === Number(b.originBoardId) && boardVisible(v, x));
     if (typeof b.name !== "string" || !b.name.trim()) errors.name = "The sprint name cannot be empty.";
     else if (b.name.length > 30) errors.name = "The sprint name is too long (maximum is 30 characters).";
     if (!board) errors.originBoardId = b.originBoardId === undefined ? "The board id is required." : BOARD_404;
@@ -278,7 +289,8 @@ export function agileRoutes(router: Router, state: () => JiraState): void {
     const issues: Issue[] = [];
     for (const ref of refs) {
       const issue = findIssue(v.state, String(ref));
-      if (!issue) return jiraError(400, `Issue '${String(ref)}' does not exist or you do not have permission to see it.`);
+      if (!issue || !canSeeIssue(v, issue))
+        return jiraError(400, `Issue '${String(ref)}' does not exist or you do not have permission to see it.`);
       if (issue.typeId === TYPE_SUBTASK) return jiraError(400, `Issue '${issue.key}' is a sub-task: move its parent instead.`);
       issues.push(
         issue,

@@ -1,6 +1,7 @@
 import { jiraError } from "../core/errors";
 import { json, type Reply, type Router } from "../core/http";
 import { parseMultipart } from "../core/multipart";
+import { canSeeIssue } from "./access";
 import { both, me, now, withIssue } from "./kit";
 import type { Attachment, Issue, JiraState } from "./model";
 import * as P from "./presenters";
@@ -60,10 +61,11 @@ export const attachmentsOf = (state: JiraState, issue: Issue): Attachment[] =>
 
 const NOT_FOUND = (id: string) => jiraError(404, `The attachment with id '${id}' does not exist.`);
 
-/** An attachment whose issue is gone is gone too. */
-const findAttachment = (state: JiraState, id: string): Attachment | undefined => {
-  const a = state.attachments.get(id);
-  return a && state.issuesById.has(a.issueId) ? a : undefined;
+/** An attachment whose issue is gone, or not browsable by the caller, is gone too. */
+const findAttachment = (v: View, id: string): Attachment | undefined => {
+  const a = v.state.attachments.get(id);
+  const issue = a && v.state.issuesById.get(a.issueId);
+  return issue && canSeeIssue(v, issue) ? a : undefined;
 };
 
 /** `bytes=a-b`, `bytes=a-` or `bytes=-n` against a size: the inclusive range, or null when it cannot be served. */
@@ -96,7 +98,7 @@ export function attachmentRoutes(router: Router, state: () => JiraState): void {
           id,
           issueId: issue.id,
           filename: f.filename || "attachment",
-          authorId: me(v.state),
+          authorId: me(v),
           created: at,
           mimeType: mimeOf(f.filename ?? "", f.contentType ?? undefined),
           data: Buffer.from(f.data),
@@ -110,14 +112,14 @@ export function attachmentRoutes(router: Router, state: () => JiraState): void {
   );
 
   both(router, state, "get", "/attachment/:id", (req, v) => {
-    const a = findAttachment(v.state, req.params.id ?? "");
+    const a = findAttachment(v, req.params.id ?? "");
     if (!a) return NOT_FOUND(req.params.id ?? "");
     const { content, thumbnail, ...meta } = presentAttachment(v, a);
     return json({ ...meta, id: Number(a.id), properties: {}, content, ...(thumbnail ? { thumbnail } : {}) });
   });
 
   both(router, state, "get", "/attachment/content/:id", (req, v) => {
-    const a = findAttachment(v.state, req.params.id ?? "");
+    const a = findAttachment(v, req.params.id ?? "");
     if (!a) return NOT_FOUND(req.params.id ?? "");
     if (req.query.get("redirect") !== "false")
       return { status: 303, headers: { location: `${v.base}/attachment/content/${a.id}?redirect=false` } };

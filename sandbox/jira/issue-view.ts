@@ -1,3 +1,4 @@
+import { canSeeIssue } from "./access";
 import { adfToHtml } from "./adf";
 import { attachmentsOf, presentAttachment } from "./attachments.routes";
 import {
@@ -127,9 +128,11 @@ const GETTERS: Record<string, Getter> = {
       .filter((c): c is Issue => c?.typeId === TYPE_SUBTASK)
       .map((c) => shortIssue(v, c)),
   issuelinks: (v, i) =>
-    (v.state.linksByIssue.get(i.id) ?? []).map((l) => {
+    (v.state.linksByIssue.get(i.id) ?? []).flatMap((l) => {
       const outward = l.outwardId === i.id;
       const other = v.state.issuesById.get(outward ? l.inwardId : l.outwardId)!;
+      // A link to an issue the caller may not browse is left out, as Jira does.
+      if (!canSeeIssue(v, other)) return [];
       return {
         id: l.id,
         self: `${v.base}/issueLink/${l.id}`,

@@ -1,3 +1,4 @@
+import { canSeeIssue } from "./access";
 import { isAdfDoc, wikiToAdf } from "./adf";
 import { FIELD_EPIC_LINK, FIELD_SPRINT, FIELD_STORY_POINTS, ISSUE_TYPES, PRIORITIES, TYPE_EPIC, TYPE_SUBTASK } from "./catalog";
 import type { Adf, HistoryItem, Issue, JiraState, Project } from "./model";
@@ -83,6 +84,12 @@ function refList<T extends { id: string; name: string }>(a: Apply, field: string
 
 type Setter = (a: Apply, value: unknown) => void;
 
+/** An issue the writer may browse (any other is, to them, not found). */
+const visibleIssue = (a: Apply, idOrKey: string): Issue | undefined => {
+  const issue = findIssue(a.state, idOrKey);
+  return issue && canSeeIssue(a.view, issue) ? issue : undefined;
+};
+
 const SETTERS: Record<string, Setter> = {
   summary: (a, value) => {
     if (typeof value !== "string" || !value.trim()) a.errors.summary = "You must specify a summary of the issue.";
@@ -136,7 +143,7 @@ const SETTERS: Record<string, Setter> = {
   },
   parent: (a, value) => {
     const r = refOf(value);
-    setParent(a, "parent", r.key || r.id ? findIssue(a.state, (r.key ?? r.id)!) : undefined);
+    setParent(a, "parent", r.key || r.id ? visibleIssue(a, (r.key ?? r.id)!) : undefined);
   },
   // An epic's key: the issue's parent epic, as `parent` sets it (null leaves it without one).
   [FIELD_EPIC_LINK]: (a, value) => {
@@ -145,7 +152,7 @@ const SETTERS: Record<string, Setter> = {
       if (parent?.typeId !== TYPE_EPIC) return;
       return moveToParent(a, null);
     }
-    const epic = typeof value === "string" ? findIssue(a.state, value) : undefined;
+    const epic = typeof value === "string" ? visibleIssue(a, value) : undefined;
     if (epic && epic.typeId !== TYPE_EPIC) return void (a.errors[FIELD_EPIC_LINK] = `The issue ${epic.key} is not an epic.`);
     setParent(a, FIELD_EPIC_LINK, epic);
   },

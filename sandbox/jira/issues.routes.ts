@@ -3,6 +3,7 @@ import { json, noContent, type Router } from "../core/http";
 import { categoryOf, LINK_TYPES, RESOLUTIONS, STATUS_DONE, STATUS_TODO, statusById, TRANSITIONS, TYPE_SUBTASK } from "./catalog";
 import { availableTransitions, presentHistory, presentIssue, selectFields } from "./issue-view";
 import { applyWrite, issueTypeByRef, refOf } from "./issue-write";
+import { canSeeIssue, canSeeProject } from "./access";
 import { both, bodyObject, expandSet, issueNotFound, me, now, withIssue } from "./kit";
 import type { HistoryItem, Issue, JiraState } from "./model";
 import * as P from "./presenters";
@@ -11,12 +12,15 @@ import { isRecord, listParam, page } from "./util";
 
 /** Issue CRUD, assignment, transitions, changelog and issue links. */
 
-export function recordHistory(state: JiraState, issue: Issue, items: HistoryItem[], at: number): void {
-  if (items.length) issue.histories.push({ id: String(state.next.history++), authorId: me(state), created: at, items });
+/** A changelog entry by the caller. */
+export function recordHistory(v: P.View, issue: Issue, items: HistoryItem[], at: number): void {
+  if (items.length) issue.histories.push({ id: String(v.state.next.history++), authorId: me(v), created: at, items });
 }
 
-export function addComment(state: JiraState, issue: Issue, body: Issue["comments"][number]["body"], at: number) {
-  const c = { id: String(state.next.comment++), authorId: me(state), updateAuthorId: me(state), body, created: at, updated: at };
+/** A comment by the caller. */
+export function addComment(v: P.View, issue: Issue, body: Issue["comments"][number]["body"], at: number) {
+  const author = me(v);
+  const c = { id: String(v.state.next.comment++), authorId: author, updateAuthorId: author, body, created: at, updated: at };
   issue.comments.push(c);
   touch(issue, at);
   return c;
@@ -31,7 +35,9 @@ function createIssue(v: P.View, b: Record<string, unknown>): Created {
   const fields = isRecord(b.fields) ? b.fields : {};
   const update = isRecord(b.update) ? b.update : {};
   const errors: Record<string, string> = {};
-  const project = isRecord(fields.project) ? findProject(v.state, String(fields.project.key ?? fields.project.id ?? "")) : undefined;
+  const named = isRecord(fields.project) ? findProject(v.state, String(fields.project.key ?? fields.project.id ?? "")) : undefined;
+  // A project the caller may not browse is, to them, no project at all (as Jira answers).
+  const project = named && canSeeProject(v, named) ? named : undefined;
   const type = issueTypeByRef(fields.issuetype);
   if (!project) errors.project = "Specify a valid project ID or key";
   if (!type) errors.issuetype = fields.issuetype === undefined ? "Specify an issue type" : "The issue type selected is invalid.";
@@ -55,8 +61,8 @@ function createIssue(v: P.View, b: Record<string, unknown>): Created {
     componentIds: [],
     fixVersionIds: [],
     assigneeId: null,
-    reporterId: me(v.state),
-    creatorId: me(v.state),
+    reporterId: me(v),
+    creatorId: me(v),
     created: at,
     updated: at,
     dueDate: null,
@@ -68,7 +74,7 @@ function createIssue(v: P.View, b: Record<string, unknown>): Created {
     comments: [],
     worklogs: [],
     histories: [],
-    watcherIds: [me(v.state)],
+    watcherIds: [me(v)],
     remoteLinks: [],
   };
   const result = applyWrite(v.state, v, issue, fields, update, true);
@@ -78,7 +84,7 @@ function createIssue(v: P.View, b: Record<string, unknown>): Created {
   v.state.next.issue++;
   project.nextIssueNumber++;
   indexIssue(v.state, issue);
-  for (const c of result.comments) addComment(v.state, issue, c, at);
+  for (const c of result.comments) addComment(v, issue, c, at);
   return { ok: true, ref: { id: issue.id, key: issue.key, self: `${v.base}/issue/${issue.id}` } };
 }
 
@@ -125,8 +131,8 @@ export function issueRoutes(router: Router, state: () => JiraState): void {
       if (Object.keys(result.errors).length) return jiraError(400, "", result.errors);
       const at = now(v.state);
       touch(issue, at);
-      recordHistory(v.state, issue, result.history, at);
-      for (const c of result.comments) addComment(v.state, issue, c, at);
+      recordHistory(v, issue, result.history, at);
+      for (const c of result.comments) addComment(v, issue, c, at);
       if (req.query.get("returnIssue") === "true")
         return json(presentIssue(v, issue, { fields: selectFields([], "*all"), expand: expandSet(req) }));
       return noContent();
@@ -159,7 +165,7 @@ export function issueRoutes(router: Router, state: () => JiraState): void {
       );
       if (Object.keys(result.errors).length) return jiraError(400, "", { assignee: result.errors.assignee ?? "" });
       touch(issue, now(v.state));
-      recordHistory(v.state, issue, result.history, now(v.state));
+      recordHistory(v, issue, result.history, now(v.state));
       return noContent();
     }),
   );
@@ -217,8 +223,8 @@ export function issueRoutes(router: Router, state: () => JiraState): void {
         issue.resolutionDate = null;
       }
       touch(issue, at);
-      recordHistory(v.state, issue, items, at);
-      for (const c of result.comments) addComment(v.state, issue, c, at);
+      recordHistory(v, issue, items, at);
+      for (const c of result.comments) addComment(v, issue, c, at);
       return noContent();
     }),
   );
@@ -234,7 +240,8 @@ export function issueRoutes(router: Router, state: () => JiraState): void {
     if (!type) return jiraError(404, `No issue link type with name '${typeRef.name ?? typeRef.id ?? ""}' found.`);
     const ref = (x: unknown) => {
       const r = refOf(x);
-      return r.key || r.id ? findIssue(v.state, (r.key ?? r.id)!) : undefined;
+      const issue = r.key || r.id ? findIssue(v.state, (r.key ?? r.id)!) : undefined;
+      return issue && canSeeIssue(v, issue) ? issue : undefined;
     };
     const inward = ref(b.inwardIssue);
     const outward = ref(b.outwardIssue);
@@ -246,8 +253,17 @@ export function issueRoutes(router: Router, state: () => JiraState): void {
     touch(outward, at);
     return { status: 201 };
   });
+  /** A link the caller may see: both of its issues browsable. */
+  const findLink = (v: P.View, id: string | undefined) => {
+    const link = v.state.links.find((l) => l.id === id);
+    const visible = (issueId: string) => {
+      const issue = v.state.issuesById.get(issueId);
+      return issue !== undefined && canSeeIssue(v, issue);
+    };
+    return link && visible(link.inwardId) && visible(link.outwardId) ? link : undefined;
+  };
   both(router, state, "get", "/issueLink/:linkId", (req, v) => {
-    const link = v.state.links.find((l) => l.id === req.params.linkId);
+    const link = findLink(v, req.params.linkId);
     if (!link) return jiraError(404, "No issue link with id '" + (req.params.linkId ?? "") + "' exists.");
     const short = (id: string) => {
       const i = v.state.issuesById.get(id)!;
@@ -272,7 +288,7 @@ export function issueRoutes(router: Router, state: () => JiraState): void {
     });
   });
   both(router, state, "delete", "/issueLink/:linkId", (req, v) => {
-    const link = v.state.links.find((l) => l.id === req.params.linkId);
+    const link = findLink(v, req.params.linkId);
     if (!link) return jiraError(404, "No issue link with id '" + (req.params.linkId ?? "") + "' exists.");
     removeLink(v.state, link);
     return noContent();

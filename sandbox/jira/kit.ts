@@ -1,4 +1,5 @@
 import { jiraError } from "../core/errors";
+import { canSeeIssue, me } from "./access";
 import type { Handler, Reply, Router, SandboxRequest } from "../core/http";
 import type { Issue, JiraState } from "./model";
 import { makeView, type View } from "./presenters";
@@ -19,7 +20,7 @@ export function both(
   readOnly = false,
 ): void {
   for (const version of [3, 2] as const) {
-    const h: Handler = (req) => handler(req, makeView(state(), req.origin, version));
+    const h: Handler = (req) => handler(req, makeView(state(), req.origin, version, req.caller));
     router[method](`/rest/api/${version}${suffix}`, readOnly && method !== "get" ? h : guard(method, state, h));
   }
 }
@@ -41,7 +42,9 @@ export function guard(method: string, state: () => JiraState, handler: Handler):
   }
   return async (req) => {
     const s = state();
-    const key = `${req.origin}${req.path}?${req.query.toString()}`;
+    // A person's answers are their own (what they may browse, who "me" is): keyed apart from the service account's.
+    const url = `${req.origin}${req.path}?${req.query.toString()}`;
+    const key = req.caller.kind === "service" ? url : `${req.caller.person.accountId} ${url}`;
     const hit = s.responseCache.get(key);
     const at = Date.now();
     if (hit && hit.generation === s.generation && at - hit.at < CACHE_TTL_MS)
@@ -64,10 +67,10 @@ export const issueNotFound = () => jiraError(404, ISSUE_NOT_FOUND);
 /** Runs `fn` with the issue named by `:issueIdOrKey`, or answers Jira's 404. */
 export function withIssue(req: SandboxRequest, v: View, fn: (issue: Issue) => Reply | Promise<Reply>): Reply | Promise<Reply> {
   const issue = findIssue(v.state, req.params.issueIdOrKey ?? "");
-  return issue ? fn(issue) : issueNotFound();
+  return issue && canSeeIssue(v, issue) ? fn(issue) : issueNotFound();
 }
 
-export const me = (state: JiraState): string => state.users[0]!.accountId;
+export { me };
 export const now = clock;
 
 /** `expand` as a set, from the query string or a POST body (string or array). */

@@ -15,6 +15,7 @@ import {
   TYPE_SUBTASK,
   type IssueTypeDef,
 } from "./catalog";
+import { canSeeProject, visibleProjects } from "./access";
 import { both, bodyObject, me, withIssue } from "./kit";
 import type { JiraState, Project, User } from "./model";
 import * as P from "./presenters";
@@ -24,7 +25,7 @@ import { clock, jiraTime, listParam, page } from "./util";
 /** Who-am-I, server info, projects, users and the field/priority/status/type catalogues. */
 export function metaRoutes(router: Router, state: () => JiraState): void {
   both(router, state, "get", "/myself", (_req, v) => {
-    const u = v.state.usersById.get(me(v.state))!;
+    const u = v.state.usersById.get(me(v))!;
     return json({
       ...P.presentUser(v, u),
       locale: "en_US",
@@ -51,12 +52,18 @@ export function metaRoutes(router: Router, state: () => JiraState): void {
     }),
   );
 
-  both(router, state, "get", "/project", (_req, v) => json(v.state.projects.map((p) => P.presentProject(v, p))));
+  both(router, state, "get", "/project", (_req, v) => json(visibleProjects(v, v.state.projects).map((p) => P.presentProject(v, p))));
+
+  /** A project by id or key, if the caller may browse it. */
+  const browsable = (v: P.View, ref: string) => {
+    const p = findProject(v.state, ref);
+    return p && canSeeProject(v, p) ? p : undefined;
+  };
 
   both(router, state, "get", "/project/search", (req, v) => {
     const query = (req.query.get("query") ?? "").toLowerCase();
     const keys = new Set(listParam(req.query, "keys").map((k) => k.toUpperCase()));
-    let items = v.state.projects.filter(
+    let items = visibleProjects(v, v.state.projects).filter(
       (p) =>
         (!query || p.key.toLowerCase().includes(query) || p.name.toLowerCase().includes(query)) && (keys.size === 0 || keys.has(p.key)),
     );
@@ -75,7 +82,7 @@ export function metaRoutes(router: Router, state: () => JiraState): void {
 
   const projectRoute = (suffix: string, fn: (p: NonNullable<ReturnType<typeof findProject>>, v: P.View) => unknown) =>
     both(router, state, "get", `/project/:projectIdOrKey${suffix}`, (req, v) => {
-      const p = findProject(v.state, req.params.projectIdOrKey ?? "");
+      const p = browsable(v, req.params.projectIdOrKey ?? "");
       if (!p) return jiraError(404, `No project could be found with key '${req.params.projectIdOrKey ?? ""}'.`);
       return json(fn(p, v));
     });
@@ -133,7 +140,7 @@ export function metaRoutes(router: Router, state: () => JiraState): void {
   both(router, state, "get", "/user/assignable/search", userSearch(true));
 
   both(router, state, "get", "/issue/createmeta/:projectIdOrKey/issuetypes", (req, v) => {
-    const p = findProject(v.state, req.params.projectIdOrKey ?? "");
+    const p = browsable(v, req.params.projectIdOrKey ?? "");
     if (!p) return jiraError(404, `No project could be found with key '${req.params.projectIdOrKey ?? ""}'.`);
     const out = page(ISSUE_TYPES, req.query, (t) => P.presentIssueType(v, t), {
       defaultMax: 50,
@@ -144,7 +151,7 @@ export function metaRoutes(router: Router, state: () => JiraState): void {
     return json(out);
   });
   both(router, state, "get", "/issue/createmeta/:projectIdOrKey/issuetypes/:issueTypeId", (req, v) => {
-    const p = findProject(v.state, req.params.projectIdOrKey ?? "");
+    const p = browsable(v, req.params.projectIdOrKey ?? "");
     const t = ISSUE_TYPES.find((x) => x.id === req.params.issueTypeId);
     if (!p || !t)
       return jiraError(
@@ -175,7 +182,7 @@ export function metaRoutes(router: Router, state: () => JiraState): void {
   both(router, state, "post", "/version", (req, v) => {
     const b = bodyObject(req);
     const ref = b.projectId !== undefined ? String(b.projectId) : typeof b.project === "string" ? b.project : "";
-    const p = ref ? findProject(v.state, ref) : undefined;
+    const p = ref ? browsable(v, ref) : undefined;
     const errors: Record<string, string> = {};
     if (!p) errors.project = ref ? `Project with key or id '${ref}' does not exist.` : "Project must be specified to create a version.";
     const name = typeof b.name === "string" ? b.name.trim() : "";

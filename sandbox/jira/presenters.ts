@@ -1,3 +1,4 @@
+import { SERVICE_CALLER, type Caller } from "../identity/caller";
 import { adfToWiki } from "./adf";
 import {
   categoryById,
@@ -15,20 +16,23 @@ import type { Adf, Comment, Project, Sprint, User, Worklog } from "./model";
 import { formatDuration, jiraTime } from "./util";
 import type { JiraState } from "./model";
 
-/** How a response is rendered: which API version (ADF bodies in v3, wiki strings in v2) and the origin. */
+/** How a response is rendered: which API version (ADF bodies in v3, wiki strings in v2), the origin, and for whom. */
 export interface View {
   state: JiraState;
   origin: string;
   version: 2 | 3;
   /** `${origin}/rest/api/${version}` */
   base: string;
+  /** Who asks: what they may browse, and who their writes are by (access.ts). */
+  caller: Caller;
 }
 
-export const makeView = (state: JiraState, origin: string, version: 2 | 3): View => ({
+export const makeView = (state: JiraState, origin: string, version: 2 | 3, caller: Caller = SERVICE_CALLER): View => ({
   state,
   origin,
   version,
   base: `${origin}/rest/api/${version}`,
+  caller,
 });
 
 /** A rich-text body in the view's format: ADF (v3) or wiki markup (v2). */

@@ -4,6 +4,7 @@ import { fieldById } from "./catalog";
 import { selectFields, presentIssue } from "./issue-view";
 import { compileJql, type JqlContext } from "./jql-eval";
 import { JqlError } from "./jql";
+import { canSeeIssue } from "./access";
 import { both, bodyObject, expandSet, me } from "./kit";
 import type { Issue, JiraState } from "./model";
 import type { View } from "./presenters";
@@ -16,14 +17,16 @@ const REMOVED =
 const UNBOUNDED = "Unbounded JQL queries are not allowed here. Please add a search restriction to your query.";
 const BAD_TOKEN = "The provided next page token is invalid or expired.";
 
-export const jqlContext = (state: JiraState): JqlContext => ({ state, me: me(state), now: clock(state) });
+export const jqlContext = (v: View): JqlContext => ({ state: v.state, me: me(v), now: clock(v.state) });
 
-/** Matches and sorts, or answers Jira's 400 for bad JQL. */
-export function searchIssues(state: JiraState, jql: string, within?: Issue[], requireBound = false): Issue[] | Reply {
+/** Matches and sorts (among the issues the caller may browse), or answers Jira's 400 for bad JQL. */
+export function searchIssues(v: View, jql: string, within?: Issue[], requireBound = false): Issue[] | Reply {
   try {
-    const q = compileJql(jql, jqlContext(state));
+    const q = compileJql(jql, jqlContext(v));
     if (requireBound && !q.bounded) return jiraError(400, UNBOUNDED);
-    return (within ?? state.issues).filter(q.match).sort(q.compare);
+    const pool = within ?? v.state.issues;
+    const found = v.caller.kind === "service" ? pool.filter(q.match) : pool.filter((i) => q.match(i) && canSeeIssue(v, i));
+    return found.sort(q.compare);
   } catch (err) {
     if (err instanceof JqlError) return jiraError(400, err.message);
     throw err;
@@ -50,7 +53,7 @@ interface SearchInput {
 }
 
 function searchJql(v: View, input: SearchInput): Reply {
-  const found = searchIssues(v.state, input.jql, undefined, true);
+  const found = searchIssues(v, input.jql, undefined, true);
   if (!Array.isArray(found)) return found;
   let offset = 0;
   if (input.nextPageToken) {
@@ -121,7 +124,7 @@ export function searchRoutes(router: Router, state: () => JiraState): void {
     "/search/approximate-count",
     (req, v) => {
       const b = bodyObject(req);
-      const found = searchIssues(v.state, typeof b.jql === "string" ? b.jql : "", undefined, true);
+      const found = searchIssues(v, typeof b.jql === "string" ? b.jql : "", undefined, true);
       return Array.isArray(found) ? json({ count: found.length }) : found;
     },
     true,

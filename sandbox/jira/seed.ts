@@ -1,5 +1,6 @@
 import { SEED_EPOCH, type Rng } from "../core/random";
-import { DEFAULT_CREDENTIALS } from "../credentials";
+import { DEFAULT_CREDENTIALS, type SandboxCredentials } from "../credentials";
+import { personByEmail } from "../identity/people";
 import { bulletList, codeBlock, doc, heading, paragraph, text } from "./adf";
 import {
   STATUS_DONE,
@@ -22,22 +23,24 @@ const SPRINT_DAYS = 14;
 const CLOSED_SPRINTS = 6;
 const FUTURE_SPRINTS = 2;
 
-function seedUsers(rng: Rng): User[] {
-  const me = DEFAULT_CREDENTIALS.atlassian;
+/** The service account, then the seeded people; a linkable person (same email) keeps their fixed account id. */
+function seedUsers(rng: Rng, accounts: SandboxCredentials): User[] {
+  const me = accounts.atlassian;
   const users: User[] = [
     { accountId: me.accountId, displayName: me.displayName, emailAddress: me.email, timeZone: "Europe/Paris", active: true },
   ];
   for (const [name, timeZone] of T.PEOPLE) {
     const id = rng.hex(32);
     const uuid = `${id.slice(0, 8)}-${id.slice(8, 12)}-${id.slice(12, 16)}-${id.slice(16, 20)}-${id.slice(20)}`;
+    const emailAddress = `${name
+      .toLowerCase()
+      .normalize("NFD")
+      .replace(/[^a-z ]/g, "")
+      .replace(" ", ".")}@bridgekeeper.test`;
     users.push({
-      accountId: `712020:${uuid}`,
+      accountId: personByEmail(accounts.people, emailAddress)?.accountId ?? `712020:${uuid}`,
       displayName: name,
-      emailAddress: `${name
-        .toLowerCase()
-        .normalize("NFD")
-        .replace(/[^a-z ]/g, "")
-        .replace(" ", ".")}@bridgekeeper.test`,
+      emailAddress,
       timeZone,
       active: true,
     });
@@ -172,8 +175,8 @@ function placeInSprints(rng: Rng, issue: Issue, sprints: Sprint[]): number[] {
   return [];
 }
 
-export function seedJira(rng: Rng): JiraState {
-  const users = seedUsers(rng);
+export function seedJira(rng: Rng, accounts: SandboxCredentials = DEFAULT_CREDENTIALS): JiraState {
+  const users = seedUsers(rng, accounts);
   const projects = seedProjects(users);
   const { boards, sprints } = seedSprints(projects);
   const state: JiraState = {
@@ -347,6 +350,13 @@ export function seedJira(rng: Rng): JiraState {
     if (a.id === b.id || state.linksByIssue.get(a.id)?.some((l) => l.inwardId === b.id || l.outwardId === b.id)) continue;
     const link: IssueLink = { id: String(state.next.link++), typeId: rng.chance(0.5) ? "10000" : "10003", outwardId: a.id, inwardId: b.id };
     indexLink(state, link);
+  }
+  // People the seed did not cast join as users with no history (after every draw: the data is unchanged).
+  for (const p of accounts.people) {
+    if (state.usersById.has(p.accountId)) continue;
+    const user: User = { accountId: p.accountId, displayName: p.displayName, emailAddress: p.email, timeZone: "Etc/UTC", active: true };
+    state.users.push(user);
+    state.usersById.set(user.accountId, user);
   }
   return state;
 }

@@ -30,7 +30,7 @@ export function watcherRoutes(router: Router, state: () => JiraState): void {
     withIssue(_req, v, (issue) =>
       json({
         self: `${v.base}/issue/${issue.key}/watchers`,
-        isWatching: issue.watcherIds.includes(me(v.state)),
+        isWatching: issue.watcherIds.includes(me(v)),
         watchCount: issue.watcherIds.length,
         watchers: issue.watcherIds.map((id) => P.userById(v, id)).filter((u) => u !== null),
       }),
@@ -42,7 +42,7 @@ export function watcherRoutes(router: Router, state: () => JiraState): void {
       // The body is the accountId as a JSON string; no body adds the calling user.
       if (req.body !== undefined && typeof req.body !== "string")
         return jiraError(400, "The request body must be the user's accountId as a JSON string.");
-      const accountId = req.body === undefined || req.body === "" ? me(v.state) : req.body;
+      const accountId = req.body === undefined || req.body === "" ? me(v) : req.body;
       if (!v.state.usersById.has(accountId)) return jiraError(404, NO_USER);
       if (!issue.watcherIds.includes(accountId)) issue.watcherIds = [...issue.watcherIds, accountId];
       return noContent();

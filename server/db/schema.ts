@@ -192,6 +192,74 @@ export const upstreamSync = pgTable("upstream_sync", {
   reach: jsonb("reach").$type<UpstreamReach>(),
 });
 
+/**
+ * How each integration reaches its service: as the shared account above, or as each person's own
+ * linked account (issue 27). The OAuth app's (or consumer's) client secret is sealed and write-only.
+ */
+export const integrationIdentity = pgTable("integration_identity", {
+  integration: text("integration").primaryKey(),
+  mode: text("mode").$type<"shared" | "per-person">().notNull(),
+  allowMachineClients: boolean("allow_machine_clients").notNull().default(false),
+  allowApiTokens: boolean("allow_api_tokens").notNull().default(false),
+  oauthClientId: text("oauth_client_id").notNull().default(""),
+  oauthSecretSealed: text("oauth_secret_sealed"),
+  oauthSecretHint: text("oauth_secret_hint"),
+  updatedBy: uuid("updated_by"),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+});
+export type IntegrationIdentityRow = typeof integrationIdentity.$inferSelect;
+
+/** What a link keeps sealed (never returned by any API): an OAuth grant's tokens, or a pasted token with its e-mail. */
+export type LinkSecret = { accessToken: string; refreshToken: string | null } | { email: string; apiToken: string };
+
+/**
+ * A person's own account on an integration (issue 27): one per user and integration. The tokens are
+ * sealed (`secretSealed`, a LinkSecret); what the console shows is beside them in clear.
+ */
+export const accountLinks = pgTable(
+  "account_links",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    integration: text("integration").$type<"atlassian" | "bitbucket">().notNull(),
+    kind: text("kind").notNull(),
+    accountId: text("account_id").notNull(),
+    displayName: text("display_name").notNull(),
+    email: text("email"),
+    /** Atlassian OAuth: the site's address and cloud id the grant is for. */
+    siteUrl: text("site_url"),
+    cloudId: text("cloud_id"),
+    scopes: jsonb("scopes").$type<string[]>().notNull(),
+    secretSealed: text("secret_sealed").notNull(),
+    /** OAuth: when the access token expires (refreshed a little before). */
+    accessExpiresAt: timestamp("access_expires_at", { withTimezone: true }),
+    state: text("state").$type<"working" | "needs-relinking">().notNull().default("working"),
+    problem: text("problem"),
+    lastUsedAt: timestamp("last_used_at", { withTimezone: true }),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex("account_links_user_integration_idx").on(t.userId, t.integration)],
+);
+export type AccountLinkRow = typeof accountLinks.$inferSelect;
+
+/**
+ * A link started in the console and not yet back from the service: `state` (stored hashed) binds
+ * the callback to this session and this attempt; single use, ten minutes.
+ */
+export const accountLinkRequests = pgTable("account_link_requests", {
+  stateHash: text("state_hash").primaryKey(),
+  userId: uuid("user_id")
+    .notNull()
+    .references(() => users.id, { onDelete: "cascade" }),
+  sessionHash: text("session_hash").notNull(),
+  integration: text("integration").$type<"atlassian" | "bitbucket">().notNull(),
+  codeVerifierSealed: text("code_verifier_sealed").notNull(),
+  returnTo: text("return_to"),
+  expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+});
+
 export type IntegrationConfigRow = typeof integrationConfigs.$inferSelect;
 export type UpstreamSyncRow = typeof upstreamSync.$inferSelect;
 
@@ -332,6 +400,8 @@ export const toolCalls = pgTable(
     objects: jsonb("objects").$type<string[]>().notNull(),
     /** The HTTP request's X-Request-Id, to find its request log row. */
     requestId: text("request_id"),
+    /** Whom the call acted as upstream (issue 27): "shared", or the person's account id; null when it reached nothing. */
+    upstreamIdentity: text("upstream_identity"),
   },
   (t) => [index("tool_calls_at_idx").on(t.at), index("tool_calls_request_id_idx").on(t.requestId)],
 );

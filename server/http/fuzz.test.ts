@@ -163,6 +163,9 @@ const plausible = {
   uuid: fc.uuid(),
 };
 
+/** An integration in a path: both real ones, and a few that are not. */
+const INTEGRATION_SEGMENTS = ["atlassian", "bitbucket", "jira", "ATLASSIAN", "%00"] as const;
+
 /** The request log's filters, plausible and not (list, summary and export take the same). */
 const logFilters = {
   status: fc.constantFrom("success", "error", "x"),
@@ -727,6 +730,40 @@ function routes(): Record<string, RouteFuzz> {
     "PUT /api/users/:id/roles": apiRoute("PUT /api/users/:id/roles", {
       params: { id: users },
       body: jsonBodies({ roleIds: plausible.roleIds }),
+    }),
+
+    "GET /api/users/:id/links": apiRoute("GET /api/users/:id/links", { params: { id: users } }),
+    "DELETE /api/users/:id/links/:integration": apiRoute("DELETE /api/users/:id/links/:integration", {
+      params: { id: users, integration: () => INTEGRATION_SEGMENTS },
+    }),
+
+    "GET /api/account/links": apiRoute("GET /api/account/links"),
+    "POST /api/account/links/:integration/authorize": apiRoute("POST /api/account/links/:integration/authorize", {
+      params: { integration: () => INTEGRATION_SEGMENTS },
+      body: jsonBodies({ returnTo: fc.constantFrom("/oauth/consent?request=x", "//evil.example", "https://evil.example", "/account") }),
+    }),
+    "GET /api/account/links/:integration/callback": apiRoute("GET /api/account/links/:integration/callback", {
+      params: { integration: () => INTEGRATION_SEGMENTS },
+      query: { code: shortNastyString, state: shortNastyString, error: fc.constantFrom("access_denied", "server_error", "") },
+    }),
+    // A token is checked at the service (a dead port here): its failure is an upstream failure.
+    "POST /api/account/links/:integration/api-token": chatRoute("POST /api/account/links/:integration/api-token", {
+      params: { integration: () => INTEGRATION_SEGMENTS },
+      body: jsonBodies({ email: plausible.email, apiToken: plausible.token }),
+    }),
+    "DELETE /api/account/links/:integration": apiRoute("DELETE /api/account/links/:integration", {
+      params: { integration: () => INTEGRATION_SEGMENTS },
+    }),
+    "GET /api/admin/identity": apiRoute("GET /api/admin/identity"),
+    "PUT /api/admin/identity/:integration": apiRoute("PUT /api/admin/identity/:integration", {
+      params: { integration: () => INTEGRATION_SEGMENTS },
+      body: jsonBodies({
+        mode: fc.constantFrom("shared", "per-person", "both"),
+        allowMachineClients: plausible.bool,
+        allowApiTokens: plausible.bool,
+        oauthClientId: fc.constantFrom("", "client-1", "x".repeat(300)),
+        oauthClientSecret: plausible.token,
+      }),
     }),
 
     "GET /api/roles": apiRoute("GET /api/roles"),

@@ -136,14 +136,20 @@ export function createMcpCore(deps: McpCoreDeps) {
   const contextFor = (available: Available, caller: Caller) => {
     const { budget } = deps;
     const spender = spenderOf(caller);
-    return (signal?: AbortSignal): ToolContext => ({
-      clients: budget ? deps.targets.clientsCounted((service) => budget.spend(spender, service)) : deps.targets.clients,
-      cursors: cursorsFor(deps.cursors, caller.clientId, caller.userId),
-      atlassianUrl: available.atlassianUrl,
-      bitbucketWorkspace: available.bitbucketWorkspace,
-      policy: caller.policy,
-      ...(signal ? { signal } : {}),
-    });
+    return (signal?: AbortSignal): ToolContext => {
+      // Whom the call acts as upstream: the person behind the token where their integration asks for it (issue 27).
+      const actedAs = { identity: null as string | null };
+      const who = { userId: caller.userId, used: (identity: string) => void (actedAs.identity = identity) };
+      return {
+        clients: deps.targets.clientsFor(who, budget ? (service) => budget.spend(spender, service) : undefined),
+        cursors: cursorsFor(deps.cursors, caller.clientId, caller.userId),
+        atlassianUrl: available.atlassianUrl,
+        bitbucketWorkspace: available.bitbucketWorkspace,
+        policy: caller.policy,
+        actedAs,
+        ...(signal ? { signal } : {}),
+      };
+    };
   };
   /**
    * Runs a tool within its caller's share of the integration's hourly calls (client-budget.ts; the
@@ -218,6 +224,7 @@ export function createMcpCore(deps: McpCoreDeps) {
           ? []
           : objectsOf(tool.service, input, result.isError ? undefined : result.structuredContent, context.bitbucketWorkspace),
         requestId: caller.requestId,
+        upstreamIdentity: context.actedAs?.identity ?? null,
       });
       deps.metrics?.toolCall(tool.name, !result.isError, (performance.now() - started) / 1000);
       return result;

@@ -24,11 +24,18 @@ export interface McpRig extends Rig {
 }
 
 /** `secretBox`: shared by rigs whose sealed values (tool cursors) must compare equal. */
-export async function startMcpRig(config: Partial<AppConfig> = {}, options: { secretBox?: SecretBox } = {}): Promise<McpRig> {
+export async function startMcpRig(
+  config: Partial<AppConfig> | ((sandbox: Sandbox) => Partial<AppConfig>) = {},
+  options: { secretBox?: SecretBox } = {},
+): Promise<McpRig> {
   const sandbox = await startSandbox();
   // The API limit is not what these tests are about (it has its own): out of the way unless set.
   const rig = await startRig(sandbox.url, {
-    config: { RATE_LIMIT_API_PER_MINUTE: 100_000, RATE_LIMIT_API_BURST: 1000, ...config },
+    config: {
+      RATE_LIMIT_API_PER_MINUTE: 100_000,
+      RATE_LIMIT_API_BURST: 1000,
+      ...(typeof config === "function" ? config(sandbox) : config),
+    },
     ...options,
   });
   const saved = await rig.admin.post("/api/admin/atlassian-config", {

@@ -23,6 +23,17 @@ export const AUTHZ_MATRIX: Record<string, "public" | "session" | PermissionKey |
   "DELETE /api/users/:id": "users.write",
   "GET /api/users/:id/roles": "users.read",
   "PUT /api/users/:id/roles": "users.write",
+  "GET /api/users/:id/links": "users.read",
+  "DELETE /api/users/:id/links/:integration": "users.write",
+
+  // A person's own accounts (issue 27): any signed-in user, their own links only; the services' callback is public (checked against the attempt and the session).
+  "GET /api/account/links": "session",
+  "POST /api/account/links/:integration/authorize": "session",
+  "GET /api/account/links/:integration/callback": "public",
+  "POST /api/account/links/:integration/api-token": "session",
+  "DELETE /api/account/links/:integration": "session",
+  "GET /api/admin/identity": "config.read",
+  "PUT /api/admin/identity/:integration": "config.write",
 
   "GET /api/roles": "roles.read",
   "GET /api/permissions": "roles.read",

@@ -24,7 +24,9 @@ export type UpstreamErrorKind =
   | "too_large"
   | "invalid_response"
   /** The address is loopback, private, link-local or a metadata service, and not allowed (host-policy.ts). */
-  | "host_not_allowed";
+  | "host_not_allowed"
+  /** No identity of the caller's may be used (issue 27: nothing linked, a link to renew, a machine client): the message is the whole sentence. */
+  | "identity";
 
 /**
  * Every failure of an upstream call, with a message a person can act on. It never carries the
@@ -37,7 +39,7 @@ export class UpstreamError extends Error {
     readonly service: UpstreamService,
     readonly kind: UpstreamErrorKind,
     message: string,
-    readonly details: { status?: number; retryAfterSeconds?: number } = {},
+    readonly details: { status?: number; retryAfterSeconds?: number; relinkAt?: string } = {},
   ) {
     super(message);
   }

@@ -12,6 +12,8 @@ export interface UpstreamTarget {
   authorization: string;
   /** Told of each request sent on this target, retries included: the share of the caller it is made for (client-budget.ts). */
   spend?: () => void;
+  /** A person's linked account (issue 27): where they link it again, named when the service refuses it. */
+  relinkAt?: string;
 }
 
 export type TargetProvider = () => Promise<UpstreamTarget>;
@@ -202,6 +204,8 @@ export function createUpstreamHttp(options: UpstreamOptions) {
           if (wait === null || Date.now() + wait >= deadline) {
             options.meter.recordOutcome(service, err.reachedService, err.reachedService ? null : err.message);
             observed(err.kind);
+            if (target.relinkAt && (err.kind === "unauthorized" || err.kind === "forbidden"))
+              throw new UpstreamError(service, err.kind, err.message, { ...err.details, relinkAt: target.relinkAt });
             throw err;
           }
           await sleep(wait, controller.signal).catch(() => {
@@ -291,8 +295,53 @@ export function createUpstreamHttp(options: UpstreamOptions) {
     throw errorForStatus(service, res.statusCode, res.headers, text);
   }
 
+  /**
+   * One request to an authorization server (Atlassian's or Bitbucket's token endpoint, or an
+   * account lookup made while linking): the same pool, address rule, proxy and deadline as the API
+   * calls, but not metered, retried or behind a circuit (a token request is not an API call, and a
+   * refresh must not be sent twice). Any status is an answer: the caller reads OAuth's error body.
+   */
+  async function exchange(
+    service: UpstreamService,
+    call: { url: string; method?: "GET" | "POST"; headers?: Record<string, string>; body?: string },
+  ): Promise<{ status: number; json: unknown }> {
+    const url = new URL(call.url);
+    const host = url.hostname.replace(/^\[|\]$/g, "");
+    if (hostRule && isIP(host) && !hostRule.permits(url.hostname, host))
+      throw new UpstreamError(service, "host_not_allowed", hostRuleMessage(url.hostname, host));
+    const proxied = options.proxy?.proxyFor(url.origin) ?? null;
+    if (proxied) {
+      const problem = await hostProblem(url.hostname);
+      if (problem) throw new UpstreamError(service, "host_not_allowed", problem);
+    }
+    const timeoutMs = Math.min(options.timeoutMs, 15_000);
+    try {
+      const res = await (proxied ? proxyAgent(proxied) : agent).request({
+        origin: url.origin,
+        path: `${url.pathname}${url.search}`,
+        method: call.method ?? "POST",
+        headers: { accept: "application/json", "user-agent": userAgent, ...call.headers },
+        body: call.body,
+        signal: AbortSignal.timeout(timeoutMs),
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
+      });
+      const text = await readBounded(service, res, 256 * 1024);
+      let json: unknown = null;
+      try {
+        json = text ? JSON.parse(text) : null;
+      } catch {
+        json = null;
+      }
+      return { status: res.statusCode, json };
+    } catch (err) {
+      throw toUpstreamError(service, err, timeoutMs, url.origin);
+    }
+  }
+
   return {
     request,
+    exchange,
     /** Drops the circuit state of a service (after its configuration changed). */
     resetCircuits(service: UpstreamService): void {
       for (const key of [...breakers.keys()]) if (key.startsWith(`${service} `)) breakers.delete(key);

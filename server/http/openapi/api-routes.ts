@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { AiProviderCreateSchema, AiProviderUpdateSchema } from "../../../contract/ai-providers";
 import { AuditQuerySchema } from "../../../contract/audit";
+import { ApiTokenLinkInputSchema, AuthorizeLinkInputSchema, IdentitySettingsInputSchema, INTEGRATIONS } from "../../../contract/accounts";
 import { LoginSchema } from "../../../contract/auth";
 import { ChatSendSchema, ConversationRenameSchema, GenerateSystemMessageSchema } from "../../../contract/chat";
 import { ConnectionIdParamSchema } from "../../../contract/connections";
@@ -57,6 +58,7 @@ const noContent = (description = "Done; no body"): Answer => ({ status: 204, des
 const list = (schema: z.ZodType, description = "OK") => json(z.array(schema), description);
 
 const uuid = z.uuid();
+const integrationParam = z.enum(INTEGRATIONS).meta({ description: "atlassian or bitbucket" });
 /** A client id in a path: ours, or a Client ID Metadata Document's https URL, percent-encoded. */
 const clientIdParam = z.string().meta({ description: "The client's client_id (a metadata document's URL, percent-encoded)" });
 const consentIdParam = z
@@ -706,6 +708,97 @@ export const API_ROUTES: readonly ApiRoute[] = [
     summary: "Delete one of the caller's conversations",
     access: "session",
     params: { id: uuid },
+    ok: noContent(),
+  },
+
+  // Acting as the person (issue 27): a person's own accounts, the services' callbacks, the identity settings.
+  {
+    method: "GET",
+    path: "/api/account/links",
+    tag: "My accounts",
+    summary: "The caller's own linked accounts, and how each integration is used",
+    access: "session",
+    ok: json(R.MyAccountsSchema),
+  },
+  {
+    method: "POST",
+    path: "/api/account/links/:integration/authorize",
+    tag: "My accounts",
+    summary: "Start linking the caller's account with the service's OAuth: where the browser goes to consent",
+    description: "The attempt is bound to this session, single use, and lives 10 minutes (state and PKCE).",
+    access: "session",
+    params: { integration: integrationParam },
+    body: AuthorizeLinkInputSchema,
+    ok: json(R.AuthorizeUrlSchema),
+    errors: ["conflict"],
+  },
+  {
+    method: "GET",
+    path: "/api/account/links/:integration/callback",
+    tag: "My accounts",
+    summary: "The service's OAuth callback (register it with the app): finishes the link, then back to the console",
+    description:
+      "Answers 303 to where linking started, or to `/account?integration=…&linked=1` or `…&link_error=denied|expired|session|code|site|account|upstream|not-offered`. Nothing is stored unless every check passes.",
+    access: "public",
+    params: { integration: integrationParam },
+    query: z.object({ code: z.string().optional(), state: z.string().optional(), error: z.string().optional() }),
+    ok: { status: 303, description: "To the console page, with the outcome", headers: z.object({ Location: z.string() }) },
+  },
+  {
+    method: "POST",
+    path: "/api/account/links/:integration/api-token",
+    tag: "My accounts",
+    summary: "Link the caller's account with a personal API token (where the administrator allows it)",
+    description: "The service is asked who the token belongs to first; a refused token is a 400 on `apiToken`, and nothing is stored.",
+    access: "session",
+    params: { integration: integrationParam },
+    body: ApiTokenLinkInputSchema,
+    ok: created(R.AccountLinkSchema),
+    errors: ["conflict", "upstream_failed"],
+  },
+  {
+    method: "DELETE",
+    path: "/api/account/links/:integration",
+    tag: "My accounts",
+    summary: "Unlink the caller's account (its tokens are forgotten)",
+    access: "session",
+    params: { integration: integrationParam },
+    ok: noContent(),
+  },
+  {
+    method: "GET",
+    path: "/api/admin/identity",
+    tag: "Configuration",
+    summary: "Each integration's identity mode and how people link (the client secret is never shown)",
+    access: "config.read",
+    ok: list(R.IdentitySettingsSchema),
+  },
+  {
+    method: "PUT",
+    path: "/api/admin/identity/:integration",
+    tag: "Configuration",
+    summary: "Save an integration's identity mode; a blank client secret keeps the stored one",
+    access: "config.write",
+    params: { integration: integrationParam },
+    body: IdentitySettingsInputSchema,
+    ok: json(R.IdentitySettingsSchema),
+  },
+  {
+    method: "GET",
+    path: "/api/users/:id/links",
+    tag: "Users",
+    summary: "A user's linked accounts and their states (never a token)",
+    access: "users.read",
+    params: { id: uuid },
+    ok: list(R.AccountLinkSchema),
+  },
+  {
+    method: "DELETE",
+    path: "/api/users/:id/links/:integration",
+    tag: "Users",
+    summary: "Unlink a user's account",
+    access: "users.write",
+    params: { id: uuid, integration: integrationParam },
     ok: noContent(),
   },
 

@@ -1,6 +1,14 @@
 import { z } from "zod";
 import { AiProviderSchema, type AiProviderTestResult } from "../../../contract/ai-providers";
 import type { AuditEventDto } from "../../../contract/audit";
+import {
+  CREDENTIAL_KINDS,
+  IDENTITY_MODES,
+  INTEGRATIONS,
+  type AccountLinkDto,
+  type IdentitySettingsDto,
+  type MyAccountsDto,
+} from "../../../contract/accounts";
 import type { SessionResponse } from "../../../contract/auth";
 import { ChatProviderSchema, ChatReplySchema, ConversationDetailSchema, ConversationSchema } from "../../../contract/chat";
 import type { McpConnectionDto } from "../../../contract/connect";
@@ -317,6 +325,7 @@ const ToolCallSchema = z
     durationMs: z.number(),
     objects: z.array(z.string()),
     requestId: z.string().nullable(),
+    upstreamIdentity: z.string().nullable(),
   })
   .meta({ id: "ToolCall" });
 export const ToolCallPageSchema = z
@@ -402,6 +411,52 @@ export const OpenApiDocumentSchema = z.looseObject({
   paths: z.record(z.string(), z.unknown()),
 });
 
+// Acting as the person (issue 27).
+export const AccountLinkSchema = z
+  .object({
+    integration: z.enum(INTEGRATIONS),
+    kind: z.enum(CREDENTIAL_KINDS),
+    account: z.object({ displayName: z.string(), accountId: z.string(), email: z.string().nullable() }),
+    siteUrl: z.string().nullable(),
+    scopes: z.array(z.string()),
+    linkedAt: instant,
+    lastUsedAt: instant.nullable(),
+    state: z.enum(["working", "needs-relinking"]),
+    problem: z.string().nullable(),
+  })
+  .meta({ id: "AccountLink", description: "A person's linked account: what it is and its state, never a token" });
+export const MyAccountsSchema = z
+  .object({
+    integrations: z.array(
+      z.object({
+        integration: z.enum(INTEGRATIONS),
+        label: z.string(),
+        configured: z.boolean(),
+        mode: z.enum(IDENTITY_MODES),
+        oauthAvailable: z.boolean(),
+        apiTokensAllowed: z.boolean(),
+        siteUrl: z.string().nullable(),
+        link: AccountLinkSchema.nullable(),
+      }),
+    ),
+  })
+  .meta({ id: "MyAccounts" });
+export const IdentitySettingsSchema = z
+  .object({
+    integration: z.enum(INTEGRATIONS),
+    mode: z.enum(IDENTITY_MODES),
+    allowMachineClients: z.boolean(),
+    allowApiTokens: z.boolean(),
+    oauthClientId: z.string(),
+    oauthClientSecretHint: z.string().nullable(),
+    callbackUrl: z.string(),
+    updatedAt: instant.nullable(),
+  })
+  .meta({ id: "IdentitySettings", description: "How an integration reaches its service: the shared account or each person's own" });
+export const AuthorizeUrlSchema = z.object({
+  authorizeUrl: z.string().meta({ description: "Where the browser goes to consent at the service" }),
+});
+
 // Each schema states exactly its contract interface: neither has a field the other lacks, no type differs.
 type Flat<T> = T extends object ? { [K in keyof T]: Flat<T[K]> } : T;
 type Same<A, B> = (<T>() => T extends Flat<A> ? 1 : 2) extends <T>() => T extends Flat<B> ? 1 : 2 ? true : false;
@@ -435,4 +490,7 @@ export type PinnedToContract = [
   Expect<Same<z.output<typeof TrafficMinuteSchema>, TrafficMinuteDto>>,
   Expect<Same<z.output<typeof SseConnectionSchema>, SseConnectionDto>>,
   Expect<Same<z.output<typeof AiProviderTestResultSchema>, AiProviderTestResult>>,
+  Expect<Same<z.output<typeof AccountLinkSchema>, AccountLinkDto>>,
+  Expect<Same<z.output<typeof MyAccountsSchema>, MyAccountsDto>>,
+  Expect<Same<z.output<typeof IdentitySettingsSchema>, IdentitySettingsDto>>,
 ];

@@ -230,9 +230,15 @@ export function upstreamSentence(err: UpstreamError): string {
   switch (err.kind) {
     case "not_configured":
       return `${err.message}. An administrator must configure it on Bridgekeeper's Configuration screen; this tool cannot be used until then.`;
+    case "identity":
+      return err.message;
     case "unauthorized":
+      if (err.details.relinkAt)
+        return `${name} refused your linked account (401). Link it again at ${err.details.relinkAt}, then try again; retrying as it is will not help.`;
       return `${name} refused Bridgekeeper's stored credentials (401). An administrator must update the token on the Configuration screen; retrying will not help.`;
     case "forbidden":
+      if (err.details.relinkAt)
+        return `${name} denied access (403): your account may not see this. Try something else, or ask for access in ${name}.${said ? ` (${said}.)` : ""}`;
       return `${name} denied access (403): the account Bridgekeeper uses may not see this. Try something else, or ask an administrator for access.${said ? ` (${said}.)` : ""}`;
     case "not_found":
       return `${name} found nothing there (404). Check the key or id (search for it first), then try again.${said ? ` (${said}.)` : ""}`;

@@ -45,6 +45,12 @@ export interface ToolContext {
   cursors: Cursors;
   /** Aborted when the client hangs up or cancels. */
   signal?: AbortSignal;
+  /**
+   * Whom the call acted as upstream (issue 27), written by the identity layer when a request is
+   * made: "shared", or the person's account id; null while nothing was reached. Read by the
+   * tool-call audit; tools leave it alone.
+   */
+  actedAs?: { identity: string | null };
 }
 
 /**

@@ -7,6 +7,7 @@ import { UpstreamError, type UpstreamService } from "../../upstream/errors";
 import type { UpstreamHttp, UpstreamTarget } from "../../upstream/http";
 import { createJiraClient } from "../../upstream/jira.client";
 import type { IntegrationKind, IntegrationsRepo } from "./integrations.repo";
+import type { CallFor, PersonIdentity } from "../accounts/person-identity";
 
 /** Other instances may have saved a new configuration: the cached row is re-read this often. */
 const CONFIG_CACHE_MS = 30_000;
@@ -26,6 +27,8 @@ export function createUpstreamTargets(deps: {
   http: UpstreamHttp;
   bitbucketApiUrl: string;
   events: EventBus;
+  /** Acting as the person (issue 27): for calls made for someone, their linked account where the integration asks for it. */
+  people?: PersonIdentity;
 }) {
   const { repo, secretBox, http } = deps;
   const cache = new Map<IntegrationKind, { row: IntegrationConfigRow | null; at: number }>();
@@ -56,14 +59,20 @@ export function createUpstreamTargets(deps: {
     return row;
   }
 
-  /** The call target of a service; `requireActive: false` for connection tests of an inactive integration. */
-  async function target(service: UpstreamService, options: { requireActive?: boolean } = {}): Promise<UpstreamTarget> {
+  /** The stored row of a service's integration, configured and (unless `requireActive: false`) on. */
+  async function usableRow(service: UpstreamService, options: { requireActive?: boolean }): Promise<IntegrationConfigRow> {
     const kind: IntegrationKind = service === "bitbucket" ? "bitbucket" : "atlassian";
     const row = await load(kind);
     const label = LABEL[kind];
     if (!row) throw new UpstreamError(service, "not_configured", `The ${label} integration is not configured`);
     if ((options.requireActive ?? true) && !row.isActive)
       throw new UpstreamError(service, "not_configured", `The ${label} integration is inactive`);
+    return row;
+  }
+
+  /** The shared account's target on `row`: its secret is opened only here, when a call is made. */
+  function sharedTarget(service: UpstreamService, row: IntegrationConfigRow): UpstreamTarget {
+    const kind = row.kind as IntegrationKind;
     let secret: string;
     try {
       secret = secretBox.open(row.secretSealed, kind);
@@ -72,13 +81,30 @@ export function createUpstreamTargets(deps: {
       throw new UpstreamError(
         service,
         "not_configured",
-        `The stored ${label} secret cannot be decrypted (was SECRET_KEY changed?): enter it again`,
+        `The stored ${LABEL[kind]} secret cannot be decrypted (was SECRET_KEY changed?): enter it again`,
       );
     }
     const s = row.settings;
     if (kind === "bitbucket") return { baseUrl: deps.bitbucketApiUrl, authorization: basic(s.username ?? "", secret) };
     const root = s.instanceUrl ?? "";
     return { baseUrl: service === "confluence" ? `${root}/wiki` : root, authorization: basic(s.email ?? "", secret) };
+  }
+
+  /** The shared account's call target of a service; `requireActive: false` for connection tests of an inactive integration. */
+  async function target(service: UpstreamService, options: { requireActive?: boolean } = {}): Promise<UpstreamTarget> {
+    return sharedTarget(service, await usableRow(service, options));
+  }
+
+  /**
+   * The target of a call made for `who` (an MCP client's caller, the chat's user): the person's own
+   * account when the integration is in per-person mode (person-identity.ts), else the shared one.
+   */
+  async function targetAs(service: UpstreamService, who: CallFor): Promise<UpstreamTarget> {
+    const row = await usableRow(service, {});
+    const person = deps.people
+      ? await deps.people.targetFor(who, row.kind as IntegrationKind, service, { instanceUrl: row.settings.instanceUrl ?? "" })
+      : (who.used?.("shared"), null);
+    return person ?? sharedTarget(service, row);
   }
 
   const clientsOn = (targetOf: (service: UpstreamService) => () => Promise<UpstreamTarget>) => ({
@@ -122,6 +148,13 @@ export function createUpstreamTargets(deps: {
      */
     clientsCounted: (spend: (service: UpstreamService) => void) =>
       clientsOn((service) => async () => ({ ...(await target(service)), spend: () => spend(service) })),
+
+    /** Clients for calls made for `who` (issue 27), each request told to `spend` when given. */
+    clientsFor: (who: CallFor, spend?: (service: UpstreamService) => void) =>
+      clientsOn((service) => async () => {
+        const chosen = await targetAs(service, who);
+        return spend ? { ...chosen, spend: () => spend(service) } : chosen;
+      }),
 
     /** Clients that also work while the integration is inactive: for connection tests. */
     testClients: clientsOn((service) => () => target(service, { requireActive: false })),

@@ -14,4 +14,5 @@ export const toToolCallDto = (row: ToolCallRow): ToolCallDto => ({
   durationMs: Math.round(row.durationMs * 100) / 100,
   objects: row.objects,
   requestId: row.requestId,
+  upstreamIdentity: row.upstreamIdentity,
 });

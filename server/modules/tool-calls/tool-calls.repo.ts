@@ -21,12 +21,12 @@ export function createToolCallsRepo(db: Db) {
       if (rows.length === 0) return;
       const column = <T>(pick: (row: NewToolCallRow) => T) => sql.param(rows.map(pick));
       await db.execute(sql`
-        insert into tool_calls (at, client_id, user_id, tool, arguments, outcome, error, duration_ms, objects, request_id)
+        insert into tool_calls (at, client_id, user_id, tool, arguments, outcome, error, duration_ms, objects, request_id, upstream_identity)
         select * from unnest(
           ${column((r) => r.at.toISOString())}::timestamptz[], ${column((r) => r.clientId)}::text[], ${column((r) => r.userId ?? null)}::uuid[],
           ${column((r) => r.tool)}::text[], ${column((r) => JSON.stringify(r.arguments))}::jsonb[], ${column((r) => r.outcome)}::text[],
           ${column((r) => r.error ?? null)}::text[], ${column((r) => r.durationMs)}::real[], ${column((r) => JSON.stringify(r.objects))}::jsonb[],
-          ${column((r) => r.requestId ?? null)}::text[]
+          ${column((r) => r.requestId ?? null)}::text[], ${column((r) => r.upstreamIdentity ?? null)}::text[]
         )`);
     },
 

@@ -135,6 +135,8 @@ export interface ToolCallRecord {
   durationMs: number;
   objects: string[];
   requestId: string | null;
+  /** Whom it acted as upstream: "shared" or the person's account id (issue 27); null when nothing was reached. */
+  upstreamIdentity?: string | null;
 }
 
 const badCursor = () =>
@@ -166,6 +168,7 @@ export function createToolCallsService(
         durationMs: call.durationMs,
         objects: call.objects,
         requestId: call.requestId,
+        upstreamIdentity: call.upstreamIdentity ?? null,
       });
     },
     /** A page, newest first (tool-calls.presenter shapes it), and the cursor of the next one (null on the last). */

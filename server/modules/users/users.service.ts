@@ -150,11 +150,14 @@ export function createUsersService(deps: {
               ...(input.isActive !== undefined ? { isActive: input.isActive } : {}),
               ...(passwordHash ? { passwordHash, passwordGenerated: false } : {}),
             }))!;
+            let unlinked: string[] = [];
             if (before.isActive && !after.isActive) {
               await assertAdminRemains(r);
               await r.sessionsRepo.deleteForUser(id);
               // docs/decisions.md#inactive-users for MCP clients too: what the user consented to ends with the account.
               await r.oauthGrantsRepo.revokeGrantsOfUser(id, "user deactivated", deps.clock.now());
+              // Issue 27 item 5: their linked upstream accounts go too (the tokens with them).
+              unlinked = (await r.accountsRepo.deleteLinksOfUser(id)).map((link) => link.integration);
             }
             if (passwordHash) await r.sessionsRepo.deleteForUser(id, actor.userId === id ? (actor.sessionId ?? undefined) : undefined);
             await audit.record(
@@ -163,7 +166,12 @@ export function createUsersService(deps: {
                 action,
                 targetType: "user",
                 targetId: id,
-                details: { before: snapshot(before), after: snapshot(after), ...(passwordHash ? { passwordChanged: true } : {}) },
+                details: {
+                  before: snapshot(before),
+                  after: snapshot(after),
+                  ...(passwordHash ? { passwordChanged: true } : {}),
+                  ...(unlinked.length > 0 ? { unlinkedAccounts: unlinked } : {}),
+                },
               },
               r.auditRepo,
             );

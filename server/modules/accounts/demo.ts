@@ -1,0 +1,76 @@
+import { z } from "zod";
+import { INTEGRATIONS } from "../../../contract/accounts";
+import { hashPassword } from "../../lib/passwords";
+import type { Repos } from "../../repos";
+import type { AccountLinksService } from "./account-links.service";
+import type { IdentitySettings } from "./identity-settings.service";
+
+const SYSTEM = { userId: null, username: "demo-mode", ip: null };
+const DEMO_PASSWORD = "demo-password";
+
+/** What the sandbox says about its OAuth app, consumer and people (`GET /__sandbox/accounts`). */
+const SandboxPeopleSchema = z.object({
+  atlassian: z.object({ email: z.string(), apiToken: z.string() }),
+  atlassianApp: z.object({ clientId: z.string(), clientSecret: z.string() }),
+  bitbucketConsumer: z.object({ key: z.string(), secret: z.string() }),
+  people: z.array(z.object({ displayName: z.string(), email: z.string(), apiToken: z.string() })).min(2),
+});
+
+/**
+ * `npm run demo` (DEMO_PEOPLE): both integrations act as each person's own account, with the
+ * sandbox's OAuth app and consumer (so "Connect with Atlassian" works from My accounts), and two
+ * console users are linked to two sandbox people who see different projects, spaces and
+ * repositories. The administrator is linked to the sandbox's service account, which sees all.
+ * Linking uses each person's API token through the same path a person's own link takes; run again
+ * on the same data, it changes nothing that is already there.
+ */
+export async function configureDemoPeople(
+  deps: { repos: Repos; identity: IdentitySettings; links: AccountLinksService; print: (text: string) => void },
+  sandboxUrl: string,
+): Promise<void> {
+  const res = await fetch(new URL("/__sandbox/accounts", sandboxUrl), { signal: AbortSignal.timeout(5_000) });
+  const sandbox = SandboxPeopleSchema.parse(await res.json());
+  const apps = {
+    atlassian: { oauthClientId: sandbox.atlassianApp.clientId, oauthClientSecret: sandbox.atlassianApp.clientSecret },
+    bitbucket: { oauthClientId: sandbox.bitbucketConsumer.key, oauthClientSecret: sandbox.bitbucketConsumer.secret },
+  };
+  for (const integration of INTEGRATIONS)
+    await deps.identity.save(
+      integration,
+      { mode: "per-person", allowMachineClients: true, allowApiTokens: true, ...apps[integration] },
+      SYSTEM,
+    );
+
+  const operator = await deps.repos.rolesRepo.findByName("operator");
+  const people = [
+    ...sandbox.people.slice(0, 2).map((p) => ({ username: p.email.split("@")[0]!, ...p })),
+    { username: "admin", displayName: "Demo Admin", email: sandbox.atlassian.email, apiToken: sandbox.atlassian.apiToken },
+  ];
+  const made: string[] = [];
+  for (const person of people) {
+    let user = await deps.repos.usersRepo.findByUsername(person.username);
+    if (!user) {
+      const [firstName, ...rest] = person.displayName.split(" ");
+      user = await deps.repos.usersRepo.insertIfUsernameFree({
+        username: person.username,
+        email: person.email,
+        firstName: firstName ?? null,
+        lastName: rest.join(" ") || null,
+        passwordHash: await hashPassword(DEMO_PASSWORD),
+        passwordGenerated: false,
+        isActive: true,
+      });
+      if (!user) continue;
+      if (operator) await deps.repos.userRolesRepo.addRole(user.id, operator.id);
+      made.push(person.username);
+    }
+    for (const integration of INTEGRATIONS) {
+      if (await deps.repos.accountsRepo.findLink(user.id, integration)) continue;
+      await deps.links.linkApiToken(user.id, integration, { email: person.email, apiToken: person.apiToken }, SYSTEM);
+    }
+  }
+  if (made.length > 0)
+    deps.print(
+      `\n  Demo people (each sees their own projects, spaces and repositories): ${made.join(", ")}, password "${DEMO_PASSWORD}"\n`,
+    );
+}
