@@ -46,6 +46,9 @@ function fromUpstreamError(err: UpstreamError): AppError {
       return new AppError("service_unavailable", err.message);
     case "not_found":
       return new AppError("not_found", err.message);
+    // Acting as the person (issue 27): no identity of the caller's may be used (nothing linked, a link to renew, a machine client).
+    case "identity":
+      return new AppError("forbidden", err.message);
     case "bad_request":
       return new AppError("bad_request", err.message);
     case "conflict":

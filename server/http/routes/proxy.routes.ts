@@ -46,7 +46,9 @@ export function proxyRoutes(deps: { targets: UpstreamTargets; readGuard: Guard; 
       );
     }
     const rest = raw.slice(PREFIXES[service].length) || "/";
-    const upstream = await deps.targets.proxyGet(service, rest.startsWith("/") ? rest : `/${rest}`);
+    // As the person behind the token where the integration acts as each person's own account (issue 27).
+    const userId = (req.auth?.extra as { userId?: string | null } | undefined)?.userId ?? null;
+    const upstream = await deps.targets.proxyGet(service, rest.startsWith("/") ? rest : `/${rest}`, { userId });
     res.status(upstream.status).set("Cache-Control", "no-store").type(safeContentType(upstream.contentType)).send(upstream.body);
   };
   router.get("/atlassian/jira/*path", deps.readGuard, deps.rateLimit, pass("jira"));

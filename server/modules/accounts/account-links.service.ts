@@ -232,7 +232,8 @@ export function createAccountLinksService(deps: {
       const attempt = await repos.accountsRepo.takeRequest(sha256Hex(query.state));
       if (!attempt || attempt.integration !== integration || attempt.expiresAt <= deps.clock.now()) return fail("expired");
       if (!session || session.userId !== attempt.userId || sha256Hex(session.sessionId) !== attempt.sessionHash) return fail("session");
-      if (query.error || !query.code) return fail(query.error === "access_denied" || !query.code ? "denied" : "code", null);
+      if (query.error === "access_denied") return fail("denied");
+      if (query.error || !query.code) return fail("code");
       const app = await settings.app(integration);
       if (!app) return fail("not-offered");
       const label = INTEGRATION_LABELS[integration];

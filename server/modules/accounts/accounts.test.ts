@@ -109,6 +109,20 @@ describe("two people, one tool", () => {
   });
 });
 
+describe("the read-only proxy paths", () => {
+  it("read as the person behind the token, and refuse a machine client in per-person mode", async () => {
+    const token = await tokenOf(alice.client);
+    const me = await fetch(`${rig.baseUrl}/api/atlassian/jira/rest/api/3/myself`, { headers: { authorization: `Bearer ${token}` } });
+    expect(me.status).toBe(200);
+    expect(((await me.json()) as { accountId: string }).accountId).toBe(people()[0]!.accountId);
+    const machine = await fetch(`${rig.baseUrl}/api/atlassian/jira/rest/api/3/myself`, {
+      headers: { authorization: `Bearer ${await rig.token("read")}` },
+    });
+    expect(machine.status).toBe(403);
+    expect(((await machine.json()) as { error: { message: string } }).error.message).toContain("machine client");
+  });
+});
+
 describe("machine clients", () => {
   it("refuses a client_credentials token in per-person mode, and uses the shared account once allowed", async () => {
     const m = await mcpClient(rig, await rig.token("read"));

@@ -128,12 +128,13 @@ export function createUpstreamTargets(deps: {
 
     target,
 
-    /** docs/decisions.md#read-only-proxy: a read-only pass-through GET of an upstream path (with its query), on the stored credentials. */
+    /** docs/decisions.md#read-only-proxy: a read-only pass-through GET of an upstream path (with its query), as the caller (`who`) would make it: the shared account, or their own where the integration asks for it. */
     async proxyGet(
       service: UpstreamService,
       pathAndQuery: string,
+      who: CallFor,
     ): Promise<{ status: number; body: string; contentType: string | undefined }> {
-      const res = await http.request<string>(service, await target(service), { path: pathAndQuery, accept: "raw" });
+      const res = await http.request<string>(service, await targetAs(service, who), { path: pathAndQuery, accept: "raw" });
       const type = res.headers["content-type"];
       return { status: res.status, body: res.data, contentType: Array.isArray(type) ? type[0] : type };
     },
