@@ -1,5 +1,6 @@
 import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from "react";
 import { Redirect, Route, Router, Switch, type AroundNavHandler } from "wouter";
+import { MY_ACCOUNTS_PATH } from "@contract/accounts";
 import { NAV_ITEMS, type NavPath } from "@contract/navigation";
 import { useSession } from "@/api/session";
 import { LoadingState } from "@/components/ui/spinner";
@@ -22,6 +23,9 @@ const PAGES: Record<NavPath, LazyExoticComponent<ComponentType>> = {
   "/logs": lazy(() => import("@/pages/Logs")),
   "/configuration": lazy(() => import("@/pages/Configuration")),
 };
+
+/** My accounts (issue 27): no sidebar entry of its own (the nine are the spec's); the user block at the sidebar's foot opens it. */
+const AccountPage = lazy(() => import("@/pages/Account"));
 
 /**
  * wouter pushes a history entry on every link click; a click on the link to the page already
@@ -87,6 +91,9 @@ function AccessGate() {
                   <Page title={item.label} component={PAGES[item.path]} />
                 </Route>
               ))}
+              <Route path={MY_ACCOUNTS_PATH}>
+                <Page title="My accounts" component={AccountPage} />
+              </Route>
               <Route>
                 <Page title="Page not found" component={NotFoundPage} />
               </Route>

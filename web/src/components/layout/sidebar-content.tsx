@@ -1,4 +1,5 @@
-import { LogOut } from "lucide-react";
+import { LogOut, UserCog } from "lucide-react";
+import { MY_ACCOUNTS_PATH } from "@contract/accounts";
 import { Link, useRoute } from "wouter";
 import { NAV_ITEMS, type NavPath } from "@contract/navigation";
 import { useLogout, useSession } from "@/api/session";
@@ -10,8 +11,8 @@ import { ThemeToggle } from "./theme-toggle";
 
 /**
  * What the sidebar holds, on a desktop as a fixed column and on a phone inside the drawer:
- * brand, the nine entries in the specification's order, then the signed-in user, the theme
- * toggle and Logout at the bottom.
+ * brand, the nine entries in the specification's order, then the signed-in user (a link to My
+ * accounts), the theme toggle and Logout at the bottom.
  */
 export function SidebarContent({ onNavigate }: { onNavigate?: () => void }) {
   const { user } = useSession();
@@ -41,19 +42,8 @@ export function SidebarContent({ onNavigate }: { onNavigate?: () => void }) {
       </nav>
 
       <div className="shrink-0 space-y-3 border-t border-border p-4">
-        <div className="flex items-center gap-3">
-          <span
-            aria-hidden="true"
-            className="flex size-8 shrink-0 items-center justify-center rounded-full bg-muted text-xs font-semibold uppercase text-muted-foreground"
-          >
-            {user?.username.slice(0, 1) ?? "?"}
-          </span>
-          <div className="min-w-0 flex-1">
-            <p className="text-xs text-muted-foreground">Signed in as</p>
-            <p className="truncate text-sm font-medium" title={user?.username}>
-              {user?.username}
-            </p>
-          </div>
+        <div className="flex items-center gap-2">
+          <AccountLink username={user?.username} onNavigate={onNavigate} />
           <ThemeToggle />
         </div>
         <Button variant="outline" className="w-full justify-start" onClick={() => logout.mutate()} disabled={logout.isPending}>
@@ -62,6 +52,40 @@ export function SidebarContent({ onNavigate }: { onNavigate?: () => void }) {
         </Button>
       </div>
     </div>
+  );
+}
+
+/**
+ * The signed-in user, a link to My accounts (issue 27: not one of the nine entries, the spec fixes
+ * those). Named "My accounts" for assistive tech, the username following; highlighted while shown.
+ */
+function AccountLink({ username, onNavigate }: { username: string | undefined; onNavigate?: (() => void) | undefined }) {
+  const [active] = useRoute(MY_ACCOUNTS_PATH);
+  return (
+    <Link
+      href={MY_ACCOUNTS_PATH}
+      onClick={onNavigate}
+      aria-current={active ? "page" : undefined}
+      aria-label={`My accounts, signed in as ${username ?? "unknown"}`}
+      title="My accounts"
+      className={cn(
+        "-mx-2 -my-1 flex min-w-0 flex-1 items-center gap-3 rounded-md px-2 py-1 transition-colors",
+        "focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring",
+        active ? "bg-primary/10" : "hover:bg-accent",
+      )}
+    >
+      <span
+        aria-hidden="true"
+        className="flex size-8 shrink-0 items-center justify-center rounded-full bg-muted text-xs font-semibold uppercase text-muted-foreground"
+      >
+        {username?.slice(0, 1) ?? "?"}
+      </span>
+      <span className="min-w-0 flex-1">
+        <span className="block text-xs text-muted-foreground">Signed in as</span>
+        <span className={cn("block truncate text-sm font-medium", active && "text-primary")}>{username}</span>
+      </span>
+      <UserCog className="size-4 shrink-0 text-muted-foreground" aria-hidden="true" />
+    </Link>
   );
 }
 

@@ -1,5 +1,6 @@
 import { Bot, Database, History, Settings2 } from "lucide-react";
 import { useState } from "react";
+import { useMyAccounts } from "@/api/accounts";
 import { CHAT_TEXT, DATA_SOURCE_KEYS } from "@contract/chat";
 import { TOASTS } from "@contract/messages";
 import { useChatProviders } from "@/api/chat";
@@ -12,6 +13,7 @@ import { useReturnFocus } from "@/hooks/use-return-focus";
 import { toast } from "@/hooks/use-toast";
 import { CHAT_INPUT_ID, ChatComposer } from "./components/chat-composer";
 import { ChatConfigDialog } from "./components/chat-config-dialog";
+import { AccountLinkWarnings } from "./components/account-link-warnings";
 import { ChatEmptyState } from "./components/chat-empty-state";
 import { ConversationList } from "./components/conversation-list";
 import { MessageList } from "./components/message-list";
@@ -32,6 +34,8 @@ export default function ChatPage() {
   const [configOpen, setConfigOpen] = useState(false);
   const [listOpen, setListOpen] = useState(false);
   const chat = useChatSession();
+  // Where an integration answers as each person, the chat uses the signed-in person's own link (issue 27).
+  const myAccounts = useMyAccounts();
   // When the opener is gone (the empty state's "Set up configuration" once the chat is ready),
   // focus goes to the message box.
   const configFocus = useReturnFocus(() => document.getElementById(CHAT_INPUT_ID));
@@ -108,6 +112,8 @@ export default function ChatPage() {
           </>
         }
       />
+
+      <AccountLinkWarnings my={myAccounts.data} sources={config.sources} />
 
       <div className="flex min-h-0 flex-1 gap-4">
         <Card className="hidden w-72 shrink-0 overflow-hidden p-0 lg:flex lg:flex-col">{list}</Card>

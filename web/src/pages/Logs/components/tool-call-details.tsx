@@ -2,6 +2,7 @@ import { CircleAlert, CircleCheck } from "lucide-react";
 import type { ToolCallDto } from "@contract/tool-calls";
 import { Badge } from "@/components/ui/badge";
 import { Time } from "@/components/ui/time";
+import { actedAsText } from "@/lib/account-links";
 import { responseTimeText } from "../lib/status";
 import { DetailItem, DetailList, DetailSection } from "./detail-list";
 
@@ -38,6 +39,10 @@ export function ToolCallDetails({ call }: { call: ToolCallDto }) {
         <DetailItem label="Duration" value={<span className="tabular-nums">{responseTimeText(call.durationMs)}</span>} />
         <DetailItem label="Called at" value={<Time iso={call.at} as="timestamp" />} />
         <DetailItem label="Client" value={call.clientId} mono />
+        {/* Whom the call acted as upstream (issue 27): the shared account, or the person's own account id. */}
+        {call.upstreamIdentity && (
+          <DetailItem label="Acted as" value={actedAsText(call.upstreamIdentity)} mono={call.upstreamIdentity !== "shared"} />
+        )}
       </DetailList>
       <div className="space-y-2">
         <h4 className="text-xs font-medium uppercase tracking-wide text-muted-foreground">Arguments</h4>

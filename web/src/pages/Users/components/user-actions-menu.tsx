@@ -1,10 +1,10 @@
-import { Pencil, ShieldCheck, Trash2, UserCheck, UserX } from "lucide-react";
+import { Link2, Pencil, ShieldCheck, Trash2, UserCheck, UserX } from "lucide-react";
 import type { UserDto } from "@contract/users";
 import { Button } from "@/components/ui/button";
 import { DropdownMenuItem, DropdownMenuSeparator, RowActionsMenu } from "@/components/ui/dropdown-menu";
 import { cn } from "@/lib/utils";
 
-export type UserAction = "edit" | "roles" | "toggle-status" | "delete";
+export type UserAction = "edit" | "roles" | "toggle-status" | "links" | "delete";
 
 interface UserActionsProps {
   user: UserDto;
@@ -33,7 +33,7 @@ const selfReason = (user: UserDto, isSelf: boolean, action: "toggle-status" | "d
 };
 
 /**
- * Spec section 2's row menu. For the signed-in user's own row, Deactivate and Delete are disabled:
+ * Spec section 2's row menu, and the user's linked accounts (issue 27) before Delete. For the signed-in user's own row, Deactivate and Delete are disabled:
  * the server refuses to delete your own account, and deactivating it would end your session.
  */
 export function UserActionsMenu({ user, isSelf, onAction, className }: UserActionsProps) {
@@ -53,6 +53,10 @@ export function UserActionsMenu({ user, isSelf, onAction, className }: UserActio
         {user.isActive ? <UserX aria-hidden="true" /> : <UserCheck aria-hidden="true" />}
         {user.isActive ? "Deactivate" : "Activate"}
       </DropdownMenuItem>
+      <DropdownMenuItem onSelect={() => onAction("links", user)}>
+        <Link2 aria-hidden="true" />
+        Linked accounts
+      </DropdownMenuItem>
       <DropdownMenuSeparator />
       <DropdownMenuItem
         variant="destructive"
@@ -68,45 +72,62 @@ export function UserActionsMenu({ user, isSelf, onAction, className }: UserActio
 }
 
 /**
- * The same four actions as buttons, for a row shown as a card on a phone (its foot), in the menu's
- * order. Each name says whose account it acts on ("Edit User grace"), as the menu's trigger does.
+ * The spec's four actions as buttons, for a row shown as a card on a phone (its foot), in the
+ * menu's order; the linked accounts (issue 27) under them, across the card. Each name says whose
+ * account it acts on ("Edit User grace"), as the menu's trigger does.
  */
 export function UserCardActions({ user, isSelf, onAction, className }: UserActionsProps) {
   const toggleReason = selfReason(user, isSelf, "toggle-status");
   const deleteReason = selfReason(user, isSelf, "delete");
   const common = { variant: "outline", size: "sm", className: "w-full", "data-user-id": user.id } as const;
   return (
-    <div role="group" aria-label={`Actions for ${user.username}`} className={cn("grid grid-cols-2 gap-2", className)}>
-      <Button {...common} data-user-action="edit" aria-label={`Edit User ${user.username}`} onClick={() => onAction("edit", user)}>
-        <Pencil aria-hidden="true" />
-        Edit User
-      </Button>
-      <Button {...common} data-user-action="roles" aria-label={`Manage Roles of ${user.username}`} onClick={() => onAction("roles", user)}>
-        <ShieldCheck aria-hidden="true" />
-        Manage Roles
-      </Button>
+    <div className={cn("space-y-2", className)}>
+      <div role="group" aria-label={`Actions for ${user.username}`} className="grid grid-cols-2 gap-2">
+        <Button {...common} data-user-action="edit" aria-label={`Edit User ${user.username}`} onClick={() => onAction("edit", user)}>
+          <Pencil aria-hidden="true" />
+          Edit User
+        </Button>
+        <Button
+          {...common}
+          data-user-action="roles"
+          aria-label={`Manage Roles of ${user.username}`}
+          onClick={() => onAction("roles", user)}
+        >
+          <ShieldCheck aria-hidden="true" />
+          Manage Roles
+        </Button>
+        <Button
+          {...common}
+          data-user-action="toggle-status"
+          aria-label={`${user.isActive ? "Deactivate" : "Activate"} ${user.username}`}
+          disabled={toggleReason !== undefined}
+          title={toggleReason}
+          onClick={() => onAction("toggle-status", user)}
+        >
+          {user.isActive ? <UserX aria-hidden="true" /> : <UserCheck aria-hidden="true" />}
+          {user.isActive ? "Deactivate" : "Activate"}
+        </Button>
+        <Button
+          {...common}
+          className="w-full text-destructive hover:bg-destructive/10 hover:text-destructive"
+          data-user-action="delete"
+          aria-label={`Delete User ${user.username}`}
+          disabled={deleteReason !== undefined}
+          title={deleteReason}
+          onClick={() => onAction("delete", user)}
+        >
+          <Trash2 aria-hidden="true" />
+          Delete User
+        </Button>
+      </div>
       <Button
         {...common}
-        data-user-action="toggle-status"
-        aria-label={`${user.isActive ? "Deactivate" : "Activate"} ${user.username}`}
-        disabled={toggleReason !== undefined}
-        title={toggleReason}
-        onClick={() => onAction("toggle-status", user)}
+        data-user-action="links"
+        aria-label={`Linked accounts of ${user.username}`}
+        onClick={() => onAction("links", user)}
       >
-        {user.isActive ? <UserX aria-hidden="true" /> : <UserCheck aria-hidden="true" />}
-        {user.isActive ? "Deactivate" : "Activate"}
-      </Button>
-      <Button
-        {...common}
-        className="w-full text-destructive hover:bg-destructive/10 hover:text-destructive"
-        data-user-action="delete"
-        aria-label={`Delete User ${user.username}`}
-        disabled={deleteReason !== undefined}
-        title={deleteReason}
-        onClick={() => onAction("delete", user)}
-      >
-        <Trash2 aria-hidden="true" />
-        Delete User
+        <Link2 aria-hidden="true" />
+        Linked accounts
       </Button>
     </div>
   );

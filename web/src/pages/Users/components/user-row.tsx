@@ -14,7 +14,7 @@ export const ROW_HEIGHT = 61;
  * On a phone (below `sm`) each row is a card of one fixed height too, with the space under it:
  * the distance from one card's top to the next one's. With the actions at its foot, and without.
  */
-export const CARD_STRIDE = { withActions: 285, readOnly: 188 } as const;
+export const CARD_STRIDE = { withActions: 325, readOnly: 188 } as const;
 const CARD_GAP = 12;
 
 /** The height of a row, or on a phone of a card plus the gap under it, for the windowing. */

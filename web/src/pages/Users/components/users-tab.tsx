@@ -13,12 +13,13 @@ import { filterUsers, indexUsers } from "../lib/user-display";
 import { CreateUserDialog } from "./create-user-dialog";
 import { DeleteUserDialog } from "./delete-user-dialog";
 import { EditUserDialog } from "./edit-user-dialog";
+import { LinkedAccountsDialog } from "./linked-accounts-dialog";
 import { ManageRolesDialog } from "./manage-roles-dialog";
 import { NoPermission } from "@/components/ui/no-permission";
 import { actionsTrigger, type UserAction } from "./user-actions-menu";
 import { UsersTable } from "./users-table";
 
-type DialogKind = "create" | "edit" | "roles" | "delete";
+type DialogKind = "create" | "edit" | "roles" | "links" | "delete";
 interface DialogState {
   kind: DialogKind;
   user: UserDto | null;
@@ -128,6 +129,7 @@ export function UsersTab() {
           <EditUserDialog user={dialog.user} {...dialogProps("edit")} />
           <ManageRolesDialog user={dialog.user} {...dialogProps("roles")} />
           <DeleteUserDialog user={dialog.user} {...dialogProps("delete")} />
+          <LinkedAccountsDialog user={dialog.user} canWrite={canWrite} {...dialogProps("links")} />
         </>
       )}
     </div>
