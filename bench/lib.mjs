@@ -223,7 +223,6 @@ export async function userToken(server, client, cookie, scope = "read") {
     code_challenge: challenge,
     code_challenge_method: "S256",
     state: "bench",
-    resource: server.url,
   }).toString();
   const res = await fetch(authorize, { redirect: "manual" });
   const id = /\/oauth-consent\/([\w-]+)$/.exec(new URL(res.headers.get("location"), server.url).pathname)?.[1];

@@ -11,6 +11,7 @@
 import { fork } from "node:child_process";
 import { join } from "node:path";
 import autocannon from "autocannon";
+import { build } from "esbuild";
 import { Agent, request } from "undici";
 import {
   adminCookie,
@@ -32,6 +33,9 @@ import {
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const SERIAL_CALLS = Number(process.env.BENCH_SERIAL_CALLS ?? 1500);
+/** The identity comparison (issue 27): alternating rounds of this many calls each. */
+const IDENTITY_ROUNDS = Number(process.env.BENCH_IDENTITY_ROUNDS ?? 12);
+const IDENTITY_CALLS = Number(process.env.BENCH_IDENTITY_CALLS ?? 400);
 const MODERN = "2026-07-28";
 const JQL = "project = BK ORDER BY updated DESC";
 const SANDBOX_AUTH = `Basic ${Buffer.from("demo@bridgekeeper.test:sandbox-api-token").toString("base64")}`;
@@ -141,9 +145,9 @@ async function targets(server, sandbox, baselineUrl, baselinePid, floor) {
 }
 
 /** Concurrency 1, timed per call in this process (sub-millisecond resolution). */
-async function serial(target, agent) {
+async function serial(target, agent, calls = SERIAL_CALLS) {
   const times = [];
-  for (let i = 0; i < SERIAL_CALLS; i++) {
+  for (let i = 0; i < calls; i++) {
     const t0 = process.hrtime.bigint();
     const res = await request(target.url, { method: "POST", headers: target.headers, body: target.body(), dispatcher: agent });
     const text = await res.body.text();
@@ -359,7 +363,44 @@ export async function run() {
  * user-bound token, and on a second server in per-person mode, where the same kind of token reaches
  * Jira as that person through the gateway; alternating, in the same run. Aim: at most 50 µs at p50.
  */
-async function identityCost(shared, serverEnv, sandbox, agent) {
+/** bench/identity-probe.ts, bundled: identity resolution timed in process. */
+async function identityProbe() {
+  const outfile = join(ROOT, "node_modules/.cache/bench-identity-probe.mjs");
+  await build({
+    entryPoints: [join(ROOT, "bench/identity-probe.ts")],
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    packages: "external",
+    outfile,
+    logLevel: "warning",
+  });
+  return import(outfile);
+}
+
+export async function identityCost(shared, serverEnv, sandbox, agent) {
+  const { measure } = await identityProbe();
+  const probe = await measure();
+  const over = probe.person.map((x, i) => x - probe.shared[i]);
+  const inProcess = [
+    {
+      name: "identity resolution in process, per call: shared mode",
+      median: `${fmt(median(probe.shared), 2)} µs`,
+      runs: probe.shared.map((x) => fmt(x, 2)).join(", "),
+    },
+    {
+      name: "identity resolution in process, per call: each person's own account (cached, valid 3LO token)",
+      median: `${fmt(median(probe.person), 2)} µs`,
+      runs: probe.person.map((x) => fmt(x, 2)).join(", "),
+    },
+    {
+      name: "identity: per-person resolution over shared, per call (aim ≤ 50 µs)",
+      median: `${fmt(median(over), 2)} µs`,
+      runs: over.map((x) => fmt(x, 2)).join(", "),
+    },
+  ];
+  // The upstream latency of the section before is not part of this comparison.
+  await fetch(`${sandbox.url}/__sandbox/faults`, { method: "DELETE" });
   const accounts = await (await fetch(`${sandbox.url}/__sandbox/accounts`)).json();
   const project = accounts.people[0].jiraProjects?.[0] ?? "BK";
   const jql = `project = ${project} ORDER BY updated DESC`;
@@ -382,21 +423,26 @@ async function identityCost(shared, serverEnv, sandbox, agent) {
     );
     await serial(sharedTarget, agent);
     await serial(personTarget, agent);
+    // Many short alternating rounds at concurrency 1 (the two processes' noise falls on both alike),
+    // then the loaded runs for the serving process's CPU per call.
     const one = { shared: [], person: [] };
     const sixteen = { shared: [], person: [] };
+    for (let i = 0; i < IDENTITY_ROUNDS; i++) {
+      one.shared.push(await serial(sharedTarget, agent, IDENTITY_CALLS));
+      one.person.push(await serial(personTarget, agent, IDENTITY_CALLS));
+    }
     for (let i = 0; i < RUNS; i++) {
-      one.shared.push(await serial(sharedTarget, agent));
-      one.person.push(await serial(personTarget, agent));
       sixteen.shared.push(await loaded(sharedTarget));
       sixteen.person.push(await loaded(personTarget));
     }
     const p50Over = one.person.map((x, i) => (x.p50 - one.shared[i].p50) * 1000);
     const cpuOver = sixteen.person.map((x, i) => (x.cpuPerCall - sixteen.shared[i].cpuPerCall) * 1000);
     return [
+      ...inProcess,
       summary(`identity, concurrency 1: ${sharedTarget.name} (${jql})`, one.shared),
       summary(`identity, concurrency 1: ${personTarget.name}`, one.person),
       {
-        name: "identity: per-person p50 over shared, concurrency 1 (aim ≤ 50 µs)",
+        name: "identity over HTTP: per-person p50 over shared, concurrency 1 (two processes: noisy; the in-process figure above is the one to read)",
         median: `${fmt(median(p50Over), 1)} µs`,
         runs: p50Over.map((x) => fmt(x, 1)).join(", "),
       },

@@ -7,7 +7,17 @@ import { confluenceModule } from "./confluence";
 import type { ConfluenceState } from "./confluence/types";
 import { errorReply, serviceOf, type Service } from "./core/errors";
 import { Faults, FaultSpecSchema } from "./core/faults";
-import { BodyTooLarge, json, parseCredentials, readBody, Router, send, type Reply } from "./core/http";
+import {
+  BodyTooLarge,
+  json,
+  parseCredentials,
+  readBody,
+  Router,
+  send,
+  type Credentials,
+  type Reply,
+  type SandboxRequest,
+} from "./core/http";
 import type { SandboxModule } from "./core/module";
 import { Rng } from "./core/random";
 import { DEFAULT_CREDENTIALS, type SandboxCredentials } from "./credentials";
@@ -174,46 +184,27 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const apiPath = gateway ? gateway.inner : path;
     const service = serviceOf(apiPath);
     const origin = `http://${req.headers.host ?? `127.0.0.1:${port}`}`;
+    /** The request a handler gets: the parts every route shares, and what its match and the caller add. */
+    const requestFor = (
+      params: Record<string, string>,
+      body: unknown,
+      credentials: Credentials,
+      caller: SandboxRequest["caller"] = SERVICE_CALLER,
+      at = path,
+    ): SandboxRequest => ({ method, path: at, query, params, headers: req.headers, body, credentials, origin, caller });
 
     if (path.startsWith("/__sandbox/")) {
       const found = control.match(method, path);
       if (!found || found === "method") return send(res, json({ error: "Not found" }, 404));
       const body = await readBody(req);
-      return send(
-        res,
-        await found.handler({
-          method,
-          path,
-          query,
-          params: found.params,
-          headers: req.headers,
-          body,
-          credentials: { kind: "none" },
-          origin,
-          caller: SERVICE_CALLER,
-        }),
-      );
+      return send(res, await found.handler(requestFor(found.params, body, { kind: "none" })));
     }
 
     // The services' web pages answer a browser without credentials, outside the imitated APIs (not
     // recorded, no faults); API paths never reach them, so they always go through the auth check.
     if (method === "GET" && !isApiPath(path)) {
       const page = pages.match(method, path);
-      if (page && page !== "method")
-        return send(
-          res,
-          await page.handler({
-            method,
-            path,
-            query,
-            params: page.params,
-            headers: req.headers,
-            body: undefined,
-            credentials: { kind: "none" },
-            origin,
-            caller: SERVICE_CALLER,
-          }),
-        );
+      if (page && page !== "method") return send(res, await page.handler(requestFor(page.params, undefined, { kind: "none" })));
     }
 
     recorded.push({ method, path, at: Date.now() });
@@ -260,21 +251,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       } catch {
         return send(res, json({ error: "invalid_request", error_description: "The request body could not be read." }, 400));
       }
-      const credentials = parseCredentials(req.headers.authorization);
-      return send(
-        res,
-        await found.handler({
-          method,
-          path,
-          query,
-          params: found.params,
-          headers: req.headers,
-          body,
-          credentials,
-          origin,
-          caller: SERVICE_CALLER,
-        }),
-      );
+      return send(res, await found.handler(requestFor(found.params, body, parseCredentials(req.headers.authorization))));
     }
     const authorization = req.headers.authorization;
     const caller = gateway ? identity.auth.gateway(gateway.cloudId, authorization) : identity.auth.site(service, authorization);
@@ -302,17 +279,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     }
     let reply: Reply;
     try {
-      reply = await found.handler({
-        method,
-        path: apiPath,
-        query,
-        params: found.params,
-        headers: req.headers,
-        body,
-        credentials: parseCredentials(authorization),
-        origin,
-        caller,
-      });
+      reply = await found.handler(requestFor(found.params, body, parseCredentials(authorization), caller, apiPath));
     } catch (err) {
       console.error("sandbox handler failed", method, path, err);
       reply = errorReply(service, 500, "Internal server error");

@@ -13,7 +13,7 @@ export type BudgetCheck = { ok: true } | { ok: false; group: BudgetGroup; limit:
  * without a share one client's loop would spend it for everyone. A caller is an OAuth client and
  * the user behind its token (a company-wide client serves many people, each with their own
  * share). Each request a tool sends is counted against its caller (the tool's clients are made per
- * call with `spend`, upstream-targets.ts `clientsCounted`); a caller over its share gets no new
+ * call with `spend`, upstream-targets.ts `clientsFor`); a caller over its share gets no new
  * tool call until the hour's window lets it. Per process, like the API limit.
  */
 export function createClientBudget(deps: { hourlyBudget: Record<BudgetGroup, number>; sharePercent: number }) {

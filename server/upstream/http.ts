@@ -18,6 +18,10 @@ export interface UpstreamTarget {
 
 export type TargetProvider = () => Promise<UpstreamTarget>;
 
+/** An HTTP Basic `Authorization` value (an account's e-mail or username and its token). */
+export const basicAuthorization = (user: string, secret: string): string =>
+  `Basic ${Buffer.from(`${user}:${secret}`, "utf8").toString("base64")}`;
+
 export type QueryValue = string | number | boolean | undefined | null | readonly (string | number)[];
 
 export interface UpstreamCall {

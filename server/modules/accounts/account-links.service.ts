@@ -18,7 +18,7 @@ import type { SecretBox } from "../../lib/secret-box";
 import { randomToken, sha256Hex } from "../../lib/tokens";
 import type { Repos, Transact } from "../../repos";
 import { isUpstreamError } from "../../upstream/errors";
-import type { UpstreamHttp } from "../../upstream/http";
+import { basicAuthorization as basic, type UpstreamHttp } from "../../upstream/http";
 import type { Actor, AuditService } from "../audit/audit.service";
 import type { UpstreamTargets } from "../integrations/upstream-targets";
 import { callbackUrl, type IdentitySettings } from "./identity-settings.service";
@@ -31,7 +31,6 @@ type ApiTokenInput = z.output<typeof ApiTokenLinkInputSchema>;
 const ATTEMPT_TTL_MS = 10 * 60_000;
 const VERIFIER_PURPOSE = "account-link:pkce";
 
-const basic = (user: string, secret: string) => `Basic ${Buffer.from(`${user}:${secret}`, "utf8").toString("base64")}`;
 const challengeOf = (verifier: string) => createHash("sha256").update(verifier).digest("base64url");
 const sameSite = (a: string, b: string) => a.replace(/\/+$/, "").toLowerCase() === b.replace(/\/+$/, "").toLowerCase();
 

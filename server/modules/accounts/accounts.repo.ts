@@ -1,4 +1,4 @@
-import { and, eq, lt, sql } from "drizzle-orm";
+import { and, eq, lt } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { accountLinkRequests, accountLinks, integrationIdentity, type AccountLinkRow, type IntegrationIdentityRow } from "../../db/schema";
 import type { Integration } from "../../../contract/accounts";
@@ -85,14 +85,6 @@ export function createAccountsRepo(db: Db) {
     deleteLinksOfUser: (userId: string): Promise<AccountLinkRow[]> =>
       db.delete(accountLinks).where(eq(accountLinks.userId, userId)).returning(),
 
-    /** How many links each user has, and how many need re-linking (the Users screen). */
-    async linkSummaries(): Promise<Map<string, AccountLinkRow[]>> {
-      const rows = await db.select().from(accountLinks);
-      const byUser = new Map<string, AccountLinkRow[]>();
-      for (const row of rows) byUser.set(row.userId, [...(byUser.get(row.userId) ?? []), row]);
-      return byUser;
-    },
-
     async insertRequest(values: AccountLinkRequestRow, now: Date): Promise<void> {
       await db.delete(accountLinkRequests).where(lt(accountLinkRequests.expiresAt, now));
       await db.insert(accountLinkRequests).values(values);
@@ -102,12 +94,6 @@ export function createAccountsRepo(db: Db) {
     async takeRequest(stateHash: string): Promise<AccountLinkRequestRow | undefined> {
       const [row] = await db.delete(accountLinkRequests).where(eq(accountLinkRequests.stateHash, stateHash)).returning();
       return row;
-    },
-
-    /** Links in the given state, counted (the health of the identity feature on the dashboard, tests). */
-    async countLinks(): Promise<number> {
-      const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(accountLinks);
-      return row?.n ?? 0;
     },
   };
 }

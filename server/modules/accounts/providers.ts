@@ -1,7 +1,7 @@
 import type { CredentialKind, Integration } from "../../../contract/accounts";
 import type { LinkSecret } from "../../db/schema";
 import { UpstreamError, type UpstreamService } from "../../upstream/errors";
-import type { UpstreamHttp, UpstreamTarget } from "../../upstream/http";
+import { basicAuthorization as basic, type UpstreamHttp, type UpstreamTarget } from "../../upstream/http";
 
 /**
  * The services' authorization servers as Bridgekeeper uses them to link a person's account
@@ -78,7 +78,6 @@ export const atlassianScopes = (destructive: boolean): string[] => [
 ];
 
 const text = (v: unknown): string | null => (typeof v === "string" && v !== "" ? v : null);
-const basic = (user: string, secret: string) => `Basic ${Buffer.from(`${user}:${secret}`, "utf8").toString("base64")}`;
 /** The service an integration's failures are named by. */
 export const SERVICE_OF: Record<Integration, UpstreamService> = { atlassian: "jira", bitbucket: "bitbucket" };
 

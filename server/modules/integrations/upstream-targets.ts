@@ -4,7 +4,7 @@ import type { SecretBox } from "../../lib/secret-box";
 import { createBitbucketClient } from "../../upstream/bitbucket.client";
 import { createConfluenceClient } from "../../upstream/confluence.client";
 import { UpstreamError, type UpstreamService } from "../../upstream/errors";
-import type { UpstreamHttp, UpstreamTarget } from "../../upstream/http";
+import { basicAuthorization as basic, type UpstreamHttp, type UpstreamTarget } from "../../upstream/http";
 import { createJiraClient } from "../../upstream/jira.client";
 import type { IntegrationKind, IntegrationsRepo } from "./integrations.repo";
 import type { CallFor, PersonIdentity } from "../accounts/person-identity";
@@ -14,12 +14,12 @@ const CONFIG_CACHE_MS = 30_000;
 export const SERVICES_OF: Record<IntegrationKind, UpstreamService[]> = { atlassian: ["jira", "confluence"], bitbucket: ["bitbucket"] };
 const LABEL: Record<IntegrationKind, string> = { atlassian: "Atlassian", bitbucket: "Bitbucket" };
 
-const basic = (user: string, secret: string) => `Basic ${Buffer.from(`${user}:${secret}`, "utf8").toString("base64")}`;
-
 /**
  * Where Jira, Confluence and Bitbucket calls go and with which credentials, and the typed clients
- * that make them. The stored row is cached (still sealed); its secret is opened only when a call
- * is made. The clients ask for their target on every call, so a saved change takes effect at once.
+ * that make them. The stored row is cached; its secret is opened when the first call needs it, and
+ * the target made from it is kept with that row (a re-read or a save replaces the row, and the
+ * target with it). The clients ask for their target on every call, so a saved change takes effect
+ * at once.
  */
 export function createUpstreamTargets(deps: {
   repo: IntegrationsRepo;
@@ -70,8 +70,19 @@ export function createUpstreamTargets(deps: {
     return row;
   }
 
-  /** The shared account's target on `row`: its secret is opened only here, when a call is made. */
+  /** Each cached row's targets, made once: opening the sealed secret (AES-GCM) per call cost a tool call about 7 µs. */
+  const sharedTargets = new WeakMap<IntegrationConfigRow, Map<UpstreamService, UpstreamTarget>>();
+
+  /** The shared account's target on `row`. */
   function sharedTarget(service: UpstreamService, row: IntegrationConfigRow): UpstreamTarget {
+    let made = sharedTargets.get(row);
+    if (!made) sharedTargets.set(row, (made = new Map()));
+    let found = made.get(service);
+    if (!found) made.set(service, (found = openSharedTarget(service, row)));
+    return found;
+  }
+
+  function openSharedTarget(service: UpstreamService, row: IntegrationConfigRow): UpstreamTarget {
     const kind = row.kind as IntegrationKind;
     let secret: string;
     try {
@@ -128,6 +139,9 @@ export function createUpstreamTargets(deps: {
 
     target,
 
+    /** Where a call made for `who` goes and as whom (the clients of clientsFor ask this on every request). */
+    targetAs,
+
     /** docs/decisions.md#read-only-proxy: a read-only pass-through GET of an upstream path (with its query), as the caller (`who`) would make it: the shared account, or their own where the integration asks for it. */
     async proxyGet(
       service: UpstreamService,
@@ -143,14 +157,10 @@ export function createUpstreamTargets(deps: {
     clients: clientsOn((service) => () => target(service)),
 
     /**
-     * The same clients for one caller: each request they send is told to `spend` (its share of
-     * the hourly budget, client-budget.ts). Made per tool call: three small objects, no
-     * process-wide context tracking.
+     * Clients for calls made for `who` (issue 27): as the person where their integration asks for it.
+     * Each request they send is told to `spend` when given (the caller's share of the hourly budget,
+     * client-budget.ts). Made per tool call: three small objects, no process-wide context tracking.
      */
-    clientsCounted: (spend: (service: UpstreamService) => void) =>
-      clientsOn((service) => async () => ({ ...(await target(service)), spend: () => spend(service) })),
-
-    /** Clients for calls made for `who` (issue 27), each request told to `spend` when given. */
     clientsFor: (who: CallFor, spend?: (service: UpstreamService) => void) =>
       clientsOn((service) => async () => {
         const chosen = await targetAs(service, who);
