@@ -9,6 +9,7 @@ import type { AppConfig } from "../container";
 import { startMcpRig, type McpRig } from "../mcp/mcp.test-rig";
 import { startFakeAi, type FakeAi } from "../../sandbox/fake-ai/fake-ai.server";
 import type { TestClient } from "./http-client";
+import type { Sandbox } from "../../sandbox/server";
 
 export const PROVIDER_KEY = "sk-test-chat-4f9a2c7e1b";
 
@@ -19,13 +20,13 @@ export interface ChatRig {
   providers: Record<AiProviderKind, AiProvider>;
 }
 
-export async function startChatRig(config: Partial<AppConfig> = {}): Promise<ChatRig> {
+export async function startChatRig(config: Partial<AppConfig> | ((sandbox: Sandbox) => Partial<AppConfig>) = {}): Promise<ChatRig> {
   const fake = await startFakeAi({ apiKey: PROVIDER_KEY });
-  const rig = await startMcpRig({
+  const rig = await startMcpRig((sandbox) => ({
     aiBaseUrls: { openai: fake.baseUrls.openai, anthropic: fake.baseUrls.anthropic, google: fake.baseUrls.google },
     AI_TIMEOUT_MS: 4_000,
-    ...config,
-  });
+    ...(typeof config === "function" ? config(sandbox) : config),
+  }));
   const models: Record<AiProviderKind, string> = {
     openai: "gpt-4o",
     anthropic: "claude-sonnet-5-5",
