@@ -22,7 +22,7 @@ import { basicAuthorization as basic, type UpstreamHttp } from "../../upstream/h
 import type { Actor, AuditService } from "../audit/audit.service";
 import type { UpstreamTargets } from "../integrations/upstream-targets";
 import { callbackUrl, type IdentitySettings } from "./identity-settings.service";
-import { sealLinkSecret, type PersonIdentity } from "./person-identity";
+import { sameSite, sealLinkSecret, type PersonIdentity } from "./person-identity";
 import { atlassianScopes, kindOf, type LinkedAccount, type Providers } from "./providers";
 
 type ApiTokenInput = z.output<typeof ApiTokenLinkInputSchema>;
@@ -32,7 +32,6 @@ const ATTEMPT_TTL_MS = 10 * 60_000;
 const VERIFIER_PURPOSE = "account-link:pkce";
 
 const challengeOf = (verifier: string) => createHash("sha256").update(verifier).digest("base64url");
-const sameSite = (a: string, b: string) => a.replace(/\/+$/, "").toLowerCase() === b.replace(/\/+$/, "").toLowerCase();
 
 export const toAccountLinkDto = (row: AccountLinkRow): AccountLinkDto => ({
   integration: row.integration,

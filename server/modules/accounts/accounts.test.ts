@@ -358,6 +358,32 @@ describe("personal API tokens and Bitbucket", () => {
   });
 });
 
+describe("a link for another site", () => {
+  it("is not used once the integration points at another site", async () => {
+    const lee = await signedInAs(rig.t, ["operator"]);
+    await link(lee.client, rig.sandbox, "atlassian", people()[0]!.accountId);
+    const l = await mcpClient(rig, await tokenOf(lee.client));
+    const site = (url: string) =>
+      rig.admin.post("/api/admin/atlassian-config", {
+        instanceUrl: url,
+        email: rig.sandbox.credentials.atlassian.email,
+        apiToken: rig.sandbox.credentials.atlassian.apiToken,
+        isActive: true,
+      });
+    try {
+      expect((await l.call("jira_current_user", {})).isError).toBe(false);
+      const elsewhere = rig.sandbox.url.replace("127.0.0.1", "localhost");
+      expect((await site(elsewhere)).status).toBe(200);
+      const answer = await l.call("jira_current_user", {});
+      expect(answer.isError).toBe(true);
+      expect(answer.text).toContain(`Your Atlassian link is for ${rig.sandbox.url}, and Bridgekeeper now works with ${elsewhere}`);
+    } finally {
+      expect((await site(rig.sandbox.url)).status).toBe(200);
+      await l.close();
+    }
+  });
+});
+
 describe("identity settings", () => {
   it("keeps the client secret write-only, and refuses a mode no one can link in", async () => {
     const got =

@@ -23,6 +23,9 @@ const LINK_CACHE_MS = 15_000;
 /** Last used is written at most this often per link. */
 const TOUCH_EVERY_MS = 60_000;
 
+/** Two site addresses name the same site (case and a trailing slash aside). */
+export const sameSite = (a: string, b: string): boolean => a.replace(/\/+$/, "").toLowerCase() === b.replace(/\/+$/, "").toLowerCase();
+
 const LINK_PURPOSE = (integration: Integration) => `account-link:${integration}`;
 export const sealLinkSecret = (box: SecretBox, integration: Integration, secret: LinkSecret): string =>
   box.seal(JSON.stringify(secret), LINK_PURPOSE(integration));
@@ -211,6 +214,12 @@ export function createPersonIdentity(deps: {
           `Bridgekeeper reaches ${label} as you, and you have not linked your ${label} account yet. Link it at ${accountsUrl}, then try again.`,
         );
       if (link.row.state === "needs-relinking") throw identityError(service, relinkSentence(label, link.row.problem));
+      // A grant for the site configured when it was made: another site since is not reached with it.
+      if (link.row.siteUrl !== null && !sameSite(link.row.siteUrl, site.instanceUrl))
+        throw identityError(
+          service,
+          `Your ${label} link is for ${link.row.siteUrl}, and Bridgekeeper now works with ${site.instanceUrl}. Link your account again at ${accountsUrl}, then try again.`,
+        );
       if (expiresSoon(link.row, deps.clock.now().getTime())) link = await refresh(link, service);
       who.used?.(link.row.accountId);
       touch(link.row);
