@@ -9,20 +9,9 @@ import { bearer } from "../server/http/middleware/bearer";
 import { createSecretBox } from "../server/lib/secret-box";
 import { systemClock } from "../server/lib/clock";
 import { createLogger } from "../server/lib/logger";
+import { perCall } from "./probe-kit";
 
 const BATCH = 200;
-
-/** Median, in microseconds, of per-call times measured over batches of BATCH calls. */
-async function perCall(fn: () => Promise<unknown> | unknown, batches: number): Promise<{ p50: number; p99: number }> {
-  const times: number[] = [];
-  for (let b = 0; b < batches; b++) {
-    const t0 = performance.now();
-    for (let i = 0; i < BATCH; i++) await fn();
-    times.push(((performance.now() - t0) * 1000) / BATCH);
-  }
-  times.sort((a, b) => a - b);
-  return { p50: times[Math.floor(times.length / 2)]!, p99: times[Math.floor(times.length * 0.99)]! };
-}
 
 export async function measure(batches = 200) {
   const database = await openDatabase({ kind: "pglite", dataDir: null });
@@ -48,7 +37,7 @@ export async function measure(batches = 200) {
   await verifier.verifyAccessToken(access_token); // the database lookup, then cached
   const uncachedUs = (performance.now() - cold) * 1000;
 
-  const verify = await perCall(() => verifier.verifyAccessToken(access_token), batches);
+  const verify = await perCall(() => verifier.verifyAccessToken(access_token), batches, BATCH);
 
   const guard = bearer({ verifier, issuer: "http://127.0.0.1:5000", scope: "read" });
   const req = { query: {}, headers: { authorization: `Bearer ${access_token}` }, originalUrl: "/api/bitbucket/user" } as unknown as Request;
@@ -63,6 +52,7 @@ export async function measure(batches = 200) {
         }),
       ),
     batches,
+    BATCH,
   );
   await container.close();
   await database.close();

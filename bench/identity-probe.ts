@@ -10,20 +10,9 @@ import { openDatabase } from "../server/db/client";
 import { createSecretBox } from "../server/lib/secret-box";
 import { systemClock } from "../server/lib/clock";
 import { createLogger } from "../server/lib/logger";
+import { perCall } from "./probe-kit";
 
 const BATCH = 500;
-
-/** Per-call times in microseconds over batches of BATCH calls: the median batch and the 99th. */
-async function perCall(fn: () => Promise<unknown>, batches: number): Promise<{ p50: number; p99: number }> {
-  const times: number[] = [];
-  for (let b = 0; b < batches; b++) {
-    const t0 = performance.now();
-    for (let i = 0; i < BATCH; i++) await fn();
-    times.push(((performance.now() - t0) * 1000) / BATCH);
-  }
-  times.sort((a, b) => a - b);
-  return { p50: times[Math.floor(times.length / 2)]!, p99: times[Math.floor(times.length * 0.99)]! };
-}
 
 export async function measure(rounds = 10, batches = 40) {
   const sandbox = await startSandbox();
@@ -98,11 +87,11 @@ export async function measure(rounds = 10, batches = 40) {
     for (let r = 0; r < rounds; r++) {
       await mode("shared");
       await resolve();
-      shared.push((await perCall(resolve, batches)).p50);
+      shared.push((await perCall(resolve, batches, BATCH)).p50);
       await mode("per-person");
       const target = await resolve();
       if (!target.authorization.startsWith("Bearer ")) throw new Error("per-person mode did not resolve the person's token");
-      person.push((await perCall(resolve, batches)).p50);
+      person.push((await perCall(resolve, batches, BATCH)).p50);
     }
     return { shared, person };
   } finally {

@@ -283,3 +283,25 @@ export async function linkAdminAsPerson(server, sandboxUrl) {
   if (!back.headers.get("location")?.includes("linked=1")) throw new Error(`link: ${back.status} ${back.headers.get("location")}`);
   return cookie;
 }
+
+/**
+ * A TypeScript module of this checkout bundled to node_modules/.cache and imported, its packages
+ * left to node_modules (PGlite's files, undici): the in-process probes. `entry` is a path from the
+ * root, or `{ contents }` (a module written inline, resolved from the root).
+ */
+export async function probeModule(entry, name) {
+  const { build } = await import("esbuild");
+  const outfile = join(ROOT, `node_modules/.cache/bench-${name}.mjs`);
+  await build({
+    ...(typeof entry === "string"
+      ? { entryPoints: [join(ROOT, entry)] }
+      : { stdin: { contents: entry.contents, resolveDir: ROOT, loader: "ts" } }),
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    packages: "external",
+    outfile,
+    logLevel: "warning",
+  });
+  return import(outfile);
+}

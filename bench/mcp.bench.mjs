@@ -11,7 +11,6 @@
 import { fork } from "node:child_process";
 import { join } from "node:path";
 import autocannon from "autocannon";
-import { build } from "esbuild";
 import { Agent, request } from "undici";
 import {
   adminCookie,
@@ -28,6 +27,7 @@ import {
   startSandboxProcess,
   startServer,
   userToken,
+  probeModule,
 } from "./lib.mjs";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
@@ -363,20 +363,7 @@ export async function run() {
  * user-bound token, and on a second server in per-person mode, where the same kind of token reaches
  * Jira as that person through the gateway; alternating, in the same run. Aim: at most 50 µs at p50.
  */
-/** bench/identity-probe.ts, bundled: identity resolution timed in process. */
-async function identityProbe() {
-  const outfile = join(ROOT, "node_modules/.cache/bench-identity-probe.mjs");
-  await build({
-    entryPoints: [join(ROOT, "bench/identity-probe.ts")],
-    bundle: true,
-    platform: "node",
-    format: "esm",
-    packages: "external",
-    outfile,
-    logLevel: "warning",
-  });
-  return import(outfile);
-}
+const identityProbe = () => probeModule("bench/identity-probe.ts", "identity-probe");
 
 export async function identityCost(shared, serverEnv, sandbox, agent) {
   const { measure } = await identityProbe();

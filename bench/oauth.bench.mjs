@@ -2,10 +2,8 @@
 // request (target < 50 µs at p50 with the cache). The token endpoint runs against the built
 // server over loopback, beside /api/mcp/health in the same run as the baseline; the bearer check
 // is measured in process on the real service and guard (bench/bearer-probe.ts).
-import { join } from "node:path";
 import autocannon from "autocannon";
-import { build } from "esbuild";
-import { benchClient, fmt, median, requireBuild, ROOT, startServer } from "./lib.mjs";
+import { benchClient, fmt, median, requireBuild, startServer, probeModule } from "./lib.mjs";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -15,19 +13,7 @@ const cannon = (opts) =>
     autocannon({ connections: 4, duration: SECONDS, ...opts }, (err, res) => (err ? reject(err) : resolve(res))),
   );
 
-async function loadProbe() {
-  const outfile = join(ROOT, "node_modules/.cache/bench-bearer-probe.mjs");
-  await build({
-    entryPoints: [join(ROOT, "bench/bearer-probe.ts")],
-    bundle: true,
-    platform: "node",
-    format: "esm",
-    packages: "external",
-    outfile,
-    logLevel: "warning",
-  });
-  return import(outfile);
-}
+const loadProbe = () => probeModule("bench/bearer-probe.ts", "bearer-probe");
 
 async function tokenEndpoint() {
   const server = await startServer({ env: { RATE_LIMIT_OAUTH_REQUESTS: "100000000" } });

@@ -6,8 +6,7 @@
 import { readFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { build } from "esbuild";
-import { fmt, median, requireBuild, ROOT, startServer } from "./lib.mjs";
+import { fmt, median, requireBuild, startServer, probeModule } from "./lib.mjs";
 
 const ROWS = Number(process.env.BENCH_LOG_ROWS ?? 1_000_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
@@ -15,19 +14,7 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const SAMPLES = 40;
 const SAMPLE_BUDGET_MS = 20_000;
 
-async function loadFill() {
-  const outfile = join(ROOT, "node_modules/.cache/bench-logs-fill.mjs");
-  await build({
-    entryPoints: [join(ROOT, "bench/logs-fill.ts")],
-    bundle: true,
-    platform: "node",
-    format: "esm",
-    packages: "external",
-    outfile,
-    logLevel: "warning",
-  });
-  return import(outfile);
-}
+const loadFill = () => probeModule("bench/logs-fill.ts", "logs-fill");
 
 const rssKb = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0);
 

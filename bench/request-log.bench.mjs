@@ -1,26 +1,12 @@
 // Request log (issue 10): rows a second the batched writer sustains on PGlite (target ≥ 10,000),
 // and the cost of record() on the request path; then tools/call p99 with the log on and off
 // (REQUEST_LOG=false) on two servers in the same run (target: < 10 % apart).
-import { join } from "node:path";
-import { build } from "esbuild";
-import { fmt, median, requireBuild, ROOT } from "./lib.mjs";
+import { fmt, median, requireBuild, probeModule } from "./lib.mjs";
 import { toolsCallLatency } from "./mcp.bench.mjs";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 
-async function loadProbe() {
-  const outfile = join(ROOT, "node_modules/.cache/bench-request-log-probe.mjs");
-  await build({
-    entryPoints: [join(ROOT, "bench/request-log-probe.ts")],
-    bundle: true,
-    platform: "node",
-    format: "esm",
-    packages: "external",
-    outfile,
-    logLevel: "warning",
-  });
-  return import(outfile);
-}
+const loadProbe = () => probeModule("bench/request-log-probe.ts", "request-log-probe");
 
 export async function run() {
   requireBuild();

@@ -2,10 +2,8 @@
 // GET to the sandbox, sequentially, once straight through an undici pool and once through
 // server/upstream/http.ts (deadline, breaker, retry loop, size cap, accounting, JSON parse on
 // both sides). Runs alternate between the two so machine noise hits both alike.
-import { join } from "node:path";
-import { build } from "esbuild";
 import { Agent } from "undici";
-import { fmt, median, percentile, ROOT, startSandboxProcess } from "./lib.mjs";
+import { fmt, median, percentile, startSandboxProcess, probeModule } from "./lib.mjs";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const CALLS = Number(process.env.BENCH_CALLS ?? 3000);
@@ -17,24 +15,14 @@ const PATH = "/rest/api/3/myself";
  * The TypeScript upstream layer, bundled for this script into node_modules/.cache (so its own
  * imports of undici and cockatiel resolve from the project's node_modules).
  */
-async function loadUpstream() {
-  const outfile = join(ROOT, "node_modules/.cache/bench-upstream.mjs");
-  await build({
-    stdin: {
+const loadUpstream = () =>
+  probeModule(
+    {
       contents:
         'export { createUpstreamHttp } from "./server/upstream/http.ts"; export { createUpstreamMeter } from "./server/upstream/meter.ts";',
-      resolveDir: ROOT,
-      loader: "ts",
     },
-    bundle: true,
-    platform: "node",
-    format: "esm",
-    packages: "external",
-    outfile,
-    logLevel: "warning",
-  });
-  return import(outfile);
-}
+    "upstream",
+  );
 
 async function timeCalls(call, n) {
   const times = new Float64Array(n);
