@@ -248,8 +248,10 @@ test("the chat warns a person without a link, and the consent page offers to lin
   await expect(page.getByRole("region", { name: "Who acts" })).toContainText(`Jira and Confluence as you (${elena.displayName})`);
   await expect(linkFirst).toBeHidden();
 
-  // The chat no longer warns.
+  // The chat no longer warns: asserted once the chat has the person's links (before, no warning would prove nothing).
+  const links = page.waitForResponse((r) => new URL(r.url()).pathname === "/api/account/links" && r.ok());
   await page.goto("/chat");
+  await links;
   await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
   await expect(page.getByText("answer as you:")).toHaveCount(0);
   expect((await admin.delete(`/api/users/${personId}/links/atlassian`)).status()).toBe(204);

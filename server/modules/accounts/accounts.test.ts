@@ -93,6 +93,20 @@ describe("two people, one tool", () => {
     }
   });
 
+  it("names the person's own link, not the shared token, when the service refuses it", async () => {
+    const a = await mcpClient(rig, await tokenOf(alice.client));
+    try {
+      await sandboxPost(rig.sandbox, "/__sandbox/faults", { path: "/rest/api/3/myself", status: 401, times: 1 });
+      const refused = await a.call("jira_current_user", {});
+      expect(refused.isError).toBe(true);
+      expect(refused.text).toContain(`Jira refused your linked account (401). Link it again at ${rig.baseUrl}/account`);
+      expect(refused.text).not.toContain("Configuration screen");
+    } finally {
+      await fetch(`${rig.sandbox.url}/__sandbox/faults`, { method: "DELETE" });
+      await a.close();
+    }
+  });
+
   it("tells a person with nothing linked where to link, and keeps the tool list", async () => {
     const carol = await signedInAs(rig.t, ["operator"]);
     const c = await mcpClient(rig, await tokenOf(carol.client));
