@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { Deployment } from "./integrations";
 import { line } from "./text";
 
 /**
@@ -22,13 +23,22 @@ export const IDENTITY_MODE_LABELS: Record<IdentityMode, string> = {
  * provider as further kinds of the same two shapes (an OAuth grant that refreshes, or a token the
  * person pastes), so nothing here is reshaped for it.
  */
-export const CREDENTIAL_KINDS = ["atlassian-oauth", "atlassian-api-token", "bitbucket-oauth", "bitbucket-api-token"] as const;
+export const CREDENTIAL_KINDS = [
+  "atlassian-oauth",
+  "atlassian-api-token",
+  "bitbucket-oauth",
+  "bitbucket-api-token",
+  "atlassian-dc-token",
+  "bitbucket-dc-token",
+] as const;
 export type CredentialKind = (typeof CREDENTIAL_KINDS)[number];
 export const CREDENTIAL_KIND_LABELS: Record<CredentialKind, string> = {
   "atlassian-oauth": "OAuth 2.0 (3LO)",
   "atlassian-api-token": "Personal API token",
   "bitbucket-oauth": "OAuth consumer",
   "bitbucket-api-token": "Personal API token",
+  "atlassian-dc-token": "Personal access tokens (Data Center)",
+  "bitbucket-dc-token": "Personal access token (Data Center)",
 };
 
 /** A link works, or its grant was refused upstream (a revoked or expired refresh token): the person links again. */
@@ -64,6 +74,13 @@ export interface MyAccountsDto {
     apiTokensAllowed: boolean;
     /** Atlassian: the configured site a grant must be for. */
     siteUrl: string | null;
+    /**
+     * Where the integration runs (issue 28). On Data Center a person links personal access tokens
+     * (Jira and Confluence are separate servers, each with its own token) instead of an API token.
+     */
+    deployment: Deployment;
+    /** Data Center: Confluence is configured, so a Confluence token is asked for too. */
+    confluenceTokenWanted: boolean;
     link: AccountLinkDto | null;
   }[];
 }
@@ -89,8 +106,12 @@ export const IDENTITY_MESSAGES = {
   oauthClientSecret: "Client secret is required with a client id",
   noWayToLink:
     "Each person's own account needs a way to link one: enter the OAuth app's client id and secret, or allow personal API tokens",
+  noWayToLinkDataCenter:
+    "On Data Center each person links their own personal access tokens: allow personal tokens for each person's own account",
   email: "Email is required",
   apiToken: "API token is required",
+  personalAccessToken: "Personal access token is required",
+  confluenceToken: "Confluence's personal access token is required",
 } as const;
 
 const oneLine = (max: number) => line().trim().max(max, `Must be at most ${max} characters`);
@@ -107,15 +128,29 @@ export const IdentitySettingsInputSchema = z.object({
 });
 export type IdentitySettingsInput = z.input<typeof IdentitySettingsInputSchema>;
 
-/** POST /api/account/links/{integration}/api-token: a person's own e-mail (Atlassian account) and API token. */
+/**
+ * POST /api/account/links/{integration}/api-token: on Cloud a person's own e-mail (Atlassian
+ * account) and API token; on Data Center their personal access token (`apiToken`: Jira's or
+ * Bitbucket's) and, while Confluence is configured, Confluence's (`confluenceToken`). Which fields
+ * a deployment needs is the server's check (a field message names the missing one).
+ */
 export const ApiTokenLinkInputSchema = z.object({
-  email: line({ error: IDENTITY_MESSAGES.email }).trim().min(1, IDENTITY_MESSAGES.email).max(255, "Must be at most 255 characters"),
+  email: line().trim().max(255, "Must be at most 255 characters").optional(),
   apiToken: line({ error: IDENTITY_MESSAGES.apiToken })
     .trim()
     .min(1, IDENTITY_MESSAGES.apiToken)
     .max(4096, "Must be at most 4096 characters"),
+  confluenceToken: line().trim().max(4096, "Must be at most 4096 characters").optional(),
 });
 export type ApiTokenLinkInput = z.input<typeof ApiTokenLinkInputSchema>;
+
+/** The schema for an integration's deployment: Cloud's token goes with the person's e-mail. */
+export const apiTokenLinkSchemaFor = (deployment: Deployment) =>
+  deployment === "cloud"
+    ? ApiTokenLinkInputSchema.extend({
+        email: line({ error: IDENTITY_MESSAGES.email }).trim().min(1, IDENTITY_MESSAGES.email).max(255, "Must be at most 255 characters"),
+      })
+    : ApiTokenLinkInputSchema;
 
 /** POST /api/account/links/{integration}/authorize: where to come back to after linking (a console path). */
 export const AuthorizeLinkInputSchema = z.object({

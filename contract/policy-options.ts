@@ -1,3 +1,4 @@
+import type { Deployment } from "./integrations";
 import type { OAuthScope } from "./oauth";
 import { ClientPolicySchema, toolsetsOf, type ClientPolicy, type Toolset } from "./policy";
 
@@ -29,6 +30,8 @@ export interface PolicyToolOption {
   scope: OAuthScope;
   /** Deletes or merges: hidden everywhere while MCP_DESTRUCTIVE_TOOLS is off. */
   destructive: boolean;
+  /** Where the tool can be served (issue 28); absent: Cloud and Data Center alike. */
+  deployments?: Deployment[];
 }
 
 export interface PolicyOptionsDto {
@@ -49,14 +52,16 @@ export interface OfferContext {
   scopes: readonly string[] | null;
   policy: Pick<ClientPolicy, "readOnly" | "toolsets" | "disabledTools">;
   destructive: boolean;
+  /** Each service's deployment (absent: Cloud): a tool its deployment cannot serve is not offered there. */
+  deployments?: Partial<Record<PolicyService, Deployment>>;
 }
 
-type OfferedTool = Pick<PolicyToolOption, "name" | "toolset" | "service" | "scope" | "destructive">;
+type OfferedTool = Pick<PolicyToolOption, "name" | "toolset" | "service" | "scope" | "destructive" | "deployments">;
 
 /**
  * Whether a tool is listed and callable: its integration is on, the token holds its scope, the
- * policy allows it (read-only, toolsets, tools switched off), and destructive tools only while the
- * server allows them. The rule of the MCP server's tools/list (server/mcp/mcp-server.ts `offered`,
+ * policy allows it (read-only, toolsets, tools switched off), destructive tools only while the
+ * server allows them, and only where its service's deployment can serve it. The rule of the MCP server's tools/list (server/mcp/mcp-server.ts `offered`,
  * which calls it; pinned by server/modules/oauth/policy-options.test.ts).
  */
 export const isToolOffered = (tool: OfferedTool, ctx: OfferContext): boolean =>
@@ -65,7 +70,8 @@ export const isToolOffered = (tool: OfferedTool, ctx: OfferContext): boolean =>
   !(ctx.policy.readOnly && tool.scope !== "read") &&
   toolsetsOf(ctx.policy).includes(tool.toolset) &&
   !ctx.policy.disabledTools.includes(tool.name) &&
-  (ctx.destructive || !tool.destructive);
+  (ctx.destructive || !tool.destructive) &&
+  (tool.deployments === undefined || tool.deployments.includes(ctx.deployments?.[tool.service] ?? "cloud"));
 
 /** The message for tool names this server does not have. */
 export const unknownToolsMessage = (names: readonly string[]): string =>

@@ -97,4 +97,22 @@ describe("policy options", () => {
     expect(isToolOffered(remove, { ...on, policy: { ...OPEN_POLICY, toolsets: ["jira-admin"] } })).toBe(true);
     expect(isToolOffered(remove, { ...on, destructive: false, policy: { ...OPEN_POLICY, toolsets: ["jira-admin"] } })).toBe(false);
   });
+
+  it("a tool its service's deployment cannot serve is not offered there (issue 28)", () => {
+    const cloudOnly: Parameters<typeof isToolOffered>[0] = {
+      name: "jira_x",
+      toolset: "jira-issues",
+      service: "jira",
+      scope: "read",
+      destructive: false,
+      deployments: ["cloud"],
+    };
+    const { deployments: _all, ...both } = { ...cloudOnly, name: "jira_y" };
+    const on = { services: new Set(["jira"] as const), scopes: null, policy: OPEN_POLICY, destructive: true };
+    expect(isToolOffered(cloudOnly, on)).toBe(true);
+    expect(isToolOffered(cloudOnly, { ...on, deployments: { jira: "cloud" } })).toBe(true);
+    expect(isToolOffered(cloudOnly, { ...on, deployments: { jira: "datacenter" } })).toBe(false);
+    expect(isToolOffered(cloudOnly, { ...on, deployments: { bitbucket: "datacenter" } })).toBe(true);
+    expect(isToolOffered(both, { ...on, deployments: { jira: "datacenter" } })).toBe(true);
+  });
 });

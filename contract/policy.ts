@@ -47,8 +47,11 @@ export const toolsetsOf = (p: Pick<ClientPolicy, "toolsets">): readonly Toolset[
 
 const JIRA_PROJECT = /^[A-Za-z][A-Za-z0-9_]{0,49}$/;
 const CONFLUENCE_SPACE = /^~?[\w-]{1,255}$/;
-/** `repo`, or `workspace/repo` (Bitbucket slugs). */
-const BITBUCKET_REPOSITORY = /^(?:[\w.-]{1,100}\/)?[\w.-]{1,100}$/;
+/**
+ * `repo`, `workspace/repo`, or `workspace/*` for every repository of one workspace (Bitbucket
+ * slugs). On Data Center the workspace is a project key, `~user` for a personal project (issue 28).
+ */
+const BITBUCKET_REPOSITORY = /^(?:~?[\w.-]{1,100}\/(?:[\w.-]{1,100}|\*)|[\w.-]{1,100})$/;
 
 const keyList = (pattern: RegExp, what: string, example: string, normalise: (key: string) => string = (k) => k) =>
   z
@@ -76,8 +79,12 @@ export const ClientPolicySchema = z
     jiraProjects: keyList(JIRA_PROJECT, "Jira project key", "BK", (k) => k.toUpperCase()),
     /** Confluence space keys; null: any. */
     confluenceSpaces: keyList(CONFLUENCE_SPACE, "Confluence space key", "ENG"),
-    /** Bitbucket repositories, `repo` or `workspace/repo`; null: any. */
-    bitbucketRepositories: keyList(BITBUCKET_REPOSITORY, "Bitbucket repository", "api-gateway or bridgekeeper/api-gateway"),
+    /** Bitbucket repositories, `repo`, `workspace/repo` or `workspace/*` (on Data Center `PROJECT/repo`, `PROJECT/*`); null: any. */
+    bitbucketRepositories: keyList(
+      BITBUCKET_REPOSITORY,
+      "Bitbucket repository",
+      "api-gateway, bridgekeeper/api-gateway or bridgekeeper/* (Data Center: PLAT/api-gateway or PLAT/*)",
+    ),
   })
   .strict();
 

@@ -22,6 +22,13 @@ export interface SandboxCredentials {
   cloudId: string;
   /** Another site a person may pick at consent. */
   otherSite: { cloudId: string; url: string; name: string };
+  /**
+   * The Data Center flavour's service account (dc/…): Basic `username:password`, or a personal
+   * access token as a bearer token; Bitbucket DC also takes `httpAccessToken` (a project's HTTP
+   * access token, bearer only). Each person signs in as their `nickname` with their `apiToken`, or
+   * with their `personalAccessToken`.
+   */
+  dataCenter: { username: string; displayName: string; password: string; personalAccessToken: string; httpAccessToken: string };
 }
 
 export const DEFAULT_CREDENTIALS: SandboxCredentials = {
@@ -38,4 +45,11 @@ export const DEFAULT_CREDENTIALS: SandboxCredentials = {
   bitbucketConsumer: { key: "sandbox-bitbucket-key", secret: "sandbox-bitbucket-secret" },
   cloudId: SANDBOX_CLOUD_ID,
   otherSite: OTHER_SITE,
+  dataCenter: {
+    username: "demo",
+    displayName: "Demo Admin",
+    password: "sandbox-dc-password",
+    personalAccessToken: "sandbox-dc-pat",
+    httpAccessToken: "sandbox-dc-http-access-token",
+  },
 };

@@ -5,6 +5,7 @@ import { bitbucketModule } from "./bitbucket";
 import type { BitbucketState } from "./bitbucket/model";
 import { confluenceModule } from "./confluence";
 import type { ConfluenceState } from "./confluence/types";
+import { dataCenterPath, DC_CONTEXT, dcErrorReply } from "./core/datacenter";
 import { errorReply, serviceOf, type Service } from "./core/errors";
 import { Faults, FaultSpecSchema } from "./core/faults";
 import {
@@ -59,9 +60,13 @@ export interface RecordedRequest {
   at: number;
 }
 
+export type Flavour = "cloud" | "datacenter";
+
 export interface Sandbox {
   /** `http://127.0.0.1:PORT`: Jira at the root, Confluence under /wiki, Bitbucket under /2.0. */
   url: string;
+  /** The Data Center flavour's base URLs, each under its context path (`…/dc/jira`, `…/dc/confluence`, `…/dc/bitbucket`). */
+  dataCenter: Record<Service, string>;
   port: number;
   credentials: SandboxCredentials;
   faults: Faults;
@@ -69,7 +74,7 @@ export interface Sandbox {
   requests(): RecordedRequest[];
   clearRequests(): void;
   /** One service's live data (seeded, and changed by the calls since): tests count what the sandbox holds from it. */
-  state<S extends Service>(service: S): SandboxStates[S];
+  state<S extends Service>(service: S, flavour?: Flavour): SandboxStates[S];
   /** Restores the seeded data and clears faults and the request record. */
   reset(): void;
   close(): Promise<void>;
@@ -83,11 +88,17 @@ export interface SandboxStates {
 
 const MODULES: SandboxModule<unknown>[] = [jiraModule, confluenceModule, bitbucketModule] as SandboxModule<unknown>[];
 const REQUEST_RECORD_SIZE = 2_000;
+/** What a Data Center server answers without credentials, as the real ones do: which product and version it is. */
+const DC_ANONYMOUS = new Set(["/rest/api/2/serverInfo", "/rest/applinks/1.0/manifest", "/rest/api/1.0/application-properties"]);
 const DEFAULT_SEED = 20_260_105;
 
 /** The imitated REST APIs' paths: never served by a public web page, whatever a module registers. */
 const isApiPath = (path: string) =>
-  path.startsWith("/rest/") || path.startsWith("/wiki/rest/") || path.startsWith("/wiki/api/") || path.startsWith("/2.0");
+  path.startsWith("/rest/") ||
+  path.startsWith("/wiki/rest/") ||
+  path.startsWith("/wiki/api/") ||
+  path.startsWith("/2.0") ||
+  path.startsWith("/dc/");
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const accounts = options.credentials ?? DEFAULT_CREDENTIALS;
@@ -95,17 +106,28 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const rateLimit = options.rateLimitPerHour ?? 100_000;
   const faults = new Faults();
   const states = new Map<SandboxModule<unknown>, unknown>();
+  const dcStates = new Map<SandboxModule<unknown>, unknown>();
   const reseed = () => {
-    // Each module draws from its own stream, so adding data to one leaves the others unchanged.
-    MODULES.forEach((m, i) => states.set(m, m.seed(new Rng(seed + i * 7919), accounts)));
+    // Each module draws from its own stream, so adding data to one leaves the others unchanged;
+    // the Data Center flavour is seeded from the same streams (the same data), apart.
+    MODULES.forEach((m, i) => {
+      states.set(m, m.seed(new Rng(seed + i * 7919), accounts));
+      if (m.dataCenterRoutes) dcStates.set(m, m.seed(new Rng(seed + i * 7919), accounts));
+    });
   };
   reseed();
 
   const router = new Router();
   const pages = new Router();
+  const dcRouters = new Map<Service, Router>();
   for (const m of MODULES) {
     m.routes(router, () => states.get(m));
     m.pages?.(pages, () => states.get(m));
+    if (m.dataCenterRoutes) {
+      const dcRouter = new Router();
+      m.dataCenterRoutes(dcRouter, () => dcStates.get(m));
+      dcRouters.set(m.service, dcRouter);
+    }
   }
 
   let recorded: RecordedRequest[] = [];
@@ -141,6 +163,17 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         bitbucketConsumer: { key: accounts.bitbucketConsumer.key, secret: accounts.bitbucketConsumer.secret },
         cloudId: accounts.cloudId,
         siteUrl: req.origin,
+        dataCenter: {
+          jiraUrl: `${req.origin}${DC_CONTEXT.jira}`,
+          confluenceUrl: `${req.origin}${DC_CONTEXT.confluence}`,
+          bitbucketUrl: `${req.origin}${DC_CONTEXT.bitbucket}`,
+          ...accounts.dataCenter,
+          people: accounts.people.map(({ nickname, apiToken, personalAccessToken }) => ({
+            username: nickname,
+            password: apiToken,
+            personalAccessToken,
+          })),
+        },
         otherSite: accounts.otherSite,
         people: accounts.people.map(({ accountId, displayName, email, apiToken, nickname }) => ({
           accountId,
@@ -181,8 +214,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const method = req.method ?? "GET";
     // The API gateway (`/ex/{product}/{cloudId}/…`) serves the site path it names, for 3LO tokens only.
     const gateway = path.startsWith("/ex/") ? gatewayPath(path) : null;
-    const apiPath = gateway ? gateway.inner : path;
-    const service = serviceOf(apiPath);
+    const dc = gateway ? null : dataCenterPath(path);
+    const apiPath = gateway ? gateway.inner : dc ? dc.inner : path;
+    const service = dc ? dc.service : serviceOf(apiPath);
+    /** The error body of the service and flavour the path is on. */
+    const failure = (status: number, message: string, headers?: Record<string, string>): Reply =>
+      dc ? dcErrorReply(dc.service, status, message, headers) : errorReply(service, status, message, headers);
     const origin = `http://${req.headers.host ?? `127.0.0.1:${port}`}`;
     /** The request a handler gets: the parts every route shares, and what its match and the caller add. */
     const requestFor = (
@@ -236,7 +273,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       if (fault.status || fault.retryAfter !== undefined) {
         const status = fault.status ?? 429;
         const headers: Record<string, string> = fault.retryAfter !== undefined ? { "retry-after": String(fault.retryAfter) } : {};
-        return send(res, errorReply(service, status, status === 429 ? "Rate limit exceeded" : "Internal server error", headers));
+        return send(res, failure(status, status === 429 ? "Rate limit exceeded" : "Internal server error", headers));
       }
     }
 
@@ -254,35 +291,39 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       return send(res, await found.handler(requestFor(found.params, body, parseCredentials(req.headers.authorization))));
     }
     const authorization = req.headers.authorization;
-    const caller = gateway ? identity.auth.gateway(gateway.cloudId, authorization) : identity.auth.site(service, authorization);
+    const caller = gateway
+      ? identity.auth.gateway(gateway.cloudId, authorization)
+      : dc
+        ? authorization === undefined && method === "GET" && DC_ANONYMOUS.has(apiPath)
+          ? SERVICE_CALLER
+          : identity.auth.dataCenter(dc.service, authorization)
+        : identity.auth.site(service, authorization);
     if (isRefusal(caller)) {
       const challenge = gateway
         ? 'Bearer realm="api.atlassian.com"'
         : service === "bitbucket"
-          ? 'Basic realm="Bitbucket.org HTTP"'
+          ? `Basic realm="${dc ? "Bitbucket" : "Bitbucket.org HTTP"}"`
           : 'Basic realm="protected-area"';
-      return send(
-        res,
-        errorReply(service, caller.status, caller.message, caller.status === 401 ? { "www-authenticate": challenge } : undefined),
-      );
+      return send(res, failure(caller.status, caller.message, caller.status === 401 ? { "www-authenticate": challenge } : undefined));
     }
 
-    const found = router.match(method, apiPath);
-    if (!found) return send(res, errorReply(service, 404, "No resource found at this path"));
-    if (found === "method") return send(res, errorReply(service, 405, `Method ${method} is not allowed here`));
+    const routes = dc ? dcRouters.get(dc.service) : router;
+    const found = routes?.match(method, apiPath);
+    if (!found) return send(res, failure(404, "No resource found at this path"));
+    if (found === "method") return send(res, failure(405, `Method ${method} is not allowed here`));
     let body: unknown;
     try {
       body = await readBody(req);
     } catch (err) {
-      if (err instanceof BodyTooLarge) return send(res, errorReply(service, 413, "Request entity too large"));
-      return send(res, errorReply(service, 400, "Unexpected character in the JSON body"));
+      if (err instanceof BodyTooLarge) return send(res, failure(413, "Request entity too large"));
+      return send(res, failure(400, "Unexpected character in the JSON body"));
     }
     let reply: Reply;
     try {
       reply = await found.handler(requestFor(found.params, body, parseCredentials(authorization), caller, apiPath));
     } catch (err) {
       console.error("sandbox handler failed", method, path, err);
-      reply = errorReply(service, 500, "Internal server error");
+      reply = failure(500, "Internal server error");
     }
     reply.headers = reply.headers ? { ...rateHeaders(service, Date.now()), ...reply.headers } : rateHeaders(service, Date.now());
     send(res, reply);
@@ -319,6 +360,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 
   return {
     url: `http://${host}:${port}`,
+    dataCenter: {
+      jira: `http://${host}:${port}${DC_CONTEXT.jira}`,
+      confluence: `http://${host}:${port}${DC_CONTEXT.confluence}`,
+      bitbucket: `http://${host}:${port}${DC_CONTEXT.bitbucket}`,
+    },
     port,
     credentials: accounts,
     faults,
@@ -326,7 +372,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     clearRequests: () => {
       recorded = [];
     },
-    state: <S extends Service>(service: S) => states.get(MODULES.find((m) => m.service === service)!) as SandboxStates[S],
+    state: <S extends Service>(service: S, flavour: Flavour = "cloud") =>
+      (flavour === "cloud" ? states : dcStates).get(MODULES.find((m) => m.service === service)!) as SandboxStates[S],
     reset,
     close: () =>
       new Promise<void>((resolve) => {

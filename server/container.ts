@@ -203,6 +203,8 @@ export function createContainer(deps: {
     clock,
     probeTimeoutMs: Math.min(config.UPSTREAM_TIMEOUT_MS, 5_000),
     reach: syncRecorder,
+    http,
+    learnDeployment: integrations.learnDeployment,
   });
   const metadataDocuments = config.OAUTH_CLIENT_ID_METADATA_DOCUMENTS
     ? createClientMetadataDocuments({ hostPolicy, clock, ...(config.clientMetadataTls ? { tls: config.clientMetadataTls } : {}) })

@@ -175,6 +175,8 @@ export const EnvSchema = z.object({
   MCP_MAX_STREAMS: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
   /** `npm run demo`: configure both integrations to the sandbox at this URL on start. */
   DEMO_SANDBOX_URL: httpUrl.optional(),
+  /** `npm run demo`: which of the sandbox's flavours the integrations are configured to (`datacenter`: Jira, Confluence and Bitbucket Data Center). */
+  DEMO_FLAVOUR: z.enum(["cloud", "datacenter"]).default("cloud"),
   /** `npm run demo`: add an AI provider pointed at the fake model server at this URL (the chat works offline). */
   DEMO_AI_URL: httpUrl.optional(),
   /** `npm run demo`: with DEMO_SANDBOX_URL, act as each person's own account and link two console users to two sandbox people. */

@@ -66,8 +66,8 @@ async function main(): Promise<void> {
   await container.services.roles.syncBuiltins();
   await container.upstream.syncRecorder.restore();
   if (env.DEMO_SANDBOX_URL) {
-    await configureDemo(container.services.integrations, env.DEMO_SANDBOX_URL);
-    log.info({ sandbox: env.DEMO_SANDBOX_URL }, "demo mode: Atlassian and Bitbucket configured to the sandbox");
+    await configureDemo(container.services.integrations, env.DEMO_SANDBOX_URL, env.DEMO_FLAVOUR);
+    log.info({ sandbox: env.DEMO_SANDBOX_URL, flavour: env.DEMO_FLAVOUR }, "demo mode: Atlassian and Bitbucket configured to the sandbox");
   }
   if (env.DEMO_AI_URL) {
     await configureDemoAi(container.services.aiProviders, env.DEMO_AI_URL);

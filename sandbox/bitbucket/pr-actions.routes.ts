@@ -51,7 +51,7 @@ function commentInput(
   return { raw, inline, parentId: typeof parent === "number" ? parent : null };
 }
 
-function mergeCommit(
+export function mergeCommit(
   s: BitbucketState,
   me: User,
   repo: Repo,

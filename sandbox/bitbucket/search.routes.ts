@@ -27,7 +27,7 @@ interface ParsedQuery {
   paths: string[];
 }
 
-function parseQuery(q: string): ParsedQuery {
+export function parseQuery(q: string): ParsedQuery {
   const out: ParsedQuery = { terms: [], repos: [], exts: [], paths: [] };
   for (const m of q.matchAll(/(\w+):("[^"]*"|\S+)|"([^"]*)"|(\S+)/g)) {
     const [, key, value, phrase, word] = m;
@@ -73,7 +73,7 @@ function segments(text: string, terms: string[]): { segs: Segment[]; count: numb
 
 const MAX_GROUPS = 5;
 
-function searchFile(content: string, terms: string[]) {
+export function searchFile(content: string, terms: string[]) {
   const lines = content.split("\n");
   if (lines[lines.length - 1] === "") lines.pop();
   const hits: number[] = [];
@@ -121,7 +121,7 @@ const resultCache = new WeakMap<BitbucketState, Map<string, Hit[]>>();
 /** Lower-cased file contents per materialised tree (trees are immutable once built). */
 const lowerCache = new WeakMap<Map<string, string>, Map<string, string>>();
 
-function search(repos: Repo[], q: ParsedQuery): Hit[] {
+export function search(repos: Repo[], q: ParsedQuery): Hit[] {
   const results: Hit[] = [];
   for (const repo of repos) {
     const tip = repo.branches.get(repo.mainbranch)!;

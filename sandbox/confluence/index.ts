@@ -2,6 +2,9 @@ import { defineModule } from "../core/module";
 import { attachmentRoutes } from "./attachments.routes";
 import { commentRoutes } from "./comments.routes";
 import { contentRoutes } from "./content.routes";
+import { dcAttachmentRoutes } from "./dc-attachments.routes";
+import { dcContentRoutes } from "./dc-content.routes";
+import { dcSearchRoutes } from "./dc-search.routes";
 import { confluencePages } from "./pages";
 import { seedConfluence } from "./seed";
 import type { ConfluenceState } from "./types";
@@ -10,7 +13,8 @@ import { v2Routes } from "./v2.routes";
 
 /**
  * The Confluence Cloud imitation: v1 (`/wiki/rest/api`: spaces, content with expansions, CQL search,
- * labels, comments, moves) and v2 (`/wiki/api/v2`: spaces, pages, blog posts, footer and inline comments, attachments) over seeded data.
+ * labels, comments, moves) and v2 (`/wiki/api/v2`: spaces, pages, blog posts, footer and inline comments, attachments) over seeded data;
+ * and Confluence Data Center (REST v1 only, `/rest/api` under the DC context path), over the same seed.
  */
 export const confluenceModule = defineModule<ConfluenceState>({
   service: "confluence",
@@ -24,4 +28,9 @@ export const confluenceModule = defineModule<ConfluenceState>({
     attachmentRoutes(router, state);
   },
   pages: confluencePages,
+  dataCenterRoutes(router, state) {
+    dcSearchRoutes(router, state);
+    dcContentRoutes(router, state);
+    dcAttachmentRoutes(router, state);
+  },
 });

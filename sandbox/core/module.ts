@@ -17,6 +17,12 @@ export interface SandboxModule<S> {
    * following a link sends no API credentials. Never consulted for REST API paths.
    */
   pages?(router: Router, state: () => S): void;
+  /**
+   * The Data Center flavour's REST API, on paths under its context path (core/datacenter.ts; the
+   * router sees `/rest/…`). Its state is seeded apart from the Cloud one with the same seed: the
+   * same data, and a change on one flavour does not show on the other.
+   */
+  dataCenterRoutes?(router: Router, state: () => S): void;
 }
 
 export const defineModule = <S>(module: SandboxModule<S>): SandboxModule<S> => module;

@@ -25,6 +25,11 @@ export interface Authenticator {
   site(service: Service, authorization: string | undefined): Caller | Refusal;
   /** The caller on the API gateway for `cloudId`, or why not. */
   gateway(cloudId: string, authorization: string | undefined): Caller | Refusal;
+  /**
+   * The caller on a Data Center path (dc/…): Basic `username:password` or a personal access token
+   * (bearer), the service account's or a person's; on Bitbucket also the HTTP access token.
+   */
+  dataCenter(service: Service, authorization: string | undefined): Caller | Refusal;
   /** The caller an OAuth grant for this account acts as (a person, or the service account). */
   byAccount(accountId: string): Caller | undefined;
 }
@@ -55,6 +60,23 @@ export function createAuthenticator(accounts: SandboxCredentials, oauth: OAuthSt
 
   const refused: Refusal = { status: 401, message: UNAUTHENTICATED };
 
+  // Data Center: usernames (case-insensitive, as DC's directories are) and tokens.
+  const dc = accounts.dataCenter;
+  const dcExact = new Map<string, Caller>([
+    [basic(dc.username, dc.password), SERVICE_CALLER],
+    [`Bearer ${dc.personalAccessToken}`, SERVICE_CALLER],
+  ]);
+  for (const p of people) {
+    dcExact.set(basic(p.person.nickname, p.person.apiToken), p.caller);
+    dcExact.set(`Bearer ${p.person.personalAccessToken}`, p.caller);
+  }
+  const dcBitbucket = new Map(dcExact).set(`Bearer ${dc.httpAccessToken}`, SERVICE_CALLER);
+  const dcByUsername = (user: string, secret: string): Caller | undefined => {
+    const name = user.toLowerCase();
+    if (name === dc.username.toLowerCase() && secret === dc.password) return SERVICE_CALLER;
+    return people.find((p) => p.person.nickname.toLowerCase() === name && p.person.apiToken === secret)?.caller;
+  };
+
   return {
     site(service, authorization) {
       if (authorization === undefined) return refused;
@@ -80,6 +102,15 @@ export function createAuthenticator(accounts: SandboxCredentials, oauth: OAuthSt
       if (cloudId !== accounts.cloudId) return { status: 404, message: `No site with cloud id ${cloudId} is served here.` };
       if (family.cloudId !== cloudId) return { status: 401, message: "The access token was not granted for this site." };
       return byAccount.get(family.accountId) ?? refused;
+    },
+
+    dataCenter(service, authorization) {
+      if (authorization === undefined) return refused;
+      const hit = (service === "bitbucket" ? dcBitbucket : dcExact).get(authorization);
+      if (hit) return hit;
+      const credentials = parseCredentials(authorization);
+      if (credentials.kind === "basic") return dcByUsername(credentials.user, credentials.secret) ?? refused;
+      return refused;
     },
 
     byAccount: (accountId) => byAccount.get(accountId),

@@ -11,8 +11,10 @@ export interface SandboxPerson {
   email: string;
   /** Their personal Atlassian API token (sandbox only: not a secret here). */
   apiToken: string;
-  /** Bitbucket nickname and uuid (`{…}` form). */
+  /** Bitbucket nickname and uuid (`{…}` form); also their username on the Data Center flavour. */
   nickname: string;
+  /** Their Data Center personal access token (a bearer token on the dc/ paths). */
+  personalAccessToken: string;
   uuid: string;
   /** Jira project keys they may browse. */
   jiraProjects: string[];
@@ -65,6 +67,7 @@ export const DEFAULT_PEOPLE: SandboxPerson[] = [
     displayName: "Priya Raman",
     email: "priya.raman@bridgekeeper.test",
     apiToken: "sandbox-token-priya",
+    personalAccessToken: "sandbox-dc-pat-priya",
     nickname: "priya.raman",
     uuid: "{a3c1e7f2-5b84-4d09-9e6a-1f2b3c4d5e60}",
     jiraProjects: ["BK", "WEB"],
@@ -76,6 +79,7 @@ export const DEFAULT_PEOPLE: SandboxPerson[] = [
     displayName: "Marcus Chen",
     email: "marcus.chen@bridgekeeper.test",
     apiToken: "sandbox-token-marcus",
+    personalAccessToken: "sandbox-dc-pat-marcus",
     nickname: "marcus.chen",
     uuid: "{b4d2f8a3-6c95-4e1a-8f7b-2a3c4d5e6f71}",
     jiraProjects: ["OPS"],
@@ -87,6 +91,7 @@ export const DEFAULT_PEOPLE: SandboxPerson[] = [
     displayName: "Elena Petrova",
     email: "elena.petrova@bridgekeeper.test",
     apiToken: "sandbox-token-elena",
+    personalAccessToken: "sandbox-dc-pat-elena",
     nickname: "elena.petrova",
     uuid: "{c669c7d5-25c4-4b99-bc42-36902f89c86e}",
     jiraProjects: ["BK", "OPS", "WEB"],

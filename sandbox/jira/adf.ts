@@ -1,4 +1,4 @@
-import type { Adf, AdfNode } from "./model";
+import type { Adf, AdfNode, RichText } from "./model";
 
 /**
  * Atlassian Document Format helpers: v3 bodies are ADF, v2 bodies are wiki markup, and the
@@ -22,9 +22,10 @@ export function isAdfDoc(v: unknown): v is Adf {
   return d.type === "doc" && d.version === 1 && Array.isArray(d.content);
 }
 
-/** Plain text (for `~` searches and summaries of bodies). */
-export function adfToText(node: Adf | AdfNode | null | undefined): string {
+/** Plain text (for `~` searches and summaries of bodies); wiki markup (stored by the Data Center flavour) is searched as written. */
+export function adfToText(node: RichText | AdfNode | null | undefined): string {
   if (!node) return "";
+  if (typeof node === "string") return node;
   if (node.type === "text") return (node as AdfNode).text ?? "";
   if (node.type === "hardBreak") return "\n";
   const inner = (node.content ?? []).map((c) => adfToText(c));
@@ -83,8 +84,9 @@ function blockWiki(node: AdfNode, listPrefix = ""): string {
   }
 }
 
-/** ADF to Jira wiki markup (the v2 representation). */
-export const adfToWiki = (d: Adf | null): string | null => (d ? d.content.map((n) => blockWiki(n)).join("\n\n") : null);
+/** ADF to Jira wiki markup (the v2 representation); wiki markup already is. */
+export const adfToWiki = (d: RichText | null): string | null =>
+  d === null ? null : typeof d === "string" ? d : d.content.map((n) => blockWiki(n)).join("\n\n");
 
 /** Inline wiki markup to ADF text nodes: *strong*, _em_, {{code}}, [text|url]. */
 export function parseInline(s: string): AdfNode[] {
@@ -184,5 +186,8 @@ function blockHtml(n: AdfNode): string {
   }
 }
 
-/** The HTML Jira gives in `renderedFields`. */
-export const adfToHtml = (d: Adf | null): string | null => (d ? d.content.map(blockHtml).join("\n") : null);
+/** The HTML Jira gives in `renderedFields` (wiki markup rendered through its ADF reading). */
+export const adfToHtml = (d: RichText | null): string | null => {
+  const adf = typeof d === "string" ? wikiToAdf(d) : d;
+  return adf ? adf.content.map(blockHtml).join("\n") : null;
+};

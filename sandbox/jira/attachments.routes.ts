@@ -43,6 +43,10 @@ const mimeOf = (filename: string, given: string | undefined): string => {
 };
 
 export function presentAttachment(v: View, a: Attachment) {
+  // Data Center serves the bytes from its attachment servlet under the context path, not from REST.
+  const [content, thumbnail] = v.dataCenter
+    ? [`${v.origin}/secure/attachment/${a.id}/${encodeURIComponent(a.filename)}`, `${v.origin}/secure/thumbnail/${a.id}/_thumb_${a.id}.png`]
+    : [`${v.base}/attachment/content/${a.id}`, `${v.base}/attachment/thumbnail/${a.id}`];
   return {
     self: `${v.base}/attachment/${a.id}`,
     id: a.id,
@@ -51,8 +55,8 @@ export function presentAttachment(v: View, a: Attachment) {
     created: jiraTime(a.created),
     size: a.data.length,
     mimeType: a.mimeType,
-    content: `${v.base}/attachment/content/${a.id}`,
-    ...(a.mimeType.startsWith("image/") ? { thumbnail: `${v.base}/attachment/thumbnail/${a.id}` } : {}),
+    content,
+    ...(a.mimeType.startsWith("image/") ? { thumbnail } : {}),
   };
 }
 

@@ -1,7 +1,8 @@
 import { canSeeIssue } from "./access";
 import { isAdfDoc, wikiToAdf } from "./adf";
 import { FIELD_EPIC_LINK, FIELD_SPRINT, FIELD_STORY_POINTS, ISSUE_TYPES, PRIORITIES, TYPE_EPIC, TYPE_SUBTASK } from "./catalog";
-import type { Adf, HistoryItem, Issue, JiraState, Project } from "./model";
+import { userByName } from "./dc-users";
+import type { HistoryItem, Issue, JiraState, Project, RichText } from "./model";
 import type { View } from "./presenters";
 import { addChild, findIssue, removeChild } from "./store";
 import { isRecord, parseDuration } from "./util";
@@ -12,11 +13,15 @@ export type FieldErrors = Record<string, string>;
 const NOT_SETTABLE = (f: string) => `Field '${f}' cannot be set. It is not on the appropriate screen, or unknown.`;
 const NOT_ADF = "Operation value must be an Atlassian Document (see the Atlassian Document Format)";
 
-/** A rich-text input in the view's format: ADF for v3, a wiki string for v2. */
-export function readBody(v: View, value: unknown): Adf | null | undefined {
+/**
+ * A rich-text input in the view's format: ADF for v3, a wiki string for v2 (read into ADF, as the
+ * cloud stores it; kept as written on Data Center, which stores wiki markup).
+ */
+export function readBody(v: View, value: unknown): RichText | null | undefined {
   if (value === null) return null;
   if (v.version === 3) return isAdfDoc(value) ? value : undefined;
-  return typeof value === "string" ? (value.trim() ? wikiToAdf(value) : null) : undefined;
+  if (typeof value !== "string") return undefined;
+  return value.trim() ? (v.dataCenter ? value : wikiToAdf(value)) : null;
 }
 
 const refOf = (x: unknown): { id?: string; name?: string; key?: string; accountId?: string } =>
@@ -206,6 +211,12 @@ function setUser(a: Apply, field: "assignee" | "reporter", value: unknown): void
     return;
   }
   const r = refOf(value);
+  // Data Center names a user by username or key (`{"name": "fred"}`), the cloud by account id.
+  if (a.view.dataCenter) {
+    const user = userByName(a.state, r);
+    if (!user) return void (a.errors[field] = `User '${r.name ?? r.key ?? ""}' does not exist.`);
+    return assignUser(a, field, user);
+  }
   const user = r.accountId ? a.state.usersById.get(r.accountId) : undefined;
   if (!user) {
     a.errors[field] = r.accountId
@@ -213,6 +224,10 @@ function setUser(a: Apply, field: "assignee" | "reporter", value: unknown): void
       : `Specify a user by accountId for field '${field}'.`;
     return;
   }
+  assignUser(a, field, user);
+}
+
+function assignUser(a: Apply, field: "assignee" | "reporter", user: { accountId: string; displayName: string }): void {
   const key = field === "assignee" ? "assigneeId" : "reporterId";
   change(a, field, a.issue[key], null, user.accountId, user.displayName);
   a.issue[key] = user.accountId;
@@ -239,7 +254,7 @@ export interface WriteResult {
   errors: FieldErrors;
   history: HistoryItem[];
   /** Comment bodies added through `update.comment`. */
-  comments: Adf[];
+  comments: RichText[];
 }
 
 /**
@@ -257,7 +272,7 @@ export function applyWrite(
   const project = state.projectsById.get(issue.projectId)!;
   const draft: Issue = { ...issue };
   const a: Apply = { issue: draft, project, state, view, errors: {}, history: [] };
-  const comments: Adf[] = [];
+  const comments: RichText[] = [];
   for (const [field, value] of Object.entries(fields)) {
     if (creating && (field === "project" || field === "issuetype")) continue;
     const setter = SETTERS[field];

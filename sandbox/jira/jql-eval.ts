@@ -1,6 +1,7 @@
 import { categoryOf, ISSUE_TYPES, PRIORITIES, RESOLUTIONS, STATUS_CATEGORIES, STATUSES, TYPE_EPIC, issueTypeById } from "./catalog";
 import { JqlError, parseJql, type JqlNode, type Operand, type Operator, type SortKey } from "./jql";
 import type { Issue, JiraState } from "./model";
+import { userByName } from "./dc-users";
 import { issueText } from "./store";
 
 /** Compiles parsed JQL against the state: a predicate and a comparator over issues. */
@@ -44,7 +45,11 @@ const byName =
   };
 
 const userResolver = (field: string) => (v: string, ctx: JqlContext) => {
-  const u = ctx.state.usersById.get(v) ?? ctx.state.users.find((x) => lc(x.emailAddress) === lc(v) || lc(x.displayName) === lc(v));
+  // Data Center's JQL names a user by username (`assignee = fred`) where the cloud's takes an account id.
+  const u =
+    (ctx.state.dataCenter ? userByName(ctx.state, { name: v }) : undefined) ??
+    ctx.state.usersById.get(v) ??
+    ctx.state.users.find((x) => lc(x.emailAddress) === lc(v) || lc(x.displayName) === lc(v));
   if (!u) throw noValue(v, field);
   return [u.accountId];
 };

@@ -9,12 +9,21 @@ export interface AdfNode {
   content?: AdfNode[];
 }
 
+/**
+ * A rich-text body: ADF, as seeded and as the cloud stores it, or Jira Data Center's wiki markup,
+ * as the Data Center flavour stores what its clients write (REST v2 has no ADF there).
+ */
+export type RichText = Adf | string;
+
 export interface User {
   accountId: string;
   displayName: string;
   emailAddress: string;
   timeZone: string;
   active: boolean;
+  /** The username and user key Jira Data Center knows the user by (dc-users.ts); the cloud shows neither. */
+  name?: string;
+  key?: string;
 }
 
 export interface Version {
@@ -46,7 +55,7 @@ export interface Comment {
   id: string;
   authorId: string;
   updateAuthorId: string;
-  body: Adf;
+  body: RichText;
   created: number;
   updated: number;
 }
@@ -54,7 +63,7 @@ export interface Comment {
 export interface Worklog {
   id: string;
   authorId: string;
-  comment: Adf | null;
+  comment: RichText | null;
   started: number;
   created: number;
   updated: number;
@@ -103,7 +112,7 @@ export interface Issue {
   projectId: string;
   typeId: string;
   summary: string;
-  description: Adf | null;
+  description: RichText | null;
   statusId: string;
   priorityId: string;
   resolutionId: string | null;
@@ -197,4 +206,10 @@ export interface JiraState {
   generation: number;
   /** Serialised GET responses by method, origin and URL (see kit.ts). */
   responseCache: Map<string, { generation: number; at: number; text: string }>;
+  /**
+   * Set on the Data Center flavour's state only (dc-kit.ts): its presenters then show users by
+   * username and key and keep written rich text as wiki markup. Its one setting is the instance's
+   * `jira.search.views.default.max`, the most issues a search page holds (1000 unless a test lowers it).
+   */
+  dataCenter?: { searchMaxResults: number };
 }

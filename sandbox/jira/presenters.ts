@@ -1,5 +1,5 @@
 import { SERVICE_CALLER, type Caller } from "../identity/caller";
-import { adfToWiki } from "./adf";
+import { adfToWiki, wikiToAdf } from "./adf";
 import {
   categoryById,
   categoryOf,
@@ -12,7 +12,8 @@ import {
   type IssueTypeDef,
   type StatusDef,
 } from "./catalog";
-import type { Adf, Comment, Project, Sprint, User, Worklog } from "./model";
+import { presentDataCenterUser } from "./dc-users";
+import type { Adf, Comment, Project, RichText, Sprint, User, Worklog } from "./model";
 import { formatDuration, jiraTime } from "./util";
 import type { JiraState } from "./model";
 
@@ -25,6 +26,8 @@ export interface View {
   base: string;
   /** Who asks: what they may browse, and who their writes are by (access.ts). */
   caller: Caller;
+  /** The Data Center flavour (its state says so): users by username and key, written rich text kept as wiki markup. */
+  dataCenter: boolean;
 }
 
 export const makeView = (state: JiraState, origin: string, version: 2 | 3, caller: Caller = SERVICE_CALLER): View => ({
@@ -33,10 +36,12 @@ export const makeView = (state: JiraState, origin: string, version: 2 | 3, calle
   version,
   base: `${origin}/rest/api/${version}`,
   caller,
+  dataCenter: state.dataCenter !== undefined,
 });
 
-/** A rich-text body in the view's format: ADF (v3) or wiki markup (v2). */
-export const body = (v: View, d: Adf | null): Adf | string | null => (v.version === 3 ? d : adfToWiki(d));
+/** A rich-text body in the view's format: ADF (v3) or wiki markup (v2), whichever way it is stored. */
+export const body = (v: View, d: RichText | null): Adf | string | null =>
+  v.version === 3 ? (typeof d === "string" ? wikiToAdf(d) : d) : adfToWiki(d);
 
 const avatarUrls = (origin: string, kind: string, id: string) => ({
   "48x48": `${origin}/secure/${kind}avatar?size=large&${kind === "user" ? "ownerId" : "pid"}=${id}`,
@@ -47,6 +52,7 @@ const avatarUrls = (origin: string, kind: string, id: string) => ({
 
 export function presentUser(v: View, u: User | undefined | null) {
   if (!u) return null;
+  if (v.dataCenter) return presentDataCenterUser(v, u);
   return {
     self: `${v.base}/user?accountId=${encodeURIComponent(u.accountId)}`,
     accountId: u.accountId,

@@ -180,6 +180,8 @@ export interface UpstreamReach {
   spaceCount?: { count: number; capped: boolean };
   /** Bitbucket: the workspace's name and its repositories. */
   workspace?: { name: string | null; repositoryCount: number | null };
+  /** The product and version that answered (issue 28: "Jira Data Center 10.3.5"). */
+  product?: { name: string; version: string | null; deployment: "cloud" | "datacenter" };
 }
 
 /** The last successful and failed call per upstream service (jira, confluence, bitbucket): "last sync" survives a restart. */
@@ -209,8 +211,15 @@ export const integrationIdentity = pgTable("integration_identity", {
 });
 export type IntegrationIdentityRow = typeof integrationIdentity.$inferSelect;
 
-/** What a link keeps sealed (never returned by any API): an OAuth grant's tokens, or a pasted token with its e-mail. */
-export type LinkSecret = { accessToken: string; refreshToken: string | null } | { email: string; apiToken: string };
+/**
+ * What a link keeps sealed (never returned by any API): an OAuth grant's tokens, a pasted token
+ * with its e-mail, or Data Center's personal access tokens, one per server (issue 28: Jira and
+ * Confluence DC are separate servers, each with its own token).
+ */
+export type LinkSecret =
+  | { accessToken: string; refreshToken: string | null }
+  | { email: string; apiToken: string }
+  | { personalAccessTokens: Partial<Record<"jira" | "confluence" | "bitbucket", string>> };
 
 /**
  * A person's own account on an integration (issue 27): one per user and integration. The tokens are

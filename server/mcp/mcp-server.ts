@@ -14,6 +14,7 @@ import type { UpstreamService } from "../upstream/errors";
 import { checkArguments, runTool, toolDefinition } from "./tools/call-tool";
 import { TOOLS, toolByName } from "./tools/catalogue";
 import { OPEN_POLICY, type ClientPolicy } from "../../contract/policy";
+import type { Deployment } from "../../contract/integrations";
 import { isToolOffered, type OfferContext } from "../../contract/policy-options";
 import type { ToolContext, ToolSpec } from "./tools/tool";
 import { cursorsFor, type Cursors } from "./tools/cursor";
@@ -36,21 +37,42 @@ export const TOOLS_LIST_TTL_MS = 60_000;
  */
 export function createToolAvailability(targets: UpstreamTargets) {
   return {
-    async context(): Promise<{ services: Set<UpstreamService>; atlassianUrl: string | null; bitbucketWorkspace: string | null }> {
+    async context(): Promise<ToolContextFacts> {
       const [atlassian, bitbucket] = await Promise.all([targets.state("atlassian"), targets.state("bitbucket")]);
       const services = new Set<UpstreamService>();
-      if (atlassian?.isActive) services.add("jira").add("confluence");
-      if (bitbucket?.isActive) services.add("bitbucket");
+      const deployments: Partial<Record<UpstreamService, Deployment>> = {};
+      // A service the integration has no URL for (Confluence left out on Data Center) offers nothing.
+      for (const state of [atlassian, bitbucket]) {
+        if (!state?.isActive) continue;
+        for (const service of Object.keys(state.site.urls) as UpstreamService[]) {
+          services.add(service);
+          deployments[service] = state.site.deployment;
+        }
+      }
       return {
         services,
+        deployments,
         atlassianUrl: atlassian?.settings.instanceUrl ?? null,
-        bitbucketWorkspace: bitbucket?.settings.workspace ?? null,
+        confluenceUrl: atlassian?.site.urls.confluence ?? null,
+        bitbucketWorkspace: bitbucket?.settings.workspace || null,
       };
     },
   };
 }
 
 export type ToolAvailability = ReturnType<typeof createToolAvailability>;
+
+/** What decides which tools are offered, and what they link to. */
+export interface ToolContextFacts {
+  services: Set<UpstreamService>;
+  deployments: Partial<Record<UpstreamService, Deployment>>;
+  /** The Atlassian site, or Jira DC's base URL. */
+  atlassianUrl: string | null;
+  /** Confluence's base URL: the site's `/wiki` on Cloud, its own server on Data Center. */
+  confluenceUrl: string | null;
+  /** Bitbucket Cloud's workspace, or the Data Center project repositories are in when an argument names none. */
+  bitbucketWorkspace: string | null;
+}
 
 /** Who is calling, as the tools need it: the token's scopes and its client's policy. */
 export interface Caller {
@@ -78,17 +100,24 @@ export function callerOf(auth: AuthInfo | undefined): Caller {
  * and its client's policy allows it (read-only, toolsets, tools switched off); destructive tools
  * only while MCP_DESTRUCTIVE_TOOLS allows them.
  */
-export const toolsFor = (services: Set<UpstreamService>, caller: Caller, options: { destructive?: boolean } = {}): ToolSpec[] => {
+export const toolsFor = (services: Set<UpstreamService>, caller: Caller, options: OfferOptions = {}): ToolSpec[] => {
   const where = offerContext(services, caller, options);
   return TOOLS.filter((tool) => isToolOffered(offerShape(tool), where));
 };
 
 /** Where a caller is offered tools, in the shape of the rule the policy editor counts with too (contract/policy-options.ts). */
-const offerContext = (services: Set<UpstreamService>, caller: Caller, options: { destructive?: boolean }): OfferContext => ({
+/** The server's switch for destructive tools, and each service's deployment (absent: Cloud). */
+interface OfferOptions {
+  destructive?: boolean | undefined;
+  deployments?: Partial<Record<UpstreamService, Deployment>>;
+}
+
+const offerContext = (services: Set<UpstreamService>, caller: Caller, options: OfferOptions): OfferContext => ({
   services,
   scopes: caller.scopes,
   policy: caller.policy,
   destructive: options.destructive !== false,
+  ...(options.deployments ? { deployments: options.deployments } : {}),
 });
 
 /** A tool as that rule reads it (the policy editor's options are these, with a title). */
@@ -98,13 +127,14 @@ export const offerShapeOf = (t: ToolSpec) => ({
   service: t.service,
   scope: t.scope,
   destructive: t.annotations.destructiveHint,
+  ...(t.deployments ? { deployments: [...t.deployments] } : {}),
 });
 /** Each tool's shape, made once: tools/list reads it per tool. */
 const OFFER_SHAPES = new Map(TOOLS.map((t) => [t, offerShapeOf(t)]));
 const offerShape = (tool: ToolSpec) => OFFER_SHAPES.get(tool)!;
 
 /** Whether `tool` is among toolsFor's. */
-const offered = (tool: ToolSpec, services: Set<UpstreamService>, caller: Caller, options: { destructive?: boolean }): boolean =>
+const offered = (tool: ToolSpec, services: Set<UpstreamService>, caller: Caller, options: OfferOptions): boolean =>
   isToolOffered(offerShape(tool), offerContext(services, caller, options));
 
 export interface McpCoreDeps {
@@ -144,6 +174,8 @@ export function createMcpCore(deps: McpCoreDeps) {
         clients: deps.targets.clientsFor(who, budget ? (service) => budget.spend(spender, service) : undefined),
         cursors: cursorsFor(deps.cursors, caller.clientId, caller.userId),
         atlassianUrl: available.atlassianUrl,
+        confluenceUrl: available.confluenceUrl,
+        deployments: available.deployments,
         bitbucketWorkspace: available.bitbucketWorkspace,
         policy: caller.policy,
         actedAs,
@@ -171,8 +203,8 @@ export function createMcpCore(deps: McpCoreDeps) {
     deps,
     serverInfo,
     async listTools(caller: Caller): Promise<{ tools: Tool[] }> {
-      const { services } = await deps.availability.context();
-      return { tools: toolsFor(services, caller, { destructive: deps.destructiveTools }).map(toolDefinition) };
+      const { services, deployments } = await deps.availability.context();
+      return { tools: toolsFor(services, caller, { destructive: deps.destructiveTools, deployments }).map(toolDefinition) };
     },
     /**
      * Every tool this caller may run among `services`, with what they run with: the chat offers
@@ -185,7 +217,7 @@ export function createMcpCore(deps: McpCoreDeps) {
       const available = await deps.availability.context();
       const wanted = new Set(services.filter((s) => available.services.has(s)));
       return {
-        tools: toolsFor(wanted, caller, { destructive: deps.destructiveTools }),
+        tools: toolsFor(wanted, caller, { destructive: deps.destructiveTools, deployments: available.deployments }),
         context: contextFor(available, caller),
       };
     },
@@ -196,7 +228,8 @@ export function createMcpCore(deps: McpCoreDeps) {
     ): Promise<{ tool: ToolSpec; context: (signal?: AbortSignal) => ToolContext; caller: Caller } | undefined> {
       const available = await deps.availability.context();
       const tool = toolByName(name);
-      if (!tool || !offered(tool, available.services, caller, { destructive: deps.destructiveTools })) return undefined;
+      if (!tool || !offered(tool, available.services, caller, { destructive: deps.destructiveTools, deployments: available.deployments }))
+        return undefined;
       return {
         tool,
         caller,

@@ -23,11 +23,20 @@ export interface McpRig extends Rig {
   userToken(scope?: string, client?: OAuthClientDto): Promise<string>;
 }
 
-/** `secretBox`: shared by rigs whose sealed values (tool cursors) must compare equal. */
+/** The project a bare Bitbucket repository name is in on the Data Center flavour (sandbox/bitbucket/catalog.ts). */
+export const DC_DEFAULT_PROJECT = "PLAT";
+
+/**
+ * `secretBox`: shared by rigs whose sealed values (tool cursors) must compare equal.
+ * `flavour: "datacenter"` (issue 28): both integrations on the sandbox's Data Center flavour
+ * (`sandbox.dataCenter.*`, each under its context path), as the service account's personal access
+ * token, with Bitbucket's default project DC_DEFAULT_PROJECT.
+ */
 export async function startMcpRig(
   config: Partial<AppConfig> | ((sandbox: Sandbox) => Partial<AppConfig>) = {},
-  options: { secretBox?: SecretBox } = {},
+  options: { secretBox?: SecretBox; flavour?: "cloud" | "datacenter" } = {},
 ): Promise<McpRig> {
+  const { flavour = "cloud", ...rigOptions } = options;
   const sandbox = await startSandbox();
   // The API limit is not what these tests are about (it has its own): out of the way unless set.
   const rig = await startRig(sandbox.url, {
@@ -36,15 +45,35 @@ export async function startMcpRig(
       RATE_LIMIT_API_BURST: 1000,
       ...(typeof config === "function" ? config(sandbox) : config),
     },
-    ...options,
+    ...rigOptions,
   });
-  const saved = await rig.admin.post("/api/admin/atlassian-config", {
-    instanceUrl: sandbox.url,
-    email: "demo@bridgekeeper.test",
-    apiToken: "sandbox-api-token",
-    isActive: true,
-  });
+  const dc = sandbox.credentials.dataCenter;
+  const saved = await rig.admin.post(
+    "/api/admin/atlassian-config",
+    flavour === "datacenter"
+      ? {
+          deployment: "datacenter",
+          instanceUrl: sandbox.dataCenter.jira,
+          confluenceUrl: sandbox.dataCenter.confluence,
+          authMethod: "token",
+          apiToken: dc.personalAccessToken,
+          confluenceToken: dc.personalAccessToken,
+          isActive: true,
+        }
+      : { instanceUrl: sandbox.url, email: "demo@bridgekeeper.test", apiToken: "sandbox-api-token", isActive: true },
+  );
   if (saved.status >= 300) throw new Error(`atlassian config: ${saved.status} ${saved.text}`);
+  if (flavour === "datacenter") {
+    const bitbucket = await rig.admin.post("/api/admin/bitbucket-config", {
+      deployment: "datacenter",
+      baseUrl: sandbox.dataCenter.bitbucket,
+      workspace: DC_DEFAULT_PROJECT,
+      authMethod: "token",
+      appPassword: dc.personalAccessToken,
+      isActive: true,
+    });
+    if (bitbucket.status >= 300) throw new Error(`bitbucket config: ${bitbucket.status} ${bitbucket.text}`);
+  }
   const client = await createClient(rig, { name: "MCP test client" });
   return {
     ...rig,
@@ -61,11 +90,15 @@ export async function startMcpRig(
   };
 }
 
-/** A rig for the tests of one file. */
-export function mcpRigForFile(use: (rig: McpRig) => void, config: Partial<AppConfig> = {}): void {
+/** A rig for the tests of one file (on the Data Center flavour with `flavour: "datacenter"`). */
+export function mcpRigForFile(
+  use: (rig: McpRig) => void,
+  config: Partial<AppConfig> = {},
+  options: { flavour?: "cloud" | "datacenter" } = {},
+): void {
   let rig: McpRig | undefined;
   beforeAll(async () => {
-    rig = await startMcpRig(config);
+    rig = await startMcpRig(config, options);
     use(rig);
   });
   afterAll(async () => {

@@ -1,3 +1,4 @@
+import type { Deployment } from "../../contract/integrations";
 import { BrokenCircuitError, circuitBreaker, ConsecutiveBreaker, handleWhen, type CircuitBreakerPolicy } from "cockatiel";
 import { Agent, ProxyAgent, type Dispatcher } from "undici";
 import { SERVICE_NAMES, UpstreamError, type UpstreamService } from "./errors";
@@ -10,6 +11,8 @@ import type { OutboundProxy } from "./outbound-proxy";
 export interface UpstreamTarget {
   baseUrl: string;
   authorization: string;
+  /** The API shape to speak (issue 28); Cloud when not said. */
+  deployment?: Deployment;
   /** Told of each request sent on this target, retries included: the share of the caller it is made for (client-budget.ts). */
   spend?: () => void;
   /** A person's linked account (issue 27): where they link it again, named when the service refuses it. */
@@ -430,8 +433,15 @@ export function upstreamMessage(text: string): string | null {
       ...(Array.isArray(body.errorMessages) ? body.errorMessages.filter((m): m is string => typeof m === "string" && m.trim() !== "") : []),
       ...fieldErrors,
     ];
+    // Bitbucket Data Center: errors: [{context, message, exceptionName}], a field's name in context.
+    const bitbucketDc = Array.isArray(body.errors)
+      ? (body.errors as { context?: unknown; message?: unknown }[])
+          .filter((e) => typeof e?.message === "string" && e.message.trim() !== "")
+          .map((e) => (typeof e.context === "string" && e.context ? `${e.context}: ${String(e.message)}` : String(e.message)))
+      : [];
     const candidates: unknown[] = [
       jira.length ? jira.join("; ") : undefined,
+      bitbucketDc.length ? bitbucketDc.join("; ") : undefined,
       (body.error as { message?: unknown } | undefined)?.message,
       body.message,
     ];

@@ -1,5 +1,5 @@
 /**
- * The three pagination styles of the Atlassian clouds, as async iterators over items. Each stops
+ * The pagination styles of the Atlassian clouds and of Bitbucket Data Center, as async iterators over items. Each stops
  * after `maxItems` (default 10,000) so a runaway listing cannot exhaust memory or the rate budget.
  */
 
@@ -62,6 +62,29 @@ export async function* paginateNextLink<T>(
     if (!page.next || seen.has(page.next)) return;
     seen.add(page.next);
     next = page.next;
+  }
+}
+
+/**
+ * Bitbucket Data Center's pages (REST 1.0): `start` and `limit` asked, `isLastPage` and
+ * `nextPageStart` answered (a page's `size` counts its own values, not the total).
+ */
+export async function* paginateStartLimit<T>(
+  fetchPage: (start: number) => Promise<{ values?: T[]; isLastPage?: boolean; nextPageStart?: number | null }>,
+  maxItems = DEFAULT_MAX_ITEMS,
+): AsyncGenerator<T> {
+  let start = 0;
+  let yielded = 0;
+  for (;;) {
+    const page = await fetchPage(start);
+    for (const item of page.values ?? []) {
+      if (yielded++ >= maxItems) return;
+      yield item;
+    }
+    const next = page.nextPageStart;
+    // A page that does not move forward ends the listing rather than looping on it.
+    if (page.isLastPage !== false || typeof next !== "number" || next <= start) return;
+    start = next;
   }
 }
 

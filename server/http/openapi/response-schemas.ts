@@ -23,6 +23,7 @@ import type {
   BitbucketTestResult,
   ConfigEntry,
 } from "../../../contract/integrations";
+import { AUTH_METHODS, DEPLOYMENT_CHOICES, DEPLOYMENTS } from "../../../contract/integrations";
 import { MCP_OUTCOMES, type LogEntryDetailDto, type LogEntryDto, type LogSummaryDto } from "../../../contract/logs";
 import type { ConsentRequestDto, OAuthClientDto } from "../../../contract/oauth";
 import { ClientPolicySchema, type ClientPolicy } from "../../../contract/policy";
@@ -149,16 +150,25 @@ export const SetupStatusSchema = z
 export const AtlassianConfigSchema = z
   .object({
     configured: z.boolean(),
+    deploymentChoice: z.enum(DEPLOYMENT_CHOICES),
+    deployment: z.enum(DEPLOYMENTS),
     instanceUrl: z.string(),
+    confluenceUrl: z.string(),
+    authMethod: z.enum(AUTH_METHODS),
     email: z.string(),
     isActive: z.boolean(),
     apiTokenHint: z.string().nullable(),
+    confluenceTokenHint: z.string().nullable(),
     updatedAt: nullableInstant,
   })
   .meta({ id: "AtlassianConfig" });
 export const BitbucketConfigSchema = z
   .object({
     configured: z.boolean(),
+    deploymentChoice: z.enum(DEPLOYMENT_CHOICES),
+    deployment: z.enum(DEPLOYMENTS),
+    baseUrl: z.string(),
+    authMethod: z.enum(AUTH_METHODS),
     workspace: z.string(),
     username: z.string(),
     isActive: z.boolean(),
@@ -173,18 +183,22 @@ const IntegrationAccountSchema = z.object({
   email: z.string().nullable(),
   nickname: z.string().nullable(),
 });
+const ProductSchema = z.object({ name: z.string(), version: z.string().nullable(), deployment: z.enum(DEPLOYMENTS) });
 const atlassianReach = {
   account: IntegrationAccountSchema.nullable(),
   jiraProjectCount: z.number().nullable(),
   confluenceSpaceCount: z.number().nullable(),
   confluenceSpaceCountCapped: z.boolean(),
+  jiraProduct: ProductSchema.nullable(),
+  confluenceProduct: ProductSchema.nullable(),
   checkedAt: nullableInstant,
 };
-const bitbucketReach = { account: IntegrationAccountSchema.nullable(), checkedAt: nullableInstant };
+const bitbucketReach = { account: IntegrationAccountSchema.nullable(), product: ProductSchema.nullable(), checkedAt: nullableInstant };
 const RateLimitUsageSchema = z.object({ used: z.number(), total: z.number() });
 export const AtlassianTestResultSchema = z
   .object({
     ...atlassianReach,
+    deployment: z.enum(DEPLOYMENTS),
     jiraConnected: z.boolean(),
     confluenceConnected: z.boolean(),
     jiraError: z.string().optional(),
@@ -194,6 +208,7 @@ export const AtlassianTestResultSchema = z
 export const BitbucketTestResultSchema = z
   .object({
     ...bitbucketReach,
+    deployment: z.enum(DEPLOYMENTS),
     connected: z.boolean(),
     error: z.string().optional(),
     workspaceName: z.string().nullable(),
@@ -281,6 +296,7 @@ export const PolicyOptionsSchema = z
         service: policyService,
         scope: z.enum(["read", "write"]),
         destructive: z.boolean(),
+        deployments: z.array(z.enum(DEPLOYMENTS)).optional(),
       }),
     ),
     services: z.array(policyService),
@@ -436,6 +452,8 @@ export const MyAccountsSchema = z
         oauthAvailable: z.boolean(),
         apiTokensAllowed: z.boolean(),
         siteUrl: z.string().nullable(),
+        deployment: z.enum(DEPLOYMENTS),
+        confluenceTokenWanted: z.boolean(),
         link: AccountLinkSchema.nullable(),
       }),
     ),

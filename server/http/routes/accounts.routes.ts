@@ -1,7 +1,7 @@
 import { Router, type Request } from "express";
 import { z } from "zod";
 import {
-  ApiTokenLinkInputSchema,
+  apiTokenLinkSchemaFor,
   AuthorizeLinkInputSchema,
   IdentitySettingsInputSchema,
   INTEGRATIONS,
@@ -63,7 +63,7 @@ export function accountsRoutes(deps: { links: AccountLinksService; identity: Ide
 
   router.post("/account/links/:integration/api-token", signedIn, async (req, res) => {
     const integration = integrationParam(req.params.integration);
-    const input = parseInput(ApiTokenLinkInputSchema, req.body);
+    const input = parseInput(apiTokenLinkSchemaFor(await links.deploymentOf(integration)), req.body);
     res.status(201).json(await links.linkApiToken(req.session!.user.id, integration, input, actorOf(req)));
   });
 

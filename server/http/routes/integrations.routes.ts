@@ -36,11 +36,11 @@ export function integrationsRoutes(deps: {
   });
 
   // Tests make real upstream calls with the stored credentials: for those who may change them.
-  router.post("/admin/test-atlassian", can("config.write"), async (_req, res) => {
-    res.json(await status.testAtlassian());
+  router.post("/admin/test-atlassian", can("config.write"), async (req, res) => {
+    res.json(await status.testAtlassian(actorOf(req)));
   });
-  router.post("/admin/test-bitbucket", can("config.write"), async (_req, res) => {
-    res.json(await status.testBitbucket());
+  router.post("/admin/test-bitbucket", can("config.write"), async (req, res) => {
+    res.json(await status.testBitbucket(actorOf(req)));
   });
 
   // The dashboard's and the admin pages' names for the same figures (spec section 7).

@@ -64,7 +64,12 @@ describe("integrations: configuration, tests and status", () => {
     it("answers empty configs, says so in the status, and refuses to test", async () => {
       expect((await admin.get("/api/admin/atlassian-config")).body).toEqual({
         configured: false,
+        deploymentChoice: "auto",
+        deployment: "cloud",
         instanceUrl: "",
+        confluenceUrl: "",
+        authMethod: "basic",
+        confluenceTokenHint: null,
         email: "",
         isActive: true,
         apiTokenHint: null,
@@ -446,7 +451,15 @@ describe("integrations: configuration, tests and status", () => {
       const meter = createUpstreamMeter({ clock, events: createEventBus(), hourlyBudget: { atlassian: 1000, bitbucket: 1000 } });
       const recorder = createSyncRecorder({ repo: repos.integrationsRepo, meter, log });
       await recorder.restore();
-      const restarted = createIntegrationStatusService({ targets: upstream.targets, meter, clock, probeTimeoutMs: 2_000, reach: recorder });
+      const restarted = createIntegrationStatusService({
+        targets: upstream.targets,
+        meter,
+        clock,
+        probeTimeoutMs: 2_000,
+        reach: recorder,
+        http: upstream.http,
+        learnDeployment: t.container.services.integrations.learnDeployment,
+      });
       expect(await restarted.atlassianStatus()).toMatchObject({ ...atlassianReach(), checkedAt: learned.checkedAt });
       expect(await restarted.bitbucketStatus()).toMatchObject({ ...bitbucketReach(), checkedAt: bbLearned.checkedAt });
     });

@@ -1,9 +1,19 @@
 import { z } from "zod";
 import { cursorArg, pageNumber } from "./cursor";
-import { href, repositoryArg, repositoryTarget, SLUG, workspaceArg, workspaceOf } from "./bitbucket-common";
+import { isUpstreamError } from "../../upstream/errors";
+import {
+  ALL_PROJECTS,
+  assertWorkspaceServed,
+  href,
+  repositoryArg,
+  repositoryTarget,
+  SLUG,
+  workspaceArg,
+  workspaceOf,
+} from "./bitbucket-common";
 import { shortDate } from "./format";
 import { allowedSlugs, repositoryAllowed } from "./policy";
-import { defineTool, READ_ONLY, wellFormed, type ToolContext } from "./tool";
+import { defineTool, READ_ONLY, ToolError, wellFormed, type ToolContext } from "./tool";
 
 /** The bitbucket-code toolset: a workspace's repositories, code search across them, and files or directories at a branch, tag or commit. */
 
@@ -34,14 +44,26 @@ export const bitbucketSearchCode = defineTool({
   annotations: { title: "Search code on Bitbucket", ...READ_ONLY },
   async run({ workspace: given, query, repository: slug, maxResults, cursor }, ctx) {
     const workspace = workspaceOf(ctx, given);
+    assertWorkspaceServed(ctx, workspace);
+    const all = workspace === ALL_PROJECTS;
     const scope = `bitbucket_search_code\u0000${workspace}\u0000${slug ?? ""}\u0000${query}`;
     const pageNo = pageNumber(ctx.cursors, scope, cursor, 1);
-    const page = await ctx.clients.bitbucket.searchCode(workspace, slug ? `repo:${slug} ${query}` : query, pageNo);
+    const page = await ctx.clients.bitbucket.searchCode(workspace, slug ? `repo:${slug} ${query}` : query, pageNo).catch((err: unknown) => {
+      // Data Center searches with a search server of its own (OpenSearch or Elasticsearch): without one its search API is not there.
+      if (isUpstreamError(err) && err.kind === "not_found" && ctx.deployments.bitbucket === "datacenter")
+        throw new ToolError(
+          "Code search is not available on this Bitbucket Data Center: its search API answered 404 (the search server is not installed or not connected). Ask an administrator to set it up; meanwhile read files with bitbucket_get_file.",
+        );
+      throw err;
+    });
     const results = page.values
       .map((hit) => {
         const file = (hit.file ?? {}) as { path?: string; commit?: { repository?: { full_name?: string; name?: string } } };
         const full = file.commit?.repository?.full_name ?? "";
-        const repo = full.split("/")[1] ?? file.commit?.repository?.name ?? "?";
+        const slash = full.indexOf("/");
+        // Across every project (Data Center's `*`) a slug alone is ambiguous: the result names PROJECT/slug.
+        const repo = all && slash > 0 ? full : slash >= 0 ? full.slice(slash + 1) : (file.commit?.repository?.name ?? "?");
+        const project = all && slash > 0 ? full.slice(0, slash) : workspace;
         const groups = (hit.content_matches ?? []) as { lines?: { line?: number; segments?: { text?: string }[] }[] }[];
         const matches = groups
           .flatMap((g) => g.lines ?? [])
@@ -53,10 +75,11 @@ export const bitbucketSearchCode = defineTool({
               .join("")
               .slice(0, 300),
           }));
-        return { repository: repo, path: file.path ?? "?", matches };
+        return { repository: repo, path: file.path ?? "?", matches, project };
       })
-      .filter((r) => repositoryAllowed(ctx.policy, workspace, r.repository))
-      .slice(0, maxResults);
+      .filter((r) => repositoryAllowed(ctx.policy, r.project, r.repository.slice(r.repository.indexOf("/") + 1)))
+      .slice(0, maxResults)
+      .map(({ project: _project, ...r }) => r);
     const nextCursor = page.next ? ctx.cursors.seal(scope, String((page.page ?? pageNo) + 1)) : null;
     const lines = results.map((r) => `- ${r.repository}/${r.path}\n${r.matches.map((m) => `  ${m.line}: ${m.text.trim()}`).join("\n")}`);
     const head = results.length
@@ -142,6 +165,19 @@ export const bitbucketGetFile = defineTool({
  * needs no escaping: the policy's pattern (contract/policy.ts) admits only letters, digits, `_`, `.` and `-`.
  */
 function allowedRepositoriesClause(ctx: ToolContext, workspace: string): string | null {
+  // Every project (Data Center's `*`): a listed `PROJECT/*` by its project, `PROJECT/slug` by its full name, a bare slug in any project.
+  if (workspace === ALL_PROJECTS)
+    return (
+      ctx.policy.bitbucketRepositories
+        ?.map((entry) =>
+          entry.endsWith("/*")
+            ? `project.key = "${entry.slice(0, -2)}"`
+            : entry.includes("/")
+              ? `full_name = "${entry}"`
+              : `slug = "${entry}"`,
+        )
+        .join(" OR ") ?? null
+    );
   return (
     allowedSlugs(ctx.policy, workspace)
       ?.map((slug) => `slug = "${slug}"`)
@@ -167,7 +203,8 @@ export const bitbucketListRepositories = defineTool({
   toolset: "bitbucket-code",
   reaches: [{ kind: "listing", service: "bitbucket" }],
   scope: "read",
-  description: "List a workspace's Bitbucket repositories, latest changed first. Tools take a repository as slug or workspace/slug.",
+  description:
+    "List a workspace's Bitbucket repositories, latest changed first (on Data Center: a project's, by name; workspace * lists every project). Tools take a repository as slug or workspace/slug.",
   input: z.object({
     workspace: workspaceArg,
     nameContains: wellFormed(z.string().trim().min(1).max(100, "nameContains may be at most 100 characters"), "nameContains").optional(),
@@ -183,6 +220,7 @@ export const bitbucketListRepositories = defineTool({
   annotations: { title: "List Bitbucket repositories", ...READ_ONLY },
   async run({ workspace: given, nameContains, maxResults, cursor }, ctx) {
     const workspace = workspaceOf(ctx, given);
+    assertWorkspaceServed(ctx, workspace);
     const named = nameContains ? `name ~ "${nameContains.replace(/["\\]/g, "")}"` : undefined;
     const only = allowedRepositoriesClause(ctx, workspace);
     const q = only === null ? named : [`(${only})`, named].filter(Boolean).join(" AND ");
@@ -193,8 +231,10 @@ export const bitbucketListRepositories = defineTool({
       only === ""
         ? { values: [], size: 0, next: undefined, page: pageNo }
         : await ctx.clients.bitbucket.repositoriesPage(workspace, { q, pagelen: maxResults, page: pageNo, sort: "-updated_on" });
+    // Across every project each repository is checked in its own project (its full name's first part).
+    const projectOf = (r: { full_name: string }) => (workspace === ALL_PROJECTS ? r.full_name.split("/")[0]! : workspace);
     const repositories = page.values
-      .filter((r) => repositoryAllowed(ctx.policy, workspace, r.slug))
+      .filter((r) => repositoryAllowed(ctx.policy, projectOf(r), r.slug))
       .map((r) => {
         const raw = r as typeof r & { description?: string; language?: string; updated_on?: string; links?: unknown };
         return {
@@ -210,14 +250,19 @@ export const bitbucketListRepositories = defineTool({
         };
       });
     const nextCursor = page.next ? ctx.cursors.seal(scope, String((page.page ?? pageNo) + 1)) : null;
-    const lines = repositories.map(
-      (r) =>
-        `- ${r.slug}${r.name !== r.slug ? ` (${r.name})` : ""}: ${r.description || "no description"} — ${[r.language, r.mainBranch ? `main branch ${r.mainBranch}` : null, r.updated ? `updated ${shortDate(r.updated)}` : null].filter(Boolean).join(" · ")}`,
-    );
+    // Across every project a slug alone is ambiguous: the lines name PROJECT/slug, as tools take it.
+    const lines = repositories.map((r) => {
+      // Data Center lists no language, main branch or last change: nothing is said after the description then.
+      const facts = [r.language, r.mainBranch ? `main branch ${r.mainBranch}` : null, r.updated ? `updated ${shortDate(r.updated)}` : null]
+        .filter(Boolean)
+        .join(" · ");
+      return `- ${workspace === ALL_PROJECTS ? r.fullName : r.slug}${r.name !== r.slug ? ` (${r.name})` : ""}: ${r.description || "no description"}${facts ? ` — ${facts}` : ""}`;
+    });
+    const where = workspace === ALL_PROJECTS ? "every project" : workspace;
     const head =
       repositories.length === 0
-        ? `No repositories in ${workspace}${nameContains ? ` matching "${nameContains}"` : ""}.`
-        : `${repositories.length} repositor${repositories.length === 1 ? "y" : "ies"} in ${workspace}${page.size !== undefined ? ` (of ${page.size})` : ""}:`;
+        ? `No repositories in ${where}${nameContains ? ` matching "${nameContains}"` : ""}.`
+        : `${repositories.length} repositor${repositories.length === 1 ? "y" : "ies"} in ${where}${page.size !== undefined ? ` (of ${page.size})` : ""}:`;
     return {
       structured: { workspace, repositories, total: page.size ?? null, nextCursor },
       text: [head, ...lines, ...(nextCursor ? [`nextCursor: ${nextCursor}`] : [])].join("\n"),

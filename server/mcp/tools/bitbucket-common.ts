@@ -1,19 +1,41 @@
 import { z } from "zod";
 import { UpstreamError } from "../../upstream/errors";
-import type { ToolContext } from "./tool";
+import { ToolError, type ToolContext } from "./tool";
 
 /** A workspace or repository slug; never `.` or `..`, which would move the request path to another resource. */
 export const SLUG = /^(?!\.\.?$)[\w.-]{1,100}$/;
 
-export const workspaceArg = z.string().regex(SLUG, "workspace must be a workspace slug such as acme").optional();
+/** Every project: on Data Center a listing or a search may span them all (Cloud has no such workspace). */
+export const ALL_PROJECTS = "*";
 
-/** A repository: its slug in the configured workspace, or `workspace/slug` anywhere else (as in a client's allow-list). */
+/**
+ * A workspace; on Data Center a project key, `~username` for a person's own project, or `*` for
+ * every project.
+ */
+export const workspaceArg = z
+  .string()
+  .regex(
+    /^(?:\*|~?(?!\.\.?$)[\w.-]{1,100})$/,
+    "workspace must be a workspace slug such as acme (on Data Center a project key such as PLAT, ~username, or *)",
+  )
+  .optional();
+
+/**
+ * A repository: its slug in the configured workspace, or `workspace/slug` anywhere else (as in a
+ * client's allow-list); on Data Center `PROJECT/slug`, `~username/slug` for a personal one.
+ */
 export const repositoryArg = z
   .string()
   .regex(
-    /^(?:(?!\.\.?\/)[\w.-]{1,100}\/)?(?!\.\.?$)[\w.-]{1,100}$/,
-    "repository must be a repository slug such as api-gateway, or workspace/slug",
+    /^(?:~?(?!\.\.?\/)[\w.-]{1,100}\/)?(?!\.\.?$)[\w.-]{1,100}$/,
+    "repository must be a repository slug such as api-gateway, or workspace/slug (on Data Center PROJECT/slug or ~username/slug)",
   );
+
+/** `*` (every project) is a Data Center workspace only: a Cloud workspace of that name cannot exist. */
+export function assertWorkspaceServed(ctx: ToolContext, workspace: string): void {
+  if (workspace === ALL_PROJECTS && ctx.deployments.bitbucket !== "datacenter")
+    throw new ToolError('workspace "*" (every project) is for Bitbucket Data Center: on Cloud, name a workspace.');
+}
 
 export function workspaceOf(ctx: ToolContext, given: string | undefined): string {
   const workspace = given ?? ctx.bitbucketWorkspace;

@@ -142,7 +142,8 @@ export const bitbucketListWorkspaces = defineTool({
   toolset: "bitbucket-history",
   reaches: [{ kind: "listing", service: "bitbucket" }],
   scope: "read",
-  description: "The Bitbucket workspaces the account is a member of: slug, name, its permission, link.",
+  description:
+    "The Bitbucket workspaces the account is a member of (on Data Center: the projects it sees): slug, name, its permission, link.",
   input: z.object({
     maxResults: z.number().int().min(1, "maxResults must be at least 1").max(100, "maxResults may be at most 100").default(50),
   }),

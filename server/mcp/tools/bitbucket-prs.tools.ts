@@ -219,7 +219,10 @@ const BRANCH = z
 const REVIEWER = z
   .string()
   .trim()
-  .regex(/^\{[0-9a-fA-F-]{36}\}$|^[\w:-]{1,128}$/, "each reviewer must be a user's {UUID} or account id");
+  .regex(
+    /^\{[0-9a-fA-F-]{36}\}$|^[\w.@:-]{1,128}$/,
+    "each reviewer must be a user's {UUID} or account id (on Data Center: their user name)",
+  );
 
 export const bitbucketCreatePullRequest = defineTool({
   name: "bitbucket_create_pull_request",
@@ -228,7 +231,7 @@ export const bitbucketCreatePullRequest = defineTool({
   reaches: [{ kind: "bitbucket-repository", arg: "repository" }],
   scope: "write",
   description:
-    "Open a pull request from source to destination (default: main branch) with a Markdown description and reviewers (UUIDs or account ids).",
+    "Open a pull request from source to destination (default: main branch) with a Markdown description and reviewers (UUIDs or account ids; on Data Center user names).",
   input: z.object({
     repository,
     title: z.string().trim().min(1, "title must not be empty").max(255, "title may be at most 255 characters"),

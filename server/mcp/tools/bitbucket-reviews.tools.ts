@@ -285,7 +285,10 @@ const BRANCH = z
 const REVIEWER = z
   .string()
   .trim()
-  .regex(/^\{[0-9a-fA-F-]{36}\}$|^[\w:-]{1,128}$/, "each reviewer must be a user's {UUID} or account id");
+  .regex(
+    /^\{[0-9a-fA-F-]{36}\}$|^[\w.@:-]{1,128}$/,
+    "each reviewer must be a user's {UUID} or account id (on Data Center: their user name)",
+  );
 type ReviewerRef = { uuid: string } | { account_id: string };
 const reviewerRef = (r: string): ReviewerRef => (r.startsWith("{") ? { uuid: r } : { account_id: r });
 
@@ -324,17 +327,21 @@ export const bitbucketUpdatePullRequest = defineTool({
     const current = (await client.pullRequest(workspace, repo, id)) as Awaited<ReturnType<typeof client.pullRequest>> & {
       description?: string;
       reviewers?: { uuid?: string; account_id?: string }[];
+      version?: number;
     };
     if (current.state !== "OPEN") throw new ToolError(`#${id} is ${current.state.toLowerCase()}: only an open pull request can be edited.`);
     const keep = (current.reviewers ?? []).flatMap((r): ReviewerRef[] =>
       r.uuid ? [{ uuid: r.uuid }] : r.account_id ? [{ account_id: r.account_id }] : [],
     );
-    const updated = await client.updatePullRequest(workspace, repo, id, {
+    // Data Center writes at the version read here (a pull request changed since is refused, not overwritten); Cloud has none.
+    const change: Parameters<typeof client.updatePullRequest>[3] & { version?: number } = {
       title: title ?? current.title,
       description: description ?? current.description ?? "",
       destination: { branch: { name: destination ?? current.destination?.branch?.name ?? "" } },
       reviewers: reviewers ? reviewers.map(reviewerRef) : keep,
-    });
+      ...(current.version !== undefined ? { version: current.version } : {}),
+    };
+    const updated = await client.updatePullRequest(workspace, repo, id, change);
     const raw = updated as typeof updated & { reviewers?: unknown[]; links?: unknown };
     const changed = [
       title !== undefined && "title",

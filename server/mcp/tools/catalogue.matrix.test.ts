@@ -141,6 +141,20 @@ const EXAMPLES: Record<string, Record<string, unknown>> = {
   bitbucket_decline_pull_request: { repository: "api-gateway", pullRequestId: 12 },
 };
 
+type Flavour = "cloud" | "datacenter";
+
+/**
+ * The same examples on the sandbox's Data Center flavour (issue 28: the same tools, arguments and
+ * answers on both): only what names a person differs, since Jira DC names people by username.
+ */
+const DC_PRIYA = "priya.raman";
+const EXAMPLES_ON: Record<Flavour, Record<string, Record<string, unknown>>> = {
+  cloud: EXAMPLES,
+  datacenter: Object.fromEntries(
+    Object.entries(EXAMPLES).map(([name, args]) => [name, args.accountId === PRIYA ? { ...args, accountId: DC_PRIYA } : args]),
+  ),
+};
+
 type AllowListKind = "object" | "listing" | "unscoped";
 
 /** The reaches (tool.ts) an example's call holds to the allow-lists: those whose argument it gives, and its listings. */
@@ -201,14 +215,15 @@ const SUCCESS_ON_STATUS: Record<string, number[]> = { bitbucket_resolve_comment:
  * (a 404) the tool's own words for what is missing.
  */
 const FAULTS = [
-  { status: 404, says: /\(404\)|^There is no / },
+  // Bitbucket Data Center answers 404 where it has no code search: the tool says that instead.
+  { status: 404, says: /\(404\)|^There is no |^Code search is not available/ },
   { status: 409, says: /\(409\)/ },
   { status: 429, retryAfter: 1, says: /\(429\); wait 1 s/ },
   { status: 500, says: /\(500\)/ },
 ] as const;
 
-/** Searches Jira takes as a POST: reads, though not GETs. */
-const READ_POSTS = ["/rest/api/3/search/jql"];
+/** Searches taken as a POST: reads, though not GETs (Jira Cloud's and DC's, Bitbucket DC's code search). */
+const READ_POSTS = ["/rest/api/3/search/jql", "/dc/jira/rest/api/2/search", "/dc/bitbucket/rest/search/latest/search"];
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
@@ -251,7 +266,8 @@ function expectActionable(expect: ExpectStatic, text: string, what: string): voi
 
 type Client = Awaited<ReturnType<typeof mcpClient>>;
 
-describe("the MCP tool catalogue, every tool against the sandbox", () => {
+describe.each(["cloud", "datacenter"] as const)("the MCP tool catalogue, every tool against the sandbox (%s)", (flavour) => {
+  const EXAMPLES = EXAMPLES_ON[flavour];
   let rig: McpRig;
   /** Every toolset on, no limits. */
   let open: Client;
@@ -278,7 +294,10 @@ describe("the MCP tool catalogue, every tool against the sandbox", () => {
 
   beforeAll(async () => {
     // One attempt per call (a 429 is not waited for), and a breaker that never opens: each fault is seen as itself.
-    rig = await startMcpRig({ upstream: { maxAttempts: 1, breaker: { consecutiveFailures: 1_000_000, halfOpenAfterMs: 1_000 } } });
+    rig = await startMcpRig(
+      { upstream: { maxAttempts: 1, breaker: { consecutiveFailures: 1_000_000, halfOpenAfterMs: 1_000 } } },
+      { flavour },
+    );
     [open, reader, fenced] = await Promise.all([
       clientWith("matrix-open", {}),
       clientWith("matrix-read-only", { readOnly: true }),
@@ -428,13 +447,23 @@ describe("the MCP tool catalogue, every tool against the sandbox", () => {
     });
 
     it("leaves each service as it was (one write of each, checked upstream)", async () => {
-      const comments = () => sandboxJson<{ total: number }>("/rest/api/3/issue/BK-3/comment");
-      const pages = () => sandboxJson<{ results: unknown[] }>(`/wiki/api/v2/pages?title=${encodeURIComponent("Read-only page")}`);
+      const dc = { authorization: "Bearer sandbox-dc-pat" };
+      const title = encodeURIComponent("Read-only page");
+      const comments = () =>
+        flavour === "cloud"
+          ? sandboxJson<{ total: number }>("/rest/api/3/issue/BK-3/comment")
+          : sandboxJson<{ total: number }>("/dc/jira/rest/api/2/issue/BK-3/comment", dc);
+      const pages = () =>
+        flavour === "cloud"
+          ? sandboxJson<{ results: unknown[] }>(`/wiki/api/v2/pages?title=${title}`)
+          : sandboxJson<{ results: unknown[] }>(`/dc/confluence/rest/api/content?spaceKey=ENG&title=${title}`, dc);
       const prComments = () =>
-        sandboxJson<{ size: number }>(
-          "/2.0/repositories/bridgekeeper/api-gateway/pullrequests/12/comments",
-          basic("demo", "sandbox-app-password"),
-        );
+        flavour === "cloud"
+          ? sandboxJson<{ size: number }>(
+              "/2.0/repositories/bridgekeeper/api-gateway/pullrequests/12/comments",
+              basic("demo", "sandbox-app-password"),
+            )
+          : sandboxJson<{ size: number }>("/dc/bitbucket/rest/api/1.0/projects/PLAT/repos/api-gateway/pull-requests/12/activities", dc);
       const before = await Promise.all([comments(), pages(), prComments()]);
       for (const [name, args] of [
         ["jira_add_comment", { issueKey: "BK-3", body: "read-only" }],

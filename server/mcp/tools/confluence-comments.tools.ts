@@ -240,6 +240,10 @@ export const confluenceAddComment = defineTool({
       const comment = await ctx.clients.confluence.addComment(id, markdownToStorage(body));
       return { structured: { commentId: String(comment.id), pageId: id }, text: `Commented on page ${id} (comment ${comment.id}).` };
     }
+    if (ctx.deployments.confluence === "datacenter")
+      throw new ToolError(
+        "Confluence Data Center's REST API cannot anchor a new inline comment on a page's text (only its editor can). Add a footer comment instead (leave out inline), or reply to an existing inline comment with confluence_reply_comment.",
+      );
     const count = textOccurrences(page.body?.storage?.value ?? "", inline.text);
     if (count === 0)
       throw new ToolError(

@@ -5,9 +5,9 @@ import { isUpstreamError } from "../../upstream/errors";
 import type { CommentKind, ConfluenceComment, ConfluencePage } from "../../upstream/confluence.client";
 import { ToolError, type ToolContext } from "./tool";
 
-/** A Confluence web path (`/spaces/ENG/pages/1/Title`) as a link on the instance. */
+/** A Confluence web path (`/spaces/ENG/pages/1/Title`) as a link on Confluence (the site's `/wiki`, or Data Center's own base URL). */
 export const wikiUrl = (ctx: ToolContext, path: unknown): string | null =>
-  ctx.atlassianUrl && typeof path === "string" && path.startsWith("/") ? `${ctx.atlassianUrl}/wiki${path}` : null;
+  ctx.confluenceUrl && typeof path === "string" && path.startsWith("/") ? `${ctx.confluenceUrl}${path}` : null;
 
 export const SearchResultSchema = z.object({
   id: z.string().nullable(),
@@ -22,7 +22,7 @@ export const SearchResultSchema = z.object({
 /** A page's browser link: the one Confluence gives, or the viewpage address every page has. */
 export function pageUrl(ctx: ToolContext, page: { id: string | number }): string | null {
   const webui = (page as { _links?: { webui?: string } })._links?.webui;
-  return wikiUrl(ctx, webui) ?? (ctx.atlassianUrl ? `${ctx.atlassianUrl}/wiki/pages/viewpage.action?pageId=${page.id}` : null);
+  return wikiUrl(ctx, webui) ?? (ctx.confluenceUrl ? `${ctx.confluenceUrl}/pages/viewpage.action?pageId=${page.id}` : null);
 }
 
 /** A page with its body (storage format); a tool that reaches a page declares it, so its space was checked, from the page without its body, before this read (governance.ts). */

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { collect, firstOf } from "../../upstream/paginate";
 import { cursorArg } from "./cursor";
 import { maxLengthArg, PageAnswerSchema, pageAnswer, readPage, pageUrl, spaceKey as spaceKeyOf, wikiUrl } from "./confluence-common";
+import type { ConfluencePage } from "../../upstream/confluence.client";
 import { isUpstreamError } from "../../upstream/errors";
 import { outsidePage } from "./policy";
 import { defineTool, READ_ONLY, ToolError, wellFormed, WRITES, type ToolContext } from "./tool";
@@ -62,7 +63,13 @@ export const confluenceListSpaces = defineTool({
       maxResults,
       (s) => allowed === null || allowed.includes(s.key),
     );
-    const spaces = items.map((s) => ({ key: s.key, name: s.name, id: String(s.id), url: wikiUrl(ctx, `/spaces/${s.key}`) }));
+    // The space's own link where Confluence gives one (Data Center's is /display/KEY), else Cloud's address.
+    const spaces = items.map((s) => ({
+      key: s.key,
+      name: s.name,
+      id: String(s.id),
+      url: wikiUrl(ctx, (s as { _links?: { webui?: string } })._links?.webui ?? `/spaces/${s.key}`),
+    }));
     const text = spaces.length
       ? [
           `${spaces.length} space${spaces.length === 1 ? "" : "s"}${truncated ? " (more: raise maxResults)" : ""}:`,
@@ -347,6 +354,22 @@ export const confluenceGetPageDescendants = defineTool({
   },
 });
 
+/**
+ * Data Center moves a page by giving it new `ancestors` (it has no move resource): a new parent in
+ * the same space. A target at the top of its space (before/after it) or in another space is a move
+ * DC's REST API cannot make, said before anything is sent.
+ */
+function assertDataCenterMove(page: ConfluencePage, target: ConfluencePage, position: "append" | "before" | "after"): void {
+  if (position !== "append" && !target.parentId)
+    throw new ToolError(
+      `Page ${target.id} is at the top of its space, and Confluence Data Center's REST API cannot move a page to the top level: move it under a page instead (position append).`,
+    );
+  if (page.spaceId && target.spaceId && String(page.spaceId) !== String(target.spaceId))
+    throw new ToolError(
+      `Page ${target.id} is in another space, and Confluence Data Center's REST API moves a page within its own space only: choose a target in the page's space.`,
+    );
+}
+
 export const confluenceMovePage = defineTool({
   name: "confluence_move_page",
   service: "confluence",
@@ -375,6 +398,8 @@ export const confluenceMovePage = defineTool({
     if (id === targetId) throw new ToolError("pageId and targetId are the same page: a page cannot move relative to itself.");
     const page = await readPage(ctx, id);
     const target = await readPage(ctx, targetId);
+    const dataCenter = ctx.deployments.confluence === "datacenter";
+    if (dataCenter) assertDataCenterMove(page, target, position);
     await ctx.clients.confluence.movePage(id, position, targetId);
     const moved = await ctx.clients.confluence.getPage(id, "storage");
     const structured = {
@@ -385,7 +410,12 @@ export const confluenceMovePage = defineTool({
       targetId,
       url: pageUrl(ctx, moved),
     };
-    const where = position === "append" ? `under "${target.title}"` : `${position} "${target.title}"`;
+    const where =
+      position === "append"
+        ? `under "${target.title}"`
+        : dataCenter
+          ? `beside "${target.title}" (under page ${structured.parentId}; Confluence Data Center orders the siblings itself: its REST API cannot place a page ${position} another)`
+          : `${position} "${target.title}"`;
     return { structured, text: `Moved "${page.title}" (id ${id}) ${where}.${structured.url ? `\n${structured.url}` : ""}` };
   },
 });

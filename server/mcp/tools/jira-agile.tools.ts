@@ -179,7 +179,13 @@ const BOARD_ISSUE_FIELDS = ["summary", "status", "assignee", "issuetype", "sprin
 
 /** A board in Jira's web UI (company- and team-managed boards alike live under their project). */
 const boardUrl = (ctx: ToolContext, id: number, projectKey: string | null) =>
-  ctx.atlassianUrl && projectKey ? `${ctx.atlassianUrl}/jira/software/projects/${projectKey}/boards/${id}` : null;
+  !ctx.atlassianUrl
+    ? null
+    : ctx.deployments.jira === "datacenter"
+      ? `${ctx.atlassianUrl}/secure/RapidBoard.jspa?rapidView=${id}`
+      : projectKey
+        ? `${ctx.atlassianUrl}/jira/software/projects/${projectKey}/boards/${id}`
+        : null;
 
 export const jiraGetBoardIssues = defineTool({
   name: "jira_get_board_issues",
@@ -492,12 +498,22 @@ export const jiraGetEpicChildren = defineTool({
     const epic = epicKey.toUpperCase();
     const scope = `jira_get_epic_children\u0000${epic}`;
     const token = cursor === undefined ? undefined : ctx.cursors.open(scope, cursor);
-    const page = await searchInProjects(
-      ctx,
-      `parent = "${epic}" ORDER BY rank ASC`,
-      (jql) => ctx.clients.jira.searchJql({ jql, fields: CHILD_FIELDS, maxResults, ...(token ? { nextPageToken: token } : {}) }),
-      { issues: [], isLast: true },
-    );
+    const children = (jql: string) =>
+      searchInProjects(
+        ctx,
+        jql,
+        (held) => ctx.clients.jira.searchJql({ jql: held, fields: CHILD_FIELDS, maxResults, ...(token ? { nextPageToken: token } : {}) }),
+        { issues: [], isLast: true },
+      );
+    // On Data Center `parent` is a sub-task's parent only: an epic holds its issues by Epic Link.
+    // Should Jira refuse an Epic Link clause for an issue that is not an epic, its sub-tasks remain.
+    const page =
+      ctx.deployments.jira === "datacenter"
+        ? await children(`("Epic Link" = "${epic}" OR parent = "${epic}") ORDER BY rank ASC`).catch((err: unknown) => {
+            if (isUpstreamError(err) && err.kind === "bad_request") return children(`parent = "${epic}" ORDER BY rank ASC`);
+            throw err;
+          })
+        : await children(`parent = "${epic}" ORDER BY rank ASC`);
     // searchInProjects keeps the JQL to the client's projects and withholds an answer reaching outside them.
     const issues = page.issues.map((i) => ({
       key: i.key,

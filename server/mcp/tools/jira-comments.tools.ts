@@ -1,7 +1,6 @@
 import { z } from "zod";
 import type { JiraComment } from "../../upstream/jira.client";
-import { adfToMarkdown } from "./markdown/adf-to-markdown";
-import { markdownToAdf } from "./markdown/markdown-to-adf";
+import { jiraText, jiraTextToMarkdown } from "./markdown/jira-text";
 import { clip, nameOf, shortDate } from "./format";
 import { browseUrl, ISSUE_KEY } from "./jira-common";
 import { cursorArg, offsetPaging } from "./cursor";
@@ -9,7 +8,8 @@ import { defineTool, DESTRUCTIVE, READ_ONLY, WRITES, type ToolContext } from "./
 
 /**
  * A Jira issue's comments beyond the latest few jira_get_issue shows: every one, page by page,
- * and editing or removing one (adding is jira_add_comment). Bodies are ADF upstream, Markdown here.
+ * and editing or removing one (adding is jira_add_comment). Bodies are ADF (Cloud) or wiki markup
+ * (Data Center) upstream, Markdown here (jira-text.ts).
  */
 
 const issueKey = z.string().trim().regex(ISSUE_KEY, "issueKey must be an issue key such as BK-12 (or a numeric id)");
@@ -38,7 +38,7 @@ const present = (ctx: ToolContext, key: string, c: JiraComment) => ({
   author: nameOf(c.author),
   created: c.created ?? null,
   updated: c.updated && c.updated !== c.created ? c.updated : null,
-  body: clip(adfToMarkdown(c.body), BODY_LIMIT).text,
+  body: clip(jiraTextToMarkdown(c.body), BODY_LIMIT).text,
   url: commentUrl(ctx, key, String(c.id)),
 });
 
@@ -107,7 +107,7 @@ export const jiraEditComment = defineTool({
   annotations: { title: "Edit a Jira comment", ...WRITES, idempotentHint: true },
   async run({ issueKey: given, commentId: id, body }, ctx) {
     const key = given.toUpperCase();
-    await ctx.clients.jira.editComment(key, id, markdownToAdf(body));
+    await ctx.clients.jira.editComment(key, id, jiraText(body));
     const url = commentUrl(ctx, key, id);
     return { structured: { key, commentId: id, url }, text: `Edited comment ${id} on ${key}.${url ? `\n${url}` : ""}` };
   },

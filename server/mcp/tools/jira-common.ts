@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { isUpstreamError } from "../../upstream/errors";
 import { closest } from "./format";
-import { markdownToAdf } from "./markdown/markdown-to-adf";
+import { jiraText } from "./markdown/jira-text";
 import { ToolError, type ToolContext } from "./tool";
 
 /** What the Jira tool files share: argument shapes, links, and Jira's JQL errors explained. */
@@ -72,7 +72,7 @@ export function createFields(args: z.output<typeof CreateIssueArgs>): Record<str
     project: { key: args.projectKey.toUpperCase() },
     issuetype: { name: args.issueType },
     summary: args.summary,
-    ...(args.description !== undefined ? { description: markdownToAdf(args.description) } : {}),
+    ...(args.description !== undefined ? { description: jiraText(args.description) } : {}),
     ...(args.priority ? { priority: { name: args.priority } } : {}),
     ...(args.labels ? { labels: args.labels } : {}),
     ...(args.assigneeAccountId ? { assignee: { accountId: args.assigneeAccountId } } : {}),

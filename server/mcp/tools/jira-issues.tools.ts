@@ -1,7 +1,6 @@
 import { z } from "zod";
 import type { JiraIssue } from "../../upstream/jira.client";
-import { adfToMarkdown } from "./markdown/adf-to-markdown";
-import { markdownToAdf } from "./markdown/markdown-to-adf";
+import { jiraText, jiraTextToMarkdown } from "./markdown/jira-text";
 import { brief, clip, nameOf, shortDate } from "./format";
 import {
   accountId,
@@ -23,8 +22,9 @@ import { defineTool, READ_ONLY, ToolError, WRITES, type ToolContext } from "./to
 /**
  * The jira-issues toolset: finding issues (JQL) and reading one, and changing them: create,
  * update, assign, comment, move through the workflow; finding whom to assign. Rich text is
- * Markdown in, ADF out (markdownToAdf); field values a tool does not model go through `fields` as
- * Jira's own JSON (custom fields included).
+ * Markdown in and out (jiraText: ADF to Jira Cloud, wiki markup to Data Center); field values a
+ * tool does not model go through `fields` as Jira's own JSON (custom fields included). On Data
+ * Center a user's accountId is their username (the client makes it so).
  */
 
 const SEARCH_FIELDS = ["summary", "status", "assignee", "priority", "issuetype", "updated"];
@@ -200,7 +200,7 @@ export const jiraGetIssue = defineTool({
       (c) => ({
         author: nameOf(c.author),
         created: c.created ?? null,
-        body: clip(adfToMarkdown(c.body), 2000).text,
+        body: clip(jiraTextToMarkdown(c.body), 2000).text,
       }),
     );
     // A linked issue outside the client's projects shows by key only (outsideIssue): never its summary.
@@ -232,7 +232,7 @@ export const jiraGetIssue = defineTool({
       parent: (f.parent as { key?: string } | undefined)?.key ?? null,
       subtasks: Array.isArray(f.subtasks) ? (f.subtasks as { key: string }[]).map((s) => s.key) : [],
       links,
-      description: clip(adfToMarkdown(f.description), DESCRIPTION_LIMIT).text,
+      description: clip(jiraTextToMarkdown(f.description), DESCRIPTION_LIMIT).text,
       url: browseUrl(ctx, issue.key),
       comments: all.slice(-comments),
       commentCount: all.length,
@@ -350,7 +350,7 @@ export const jiraUpdateIssue = defineTool({
     const fields: Record<string, unknown> = {
       ...args.fields,
       ...(args.summary !== undefined ? { summary: args.summary } : {}),
-      ...(args.description !== undefined ? { description: markdownToAdf(args.description) } : {}),
+      ...(args.description !== undefined ? { description: jiraText(args.description) } : {}),
       ...(args.priority !== undefined ? { priority: { name: args.priority } } : {}),
       ...(args.labels !== undefined ? { labels: args.labels } : {}),
       ...(args.assigneeAccountId !== undefined
@@ -379,7 +379,7 @@ export const jiraAddComment = defineTool({
   annotations: { title: "Comment on a Jira issue", ...WRITES },
   async run({ issueKey, body }, ctx) {
     const key = issueKey.toUpperCase();
-    const comment = await ctx.clients.jira.addComment(key, markdownToAdf(body));
+    const comment = await ctx.clients.jira.addComment(key, jiraText(body));
     const url = browseUrl(ctx, key);
     const commentUrl = url ? `${url}?focusedCommentId=${comment.id}` : null;
     return {
@@ -424,7 +424,7 @@ export const jiraTransitionIssue = defineTool({
     }
     await ctx.clients.jira.transitionIssue(key, chosen.id, {
       ...(fields ? { fields } : {}),
-      ...(comment?.trim() ? { update: { comment: [{ add: { body: markdownToAdf(comment) } }] } } : {}),
+      ...(comment?.trim() ? { update: { comment: [{ add: { body: jiraText(comment) } }] } } : {}),
     });
     const url = browseUrl(ctx, key);
     return {

@@ -1,7 +1,6 @@
 import { z } from "zod";
 import type { JiraWorklog } from "../../upstream/jira.client";
-import { adfToMarkdown } from "./markdown/adf-to-markdown";
-import { markdownToAdf } from "./markdown/markdown-to-adf";
+import { jiraText, jiraTextToMarkdown } from "./markdown/jira-text";
 import { clip, nameOf, shortDate } from "./format";
 import { ISSUE_KEY } from "./jira-common";
 import { cursorArg, offsetPaging } from "./cursor";
@@ -36,7 +35,7 @@ const present = (w: JiraWorklog) => ({
   started: w.started ?? null,
   timeSpent: w.timeSpent ?? null,
   timeSpentSeconds: typeof w.timeSpentSeconds === "number" ? w.timeSpentSeconds : null,
-  comment: clip(adfToMarkdown(w.comment), 1_000).text,
+  comment: clip(jiraTextToMarkdown(w.comment), 1_000).text,
 });
 
 export const jiraListWorklogs = defineTool({
@@ -111,7 +110,7 @@ export const jiraAddWorklog = defineTool({
     const worklog = await ctx.clients.jira.addWorklog(key, {
       timeSpentSeconds: seconds,
       ...(jiraStarted ? { started: jiraStarted } : {}),
-      ...(comment ? { comment: markdownToAdf(comment) } : {}),
+      ...(comment ? { comment: jiraText(comment) } : {}),
     });
     return {
       structured: { key, worklogId: String(worklog.id), timeSpentSeconds: seconds },

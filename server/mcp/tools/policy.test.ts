@@ -67,6 +67,19 @@ describe("client policy: the pieces", () => {
     expect(allowedSlugs(OPEN_POLICY, "acme")).toBeNull();
   });
 
+  it("repositoryAllowed: `workspace/*` allows every repository of that workspace or Data Center project, and none elsewhere (issue 28)", () => {
+    const p = policy({ bitbucketRepositories: ["PLAT/*", "~priya.raman/notes", "web-frontend"] });
+    expect(repositoryAllowed(p, "plat", "api-gateway")).toBe(true);
+    expect(repositoryAllowed(p, "PLAT", "anything-new")).toBe(true);
+    expect(allowedSlugs(p, "PLAT")).toBeNull();
+    expect(repositoryAllowed(p, "DATA", "etl-pipelines")).toBe(false);
+    expect(repositoryAllowed(p, "DATA", "web-frontend")).toBe(true);
+    expect(repositoryAllowed(p, "~priya.raman", "notes")).toBe(true);
+    expect(repositoryAllowed(p, "~marcus.chen", "notes")).toBe(false);
+    expect(ClientPolicySchema.safeParse({ bitbucketRepositories: ["*"] }).success).toBe(false);
+    expect(ClientPolicySchema.safeParse({ bitbucketRepositories: ["a/b/c"] }).success).toBe(false);
+  });
+
   it("issueInProjects: an issue key's project is in the list; no list holds every issue, a key naming no project none", () => {
     const p = policy({ jiraProjects: ["BK"] });
     expect(issueInProjects(p, "bk-12")).toBe(true);

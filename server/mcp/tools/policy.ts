@@ -246,11 +246,16 @@ export function assertSpaceAllowed(ctx: ToolContext, spaceKey: string | null): v
     throw outside("the Confluence space", spaceKey ?? "(unknown)", allowed);
 }
 
-/** The repository slugs (lower case) the client may use in `workspace`: `repo` entries hold in any workspace, `workspace/repo` entries only there; null without a list. */
+/**
+ * The repository slugs (lower case) the client may use in `workspace`: `repo` entries hold in any
+ * workspace, `workspace/repo` entries only there; null without a list, or when `workspace/*`
+ * allows every repository of this workspace (a Data Center project, issue 28).
+ */
 export function allowedSlugs(policy: ClientPolicy, workspace: string): string[] | null {
   const allowed = policy.bitbucketRepositories;
   if (allowed === null) return null;
   const here = workspace.toLowerCase();
+  if (allowed.some((entry) => entry.toLowerCase() === `${here}/*`)) return null;
   return [
     ...new Set(
       allowed.flatMap((entry) => {

@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import type { Deployment } from "../../../contract/integrations";
 import type { OAuthScope } from "../../../contract/oauth";
 import type { ClientPolicy, Toolset } from "../../../contract/policy";
 import type { UpstreamTargets } from "../../modules/integrations/upstream-targets";
@@ -37,7 +38,11 @@ export interface ToolContext {
   clients: UpstreamTargets["clients"];
   /** The Atlassian instance URL (no trailing slash), for browse links such as `${instanceUrl}/browse/BK-1`; null when not configured. */
   atlassianUrl: string | null;
-  /** The configured Bitbucket workspace; null when not configured. */
+  /** Confluence's base URL (the site's `/wiki` on Cloud, its own server on Data Center), for page links; null when not configured. */
+  confluenceUrl: string | null;
+  /** Each service's deployment (issue 28; absent: Cloud), for what differs beyond the clients: web links. */
+  deployments: Partial<Record<UpstreamService, Deployment>>;
+  /** The configured Bitbucket workspace (on Data Center: the project a bare repository name is in); null when not configured. */
   bitbucketWorkspace: string | null;
   /** What the calling client may touch (OPEN_POLICY when nobody restricted it): what a tool reaches is checked before it runs (governance.ts); listings and what an answer shows are held to it by the tool (policy.ts). */
   policy: ClientPolicy;
@@ -96,6 +101,8 @@ export interface ToolSpec<I extends z.ZodType = z.ZodType, O extends z.ZodType =
   service: UpstreamService;
   /** The OAuth scope a client needs to see and call it. */
   scope: OAuthScope;
+  /** Where it can be served (issue 28): absent, Cloud and Data Center alike; a deployment left out does not list it. */
+  deployments?: readonly Deployment[];
   /** The group a client's policy switches on or off. */
   toolset: Toolset;
   /** What its arguments name that a client's allow-lists govern, checked before it runs; [] when none (users, fields, who I am). */

@@ -22,6 +22,8 @@ describe("MCP tools", () => {
       clients: rig.t.container.upstream.targets.clients,
       cursors: rig.t.container.mcp.cursors,
       atlassianUrl: c.atlassianUrl,
+      confluenceUrl: c.confluenceUrl,
+      deployments: c.deployments,
       bitbucketWorkspace: c.bitbucketWorkspace,
       policy: OPEN_POLICY,
     };

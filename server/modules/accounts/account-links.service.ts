@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import type { z } from "zod";
 import {
+  IDENTITY_MESSAGES,
   INTEGRATION_LABELS,
   INTEGRATIONS,
   MY_ACCOUNTS_PATH,
@@ -17,8 +18,11 @@ import type { Logger } from "../../lib/logger";
 import type { SecretBox } from "../../lib/secret-box";
 import { randomToken, sha256Hex } from "../../lib/tokens";
 import type { Repos, Transact } from "../../repos";
-import { isUpstreamError } from "../../upstream/errors";
+import { isUpstreamError, type UpstreamService } from "../../upstream/errors";
+import { createBitbucketClient } from "../../upstream/bitbucket.client";
 import { basicAuthorization as basic, type UpstreamHttp } from "../../upstream/http";
+import { createJiraClient } from "../../upstream/jira.client";
+import type { Site } from "../integrations/sites";
 import type { Actor, AuditService } from "../audit/audit.service";
 import type { UpstreamTargets } from "../integrations/upstream-targets";
 import { callbackUrl, type IdentitySettings } from "./identity-settings.service";
@@ -82,13 +86,13 @@ export function createAccountLinksService(deps: {
   async function store(
     userId: string,
     integration: Integration,
-    kind: "oauth" | "api-token",
+    kind: "oauth" | "api-token" | "dc-token",
     fields: {
       account: LinkedAccount;
       secret: LinkSecret;
       scopes: string[];
       expiresIn: number | null;
-      site: { url: string; cloudId: string } | null;
+      site: { url: string; cloudId: string | null } | null;
     },
     actor: Actor,
   ): Promise<AccountLinkRow> {
@@ -144,7 +148,79 @@ export function createAccountLinksService(deps: {
     return Boolean(removed);
   }
 
+  /**
+   * Data Center's personal access tokens (issue 28 item 7), each confirmed by its own server before
+   * anything is stored: Jira's `/rest/api/2/myself`, Confluence's `/rest/api/user/current`,
+   * Bitbucket's user (through its Data Center client). Jira's and Confluence's must be one person's.
+   */
+  async function dataCenterTokens(
+    integration: Integration,
+    site: Site,
+    input: ApiTokenInput,
+  ): Promise<{ account: LinkedAccount; tokens: Partial<Record<UpstreamService, string>> }> {
+    const label = INTEGRATION_LABELS[integration];
+    const on = (service: UpstreamService, token: string) => {
+      const target = { baseUrl: site.urls[service] ?? "", authorization: `Bearer ${token}`, deployment: site.deployment };
+      return () => Promise.resolve(target);
+    };
+    /** Who a token is, or a field error naming it; an unreachable server is not the token's fault. */
+    const whoIs = async (field: string, what: string, ask: () => Promise<LinkedAccount | null>): Promise<LinkedAccount> => {
+      let account: LinkedAccount | null = null;
+      try {
+        account = await ask();
+      } catch (err) {
+        if (!isUpstreamError(err) || (err.kind !== "unauthorized" && err.kind !== "forbidden"))
+          throw new AppError(
+            "upstream_failed",
+            `${what} could not be reached to check the token: ${isUpstreamError(err) ? err.message : "try again later"}`,
+          );
+      }
+      if (!account) {
+        const message = `${what} refused this personal access token`;
+        throw new AppError("validation_failed", message, { fields: { [field]: message } });
+      }
+      return account;
+    };
+    if (integration === "bitbucket") {
+      const account = await whoIs("apiToken", label, async () => {
+        const user = await createBitbucketClient(deps.http, on("bitbucket", input.apiToken)).user();
+        return { accountId: user.account_id ?? user.nickname ?? user.uuid, displayName: user.display_name, email: null };
+      });
+      return { account, tokens: { bitbucket: input.apiToken } };
+    }
+    const jira = await whoIs("apiToken", "Jira", async () => {
+      const me = await createJiraClient(deps.http, on("jira", input.apiToken)).myself();
+      return { accountId: me.accountId, displayName: me.displayName, email: me.emailAddress ?? null };
+    });
+    if (site.urls.confluence === undefined) return { account: jira, tokens: { jira: input.apiToken } };
+    if (!input.confluenceToken)
+      throw new AppError("validation_failed", IDENTITY_MESSAGES.confluenceToken, {
+        fields: { confluenceToken: IDENTITY_MESSAGES.confluenceToken },
+      });
+    const confluenceToken = input.confluenceToken;
+    const confluence = await whoIs("confluenceToken", "Confluence", async () => {
+      const res = await deps.http.request<{ username?: string; displayName?: string }>(
+        "confluence",
+        await on("confluence", confluenceToken)(),
+        {
+          path: "/rest/api/user/current",
+        },
+      );
+      return res.data?.username
+        ? { accountId: res.data.username, displayName: res.data.displayName ?? res.data.username, email: null }
+        : null;
+    });
+    if (confluence.accountId.toLowerCase() !== jira.accountId.toLowerCase()) {
+      const message = `The Confluence token is ${confluence.accountId}'s and the Jira token ${jira.accountId}'s: both must be yours`;
+      throw new AppError("validation_failed", message, { fields: { confluenceToken: message } });
+    }
+    return { account: jira, tokens: { jira: input.apiToken, confluence: confluenceToken } };
+  }
+
   return {
+    /** Where an integration runs: its links are of that deployment's kinds. */
+    deploymentOf: async (integration: Integration) => (await deps.targets.state(integration))?.site.deployment ?? "cloud",
+
     /** My accounts: each integration's mode and the person's link. */
     async mine(userId: string): Promise<MyAccountsDto> {
       const links = await repos.accountsRepo.linksOfUser(userId);
@@ -162,9 +238,13 @@ export function createAccountLinksService(deps: {
             label: INTEGRATION_LABELS[integration],
             configured: Boolean(state?.isActive),
             mode: s.mode,
-            oauthAvailable: app !== null,
+            // Data Center's own OAuth 2.0 provider is not offered yet: its people link personal access tokens.
+            oauthAvailable: app !== null && state?.site.deployment !== "datacenter",
             apiTokensAllowed: s.allowApiTokens,
             siteUrl: integration === "atlassian" ? site : null,
+            deployment: state?.site.deployment ?? "cloud",
+            confluenceTokenWanted:
+              integration === "atlassian" && state?.site.deployment === "datacenter" && state.site.urls.confluence !== undefined,
             link: link ? toAccountLinkDto(link) : null,
           };
         }),
@@ -288,7 +368,26 @@ export function createAccountLinksService(deps: {
       if (!s.allowApiTokens) throw new AppError("forbidden", `An administrator does not allow personal API tokens for ${label}`);
       const state = await deps.targets.state(integration);
       if (!state) throw new AppError("conflict", `The ${label} integration is not configured`);
-      const authorization = basic(input.email, input.apiToken);
+      if (state.site.deployment === "datacenter") {
+        const found = await dataCenterTokens(integration, state.site, input);
+        const row = await store(
+          userId,
+          integration,
+          "dc-token",
+          {
+            account: found.account,
+            secret: { personalAccessTokens: found.tokens },
+            scopes: [],
+            expiresIn: null,
+            site: { url: state.site.instanceUrl, cloudId: null },
+          },
+          actor,
+        );
+        return toAccountLinkDto(row);
+      }
+      if (!input.email) throw new AppError("validation_failed", IDENTITY_MESSAGES.email, { fields: { email: IDENTITY_MESSAGES.email } });
+      const email = input.email;
+      const authorization = basic(email, input.apiToken);
       let account: LinkedAccount | null = null;
       try {
         if (integration === "atlassian") {
@@ -300,12 +399,12 @@ export function createAccountLinksService(deps: {
           if (res.data?.accountId)
             account = {
               accountId: res.data.accountId,
-              displayName: res.data.displayName ?? input.email,
-              email: res.data.emailAddress ?? input.email,
+              displayName: res.data.displayName ?? email,
+              email: res.data.emailAddress ?? email,
             };
         } else {
           account = await deps.providers.bitbucket.identify(authorization);
-          if (account) account = { ...account, email: input.email };
+          if (account) account = { ...account, email };
         }
       } catch (err) {
         if (!isUpstreamError(err) || (err.kind !== "unauthorized" && err.kind !== "forbidden")) {
@@ -325,7 +424,7 @@ export function createAccountLinksService(deps: {
         "api-token",
         {
           account,
-          secret: { email: input.email, apiToken: input.apiToken },
+          secret: { email, apiToken: input.apiToken },
           scopes: [],
           expiresIn: null,
           site: null,

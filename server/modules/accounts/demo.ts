@@ -13,7 +13,11 @@ const SandboxPeopleSchema = z.object({
   atlassian: z.object({ email: z.string(), apiToken: z.string() }),
   atlassianApp: z.object({ clientId: z.string(), clientSecret: z.string() }),
   bitbucketConsumer: z.object({ key: z.string(), secret: z.string() }),
-  people: z.array(z.object({ displayName: z.string(), email: z.string(), apiToken: z.string() })).min(2),
+  people: z.array(z.object({ displayName: z.string(), email: z.string(), apiToken: z.string(), nickname: z.string() })).min(2),
+  dataCenter: z.object({
+    personalAccessToken: z.string(),
+    people: z.array(z.object({ username: z.string(), personalAccessToken: z.string() })),
+  }),
 });
 
 /**
@@ -42,9 +46,17 @@ export async function configureDemoPeople(
     );
 
   const operator = await deps.repos.rolesRepo.findByName("operator");
+  // On the Data Center flavour (DEMO_FLAVOUR=datacenter) each links their personal access token(s) instead.
+  const patOf = (nickname: string) => sandbox.dataCenter.people.find((p) => p.username === nickname)?.personalAccessToken ?? "";
   const people = [
-    ...sandbox.people.slice(0, 2).map((p) => ({ username: p.email.split("@")[0]!, ...p })),
-    { username: "admin", displayName: "Demo Admin", email: sandbox.atlassian.email, apiToken: sandbox.atlassian.apiToken },
+    ...sandbox.people.slice(0, 2).map((p) => ({ username: p.email.split("@")[0]!, ...p, pat: patOf(p.nickname) })),
+    {
+      username: "admin",
+      displayName: "Demo Admin",
+      email: sandbox.atlassian.email,
+      apiToken: sandbox.atlassian.apiToken,
+      pat: sandbox.dataCenter.personalAccessToken,
+    },
   ];
   const made: string[] = [];
   for (const person of people) {
@@ -66,7 +78,13 @@ export async function configureDemoPeople(
     }
     for (const integration of INTEGRATIONS) {
       if (await deps.repos.accountsRepo.findLink(user.id, integration)) continue;
-      await deps.links.linkApiToken(user.id, integration, { email: person.email, apiToken: person.apiToken }, SYSTEM);
+      const dc = (await deps.links.mine(user.id)).integrations.find((i) => i.integration === integration)?.deployment === "datacenter";
+      await deps.links.linkApiToken(
+        user.id,
+        integration,
+        dc ? { apiToken: person.pat, confluenceToken: person.pat } : { email: person.email, apiToken: person.apiToken },
+        SYSTEM,
+      );
     }
   }
   if (made.length > 0)

@@ -113,6 +113,15 @@ export function createIdentitySettings(deps: {
         };
         if (row.mode === "per-person" && !row.oauthSecretSealed && !row.allowApiTokens)
           throw new AppError("validation_failed", IDENTITY_MESSAGES.noWayToLink, { fields: { mode: IDENTITY_MESSAGES.noWayToLink } });
+        // Data Center (issue 28): people link personal access tokens; its own OAuth provider is not offered yet.
+        if (
+          row.mode === "per-person" &&
+          !row.allowApiTokens &&
+          (await r.integrationsRepo.find(integration))?.settings.deployment === "datacenter"
+        )
+          throw new AppError("validation_failed", IDENTITY_MESSAGES.noWayToLinkDataCenter, {
+            fields: { allowApiTokens: IDENTITY_MESSAGES.noWayToLinkDataCenter },
+          });
         const stored = await r.accountsRepo.upsertIdentity(row);
         const shown = (x: IntegrationIdentityRow) => ({
           mode: x.mode,

@@ -7,6 +7,7 @@ import type { Repos, Transact } from "../../repos";
 import { UpstreamError, type UpstreamService } from "../../upstream/errors";
 import type { UpstreamTarget } from "../../upstream/http";
 import type { IdentitySettings } from "./identity-settings.service";
+import type { Site } from "../integrations/sites";
 import type { Providers } from "./providers";
 
 /** Whom a call is made for: a person (a user-bound token, the chat) or a machine client (null). */
@@ -185,12 +186,7 @@ export function createPersonIdentity(deps: {
      * The target of a call for `who` on `service`, or null when it goes as the shared account.
      * Throws a tool-ready UpstreamError (kind "identity") when no identity of theirs may be used.
      */
-    async targetFor(
-      who: CallFor,
-      integration: Integration,
-      service: UpstreamService,
-      site: { instanceUrl: string },
-    ): Promise<UpstreamTarget | null> {
+    async targetFor(who: CallFor, integration: Integration, service: UpstreamService, site: Site): Promise<UpstreamTarget | null> {
       const settings = await deps.settings.get(integration);
       const label = INTEGRATION_LABELS[integration];
       if (settings.mode === "shared") {

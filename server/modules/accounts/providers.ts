@@ -1,7 +1,8 @@
 import type { CredentialKind, Integration } from "../../../contract/accounts";
 import type { LinkSecret } from "../../db/schema";
-import { UpstreamError, type UpstreamService } from "../../upstream/errors";
+import { SERVICE_NAMES, UpstreamError, type UpstreamService } from "../../upstream/errors";
 import { basicAuthorization as basic, type UpstreamHttp, type UpstreamTarget } from "../../upstream/http";
+import { serviceUrl, type Site } from "../integrations/sites";
 
 /**
  * The services' authorization servers as Bridgekeeper uses them to link a person's account
@@ -225,14 +226,20 @@ export function createProviders(http: UpstreamHttp, endpoints: ProviderEndpoints
      * through the API gateway (`/ex/jira/{cloudId}`, `/ex/confluence/{cloudId}/wiki`); a personal
      * API token goes to the site itself, as the shared account does.
      */
-    target(
-      link: { kind: string; cloudId: string | null },
-      secret: LinkSecret,
-      service: UpstreamService,
-      site: { instanceUrl: string },
-    ): UpstreamTarget {
+    target(link: { kind: string; cloudId: string | null }, secret: LinkSecret, service: UpstreamService, site: Site): UpstreamTarget {
+      if ("personalAccessTokens" in secret) {
+        // Data Center: each server its own token; a server the person gave none for is theirs to link.
+        const token = secret.personalAccessTokens[service];
+        if (!token)
+          throw new UpstreamError(
+            service,
+            "identity",
+            `Your linked account has no personal access token for ${SERVICE_NAMES[service]}: link your account again with one`,
+          );
+        return { baseUrl: serviceUrl(site, service), authorization: `Bearer ${token}`, deployment: site.deployment };
+      }
       const authorization = "accessToken" in secret ? `Bearer ${secret.accessToken}` : basic(secret.email, secret.apiToken);
-      if (service === "bitbucket") return { baseUrl: endpoints.bitbucketApiUrl, authorization };
+      if (service === "bitbucket") return { baseUrl: serviceUrl(site, "bitbucket"), authorization, deployment: site.deployment };
       if (link.kind === "atlassian-oauth") {
         if (!link.cloudId) throw new UpstreamError(service, "not_configured", "The linked Atlassian account has no site");
         return {
@@ -243,7 +250,7 @@ export function createProviders(http: UpstreamHttp, endpoints: ProviderEndpoints
           authorization,
         };
       }
-      return { baseUrl: service === "confluence" ? `${site.instanceUrl}/wiki` : site.instanceUrl, authorization };
+      return { baseUrl: serviceUrl(site, service), authorization, deployment: site.deployment };
     },
   };
 }
@@ -251,4 +258,4 @@ export function createProviders(http: UpstreamHttp, endpoints: ProviderEndpoints
 export type Providers = ReturnType<typeof createProviders>;
 
 /** The credential kind an integration's OAuth link or pasted token is stored as. */
-export const kindOf = (integration: Integration, how: "oauth" | "api-token"): CredentialKind => `${integration}-${how}`;
+export const kindOf = (integration: Integration, how: "oauth" | "api-token" | "dc-token"): CredentialKind => `${integration}-${how}`;

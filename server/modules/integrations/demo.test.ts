@@ -46,7 +46,10 @@ describe("demo mode", () => {
 
   it("running it again (a restart) leaves one configuration, still working", async () => {
     await configureDemo(t.container.services.integrations, sandbox.url);
-    expect(await t.container.services.integrationStatus.testBitbucket()).toMatchObject({ connected: true, account: { nickname: "demo" } });
+    expect(await t.container.services.integrationStatus.testBitbucket({ userId: null, username: "test", ip: null })).toMatchObject({
+      connected: true,
+      account: { nickname: "demo" },
+    });
   });
 
   it("DEMO_AI_URL adds one offline provider, which the chat answers with (a tool call on the sandbox)", async () => {

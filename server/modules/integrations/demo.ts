@@ -7,7 +7,11 @@ const SYSTEM = { userId: null, username: "demo-mode", ip: null };
 const SandboxAccountsSchema = z.object({
   atlassian: z.object({ email: z.string(), apiToken: z.string() }),
   bitbucket: z.object({ workspace: z.string(), username: z.string(), appPassword: z.string() }),
+  dataCenter: z.object({ jiraUrl: z.string(), confluenceUrl: z.string(), bitbucketUrl: z.string(), personalAccessToken: z.string() }),
 });
+
+/** The project a Bitbucket Data Center repository named without one is in, in the demo. */
+const DEMO_DC_PROJECT = "PLAT";
 
 /** The demo script starts the sandbox first; a sandbox still starting gets this long to answer. */
 const SANDBOX_WAIT_MS = 15_000;
@@ -34,8 +38,39 @@ async function sandboxAccounts(sandboxUrl: string): Promise<z.infer<typeof Sandb
  * imports nothing of sandbox/, which is not part of the server's build). Bitbucket's API URL comes
  * from BITBUCKET_API_URL, which the demo script sets to the sandbox too.
  */
-export async function configureDemo(integrations: IntegrationConfigService, sandboxUrl: string): Promise<void> {
-  const { atlassian, bitbucket } = await sandboxAccounts(sandboxUrl);
+export async function configureDemo(
+  integrations: IntegrationConfigService,
+  sandboxUrl: string,
+  flavour: "cloud" | "datacenter" = "cloud",
+): Promise<void> {
+  const { atlassian, bitbucket, dataCenter } = await sandboxAccounts(sandboxUrl);
+  if (flavour === "datacenter") {
+    // DEMO_FLAVOUR=datacenter: the sandbox's Data Center flavour, each product under its context path, with a personal access token.
+    await integrations.saveAtlassian(
+      {
+        deployment: "datacenter",
+        instanceUrl: dataCenter.jiraUrl,
+        confluenceUrl: dataCenter.confluenceUrl,
+        authMethod: "token",
+        apiToken: dataCenter.personalAccessToken,
+        confluenceToken: dataCenter.personalAccessToken,
+        isActive: true,
+      },
+      SYSTEM,
+    );
+    await integrations.saveBitbucket(
+      {
+        deployment: "datacenter",
+        baseUrl: dataCenter.bitbucketUrl,
+        workspace: DEMO_DC_PROJECT,
+        authMethod: "token",
+        appPassword: dataCenter.personalAccessToken,
+        isActive: true,
+      },
+      SYSTEM,
+    );
+    return;
+  }
   await integrations.saveAtlassian(
     { instanceUrl: sandboxUrl, email: atlassian.email, apiToken: atlassian.apiToken, isActive: true },
     SYSTEM,

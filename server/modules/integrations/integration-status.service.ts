@@ -1,5 +1,7 @@
 import type { IntegrationKind } from "./integrations.repo";
 import type {
+  Deployment,
+  ProductDto,
   AtlassianReachDto,
   AtlassianStatusDto,
   AtlassianTestResult,
@@ -13,6 +15,9 @@ import { AppError } from "../../lib/app-error";
 import type { Clock } from "../../lib/clock";
 import { isUpstreamError, type UpstreamService } from "../../upstream/errors";
 import type { UpstreamMeter } from "../../upstream/meter";
+import type { UpstreamHttp } from "../../upstream/http";
+import type { Actor } from "../audit/audit.service";
+import { deploymentMismatch, detectBitbucket, detectConfluence, detectJira } from "./detect";
 import type { SyncRecorder } from "./sync-recorder";
 import type { UpstreamTargets } from "./upstream-targets";
 
@@ -23,7 +28,13 @@ const STATUS_WAIT_MS = 3_000;
 /** Confluence's v2 listing has no total: spaces are counted page by page up to this many ("1,000+"). */
 const SPACE_COUNT_CAP = 1_000;
 
-const workspaceMissing = (workspace: string) => `Bitbucket has no workspace "${workspace}" that this user can see`;
+const NO_CONFLUENCE = "Confluence is not configured for this Data Center integration: enter Confluence's base URL";
+
+const workspaceMissing = (workspace: string, deployment: Deployment = "cloud") =>
+  `Bitbucket has no ${deployment === "datacenter" ? "project" : "workspace"} "${workspace}" that this user can see`;
+
+/** The service answered and refused the credentials: a check says so in its own words. */
+const isRefusal = (err: unknown): boolean => isUpstreamError(err) && (err.kind === "unauthorized" || err.kind === "forbidden");
 
 const messageOf = (err: unknown): string => (isUpstreamError(err) || err instanceof Error ? err.message : "Unknown error");
 
@@ -35,9 +46,11 @@ type Known = Map<UpstreamService, UpstreamReach>;
  * and username. A saved configuration with another target shows nothing until a check learns it.
  */
 function reachTarget(kind: IntegrationKind, settings: Record<string, string>): string {
+  // Cloud's keep the form they had before Data Center (issue 28), so what was learned stays shown.
+  const dc = settings.deployment === "datacenter";
   return kind === "atlassian"
-    ? `${settings.instanceUrl ?? ""} ${(settings.email ?? "").toLowerCase()}`
-    : `${settings.workspace ?? ""} ${settings.username ?? ""}`;
+    ? `${dc ? `dc ${settings.confluenceUrl ?? ""} ` : ""}${settings.instanceUrl ?? ""} ${(settings.email ?? "").toLowerCase()}`
+    : `${dc ? `dc ${settings.baseUrl ?? ""} ` : ""}${settings.workspace ?? ""} ${settings.username ?? ""}`;
 }
 
 const NO_ATLASSIAN_REACH: AtlassianReachDto = {
@@ -45,9 +58,11 @@ const NO_ATLASSIAN_REACH: AtlassianReachDto = {
   jiraProjectCount: null,
   confluenceSpaceCount: null,
   confluenceSpaceCountCapped: false,
+  jiraProduct: null,
+  confluenceProduct: null,
   checkedAt: null,
 };
-const NO_BITBUCKET_REACH = { account: null, checkedAt: null, workspaceName: null, repositoryCount: null };
+const NO_BITBUCKET_REACH = { account: null, product: null, checkedAt: null, workspaceName: null, repositoryCount: null };
 
 /**
  * Connection tests and the status cards (docs/decisions.md#measured-numbers): connected means the last call reached the service
@@ -64,12 +79,18 @@ export function createIntegrationStatusService(deps: {
   clock: Clock;
   probeTimeoutMs: number;
   reach: Pick<SyncRecorder, "learn" | "known">;
+  /** The one HTTP layer: detection asks the configured addresses which product answers. */
+  http: UpstreamHttp;
+  /** A test detected another deployment than the guess while the choice is "auto": store it (integration-config.service.ts). */
+  learnDeployment(kind: IntegrationKind, detected: Deployment, actor: Actor): Promise<boolean>;
 }) {
   const { targets, meter, clock, reach } = deps;
   const probes = new Map<UpstreamService, Promise<void>>();
 
   /** Jira: /myself is the connection check (it rejects as that call did); then the projects it sees. */
-  async function checkJira(jira: Clients["jira"], target: string, timeoutMs?: number): Promise<void> {
+  async function checkJira(jira: Clients["jira"], target: string, timeoutMs?: number, product?: ProductDto): Promise<void> {
+    const detected = product ?? (await detectJira(deps.http, await targets.target("jira", { requireActive: false }), timeoutMs));
+    await reach.learn("jira", target, { product: detected }, clock.now());
     const me = await jira.myself(timeoutMs);
     const account: IntegrationAccountDto = {
       displayName: me.displayName,
@@ -83,15 +104,25 @@ export function createIntegrationStatusService(deps: {
 
   /** Confluence: the spaces it sees, counted; the first page is the connection check. */
   async function checkConfluence(confluence: Clients["confluence"], target: string, timeoutMs?: number): Promise<void> {
+    const on = await targets.target("confluence", { requireActive: false });
+    const product = await detectConfluence(deps.http, on, on.deployment ?? "cloud", timeoutMs);
     const spaceCount = await confluence.spaceCount(SPACE_COUNT_CAP, timeoutMs);
-    await reach.learn("confluence", target, { spaceCount }, clock.now());
+    await reach.learn("confluence", target, { spaceCount, product }, clock.now());
   }
 
   /**
    * Bitbucket: /user is the connection check, then the workspace and its repositories. Rejects as
    * the first failed call did; a workspace that is not there is learned as such, and is a failure.
    */
-  async function checkBitbucket(bitbucket: Clients["bitbucket"], workspace: string, target: string, timeoutMs?: number): Promise<void> {
+  async function checkBitbucket(
+    bitbucket: Clients["bitbucket"],
+    workspace: string,
+    target: string,
+    timeoutMs?: number,
+    product?: ProductDto,
+  ): Promise<void> {
+    const detected = product ?? (await detectBitbucket(deps.http, await targets.target("bitbucket", { requireActive: false }), timeoutMs));
+    await reach.learn("bitbucket", target, { product: detected }, clock.now());
     const user = await bitbucket.user(timeoutMs);
     const account: IntegrationAccountDto = {
       displayName: user.display_name,
@@ -99,6 +130,11 @@ export function createIntegrationStatusService(deps: {
       email: null,
       nickname: user.nickname ?? user.username ?? null,
     };
+    if (!workspace) {
+      // Data Center without a default project: the account is what there is to learn.
+      await reach.learn("bitbucket", target, { account }, clock.now());
+      return;
+    }
     const [info, count] = await Promise.allSettled([
       bitbucket.workspace(workspace, timeoutMs),
       bitbucket.repositoryCount(workspace, timeoutMs),
@@ -113,7 +149,7 @@ export function createIntegrationStatusService(deps: {
           : undefined;
     await reach.learn("bitbucket", target, { account, workspace: place }, clock.now());
     // Bitbucket answered, but the workspace is not there: the integration does not work.
-    if (missing) meter.recordOutcome("bitbucket", false, workspaceMissing(workspace));
+    if (missing) meter.recordOutcome("bitbucket", false, workspaceMissing(workspace, (await targets.state("bitbucket"))?.site.deployment));
     if (failed) throw failed.reason;
   }
 
@@ -175,6 +211,8 @@ export function createIntegrationStatusService(deps: {
       jiraProjectCount: jira?.projectCount ?? null,
       confluenceSpaceCount: confluence?.spaceCount?.count ?? null,
       confluenceSpaceCountCapped: confluence?.spaceCount?.capped ?? false,
+      jiraProduct: jira?.product ?? null,
+      confluenceProduct: confluence?.product ?? null,
       checkedAt: times[0] ?? null,
     };
   }
@@ -186,6 +224,7 @@ export function createIntegrationStatusService(deps: {
     const b = mine(known, "bitbucket", target);
     return {
       account: b?.account ?? null,
+      product: b?.product ?? null,
       checkedAt: b?.checkedAt ?? null,
       workspaceName: b?.workspace?.name ?? null,
       repositoryCount: b?.workspace?.repositoryCount ?? null,
@@ -199,33 +238,71 @@ export function createIntegrationStatusService(deps: {
   };
 
   return {
-    async testAtlassian(): Promise<AtlassianTestResult> {
-      const state = await targets.state("atlassian");
+    async testAtlassian(actor: Actor): Promise<AtlassianTestResult> {
+      let state = await targets.state("atlassian");
       if (!state) throw new AppError("bad_request", "Save the Atlassian configuration before testing it");
+      // Which product answers first: a detected deployment replaces a guess ("auto"), or says the choice is wrong.
+      let product: ProductDto | undefined;
+      let problem: string | undefined;
+      try {
+        product = await detectJira(deps.http, await targets.target("jira", { requireActive: false }));
+        if (product.deployment !== state.site.deployment) {
+          if (await deps.learnDeployment("atlassian", product.deployment, actor)) state = (await targets.state("atlassian"))!;
+          else problem = deploymentMismatch(product, state.site.deployment);
+        }
+      } catch (err) {
+        // Refused credentials are the checks' to report, per service; anything else (unreachable, not Jira) stops here.
+        if (!isRefusal(err)) problem = messageOf(err);
+      }
       const target = reachTarget("atlassian", state.settings);
+      if (product) await reach.learn("jira", target, { product }, clock.now());
       const { jira, confluence } = targets.testClients;
-      const [j, c] = await Promise.allSettled([checkJira(jira, target), checkConfluence(confluence, target)]);
+      const hasConfluence = state.site.urls.confluence !== undefined;
+      const [j, c] = problem
+        ? [
+            { status: "rejected", reason: problem } as const,
+            { status: "rejected", reason: hasConfluence ? problem : NO_CONFLUENCE } as const,
+          ]
+        : await Promise.allSettled([
+            checkJira(jira, target, undefined, product),
+            hasConfluence ? checkConfluence(confluence, target) : Promise.reject(new Error(NO_CONFLUENCE)),
+          ]);
+      const why = (r: PromiseRejectedResult | { reason: string }) => (typeof r.reason === "string" ? r.reason : messageOf(r.reason));
       return {
+        deployment: state.site.deployment,
         jiraConnected: j.status === "fulfilled",
         confluenceConnected: c.status === "fulfilled",
-        ...(j.status === "rejected" ? { jiraError: messageOf(j.reason) } : {}),
-        ...(c.status === "rejected" ? { confluenceError: messageOf(c.reason) } : {}),
+        ...(j.status === "rejected" ? { jiraError: why(j) } : {}),
+        ...(c.status === "rejected" ? { confluenceError: why(c) } : {}),
         ...atlassianReach(await reach.known(["jira", "confluence"]), target),
       };
     },
 
-    async testBitbucket(): Promise<BitbucketTestResult> {
-      const state = await targets.state("bitbucket");
+    async testBitbucket(actor: Actor): Promise<BitbucketTestResult> {
+      let state = await targets.state("bitbucket");
       if (!state) throw new AppError("bad_request", "Save the Bitbucket configuration before testing it");
+      let error: string | undefined;
+      let product: ProductDto | undefined;
+      try {
+        product = await detectBitbucket(deps.http, await targets.target("bitbucket", { requireActive: false }));
+        if (product.deployment !== state.site.deployment) {
+          if (await deps.learnDeployment("bitbucket", product.deployment, actor)) state = (await targets.state("bitbucket"))!;
+          else error = deploymentMismatch(product, state.site.deployment);
+        }
+      } catch (err) {
+        if (!isRefusal(err)) error = messageOf(err);
+      }
       const workspace = state.settings.workspace ?? "";
       const target = reachTarget("bitbucket", state.settings);
-      let error: string | undefined;
-      try {
-        await checkBitbucket(targets.testClients.bitbucket, workspace, target);
-      } catch (err) {
-        error = isUpstreamError(err) && err.kind === "not_found" ? workspaceMissing(workspace) : messageOf(err);
+      if (error === undefined) {
+        try {
+          await checkBitbucket(targets.testClients.bitbucket, workspace, target, undefined, product);
+        } catch (err) {
+          error = isUpstreamError(err) && err.kind === "not_found" ? workspaceMissing(workspace, state.site.deployment) : messageOf(err);
+        }
       }
       return {
+        deployment: state.site.deployment,
         connected: error === undefined,
         ...(error === undefined ? {} : { error }),
         ...bitbucketReach(await reach.known(["bitbucket"]), target),
@@ -272,9 +349,14 @@ export function createIntegrationStatusService(deps: {
       const unknownFacts = new Set<UpstreamService>();
       if (!mine(known, "jira", target)?.account) unknownFacts.add("jira");
       if (!mine(known, "confluence", target)?.spaceCount) unknownFacts.add("confluence");
-      if (await freshen(["jira", "confluence"], state.settings, unknownFacts)) known = await reach.known(["jira", "confluence"]);
+      // Data Center without Confluence: nothing to probe, and the card says why.
+      const hasConfluence = state.site.urls.confluence !== undefined;
+      const services: UpstreamService[] = hasConfluence ? ["jira", "confluence"] : ["jira"];
+      if (await freshen(services, state.settings, unknownFacts)) known = await reach.known(["jira", "confluence"]);
       const jira = view("jira");
-      const confluence = view("confluence");
+      const confluence = hasConfluence
+        ? view("confluence")
+        : { connected: false, lastSync: stored.confluence.lastSync, error: NO_CONFLUENCE };
       return {
         configured: true,
         isActive: true,

@@ -61,6 +61,7 @@ describe("integrations: configuration, targets, sync", () => {
     expect(target).toEqual({
       baseUrl: sandbox.url,
       authorization: `Basic ${Buffer.from("demo@bridgekeeper.test:sandbox-api-token").toString("base64")}`,
+      deployment: "cloud",
     });
     expect((await upstream.targets.clients.jira.myself()).emailAddress).toBe("demo@bridgekeeper.test");
 

@@ -4,10 +4,11 @@ import type { SecretBox } from "../../lib/secret-box";
 import { createBitbucketClient } from "../../upstream/bitbucket.client";
 import { createConfluenceClient } from "../../upstream/confluence.client";
 import { UpstreamError, type UpstreamService } from "../../upstream/errors";
-import { basicAuthorization as basic, type UpstreamHttp, type UpstreamTarget } from "../../upstream/http";
+import type { UpstreamHttp, UpstreamTarget } from "../../upstream/http";
 import { createJiraClient } from "../../upstream/jira.client";
 import type { IntegrationKind, IntegrationsRepo } from "./integrations.repo";
 import type { CallFor, PersonIdentity } from "../accounts/person-identity";
+import { serviceUrl, sharedAuthorization, siteOf, type Site } from "./sites";
 
 /** Other instances may have saved a new configuration: the cached row is re-read this often. */
 const CONFIG_CACHE_MS = 30_000;
@@ -95,10 +96,22 @@ export function createUpstreamTargets(deps: {
         `The stored ${LABEL[kind]} secret cannot be decrypted (was SECRET_KEY changed?): enter it again`,
       );
     }
-    const s = row.settings;
-    if (kind === "bitbucket") return { baseUrl: deps.bitbucketApiUrl, authorization: basic(s.username ?? "", secret) };
-    const root = s.instanceUrl ?? "";
-    return { baseUrl: service === "confluence" ? `${root}/wiki` : root, authorization: basic(s.email ?? "", secret) };
+    const site = siteOfRow(row);
+    // Data Center's personal access tokens: Jira's and Confluence's are sealed together, one per server.
+    if (row.settings.secretShape === "pair") secret = (JSON.parse(secret) as Record<string, string>)[service] ?? "";
+    return {
+      baseUrl: serviceUrl(site, service),
+      authorization: sharedAuthorization(kind, row.settings, secret),
+      deployment: site.deployment,
+    };
+  }
+
+  /** Each cached row's site, made once. */
+  const sites = new WeakMap<IntegrationConfigRow, Site>();
+  function siteOfRow(row: IntegrationConfigRow): Site {
+    let site = sites.get(row);
+    if (!site) sites.set(row, (site = siteOf(row.kind as IntegrationKind, row.settings, deps.bitbucketApiUrl)));
+    return site;
   }
 
   /** The shared account's call target of a service; `requireActive: false` for connection tests of an inactive integration. */
@@ -113,7 +126,7 @@ export function createUpstreamTargets(deps: {
   async function targetAs(service: UpstreamService, who: CallFor): Promise<UpstreamTarget> {
     const row = await usableRow(service, {});
     const person = deps.people
-      ? await deps.people.targetFor(who, row.kind as IntegrationKind, service, { instanceUrl: row.settings.instanceUrl ?? "" })
+      ? await deps.people.targetFor(who, row.kind as IntegrationKind, service, siteOfRow(row))
       : (who.used?.("shared"), null);
     return person ?? sharedTarget(service, row);
   }
@@ -132,9 +145,9 @@ export function createUpstreamTargets(deps: {
     },
 
     /** The stored state without secrets, for status and tool availability: null when not configured. */
-    async state(kind: IntegrationKind): Promise<{ isActive: boolean; settings: Record<string, string> } | null> {
+    async state(kind: IntegrationKind): Promise<{ isActive: boolean; settings: Record<string, string>; site: Site } | null> {
       const row = await load(kind);
-      return row ? { isActive: row.isActive, settings: row.settings } : null;
+      return row ? { isActive: row.isActive, settings: row.settings, site: siteOfRow(row) } : null;
     },
 
     target,

@@ -1,3 +1,4 @@
+import { ALL_PROJECTS } from "../../upstream/bitbucket-dc-repos";
 import { POLICY_OPTIONS_LIMIT, type PolicyOptionsDto, type PolicyService, type PolicyToolOption } from "../../../contract/policy-options";
 import type { Clock } from "../../lib/clock";
 import type { Logger } from "../../lib/logger";
@@ -67,7 +68,9 @@ export function createPolicyOptionsService(deps: PolicyOptionsDeps) {
       return { items: items.map((s) => ({ key: s.key, name: s.name })), truncated };
     },
     bitbucket: async () => {
-      const workspace = (await targets.state("bitbucket"))?.settings.workspace ?? "";
+      const state = await targets.state("bitbucket");
+      // Data Center: every project's repositories (PROJECT/repo), not only the default project's.
+      const workspace = state?.site.deployment === "datacenter" ? ALL_PROJECTS : (state?.settings.workspace ?? "");
       const all = targets.clients.bitbucket.repositories(workspace, { maxItems: POLICY_OPTIONS_LIMIT + 1 });
       const { items, truncated } = await firstOf(all, POLICY_OPTIONS_LIMIT);
       return { items: items.map((r) => ({ slug: r.slug, fullName: r.full_name, name: r.name })), truncated };
