@@ -55,18 +55,30 @@ export default defineConfig({
   // configuration at the sandbox, which the Configuration screen's tests start from "Not
   // configured" and change: they run after the rest. My accounts' tests (issue 27) switch Atlassian
   // to each person's own account, which every other test's tool calls would feel: they run last,
-  // alone, and put the shared account back.
+  // alone, and put the shared account back. Data Center's configuration runs alone between them.
   projects: [
     {
       name: "chromium",
-      testIgnore: ["chat.spec.ts", "oauth-policy-editor.spec.ts", "accounts.spec.ts"],
+      testIgnore: ["chat.spec.ts", "oauth-policy-editor.spec.ts", "accounts.spec.ts", "configuration-dc.spec.ts"],
       use: { ...devices["Desktop Chrome"], launchOptions: chromium },
     },
-    { name: "chat", testMatch: "chat.spec.ts", dependencies: ["chromium"], use: { ...devices["Desktop Chrome"], launchOptions: chromium } },
+    // Data Center's configuration (issue 28) changes both integrations and puts Cloud back: alone, after the rest.
+    {
+      name: "configuration-dc",
+      testMatch: "configuration-dc.spec.ts",
+      dependencies: ["chromium"],
+      use: { ...devices["Desktop Chrome"], launchOptions: chromium },
+    },
+    {
+      name: "chat",
+      testMatch: "chat.spec.ts",
+      dependencies: ["configuration-dc"],
+      use: { ...devices["Desktop Chrome"], launchOptions: chromium },
+    },
     {
       name: "policy-editor",
       testMatch: "oauth-policy-editor.spec.ts",
-      dependencies: ["chromium"],
+      dependencies: ["configuration-dc"],
       use: { ...devices["Desktop Chrome"], launchOptions: chromium },
     },
     {

@@ -31,6 +31,8 @@ const entry = (over: Partial<MyIntegration> = {}): MyIntegration => ({
   oauthAvailable: true,
   apiTokensAllowed: false,
   siteUrl: "https://acme.atlassian.net",
+  deployment: "cloud",
+  confluenceTokenWanted: false,
   link: null,
   ...over,
 });

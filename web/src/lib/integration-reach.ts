@@ -3,7 +3,13 @@
  * account can see, as the last connection check learned it. The Dashboard's cards and the
  * Configuration screen's cards say it in the same words.
  */
-import type { AtlassianReachDto, BitbucketStatusDto, IntegrationAccountDto } from "@contract/integrations";
+import {
+  productLabel,
+  type AtlassianReachDto,
+  type BitbucketStatusDto,
+  type IntegrationAccountDto,
+  type ProductDto,
+} from "@contract/integrations";
 import { formatNumber, formatRelative, plural } from "./format";
 
 /** What a status answer carries of it; an older server's answer may lack the fields. */
@@ -50,4 +56,26 @@ export function bitbucketReachText(s: BitbucketReach): string | null {
 export function checkedText(iso: string, now: number = Date.now()): string {
   const relative = formatRelative(iso, now);
   return `Checked ${relative === "Just now" ? "just now" : relative}`;
+}
+
+/** A detected product as its badge names it ("Jira Data Center 10.3"), with the full version for its tooltip. */
+export interface ProductBadge {
+  label: string;
+  title: string;
+}
+
+/**
+ * The Data Center products a connection check detected, each named with its version (issue 28),
+ * in the order given, each once. Cloud's are left out: the cards already say Cloud, and it has no
+ * version to tell.
+ */
+export function productBadges(products: readonly (ProductDto | null | undefined)[]): ProductBadge[] {
+  const badges: ProductBadge[] = [];
+  for (const product of products) {
+    if (!product || product.deployment !== "datacenter") continue;
+    const label = productLabel(product);
+    if (badges.some((badge) => badge.label === label)) continue;
+    badges.push({ label, title: product.version ? `${product.name} ${product.version}` : product.name });
+  }
+  return badges;
 }

@@ -11,7 +11,7 @@ import { Spinner } from "@/components/ui/spinner";
 import { INTEGRATION_SERVICES, servicesVerb, type MyIntegration } from "@/lib/account-links";
 import { cn } from "@/lib/utils";
 import { cardStateOf, relinkWay, type CardState } from "../lib/card-state";
-import { ApiTokenForm } from "./api-token-form";
+import { ApiTokenForm, tokenFormTitle } from "./api-token-form";
 
 const ICONS: Record<Integration, LucideIcon> = { atlassian: Workflow, bitbucket: GitBranch };
 const DESCRIPTIONS: Record<Integration, string> = { atlassian: "Jira and Confluence", bitbucket: "Repositories and pull requests" };
@@ -114,13 +114,13 @@ function NotLinkedBody({ entry }: { entry: MyIntegration }) {
       {entry.oauthAvailable && <ConnectButton integration={integration}>Connect with {label}</ConnectButton>}
       {entry.apiTokensAllowed &&
         (entry.oauthAvailable ? (
-          <TokenDisclosure integration={integration} />
+          <TokenDisclosure entry={entry} />
         ) : (
           <section aria-labelledby={`account-${integration}-token-title`} className="space-y-3">
             <h3 id={`account-${integration}-token-title`} className="text-sm font-medium">
-              Link with a personal API token
+              {tokenFormTitle(entry)}
             </h3>
-            <ApiTokenForm integration={integration} id={`account-${integration}-token`} />
+            <ApiTokenForm entry={entry} id={`account-${integration}-token`} />
           </section>
         ))}
     </div>
@@ -128,7 +128,8 @@ function NotLinkedBody({ entry }: { entry: MyIntegration }) {
 }
 
 /** "Use a personal API token instead": a disclosure holding the token form. */
-function TokenDisclosure({ integration, defaultOpen = false }: { integration: Integration; defaultOpen?: boolean }) {
+function TokenDisclosure({ entry, defaultOpen = false }: { entry: MyIntegration; defaultOpen?: boolean }) {
+  const { integration } = entry;
   const [open, setOpen] = useState(defaultOpen);
   const panelId = useId();
   return (
@@ -145,7 +146,7 @@ function TokenDisclosure({ integration, defaultOpen = false }: { integration: In
         Use a personal API token instead
       </Button>
       <div id={panelId} hidden={!open} className="pt-3">
-        {open && <ApiTokenForm integration={integration} id={`account-${integration}-token`} />}
+        {open && <ApiTokenForm entry={entry} id={`account-${integration}-token`} />}
       </div>
     </div>
   );
@@ -189,9 +190,9 @@ function LinkedBody({ entry }: { entry: MyIntegration }) {
         </Button>
       </div>
       {way === "api-token" && tokenOpen && (
-        <section aria-label="Link again with a personal API token" className="space-y-3 border-t border-border pt-4">
-          <h3 className="text-sm font-medium">Link again with a personal API token</h3>
-          <ApiTokenForm integration={integration} id={`account-${integration}-relink`} onLinked={() => setTokenOpen(false)} />
+        <section aria-label={tokenFormTitle(entry, true)} className="space-y-3 border-t border-border pt-4">
+          <h3 className="text-sm font-medium">{tokenFormTitle(entry, true)}</h3>
+          <ApiTokenForm entry={entry} id={`account-${integration}-relink`} onLinked={() => setTokenOpen(false)} />
         </section>
       )}
       <ConfirmDialog

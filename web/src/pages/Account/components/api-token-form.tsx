@@ -1,7 +1,13 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useEffect, useRef } from "react";
 import { useForm } from "react-hook-form";
-import { ApiTokenLinkInputSchema, type ApiTokenLinkInput, type Integration } from "@contract/accounts";
+import {
+  ApiTokenLinkInputSchema,
+  IDENTITY_MESSAGES,
+  type ApiTokenLinkInput,
+  type Integration,
+  type MyAccountsDto,
+} from "@contract/accounts";
 import { useLinkApiToken } from "@/api/accounts";
 import { Button } from "@/components/ui/button";
 import { Spinner } from "@/components/ui/spinner";
@@ -14,19 +20,57 @@ const HOW_TO: Record<Integration, string> = {
     "An Atlassian API token with Bitbucket scopes (id.atlassian.com: Security, API tokens), with your Atlassian account's email above.",
 };
 
+/** Data Center (issue 28): where a person creates a personal access token, per server. */
+const DC_HOW_TO = {
+  jira: "In Jira: your profile, Personal Access Tokens, Create token. It can do what you can do in Jira.",
+  confluence:
+    "In Confluence: your profile, Settings, Personal Access Tokens, Create token. Confluence is its own server, with its own token.",
+  bitbucket:
+    "In Bitbucket: your profile, Manage account, HTTP access tokens, Create token (project read and repository write for pull requests).",
+};
+
+type MyIntegration = MyAccountsDto["integrations"][number];
+
+/** The form's title: "Link with a personal API token", or Data Center's token(s). */
+export const tokenFormTitle = (entry: Pick<MyIntegration, "deployment" | "confluenceTokenWanted">, again = false): string =>
+  `Link${again ? " again" : ""} with ${
+    entry.deployment === "datacenter"
+      ? entry.confluenceTokenWanted
+        ? "personal access tokens"
+        : "a personal access token"
+      : "a personal API token"
+  }`;
+
 /**
  * Links a personal API token (issue 27): the person's own email and token, which the service
- * confirms before anything is stored; its refusal shows under the token field.
+ * confirms before anything is stored; its refusal shows under the token field. On Data Center
+ * (issue 28) a personal access token instead, no email, and Confluence's own token beside Jira's.
  */
-export function ApiTokenForm({ integration, id, onLinked }: { integration: Integration; id: string; onLinked?: () => void }) {
+export function ApiTokenForm({
+  entry,
+  id,
+  onLinked,
+}: {
+  entry: Pick<MyIntegration, "integration" | "deployment" | "confluenceTokenWanted">;
+  id: string;
+  onLinked?: () => void;
+}) {
+  const { integration } = entry;
+  const dc = entry.deployment === "datacenter";
   const link = useLinkApiToken();
   const form = useForm<ApiTokenLinkInput>({
-    resolver: zodResolver(ApiTokenLinkInputSchema),
-    defaultValues: { email: "", apiToken: "" },
+    resolver: zodResolver(
+      ApiTokenLinkInputSchema.superRefine((v, ctx) => {
+        if (!dc && !v.email) ctx.addIssue({ code: "custom", path: ["email"], message: IDENTITY_MESSAGES.email });
+        if (dc && entry.confluenceTokenWanted && !v.confluenceToken)
+          ctx.addIssue({ code: "custom", path: ["confluenceToken"], message: IDENTITY_MESSAGES.confluenceToken });
+      }),
+    ),
+    defaultValues: { email: "", apiToken: "", confluenceToken: "" },
   });
   const busy = link.isPending;
   // A refused field takes focus once the form is enabled again (a disabled input cannot).
-  const focusAfter = useRef<"email" | "apiToken" | null>(null);
+  const focusAfter = useRef<"email" | "apiToken" | "confluenceToken" | null>(null);
   useEffect(() => {
     if (busy || !focusAfter.current) return;
     form.setFocus(focusAfter.current);
@@ -34,30 +78,68 @@ export function ApiTokenForm({ integration, id, onLinked }: { integration: Integ
   }, [busy, form]);
   const onSubmit = form.handleSubmit((input) =>
     link.mutate(
-      { integration, input },
+      {
+        integration,
+        input: dc
+          ? { apiToken: input.apiToken, ...(entry.confluenceTokenWanted ? { confluenceToken: input.confluenceToken } : {}) }
+          : input,
+      },
       {
         onSuccess: () => {
           form.reset();
           onLinked?.();
         },
         onError: (error) => {
-          if (applyServerFieldErrors(form, error, ["email", "apiToken"]))
-            focusAfter.current = form.getFieldState("email").error ? "email" : "apiToken";
+          if (applyServerFieldErrors(form, error, ["email", "apiToken", "confluenceToken"]))
+            focusAfter.current = form.getFieldState("email").error
+              ? "email"
+              : form.getFieldState("apiToken").error
+                ? "apiToken"
+                : "confluenceToken";
         },
       },
     ),
   );
   return (
-    <form id={id} noValidate onSubmit={onSubmit} aria-busy={busy} aria-label="Link with a personal API token" className="grid gap-4">
+    <form id={id} noValidate onSubmit={onSubmit} aria-busy={busy} aria-label={tokenFormTitle(entry)} className="grid gap-4">
       <fieldset disabled={busy} className="grid min-w-0 gap-4">
-        <TextField {...formField(form, `${id}`, "email")} label="Email" type="email" autoComplete="email" placeholder="you@example.com" />
-        <TextField
-          {...formField(form, `${id}`, "apiToken")}
-          label="API token"
-          type="password"
-          autoComplete="off"
-          hint={HOW_TO[integration]}
-        />
+        {dc ? (
+          <>
+            <TextField
+              {...formField(form, `${id}`, "apiToken")}
+              label={integration === "atlassian" ? "Jira personal access token" : "Personal access token"}
+              type="password"
+              autoComplete="off"
+              hint={integration === "atlassian" ? DC_HOW_TO.jira : DC_HOW_TO.bitbucket}
+            />
+            {integration === "atlassian" && entry.confluenceTokenWanted && (
+              <TextField
+                {...formField(form, `${id}`, "confluenceToken")}
+                label="Confluence personal access token"
+                type="password"
+                autoComplete="off"
+                hint={DC_HOW_TO.confluence}
+              />
+            )}
+          </>
+        ) : (
+          <>
+            <TextField
+              {...formField(form, `${id}`, "email")}
+              label="Email"
+              type="email"
+              autoComplete="email"
+              placeholder="you@example.com"
+            />
+            <TextField
+              {...formField(form, `${id}`, "apiToken")}
+              label="API token"
+              type="password"
+              autoComplete="off"
+              hint={HOW_TO[integration]}
+            />
+          </>
+        )}
       </fieldset>
       <div>
         <Button type="submit" variant="outline" disabled={busy} aria-busy={busy}>

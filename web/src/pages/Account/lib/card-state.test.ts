@@ -24,6 +24,8 @@ const entry = (over: Partial<MyIntegration> = {}): MyIntegration => ({
   oauthAvailable: true,
   apiTokensAllowed: true,
   siteUrl: null,
+  deployment: "cloud",
+  confluenceTokenWanted: false,
   link: null,
   ...over,
 });

@@ -1,10 +1,10 @@
 import { Workflow } from "lucide-react";
-import type { z } from "zod";
-import { atlassianConfigFormSchema, type AtlassianConfigDto, type AtlassianConfigForm } from "@contract/integrations";
+import { atlassianConfigFormSchema, type AtlassianConfigDto, type AtlassianConfigForm, type Deployment } from "@contract/integrations";
 import { useAtlassianConfig, useSaveAtlassianConfig, useTestAtlassian } from "@/api/integrations";
 import { useAtlassianStatus } from "@/api/stats";
 import { AtlassianReach } from "@/components/integration-reach";
 import { useCan } from "@/hooks/use-permission";
+import { ATLASSIAN_BLANKS, atlassianValues, atlassianView, type AtlassianFormValues } from "../lib/atlassian-fields";
 import { IntegrationConfigCard, type IntegrationSpec } from "./integration-form";
 
 /** Who the stored configuration connects as, from the admin pages' status list (refetched after a test). */
@@ -14,23 +14,24 @@ function StoredAtlassianReach() {
   return <AtlassianReach status={status.data} />;
 }
 
-const ATLASSIAN: IntegrationSpec<AtlassianConfigDto, z.input<ReturnType<typeof atlassianConfigFormSchema>>, AtlassianConfigForm> = {
+/** The deployment the last connection test found (Jira's product), from the same status list. */
+function useDetectedAtlassian(): Deployment | null {
+  const canRead = useCan("stats.read");
+  const status = useAtlassianStatus({ admin: true, enabled: canRead });
+  return status.data?.jiraProduct?.deployment ?? null;
+}
+
+const ATLASSIAN: IntegrationSpec<AtlassianConfigDto, AtlassianFormValues, AtlassianConfigForm> = {
   id: "atlassian",
   icon: Workflow,
   title: "Atlassian Integration",
   description: "Jira and Confluence Cloud: the site the MCP tools and the proxy call.",
   formLabel: "Atlassian configuration",
-  fields: [
-    { name: "instanceUrl", label: "Instance URL", type: "url", placeholder: "https://your-company.atlassian.net" },
-    { name: "email", label: "Email or username", placeholder: "you@example.com", autoComplete: "username" },
-  ],
-  secret: {
-    name: "apiToken",
-    label: "API token",
-    hintKey: "apiTokenHint",
-    storedNoun: "A token",
-    howTo: "Create one in your Atlassian account: Security, API tokens.",
-  },
+  values: atlassianValues,
+  view: atlassianView,
+  useDetected: useDetectedAtlassian,
+  blanks: ATLASSIAN_BLANKS,
+  secret: { name: "apiToken", hintKey: "apiTokenHint" },
   activeDescription: "Jira and Confluence tools are offered and status is checked.",
   schema: atlassianConfigFormSchema,
   useConfig: useAtlassianConfig,
@@ -39,7 +40,7 @@ const ATLASSIAN: IntegrationSpec<AtlassianConfigDto, z.input<ReturnType<typeof a
   Reach: StoredAtlassianReach,
 };
 
-/** Atlassian Integration (spec sections 2, 3 and 5): Jira and Confluence Cloud. */
+/** Atlassian Integration (spec sections 2, 3 and 5): Jira and Confluence, Cloud or Data Center (issue 28). */
 export function AtlassianCard({ canWrite }: { canWrite: boolean }) {
   return <IntegrationConfigCard spec={ATLASSIAN} canWrite={canWrite} />;
 }

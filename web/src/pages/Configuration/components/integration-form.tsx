@@ -2,30 +2,31 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import type { UseQueryResult } from "@tanstack/react-query";
 import type { LucideIcon } from "lucide-react";
 import { useEffect, useRef, type ComponentType, type ReactNode } from "react";
-import { useForm, type DefaultValues, type FieldValues, type Path, type Resolver } from "react-hook-form";
+import { Controller, useForm, useWatch, type DefaultValues, type FieldValues, type Path, type Resolver } from "react-hook-form";
 import type { z } from "zod";
+import type { Deployment, DeploymentChoice } from "@contract/integrations";
 import type { ApiError } from "@/api/client";
+import { QueryError } from "@/components/ui/query-error";
 import { FormSwitchField } from "@/components/ui/switch-field";
 import { TextField } from "@/components/ui/text-field";
 import { applyServerFieldErrors } from "@/lib/form-errors";
+import { DEPLOYMENT_OPTIONS, withHiddenBlank, type FormView } from "../lib/integration-fields";
+import { ChoiceField } from "./choice-field";
 import { FormActions, secretHint } from "./form-parts";
 import { FormSkeleton, IntegrationCard, type StoredState } from "./integration-card";
-import { QueryError } from "@/components/ui/query-error";
 
-/** One text field of an integration form; its id is `${integration id}-${name}`. */
-export interface IntegrationField<Name extends string> {
-  name: Name;
-  label: string;
-  type?: "text" | "url";
-  placeholder?: string;
-  autoComplete?: string;
+/** What every integration form holds besides its own fields: where it runs and whether it is on. */
+interface BaseValues extends FieldValues {
+  deployment: DeploymentChoice;
+  isActive: boolean;
 }
 
 /**
- * What sets one integration's card and form apart: its texts, its fields, the stored secret, the
- * schema and the hooks. Values is what the form holds, Output what the schema hands to save.
+ * What sets one integration's card and form apart: its texts, its fields for each deployment, the
+ * stored secret, the schema and the hooks. Values is what the form holds, Output what the schema
+ * hands to save.
  */
-export interface IntegrationSpec<Dto extends StoredState, Values extends FieldValues, Output> {
+export interface IntegrationSpec<Dto extends StoredState, Values extends BaseValues, Output> {
   /** "atlassian": the prefix of every id in the card (tests and labels rely on them). */
   id: string;
   icon: LucideIcon;
@@ -33,21 +34,25 @@ export interface IntegrationSpec<Dto extends StoredState, Values extends FieldVa
   description: string;
   /** The form's accessible name: "Atlassian configuration". */
   formLabel: string;
-  /** The plain text fields, shown from the stored config. */
-  fields: readonly IntegrationField<Path<Values> & keyof Dto>[];
+  /** What the form holds for a stored config (or none): the secret always blank (spec section 4). */
+  values: (stored: Dto | null | undefined) => Values;
+  /**
+   * What the form shows for what it holds (issue 28): the deployment, the fields in order and the
+   * secret's texts. It follows the values as they are typed.
+   */
+  view: (values: Values, stored: Dto | null | undefined, detected?: Deployment | null) => FormView<Path<Values>>;
+  /** The deployment of the product the last connection test found for the stored config, if known (the reach's). */
+  useDetected: () => Deployment | null;
+  /** What a field the view does not show is validated and sent as (what was typed stays in the form). */
+  blanks: Partial<Values>;
   /**
    * The secret (docs/decisions.md#write-only-secrets): never shown, only its last characters; blank
-   * keeps the stored one.
+   * keeps the stored one. Its label and hints come from the view.
    */
   secret: {
     name: Path<Values>;
-    label: string;
     /** The DTO field holding the stored secret's last characters. */
     hintKey: keyof Dto;
-    /** "A token": the start of "A token is stored (•••• abcd)." */
-    storedNoun: string;
-    /** Where to get one, shown while none is stored. */
-    howTo: string;
   };
   /** The sentence under the Active switch. */
   activeDescription: string;
@@ -66,7 +71,7 @@ export interface IntegrationSpec<Dto extends StoredState, Values extends FieldVa
 }
 
 /** An integration's card (spec sections 2, 3 and 5): loading, a load error, or the form. */
-export function IntegrationConfigCard<Dto extends StoredState, Values extends FieldValues, Output>({
+export function IntegrationConfigCard<Dto extends StoredState, Values extends BaseValues, Output>({
   spec,
   canWrite,
 }: {
@@ -93,7 +98,8 @@ export function IntegrationConfigCard<Dto extends StoredState, Values extends Fi
       }
     >
       {config.isPending ? (
-        <FormSkeleton fields={spec.fields.length + 1} />
+        // The deployment choice, the fields of a new form and the secret.
+        <FormSkeleton fields={spec.view(spec.values(null), null).fields.length + 2} />
       ) : config.error ? (
         <QueryError error={config.error} onRetry={() => void config.refetch()} retrying={config.isFetching} />
       ) : (
@@ -103,40 +109,50 @@ export function IntegrationConfigCard<Dto extends StoredState, Values extends Fi
   );
 }
 
-interface IntegrationFormProps<Dto extends StoredState, Values extends FieldValues, Output> {
+interface IntegrationFormProps<Dto extends StoredState, Values extends BaseValues, Output> {
   spec: IntegrationSpec<Dto, Values, Output>;
   stored: Dto | null;
   canWrite: boolean;
 }
 
-function IntegrationForm<Dto extends StoredState, Values extends FieldValues, Output>({
+function IntegrationForm<Dto extends StoredState, Values extends BaseValues, Output>({
   spec,
   stored,
   canWrite,
 }: IntegrationFormProps<Dto, Values, Output>) {
-  const { id, fields, secret } = spec;
+  const { id, secret } = spec;
   const save = spec.useSave();
   const test = spec.useTest();
   const storedHint = stored?.[secret.hintKey];
   const hint = typeof storedHint === "string" ? storedHint : null;
   const hasStoredSecret = hint !== null || stored?.configured === true;
 
-  // The schema depends on whether a secret is stored (blank keeps it); the resolver reads the latest.
-  const hasStoredRef = useRef(hasStoredSecret);
-  hasStoredRef.current = hasStoredSecret;
+  // The schema depends on whether a secret is stored (blank keeps it), and which fields show on what
+  // is stored; the resolver reads the latest. Fields the view hides are checked and sent blank.
+  const latest = useRef({ hasStoredSecret, stored });
+  latest.current = { hasStoredSecret, stored };
   const resolver: Resolver<Values, unknown, Output> = (values, context, options) =>
-    zodResolver(spec.schema(hasStoredRef.current))(values, context, options);
+    zodResolver(spec.schema(latest.current.hasStoredSecret))(
+      withHiddenBlank(values, spec.view(values, latest.current.stored), spec.blanks),
+      context,
+      options,
+    );
 
-  const form = useForm<Values, unknown, Output>({ resolver, defaultValues: valuesFrom(spec, stored) });
+  const form = useForm<Values, unknown, Output>({ resolver, defaultValues: spec.values(stored) as DefaultValues<Values> });
   const { errors, isDirty } = form.formState;
+  // What is typed decides what shows (the deployment "Detect automatically" reads from the entries).
+  const values = { ...spec.values(stored), ...useWatch({ control: form.control }) } as Values;
+  const view = spec.view(values, stored, spec.useDetected());
 
-  // Spec section 4: the form reloads from the stored config when it arrives (secret blank).
-  const key = storedKey(spec, stored);
+  // Spec section 4: the form reloads from the stored config when it arrives (secret blank). Any
+  // change of it counts: a connection test that detected another deployment changes the stored one
+  // (the config is asked again after every test), and the fields follow.
+  const key = JSON.stringify(stored ?? null);
   const appliedKey = useRef(key);
   useEffect(() => {
     if (appliedKey.current === key) return;
     appliedKey.current = key;
-    form.reset(valuesFrom(spec, stored));
+    form.reset(spec.values(stored) as DefaultValues<Values>);
   }, [key, spec, stored, form]);
 
   const errorOf = (name: Path<Values>): string | undefined => {
@@ -145,30 +161,72 @@ function IntegrationForm<Dto extends StoredState, Values extends FieldValues, Ou
   };
 
   const saving = save.isPending;
-  const onSubmit = form.handleSubmit((values) => {
-    save.mutate(values, {
-      onError: (error) => applyServerFieldErrors(form, error, [...fields.map((field) => field.name), secret.name]),
+  const disabled = saving || !canWrite;
+  const onSubmit = form.handleSubmit((output) => {
+    save.mutate(output, {
+      onError: (error) => applyServerFieldErrors(form, error, Object.keys(spec.values(null)) as Path<Values>[]),
     });
   });
 
   return (
     <form noValidate onSubmit={onSubmit} aria-busy={saving} aria-label={spec.formLabel} className="grid gap-4">
-      <fieldset disabled={saving || !canWrite} className="grid min-w-0 gap-4">
-        {fields.map((field) => (
-          <TextField
-            key={field.name}
-            id={`${id}-${field.name}`}
-            label={field.label}
-            type={field.type}
-            placeholder={field.placeholder}
-            autoComplete={field.autoComplete}
-            registration={form.register(field.name)}
-            error={errorOf(field.name)}
-          />
-        ))}
+      <fieldset disabled={disabled} className="grid min-w-0 gap-4">
+        <Controller
+          control={form.control}
+          name={"deployment" as Path<Values>}
+          render={({ field }) => (
+            <ChoiceField
+              id={`${id}-deployment`}
+              label="Deployment"
+              options={DEPLOYMENT_OPTIONS}
+              value={field.value as string}
+              onChange={field.onChange}
+              onBlur={field.onBlur}
+              inputRef={field.ref}
+              disabled={disabled}
+              hint={view.shown.note ?? undefined}
+              error={errorOf(field.name)}
+            />
+          )}
+        />
+        {view.fields.map((field) =>
+          field.kind === "choice" ? (
+            <Controller
+              key={field.name}
+              control={form.control}
+              name={field.name}
+              render={({ field: bound }) => (
+                <ChoiceField
+                  id={`${id}-${field.name}`}
+                  label={field.label}
+                  options={field.options}
+                  value={bound.value as string}
+                  onChange={bound.onChange}
+                  onBlur={bound.onBlur}
+                  inputRef={bound.ref}
+                  disabled={disabled}
+                  hint={field.hint}
+                  error={errorOf(field.name)}
+                />
+              )}
+            />
+          ) : (
+            <TextField
+              key={field.name}
+              id={`${id}-${field.name}`}
+              label={field.label}
+              type={field.type}
+              placeholder={field.placeholder}
+              autoComplete={field.autoComplete}
+              registration={form.register(field.name)}
+              error={errorOf(field.name)}
+              hint={field.hint}
+            />
+          ),
+        )}
         <TextField
           id={`${id}-${secret.name}`}
-          label={secret.label}
+          label={view.secret.label}
           type="password"
           autoComplete="new-password"
           placeholder={hint ? secretHint(hint) : undefined}
@@ -176,10 +234,26 @@ function IntegrationForm<Dto extends StoredState, Values extends FieldValues, Ou
           error={errorOf(secret.name)}
           hint={
             hasStoredSecret
-              ? `${secret.storedNoun} is stored${hint ? ` (${secretHint(hint)})` : ""}.${canWrite ? " Leave blank to keep it." : ""}`
-              : secret.howTo
+              ? `${view.secret.storedNoun} is stored${hint ? ` (${secretHint(hint)})` : ""}.${canWrite ? " Leave blank to keep it." : ""}`
+              : view.secret.howTo
           }
         />
+        {view.extraSecret && (
+          <TextField
+            id={`${id}-${view.extraSecret.name}`}
+            label={view.extraSecret.label}
+            type="password"
+            autoComplete="new-password"
+            placeholder={view.extraSecret.storedHint ? secretHint(view.extraSecret.storedHint) : undefined}
+            registration={form.register(view.extraSecret.name as Path<Values>)}
+            error={errorOf(view.extraSecret.name as Path<Values>)}
+            hint={
+              view.extraSecret.storedHint
+                ? `${view.extraSecret.storedNoun} is stored (${secretHint(view.extraSecret.storedHint)}).${canWrite ? " Leave blank to keep it." : ""}`
+                : view.extraSecret.howTo
+            }
+          />
+        )}
         <FormSwitchField
           control={form.control}
           name={"isActive" as Path<Values>}
@@ -199,33 +273,4 @@ function IntegrationForm<Dto extends StoredState, Values extends FieldValues, Ou
       />
     </form>
   );
-}
-
-/**
- * What the form shows for a stored config: the secret always blank (spec section 4,
- * docs/decisions.md#write-only-secrets).
- */
-function valuesFrom<Dto extends StoredState, Values extends FieldValues, Output>(
-  spec: IntegrationSpec<Dto, Values, Output>,
-  stored: Dto | null | undefined,
-): DefaultValues<Values> {
-  const values: Record<string, unknown> = {};
-  for (const { name } of spec.fields) values[name] = stored?.[name] ?? "";
-  values[spec.secret.name] = "";
-  values.isActive = stored?.configured ? stored.isActive : true;
-  return values as DefaultValues<Values>;
-}
-
-/** Identity of a stored version: the form reloads only when the stored config itself changed. */
-function storedKey<Dto extends StoredState, Values extends FieldValues, Output>(
-  spec: IntegrationSpec<Dto, Values, Output>,
-  stored: Dto | null | undefined,
-) {
-  return JSON.stringify([
-    stored?.configured,
-    ...spec.fields.map(({ name }) => stored?.[name]),
-    stored?.isActive,
-    stored?.[spec.secret.hintKey],
-    stored?.updatedAt,
-  ]);
 }

@@ -79,8 +79,12 @@ describe("the policy editor's checks", () => {
       "Confluence cannot confirm eng, DOCS: no such spaces, or not visible to the integration's account.",
     );
     expect(
-      unconfirmedKeys("bitbucketRepositories", ["API-Gateway", "bridgekeeper/api-gateway", "other/api-gateway", "web"], OPTIONS),
-    ).toEqual(["other/api-gateway", "web"]);
+      unconfirmedKeys(
+        "bitbucketRepositories",
+        ["API-Gateway", "bridgekeeper/api-gateway", "bridgekeeper/*", "other/*", "other/api-gateway", "web"],
+        OPTIONS,
+      ),
+    ).toEqual(["other/*", "other/api-gateway", "web"]);
   });
 
   it("a truncated listing says the key was not among the first ones", () => {

@@ -66,6 +66,8 @@ function confirms(field: KeyField, options: PolicyOptionsDto, entry: string): bo
   if (field === "jiraProjects") return options.jira.projects.some((p) => p.key.toUpperCase() === entry.toUpperCase());
   if (field === "confluenceSpaces") return options.confluence.spaces.some((s) => s.key === entry);
   const wanted = entry.toLowerCase();
+  // `workspace/*` (a whole workspace or Data Center project) is confirmed by any repository listed in it.
+  if (wanted.endsWith("/*")) return options.bitbucket.repositories.some((r) => r.fullName.toLowerCase().startsWith(wanted.slice(0, -1)));
   return options.bitbucket.repositories.some((r) => (wanted.includes("/") ? r.fullName.toLowerCase() : r.slug.toLowerCase()) === wanted);
 }
 
