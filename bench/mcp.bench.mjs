@@ -346,6 +346,7 @@ export async function run() {
       runs: slowRatio.map((x) => fmt(x, 3)).join(", "),
     });
     rows.push(...(await identityCost(server, serverEnv, sandbox, agent)));
+    rows.push(...(await dataCenterCost(server, serverEnv, agent)));
     return rows;
   } finally {
     baselineProc.kill("SIGTERM");
@@ -441,5 +442,57 @@ export async function identityCost(shared, serverEnv, sandbox, agent) {
     ];
   } finally {
     await personal.stop();
+  }
+}
+
+/**
+ * Issue 28 item 10: the 20-issue search through Data Center (Jira DC's REST v2 on the sandbox's
+ * Data Center flavour, a personal access token) beside the same search on Cloud, the serving
+ * process's CPU per call at concurrency 16, alternating in the same run. Aim: within 10 % of
+ * Cloud's; and the text answer within 6,000 characters.
+ */
+export async function dataCenterCost(cloud, serverEnv, agent) {
+  const dc = await startServer({ env: { ...serverEnv, DEMO_FLAVOUR: "datacenter" } });
+  try {
+    const cloudTarget = ourTarget(cloud, await benchToken(cloud), "Cloud");
+    const dcTarget = ourTarget(dc, await benchToken(dc), "Data Center");
+    await serial(cloudTarget, agent);
+    await serial(dcTarget, agent);
+    const one = { cloud: [], dc: [] };
+    const sixteen = { cloud: [], dc: [] };
+    for (let i = 0; i < RUNS; i++) {
+      one.cloud.push(await serial(cloudTarget, agent));
+      one.dc.push(await serial(dcTarget, agent));
+      sixteen.cloud.push(await loaded(cloudTarget));
+      sixteen.dc.push(await loaded(dcTarget));
+    }
+    const cpuRatio = sixteen.dc.map((x, i) => x.cpuPerCall / sixteen.cloud[i].cpuPerCall);
+    const answer = await (await fetch(dcTarget.url, { method: "POST", headers: dcTarget.headers, body: dcTarget.body() })).json();
+    if (answer.result?.isError) throw new Error(`Data Center search failed: ${answer.result.content[0].text}`);
+    return [
+      summary("Data Center, concurrency 1: jira_search (20 issues), Cloud", one.cloud),
+      summary("Data Center, concurrency 1: jira_search (20 issues), Data Center", one.dc),
+      {
+        name: "Data Center, concurrency 16: CPU per call of the serving process, Cloud",
+        median: `${fmt(median(sixteen.cloud.map((x) => x.cpuPerCall)), 3)} ms`,
+        runs: sixteen.cloud.map((x) => fmt(x.cpuPerCall, 3)).join(", "),
+      },
+      {
+        name: "Data Center, concurrency 16: CPU per call of the serving process, Data Center",
+        median: `${fmt(median(sixteen.dc.map((x) => x.cpuPerCall)), 3)} ms`,
+        runs: sixteen.dc.map((x) => fmt(x.cpuPerCall, 3)).join(", "),
+      },
+      {
+        name: "Data Center: CPU per call, Data Center / Cloud (aim ≤ 1.10)",
+        median: `${fmt(median(cpuRatio), 3)}×`,
+        runs: cpuRatio.map((x) => fmt(x, 3)).join(", "),
+      },
+      {
+        name: "Data Center: jira_search text answer, 20 issues (target ≤ 6,000 characters)",
+        median: `${answer.result.content[0].text.length} characters`,
+      },
+    ];
+  } finally {
+    await dc.stop();
   }
 }
