@@ -1,4 +1,5 @@
-import { errorForStatus, type TargetProvider, type UpstreamCall, type UpstreamHttp } from "./http";
+import type { TargetProvider, UpstreamCall, UpstreamHttp } from "./http";
+import { attachmentForm, bulkCreated } from "./jira-shared";
 import { paginateStartAt, paginateToken } from "./paginate";
 import type {
   JiraUser,
@@ -228,14 +229,12 @@ export function createJiraCloudClient(http: UpstreamHttp, target: TargetProvider
         body: { issueUpdates },
         answerStatuses: [400],
       });
-      if (res.status === 400 && !Array.isArray(res.data.errors)) throw errorForStatus("jira", 400, res.headers, JSON.stringify(res.data));
-      return { issues: res.data.issues ?? [], errors: res.data.errors ?? [] };
+      return bulkCreated(res);
     },
 
     /** Uploads one file (multipart/form-data, part "file"); Jira asks for `X-Atlassian-Token: no-check` on it. */
     addAttachment: (key: string, file: { filename: string; mimeType: string; data: Uint8Array }) => {
-      const form = new FormData();
-      form.append("file", new Blob([file.data], { type: file.mimeType }), file.filename);
+      const form = attachmentForm(file);
       return call<JiraAttachment[]>({
         method: "POST",
         path: `/rest/api/3/issue/${enc(key)}/attachments`,

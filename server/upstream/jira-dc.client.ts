@@ -1,5 +1,6 @@
 import { UpstreamError } from "./errors";
-import { errorForStatus, type TargetProvider, type UpstreamCall, type UpstreamHttp } from "./http";
+import { attachmentForm, bulkCreated } from "./jira-shared";
+import type { TargetProvider, UpstreamCall, UpstreamHttp } from "./http";
 import type { JiraClient } from "./jira.client";
 import { dataCenterIssueBody, offsetOfToken, offsetToken, wikiBody, withAccountIds } from "./jira-dc-shapes";
 import { createAgileCalls } from "./jira-dc-agile";
@@ -250,14 +251,12 @@ export function createJiraDataCenterClient(http: UpstreamHttp, target: TargetPro
         body: { issueUpdates: issueUpdates.map((u) => dataCenterIssueBody(u)) },
         answerStatuses: [400],
       });
-      if (res.status === 400 && !Array.isArray(res.data.errors)) throw errorForStatus("jira", 400, res.headers, JSON.stringify(res.data));
-      return { issues: res.data.issues ?? [], errors: res.data.errors ?? [] };
+      return bulkCreated(res);
     },
 
     /** Uploads one file (multipart/form-data, part "file"); Jira asks for `X-Atlassian-Token: no-check` on it. */
     addAttachment: (key: string, file: { filename: string; mimeType: string; data: Uint8Array }) => {
-      const form = new FormData();
-      form.append("file", new Blob([file.data], { type: file.mimeType }), file.filename);
+      const form = attachmentForm(file);
       return call<JiraAttachment[]>({
         method: "POST",
         path: `${V2}/issue/${enc(key)}/attachments`,
