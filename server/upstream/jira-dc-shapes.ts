@@ -41,7 +41,11 @@ export function withAccountIds<T extends Json>(answer: T): T {
     }
     const o = v as Record<string, unknown>;
     if (isDataCenterUser(o)) o.accountId = o.name;
-    for (const value of Object.values(o)) walk(value, depth + 1);
+    // Own keys of a freshly parsed answer: `for…in` walks them without an array per object.
+    for (const key in o) {
+      const value = o[key];
+      if (typeof value === "object" && value !== null) walk(value, depth + 1);
+    }
   };
   walk(answer, 0);
   return answer;
