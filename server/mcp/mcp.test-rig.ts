@@ -26,6 +26,17 @@ export interface McpRig extends Rig {
 /** The project a bare Bitbucket repository name is in on the Data Center flavour (sandbox/bitbucket/catalog.ts). */
 export const DC_DEFAULT_PROJECT = "PLAT";
 
+/** The Atlassian configuration on the sandbox's Data Center flavour, as `token`'s owner (Jira's and Confluence's token alike). */
+export const dataCenterAtlassianConfig = (sandbox: Sandbox, token: string) => ({
+  deployment: "datacenter",
+  instanceUrl: sandbox.dataCenter.jira,
+  confluenceUrl: sandbox.dataCenter.confluence,
+  authMethod: "token",
+  apiToken: token,
+  confluenceToken: token,
+  isActive: true,
+});
+
 /**
  * `secretBox`: shared by rigs whose sealed values (tool cursors) must compare equal.
  * `flavour: "datacenter"` (issue 28): both integrations on the sandbox's Data Center flavour
@@ -51,15 +62,7 @@ export async function startMcpRig(
   const saved = await rig.admin.post(
     "/api/admin/atlassian-config",
     flavour === "datacenter"
-      ? {
-          deployment: "datacenter",
-          instanceUrl: sandbox.dataCenter.jira,
-          confluenceUrl: sandbox.dataCenter.confluence,
-          authMethod: "token",
-          apiToken: dc.personalAccessToken,
-          confluenceToken: dc.personalAccessToken,
-          isActive: true,
-        }
+      ? dataCenterAtlassianConfig(sandbox, dc.personalAccessToken)
       : { instanceUrl: sandbox.url, email: "demo@bridgekeeper.test", apiToken: "sandbox-api-token", isActive: true },
   );
   if (saved.status >= 300) throw new Error(`atlassian config: ${saved.status} ${saved.text}`);

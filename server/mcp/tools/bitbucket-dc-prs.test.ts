@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mcpClient, startMcpRig, type McpRig } from "../mcp.test-rig";
-import { closeToolTest, putPolicy, sandboxFault } from "./tool-test-kit";
+import { closeToolTest, setPolicy, sandboxFault } from "./tool-test-kit";
 
 // @pglite-only: the tools' answers come from the sandbox's Data Center flavour; the database only holds the token and the audit rows.
 
@@ -15,8 +15,7 @@ describe("Bitbucket pull request tools on Data Center", () => {
   let client: Awaited<ReturnType<typeof mcpClient>>;
   beforeAll(async () => {
     rig = await startMcpRig({ upstream: { maxAttempts: 1 } }, { flavour: "datacenter" });
-    const set = await putPolicy(rig, rig.client.clientId);
-    if (set.status !== 200) throw new Error(`policy: ${set.status}`);
+    await setPolicy(rig, rig.client.clientId);
     client = await mcpClient(rig, await rig.token("read write"), "bitbucket-dc-prs-test");
   });
   afterAll(() => closeToolTest(rig, client));

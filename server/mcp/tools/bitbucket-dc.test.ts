@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DC_DEFAULT_PROJECT, mcpClient, startMcpRig, type McpRig } from "../mcp.test-rig";
-import { clearSandboxFaults, closeToolTest, putPolicy, sandboxFault } from "./tool-test-kit";
+import { clearSandboxFaults, closeToolTest, putPolicy, setPolicy, sandboxFault } from "./tool-test-kit";
 
 // @pglite-only: the tools' answers come from the sandbox's Data Center flavour; the database only holds the token and the audit rows.
 
@@ -15,8 +15,7 @@ describe("Bitbucket code and history tools on Data Center", () => {
   let client: Awaited<ReturnType<typeof mcpClient>>;
   beforeAll(async () => {
     rig = await startMcpRig({ upstream: { maxAttempts: 1 } }, { flavour: "datacenter" });
-    const set = await putPolicy(rig, rig.client.clientId);
-    if (set.status !== 200) throw new Error(`policy: ${set.status}`);
+    await setPolicy(rig, rig.client.clientId);
     client = await mcpClient(rig, await rig.token("read write"), "bitbucket-dc-test");
   });
   afterAll(() => closeToolTest(rig, client));

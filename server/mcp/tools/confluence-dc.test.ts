@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ConfluenceState, Content } from "../../../sandbox/confluence/types";
 import { ancestorsOf, currentVersion } from "../../../sandbox/confluence/types";
-import { mcpClient, startMcpRig, type McpRig } from "../mcp.test-rig";
+import { mcpClient, startMcpRig, type McpRig, dataCenterAtlassianConfig } from "../mcp.test-rig";
 import { storageToMarkdown } from "./markdown/storage-to-markdown";
 import { closeToolTest, setPolicy } from "./tool-test-kit";
 
@@ -216,15 +216,7 @@ describe("Confluence tools on Data Center", () => {
   });
 
   it("as a person's token (priya.raman: ENG, PROD) shows only their spaces, and another space's page is not there", async () => {
-    const saved = await rig.admin.post("/api/admin/atlassian-config", {
-      deployment: "datacenter",
-      instanceUrl: rig.sandbox.dataCenter.jira,
-      confluenceUrl: rig.sandbox.dataCenter.confluence,
-      authMethod: "token",
-      apiToken: "sandbox-dc-pat-priya",
-      confluenceToken: "sandbox-dc-pat-priya",
-      isActive: true,
-    });
+    const saved = await rig.admin.post("/api/admin/atlassian-config", dataCenterAtlassianConfig(rig.sandbox, "sandbox-dc-pat-priya"));
     expect(saved.status).toBeLessThan(300);
     const spaces = await data("confluence_list_spaces", {});
     expect(spaces.spaces.map((s: { key: string }) => s.key)).toEqual(["ENG", "PROD"]);

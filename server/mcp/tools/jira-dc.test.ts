@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TYPE_EPIC } from "../../../sandbox/jira/catalog";
 import type { Adf } from "../../../sandbox/jira/model";
-import { mcpClient, startMcpRig, type McpRig } from "../mcp.test-rig";
+import { mcpClient, startMcpRig, type McpRig, dataCenterAtlassianConfig } from "../mcp.test-rig";
 import { adfToMarkdown } from "./markdown/adf-to-markdown";
-import { closeToolTest, clearSandboxFaults, putPolicy, sandboxFault } from "./tool-test-kit";
+import { closeToolTest, clearSandboxFaults, setPolicy, sandboxFault } from "./tool-test-kit";
 
 // @pglite-only: the tools' answers come from the sandbox's Data Center flavour; the database only holds the token and the audit rows.
 
@@ -17,8 +17,7 @@ describe("Jira tools on Data Center", () => {
   let client: Awaited<ReturnType<typeof mcpClient>>;
   beforeAll(async () => {
     rig = await startMcpRig({ upstream: { maxAttempts: 1 } }, { flavour: "datacenter" });
-    const set = await putPolicy(rig, rig.client.clientId);
-    if (set.status !== 200) throw new Error(`policy: ${set.status}`);
+    await setPolicy(rig, rig.client.clientId);
     client = await mcpClient(rig, await rig.token("read write"), "jira-dc-test");
   });
   afterAll(() => closeToolTest(rig, client));
@@ -272,15 +271,7 @@ describe("Jira tools on Data Center", () => {
   });
 
   it("with a person's personal access token, only their projects: priya.raman sees BK and WEB", async () => {
-    const saved = await rig.admin.post("/api/admin/atlassian-config", {
-      deployment: "datacenter",
-      instanceUrl: rig.sandbox.dataCenter.jira,
-      confluenceUrl: rig.sandbox.dataCenter.confluence,
-      authMethod: "token",
-      apiToken: "sandbox-dc-pat-priya",
-      confluenceToken: "sandbox-dc-pat-priya",
-      isActive: true,
-    });
+    const saved = await rig.admin.post("/api/admin/atlassian-config", dataCenterAtlassianConfig(rig.sandbox, "sandbox-dc-pat-priya"));
     expect(saved.status).toBeLessThan(300);
     const projects = await call("jira_list_projects", {});
     expect(projects.data.projects.map((p: { key: string }) => p.key)).toEqual(["BK", "WEB"]);
