@@ -30,6 +30,8 @@ export const CREDENTIAL_KINDS = [
   "bitbucket-api-token",
   "atlassian-dc-token",
   "bitbucket-dc-token",
+  "atlassian-dc-oauth",
+  "bitbucket-dc-oauth",
 ] as const;
 export type CredentialKind = (typeof CREDENTIAL_KINDS)[number];
 export const CREDENTIAL_KIND_LABELS: Record<CredentialKind, string> = {
@@ -39,6 +41,8 @@ export const CREDENTIAL_KIND_LABELS: Record<CredentialKind, string> = {
   "bitbucket-api-token": "Personal API token",
   "atlassian-dc-token": "Personal access tokens (Data Center)",
   "bitbucket-dc-token": "Personal access token (Data Center)",
+  "atlassian-dc-oauth": "OAuth 2.0 (Data Center application link)",
+  "bitbucket-dc-oauth": "OAuth 2.0 (Data Center application link)",
 };
 
 /** A link works, or its grant was refused upstream (a revoked or expired refresh token): the person links again. */
@@ -93,10 +97,23 @@ export interface IdentitySettingsDto {
   allowMachineClients: boolean;
   /** People may link a personal API token instead of OAuth. */
   allowApiTokens: boolean;
-  /** The Atlassian OAuth 2.0 app's or Bitbucket OAuth consumer's client id ("" when none). */
+  /**
+   * The Atlassian OAuth 2.0 app's or Bitbucket OAuth consumer's client id ("" when none); on Data
+   * Center, the incoming application link's on Jira (or Bitbucket).
+   */
   oauthClientId: string;
   /** The last four characters of the stored client secret; null when none is stored (write-only). */
   oauthClientSecretHint: string | null;
+  /** Where the integration runs: on Data Center people link through each server's incoming application link. */
+  deployment: Deployment;
+  /**
+   * Atlassian on Data Center with Confluence configured: Confluence is a server of its own, with its
+   * own incoming application link, so its client id and secret are asked for too.
+   */
+  confluenceAppWanted: boolean;
+  /** Confluence Data Center's incoming application link: its client id ("" when none) and secret's hint. */
+  confluenceOauthClientId: string;
+  confluenceOauthClientSecretHint: string | null;
   /** The callback URL to register with the app or consumer. */
   callbackUrl: string;
   updatedAt: string | null;
@@ -107,7 +124,10 @@ export const IDENTITY_MESSAGES = {
   noWayToLink:
     "Each person's own account needs a way to link one: enter the OAuth app's client id and secret, or allow personal API tokens",
   noWayToLinkDataCenter:
-    "On Data Center each person links their own personal access tokens: allow personal tokens for each person's own account",
+    "Each person's own account needs a way to link one: enter the incoming application link's client id and secret, or allow personal access tokens",
+  confluenceOauthClientSecret: "Confluence's client secret is required with its client id",
+  confluenceApp:
+    "Confluence Data Center is a server of its own: enter its incoming application link's client id and secret too, or leave both links blank and allow personal access tokens",
   email: "Email is required",
   apiToken: "API token is required",
   personalAccessToken: "Personal access token is required",
@@ -123,6 +143,11 @@ export const IdentitySettingsInputSchema = z.object({
   allowApiTokens: z.boolean().default(false),
   oauthClientId: oneLine(255).default(""),
   oauthClientSecret: oneLine(4096)
+    .optional()
+    .transform((v) => (v === undefined || v === "" ? undefined : v)),
+  /** Data Center: Confluence's incoming application link (ignored elsewhere). */
+  confluenceOauthClientId: oneLine(255).default(""),
+  confluenceOauthClientSecret: oneLine(4096)
     .optional()
     .transform((v) => (v === undefined || v === "" ? undefined : v)),
 });
@@ -161,7 +186,17 @@ export const AuthorizeLinkInputSchema = z.object({
 });
 
 /** Why a link attempt came back without a link: the console shows LINK_ERROR_MESSAGES[code] on My accounts. */
-export const LINK_ERROR_CODES = ["denied", "expired", "session", "code", "site", "account", "upstream", "not-offered"] as const;
+export const LINK_ERROR_CODES = [
+  "denied",
+  "expired",
+  "session",
+  "code",
+  "site",
+  "account",
+  "upstream",
+  "not-offered",
+  "other-person",
+] as const;
 export type LinkErrorCode = (typeof LINK_ERROR_CODES)[number];
 export const linkErrorMessage = (code: LinkErrorCode, label: string, siteUrl: string | null): string =>
   ({
@@ -173,6 +208,7 @@ export const linkErrorMessage = (code: LinkErrorCode, label: string, siteUrl: st
     account: `${label} did not say who you are. Start again.`,
     upstream: `${label} could not be reached to finish linking. Try again later.`,
     "not-offered": `Linking a ${label} account this way is not offered here.`,
+    "other-person": "Jira and Confluence were allowed by two different people: both must be yours. Start again.",
   })[code];
 
 /** Where My accounts lives (tool errors and the chat point people there). */

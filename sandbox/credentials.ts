@@ -1,3 +1,4 @@
+import type { Service } from "./core/errors";
 import { DEFAULT_PEOPLE, OTHER_SITE, SANDBOX_CLOUD_ID, type SandboxPerson } from "./identity/people";
 
 export type { SandboxPerson } from "./identity/people";
@@ -26,9 +27,17 @@ export interface SandboxCredentials {
    * The Data Center flavour's service account (dc/…): Basic `username:password`, or a personal
    * access token as a bearer token; Bitbucket DC also takes `httpAccessToken` (a project's HTTP
    * access token, bearer only). Each person signs in as their `nickname` with their `apiToken`, or
-   * with their `personalAccessToken`.
+   * with their `personalAccessToken`. `oauthClients` are the apps registered on each server as an
+   * incoming application link (its own OAuth 2.0 provider, `{context}/rest/oauth2/latest/…`).
    */
-  dataCenter: { username: string; displayName: string; password: string; personalAccessToken: string; httpAccessToken: string };
+  dataCenter: {
+    username: string;
+    displayName: string;
+    password: string;
+    personalAccessToken: string;
+    httpAccessToken: string;
+    oauthClients: Record<Service, { clientId: string; clientSecret: string }>;
+  };
 }
 
 export const DEFAULT_CREDENTIALS: SandboxCredentials = {
@@ -51,5 +60,10 @@ export const DEFAULT_CREDENTIALS: SandboxCredentials = {
     password: "sandbox-dc-password",
     personalAccessToken: "sandbox-dc-pat",
     httpAccessToken: "sandbox-dc-http-access-token",
+    oauthClients: {
+      jira: { clientId: "sandbox-dc-jira-client-id", clientSecret: "sandbox-dc-jira-client-secret" },
+      confluence: { clientId: "sandbox-dc-confluence-client-id", clientSecret: "sandbox-dc-confluence-client-secret" },
+      bitbucket: { clientId: "sandbox-dc-bitbucket-client-id", clientSecret: "sandbox-dc-bitbucket-client-secret" },
+    },
   },
 };

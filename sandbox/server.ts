@@ -167,6 +167,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
           jiraUrl: `${req.origin}${DC_CONTEXT.jira}`,
           confluenceUrl: `${req.origin}${DC_CONTEXT.confluence}`,
           bitbucketUrl: `${req.origin}${DC_CONTEXT.bitbucket}`,
+          // With the incoming application links' OAuth 2.0 clients (`oauthClients`, per server).
           ...accounts.dataCenter,
           people: accounts.people.map(({ nickname, apiToken, personalAccessToken }) => ({
             username: nickname,
@@ -229,6 +230,19 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       caller: SandboxRequest["caller"] = SERVICE_CALLER,
       at = path,
     ): SandboxRequest => ({ method, path: at, query, params, headers: req.headers, body, credentials, origin, caller });
+    /** An authorization server's endpoint (no API auth check), or the 404/405 `missing` answers for the path. */
+    const authorizationServer = async (routes: Router, missing: (status: number, message: string) => Reply): Promise<Reply> => {
+      const found = routes.match(method, path);
+      if (!found) return missing(404, "Not found");
+      if (found === "method") return missing(405, `Method ${method} is not allowed here`);
+      let body: unknown;
+      try {
+        body = await readBody(req);
+      } catch {
+        return json({ error: "invalid_request", error_description: "The request body could not be read." }, 400);
+      }
+      return found.handler(requestFor(found.params, body, parseCredentials(req.headers.authorization)));
+    };
 
     if (path.startsWith("/__sandbox/")) {
       const found = control.match(method, path);
@@ -243,6 +257,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       const page = pages.match(method, path);
       if (page && page !== "method") return send(res, await page.handler(requestFor(page.params, undefined, { kind: "none" })));
     }
+    // A Data Center server's own OAuth 2.0 provider answers a browser (and the app) without
+    // credentials: before the auth check, not recorded as an API request, no faults.
+    if (dc?.inner.startsWith("/rest/oauth2/")) return send(res, await authorizationServer(identity.dataCenterRouter, failure));
 
     recorded.push({ method, path, at: Date.now() });
     if (recorded.length > REQUEST_RECORD_SIZE) recorded = recorded.slice(-REQUEST_RECORD_SIZE / 2);
@@ -279,16 +296,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 
     if (!service) {
       // The imitated authorization servers (/authorize, /oauth/token, /me, /site/oauth2/…), or nothing.
-      const found = identity.router.match(method, path);
-      if (!found) return send(res, errorReply(null, 404, "Not found"));
-      if (found === "method") return send(res, errorReply(null, 405, `Method ${method} is not allowed here`));
-      let body: unknown;
-      try {
-        body = await readBody(req);
-      } catch {
-        return send(res, json({ error: "invalid_request", error_description: "The request body could not be read." }, 400));
-      }
-      return send(res, await found.handler(requestFor(found.params, body, parseCredentials(req.headers.authorization))));
+      return send(res, await authorizationServer(identity.router, (status, message) => errorReply(null, status, message)));
     }
     const authorization = req.headers.authorization;
     const caller = gateway

@@ -2,7 +2,7 @@ import type { Service } from "../core/errors";
 import { parseCredentials } from "../core/http";
 import type { SandboxCredentials } from "../credentials";
 import { personCaller, SERVICE_CALLER, type Caller } from "./caller";
-import type { OAuthStore } from "./oauth-store";
+import { dataCenterOAuthService, type OAuthStore } from "./oauth-store";
 
 /**
  * Who a request acts as, from its Authorization header. Site paths (`/rest`, `/wiki`) take the
@@ -27,7 +27,8 @@ export interface Authenticator {
   gateway(cloudId: string, authorization: string | undefined): Caller | Refusal;
   /**
    * The caller on a Data Center path (dc/…): Basic `username:password` or a personal access token
-   * (bearer), the service account's or a person's; on Bitbucket also the HTTP access token.
+   * (bearer), the service account's or a person's; on Bitbucket also the HTTP access token; or an
+   * access token from that server's own OAuth 2.0 provider.
    */
   dataCenter(service: Service, authorization: string | undefined): Caller | Refusal;
   /** The caller an OAuth grant for this account acts as (a person, or the service account). */
@@ -110,6 +111,12 @@ export function createAuthenticator(accounts: SandboxCredentials, oauth: OAuthSt
       if (hit) return hit;
       const credentials = parseCredentials(authorization);
       if (credentials.kind === "basic") return dcByUsername(credentials.user, credentials.secret) ?? refused;
+      // An access token from this server's own OAuth 2.0 provider (never another server's, nor a Cloud one).
+      if (credentials.kind === "bearer") {
+        const family = oauth.access(credentials.token, dataCenterOAuthService(service));
+        if (family === "expired") return { status: 401, message: EXPIRED };
+        if (family) return byAccount.get(family.accountId) ?? refused;
+      }
       return refused;
     },
 

@@ -1,6 +1,7 @@
-import { json, parseCredentials, type Reply, type Router, type SandboxRequest } from "../core/http";
+import { json, parseCredentials, type Reply, type Router } from "../core/http";
 import { authorizeErrorPage, consentPage, redirectTo, validRedirectUri } from "./consent";
 import type { IdentityContext } from "./context";
+import { formValue, oauthError, pickParams } from "./oauth-http";
 
 /**
  * The imitated Bitbucket OAuth consumer flow (bitbucket.org/site/oauth2/…): a consent page, and
@@ -35,21 +36,9 @@ function parseAuthorize(ctx: IdentityContext, get: (name: string) => string | un
   if (!target) return "The consumer has no callback URL: give a redirect_uri.";
   const codeChallenge = get("code_challenge") || null;
   if (codeChallenge && get("code_challenge_method") !== "S256") return "The code_challenge_method parameter must be S256.";
-  const hidden: Record<string, string> = {};
-  for (const name of PARAMS) {
-    const value = get(name);
-    if (value !== undefined) hidden[name] = value;
-  }
+  const hidden = pickParams(get, PARAMS);
   return { clientId: consumer.key, redirectUri, target, state: get("state"), codeChallenge, hidden };
 }
-
-const formValue = (req: SandboxRequest) => {
-  const body = typeof req.body === "object" && req.body !== null && !Array.isArray(req.body) ? (req.body as Record<string, unknown>) : {};
-  return (name: string): string | undefined => (typeof body[name] === "string" ? body[name] : undefined);
-};
-
-const oauthError = (status: number, error: string, description: string): Reply =>
-  json({ error, error_description: description }, status, { "cache-control": "no-store" });
 
 export function bitbucketOAuthRoutes(router: Router, ctx: IdentityContext): void {
   const consent = (request: AuthorizeRequest, problem?: string) =>

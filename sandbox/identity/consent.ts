@@ -11,6 +11,7 @@ import type { Reply } from "../core/http";
 export interface ConsentAccount {
   accountId: string;
   displayName: string;
+  /** Shown beside the name: the email (on Data Center, the username). */
   email: string;
 }
 

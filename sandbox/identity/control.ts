@@ -3,12 +3,17 @@ import { json, type Router } from "../core/http";
 import { BITBUCKET_SCOPES } from "./bitbucket.routes";
 import { validRedirectUri } from "./consent";
 import type { IdentityContext } from "./context";
+import { dataCenterScope } from "./datacenter.routes";
+import { dataCenterServer, isDataCenterService, type OAuthService } from "./oauth-store";
 
 /**
  * The control API of the imitated authorization servers, for tests and the demo: the OAuth clock,
- * access token lifetimes, the token endpoint's call log, and authorization codes minted as if a
- * person had consented (no browser needed).
+ * access token lifetimes, the token endpoints' call log, and authorization codes minted as if a
+ * person had consented (no browser needed), for the Cloud servers and each Data Center server.
  */
+
+const SERVICES = ["atlassian", "bitbucket", "jira-dc", "confluence-dc", "bitbucket-dc"] as const satisfies readonly OAuthService[];
+const ServiceSchema = z.enum(SERVICES);
 
 const ClockSchema = z
   .object({
@@ -30,13 +35,13 @@ const SettingsSchema = z
     /** Atlassian's access token lifetime (or the `service` named). */
     accessTokenTtlSeconds: Ttl.optional(),
     bitbucketAccessTokenTtlSeconds: Ttl.optional(),
-    service: z.enum(["atlassian", "bitbucket"]).optional(),
+    service: ServiceSchema.optional(),
   })
   .strict();
 
 const CodeSchema = z
   .object({
-    service: z.enum(["atlassian", "bitbucket"]),
+    service: ServiceSchema,
     accountId: z.string().min(1),
     // null as absent: callers copy these from an authorize URL, where they may be missing.
     redirectUri: z.string().min(1).nullish(),
@@ -47,10 +52,7 @@ const CodeSchema = z
   .strict();
 
 export function identityControlRoutes(router: Router, ctx: IdentityContext): void {
-  const settings = () => ({
-    atlassian: { accessTokenTtlSeconds: ctx.oauth.ttl.atlassian },
-    bitbucket: { accessTokenTtlSeconds: ctx.oauth.ttl.bitbucket },
-  });
+  const settings = () => Object.fromEntries(SERVICES.map((s) => [s, { accessTokenTtlSeconds: ctx.oauth.ttl[s] }]));
 
   router.post("/__sandbox/clock", (req) => {
     const parsed = ClockSchema.safeParse(req.body);
@@ -80,6 +82,22 @@ export function identityControlRoutes(router: Router, ctx: IdentityContext): voi
     const redirectUri = d.redirectUri == null ? null : validRedirectUri(d.redirectUri);
     if (d.redirectUri != null && !redirectUri) return json({ error: "redirectUri must be an absolute http or https URL" }, 400);
     if (d.service === "atlassian" && !redirectUri) return json({ error: "redirectUri is required for an Atlassian code" }, 400);
+    if (isDataCenterService(d.service)) {
+      if (!redirectUri) return json({ error: "redirectUri is required for a Data Center code" }, 400);
+      const server = dataCenterServer(d.service);
+      const scope = dataCenterScope(server, d.scope);
+      if (!scope) return json({ error: `Unknown scope ${d.scope} on ${d.service}` }, 400);
+      const code = ctx.oauth.issueCode({
+        service: d.service,
+        clientId: ctx.accounts.dataCenter.oauthClients[server].clientId,
+        accountId: d.accountId,
+        redirectUri,
+        scope,
+        codeChallenge: d.codeChallenge ?? null,
+        cloudId: null,
+      });
+      return json({ code });
+    }
     const cloudId = d.service === "atlassian" ? (d.cloudId ?? ctx.accounts.cloudId) : null;
     if (cloudId !== null && cloudId !== ctx.accounts.cloudId && cloudId !== ctx.accounts.otherSite.cloudId)
       return json({ error: `Unknown cloudId ${cloudId}` }, 400);

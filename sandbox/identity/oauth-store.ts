@@ -1,14 +1,24 @@
 import { createHash, randomBytes } from "node:crypto";
+import type { Service } from "../core/errors";
 
 /**
- * The OAuth state of the imitated authorization servers (auth.atlassian.com and bitbucket.org):
- * authorization codes, token families (everything issued from one authorization), refresh and
- * access tokens, on a clock tests can move forward. The rules are Atlassian's and Bitbucket's:
- * codes are single-use and live 10 minutes; Atlassian's refresh tokens rotate (10-minute reuse
- * leeway, reuse after it revokes the family, 90 days idle, 365 days in all); Bitbucket's do not.
+ * The OAuth state of the imitated authorization servers (auth.atlassian.com, bitbucket.org, and
+ * each Data Center server's own provider): authorization codes, token families (everything issued
+ * from one authorization), refresh and access tokens, on a clock tests can move forward. Codes are
+ * single-use and live 10 minutes. Atlassian's refresh tokens rotate (10-minute reuse leeway, reuse
+ * after it revokes the family, 90 days idle, 365 days in all); Bitbucket's do not; Data Center's
+ * rotate with no leeway (the old refresh and access tokens stop working at once), need the grant's
+ * redirect URI, and expire 90 days after issue.
  */
 
-export type OAuthService = "atlassian" | "bitbucket";
+export type DataCenterOAuthService = "jira-dc" | "confluence-dc" | "bitbucket-dc";
+export type OAuthService = "atlassian" | "bitbucket" | DataCenterOAuthService;
+
+export const isDataCenterService = (service: OAuthService): service is DataCenterOAuthService => service.endsWith("-dc");
+/** The OAuth service of a Data Center server's own provider. */
+export const dataCenterOAuthService = (service: Service): DataCenterOAuthService => `${service}-dc`;
+/** The Data Center server whose provider an OAuth service is. */
+export const dataCenterServer = (service: DataCenterOAuthService): Service => service.slice(0, -3) as Service;
 
 const MINUTE = 60_000;
 const DAY = 86_400_000;
@@ -17,7 +27,16 @@ export const REUSE_LEEWAY_MS = 10 * MINUTE;
 export const REFRESH_IDLE_MS = 90 * DAY;
 export const FAMILY_LIFETIME_MS = 365 * DAY;
 
-export const DEFAULT_ACCESS_TTL: Record<OAuthService, number> = { atlassian: 3600, bitbucket: 7200 };
+export const DEFAULT_ACCESS_TTL: Record<OAuthService, number> = {
+  atlassian: 3600,
+  bitbucket: 7200,
+  "jira-dc": 3600,
+  "confluence-dc": 3600,
+  "bitbucket-dc": 3600,
+};
+
+/** How a PKCE code challenge was derived from its verifier (Atlassian's clouds take only S256). */
+export type ChallengeMethod = "S256" | "plain";
 
 interface CodeRecord {
   service: OAuthService;
@@ -27,6 +46,7 @@ interface CodeRecord {
   redirectUri: string | null;
   scope: string;
   codeChallenge: string | null;
+  codeChallengeMethod: ChallengeMethod;
   cloudId: string | null;
   issuedAt: number;
   used: boolean;
@@ -42,6 +62,8 @@ export interface Family {
   scope: string;
   /** Atlassian: the site picked at consent. */
   cloudId: string | null;
+  /** The authorization request's redirect URI (Data Center checks it again on every refresh). */
+  redirectUri: string | null;
   createdAt: number;
   revoked: boolean;
 }
@@ -87,6 +109,8 @@ export interface CodeInput {
   redirectUri: string | null;
   scope: string;
   codeChallenge: string | null;
+  /** S256 unless given. */
+  codeChallengeMethod?: ChallengeMethod;
   cloudId: string | null;
 }
 
@@ -102,6 +126,8 @@ export class OAuthStore {
   private accessTokens = new Map<string, AccessRecord>();
   /** Bitbucket's one refresh token per family (it does not rotate). */
   private bitbucketRefresh = new Map<string, string>();
+  /** Data Center: each family's one live access token (a refresh retires the previous one). */
+  private dcAccess = new Map<string, string>();
   private entries: LogEntry[] = [];
   readonly ttl: Record<OAuthService, number>;
 
@@ -126,6 +152,7 @@ export class OAuthStore {
     this.refreshTokens.clear();
     this.accessTokens.clear();
     this.bitbucketRefresh.clear();
+    this.dcAccess.clear();
     this.entries = [];
     Object.assign(this.ttl, this.initialTtl);
   }
@@ -140,7 +167,7 @@ export class OAuthStore {
 
   issueCode(input: CodeInput): string {
     const code = token();
-    this.codes.set(code, { ...input, issuedAt: this.now(), used: false, familyId: null });
+    this.codes.set(code, { codeChallengeMethod: "S256", ...input, issuedAt: this.now(), used: false, familyId: null });
     return code;
   }
 
@@ -176,7 +203,8 @@ export class OAuthStore {
     }
     if (rec.codeChallenge !== null) {
       if (!verifier) return invalid("code_verifier is required: the authorization request had a code_challenge.", rec.accountId);
-      if (s256(verifier) !== rec.codeChallenge) return invalid("The code_verifier does not match the code_challenge.", rec.accountId);
+      const derived = rec.codeChallengeMethod === "plain" ? verifier : s256(verifier);
+      if (derived !== rec.codeChallenge) return invalid("The code_verifier does not match the code_challenge.", rec.accountId);
     }
     rec.used = true;
     const family: Family = {
@@ -186,6 +214,7 @@ export class OAuthStore {
       accountId: rec.accountId,
       scope: rec.scope,
       cloudId: rec.cloudId,
+      redirectUri: rec.redirectUri,
       createdAt: this.now(),
       revoked: false,
     };
@@ -194,8 +223,11 @@ export class OAuthStore {
     return this.issue(family);
   }
 
-  /** refresh_token, by the service's rules (Atlassian rotates, Bitbucket does not). */
-  refresh(service: OAuthService, clientId: string, refreshToken: string): TokenPair | GrantError {
+  /**
+   * refresh_token, by the service's rules (Atlassian rotates, Bitbucket does not, Data Center
+   * rotates without leeway and checks `redirectUri`, which only it takes).
+   */
+  refresh(service: OAuthService, clientId: string, refreshToken: string, redirectUri?: string): TokenPair | GrantError {
     const rec = this.refreshTokens.get(refreshToken);
     const family = rec ? this.families.get(rec.familyId) : undefined;
     if (!rec || !family || family.service !== service) return invalid("Unknown or invalid refresh token.");
@@ -203,6 +235,15 @@ export class OAuthStore {
     if (family.revoked) return invalid("Unknown or invalid refresh token.", family.accountId);
     if (service === "bitbucket") return this.issue(family);
     const now = this.now();
+    if (isDataCenterService(service)) {
+      if (redirectUri === undefined) return invalid("redirect_uri is required to refresh this grant.", family.accountId);
+      if (redirectUri !== family.redirectUri)
+        return invalid("The redirect_uri does not match the one the grant was issued for.", family.accountId);
+      if (rec.rotatedAt !== null) return invalid("The refresh token has already been used.", family.accountId);
+      if (now - rec.issuedAt > REFRESH_IDLE_MS) return invalid("The refresh token has expired.", family.accountId);
+      rec.rotatedAt = now;
+      return this.issue(family);
+    }
     if (now - family.createdAt > FAMILY_LIFETIME_MS) {
       this.revoke(family.id);
       return invalid("The refresh token has expired: the authorization is more than 365 days old.", family.accountId);
@@ -229,6 +270,11 @@ export class OAuthStore {
     const accessToken = token();
     const expiresIn = this.ttl[family.service];
     this.accessTokens.set(accessToken, { familyId: family.id, expiresAt: now + expiresIn * 1000 });
+    if (isDataCenterService(family.service)) {
+      const previous = this.dcAccess.get(family.id);
+      if (previous) this.accessTokens.delete(previous);
+      this.dcAccess.set(family.id, accessToken);
+    }
     let refreshToken = family.service === "bitbucket" ? this.bitbucketRefresh.get(family.id) : undefined;
     if (!refreshToken) {
       refreshToken = token();

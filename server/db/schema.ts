@@ -206,20 +206,32 @@ export const integrationIdentity = pgTable("integration_identity", {
   oauthClientId: text("oauth_client_id").notNull().default(""),
   oauthSecretSealed: text("oauth_secret_sealed"),
   oauthSecretHint: text("oauth_secret_hint"),
+  /** Atlassian on Data Center: Confluence's own incoming application link (issue 28). */
+  confluenceOauthClientId: text("confluence_oauth_client_id").notNull().default(""),
+  confluenceOauthSecretSealed: text("confluence_oauth_secret_sealed"),
+  confluenceOauthSecretHint: text("confluence_oauth_secret_hint"),
   updatedBy: uuid("updated_by"),
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
 });
 export type IntegrationIdentityRow = typeof integrationIdentity.$inferSelect;
 
+/** One Data Center server's OAuth grant: its tokens and when the access token expires (epoch ms). */
+export interface ServerGrant {
+  accessToken: string;
+  refreshToken: string | null;
+  expiresAt: number;
+}
+
 /**
  * What a link keeps sealed (never returned by any API): an OAuth grant's tokens, a pasted token
- * with its e-mail, or Data Center's personal access tokens, one per server (issue 28: Jira and
- * Confluence DC are separate servers, each with its own token).
+ * with its e-mail, or Data Center's personal access tokens or OAuth grants, one per server (issue
+ * 28: Jira and Confluence DC are separate servers, each with its own token or grant).
  */
 export type LinkSecret =
   | { accessToken: string; refreshToken: string | null }
   | { email: string; apiToken: string }
-  | { personalAccessTokens: Partial<Record<"jira" | "confluence" | "bitbucket", string>> };
+  | { personalAccessTokens: Partial<Record<"jira" | "confluence" | "bitbucket", string>> }
+  | { grants: Partial<Record<"jira" | "confluence" | "bitbucket", ServerGrant>> };
 
 /**
  * A person's own account on an integration (issue 27): one per user and integration. The tokens are
@@ -265,6 +277,12 @@ export const accountLinkRequests = pgTable("account_link_requests", {
   sessionHash: text("session_hash").notNull(),
   integration: text("integration").$type<"atlassian" | "bitbucket">().notNull(),
   codeVerifierSealed: text("code_verifier_sealed").notNull(),
+  /**
+   * Data Center: the server this step's grant is asked of (Jira, then Confluence, or Bitbucket),
+   * and (sealed) what the earlier steps of the same link obtained; null on Cloud.
+   */
+  server: text("server").$type<"jira" | "confluence" | "bitbucket">(),
+  carriedSealed: text("carried_sealed"),
   returnTo: text("return_to"),
   expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
 });

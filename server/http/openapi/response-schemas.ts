@@ -467,6 +467,10 @@ export const IdentitySettingsSchema = z
     allowApiTokens: z.boolean(),
     oauthClientId: z.string(),
     oauthClientSecretHint: z.string().nullable(),
+    deployment: z.enum(DEPLOYMENTS),
+    confluenceAppWanted: z.boolean().meta({ description: "Data Center: Confluence's own incoming application link is asked for too" }),
+    confluenceOauthClientId: z.string(),
+    confluenceOauthClientSecretHint: z.string().nullable(),
     callbackUrl: z.string(),
     updatedAt: instant.nullable(),
   })

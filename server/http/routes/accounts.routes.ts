@@ -74,7 +74,7 @@ export function accountsRoutes(deps: { links: AccountLinksService; identity: Ide
   });
 
   router.get("/admin/identity", can("config.read"), async (_req, res) => {
-    res.json(await Promise.all(INTEGRATIONS.map(async (integration) => identity.toDto(await identity.get(integration)))));
+    res.json(await Promise.all(INTEGRATIONS.map(async (integration) => identity.dto(integration))));
   });
 
   router.put("/admin/identity/:integration", can("config.write"), async (req, res) => {

@@ -18,22 +18,31 @@ import type { Logger } from "../../lib/logger";
 import type { SecretBox } from "../../lib/secret-box";
 import { randomToken, sha256Hex } from "../../lib/tokens";
 import type { Repos, Transact } from "../../repos";
-import { isUpstreamError, type UpstreamService } from "../../upstream/errors";
-import { createBitbucketClient } from "../../upstream/bitbucket.client";
+import { isUpstreamError } from "../../upstream/errors";
 import { basicAuthorization as basic, type UpstreamHttp } from "../../upstream/http";
-import { createJiraClient } from "../../upstream/jira.client";
-import type { Site } from "../integrations/sites";
 import type { Actor, AuditService } from "../audit/audit.service";
+import { serviceUrl } from "../integrations/sites";
 import type { UpstreamTargets } from "../integrations/upstream-targets";
+import {
+  checkDataCenterTokens,
+  firstExpiry,
+  firstServer,
+  grantOf,
+  samePerson,
+  whoIsOnDataCenter,
+  type CarriedGrants,
+  type DataCenterServer,
+} from "./data-center-links";
 import { callbackUrl, type IdentitySettings } from "./identity-settings.service";
 import { sameSite, sealLinkSecret, type PersonIdentity } from "./person-identity";
-import { atlassianScopes, kindOf, type LinkedAccount, type Providers } from "./providers";
+import { atlassianScopes, kindOf, type LinkedAccount, type LinkHow, type Providers } from "./providers";
 
 type ApiTokenInput = z.output<typeof ApiTokenLinkInputSchema>;
 
 /** A link attempt lives this long between "Connect" and the service's callback. */
 const ATTEMPT_TTL_MS = 10 * 60_000;
 const VERIFIER_PURPOSE = "account-link:pkce";
+const CARRIED_PURPOSE = "account-link:carried";
 
 const challengeOf = (verifier: string) => createHash("sha256").update(verifier).digest("base64url");
 
@@ -86,12 +95,13 @@ export function createAccountLinksService(deps: {
   async function store(
     userId: string,
     integration: Integration,
-    kind: "oauth" | "api-token" | "dc-token",
+    kind: LinkHow,
     fields: {
       account: LinkedAccount;
       secret: LinkSecret;
       scopes: string[];
-      expiresIn: number | null;
+      /** When the (first) access token expires; null for a token that does not. */
+      expiresAt: Date | null;
       site: { url: string; cloudId: string | null } | null;
     },
     actor: Actor,
@@ -110,7 +120,7 @@ export function createAccountLinksService(deps: {
           cloudId: fields.site?.cloudId ?? null,
           scopes: fields.scopes,
           secretSealed: sealLinkSecret(deps.secretBox, integration, fields.secret),
-          accessExpiresAt: fields.expiresIn === null ? null : new Date(now.getTime() + fields.expiresIn * 1000),
+          accessExpiresAt: fields.expiresAt,
         },
         now,
       );
@@ -148,73 +158,124 @@ export function createAccountLinksService(deps: {
     return Boolean(removed);
   }
 
-  /**
-   * Data Center's personal access tokens (issue 28 item 7), each confirmed by its own server before
-   * anything is stored: Jira's `/rest/api/2/myself`, Confluence's `/rest/api/user/current`,
-   * Bitbucket's user (through its Data Center client). Jira's and Confluence's must be one person's.
-   */
-  async function dataCenterTokens(
+  /** Stores a link attempt (state hashed, PKCE verifier and anything carried sealed); answers its state and PKCE challenge. */
+  async function beginAttempt(
+    user: { userId: string; sessionHash: string },
     integration: Integration,
-    site: Site,
-    input: ApiTokenInput,
-  ): Promise<{ account: LinkedAccount; tokens: Partial<Record<UpstreamService, string>> }> {
-    const label = INTEGRATION_LABELS[integration];
-    const on = (service: UpstreamService, token: string) => {
-      const target = { baseUrl: site.urls[service] ?? "", authorization: `Bearer ${token}`, deployment: site.deployment };
-      return () => Promise.resolve(target);
-    };
-    /** Who a token is, or a field error naming it; an unreachable server is not the token's fault. */
-    const whoIs = async (field: string, what: string, ask: () => Promise<LinkedAccount | null>): Promise<LinkedAccount> => {
-      let account: LinkedAccount | null = null;
-      try {
-        account = await ask();
-      } catch (err) {
-        if (!isUpstreamError(err) || (err.kind !== "unauthorized" && err.kind !== "forbidden"))
-          throw new AppError(
-            "upstream_failed",
-            `${what} could not be reached to check the token: ${isUpstreamError(err) ? err.message : "try again later"}`,
-          );
-      }
-      if (!account) {
-        const message = `${what} refused this personal access token`;
-        throw new AppError("validation_failed", message, { fields: { [field]: message } });
-      }
-      return account;
-    };
-    if (integration === "bitbucket") {
-      const account = await whoIs("apiToken", label, async () => {
-        const user = await createBitbucketClient(deps.http, on("bitbucket", input.apiToken)).user();
-        return { accountId: user.account_id ?? user.nickname ?? user.uuid, displayName: user.display_name, email: null };
-      });
-      return { account, tokens: { bitbucket: input.apiToken } };
-    }
-    const jira = await whoIs("apiToken", "Jira", async () => {
-      const me = await createJiraClient(deps.http, on("jira", input.apiToken)).myself();
-      return { accountId: me.accountId, displayName: me.displayName, email: me.emailAddress ?? null };
+    step: { returnTo: string | null; server: DataCenterServer | null; carried: CarriedGrants | null },
+  ): Promise<{ state: string; challenge: string }> {
+    const state = randomToken();
+    const verifier = randomToken(48);
+    const now = deps.clock.now();
+    await repos.accountsRepo.insertRequest(
+      {
+        stateHash: sha256Hex(state),
+        userId: user.userId,
+        sessionHash: user.sessionHash,
+        integration,
+        codeVerifierSealed: deps.secretBox.seal(verifier, VERIFIER_PURPOSE),
+        server: step.server,
+        carriedSealed: step.carried ? deps.secretBox.seal(JSON.stringify(step.carried), CARRIED_PURPOSE) : null,
+        returnTo: step.returnTo,
+        expiresAt: new Date(now.getTime() + ATTEMPT_TTL_MS),
+      },
+      now,
+    );
+    return { state, challenge: challengeOf(verifier) };
+  }
+
+  /** A Data Center server's consent page for this attempt: Jira's or Bitbucket's first, Confluence's after Jira's. */
+  async function dataCenterConsent(
+    user: { userId: string; sessionHash: string },
+    integration: Integration,
+    server: DataCenterServer,
+    step: { returnTo: string | null; carried: CarriedGrants | null },
+  ): Promise<string | null> {
+    const [app, state] = await Promise.all([
+      settings.app(integration, server === "confluence" ? "confluence" : "main"),
+      deps.targets.state(integration),
+    ]);
+    const baseUrl = state?.site.urls[server];
+    if (!app || !baseUrl) return null;
+    const attempt = await beginAttempt(user, integration, { ...step, server });
+    return deps.providers.dataCenter.authorizeUrl({
+      service: server,
+      baseUrl,
+      app,
+      redirectUri: callbackUrl(deps.publicUrl, integration),
+      state: attempt.state,
+      challenge: attempt.challenge,
     });
-    if (site.urls.confluence === undefined) return { account: jira, tokens: { jira: input.apiToken } };
-    if (!input.confluenceToken)
-      throw new AppError("validation_failed", IDENTITY_MESSAGES.confluenceToken, {
-        fields: { confluenceToken: IDENTITY_MESSAGES.confluenceToken },
-      });
-    const confluenceToken = input.confluenceToken;
-    const confluence = await whoIs("confluenceToken", "Confluence", async () => {
-      const res = await deps.http.request<{ username?: string; displayName?: string }>(
-        "confluence",
-        await on("confluence", confluenceToken)(),
-        {
-          path: "/rest/api/user/current",
-        },
-      );
-      return res.data?.username
-        ? { accountId: res.data.username, displayName: res.data.displayName ?? res.data.username, email: null }
-        : null;
+  }
+
+  /**
+   * One Data Center server's consent came back (issue 28 item 7): its code exchanged at that server
+   * (PKCE, the callback as redirect URI), the person named by the server itself; then Confluence's
+   * consent after Jira's when Confluence is configured and its link set up (both must be the same
+   * person's), or the link stored with every grant. Where the browser goes next.
+   */
+  async function finishDataCenterStep(
+    attempt: {
+      userId: string;
+      sessionHash: string;
+      integration: Integration;
+      codeVerifierSealed: string;
+      carriedSealed: string | null;
+      returnTo: string | null;
+    },
+    server: DataCenterServer,
+    code: string,
+    actor: Actor,
+  ): Promise<string> {
+    const integration = attempt.integration;
+    const fail = (error: LinkErrorCode) => backTo(null, integration, { error });
+    const [state, app] = await Promise.all([
+      deps.targets.state(integration),
+      settings.app(integration, server === "confluence" ? "confluence" : "main"),
+    ]);
+    if (!state || state.site.deployment !== "datacenter" || !app || !state.site.urls[server]) return fail("not-offered");
+    const site = state.site;
+    const answer = await deps.providers.dataCenter.exchangeCode(server, serviceUrl(site, server), app, {
+      code,
+      redirectUri: callbackUrl(deps.publicUrl, integration),
+      verifier: deps.secretBox.open(attempt.codeVerifierSealed, VERIFIER_PURPOSE),
     });
-    if (confluence.accountId.toLowerCase() !== jira.accountId.toLowerCase()) {
-      const message = `The Confluence token is ${confluence.accountId}'s and the Jira token ${jira.accountId}'s: both must be yours`;
-      throw new AppError("validation_failed", message, { fields: { confluenceToken: message } });
+    if (!answer.ok) {
+      deps.log.info({ integration, server, error: answer.error }, "a link's authorization code was refused");
+      return fail("code");
     }
-    return { account: jira, tokens: { jira: input.apiToken, confluence: confluenceToken } };
+    const account = await whoIsOnDataCenter(deps.http, server, site, `Bearer ${answer.tokens.accessToken}`);
+    if (!account) return fail("account");
+    const carried = attempt.carriedSealed
+      ? (JSON.parse(deps.secretBox.open(attempt.carriedSealed, CARRIED_PURPOSE)) as CarriedGrants)
+      : null;
+    if (carried && !samePerson(carried.account, account)) return fail("other-person");
+    const linked: CarriedGrants = {
+      account: carried?.account ?? account,
+      grants: { ...carried?.grants, [server]: grantOf(answer.tokens, deps.clock.now().getTime()) },
+      scopes: [
+        ...(carried?.scopes ?? []),
+        ...(answer.tokens.scopes.length ? answer.tokens.scopes : ["granted"]).map((s) => `${server}:${s}`),
+      ],
+    };
+    if (server === "jira" && site.urls.confluence !== undefined) {
+      const next = await dataCenterConsent(attempt, integration, "confluence", { returnTo: attempt.returnTo, carried: linked });
+      if (next) return next;
+    }
+    await store(
+      attempt.userId,
+      integration,
+      "dc-oauth",
+      {
+        account: linked.account,
+        secret: { grants: linked.grants },
+        scopes: linked.scopes,
+        expiresAt: firstExpiry(linked.grants),
+        site: { url: site.instanceUrl, cloudId: null },
+      },
+      actor,
+    );
+    return backTo(attempt.returnTo, integration, { linked: true });
   }
 
   return {
@@ -238,8 +299,7 @@ export function createAccountLinksService(deps: {
             label: INTEGRATION_LABELS[integration],
             configured: Boolean(state?.isActive),
             mode: s.mode,
-            // Data Center's own OAuth 2.0 provider is not offered yet: its people link personal access tokens.
-            oauthAvailable: app !== null && state?.site.deployment !== "datacenter",
+            oauthAvailable: app !== null,
             apiTokensAllowed: s.allowApiTokens,
             siteUrl: integration === "atlassian" ? site : null,
             deployment: state?.site.deployment ?? "cloud",
@@ -264,33 +324,23 @@ export function createAccountLinksService(deps: {
       if (s.mode !== "per-person") throw new AppError("conflict", `${label} is used through the shared account: there is nothing to link`);
       if (!app)
         throw new AppError("conflict", `An administrator has not set up linking with ${label} yet (the OAuth app's client id and secret)`);
-      if (!(await deps.targets.state(integration))) throw new AppError("conflict", `The ${label} integration is not configured`);
-      const state = randomToken();
-      const verifier = randomToken(48);
-      const now = deps.clock.now();
-      await repos.accountsRepo.insertRequest(
-        {
-          stateHash: sha256Hex(state),
-          userId: user.userId,
-          sessionHash: sha256Hex(user.sessionId),
-          integration,
-          codeVerifierSealed: deps.secretBox.seal(verifier, VERIFIER_PURPOSE),
+      const target = await deps.targets.state(integration);
+      if (!target) throw new AppError("conflict", `The ${label} integration is not configured`);
+      const who = { userId: user.userId, sessionHash: sha256Hex(user.sessionId) };
+      if (target.site.deployment === "datacenter") {
+        const authorizeUrl = await dataCenterConsent(who, integration, firstServer(integration), {
           returnTo: returnTo ?? null,
-          expiresAt: new Date(now.getTime() + ATTEMPT_TTL_MS),
-        },
-        now,
-      );
+          carried: null,
+        });
+        if (!authorizeUrl) throw new AppError("conflict", `The ${label} integration is not configured`);
+        return { authorizeUrl };
+      }
+      const { state, challenge } = await beginAttempt(who, integration, { returnTo: returnTo ?? null, server: null, carried: null });
       const redirectUri = callbackUrl(deps.publicUrl, integration);
       const authorizeUrl =
         integration === "atlassian"
-          ? deps.providers.atlassian.authorizeUrl({
-              app,
-              redirectUri,
-              state,
-              challenge: challengeOf(verifier),
-              scopes: atlassianScopes(deps.destructiveTools),
-            })
-          : deps.providers.bitbucket.authorizeUrl({ app, redirectUri, state, challenge: challengeOf(verifier) });
+          ? deps.providers.atlassian.authorizeUrl({ app, redirectUri, state, challenge, scopes: atlassianScopes(deps.destructiveTools) })
+          : deps.providers.bitbucket.authorizeUrl({ app, redirectUri, state, challenge });
       return { authorizeUrl };
     },
 
@@ -312,9 +362,17 @@ export function createAccountLinksService(deps: {
       if (!session || session.userId !== attempt.userId || sha256Hex(session.sessionId) !== attempt.sessionHash) return fail("session");
       if (query.error === "access_denied") return fail("denied");
       if (query.error || !query.code) return fail("code");
+      const label = INTEGRATION_LABELS[integration];
+      if (attempt.server) {
+        try {
+          return await finishDataCenterStep(attempt, attempt.server, query.code, actor);
+        } catch (err) {
+          deps.log.warn({ err, integration, server: attempt.server }, `linking a ${label} account failed`);
+          return fail("upstream");
+        }
+      }
       const app = await settings.app(integration);
       if (!app) return fail("not-offered");
-      const label = INTEGRATION_LABELS[integration];
       try {
         const verifier = deps.secretBox.open(attempt.codeVerifierSealed, VERIFIER_PURPOSE);
         const answer = await deps.providers.exchangeCode(integration, app, {
@@ -348,7 +406,7 @@ export function createAccountLinksService(deps: {
             account,
             secret: { accessToken: tokens.accessToken, refreshToken: tokens.refreshToken },
             scopes: tokens.scopes,
-            expiresIn: tokens.expiresIn,
+            expiresAt: new Date(deps.clock.now().getTime() + tokens.expiresIn * 1000),
             site,
           },
           actor,
@@ -369,7 +427,7 @@ export function createAccountLinksService(deps: {
       const state = await deps.targets.state(integration);
       if (!state) throw new AppError("conflict", `The ${label} integration is not configured`);
       if (state.site.deployment === "datacenter") {
-        const found = await dataCenterTokens(integration, state.site, input);
+        const found = await checkDataCenterTokens(deps.http, integration, state.site, input);
         const row = await store(
           userId,
           integration,
@@ -378,7 +436,7 @@ export function createAccountLinksService(deps: {
             account: found.account,
             secret: { personalAccessTokens: found.tokens },
             scopes: [],
-            expiresIn: null,
+            expiresAt: null,
             site: { url: state.site.instanceUrl, cloudId: null },
           },
           actor,
@@ -426,7 +484,7 @@ export function createAccountLinksService(deps: {
           account,
           secret: { email, apiToken: input.apiToken },
           scopes: [],
-          expiresIn: null,
+          expiresAt: null,
           site: null,
         },
         actor,

@@ -15,6 +15,7 @@ const SandboxPeopleSchema = z.object({
   bitbucketConsumer: z.object({ key: z.string(), secret: z.string() }),
   people: z.array(z.object({ displayName: z.string(), email: z.string(), apiToken: z.string(), nickname: z.string() })).min(2),
   dataCenter: z.object({
+    oauthClients: z.record(z.enum(["jira", "confluence", "bitbucket"]), z.object({ clientId: z.string(), clientSecret: z.string() })),
     personalAccessToken: z.string(),
     people: z.array(z.object({ username: z.string(), personalAccessToken: z.string() })),
   }),
@@ -34,14 +35,32 @@ export async function configureDemoPeople(
 ): Promise<void> {
   const res = await fetch(new URL("/__sandbox/accounts", sandboxUrl), { signal: AbortSignal.timeout(5_000) });
   const sandbox = SandboxPeopleSchema.parse(await res.json());
+  const dc = sandbox.dataCenter.oauthClients;
+  const appOf = (app: { clientId: string; clientSecret: string }) => ({ oauthClientId: app.clientId, oauthClientSecret: app.clientSecret });
   const apps = {
-    atlassian: { oauthClientId: sandbox.atlassianApp.clientId, oauthClientSecret: sandbox.atlassianApp.clientSecret },
-    bitbucket: { oauthClientId: sandbox.bitbucketConsumer.key, oauthClientSecret: sandbox.bitbucketConsumer.secret },
+    cloud: {
+      atlassian: appOf(sandbox.atlassianApp),
+      bitbucket: appOf({ clientId: sandbox.bitbucketConsumer.key, clientSecret: sandbox.bitbucketConsumer.secret }),
+    },
+    // Data Center: each server's incoming application link (Jira's and Confluence's apart).
+    datacenter: {
+      atlassian: {
+        ...appOf(dc.jira),
+        confluenceOauthClientId: dc.confluence.clientId,
+        confluenceOauthClientSecret: dc.confluence.clientSecret,
+      },
+      bitbucket: appOf(dc.bitbucket),
+    },
   };
   for (const integration of INTEGRATIONS)
     await deps.identity.save(
       integration,
-      { mode: "per-person", allowMachineClients: true, allowApiTokens: true, ...apps[integration] },
+      {
+        mode: "per-person",
+        allowMachineClients: true,
+        allowApiTokens: true,
+        ...apps[await deps.links.deploymentOf(integration)][integration],
+      },
       SYSTEM,
     );
 

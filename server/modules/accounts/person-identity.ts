@@ -1,14 +1,15 @@
 import { INTEGRATION_LABELS, MY_ACCOUNTS_PATH, type Integration } from "../../../contract/accounts";
-import type { AccountLinkRow, LinkSecret } from "../../db/schema";
+import type { AccountLinkRow, LinkSecret, ServerGrant } from "../../db/schema";
 import type { Clock } from "../../lib/clock";
 import type { Logger } from "../../lib/logger";
 import type { SecretBox } from "../../lib/secret-box";
 import type { Repos, Transact } from "../../repos";
-import { UpstreamError, type UpstreamService } from "../../upstream/errors";
+import { SERVICE_NAMES, UpstreamError, type UpstreamService } from "../../upstream/errors";
 import type { UpstreamTarget } from "../../upstream/http";
-import type { IdentitySettings } from "./identity-settings.service";
-import type { Site } from "../integrations/sites";
-import type { Providers } from "./providers";
+import { callbackUrl, type IdentitySettings } from "./identity-settings.service";
+import { serviceUrl, type Site } from "../integrations/sites";
+import { firstExpiry } from "./data-center-links";
+import type { Providers, TokenAnswer } from "./providers";
 
 /** Whom a call is made for: a person (a user-bound token, the chat) or a machine client (null). */
 export interface CallFor {
@@ -97,26 +98,98 @@ export function createPersonIdentity(deps: {
     row.accessExpiresAt !== null && row.accessExpiresAt.getTime() - now < REFRESH_MARGIN_MS;
 
   /** Refreshes the link's tokens: one refresh per link at a time, here and (PostgreSQL) across instances. */
-  function refresh(link: CachedLink, service: UpstreamService): Promise<CachedLink> {
+  function refresh(link: CachedLink, service: UpstreamService, site: Site): Promise<CachedLink> {
     const id = link.row.id;
     let pending = refreshing.get(id);
     if (!pending) {
-      pending = runRefresh(link.row, service).finally(() => refreshing.delete(id));
+      pending = runRefresh(link.row, service, site).finally(() => refreshing.delete(id));
       refreshing.set(id, pending);
     }
     return pending;
   }
 
-  async function runRefresh(stale: AccountLinkRow, service: UpstreamService): Promise<CachedLink> {
+  type Outcome = { row: AccountLinkRow } | { refused: string } | { failed: UpstreamError };
+  const noApp = (label: string) =>
+    `Bridgekeeper cannot renew your ${label} link: an administrator must enter the OAuth app's client id and secret on the Configuration screen.`;
+
+  /** A refresh that did not give tokens: refused for good (re-link; marked so under the lock) or failed for now. */
+  async function notRenewed(
+    r: Repos,
+    row: AccountLinkRow,
+    label: string,
+    service: UpstreamService,
+    answer: Extract<TokenAnswer, { ok: false }>,
+  ): Promise<Outcome> {
+    if (answer.error === "invalid_grant" || answer.error === "unauthorized_client" || answer.error === "access_denied") {
+      const problem = `${label} refused to renew the link (${answer.error}${answer.description ? `: ${answer.description}` : ""})`;
+      await r.accountsRepo.markNeedsRelinking(row.id, problem, deps.clock.now());
+      return { refused: relinkSentence(label, problem) };
+    }
+    return { failed: new UpstreamError(service, "unreachable", `${label} did not renew your link (${answer.error}); try again later`) };
+  }
+
+  const unreachable = (err: unknown, service: UpstreamService, label: string) =>
+    err instanceof UpstreamError ? err : new UpstreamError(service, "unreachable", `${label} could not be reached to renew your link`);
+
+  /**
+   * Data Center's grants (issue 28 item 7), one per server: each that expires soon is renewed at its
+   * own server, `redirect_uri` included. Data Center rotates refresh tokens without leeway, so what
+   * was renewed is stored even when another server's renewal then fails.
+   */
+  async function renewGrants(
+    r: Repos,
+    row: AccountLinkRow,
+    grants: Partial<Record<UpstreamService, ServerGrant>>,
+    service: UpstreamService,
+    site: Site,
+  ): Promise<Outcome> {
+    const integration = row.integration;
+    const renewed = { ...grants };
+    let changed = false;
+    /** Why the renewal stopped, as an outcome or a refused answer (marked only after the renewed tokens are stored). */
+    let stopped: Outcome | { label: string; answer: Extract<TokenAnswer, { ok: false }> } | null = null;
+    for (const server of Object.keys(grants) as UpstreamService[]) {
+      const grant = grants[server]!;
+      if (grant.expiresAt - deps.clock.now().getTime() >= REFRESH_MARGIN_MS) continue;
+      const label = SERVICE_NAMES[server];
+      const app = await deps.settings.app(integration, server === "confluence" ? "confluence" : "main");
+      if (!app || !grant.refreshToken) {
+        stopped = { refused: app ? relinkSentence(label, "it cannot be renewed") : noApp(label) };
+        break;
+      }
+      let answer: TokenAnswer;
+      try {
+        const redirectUri = callbackUrl(deps.publicUrl, integration);
+        answer = await deps.providers.dataCenter.refresh(server, serviceUrl(site, server), app, grant.refreshToken, redirectUri);
+      } catch (err) {
+        stopped = { failed: unreachable(err, service, label) };
+        break;
+      }
+      if (!answer.ok) {
+        stopped = { label, answer };
+        break;
+      }
+      renewed[server] = {
+        accessToken: answer.tokens.accessToken,
+        refreshToken: answer.tokens.refreshToken ?? grant.refreshToken,
+        expiresAt: deps.clock.now().getTime() + answer.tokens.expiresIn * 1000,
+      };
+      changed = true;
+    }
+    const now = deps.clock.now();
+    const values = {
+      secretSealed: sealLinkSecret(deps.secretBox, integration, { grants: renewed }),
+      accessExpiresAt: firstExpiry(renewed),
+    };
+    if (changed) await r.accountsRepo.updateTokens(row.id, values, now);
+    if (stopped && "answer" in stopped) return notRenewed(r, row, stopped.label, service, stopped.answer);
+    if (stopped) return stopped;
+    return { row: changed ? { ...row, ...values, state: "working", problem: null, updatedAt: now } : row };
+  }
+
+  async function runRefresh(stale: AccountLinkRow, service: UpstreamService, site: Site): Promise<CachedLink> {
     const integration = stale.integration;
     const label = INTEGRATION_LABELS[integration];
-    const app = await deps.settings.app(integration);
-    if (!app)
-      throw identityError(
-        service,
-        `Bridgekeeper cannot renew your ${label} link: an administrator must enter the OAuth app's client id and secret on the Configuration screen.`,
-      );
-    type Outcome = { row: AccountLinkRow } | { refused: string } | { failed: UpstreamError };
     const attempt = async (r: Repos): Promise<Outcome> => {
       const row =
         deps.dbKind === "postgres" ? await r.accountsRepo.lockLink(stale.id) : await r.accountsRepo.findLink(stale.userId, integration);
@@ -126,27 +199,18 @@ export function createPersonIdentity(deps: {
       // Another request or instance refreshed it while this one waited for the lock.
       if (!expiresSoon(row, deps.clock.now().getTime())) return { row };
       const secret = JSON.parse(deps.secretBox.open(row.secretSealed, LINK_PURPOSE(integration))) as LinkSecret;
+      if ("grants" in secret) return renewGrants(r, row, secret.grants, service, site);
       if (!("accessToken" in secret) || !secret.refreshToken) return { refused: relinkSentence(label, "it cannot be renewed") };
+      const app = await deps.settings.app(integration);
+      if (!app) return { refused: noApp(label) };
       let answer;
       try {
         answer = await deps.providers.refresh(integration, app, secret.refreshToken);
       } catch (err) {
-        return {
-          failed:
-            err instanceof UpstreamError
-              ? err
-              : new UpstreamError(service, "unreachable", `${label} could not be reached to renew your link`),
-        };
+        return { failed: unreachable(err, service, label) };
       }
       const now = deps.clock.now();
-      if (!answer.ok) {
-        if (answer.error === "invalid_grant" || answer.error === "unauthorized_client" || answer.error === "access_denied") {
-          const problem = `${label} refused to renew the link (${answer.error}${answer.description ? `: ${answer.description}` : ""})`;
-          await r.accountsRepo.markNeedsRelinking(row.id, problem, now);
-          return { refused: relinkSentence(label, problem) };
-        }
-        return { failed: new UpstreamError(service, "unreachable", `${label} did not renew your link (${answer.error}); try again later`) };
-      }
+      if (!answer.ok) return notRenewed(r, row, label, service, answer);
       const renewed: LinkSecret = {
         accessToken: answer.tokens.accessToken,
         refreshToken: answer.tokens.refreshToken ?? secret.refreshToken,
@@ -216,7 +280,7 @@ export function createPersonIdentity(deps: {
           service,
           `Your ${label} link is for ${link.row.siteUrl}, and Bridgekeeper now works with ${site.instanceUrl}. Link your account again at ${accountsUrl}, then try again.`,
         );
-      if (expiresSoon(link.row, deps.clock.now().getTime())) link = await refresh(link, service);
+      if (expiresSoon(link.row, deps.clock.now().getTime())) link = await refresh(link, service, site);
       who.used?.(link.row.accountId);
       touch(link.row);
       let target = link.targets.get(service);

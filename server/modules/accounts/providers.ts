@@ -78,6 +78,17 @@ export const atlassianScopes = (destructive: boolean): string[] => [
   ...ATLASSIAN_SCOPES.always,
 ];
 
+/**
+ * What each Data Center server's incoming application link is asked for (issue 28 item 7): writing,
+ * since the tools change issues, pages and pull requests. The link's own permission must be at
+ * least this (README, Data Center); a person's grant never does more than the person may.
+ */
+export const DATA_CENTER_SCOPES: Record<UpstreamService, string> = { jira: "WRITE", confluence: "WRITE", bitbucket: "REPO_WRITE" };
+
+/** Data Center's OAuth 2.0 provider, on each server: `{base}/rest/oauth2/latest/{authorize,token}`. */
+const dataCenterOAuthUrl = (baseUrl: string, endpoint: "authorize" | "token") =>
+  `${baseUrl.replace(/\/+$/, "")}/rest/oauth2/latest/${endpoint}`;
+
 const text = (v: unknown): string | null => (typeof v === "string" && v !== "" ? v : null);
 /** The service an integration's failures are named by. */
 export const SERVICE_OF: Record<Integration, UpstreamService> = { atlassian: "jira", bitbucket: "bitbucket" };
@@ -181,10 +192,71 @@ export function createProviders(http: UpstreamHttp, endpoints: ProviderEndpoints
     },
   };
 
+  /**
+   * Jira, Confluence and Bitbucket Data Center as OAuth 2.0 providers (incoming application links):
+   * each server its own, the app's credentials in the form, PKCE, and `redirect_uri` on the refresh
+   * grant as well (Data Center checks it there too).
+   */
+  const dataCenter = {
+    authorizeUrl(input: {
+      service: UpstreamService;
+      baseUrl: string;
+      app: OAuthApp;
+      redirectUri: string;
+      state: string;
+      challenge: string;
+    }): string {
+      const url = new URL(dataCenterOAuthUrl(input.baseUrl, "authorize"));
+      url.search = new URLSearchParams({
+        client_id: input.app.clientId,
+        redirect_uri: input.redirectUri,
+        response_type: "code",
+        scope: DATA_CENTER_SCOPES[input.service],
+        state: input.state,
+        code_challenge: input.challenge,
+        code_challenge_method: "S256",
+      }).toString();
+      return url.toString();
+    },
+
+    async token(service: UpstreamService, baseUrl: string, app: OAuthApp, body: Record<string, string>): Promise<TokenAnswer> {
+      const res = await http.exchange(service, {
+        url: dataCenterOAuthUrl(baseUrl, "token"),
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ client_id: app.clientId, client_secret: app.clientSecret, ...body }).toString(),
+      });
+      return tokenAnswer(res.status, res.json);
+    },
+
+    exchangeCode(
+      service: UpstreamService,
+      baseUrl: string,
+      app: OAuthApp,
+      input: { code: string; redirectUri: string; verifier: string },
+    ): Promise<TokenAnswer> {
+      return dataCenter.token(service, baseUrl, app, {
+        grant_type: "authorization_code",
+        code: input.code,
+        redirect_uri: input.redirectUri,
+        code_verifier: input.verifier,
+      });
+    },
+
+    /** A refresh: the answer's refresh token replaces the old one (Data Center rotates them). */
+    refresh(service: UpstreamService, baseUrl: string, app: OAuthApp, refreshToken: string, redirectUri: string): Promise<TokenAnswer> {
+      return dataCenter.token(service, baseUrl, app, {
+        grant_type: "refresh_token",
+        refresh_token: refreshToken,
+        redirect_uri: redirectUri,
+      });
+    },
+  };
+
   return {
     endpoints,
     atlassian,
     bitbucket,
+    dataCenter,
 
     /** Exchanges an authorization code (with its PKCE verifier) for tokens. */
     exchangeCode(
@@ -227,6 +299,17 @@ export function createProviders(http: UpstreamHttp, endpoints: ProviderEndpoints
      * API token goes to the site itself, as the shared account does.
      */
     target(link: { kind: string; cloudId: string | null }, secret: LinkSecret, service: UpstreamService, site: Site): UpstreamTarget {
+      if ("grants" in secret) {
+        // Data Center's OAuth: each server granted apart (Confluence's link may have been set up after this one).
+        const grant = secret.grants[service];
+        if (!grant)
+          throw new UpstreamError(
+            service,
+            "identity",
+            `Your linked account has no grant for ${SERVICE_NAMES[service]}: link your account again to allow it`,
+          );
+        return { baseUrl: serviceUrl(site, service), authorization: `Bearer ${grant.accessToken}`, deployment: site.deployment };
+      }
       if ("personalAccessTokens" in secret) {
         // Data Center: each server its own token; a server the person gave none for is theirs to link.
         const token = secret.personalAccessTokens[service];
@@ -258,4 +341,5 @@ export function createProviders(http: UpstreamHttp, endpoints: ProviderEndpoints
 export type Providers = ReturnType<typeof createProviders>;
 
 /** The credential kind an integration's OAuth link or pasted token is stored as. */
-export const kindOf = (integration: Integration, how: "oauth" | "api-token" | "dc-token"): CredentialKind => `${integration}-${how}`;
+export const kindOf = (integration: Integration, how: LinkHow): CredentialKind => `${integration}-${how}`;
+export type LinkHow = "oauth" | "api-token" | "dc-token" | "dc-oauth";
