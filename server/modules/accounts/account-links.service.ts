@@ -1,10 +1,8 @@
-import { createHash } from "node:crypto";
 import type { z } from "zod";
 import {
   IDENTITY_MESSAGES,
   INTEGRATION_LABELS,
   INTEGRATIONS,
-  MY_ACCOUNTS_PATH,
   type AccountLinkDto,
   type ApiTokenLinkInputSchema,
   type Integration,
@@ -16,35 +14,19 @@ import { AppError } from "../../lib/app-error";
 import type { Clock } from "../../lib/clock";
 import type { Logger } from "../../lib/logger";
 import type { SecretBox } from "../../lib/secret-box";
-import { randomToken, sha256Hex } from "../../lib/tokens";
+import { sha256Hex } from "../../lib/tokens";
 import type { Repos, Transact } from "../../repos";
 import { isUpstreamError } from "../../upstream/errors";
 import { basicAuthorization as basic, type UpstreamHttp } from "../../upstream/http";
 import type { Actor, AuditService } from "../audit/audit.service";
-import { serviceUrl } from "../integrations/sites";
 import type { UpstreamTargets } from "../integrations/upstream-targets";
-import {
-  checkDataCenterTokens,
-  firstExpiry,
-  firstServer,
-  grantOf,
-  samePerson,
-  whoIsOnDataCenter,
-  type CarriedGrants,
-  type DataCenterServer,
-} from "./data-center-links";
+import { checkDataCenterTokens, createDataCenterOAuth, firstExpiry } from "./data-center-links";
+import { backTo, createLinkAttempts } from "./link-attempts";
 import { callbackUrl, type IdentitySettings } from "./identity-settings.service";
 import { sameSite, sealLinkSecret, type PersonIdentity } from "./person-identity";
 import { atlassianScopes, kindOf, type LinkedAccount, type LinkHow, type Providers } from "./providers";
 
 type ApiTokenInput = z.output<typeof ApiTokenLinkInputSchema>;
-
-/** A link attempt lives this long between "Connect" and the service's callback. */
-const ATTEMPT_TTL_MS = 10 * 60_000;
-const VERIFIER_PURPOSE = "account-link:pkce";
-const CARRIED_PURPOSE = "account-link:carried";
-
-const challengeOf = (verifier: string) => createHash("sha256").update(verifier).digest("base64url");
 
 export const toAccountLinkDto = (row: AccountLinkRow): AccountLinkDto => ({
   integration: row.integration,
@@ -57,13 +39,6 @@ export const toAccountLinkDto = (row: AccountLinkRow): AccountLinkDto => ({
   state: row.state,
   problem: row.problem,
 });
-
-/** Where the callback sends the browser: back to where linking started, or My accounts, with the outcome. */
-const backTo = (returnTo: string | null, integration: Integration, outcome: { linked: true } | { error: LinkErrorCode }): string => {
-  if ("linked" in outcome && returnTo) return returnTo;
-  const params = new URLSearchParams({ integration, ...("linked" in outcome ? { linked: "1" } : { link_error: outcome.error }) });
-  return `${MY_ACCOUNTS_PATH}?${params}`;
-};
 
 /**
  * A person's own accounts (issue 27 item 2): linking with OAuth (the state bound to the session
@@ -158,125 +133,25 @@ export function createAccountLinksService(deps: {
     return Boolean(removed);
   }
 
-  /** Stores a link attempt (state hashed, PKCE verifier and anything carried sealed); answers its state and PKCE challenge. */
-  async function beginAttempt(
-    user: { userId: string; sessionHash: string },
-    integration: Integration,
-    step: { returnTo: string | null; server: DataCenterServer | null; carried: CarriedGrants | null },
-  ): Promise<{ state: string; challenge: string }> {
-    const state = randomToken();
-    const verifier = randomToken(48);
-    const now = deps.clock.now();
-    await repos.accountsRepo.insertRequest(
-      {
-        stateHash: sha256Hex(state),
-        userId: user.userId,
-        sessionHash: user.sessionHash,
+  const attempts = createLinkAttempts(deps);
+  const dataCenterOAuth = createDataCenterOAuth({
+    ...deps,
+    attempts,
+    store: (userId, integration, link, actor) =>
+      store(
+        userId,
         integration,
-        codeVerifierSealed: deps.secretBox.seal(verifier, VERIFIER_PURPOSE),
-        server: step.server,
-        carriedSealed: step.carried ? deps.secretBox.seal(JSON.stringify(step.carried), CARRIED_PURPOSE) : null,
-        returnTo: step.returnTo,
-        expiresAt: new Date(now.getTime() + ATTEMPT_TTL_MS),
-      },
-      now,
-    );
-    return { state, challenge: challengeOf(verifier) };
-  }
-
-  /** A Data Center server's consent page for this attempt: Jira's or Bitbucket's first, Confluence's after Jira's. */
-  async function dataCenterConsent(
-    user: { userId: string; sessionHash: string },
-    integration: Integration,
-    server: DataCenterServer,
-    step: { returnTo: string | null; carried: CarriedGrants | null },
-  ): Promise<string | null> {
-    const [app, state] = await Promise.all([
-      settings.app(integration, server === "confluence" ? "confluence" : "main"),
-      deps.targets.state(integration),
-    ]);
-    const baseUrl = state?.site.urls[server];
-    if (!app || !baseUrl) return null;
-    const attempt = await beginAttempt(user, integration, { ...step, server });
-    return deps.providers.dataCenter.authorizeUrl({
-      service: server,
-      baseUrl,
-      app,
-      redirectUri: callbackUrl(deps.publicUrl, integration),
-      state: attempt.state,
-      challenge: attempt.challenge,
-    });
-  }
-
-  /**
-   * One Data Center server's consent came back (issue 28 item 7): its code exchanged at that server
-   * (PKCE, the callback as redirect URI), the person named by the server itself; then Confluence's
-   * consent after Jira's when Confluence is configured and its link set up (both must be the same
-   * person's), or the link stored with every grant. Where the browser goes next.
-   */
-  async function finishDataCenterStep(
-    attempt: {
-      userId: string;
-      sessionHash: string;
-      integration: Integration;
-      codeVerifierSealed: string;
-      carriedSealed: string | null;
-      returnTo: string | null;
-    },
-    server: DataCenterServer,
-    code: string,
-    actor: Actor,
-  ): Promise<string> {
-    const integration = attempt.integration;
-    const fail = (error: LinkErrorCode) => backTo(null, integration, { error });
-    const [state, app] = await Promise.all([
-      deps.targets.state(integration),
-      settings.app(integration, server === "confluence" ? "confluence" : "main"),
-    ]);
-    if (!state || state.site.deployment !== "datacenter" || !app || !state.site.urls[server]) return fail("not-offered");
-    const site = state.site;
-    const answer = await deps.providers.dataCenter.exchangeCode(server, serviceUrl(site, server), app, {
-      code,
-      redirectUri: callbackUrl(deps.publicUrl, integration),
-      verifier: deps.secretBox.open(attempt.codeVerifierSealed, VERIFIER_PURPOSE),
-    });
-    if (!answer.ok) {
-      deps.log.info({ integration, server, error: answer.error }, "a link's authorization code was refused");
-      return fail("code");
-    }
-    const account = await whoIsOnDataCenter(deps.http, server, site, `Bearer ${answer.tokens.accessToken}`);
-    if (!account) return fail("account");
-    const carried = attempt.carriedSealed
-      ? (JSON.parse(deps.secretBox.open(attempt.carriedSealed, CARRIED_PURPOSE)) as CarriedGrants)
-      : null;
-    if (carried && !samePerson(carried.account, account)) return fail("other-person");
-    const linked: CarriedGrants = {
-      account: carried?.account ?? account,
-      grants: { ...carried?.grants, [server]: grantOf(answer.tokens, deps.clock.now().getTime()) },
-      scopes: [
-        ...(carried?.scopes ?? []),
-        ...(answer.tokens.scopes.length ? answer.tokens.scopes : ["granted"]).map((s) => `${server}:${s}`),
-      ],
-    };
-    if (server === "jira" && site.urls.confluence !== undefined) {
-      const next = await dataCenterConsent(attempt, integration, "confluence", { returnTo: attempt.returnTo, carried: linked });
-      if (next) return next;
-    }
-    await store(
-      attempt.userId,
-      integration,
-      "dc-oauth",
-      {
-        account: linked.account,
-        secret: { grants: linked.grants },
-        scopes: linked.scopes,
-        expiresAt: firstExpiry(linked.grants),
-        site: { url: site.instanceUrl, cloudId: null },
-      },
-      actor,
-    );
-    return backTo(attempt.returnTo, integration, { linked: true });
-  }
+        "dc-oauth",
+        {
+          account: link.account,
+          secret: { grants: link.grants },
+          scopes: link.scopes,
+          expiresAt: firstExpiry(link.grants),
+          site: { url: link.siteUrl, cloudId: null },
+        },
+        actor,
+      ),
+  });
 
   return {
     /** Where an integration runs: its links are of that deployment's kinds. */
@@ -328,14 +203,11 @@ export function createAccountLinksService(deps: {
       if (!target) throw new AppError("conflict", `The ${label} integration is not configured`);
       const who = { userId: user.userId, sessionHash: sha256Hex(user.sessionId) };
       if (target.site.deployment === "datacenter") {
-        const authorizeUrl = await dataCenterConsent(who, integration, firstServer(integration), {
-          returnTo: returnTo ?? null,
-          carried: null,
-        });
+        const authorizeUrl = await dataCenterOAuth.start(who, integration, returnTo ?? null);
         if (!authorizeUrl) throw new AppError("conflict", `The ${label} integration is not configured`);
         return { authorizeUrl };
       }
-      const { state, challenge } = await beginAttempt(who, integration, { returnTo: returnTo ?? null, server: null, carried: null });
+      const { state, challenge } = await attempts.begin(who, integration, { returnTo: returnTo ?? null, server: null, carried: null });
       const redirectUri = callbackUrl(deps.publicUrl, integration);
       const authorizeUrl =
         integration === "atlassian"
@@ -357,15 +229,15 @@ export function createAccountLinksService(deps: {
     ): Promise<string> {
       const fail = (error: LinkErrorCode, returnTo: string | null = null) => backTo(returnTo, integration, { error });
       if (!query.state) return fail("expired");
-      const attempt = await repos.accountsRepo.takeRequest(sha256Hex(query.state));
-      if (!attempt || attempt.integration !== integration || attempt.expiresAt <= deps.clock.now()) return fail("expired");
+      const attempt = await attempts.take(query.state);
+      if (!attempt || attempt.integration !== integration) return fail("expired");
       if (!session || session.userId !== attempt.userId || sha256Hex(session.sessionId) !== attempt.sessionHash) return fail("session");
       if (query.error === "access_denied") return fail("denied");
       if (query.error || !query.code) return fail("code");
       const label = INTEGRATION_LABELS[integration];
       if (attempt.server) {
         try {
-          return await finishDataCenterStep(attempt, attempt.server, query.code, actor);
+          return await dataCenterOAuth.finish(attempt, attempt.server, query.code, actor);
         } catch (err) {
           deps.log.warn({ err, integration, server: attempt.server }, `linking a ${label} account failed`);
           return fail("upstream");
@@ -374,11 +246,10 @@ export function createAccountLinksService(deps: {
       const app = await settings.app(integration);
       if (!app) return fail("not-offered");
       try {
-        const verifier = deps.secretBox.open(attempt.codeVerifierSealed, VERIFIER_PURPOSE);
         const answer = await deps.providers.exchangeCode(integration, app, {
           code: query.code,
           redirectUri: callbackUrl(deps.publicUrl, integration),
-          verifier,
+          verifier: attempts.verifierOf(attempt),
         });
         if (!answer.ok) {
           deps.log.info({ integration, error: answer.error }, "a link's authorization code was refused");
