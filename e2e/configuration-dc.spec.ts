@@ -1,5 +1,6 @@
 import { mkdirSync } from "node:fs";
 import { request, type Locator, type Page } from "@playwright/test";
+import { IDENTITY_MESSAGES } from "../contract/accounts";
 import { cloudUrlForDataCenter, INTEGRATION_MESSAGES } from "../contract/integrations";
 import { expect, test } from "./fixtures";
 import { E2E_SANDBOX_URL } from "../playwright.config";
@@ -18,9 +19,10 @@ import {
 /**
  * The Configuration screen with Jira, Confluence and Bitbucket Data Center (issue 28), against the
  * sandbox's Data Center flavour: the deployment choice, Data Center's fields and messages, a save
- * and a connection test, and the products detected named on the cards and on the Dashboard. The
- * configuration is global to the one server every spec shares: the tests run in order and put the
- * sandbox's Cloud setup back at the end (what configuration.spec.ts leaves, and later specs expect).
+ * and a connection test, the products detected named on the cards and on the Dashboard, and the
+ * incoming application links people link through. The configuration is global to the one server
+ * every spec shares: the tests run in order and put the sandbox's Cloud setup and the shared
+ * account back at the end (what configuration.spec.ts leaves, and later specs expect).
  */
 
 const DC = {
@@ -30,6 +32,11 @@ const DC = {
   pat: "sandbox-dc-pat",
   username: "demo",
   password: "sandbox-dc-password",
+};
+/** The sandbox's incoming application links (sandbox/credentials.ts): Jira's and Confluence's. */
+const DC_APPS = {
+  jira: { clientId: "sandbox-dc-jira-client-id", clientSecret: "sandbox-dc-jira-client-secret" },
+  confluence: { clientId: "sandbox-dc-confluence-client-id", clientSecret: "sandbox-dc-confluence-client-secret" },
 };
 /** Where the screenshots go, to look at (not committed): e2e/screenshots/ as the other specs, or E2E_SCREENSHOTS_DIR. */
 const SHOTS = process.env.E2E_SCREENSHOTS_DIR ?? "e2e/screenshots";
@@ -68,6 +75,25 @@ async function testConnection(page: Page, card: Locator, lines: (string | RegExp
   await dismissToasts(page);
 }
 
+/**
+ * The shared account for both integrations, as the other specs expect. Saved while Atlassian is
+ * still on Data Center, so Confluence's incoming application link goes too (Cloud keeps it as stored).
+ */
+async function restoreSharedAccount(baseURL: string): Promise<void> {
+  const api = await request.newContext({ baseURL, storageState: { cookies: [], origins: [] } });
+  const headers = { Origin: baseURL };
+  const shared = { mode: "shared", allowMachineClients: false, allowApiTokens: false, oauthClientId: "", confluenceOauthClientId: "" };
+  try {
+    expect((await api.post("/api/login", { data: ADMIN, headers })).status()).toBe(200);
+    for (const integration of ["atlassian", "bitbucket"]) {
+      const restored = await api.put(`/api/admin/identity/${integration}`, { data: shared, headers });
+      expect(restored.status(), await restored.text()).toBe(200);
+    }
+  } finally {
+    await api.dispose();
+  }
+}
+
 /** The sandbox's Cloud setup, as configuration.spec.ts leaves it (saved with "Detect automatically"), tested so the cards read Connected. */
 async function restoreCloud(baseURL: string): Promise<void> {
   const api = await request.newContext({ baseURL, storageState: { cookies: [], origins: [] } });
@@ -85,8 +111,11 @@ async function restoreCloud(baseURL: string): Promise<void> {
 }
 
 test.describe.serial("Jira, Confluence and Bitbucket Data Center (one global config)", () => {
-  // Whatever happened above, the Cloud setup the other specs expect.
-  test.afterAll(async ({ browser: _browser }, testInfo) => restoreCloud(testInfo.project.use.baseURL!));
+  // Whatever happened above, the shared account and the Cloud setup the other specs expect.
+  test.afterAll(async ({ browser: _browser }, testInfo) => {
+    await restoreSharedAccount(testInfo.project.use.baseURL!);
+    await restoreCloud(testInfo.project.use.baseURL!);
+  });
 
   test("Atlassian on Data Center: its fields, a Cloud address refused, saved, tested, its products on the card and the Dashboard", async ({
     page,
@@ -254,6 +283,86 @@ test.describe.serial("Jira, Confluence and Bitbucket Data Center (one global con
     await expect(option(card, "Sign in with", "Username and password")).toBeChecked();
     await expect(card.getByLabel("Username", { exact: true })).toHaveValue(DC.username);
     await expect(card.getByRole("list", { name: "Products" }).getByText("Jira Data Center 10.3", { exact: true })).toBeVisible();
+  });
+
+  test("each person's own account on Data Center: Jira's and Confluence's incoming application links, saved, and Jira's alone refused", async ({
+    page,
+    baseURL,
+  }) => {
+    // Atlassian on Data Center with Confluence: Confluence is a server of its own, with its own link.
+    await openConfiguration(page);
+    const card = atlassian(page);
+    await option(card, "Deployment", "Data Center").click();
+    await card.getByLabel("Jira base URL").fill(DC.jira);
+    await card.getByLabel("Confluence base URL").fill(DC.confluence);
+    await option(card, "Sign in with", "Personal access token").click();
+    await secret(card).fill(DC.pat);
+    await card.getByLabel("Confluence personal access token").fill(DC.pat);
+    await save(page, card, "Atlassian");
+
+    // The identity card follows the saved deployment (no reload): Data Center's words and Confluence's own box.
+    const identity = page.getByRole("region", { name: "Who Bridgekeeper acts as in Jira and Confluence", exact: true });
+    const jiraBox = identity.getByRole("group", { name: "Incoming application link people link through", exact: true });
+    const confluenceBox = identity.getByRole("group", { name: "Confluence's incoming application link", exact: true });
+    await expect(confluenceBox).toBeVisible();
+    await expect(jiraBox).toContainText("Administration › Applications › Application links");
+    await expect(confluenceBox).toContainText("General configuration › Application links");
+    await expect(identity.getByRole("switch", { name: "Allow personal access tokens" })).toBeVisible();
+    await expect(
+      identity.getByText("Enter it as the Redirect URL of each incoming application link, exactly as shown (it is built from PUBLIC_URL)."),
+    ).toBeVisible();
+
+    const jiraId = jiraBox.getByLabel("Jira's client ID");
+    const jiraSecret = jiraBox.getByLabel("Jira's client secret");
+    const confluenceId = confluenceBox.getByLabel("Confluence's client ID");
+    const confluenceSecret = confluenceBox.getByLabel("Confluence's client secret");
+    await identity.getByRole("radio", { name: "Each person's own account" }).click();
+    await jiraId.fill(DC_APPS.jira.clientId);
+    await jiraSecret.fill(DC_APPS.jira.clientSecret);
+    await confluenceId.fill(DC_APPS.confluence.clientId);
+    await confluenceSecret.fill(DC_APPS.confluence.clientSecret);
+    await identity.getByRole("button", { name: "Save" }).click();
+    await expectToast(page, "Configuration saved", "Jira and Confluence: who Bridgekeeper acts as has been updated.");
+    await expect(identity.getByRole("button", { name: "Save" })).toBeEnabled();
+    await dismissToasts(page);
+
+    // The secrets are write-only: blank, with the stored one's last characters.
+    for (const field of [jiraSecret, confluenceSecret]) {
+      await expect(field).toHaveValue("");
+      await expect(field).toHaveAccessibleDescription("A secret is stored (•••• cret). Leave blank to keep it.");
+    }
+    await page.reload();
+    await expect(identity.getByRole("radio", { name: "Each person's own account" })).toBeChecked();
+    await expect(jiraId).toHaveValue(DC_APPS.jira.clientId);
+    await expect(confluenceId).toHaveValue(DC_APPS.confluence.clientId);
+    await expect(confluenceSecret).toHaveAttribute("placeholder", "•••• cret");
+
+    // Jira's link alone would leave Confluence out of every link: refused under Confluence's client ID, before sending.
+    const writes = recordWrites(page);
+    await confluenceId.fill("");
+    await identity.getByRole("button", { name: "Save" }).click();
+    await expect(confluenceId).toHaveAccessibleDescription(IDENTITY_MESSAGES.confluenceApp);
+    await expect(confluenceId).toHaveAttribute("aria-invalid", "true");
+    await expect(confluenceId).toBeFocused();
+    expect(writes.filter((w) => w.includes("/api/admin/identity"))).toEqual([]);
+    // The server refuses it too, with the same message on the same field.
+    const refused = await page.request.put("/api/admin/identity/atlassian", {
+      data: {
+        mode: "per-person",
+        allowMachineClients: false,
+        allowApiTokens: false,
+        oauthClientId: DC_APPS.jira.clientId,
+        confluenceOauthClientId: "",
+      },
+      headers: { Origin: baseURL! },
+    });
+    expect(refused.status()).toBe(400);
+    expect(((await refused.json()) as { error: { fields?: Record<string, string> } }).error.fields?.confluenceOauthClientId).toBe(
+      IDENTITY_MESSAGES.confluenceApp,
+    );
+
+    // Back to the shared account for the tests after (while on Data Center, so Confluence's link goes too).
+    await restoreSharedAccount(baseURL!);
   });
 
   test("screenshots in both deployments, light and dark, desktop and phone; nothing scrolls sideways", async ({ page, baseURL }) => {

@@ -19,6 +19,7 @@ import {
   type ConfigEntry,
 } from "@contract/integrations";
 import { toast } from "@/hooks/use-toast";
+import { IDENTITY_QUERY_KEY } from "./accounts";
 import type { ApiError } from "./client";
 import { apiRequest } from "./client";
 import { useApiMutation } from "./mutation";
@@ -31,7 +32,10 @@ export const ATLASSIAN_STATUS_QUERY_KEY = ["/api/atlassian-status"] as const;
 export const ADMIN_ATLASSIAN_STATUS_QUERY_KEY = ["/api/admin/atlassian-status"] as const;
 export const BITBUCKET_STATUS_QUERY_KEY = ["/api/bitbucket-status"] as const;
 
-/** A stored config or a test changed what the integrations report: ask again for all of it. */
+/**
+ * A stored config or a test changed what the integrations report: ask again for all of it (the
+ * identity settings too: where an integration runs decides how people link, issue 28).
+ */
 function refreshIntegrations(queryClient: QueryClient): Promise<void> {
   return Promise.all(
     [
@@ -40,6 +44,7 @@ function refreshIntegrations(queryClient: QueryClient): Promise<void> {
       ATLASSIAN_STATUS_QUERY_KEY,
       ADMIN_ATLASSIAN_STATUS_QUERY_KEY,
       BITBUCKET_STATUS_QUERY_KEY,
+      IDENTITY_QUERY_KEY,
     ].map((queryKey) => queryClient.invalidateQueries({ queryKey, exact: true })),
   ).then(() => undefined);
 }

@@ -10,7 +10,7 @@ import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { Spinner } from "@/components/ui/spinner";
 import { INTEGRATION_SERVICES, servicesVerb, type MyIntegration } from "@/lib/account-links";
 import { cn } from "@/lib/utils";
-import { cardStateOf, relinkWay, type CardState } from "../lib/card-state";
+import { cardStateOf, connectLabel, relinkWay, tokenDisclosureLabel, type CardState } from "../lib/card-state";
 import { ApiTokenForm, tokenFormTitle } from "./api-token-form";
 
 const ICONS: Record<Integration, LucideIcon> = { atlassian: Workflow, bitbucket: GitBranch };
@@ -111,7 +111,7 @@ function NotLinkedBody({ entry }: { entry: MyIntegration }) {
         {services} {servicesVerb(integration, "answer")} as you here: link your {label} account so the chat and your MCP clients can reach{" "}
         {integration === "atlassian" ? "them" : "it"}. Bridgekeeper then sees only what your account sees.
       </p>
-      {entry.oauthAvailable && <ConnectButton integration={integration}>Connect with {label}</ConnectButton>}
+      {entry.oauthAvailable && <ConnectButton integration={integration}>{connectLabel(entry)}</ConnectButton>}
       {entry.apiTokensAllowed &&
         (entry.oauthAvailable ? (
           <TokenDisclosure entry={entry} />
@@ -127,7 +127,7 @@ function NotLinkedBody({ entry }: { entry: MyIntegration }) {
   );
 }
 
-/** "Use a personal API token instead": a disclosure holding the token form. */
+/** "Use a personal API token instead" (Data Center's personal access tokens): a disclosure holding the token form. */
 function TokenDisclosure({ entry, defaultOpen = false }: { entry: MyIntegration; defaultOpen?: boolean }) {
   const { integration } = entry;
   const [open, setOpen] = useState(defaultOpen);
@@ -143,7 +143,7 @@ function TokenDisclosure({ entry, defaultOpen = false }: { entry: MyIntegration;
         onClick={() => setOpen((o) => !o)}
       >
         <ChevronDown aria-hidden="true" className={cn("transition-transform motion-reduce:transition-none", open && "rotate-180")} />
-        Use a personal API token instead
+        {tokenDisclosureLabel(entry)}
       </Button>
       <div id={panelId} hidden={!open} className="pt-3">
         {open && <ApiTokenForm entry={entry} id={`account-${integration}-token`} />}
@@ -205,7 +205,11 @@ function LinkedBody({ entry }: { entry: MyIntegration }) {
             {entry.mode === "per-person" && entry.configured
               ? ` Until you link again, the chat and your MCP clients cannot reach ${services} as you.`
               : ""}
-            {link.kind.endsWith("-oauth") ? ` You can also remove Bridgekeeper from your ${label} account's connected apps.` : ""}
+            {link.kind.endsWith("-dc-oauth")
+              ? ` You can also revoke Bridgekeeper's access in your profile on ${services}.`
+              : link.kind.endsWith("-oauth")
+                ? ` You can also remove Bridgekeeper from your ${label} account's connected apps.`
+                : ""}
           </>
         }
         confirmLabel="Unlink"

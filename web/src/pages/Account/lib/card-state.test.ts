@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { AccountLinkDto } from "@contract/accounts";
 import type { MyIntegration } from "@/lib/account-links";
-import { cardStateOf, relinkWay } from "./card-state";
+import { cardStateOf, connectLabel, isTokenKind, relinkWay, tokenDisclosureLabel } from "./card-state";
 
 const link = (over: Partial<AccountLinkDto> = {}): AccountLinkDto => ({
   integration: "atlassian",
@@ -54,5 +54,50 @@ describe("how Re-link mends a link", () => {
     expect(relinkWay(entry({ link: link({ kind: "atlassian-api-token" }), apiTokensAllowed: false }))).toBe("oauth");
     expect(relinkWay(entry({ link: link(), oauthAvailable: false }))).toBe("api-token");
     expect(relinkWay(entry({ link: link(), oauthAvailable: false, apiTokensAllowed: false }))).toBeNull();
+  });
+});
+
+describe("Data Center's links (issue 28)", () => {
+  it("knows a personal token from an OAuth grant: every kind not ending in oauth is a token", () => {
+    expect(isTokenKind("atlassian-api-token")).toBe(true);
+    expect(isTokenKind("bitbucket-api-token")).toBe(true);
+    expect(isTokenKind("atlassian-dc-token")).toBe(true);
+    expect(isTokenKind("bitbucket-dc-token")).toBe(true);
+    expect(isTokenKind("atlassian-oauth")).toBe(false);
+    expect(isTokenKind("bitbucket-oauth")).toBe(false);
+    expect(isTokenKind("atlassian-dc-oauth")).toBe(false);
+    expect(isTokenKind("bitbucket-dc-oauth")).toBe(false);
+  });
+
+  it("re-links a personal access token with the token form, an application link's grant with the consent", () => {
+    const dc = { deployment: "datacenter", confluenceTokenWanted: true } as const;
+    expect(relinkWay(entry({ ...dc, link: link({ kind: "atlassian-dc-token" }) }))).toBe("api-token");
+    expect(
+      relinkWay(entry({ ...dc, integration: "bitbucket", link: link({ integration: "bitbucket", kind: "bitbucket-dc-token" }) })),
+    ).toBe("api-token");
+    expect(relinkWay(entry({ ...dc, link: link({ kind: "atlassian-dc-oauth" }) }))).toBe("oauth");
+    expect(relinkWay(entry({ ...dc, link: link({ kind: "atlassian-dc-token" }), apiTokensAllowed: false }))).toBe("oauth");
+    expect(relinkWay(entry({ ...dc, link: link({ kind: "atlassian-dc-oauth" }), oauthAvailable: false }))).toBe("api-token");
+  });
+
+  it("names the consent the Connect button leads to: Jira's, then Confluence's when it is configured", () => {
+    expect(connectLabel(entry({ deployment: "datacenter", confluenceTokenWanted: true }))).toBe("Connect with Jira and Confluence");
+    expect(connectLabel(entry({ deployment: "datacenter", confluenceTokenWanted: false }))).toBe("Connect with Jira");
+    expect(connectLabel(entry({ integration: "bitbucket", label: "Bitbucket", deployment: "datacenter" }))).toBe("Connect with Bitbucket");
+    // Cloud as before.
+    expect(connectLabel(entry())).toBe("Connect with Atlassian");
+    expect(connectLabel(entry({ integration: "bitbucket", label: "Bitbucket" }))).toBe("Connect with Bitbucket");
+  });
+
+  it("offers Data Center's personal access tokens (one, or Jira's and Confluence's), Cloud's API token", () => {
+    expect(tokenDisclosureLabel(entry({ deployment: "datacenter", confluenceTokenWanted: true }))).toBe(
+      "Use personal access tokens instead",
+    );
+    expect(tokenDisclosureLabel(entry({ deployment: "datacenter", confluenceTokenWanted: false }))).toBe(
+      "Use a personal access token instead",
+    );
+    expect(tokenDisclosureLabel(entry({ integration: "bitbucket", deployment: "datacenter" }))).toBe("Use a personal access token instead");
+    expect(tokenDisclosureLabel(entry())).toBe("Use a personal API token instead");
+    expect(tokenDisclosureLabel(entry({ integration: "bitbucket" }))).toBe("Use a personal API token instead");
   });
 });

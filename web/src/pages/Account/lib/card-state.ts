@@ -15,7 +15,8 @@ export function cardStateOf(entry: MyIntegration): CardState {
   return "not-linked";
 }
 
-const isTokenKind = (kind: CredentialKind): boolean => kind.endsWith("-api-token");
+/** A token the person pasted (Cloud's API token, Data Center's personal access tokens): every kind that is not an OAuth grant. */
+export const isTokenKind = (kind: CredentialKind): boolean => !kind.endsWith("oauth");
 
 /**
  * How "Re-link" mends a link: the OAuth consent again for an OAuth grant (or when tokens are not
@@ -29,4 +30,22 @@ export function relinkWay(entry: MyIntegration): "oauth" | "api-token" | null {
   if (entry.oauthAvailable) return "oauth";
   if (entry.apiTokensAllowed) return "api-token";
   return null;
+}
+
+/**
+ * The Connect button: Cloud's consent is Atlassian's (or Bitbucket's); on Data Center each server
+ * asks its own, Jira's then Confluence's when Confluence is configured (issue 28).
+ */
+export function connectLabel(entry: Pick<MyIntegration, "integration" | "deployment" | "confluenceTokenWanted">): string {
+  if (entry.integration === "bitbucket") return "Connect with Bitbucket";
+  if (entry.deployment !== "datacenter") return "Connect with Atlassian";
+  return entry.confluenceTokenWanted ? "Connect with Jira and Confluence" : "Connect with Jira";
+}
+
+/** The disclosure holding the token form beside Connect: Cloud's API token, or Data Center's personal access token(s). */
+export function tokenDisclosureLabel(entry: Pick<MyIntegration, "integration" | "deployment" | "confluenceTokenWanted">): string {
+  if (entry.deployment !== "datacenter") return "Use a personal API token instead";
+  return entry.integration === "atlassian" && entry.confluenceTokenWanted
+    ? "Use personal access tokens instead"
+    : "Use a personal access token instead";
 }

@@ -1,6 +1,6 @@
 import { Lock, UserRoundCog } from "lucide-react";
 import { useEffect, useId, useRef, type ReactNode } from "react";
-import { Controller, useForm } from "react-hook-form";
+import { Controller, useForm, type UseFormReturn } from "react-hook-form";
 import { IDENTITY_MODE_LABELS, IDENTITY_MODES, type IdentityMode, type IdentitySettingsDto, type Integration } from "@contract/accounts";
 import { useIdentitySettings, useSaveIdentity } from "@/api/accounts";
 import { Button } from "@/components/ui/button";
@@ -16,42 +16,53 @@ import { TextField } from "@/components/ui/text-field";
 import { Time } from "@/components/ui/time";
 import { INTEGRATION_SERVICES } from "@/lib/account-links";
 import { applyServerFieldErrors } from "@/lib/form-errors";
-import { identityFormErrors, identityFormValues, identityInputOf, type IdentityFormValues } from "../lib/identity-form";
+import {
+  IDENTITY_ERROR_FIELDS,
+  identityFormErrors,
+  identityFormValues,
+  identityInputOf,
+  type IdentityFormValues,
+} from "../lib/identity-form";
 import { secretHint } from "./form-parts";
 import { FormSkeleton } from "./integration-card";
 
 interface IdentityTexts {
   /** The integration card above whose account is the shared one. */
   sharedCard: string;
+  /** The box holding the app people link through. */
+  appHeading: string;
   clientIdLabel: string;
   secretLabel: string;
-  /** Where the OAuth app or consumer is registered, and what to give it. */
+  /** Where the OAuth app or consumer (on Data Center, the incoming application link) is registered, and what to give it. */
   register: ReactNode;
+  tokensLabel: string;
+  tokensDescription: string;
 }
 
-const TEXTS: Record<Integration, IdentityTexts> = {
+const linkClass = "font-medium text-foreground underline underline-offset-2";
+
+const CLOUD_TEXTS: Record<Integration, IdentityTexts> = {
   atlassian: {
     sharedCard: "Atlassian Integration",
+    appHeading: "OAuth app people link through",
     clientIdLabel: "OAuth client ID",
     secretLabel: "OAuth client secret",
     register: (
       <>
         Register an OAuth 2.0 (3LO) app at{" "}
-        <a
-          className="font-medium text-foreground underline underline-offset-2"
-          href="https://developer.atlassian.com/console/myapps/"
-          target="_blank"
-          rel="noreferrer"
-        >
+        <a className={linkClass} href="https://developer.atlassian.com/console/myapps/" target="_blank" rel="noreferrer">
           developer.atlassian.com
         </a>{" "}
         (Create, OAuth 2.0 integration): add the Jira and Confluence API scopes under Permissions, enter the callback URL below under
         Authorization, then copy the app's Client ID and Secret from Settings.
       </>
     ),
+    tokensLabel: "Allow personal API tokens",
+    tokensDescription: "People may link with their own email and API token instead of the OAuth app.",
   },
   bitbucket: {
     sharedCard: "Bitbucket Integration",
+    appHeading: "OAuth app people link through",
     clientIdLabel: "OAuth consumer key",
     secretLabel: "OAuth consumer secret",
     register: (
@@ -61,11 +72,67 @@ const TEXTS: Record<Integration, IdentityTexts> = {
         them), then copy its Key and Secret.
       </>
     ),
+    tokensLabel: "Allow personal API tokens",
+    tokensDescription: "People may link with their own email and API token instead of the OAuth app.",
   },
 };
 
-const MODE_DESCRIPTIONS = (integration: Integration): Record<IdentityMode, string> => ({
-  shared: `Every call uses the account saved in ${TEXTS[integration].sharedCard}, whoever asks.`,
+/** "Administration › Applications › Application links": a menu path, set apart from the sentence around it. */
+const MenuPath = ({ children }: { children: string }) => <span className="font-medium text-foreground">{children}</span>;
+
+/** Data Center (issue 28): each server's own OAuth 2.0 provider, an incoming application link. */
+const DC_TEXTS: Record<Integration, IdentityTexts> = {
+  atlassian: {
+    sharedCard: "Atlassian Integration",
+    appHeading: "Incoming application link people link through",
+    clientIdLabel: "Jira's client ID",
+    secretLabel: "Jira's client secret",
+    register: (
+      <>
+        In Jira, go to <MenuPath>Administration › Applications › Application links</MenuPath>, Create link, choose External application and
+        Incoming: enter the callback URL below as the Redirect URL, give it the Write permission, then copy its Client ID and Client secret
+        here.
+      </>
+    ),
+    tokensLabel: "Allow personal access tokens",
+    tokensDescription: "People may paste their own personal access tokens instead of linking through the incoming application link.",
+  },
+  bitbucket: {
+    sharedCard: "Bitbucket Integration",
+    appHeading: "Incoming application link people link through",
+    clientIdLabel: "Client ID",
+    secretLabel: "Client secret",
+    register: (
+      <>
+        In Bitbucket, go to <MenuPath>Administration › Application links</MenuPath>, Create link, choose External application and Incoming:
+        enter the callback URL below as the Redirect URL, give it the Repositories write permission, then copy its Client ID and Client
+        secret here.
+      </>
+    ),
+    tokensLabel: "Allow personal access tokens",
+    tokensDescription: "People may paste their own personal access token instead of linking through the incoming application link.",
+  },
+};
+
+/** Atlassian on Data Center with Confluence configured: Confluence's own incoming application link. */
+const CONFLUENCE_APP = {
+  heading: "Confluence's incoming application link",
+  clientIdLabel: "Confluence's client ID",
+  secretLabel: "Confluence's client secret",
+  register: (
+    <>
+      Confluence is a server of its own, with its own link. In Confluence, go to{" "}
+      <MenuPath>General configuration › Application links</MenuPath>, Create link, choose External application and Incoming: enter the same
+      callback URL below as the Redirect URL, give it the Write permission, then copy its Client ID and Client secret here.
+    </>
+  ),
+};
+
+const textsOf = (integration: Integration, stored: IdentitySettingsDto | undefined): IdentityTexts =>
+  (stored?.deployment === "datacenter" ? DC_TEXTS : CLOUD_TEXTS)[integration];
+
+const MODE_DESCRIPTIONS = (texts: IdentityTexts): Record<IdentityMode, string> => ({
+  shared: `Every call uses the account saved in ${texts.sharedCard}, whoever asks.`,
   "per-person":
     "Each person links their own account on My accounts. A call made for a person uses only that account, and sees only what it may see.",
 });
@@ -124,7 +191,7 @@ function IdentityForm({
   canWrite: boolean;
 }) {
   const id = `identity-${integration}`;
-  const texts = TEXTS[integration];
+  const texts = textsOf(integration, stored);
   const save = useSaveIdentity();
   const form = useForm<IdentityFormValues>({ defaultValues: identityFormValues(stored) });
   const { errors } = form.formState;
@@ -142,7 +209,7 @@ function IdentityForm({
   const saving = save.isPending;
   const onSubmit = form.handleSubmit((values) => {
     const problems = identityFormErrors(values, stored);
-    const fields = (["mode", "oauthClientSecret"] as const).filter((name) => problems[name]);
+    const fields = IDENTITY_ERROR_FIELDS.filter((name) => problems[name]);
     if (fields.length > 0) {
       fields.forEach((name, i) => form.setError(name, { type: "rule", message: problems[name] }, { shouldFocus: i === 0 }));
       return;
@@ -151,14 +218,20 @@ function IdentityForm({
       { integration, input: identityInputOf(values) },
       {
         onError: (error) =>
-          applyServerFieldErrors(form, error, ["mode", "allowMachineClients", "allowApiTokens", "oauthClientId", "oauthClientSecret"]),
+          applyServerFieldErrors(form, error, [
+            "mode",
+            "allowMachineClients",
+            "allowApiTokens",
+            "oauthClientId",
+            "oauthClientSecret",
+            "confluenceOauthClientId",
+            "confluenceOauthClientSecret",
+          ]),
       },
     );
   });
 
-  const hint = stored?.oauthClientSecretHint ?? null;
   const modeError = errors.mode?.message;
-  const textError = (name: "oauthClientId" | "oauthClientSecret") => errors[name]?.message;
 
   return (
     <form
@@ -208,7 +281,7 @@ function IdentityForm({
                         {IDENTITY_MODE_LABELS[mode]}
                       </span>
                       <span id={`${id}-mode-${mode}-hint`} className="block text-xs text-muted-foreground">
-                        {MODE_DESCRIPTIONS(integration)[mode]}
+                        {MODE_DESCRIPTIONS(texts)[mode]}
                       </span>
                     </span>
                   </label>
@@ -230,36 +303,39 @@ function IdentityForm({
           control={form.control}
           name="allowApiTokens"
           id={`${id}-allowApiTokens`}
-          label="Allow personal API tokens"
-          description="People may link with their own email and API token instead of the OAuth app."
+          label={texts.tokensLabel}
+          description={texts.tokensDescription}
         />
 
-        <div className="grid min-w-0 grid-cols-1 gap-4 rounded-md border border-border p-4">
-          <div className="space-y-1">
-            <h3 className="text-sm font-medium">OAuth app people link through</h3>
-            <p className="text-xs text-muted-foreground">{texts.register}</p>
-          </div>
-          <TextField
-            id={`${id}-oauthClientId`}
-            label={texts.clientIdLabel}
-            registration={form.register("oauthClientId", { onChange: () => form.clearErrors("mode") })}
-            error={textError("oauthClientId")}
-            className="[&_input]:font-mono"
+        <AppBox
+          form={form}
+          id={id}
+          fields={["oauthClientId", "oauthClientSecret"]}
+          heading={texts.appHeading}
+          howTo={texts.register}
+          clientIdLabel={texts.clientIdLabel}
+          secretLabel={texts.secretLabel}
+          storedHint={stored?.oauthClientSecretHint ?? null}
+          canWrite={canWrite}
+        />
+        {stored?.confluenceAppWanted && (
+          <AppBox
+            form={form}
+            id={id}
+            fields={["confluenceOauthClientId", "confluenceOauthClientSecret"]}
+            heading={CONFLUENCE_APP.heading}
+            howTo={CONFLUENCE_APP.register}
+            clientIdLabel={CONFLUENCE_APP.clientIdLabel}
+            secretLabel={CONFLUENCE_APP.secretLabel}
+            storedHint={stored.confluenceOauthClientSecretHint}
+            canWrite={canWrite}
           />
-          <TextField
-            id={`${id}-oauthClientSecret`}
-            label={texts.secretLabel}
-            type="password"
-            autoComplete="new-password"
-            placeholder={hint ? secretHint(hint) : undefined}
-            registration={form.register("oauthClientSecret")}
-            error={textError("oauthClientSecret")}
-            hint={hint ? `A secret is stored (${secretHint(hint)}).${canWrite ? " Leave blank to keep it." : ""}` : undefined}
-          />
-        </div>
+        )}
       </fieldset>
 
-      {stored?.callbackUrl && <CallbackUrl id={`${id}-callback`} url={stored.callbackUrl} />}
+      {stored?.callbackUrl && (
+        <CallbackUrl id={`${id}-callback`} url={stored.callbackUrl} dataCenter={stored.deployment === "datacenter"} />
+      )}
 
       {canWrite ? (
         <div>
@@ -278,8 +354,68 @@ function IdentityForm({
   );
 }
 
-/** The callback URL to register with the app or consumer, read-only, with its copy button. */
-function CallbackUrl({ id, url }: { id: string; url: string }) {
+/**
+ * One app people link through (the OAuth app or consumer, or on Data Center an incoming
+ * application link: Jira's or Bitbucket's, and Confluence's): how to register it, its client id
+ * and its write-only secret, the stored one's hint.
+ */
+function AppBox({
+  form,
+  id,
+  fields: [idField, secretField],
+  heading,
+  howTo,
+  clientIdLabel,
+  secretLabel,
+  storedHint: hint,
+  canWrite,
+}: {
+  form: UseFormReturn<IdentityFormValues>;
+  id: string;
+  fields: ["oauthClientId", "oauthClientSecret"] | ["confluenceOauthClientId", "confluenceOauthClientSecret"];
+  heading: string;
+  howTo: ReactNode;
+  clientIdLabel: string;
+  secretLabel: string;
+  storedHint: string | null;
+  canWrite: boolean;
+}) {
+  const { errors } = form.formState;
+  const headingId = `${id}-${idField}-box`;
+  return (
+    <div role="group" aria-labelledby={headingId} className="grid min-w-0 grid-cols-1 gap-4 rounded-md border border-border p-4">
+      <div className="space-y-1">
+        <h3 id={headingId} className="text-sm font-medium">
+          {heading}
+        </h3>
+        <p className="text-xs text-muted-foreground">{howTo}</p>
+      </div>
+      <TextField
+        id={`${id}-${idField}`}
+        label={clientIdLabel}
+        // A change answers the message under the field; Jira's (or the one) client id is also a way to link, answering the mode's.
+        registration={form.register(idField, {
+          onChange: () => form.clearErrors(idField === "oauthClientId" ? ["mode", idField] : [idField]),
+        })}
+        error={errors[idField]?.message}
+        className="[&_input]:font-mono"
+      />
+      <TextField
+        id={`${id}-${secretField}`}
+        label={secretLabel}
+        type="password"
+        autoComplete="new-password"
+        placeholder={hint ? secretHint(hint) : undefined}
+        registration={form.register(secretField)}
+        error={errors[secretField]?.message}
+        hint={hint ? `A secret is stored (${secretHint(hint)}).${canWrite ? " Leave blank to keep it." : ""}` : undefined}
+      />
+    </div>
+  );
+}
+
+/** The callback URL to register with the app or consumer (each incoming application link on Data Center), with its copy button. */
+function CallbackUrl({ id, url, dataCenter }: { id: string; url: string; dataCenter: boolean }) {
   return (
     <div className="space-y-1.5">
       <p id={id} className="text-sm font-medium">
@@ -292,7 +428,11 @@ function CallbackUrl({ id, url }: { id: string; url: string }) {
         </code>
         <CopyButton value={url} what="Callback URL" label="Copy the callback URL" />
       </div>
-      <p className="text-xs text-muted-foreground">Register it with the app exactly as shown (it is built from PUBLIC_URL).</p>
+      <p className="text-xs text-muted-foreground">
+        {dataCenter
+          ? "Enter it as the Redirect URL of each incoming application link, exactly as shown (it is built from PUBLIC_URL)."
+          : "Register it with the app exactly as shown (it is built from PUBLIC_URL)."}
+      </p>
     </div>
   );
 }
