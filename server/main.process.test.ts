@@ -1,5 +1,5 @@
-import type { ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -53,6 +53,24 @@ describe("the server process", () => {
     expect(output()).not.toMatch(/argon2id/);
   });
 
+  it.skipIf(process.env.TEST_DB === "postgres")(
+    "a second process on the same embedded database is refused with a sentence saying why, and the first serves on",
+    async () => {
+      const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: "test", PORT: "0", HOST: "127.0.0.1", DATA_DIR: dataDir };
+      delete env.DATABASE_URL;
+      const second = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], { env, stdio: ["ignore", "pipe", "pipe"] });
+      let printed = "";
+      second.stdout!.on("data", (d) => (printed += d));
+      second.stderr!.on("data", (d) => (printed += d));
+      const code = await new Promise<number | null>((resolve) => second.once("exit", resolve));
+      expect(code).toBe(1);
+      expect(printed).toContain(`Another Bridgekeeper process (pid ${child.pid}) has the embedded database in ${dataDir} open`);
+      expect(printed).toContain("set DATABASE_URL on each");
+      expect((await fetch(`http://127.0.0.1:${port}/api/mcp/health`)).status).toBe(200);
+    },
+    SERVER_START_DEADLINE_MS,
+  );
+
   it("on SIGTERM finishes the request in flight, then exits 0 well within 10 s", async () => {
     // A request whose headers have arrived but whose body has not: in flight when SIGTERM lands.
     const socket = connect(port, "127.0.0.1");
@@ -74,6 +92,8 @@ describe("the server process", () => {
     expect(response).toContain("invalid_credentials");
 
     expect(await exited).toBe(0);
+    // The embedded database's claim on its directory ends with the process.
+    expect(existsSync(join(dataDir, "bridgekeeper.pid"))).toBe(false);
     // The requirement is 10 s; a keep-alive socket left to its own timer would take 5 s or more.
     expect(Date.now() - started).toBeLessThan(4_000);
     await expect(fetch(`http://127.0.0.1:${port}/api/mcp/health`)).rejects.toThrow();

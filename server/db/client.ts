@@ -7,6 +7,7 @@ import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import { APP_ROOT } from "../lib/app-root";
+import { lockDataDir } from "./data-dir-lock";
 import * as schema from "./schema";
 
 /** The one database type repos see: the same Drizzle API on PGlite and on PostgreSQL. */
@@ -65,10 +66,18 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
     return wrapPglite(client);
   }
   mkdirSync(target.dataDir, { recursive: true });
-  if (!existsSync(join(target.dataDir, "PG_VERSION"))) copyPgliteSeed(target.dataDir);
-  const client = new PGlite(target.dataDir);
-  await client.waitReady;
-  return wrapPglite(client);
+  // One process per data directory: a second one is refused with a sentence saying why.
+  const lock = lockDataDir(target.dataDir);
+  try {
+    if (!existsSync(join(target.dataDir, "PG_VERSION"))) copyPgliteSeed(target.dataDir);
+    const client = new PGlite(target.dataDir);
+    await client.waitReady;
+    const database = wrapPglite(client);
+    return { ...database, close: () => database.close().finally(() => lock.release()) };
+  } catch (err) {
+    lock.release();
+    throw err;
+  }
 }
 
 /**
