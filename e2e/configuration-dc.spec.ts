@@ -1,12 +1,14 @@
 import { mkdirSync } from "node:fs";
 import { request, type Locator, type Page } from "@playwright/test";
-import { IDENTITY_MESSAGES } from "../contract/accounts";
+import { IDENTITY_MESSAGES, linkErrorMessage } from "../contract/accounts";
 import { cloudUrlForDataCenter, INTEGRATION_MESSAGES } from "../contract/integrations";
 import { expect, test } from "./fixtures";
 import { E2E_SANDBOX_URL } from "../playwright.config";
 import {
   ADMIN,
+  apiClient,
   COLOR_SCHEMES,
+  createUserWithRoles,
   dismissToasts,
   expectNoSidewaysScroll,
   expectToast,
@@ -14,6 +16,7 @@ import {
   SANDBOX_INTEGRATIONS,
   SCREEN_SIZES,
   signIn,
+  unique,
 } from "./helpers";
 
 /**
@@ -92,6 +95,28 @@ async function restoreSharedAccount(baseURL: string): Promise<void> {
   } finally {
     await api.dispose();
   }
+}
+
+/** Each person's own account with Jira's and Confluence's incoming application links, through the API (as the admin). */
+async function perPersonWithBothLinks(page: Page, baseURL: string): Promise<void> {
+  const saved = await apiClient(page, baseURL).put("/api/admin/identity/atlassian", {
+    mode: "per-person",
+    allowMachineClients: false,
+    allowApiTokens: false,
+    oauthClientId: DC_APPS.jira.clientId,
+    oauthClientSecret: DC_APPS.jira.clientSecret,
+    confluenceOauthClientId: DC_APPS.confluence.clientId,
+    confluenceOauthClientSecret: DC_APPS.confluence.clientSecret,
+  });
+  expect(saved.status(), await saved.text()).toBe(200);
+}
+
+/** On a Data Center server's consent page (the sandbox's): the person chosen allows Bridgekeeper. */
+async function allowAtDataCenter(page: Page, server: "jira" | "confluence", person: string): Promise<void> {
+  await page.waitForURL((url) => url.origin === E2E_SANDBOX_URL && url.pathname === `/dc/${server}/rest/oauth2/latest/authorize`);
+  await expect(page).toHaveTitle(`Allow Bridgekeeper to access your ${server === "jira" ? "Jira" : "Confluence"} account?`);
+  await page.getByLabel(person).check();
+  await page.getByRole("button", { name: "Allow", exact: true }).click();
 }
 
 /** The sandbox's Cloud setup, as configuration.spec.ts leaves it (saved with "Detect automatically"), tested so the cards read Connected. */
@@ -363,6 +388,67 @@ test.describe.serial("Jira, Confluence and Bitbucket Data Center (one global con
 
     // Back to the shared account for the tests after (while on Data Center, so Confluence's link goes too).
     await restoreSharedAccount(baseURL!);
+  });
+
+  test("a person links their account on Data Center: Jira's consent, then Confluence's, and both must be the same person", async ({
+    page,
+    browser,
+    baseURL,
+  }) => {
+    // Atlassian is on Data Center with Confluence (the test before); each person's own account with both links.
+    await perPersonWithBothLinks(page, baseURL!);
+    const operator = { username: unique("dc-linker"), password: "dc-linker-secret", email: `${unique("dc-linker")}@example.com` };
+    const operatorId = await createUserWithRoles(page, baseURL!, operator, ["operator"]);
+    const context = await browser.newContext({ baseURL, storageState: { cookies: [], origins: [] } });
+    try {
+      const person = await context.newPage();
+      await person.goto("/account");
+      await signIn(person, operator);
+      await expect(person.getByRole("heading", { level: 1, name: "My accounts" })).toBeVisible();
+      const mine = person.getByRole("region", { name: "Atlassian", exact: true });
+      const connect = mine.getByRole("button", { name: "Connect with Jira and Confluence" });
+
+      // Jira's consent, then Confluence's, both as Priya: back on My accounts, linked through the application links.
+      await connect.click();
+      await allowAtDataCenter(person, "jira", "Priya Raman");
+      await allowAtDataCenter(person, "confluence", "Priya Raman");
+      await person.waitForURL(`${baseURL}/account`);
+      await expectToast(person, "Atlassian account linked");
+      await expect(mine.getByText("Working", { exact: true })).toBeVisible();
+      await expect(mine.getByText("Priya Raman", { exact: true })).toBeVisible();
+      await expect(mine.getByText("OAuth 2.0 (Data Center application link)", { exact: true })).toBeVisible();
+      const scopes = mine.getByRole("list", { name: "Scopes granted" });
+      await expect(scopes.getByText("jira:WRITE", { exact: true })).toBeVisible();
+      await expect(scopes.getByText("confluence:WRITE", { exact: true })).toBeVisible();
+
+      // Unlinked, after a confirmation.
+      await dismissToasts(person);
+      await mine.getByRole("button", { name: "Unlink" }).click();
+      const confirm = person.getByRole("alertdialog", { name: "Unlink your Atlassian account?" });
+      await confirm.getByRole("button", { name: "Unlink" }).click();
+      await expectToast(person, "Atlassian account unlinked");
+      await expect(confirm).toBeHidden();
+      await expect(connect).toBeVisible();
+      await dismissToasts(person);
+
+      // Jira allowed by Priya, Confluence by Marcus: refused, nothing linked.
+      await connect.click();
+      await allowAtDataCenter(person, "jira", "Priya Raman");
+      await allowAtDataCenter(person, "confluence", "Marcus Chen");
+      await person.waitForURL(`${baseURL}/account`);
+      const alert = person.getByRole("alert").filter({ hasText: "Atlassian account not linked" });
+      await expect(alert).toContainText(linkErrorMessage("other-person", "Atlassian", null));
+      await expect(mine.getByText("Not linked", { exact: true })).toBeVisible();
+      await expect(connect).toBeVisible();
+      await expect(mine.getByText("Linked with", { exact: true })).toHaveCount(0);
+    } finally {
+      // Nobody's link lingers, the person goes, and the shared account is back (while on Data Center, so Confluence's link goes too).
+      const admin = apiClient(page, baseURL!);
+      expect([204, 404]).toContain((await admin.delete(`/api/users/${operatorId}/links/atlassian`)).status());
+      expect((await admin.delete(`/api/users/${operatorId}`)).status()).toBe(204);
+      await context.close();
+      await restoreSharedAccount(baseURL!);
+    }
   });
 
   test("screenshots in both deployments, light and dark, desktop and phone; nothing scrolls sideways", async ({ page, baseURL }) => {
