@@ -76,12 +76,16 @@ export function buildApp(container: Container, options: BuildAppOptions): BuiltA
       dynamicRegistration: config.OAUTH_DYNAMIC_REGISTRATION,
       metadataDocuments: config.OAUTH_CLIENT_ID_METADATA_DOCUMENTS,
       rateLimit: { requests: config.RATE_LIMIT_OAUTH_REQUESTS, windowMinutes: config.RATE_LIMIT_OAUTH_WINDOW_MINUTES },
+      limits: container.limits,
     }),
   );
   app.use(metricsRoutes({ metrics: container.metrics, token: config.METRICS_TOKEN, auth: services.auth }));
-  const readToken = bearer({ verifier: services.oauthTokens, issuer, scope: "read" });
+  const readToken = bearer({ verifier: services.oauthTokens, issuer, scope: "read", limits: container.limits });
   // One API budget per OAuth client (docs/decisions.md#rate-limits), whichever bearer route spends it.
-  const apiRateLimit = clientRateLimit({ perMinute: config.RATE_LIMIT_API_PER_MINUTE, burst: config.RATE_LIMIT_API_BURST });
+  const apiRateLimit = clientRateLimit(
+    { perMinute: config.RATE_LIMIT_API_PER_MINUTE, burst: config.RATE_LIMIT_API_BURST },
+    container.limits,
+  );
 
   // MCP (docs/decisions.md#mcp-transports): every entry (/mcp, /api/mcp/protocol, its event stream, the legacy transport) is
   // served by the pipeline before Express (mcp/pipeline.ts); it spends the same API budget.
@@ -89,7 +93,7 @@ export function buildApp(container: Container, options: BuildAppOptions): BuiltA
     core: container.mcp.core,
     factory: container.mcp.factory,
     bus: container.mcp.bus,
-    guardAt: (resourcePath) => bearer({ verifier: services.oauthTokens, issuer, scope: "read", resourcePath }),
+    guardAt: (resourcePath) => bearer({ verifier: services.oauthTokens, issuer, scope: "read", resourcePath, limits: container.limits }),
     rateLimit: apiRateLimit,
     streams: container.mcp.streams,
     connections: services.connections,

@@ -10,6 +10,7 @@ import { createPersonIdentity } from "./modules/accounts/person-identity";
 import { createProviders } from "./modules/accounts/providers";
 import { createAccountLinksService } from "./modules/accounts/account-links.service";
 import { createEventBus } from "./lib/event-bus";
+import { memoryLimits, postgresLimits } from "./lib/limits";
 import { createMetrics } from "./lib/metrics";
 import type { SettingsConfig } from "./modules/integrations/settings";
 import { createOAuthClientsService } from "./modules/oauth/oauth-clients.service";
@@ -107,6 +108,8 @@ export function createContainer(deps: {
 }) {
   const { database, config, clock, log, secretBox } = deps;
   const events = createEventBus({ log });
+  // Rate limits and the sign-in slow-down: counted together by every instance on one PostgreSQL.
+  const limits = database.pool ? postgresLimits(database.pool) : memoryLimits();
   const repos = createRepos(database.db);
   const transact = createTransact(database.db);
   // The console lists' cursors (audit, request log, tool calls): sealed, bound to their filters.
@@ -117,7 +120,7 @@ export function createContainer(deps: {
     sessionsRepo: repos.sessionsRepo,
     userRolesRepo: repos.userRolesRepo,
     audit,
-    throttle: createLoginThrottle(config.loginLimits ?? DEFAULT_LOGIN_LIMITS),
+    throttle: createLoginThrottle(config.loginLimits ?? DEFAULT_LOGIN_LIMITS, limits),
     clock,
     log,
     lifetimes: { idleMs: config.SESSION_IDLE_MINUTES * 60_000, maxAgeMs: config.SESSION_MAX_HOURS * 3_600_000 },
@@ -134,6 +137,7 @@ export function createContainer(deps: {
   const clientBudget = createClientBudget({
     hourlyBudget: { atlassian: config.ATLASSIAN_HOURLY_BUDGET, bitbucket: config.BITBUCKET_HOURLY_BUDGET },
     sharePercent: config.UPSTREAM_CLIENT_SHARE_PERCENT,
+    limits,
   });
   const http = createUpstreamHttp({
     meter,
@@ -276,6 +280,7 @@ export function createContainer(deps: {
       maxPerProcess: config.MCP_MAX_STREAMS,
     },
     log,
+    store: limits,
   });
   metrics.probe({ openStreams: () => streams.size, logQueueDepth: () => requestLog.buffered });
   const streamKeeper = createStreamKeeper({
@@ -369,6 +374,7 @@ export function createContainer(deps: {
     config,
     clock,
     log,
+    limits,
     repos,
     transact,
     upstream: { http, meter, hostPolicy, targets: upstreamTargets, syncRecorder, clientBudget },

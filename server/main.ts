@@ -126,6 +126,7 @@ async function main(): Promise<void> {
     requestLog.prune(env.LOG_RETENTION_DAYS).catch((err) => log.warn({ err }, "request log pruning failed"));
     container.services.toolCalls.prune(env.LOG_RETENTION_DAYS).catch((err) => log.warn({ err }, "tool-call audit pruning failed"));
     connections.pruneClosed(env.LOG_RETENTION_DAYS * 86_400_000).catch((err) => log.warn({ err }, "connection registry pruning failed"));
+    container.limits.sweep().catch((err) => log.warn({ err }, "sweeping expired rate-limit counts failed"));
   };
   pruneLogs();
 

@@ -1,6 +1,7 @@
 import type { ClientPolicy } from "../../contract/policy";
 import { sql } from "drizzle-orm";
 import {
+  bigint,
   boolean,
   doublePrecision,
   index,
@@ -13,6 +14,7 @@ import {
   timestamp,
   uniqueIndex,
   uuid,
+  varchar,
 } from "drizzle-orm/pg-core";
 
 const timestamps = {
@@ -587,3 +589,14 @@ export const chatMessages = pgTable(
 
 export type ChatConversationRow = typeof chatConversations.$inferSelect;
 export type ChatMessageRow = typeof chatMessages.$inferSelect;
+
+/**
+ * The shared rate-limit counters (issue 29 item 2), in the shape rate-limiter-flexible's
+ * PostgreSQL store reads and writes: one row per limiter key, its points and when they expire
+ * (epoch ms). Only used with DATABASE_URL; rows past their expiry are swept.
+ */
+export const rateLimits = pgTable("rate_limits", {
+  key: varchar("key", { length: 255 }).primaryKey(),
+  points: integer("points").notNull().default(0),
+  expire: bigint("expire", { mode: "number" }),
+});

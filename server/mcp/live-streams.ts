@@ -1,6 +1,6 @@
 import type { ServerResponse } from "node:http";
 import type { AuthInfo } from "@modelcontextprotocol/server";
-import { RateLimiterMemory } from "rate-limiter-flexible";
+import { memoryLimits, type Limits } from "../lib/limits";
 import type { Logger } from "../lib/logger";
 
 /**
@@ -57,10 +57,10 @@ export type Admission = { ok: true } | { ok: false; message: string; retryAfterM
 /** One server-sent event frame. `data` is JSON on one line, so no field can break the framing. */
 export const sseFrame = (event: string, data: unknown): string => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 
-export function createLiveStreams(deps: { limits: StreamLimits; log: Logger }) {
+export function createLiveStreams(deps: { limits: StreamLimits; log: Logger; store?: Limits }) {
   const streams = new Map<string, LiveStream>();
   const perClient = new Map<string, number>();
-  const opened = new RateLimiterMemory({ keyPrefix: "sse-open", points: deps.limits.perMinute, duration: 60 });
+  const opened = (deps.store ?? memoryLimits()).create({ keyPrefix: "sse-open", points: deps.limits.perMinute, duration: 60 });
   let refusing = false;
 
   return {

@@ -11,7 +11,7 @@ import {
 import type { OAuthServerProvider } from "@modelcontextprotocol/sdk/server/auth/provider.js";
 import type { OAuthMetadata, OAuthProtectedResourceMetadata } from "@modelcontextprotocol/sdk/shared/auth.js";
 import express, { Router, type ErrorRequestHandler, type RequestHandler, type Response } from "express";
-import { RateLimiterMemory } from "rate-limiter-flexible";
+import { memoryLimits, type Limits } from "../lib/limits";
 import { OAUTH_SCOPES } from "../../contract/oauth";
 import { findUnsafeText } from "../../contract/text";
 import type { OAuthClientsService } from "../modules/oauth/oauth-clients.service";
@@ -31,6 +31,8 @@ export interface OAuthRoutesOptions {
   metadataDocuments: boolean;
   /** docs/decisions.md#rate-limits: requests per window per IP on the OAuth endpoints. */
   rateLimit: { requests: number; windowMinutes: number };
+  /** Where the limit counts (shared by instances on PostgreSQL or Redis); in memory when absent. */
+  limits?: Limits;
 }
 
 export const PROTECTED_RESOURCE_METADATA_PATH = "/.well-known/oauth-protected-resource";
@@ -61,8 +63,8 @@ export function authorizationServerMetadata(
 }
 
 /** docs/decisions.md#rate-limits: OAuth endpoints, N requests per window per IP; 429 with Retry-After. */
-function oauthRateLimit(options: OAuthRoutesOptions["rateLimit"]): RequestHandler {
-  const limiter = new RateLimiterMemory({ points: options.requests, duration: options.windowMinutes * 60 });
+function oauthRateLimit(options: OAuthRoutesOptions["rateLimit"], store: Limits): RequestHandler {
+  const limiter = store.create({ keyPrefix: "oauth", points: options.requests, duration: options.windowMinutes * 60 });
   return (req, res, next) => {
     limiter.consume(req.ip ?? "unknown").then(
       () => next(),
@@ -232,7 +234,7 @@ export function oauthRoutes(options: OAuthRoutesOptions): Router {
   const { provider, clients, tokens, issuer } = options;
   const router = Router();
   const form = express.urlencoded({ extended: false, limit: "20kb" });
-  const limit = oauthRateLimit(options.rateLimit);
+  const limit = oauthRateLimit(options.rateLimit, options.limits ?? memoryLimits());
 
   router.use(
     "/.well-known/oauth-authorization-server",

@@ -1,4 +1,5 @@
-import { RateLimiterMemory } from "rate-limiter-flexible";
+import type { RateLimiterAbstract } from "rate-limiter-flexible";
+import { memoryLimits, type Limits } from "../lib/limits";
 import { budgetGroupOf, type BudgetGroup } from "./meter";
 import type { UpstreamService } from "./errors";
 
@@ -16,12 +17,13 @@ export type BudgetCheck = { ok: true } | { ok: false; group: BudgetGroup; limit:
  * call with `spend`, upstream-targets.ts `clientsFor`); a caller over its share gets no new
  * tool call until the hour's window lets it. Per process, like the API limit.
  */
-export function createClientBudget(deps: { hourlyBudget: Record<BudgetGroup, number>; sharePercent: number }) {
+export function createClientBudget(deps: { hourlyBudget: Record<BudgetGroup, number>; sharePercent: number; limits?: Limits }) {
+  const store = deps.limits ?? memoryLimits();
   const share = (group: BudgetGroup) => Math.max(1, Math.floor((deps.hourlyBudget[group] * deps.sharePercent) / 100));
   const limit: Record<BudgetGroup, number> = { atlassian: share("atlassian"), bitbucket: share("bitbucket") };
   const limiterOf = (group: BudgetGroup) =>
-    new RateLimiterMemory({ keyPrefix: `upstream-share-${group}`, points: limit[group], duration: HOUR_SECONDS });
-  const limiters: Record<BudgetGroup, RateLimiterMemory> = { atlassian: limiterOf("atlassian"), bitbucket: limiterOf("bitbucket") };
+    store.create({ keyPrefix: `upstream-share-${group}`, points: limit[group], duration: HOUR_SECONDS });
+  const limiters: Record<BudgetGroup, RateLimiterAbstract> = { atlassian: limiterOf("atlassian"), bitbucket: limiterOf("bitbucket") };
   return {
     /** One request sent to `service` for `caller` (each attempt, retries included). */
     spend(caller: string, service: UpstreamService): void {

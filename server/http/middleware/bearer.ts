@@ -2,7 +2,7 @@ import type { OAuthTokenVerifier } from "@modelcontextprotocol/sdk/server/auth/p
 import type { IncomingMessage } from "node:http";
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import type { RequestHandler } from "express";
-import { RateLimiterMemory } from "rate-limiter-flexible";
+import { memoryLimits, type Limits } from "../../lib/limits";
 import {
   InsufficientScopeError,
   InvalidRequestError,
@@ -55,9 +55,15 @@ export type BearerVerdict =
  * `check` decides on a plain node request (the MCP pipeline calls it before Express); the guard
  * itself is the same check as Express middleware, for the bearer routes under /api.
  */
-export function bearer(deps: { verifier: OAuthTokenVerifier; issuer: string; scope: OAuthScope; resourcePath?: string }): BearerGuard {
+export function bearer(deps: {
+  verifier: OAuthTokenVerifier;
+  issuer: string;
+  scope: OAuthScope;
+  resourcePath?: string;
+  limits?: Limits;
+}): BearerGuard {
   const origin = new URL(deps.issuer).origin;
-  const badTokens = new RateLimiterMemory({
+  const badTokens = (deps.limits ?? memoryLimits()).create({
     keyPrefix: "bad-bearer",
     points: INVALID_TOKEN_LIMIT.attempts,
     duration: INVALID_TOKEN_LIMIT.windowSeconds,

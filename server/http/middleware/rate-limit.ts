@@ -1,16 +1,17 @@
 import type { RequestHandler } from "express";
 import { AppError, retryAfter } from "../../lib/app-error";
-import { BurstyRateLimiter, RateLimiterMemory, type RateLimiterRes } from "rate-limiter-flexible";
+import { BurstyRateLimiter, type RateLimiterRes } from "rate-limiter-flexible";
+import { memoryLimits, type Limits } from "../../lib/limits";
 
 /**
  * docs/decisions.md#rate-limits: the API limit for bearer clients, per OAuth client: `perMinute` requests a minute, and
  * `burst` more at once before that (a bursty limiter: the main bucket, then a small one). A
  * limited request gets 429 with Retry-After, in the house error body.
  */
-export function clientRateLimit(options: { perMinute: number; burst: number }): ClientRateLimit {
+export function clientRateLimit(options: { perMinute: number; burst: number }, store: Limits = memoryLimits()): ClientRateLimit {
   const limiter = new BurstyRateLimiter(
-    new RateLimiterMemory({ keyPrefix: "api", points: options.perMinute, duration: 60 }),
-    new RateLimiterMemory({ keyPrefix: "api-burst", points: Math.max(1, options.burst), duration: 60 }),
+    store.create({ keyPrefix: "api", points: options.perMinute, duration: 60 }),
+    store.create({ keyPrefix: "api-burst", points: Math.max(1, options.burst), duration: 60 }),
   );
   // The house error body (with the request id), like every /api answer that is not a bearer challenge.
   const refusal = (rejection: RateLimiterRes) =>

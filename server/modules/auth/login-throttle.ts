@@ -1,4 +1,5 @@
-import { RateLimiterMemory, type RateLimiterRes } from "rate-limiter-flexible";
+import type { RateLimiterRes } from "rate-limiter-flexible";
+import { memoryLimits, type Limits } from "../../lib/limits";
 
 /**
  * Password-guessing brake (OWASP Authentication Cheat Sheet): failures are counted per
@@ -25,10 +26,10 @@ export const DEFAULT_LOGIN_LIMITS: LoginThrottleLimits = {
 
 export type LoginThrottle = ReturnType<typeof createLoginThrottle>;
 
-export function createLoginThrottle(limits: LoginThrottleLimits = DEFAULT_LOGIN_LIMITS) {
+export function createLoginThrottle(limits: LoginThrottleLimits = DEFAULT_LOGIN_LIMITS, store: Limits = memoryLimits()) {
   const make = (name: string, l: { failures: number; windowSeconds: number }) => ({
     max: l.failures,
-    limiter: new RateLimiterMemory({ keyPrefix: `login_${name}`, points: l.failures, duration: l.windowSeconds }),
+    limiter: store.create({ keyPrefix: `login_${name}`, points: l.failures, duration: l.windowSeconds }),
   });
   const byUserAndIp = make("user_ip", limits.perUserAndIp);
   const byIp = make("ip", limits.perIp);

@@ -1,0 +1,91 @@
+import { randomBytes } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { AppConfig } from "../container";
+import { openDatabase } from "../db/client";
+import { createSecretBox } from "../lib/secret-box";
+import { rpc } from "../mcp/mcp.test-rig";
+import { basicOf, createClient } from "../oauth/oauth.adversarial.helpers";
+import { buildUser, signedInAs } from "../test/factories";
+import { formPost } from "../test/oauth";
+import { startTestApp, type TestApp } from "../test/test-app";
+import { createPostgresTestDatabase } from "../test/test-database";
+
+/**
+ * Two instances on one PostgreSQL count the limits together (issue 29 item 2): the API limit of an
+ * OAuth client, the OAuth endpoints' limit and the sign-in slow-down, whichever instance a request
+ * lands on (no sticky sessions). Each instance is a whole app with its own connection pool, as two
+ * processes behind a load balancer are; both have the load balancer's address as PUBLIC_URL.
+ */
+const onPostgres = process.env.TEST_DB === "postgres";
+
+describe.skipIf(!onPostgres)("limits shared by two instances on one PostgreSQL", () => {
+  let a: TestApp;
+  let b: TestApp;
+  let drop: () => Promise<void>;
+
+  beforeAll(async () => {
+    const made = await createPostgresTestDatabase({ migrated: true });
+    drop = made.drop;
+    const secretBox = createSecretBox(randomBytes(32));
+    const config: Partial<AppConfig> = {
+      PUBLIC_URL: "http://bridgekeeper.test",
+      RATE_LIMIT_API_PER_MINUTE: 6,
+      RATE_LIMIT_API_BURST: 1,
+      RATE_LIMIT_OAUTH_REQUESTS: 8,
+      loginLimits: {
+        perUserAndIp: { failures: 4, windowSeconds: 900 },
+        perIp: { failures: 1000, windowSeconds: 3600 },
+        perUser: { failures: 1000, windowSeconds: 900 },
+      },
+    };
+    a = await startTestApp({ database: await openDatabase({ kind: "postgres", url: made.url }), secretBox, config });
+    b = await startTestApp({ database: await openDatabase({ kind: "postgres", url: made.url }), secretBox, config });
+  });
+
+  afterAll(async () => {
+    await a?.close();
+    await b?.close();
+    await drop?.();
+  });
+
+  it("counts in PostgreSQL on both", () => {
+    expect(a.container.limits.kind).toBe("postgres");
+    expect(b.container.limits.kind).toBe("postgres");
+  });
+
+  it("an OAuth client's API limit: requests alternating between the instances meet it once, together", async () => {
+    const admin = (await signedInAs(a, ["admin"])).client;
+    const client = await createClient({ t: a, baseUrl: a.baseUrl, admin, user: admin }, { name: "Spread client" });
+    const issued = await formPost(`${b.baseUrl}/oauth/token`, { grant_type: "client_credentials", scope: "read" }, basicOf(client));
+    expect(issued.status).toBe(200);
+    const token = issued.body.access_token as string;
+    const ping = { jsonrpc: "2.0", id: 1, method: "ping" };
+    const statuses: number[] = [];
+    for (let i = 0; i < 12; i++) statuses.push((await rpc((i % 2 ? b : a).baseUrl, token, ping)).status);
+    // 6 a minute and a burst of 1: seven answered, then refused on either instance.
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 200, 200, 429, 429, 429, 429, 429]);
+    const refused = await rpc(a.baseUrl, token, ping);
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+  });
+
+  it("the OAuth endpoints' limit per address counts on both", async () => {
+    const statuses: number[] = [];
+    // The two before this one's token request spent one of the 8 already: at most 7 more are answered.
+    for (let i = 0; i < 10; i++)
+      statuses.push((await formPost(`${(i % 2 ? b : a).baseUrl}/oauth/token`, { grant_type: "client_credentials" })).status);
+    const answered = statuses.filter((s) => s !== 429).length;
+    expect(answered).toBe(7);
+    expect(statuses.slice(answered)).toEqual(Array(10 - answered).fill(429));
+  });
+
+  it("the sign-in slow-down: wrong passwords on either instance count against the same account and address", async () => {
+    const user = await buildUser(a.container, { roles: ["viewer"] });
+    const attempt = (t: TestApp, password = "not-the-password") => t.client().post("/api/login", { username: user.row.username, password });
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) statuses.push((await attempt(i % 2 ? b : a)).status);
+    expect(statuses).toEqual([401, 401, 401, 401, 429, 429]);
+    // Even the right password waits, on either instance.
+    expect((await attempt(a, user.password)).status).toBe(429);
+    expect((await attempt(b, user.password)).status).toBe(429);
+  });
+});

@@ -1,0 +1,51 @@
+import { RateLimiterMemory, RateLimiterPostgres, type RateLimiterAbstract } from "rate-limiter-flexible";
+import type { Pool } from "pg";
+
+/** One limiter: `points` a `duration` (seconds) per key, its keys under `keyPrefix`. */
+export interface LimitOptions {
+  keyPrefix: string;
+  points: number;
+  duration: number;
+}
+
+/**
+ * Where the rate limits and the sign-in slow-down count (issue 29 item 2). Several instances on one
+ * PostgreSQL count together in its `rate_limits` table (rate-limiter-flexible's PostgreSQL store: one
+ * upsert per request); with REDIS_URL, in Redis; the embedded database serves one process, whose
+ * memory is then the whole count. Every limiter is insured by one in memory: while the shared store
+ * fails, each instance goes on counting alone instead of refusing or failing the request.
+ */
+export interface Limits {
+  kind: "memory" | "postgres" | "redis";
+  create(options: LimitOptions): RateLimiterAbstract;
+  /** Drops counts that expired (the periodic clean-up; memory and Redis expire their own). */
+  sweep(): Promise<void>;
+}
+
+export const memoryLimits = (): Limits => ({
+  kind: "memory",
+  create: (options) => new RateLimiterMemory(options),
+  sweep: () => Promise.resolve(),
+});
+
+/** The table the PostgreSQL store counts in (server/db/schema.ts `rateLimits`, made by a migration). */
+export const RATE_LIMITS_TABLE = "rate_limits";
+
+export function postgresLimits(pool: Pool): Limits {
+  return {
+    kind: "postgres",
+    create: (options) =>
+      new RateLimiterPostgres({
+        ...options,
+        storeClient: pool,
+        storeType: "pool",
+        tableName: RATE_LIMITS_TABLE,
+        tableCreated: true,
+        // Expired rows are swept by the server's periodic clean-up (one statement, not a timer per limiter).
+        clearExpiredByTimeout: false,
+        insuranceLimiter: new RateLimiterMemory(options),
+      }),
+    // Rows an hour past their expiry, as the library's own timer would sweep them.
+    sweep: async () => void (await pool.query(`delete from ${RATE_LIMITS_TABLE} where expire < $1`, [Date.now() - 3_600_000])),
+  };
+}
