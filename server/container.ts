@@ -11,6 +11,7 @@ import { createProviders } from "./modules/accounts/providers";
 import { createAccountLinksService } from "./modules/accounts/account-links.service";
 import { createEventBus } from "./lib/event-bus";
 import { memoryLimits, postgresLimits } from "./lib/limits";
+import { startPostgresRelay } from "./cluster/event-relay";
 import { createMetrics } from "./lib/metrics";
 import type { SettingsConfig } from "./modules/integrations/settings";
 import { createOAuthClientsService } from "./modules/oauth/oauth-clients.service";
@@ -159,7 +160,7 @@ export function createContainer(deps: {
     events,
   });
   // Acting as the person (issue 27): identity modes, people's linked accounts, and the services' OAuth.
-  const identitySettings = createIdentitySettings({ repos, transact, secretBox, audit, clock, publicUrl: publicUrl(config) });
+  const identitySettings = createIdentitySettings({ repos, transact, secretBox, audit, clock, events, publicUrl: publicUrl(config) });
   const providers = createProviders(http, {
     atlassianAuthUrl: config.ATLASSIAN_AUTH_URL,
     atlassianApiUrl: config.ATLASSIAN_API_URL,
@@ -191,11 +192,11 @@ export function createContainer(deps: {
     secretBox,
     settings: identitySettings,
     providers,
-    people,
     targets: upstreamTargets,
     http,
     audit,
     clock,
+    events,
     log,
     publicUrl: publicUrl(config),
     destructiveTools: config.MCP_DESTRUCTIVE_TOOLS,
@@ -270,6 +271,8 @@ export function createContainer(deps: {
   // Which process holds a stream: registry rows name it, so a stop or a crash can end them.
   const instanceId = `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
   const connections = createConnectionsService({ repo: repos.connectionsRepo, clock, audit, events, instanceId });
+  // Cluster events reach every instance on one PostgreSQL (the embedded database serves one process).
+  const relay = database.pool ? startPostgresRelay({ pool: database.pool, bus: events, instanceId, log }) : null;
   const stats = createStatsService({ clock, log, connections, oauthClients, liveGrants: oauthTokens.liveGrants, requestLog, meter });
 
   // MCP: the streams this process holds (per process by nature), and what keeps them honest.
@@ -366,6 +369,9 @@ export function createContainer(deps: {
   });
   // The policy editor lists the new target's projects, spaces and repositories.
   events.on("integration.saved", ({ kind }) => policyOptions.forget(kind));
+  // Who Bridgekeeper acts as, and a person's links, as saved (here or on another instance).
+  events.on("identity.saved", ({ integration }) => identitySettings.forget(integration));
+  events.on("account.link-changed", ({ userId }) => people.forget(userId));
   // Last sync survives a restart.
   events.on("upstream.outcome", ({ service, outcome }) => syncRecorder.record(service, outcome));
 
@@ -402,11 +408,14 @@ export function createContainer(deps: {
     /** What a call to an AI provider is made with: `languageModelFor(target, container.ai)`. */
     ai,
     events,
+    /** This instance among others: its id, and when it hears the others' events (at once without a shared database). */
+    cluster: { instanceId, ready: relay?.ready ?? Promise.resolve() },
     metrics,
     mcp: { core: mcpCore, factory: mcpFactory, streams, streamKeeper, toolAvailability, bus: mcpBus, cursors },
     /** Stops what holds sockets or timers (the upstream connection pool, the log's timer) and flushes the request log. */
     close: async () => {
       streamKeeper.stop();
+      await relay?.close();
       // Buffered request log rows are written before the database goes (issue 10 item 8).
       await Promise.all([requestLog.close(), toolCalls.close()]);
       await Promise.all([http.close(), metadataDocuments?.close(), ai.fetch.close()]);

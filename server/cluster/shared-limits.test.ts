@@ -1,14 +1,10 @@
-import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { AppConfig } from "../container";
-import { openDatabase } from "../db/client";
-import { createSecretBox } from "../lib/secret-box";
 import { rpc } from "../mcp/mcp.test-rig";
 import { basicOf, createClient } from "../oauth/oauth.adversarial.helpers";
 import { buildUser, signedInAs } from "../test/factories";
 import { formPost } from "../test/oauth";
-import { startTestApp, type TestApp } from "../test/test-app";
-import { createPostgresTestDatabase } from "../test/test-database";
+import type { TestApp } from "../test/test-app";
+import { onPostgres, startTwoInstances, type TwoInstances } from "../test/two-instances";
 
 /**
  * Two instances on one PostgreSQL count the limits together (issue 29 item 2): the API limit of an
@@ -16,19 +12,13 @@ import { createPostgresTestDatabase } from "../test/test-database";
  * lands on (no sticky sessions). Each instance is a whole app with its own connection pool, as two
  * processes behind a load balancer are; both have the load balancer's address as PUBLIC_URL.
  */
-const onPostgres = process.env.TEST_DB === "postgres";
-
 describe.skipIf(!onPostgres)("limits shared by two instances on one PostgreSQL", () => {
+  let two: TwoInstances;
   let a: TestApp;
   let b: TestApp;
-  let drop: () => Promise<void>;
 
   beforeAll(async () => {
-    const made = await createPostgresTestDatabase({ migrated: true });
-    drop = made.drop;
-    const secretBox = createSecretBox(randomBytes(32));
-    const config: Partial<AppConfig> = {
-      PUBLIC_URL: "http://bridgekeeper.test",
+    two = await startTwoInstances({
       RATE_LIMIT_API_PER_MINUTE: 6,
       RATE_LIMIT_API_BURST: 1,
       RATE_LIMIT_OAUTH_REQUESTS: 8,
@@ -37,16 +27,11 @@ describe.skipIf(!onPostgres)("limits shared by two instances on one PostgreSQL",
         perIp: { failures: 1000, windowSeconds: 3600 },
         perUser: { failures: 1000, windowSeconds: 900 },
       },
-    };
-    a = await startTestApp({ database: await openDatabase({ kind: "postgres", url: made.url }), secretBox, config });
-    b = await startTestApp({ database: await openDatabase({ kind: "postgres", url: made.url }), secretBox, config });
+    });
+    ({ a, b } = two);
   });
 
-  afterAll(async () => {
-    await a?.close();
-    await b?.close();
-    await drop?.();
-  });
+  afterAll(() => two?.close());
 
   it("counts in PostgreSQL on both", () => {
     expect(a.container.limits.kind).toBe("postgres");

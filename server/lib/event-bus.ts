@@ -19,27 +19,73 @@ export interface DomainEvents {
   "integration.saved": { kind: IntegrationKind; elsewhere: boolean };
   /** An administrator ended a live connection (its registry row is inactive already). */
   "connection.terminated": { connectionId: string };
+  /** An integration's identity settings (who Bridgekeeper acts as, the OAuth apps) were saved. */
+  "identity.saved": { integration: "atlassian" | "bitbucket" };
+  /** A person's linked account was made, replaced or removed: no cached token of theirs may be used. */
+  "account.link-changed": { userId: string };
   /** The outcome of a call to Jira, Confluence or Bitbucket. */
   "upstream.outcome": { service: UpstreamService; outcome: Outcome };
 }
+
+/**
+ * The events every instance must hear (issue 29 item 3): what ends access or changes what a cache
+ * holds. An upstream call's outcome is this instance's own; an integration save noticed on a re-read
+ * (`elsewhere`) was relayed by the instance that saved it.
+ */
+export const CLUSTER_EVENTS = new Set<keyof DomainEvents>([
+  "oauth.client-revoked",
+  "oauth.client-policy-changed",
+  "oauth.token-revoked",
+  "user.access-changed",
+  "integration.saved",
+  "identity.saved",
+  "account.link-changed",
+  "connection.terminated",
+]);
+
+/** An event on its way between instances. */
+export interface RelayedEvent<K extends keyof DomainEvents = keyof DomainEvents> {
+  name: K;
+  payload: DomainEvents[K];
+}
+
+const relayed = (event: RelayedEvent): boolean =>
+  CLUSTER_EVENTS.has(event.name) && !(event.name === "integration.saved" && (event.payload as DomainEvents["integration.saved"]).elsewhere);
 
 type Handler<T> = (payload: T) => void;
 
 export function createEventBus(deps: { log?: Logger } = {}) {
   const handlers = new Map<keyof DomainEvents, Handler<never>[]>();
+  let relay: ((event: RelayedEvent) => void) | null = null;
+
+  function deliver<K extends keyof DomainEvents>(name: K, payload: DomainEvents[K]): void {
+    for (const handler of (handlers.get(name) ?? []) as Handler<DomainEvents[K]>[]) {
+      try {
+        handler(payload);
+      } catch (err) {
+        deps.log?.error({ err, event: name }, "an event handler failed");
+      }
+    }
+  }
+
   return {
     on<K extends keyof DomainEvents>(name: K, handler: Handler<DomainEvents[K]>): void {
       handlers.set(name, [...(handlers.get(name) ?? []), handler as Handler<never>]);
     },
-    /** Synchronous: every handler has run when emit returns. One handler's failure does not stop the others. */
+    /**
+     * Synchronous here: every handler of this instance has run when emit returns. One handler's
+     * failure does not stop the others. A cluster event also goes to the relay, for the others.
+     */
     emit<K extends keyof DomainEvents>(name: K, payload: DomainEvents[K]): void {
-      for (const handler of (handlers.get(name) ?? []) as Handler<DomainEvents[K]>[]) {
-        try {
-          handler(payload);
-        } catch (err) {
-          deps.log?.error({ err, event: name }, "an event handler failed");
-        }
-      }
+      deliver(name, payload);
+      const event = { name, payload } as RelayedEvent;
+      if (relay && relayed(event)) relay(event);
+    },
+    /** An event another instance emitted: this instance's handlers only (never relayed again). */
+    deliver: (event: RelayedEvent) => deliver(event.name, event.payload),
+    /** Where cluster events go to reach the other instances (cluster/event-relay.ts). */
+    relayTo(send: ((event: RelayedEvent) => void) | null): void {
+      relay = send;
     },
   };
 }

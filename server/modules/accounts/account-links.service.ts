@@ -12,6 +12,7 @@ import {
 import type { AccountLinkRow, LinkSecret } from "../../db/schema";
 import { AppError } from "../../lib/app-error";
 import type { Clock } from "../../lib/clock";
+import type { EventBus } from "../../lib/event-bus";
 import type { Logger } from "../../lib/logger";
 import type { SecretBox } from "../../lib/secret-box";
 import { sha256Hex } from "../../lib/tokens";
@@ -23,7 +24,7 @@ import type { UpstreamTargets } from "../integrations/upstream-targets";
 import { checkDataCenterTokens, createDataCenterOAuth, firstExpiry } from "./data-center-links";
 import { backTo, createLinkAttempts } from "./link-attempts";
 import { callbackUrl, type IdentitySettings } from "./identity-settings.service";
-import { sameSite, sealLinkSecret, type PersonIdentity } from "./person-identity";
+import { sameSite, sealLinkSecret } from "./person-identity";
 import { atlassianScopes, kindOf, type LinkedAccount, type LinkHow, type Providers } from "./providers";
 
 type ApiTokenInput = z.output<typeof ApiTokenLinkInputSchema>;
@@ -52,11 +53,11 @@ export function createAccountLinksService(deps: {
   secretBox: SecretBox;
   settings: IdentitySettings;
   providers: Providers;
-  people: PersonIdentity;
   targets: UpstreamTargets;
   http: UpstreamHttp;
   audit: AuditService;
   clock: Clock;
+  events: EventBus;
   log: Logger;
   publicUrl: string;
   destructiveTools: boolean;
@@ -111,7 +112,7 @@ export function createAccountLinksService(deps: {
       );
       return saved;
     });
-    deps.people.forget(userId);
+    deps.events.emit("account.link-changed", { userId });
     return row;
   }
 
@@ -126,7 +127,7 @@ export function createAccountLinksService(deps: {
         );
       return row;
     });
-    deps.people.forget(userId);
+    deps.events.emit("account.link-changed", { userId });
     // Atlassian Cloud and Bitbucket Cloud offer no endpoint to revoke a 3LO or consumer token: the
     // tokens are forgotten here (the access token lapses within the hour), and the person can also
     // remove the app from their Atlassian account's connected apps.

@@ -8,6 +8,7 @@ import {
 import type { IntegrationIdentityRow } from "../../db/schema";
 import { AppError } from "../../lib/app-error";
 import type { Clock } from "../../lib/clock";
+import type { EventBus } from "../../lib/event-bus";
 import { secretHint, type SecretBox } from "../../lib/secret-box";
 import type { Repos, Transact } from "../../repos";
 import type { Actor, AuditService } from "../audit/audit.service";
@@ -59,6 +60,7 @@ export function createIdentitySettings(deps: {
   secretBox: SecretBox;
   audit: AuditService;
   clock: Clock;
+  events: EventBus;
   publicUrl: string;
 }) {
   const cache = new Map<Integration, { row: IntegrationIdentityRow; at: number }>();
@@ -198,6 +200,7 @@ export function createIdentitySettings(deps: {
         return { saved: stored, place };
       });
       cache.delete(integration);
+      deps.events.emit("identity.saved", { integration });
       return toDto(saved, place);
     },
   };

@@ -1,0 +1,44 @@
+/**
+ * Two instances of the app on one PostgreSQL, as two processes behind a load balancer are (issue
+ * 29): each a whole app with its own connection pool and event relay, both with the load
+ * balancer's address as PUBLIC_URL and one SECRET_KEY. Test code only.
+ */
+import { randomBytes } from "node:crypto";
+import type { AppConfig } from "../container";
+import { openDatabase } from "../db/client";
+import { createSecretBox } from "../lib/secret-box";
+import { startTestApp, type TestApp } from "./test-app";
+import { createPostgresTestDatabase } from "./test-database";
+
+export const onPostgres = process.env.TEST_DB === "postgres";
+export const LOAD_BALANCER_URL = "http://bridgekeeper.test";
+
+export interface TwoInstances {
+  a: TestApp;
+  b: TestApp;
+  close(): Promise<void>;
+}
+
+export async function startTwoInstances(config: Partial<AppConfig> = {}): Promise<TwoInstances> {
+  const made = await createPostgresTestDatabase({ migrated: true });
+  const secretBox = createSecretBox(randomBytes(32));
+  const start = async () =>
+    startTestApp({
+      database: await openDatabase({ kind: "postgres", url: made.url }),
+      secretBox,
+      config: { PUBLIC_URL: LOAD_BALANCER_URL, ...config },
+    });
+  const a = await start();
+  const b = await start();
+  // Each hears the other's events from here on.
+  await Promise.all([a.container.cluster.ready, b.container.cluster.ready]);
+  return {
+    a,
+    b,
+    async close() {
+      await a.close();
+      await b.close();
+      await made.drop();
+    },
+  };
+}
