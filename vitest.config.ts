@@ -78,7 +78,7 @@ export default defineConfig({
         test: {
           ...shared,
           name: "pglite",
-          include: ["server/**/*.test.ts", "contract/**/*.test.ts", "sandbox/**/*.test.ts"],
+          include: ["server/**/*.test.ts", "contract/**/*.test.ts", "sandbox/**/*.test.ts", "deploy/**/*.test.ts"],
           env: { TEST_DB: "pglite" },
           globalSetup: ["server/test/pglite-global-setup.ts", "server/test/conformance-global-setup.ts"],
         },
