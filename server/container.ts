@@ -10,8 +10,9 @@ import { createPersonIdentity } from "./modules/accounts/person-identity";
 import { createProviders } from "./modules/accounts/providers";
 import { createAccountLinksService } from "./modules/accounts/account-links.service";
 import { createEventBus } from "./lib/event-bus";
-import { memoryLimits, postgresLimits } from "./lib/limits";
-import { startPostgresRelay } from "./cluster/event-relay";
+import { memoryLimits, postgresLimits, redisLimits } from "./lib/limits";
+import { connectRedis } from "./cluster/redis";
+import { startPostgresRelay, startRedisRelay } from "./cluster/event-relay";
 import { createMetrics } from "./lib/metrics";
 import type { SettingsConfig } from "./modules/integrations/settings";
 import { createOAuthClientsService } from "./modules/oauth/oauth-clients.service";
@@ -58,6 +59,7 @@ export type AppConfig = Pick<
   Env,
   | "NODE_ENV"
   | "TRUST_PROXY"
+  | "REDIS_URL"
   | "SESSION_IDLE_MINUTES"
   | "SESSION_MAX_HOURS"
   | "CORS_ORIGINS"
@@ -109,8 +111,10 @@ export function createContainer(deps: {
 }) {
   const { database, config, clock, log, secretBox } = deps;
   const events = createEventBus({ log });
-  // Rate limits and the sign-in slow-down: counted together by every instance on one PostgreSQL.
-  const limits = database.pool ? postgresLimits(database.pool) : memoryLimits();
+  // Rate limits and the sign-in slow-down: counted together by every instance, in Redis (REDIS_URL)
+  // or on their one PostgreSQL; the embedded database serves one process, which counts alone.
+  const redis = config.REDIS_URL ? connectRedis(config.REDIS_URL, log) : null;
+  const limits = redis ? redisLimits(redis.commands) : database.pool ? postgresLimits(database.pool) : memoryLimits();
   const repos = createRepos(database.db);
   const transact = createTransact(database.db);
   // The console lists' cursors (audit, request log, tool calls): sealed, bound to their filters.
@@ -272,7 +276,11 @@ export function createContainer(deps: {
   const instanceId = `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
   const connections = createConnectionsService({ repo: repos.connectionsRepo, clock, audit, events, instanceId });
   // Cluster events reach every instance on one PostgreSQL (the embedded database serves one process).
-  const relay = database.pool ? startPostgresRelay({ pool: database.pool, bus: events, instanceId, log }) : null;
+  const relay = redis
+    ? startRedisRelay({ publisher: redis.commands, subscriber: redis.subscriber, bus: events, instanceId, log })
+    : database.pool
+      ? startPostgresRelay({ pool: database.pool, bus: events, instanceId, log })
+      : null;
   const stats = createStatsService({ clock, log, connections, oauthClients, liveGrants: oauthTokens.liveGrants, requestLog, meter });
 
   // MCP: the streams this process holds (per process by nature), and what keeps them honest.
@@ -416,6 +424,7 @@ export function createContainer(deps: {
     close: async () => {
       streamKeeper.stop();
       await relay?.close();
+      await redis?.commands.quit().catch(() => undefined);
       // Buffered request log rows are written before the database goes (issue 10 item 8).
       await Promise.all([requestLog.close(), toolCalls.close()]);
       await Promise.all([http.close(), metadataDocuments?.close(), ai.fetch.close()]);

@@ -80,6 +80,11 @@ export const EnvSchema = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL")
     .optional(),
+  /** Several instances on one PostgreSQL: their rate limits and events in Redis instead (optional). */
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, "must be a redis:// or rediss:// URL")
+    .optional(),
   ADMIN_PASSWORD: z
     .string()
     .min(LIMITS.passwordMin, `must be at least ${LIMITS.passwordMin} characters`)

@@ -7,21 +7,21 @@ import { buildUser, signedInAs } from "../test/factories";
 import type { TestClient } from "../test/http-client";
 import { formPost } from "../test/oauth";
 import type { TestApp } from "../test/test-app";
-import { onPostgres, startTwoInstances, type TwoInstances } from "../test/two-instances";
+import { onPostgres, SHARED_STORES, startTwoInstances, type TwoInstances } from "../test/two-instances";
 
 /**
  * Events reach every instance (issue 29 item 3): what is done on one instance (a client
  * deactivated, a connection ended, a user deactivated, a policy changed) acts on the streams and
  * caches of the other, through PostgreSQL's LISTEN/NOTIFY behind the event bus.
  */
-describe.skipIf(!onPostgres)("events across two instances on one PostgreSQL", () => {
+describe.skipIf(!onPostgres).each(SHARED_STORES)("events across two instances on one PostgreSQL, relayed through %s", (store) => {
   let two: TwoInstances;
   let a: TestApp;
   let b: TestApp;
   let admin: TestClient;
 
   beforeAll(async () => {
-    two = await startTwoInstances();
+    two = await startTwoInstances({}, store);
     ({ a, b } = two);
     admin = (await signedInAs(a, ["admin"])).client;
   });

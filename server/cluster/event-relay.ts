@@ -1,8 +1,9 @@
+import type { Redis } from "ioredis";
 import type { Pool, PoolClient } from "pg";
 import { CLUSTER_EVENTS, type EventBus, type RelayedEvent } from "../lib/event-bus";
 import type { Logger } from "../lib/logger";
 
-/** The PostgreSQL channel every instance listens on. */
+/** The channel every instance listens on (a PostgreSQL NOTIFY channel, or a Redis pub/sub channel). */
 export const EVENTS_CHANNEL = "bridgekeeper_events";
 /** NOTIFY's payload limit is 8000 bytes; events are a few dozen. */
 const MAX_PAYLOAD = 7900;
@@ -21,30 +22,31 @@ export interface EventRelay {
   close(): Promise<void>;
 }
 
+/** How envelopes travel: sent to every instance, and heard (`hear` after each (re)subscription). */
+interface Transport {
+  send(text: string): Promise<unknown>;
+  /** Starts listening; calls `heard` for each message and `subscribed` each time listening (re)starts. */
+  start(heard: (text: string) => void, subscribed: () => void): void;
+  close(): Promise<void>;
+}
+
 /**
- * The event bus across instances on one PostgreSQL (issue 29 item 3): each cluster event an
- * instance emits is sent with `pg_notify`, and every other instance, listening on one connection
- * of its pool, hands it to its own handlers. Modules keep emitting and subscribing as before. The
- * listening connection comes back by itself after a database restart or failover; events sent
- * while it was away are lost, so on its return the instance forgets what it had cached (tokens
- * checked, targets, identity settings) and checks its streams' owners again, as if each of those
- * events had come.
+ * The event bus across instances (issue 29 item 3): each cluster event an instance emits is sent
+ * to every instance, and each other instance hands it to its own handlers; modules keep emitting
+ * and subscribing as before. Events sent while an instance was not listening (a database or Redis
+ * restart) are lost, so when it listens again it forgets what it had cached (tokens checked,
+ * targets, identity settings) and checks its streams' owners again, as if each had come.
  */
-export function startPostgresRelay(deps: { pool: Pool; bus: EventBus; instanceId: string; log: Logger }): EventRelay {
-  const { pool, bus, instanceId, log } = deps;
-  let listener: PoolClient | null = null;
-  let closed = false;
-  let retryMs = RECONNECT_MS.first;
-  let timer: NodeJS.Timeout | null = null;
+function relayEvents(deps: { bus: EventBus; instanceId: string; log: Logger; transport: Transport }): EventRelay {
+  const { bus, instanceId, log, transport } = deps;
   let listenedBefore = false;
   let markReady: () => void = () => undefined;
   const ready = new Promise<void>((resolve) => (markReady = resolve));
 
-  const onNotification = (message: { channel: string; payload?: string }) => {
-    if (message.channel !== EVENTS_CHANNEL || !message.payload) return;
+  const heard = (text: string) => {
     let envelope: Envelope;
     try {
-      envelope = JSON.parse(message.payload) as Envelope;
+      envelope = JSON.parse(text) as Envelope;
     } catch {
       return;
     }
@@ -52,62 +54,19 @@ export function startPostgresRelay(deps: { pool: Pool; bus: EventBus; instanceId
     bus.deliver({ name: envelope.name, payload: envelope.payload } as RelayedEvent);
   };
 
-  /** After a gap in listening: whatever may have happened meanwhile is assumed to have happened. */
-  const catchUp = () => {
-    const reason = "missed while the event relay was reconnecting";
-    bus.deliver({ name: "user.access-changed", payload: { userId: null, reason } });
-    bus.deliver({ name: "oauth.token-revoked", payload: { grantId: null, reason } });
-    for (const kind of ["atlassian", "bitbucket"] as const) {
-      bus.deliver({ name: "integration.saved", payload: { kind, elsewhere: false } });
-      bus.deliver({ name: "identity.saved", payload: { integration: kind } });
-    }
-  };
-
-  const drop = (client: PoolClient, err?: Error) => {
-    if (listener !== client) return;
-    listener = null;
-    client.removeListener("notification", onNotification);
-    client.release(err ?? true);
-    if (!closed) {
-      log.warn({ err, retryInMs: retryMs }, "the cluster event relay lost its PostgreSQL connection; reconnecting");
-      schedule();
-    }
-  };
-
-  const schedule = () => {
-    timer = setTimeout(() => void listen(), retryMs);
-    timer.unref();
-    retryMs = Math.min(retryMs * 2, RECONNECT_MS.max);
-  };
-
-  async function listen(): Promise<void> {
-    timer = null;
-    let client: PoolClient;
-    try {
-      client = await pool.connect();
-    } catch (err) {
-      if (!closed) {
-        log.warn({ err, retryInMs: retryMs }, "the cluster event relay could not reach PostgreSQL; retrying");
-        schedule();
+  const subscribed = () => {
+    if (listenedBefore) {
+      const reason = "missed while the event relay was reconnecting";
+      bus.deliver({ name: "user.access-changed", payload: { userId: null, reason } });
+      bus.deliver({ name: "oauth.token-revoked", payload: { grantId: null, reason } });
+      for (const kind of ["atlassian", "bitbucket"] as const) {
+        bus.deliver({ name: "integration.saved", payload: { kind, elsewhere: false } });
+        bus.deliver({ name: "identity.saved", payload: { integration: kind } });
       }
-      return;
     }
-    if (closed) return client.release();
-    listener = client;
-    client.on("notification", onNotification);
-    client.on("error", (err) => drop(client, err));
-    client.once("end", () => drop(client));
-    try {
-      await client.query(`listen ${EVENTS_CHANNEL}`);
-    } catch (err) {
-      drop(client, err as Error);
-      return;
-    }
-    retryMs = RECONNECT_MS.first;
-    if (listenedBefore) catchUp();
     listenedBefore = true;
     markReady();
-  }
+  };
 
   bus.relayTo((event) => {
     const text = JSON.stringify({ from: instanceId, name: event.name, payload: event.payload } satisfies Envelope);
@@ -115,25 +74,114 @@ export function startPostgresRelay(deps: { pool: Pool; bus: EventBus; instanceId
       log.error({ event: event.name, bytes: Buffer.byteLength(text) }, "a cluster event is too large to relay");
       return;
     }
-    pool.query("select pg_notify($1, $2)", [EVENTS_CHANNEL, text]).catch((err) => {
+    transport.send(text).catch((err) => {
       log.warn({ err, event: event.name }, "a cluster event could not be relayed: other instances catch up through their caches' expiry");
     });
   });
-  void listen();
+  transport.start(heard, subscribed);
 
   return {
     ready,
     async close() {
-      closed = true;
       bus.relayTo(null);
+      await transport.close();
+    },
+  };
+}
+
+/**
+ * PostgreSQL's LISTEN/NOTIFY: sent with `pg_notify`, heard on one connection of the pool held for
+ * it, which comes back by itself after a restart or failover.
+ */
+export function startPostgresRelay(deps: { pool: Pool; bus: EventBus; instanceId: string; log: Logger }): EventRelay {
+  const { pool, log } = deps;
+  let listener: PoolClient | null = null;
+  let closed = false;
+  let retryMs = RECONNECT_MS.first;
+  let timer: NodeJS.Timeout | null = null;
+  let onMessage: (message: { channel: string; payload?: string }) => void = () => undefined;
+
+  const schedule = (listen: () => Promise<void>) => {
+    timer = setTimeout(() => void listen(), retryMs);
+    timer.unref();
+    retryMs = Math.min(retryMs * 2, RECONNECT_MS.max);
+  };
+
+  const transport: Transport = {
+    send: (text) => pool.query("select pg_notify($1, $2)", [EVENTS_CHANNEL, text]),
+    start(heard, subscribed) {
+      onMessage = (message) => {
+        if (message.channel === EVENTS_CHANNEL && message.payload) heard(message.payload);
+      };
+      const drop = (client: PoolClient, err?: Error) => {
+        if (listener !== client) return;
+        listener = null;
+        client.removeListener("notification", onMessage);
+        client.release(err ?? true);
+        if (closed) return;
+        log.warn({ err, retryInMs: retryMs }, "the cluster event relay lost its PostgreSQL connection; reconnecting");
+        schedule(listen);
+      };
+      async function listen(): Promise<void> {
+        timer = null;
+        let client: PoolClient;
+        try {
+          client = await pool.connect();
+        } catch (err) {
+          if (closed) return;
+          log.warn({ err, retryInMs: retryMs }, "the cluster event relay could not reach PostgreSQL; retrying");
+          return schedule(listen);
+        }
+        if (closed) return client.release();
+        listener = client;
+        client.on("notification", onMessage);
+        client.on("error", (err) => drop(client, err));
+        client.once("end", () => drop(client));
+        try {
+          await client.query(`listen ${EVENTS_CHANNEL}`);
+        } catch (err) {
+          return drop(client, err as Error);
+        }
+        retryMs = RECONNECT_MS.first;
+        subscribed();
+      }
+      void listen();
+    },
+    async close() {
+      closed = true;
       if (timer) clearTimeout(timer);
       const client = listener;
       listener = null;
-      if (client) {
-        client.removeListener("notification", onNotification);
-        await client.query(`unlisten ${EVENTS_CHANNEL}`).catch(() => undefined);
-        client.release();
-      }
+      if (!client) return;
+      client.removeListener("notification", onMessage);
+      await client.query(`unlisten ${EVENTS_CHANNEL}`).catch(() => undefined);
+      client.release();
     },
   };
+  return relayEvents({ ...deps, transport });
+}
+
+/**
+ * Redis pub/sub (REDIS_URL): published on the command connection, heard on a connection of its own
+ * (a subscribed Redis connection does nothing else); ioredis reconnects and subscribes again.
+ */
+export function startRedisRelay(deps: { publisher: Redis; subscriber: Redis; bus: EventBus; instanceId: string; log: Logger }): EventRelay {
+  const { publisher, subscriber } = deps;
+  const transport: Transport = {
+    send: (text) => publisher.publish(EVENTS_CHANNEL, text),
+    start(heard, subscribed) {
+      subscriber.on("message", (channel: string, text: string) => {
+        if (channel === EVENTS_CHANNEL) heard(text);
+      });
+      const subscribe = () =>
+        subscriber.subscribe(EVENTS_CHANNEL).then(subscribed, (err: unknown) => {
+          deps.log.warn({ err }, "the cluster event relay could not subscribe in Redis; retrying when it reconnects");
+        });
+      // ioredis resubscribes by itself after a reconnect; `ready` says when (the first one included).
+      subscriber.on("ready", () => void subscribe());
+      if (subscriber.status === "ready") void subscribe();
+    },
+    close: async () => void (await subscriber.quit().catch(() => undefined)),
+  };
+  return relayEvents({ ...deps, transport });
 }

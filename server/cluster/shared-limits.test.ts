@@ -4,7 +4,7 @@ import { basicOf, createClient } from "../oauth/oauth.adversarial.helpers";
 import { buildUser, signedInAs } from "../test/factories";
 import { formPost } from "../test/oauth";
 import type { TestApp } from "../test/test-app";
-import { onPostgres, startTwoInstances, type TwoInstances } from "../test/two-instances";
+import { onPostgres, SHARED_STORES, startTwoInstances, type TwoInstances } from "../test/two-instances";
 
 /**
  * Two instances on one PostgreSQL count the limits together (issue 29 item 2): the API limit of an
@@ -12,30 +12,33 @@ import { onPostgres, startTwoInstances, type TwoInstances } from "../test/two-in
  * lands on (no sticky sessions). Each instance is a whole app with its own connection pool, as two
  * processes behind a load balancer are; both have the load balancer's address as PUBLIC_URL.
  */
-describe.skipIf(!onPostgres)("limits shared by two instances on one PostgreSQL", () => {
+describe.skipIf(!onPostgres).each(SHARED_STORES)("limits shared by two instances on one PostgreSQL, counted in %s", (store) => {
   let two: TwoInstances;
   let a: TestApp;
   let b: TestApp;
 
   beforeAll(async () => {
-    two = await startTwoInstances({
-      RATE_LIMIT_API_PER_MINUTE: 6,
-      RATE_LIMIT_API_BURST: 1,
-      RATE_LIMIT_OAUTH_REQUESTS: 8,
-      loginLimits: {
-        perUserAndIp: { failures: 4, windowSeconds: 900 },
-        perIp: { failures: 1000, windowSeconds: 3600 },
-        perUser: { failures: 1000, windowSeconds: 900 },
+    two = await startTwoInstances(
+      {
+        RATE_LIMIT_API_PER_MINUTE: 6,
+        RATE_LIMIT_API_BURST: 1,
+        RATE_LIMIT_OAUTH_REQUESTS: 8,
+        loginLimits: {
+          perUserAndIp: { failures: 4, windowSeconds: 900 },
+          perIp: { failures: 1000, windowSeconds: 3600 },
+          perUser: { failures: 1000, windowSeconds: 900 },
+        },
       },
-    });
+      store,
+    );
     ({ a, b } = two);
   });
 
   afterAll(() => two?.close());
 
-  it("counts in PostgreSQL on both", () => {
-    expect(a.container.limits.kind).toBe("postgres");
-    expect(b.container.limits.kind).toBe("postgres");
+  it(`counts in ${store} on both`, () => {
+    expect(a.container.limits.kind).toBe(store);
+    expect(b.container.limits.kind).toBe(store);
   });
 
   it("an OAuth client's API limit: requests alternating between the instances meet it once, together", async () => {

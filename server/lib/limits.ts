@@ -1,5 +1,6 @@
-import { RateLimiterMemory, RateLimiterPostgres, type RateLimiterAbstract } from "rate-limiter-flexible";
+import type { Redis } from "ioredis";
 import type { Pool } from "pg";
+import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRedis, type RateLimiterAbstract } from "rate-limiter-flexible";
 
 /** One limiter: `points` a `duration` (seconds) per key, its keys under `keyPrefix`. */
 export interface LimitOptions {
@@ -47,5 +48,22 @@ export function postgresLimits(pool: Pool): Limits {
       }),
     // Rows an hour past their expiry, as the library's own timer would sweep them.
     sweep: async () => void (await pool.query(`delete from ${RATE_LIMITS_TABLE} where expire < $1`, [Date.now() - 3_600_000])),
+  };
+}
+
+/** Counts in Redis (REDIS_URL): keys expire by themselves. While Redis is unreachable, each instance counts alone. */
+export function redisLimits(client: Redis): Limits {
+  return {
+    kind: "redis",
+    create: (options) =>
+      new RateLimiterRedis({
+        ...options,
+        keyPrefix: `bk:${options.keyPrefix}`,
+        storeClient: client,
+        // A request is not held up waiting for a reconnect: the memory count answers at once.
+        rejectIfRedisNotReady: true,
+        insuranceLimiter: new RateLimiterMemory(options),
+      }),
+    sweep: () => Promise.resolve(),
   };
 }

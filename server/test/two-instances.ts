@@ -1,13 +1,15 @@
 /**
  * Two instances of the app on one PostgreSQL, as two processes behind a load balancer are (issue
  * 29): each a whole app with its own connection pool and event relay, both with the load
- * balancer's address as PUBLIC_URL and one SECRET_KEY. Test code only.
+ * balancer's address as PUBLIC_URL and one SECRET_KEY; with `store` "redis", a throwaway Redis
+ * for their limits and events. Test code only.
  */
 import { randomBytes } from "node:crypto";
 import type { AppConfig } from "../container";
 import { openDatabase } from "../db/client";
 import { createSecretBox } from "../lib/secret-box";
 import { startTestApp, type TestApp } from "./test-app";
+import { REDIS_SERVER, startRedisServer } from "./redis-server";
 import { createPostgresTestDatabase } from "./test-database";
 
 export const onPostgres = process.env.TEST_DB === "postgres";
@@ -19,8 +21,16 @@ export interface TwoInstances {
   close(): Promise<void>;
 }
 
-export async function startTwoInstances(config: Partial<AppConfig> = {}): Promise<TwoInstances> {
+/** Where the instances share their limits and events: their PostgreSQL, or a Redis beside it (REDIS_URL). */
+export type SharedStore = "postgres" | "redis";
+/** The stores a machine can test: Redis where Debian's redis-server is installed. */
+export const SHARED_STORES: SharedStore[] = REDIS_SERVER ? ["postgres", "redis"] : ["postgres"];
+if (!REDIS_SERVER) console.warn("redis-server is not installed: the several-instance tests run on PostgreSQL alone.");
+
+export async function startTwoInstances(config: Partial<AppConfig> = {}, store: SharedStore = "postgres"): Promise<TwoInstances> {
   const made = await createPostgresTestDatabase({ migrated: true });
+  const redis = store === "redis" ? await startRedisServer() : null;
+  if (redis) config = { REDIS_URL: redis.url, ...config };
   const secretBox = createSecretBox(randomBytes(32));
   const start = async () =>
     startTestApp({
@@ -39,6 +49,7 @@ export async function startTwoInstances(config: Partial<AppConfig> = {}): Promis
       await a.close();
       await b.close();
       await made.drop();
+      await redis?.stop();
     },
   };
 }
