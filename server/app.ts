@@ -96,6 +96,7 @@ export function buildApp(container: Container, options: BuildAppOptions): BuiltA
     guardAt: (resourcePath) => bearer({ verifier: services.oauthTokens, issuer, scope: "read", resourcePath, limits: container.limits }),
     rateLimit: apiRateLimit,
     streams: container.mcp.streams,
+    forwarding: container.mcp.forwarding,
     connections: services.connections,
     allowedOrigins: [...config.CORS_ORIGINS, new URL(issuer).origin],
     resourceMetadataUrl: (path) => resourceMetadataUrlOf(issuer, path),

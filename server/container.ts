@@ -13,6 +13,7 @@ import { createEventBus } from "./lib/event-bus";
 import { memoryLimits, postgresLimits, redisLimits } from "./lib/limits";
 import { connectRedis } from "./cluster/redis";
 import { startPostgresRelay, startRedisRelay } from "./cluster/event-relay";
+import { createStreamForwarding } from "./cluster/stream-forwarding";
 import { createMetrics } from "./lib/metrics";
 import type { SettingsConfig } from "./modules/integrations/settings";
 import { createOAuthClientsService } from "./modules/oauth/oauth-clients.service";
@@ -294,6 +295,15 @@ export function createContainer(deps: {
     store: limits,
   });
   metrics.probe({ openStreams: () => streams.size, logQueueDepth: () => requestLog.buffered });
+  // A message for a stream another instance holds goes there (issue 29 item 1).
+  const forwarding = createStreamForwarding({
+    instanceId,
+    channel: relay,
+    findConnection: (connectionId) => repos.connectionsRepo.find(connectionId),
+    streams,
+    verify: (token) => oauthTokens.verifyAccessToken(token),
+    log,
+  });
   const streamKeeper = createStreamKeeper({
     streams,
     connections,
@@ -419,7 +429,7 @@ export function createContainer(deps: {
     /** This instance among others: its id, and when it hears the others' events (at once without a shared database). */
     cluster: { instanceId, ready: relay?.ready ?? Promise.resolve() },
     metrics,
-    mcp: { core: mcpCore, factory: mcpFactory, streams, streamKeeper, toolAvailability, bus: mcpBus, cursors },
+    mcp: { core: mcpCore, factory: mcpFactory, streams, streamKeeper, toolAvailability, bus: mcpBus, cursors, forwarding },
     /** Stops what holds sockets or timers (the upstream connection pool, the log's timer) and flushes the request log. */
     close: async () => {
       streamKeeper.stop();

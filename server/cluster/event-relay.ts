@@ -2,9 +2,14 @@ import type { Redis } from "ioredis";
 import type { Pool, PoolClient } from "pg";
 import { CLUSTER_EVENTS, type EventBus, type RelayedEvent } from "../lib/event-bus";
 import type { Logger } from "../lib/logger";
+import type { DeliveryChannel, StreamDelivery } from "./stream-forwarding";
 
 /** The channel every instance listens on (a PostgreSQL NOTIFY channel, or a Redis pub/sub channel). */
 export const EVENTS_CHANNEL = "bridgekeeper_events";
+/** Deliveries to one instance's streams (stream-forwarding.ts): on PostgreSQL one channel, each addressed; on Redis a channel per instance. */
+export const DELIVERIES_CHANNEL = "bridgekeeper_deliveries";
+/** A delivery too large for a notification waits in this table (server/db/schema.ts `streamDeliveries`). */
+const DELIVERIES_TABLE = "stream_deliveries";
 /** NOTIFY's payload limit is 8000 bytes; events are a few dozen. */
 const MAX_PAYLOAD = 7900;
 const RECONNECT_MS = { first: 500, max: 10_000 };
@@ -16,7 +21,7 @@ interface Envelope {
   payload: unknown;
 }
 
-export interface EventRelay {
+export interface EventRelay extends DeliveryChannel {
   /** Settles once this instance listens (tests wait for it before they emit elsewhere). */
   ready: Promise<void>;
   close(): Promise<void>;
@@ -25,8 +30,13 @@ export interface EventRelay {
 /** How envelopes travel: sent to every instance, and heard (`hear` after each (re)subscription). */
 interface Transport {
   send(text: string): Promise<unknown>;
-  /** Starts listening; calls `heard` for each message and `subscribed` each time listening (re)starts. */
-  start(heard: (text: string) => void, subscribed: () => void): void;
+  /** A delivery for one instance's streams. */
+  sendTo(instanceId: string, text: string): Promise<unknown>;
+  /**
+   * Starts listening; calls `heard` for each event, `heardDelivery` for each delivery addressed to
+   * this instance, and `subscribed` each time listening (re)starts.
+   */
+  start(heard: (text: string) => void, heardDelivery: (text: string) => void, subscribed: () => void): void;
   close(): Promise<void>;
 }
 
@@ -40,6 +50,7 @@ interface Transport {
 function relayEvents(deps: { bus: EventBus; instanceId: string; log: Logger; transport: Transport }): EventRelay {
   const { bus, instanceId, log, transport } = deps;
   let listenedBefore = false;
+  let onDelivery: (delivery: StreamDelivery) => void = () => undefined;
   let markReady: () => void = () => undefined;
   const ready = new Promise<void>((resolve) => (markReady = resolve));
 
@@ -78,10 +89,21 @@ function relayEvents(deps: { bus: EventBus; instanceId: string; log: Logger; tra
       log.warn({ err, event: event.name }, "a cluster event could not be relayed: other instances catch up through their caches' expiry");
     });
   });
-  transport.start(heard, subscribed);
+  const heardDelivery = (text: string) => {
+    try {
+      onDelivery(JSON.parse(text) as StreamDelivery);
+    } catch (err) {
+      log.warn({ err }, "a forwarded stream delivery could not be read");
+    }
+  };
+  transport.start(heard, heardDelivery, subscribed);
 
   return {
     ready,
+    sendTo: async (to, delivery) => void (await transport.sendTo(to, JSON.stringify(delivery))),
+    onDelivery(handler) {
+      onDelivery = handler;
+    },
     async close() {
       bus.relayTo(null);
       await transport.close();
@@ -100,6 +122,11 @@ export function startPostgresRelay(deps: { pool: Pool; bus: EventBus; instanceId
   let retryMs = RECONNECT_MS.first;
   let timer: NodeJS.Timeout | null = null;
   let onMessage: (message: { channel: string; payload?: string }) => void = () => undefined;
+  // Deliveries that waited in the table and were never taken (their instance went away).
+  const sweep = setInterval(() => {
+    pool.query(`delete from ${DELIVERIES_TABLE} where created_at < now() - interval '5 minutes'`).catch(() => undefined);
+  }, 5 * 60_000);
+  sweep.unref();
 
   const schedule = (listen: () => Promise<void>) => {
     timer = setTimeout(() => void listen(), retryMs);
@@ -109,9 +136,25 @@ export function startPostgresRelay(deps: { pool: Pool; bus: EventBus; instanceId
 
   const transport: Transport = {
     send: (text) => pool.query("select pg_notify($1, $2)", [EVENTS_CHANNEL, text]),
-    start(heard, subscribed) {
+    // `<instance> <delivery>`, or `<instance> #<row id>` for one too large for a notification.
+    async sendTo(to, text) {
+      if (Buffer.byteLength(text) + to.length < MAX_PAYLOAD)
+        return pool.query("select pg_notify($1, $2)", [DELIVERIES_CHANNEL, `${to} ${text}`]);
+      const { rows } = await pool.query<{ id: string }>(`insert into ${DELIVERIES_TABLE} (payload) values ($1) returning id`, [text]);
+      return pool.query("select pg_notify($1, $2)", [DELIVERIES_CHANNEL, `${to} #${rows[0]!.id}`]);
+    },
+    start(heard, heardDelivery, subscribed) {
+      const mine = `${deps.instanceId} `;
       onMessage = (message) => {
-        if (message.channel === EVENTS_CHANNEL && message.payload) heard(message.payload);
+        if (!message.payload) return;
+        if (message.channel === EVENTS_CHANNEL) return heard(message.payload);
+        if (message.channel !== DELIVERIES_CHANNEL || !message.payload.startsWith(mine)) return;
+        const rest = message.payload.slice(mine.length);
+        if (!rest.startsWith("#")) return heardDelivery(rest);
+        pool
+          .query<{ payload: string }>(`delete from ${DELIVERIES_TABLE} where id = $1 returning payload`, [rest.slice(1)])
+          .then(({ rows }) => rows[0] && heardDelivery(rows[0].payload))
+          .catch((err) => log.warn({ err }, "a forwarded stream delivery could not be taken"));
       };
       const drop = (client: PoolClient, err?: Error) => {
         if (listener !== client) return;
@@ -138,7 +181,7 @@ export function startPostgresRelay(deps: { pool: Pool; bus: EventBus; instanceId
         client.on("error", (err) => drop(client, err));
         client.once("end", () => drop(client));
         try {
-          await client.query(`listen ${EVENTS_CHANNEL}`);
+          await client.query(`listen ${EVENTS_CHANNEL}; listen ${DELIVERIES_CHANNEL}`);
         } catch (err) {
           return drop(client, err as Error);
         }
@@ -149,12 +192,13 @@ export function startPostgresRelay(deps: { pool: Pool; bus: EventBus; instanceId
     },
     async close() {
       closed = true;
+      clearInterval(sweep);
       if (timer) clearTimeout(timer);
       const client = listener;
       listener = null;
       if (!client) return;
       client.removeListener("notification", onMessage);
-      await client.query(`unlisten ${EVENTS_CHANNEL}`).catch(() => undefined);
+      await client.query("unlisten *").catch(() => undefined);
       client.release();
     },
   };
@@ -167,14 +211,17 @@ export function startPostgresRelay(deps: { pool: Pool; bus: EventBus; instanceId
  */
 export function startRedisRelay(deps: { publisher: Redis; subscriber: Redis; bus: EventBus; instanceId: string; log: Logger }): EventRelay {
   const { publisher, subscriber } = deps;
+  const mine = `${DELIVERIES_CHANNEL}:${deps.instanceId}`;
   const transport: Transport = {
     send: (text) => publisher.publish(EVENTS_CHANNEL, text),
-    start(heard, subscribed) {
+    sendTo: (to, text) => publisher.publish(`${DELIVERIES_CHANNEL}:${to}`, text),
+    start(heard, heardDelivery, subscribed) {
       subscriber.on("message", (channel: string, text: string) => {
         if (channel === EVENTS_CHANNEL) heard(text);
+        else if (channel === mine) heardDelivery(text);
       });
       const subscribe = () =>
-        subscriber.subscribe(EVENTS_CHANNEL).then(subscribed, (err: unknown) => {
+        subscriber.subscribe(EVENTS_CHANNEL, mine).then(subscribed, (err: unknown) => {
           deps.log.warn({ err }, "the cluster event relay could not subscribe in Redis; retrying when it reconnects");
         });
       // ioredis resubscribes by itself after a reconnect; `ready` says when (the first one included).

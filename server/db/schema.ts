@@ -2,6 +2,7 @@ import type { ClientPolicy } from "../../contract/policy";
 import { sql } from "drizzle-orm";
 import {
   bigint,
+  bigserial,
   boolean,
   doublePrecision,
   index,
@@ -599,4 +600,15 @@ export const rateLimits = pgTable("rate_limits", {
   key: varchar("key", { length: 255 }).primaryKey(),
   points: integer("points").notNull().default(0),
   expire: bigint("expire", { mode: "number" }),
+});
+
+/**
+ * A delivery to a stream another instance holds (issue 29 item 1) too large for a PostgreSQL
+ * notification: written here, named in the notification, taken (deleted) by the holder. Rows never
+ * taken are swept after five minutes.
+ */
+export const streamDeliveries = pgTable("stream_deliveries", {
+  id: bigserial("id", { mode: "number" }).primaryKey(),
+  payload: text("payload").notNull(),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
 });

@@ -3,6 +3,7 @@ import { Server, type JSONRPCMessage, type McpServerFactory, type ServerEventBus
 import { authOf, singleQueryParam, type Step } from "./exchange";
 import { RPC, rpcIdOf, sendRpcError } from "./json-rpc";
 import { ownerOf, sameOwner, type LiveStream, type LiveStreams } from "./live-streams";
+import type { StreamForwarding } from "../cluster/stream-forwarding";
 import { openEventStream } from "./event-stream";
 import { LEGACY_MESSAGES_PATH } from "./paths";
 
@@ -66,26 +67,35 @@ export function openLegacySession(deps: Parameters<typeof openEventStream>[0] & 
 
 /**
  * A message POSTed to a legacy session (`POST /messages?sessionId=…`): handed to its session's
- * server, which answers on the stream; the POST itself is 202. A session this process does not
- * hold (ended, another token's, or held by another instance) is a clear 404.
+ * server, which answers on the stream; the POST itself is 202. A session another instance holds
+ * gets the message there, with this POST's token (issue 29 item 1). A session that is nowhere
+ * (ended, or another token's) is a clear 404.
  */
-export function deliverToLegacySession(streams: LiveStreams): Step {
+export function deliverToLegacySession(streams: LiveStreams, forwarding: StreamForwarding): Step {
+  const accepted = (x: Parameters<Step>[0]) => {
+    x.res.writeHead(202, { "Content-Type": "text/plain; charset=utf-8", "Content-Length": 8 }).end("Accepted");
+    return false;
+  };
   return async (x) => {
     const auth = authOf(x);
     const sessionId = singleQueryParam(x.req, "sessionId");
     const stream = sessionId === undefined ? undefined : streams.get(sessionId);
-    if (!stream || stream.kind !== "legacy-sse" || !stream.deliver || !sameOwner(stream.owner, ownerOf(auth))) {
-      sendRpcError(
-        x.res,
-        404,
-        RPC.invalidRequest,
-        "No live session with this sessionId on this server instance: it ended, belongs to another token, or is held by another instance. Open a new one with GET /sse",
-        { id: rpcIdOf(x.body) },
-      );
-      return false;
+    if (stream && stream.kind === "legacy-sse" && stream.deliver && sameOwner(stream.owner, ownerOf(auth))) {
+      await stream.deliver(x.body, auth);
+      return accepted(x);
     }
-    await stream.deliver(x.body, auth);
-    x.res.writeHead(202, { "Content-Type": "text/plain; charset=utf-8", "Content-Length": 8 }).end("Accepted");
+    const elsewhere = sessionId === undefined || stream ? null : await forwarding.holderOf(sessionId, "legacy-sse", auth);
+    if (elsewhere && sessionId !== undefined) {
+      await forwarding.send(elsewhere.instanceId, { kind: "legacy-message", connectionId: sessionId, token: auth.token, body: x.body });
+      return accepted(x);
+    }
+    sendRpcError(
+      x.res,
+      404,
+      RPC.invalidRequest,
+      "No live session with this sessionId: it ended, or belongs to another token. Open a new one with GET /sse",
+      { id: rpcIdOf(x.body) },
+    );
     return false;
   };
 }

@@ -15,6 +15,7 @@ import { openSpecStream } from "./event-stream";
 import { refuse, type ErrorForm, type Exchange, type Step } from "./exchange";
 import { RPC, rpcIdOf, sendRpcError } from "./json-rpc";
 import { deliverToLegacySession, openLegacySession } from "./legacy-sse";
+import type { StreamForwarding } from "../cluster/stream-forwarding";
 import type { LiveStreams } from "./live-streams";
 import type { McpCore } from "./mcp-server";
 import { watchAnswer } from "./outcome";
@@ -33,6 +34,8 @@ export interface McpPipelineDeps {
   /** The API limit, shared with the bearer routes under /api. */
   rateLimit: ClientRateLimit;
   streams: LiveStreams;
+  /** A message for a stream another instance holds goes there (cluster/stream-forwarding.ts). */
+  forwarding: StreamForwarding;
   connections: ConnectionsService;
   /** Browser origins allowed to call (CORS_ORIGINS and our own). */
   allowedOrigins: readonly string[];
@@ -107,7 +110,7 @@ export function createMcpPipeline(deps: McpPipelineDeps): (req: IncomingMessage,
       steps: [
         origin,
         ...messageChecks(SPEC_PROTOCOL_PATH, { batches: true }),
-        sdk.deliverToEventStream(deps.streams),
+        sdk.deliverToEventStream(deps.streams, deps.forwarding),
         ...direct,
         listen,
         sdk.answerWithSdk,
@@ -142,7 +145,7 @@ export function createMcpPipeline(deps: McpPipelineDeps): (req: IncomingMessage,
           limitBatch(deps.rateLimit),
           describe,
           checkToolScope(deps.resourceMetadataUrl(LEGACY_SSE_PATH)),
-          deliverToLegacySession(deps.streams),
+          deliverToLegacySession(deps.streams, deps.forwarding),
         ],
       },
     );

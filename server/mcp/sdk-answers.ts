@@ -14,6 +14,7 @@ import { authOf, singleQueryParam, type Step } from "./exchange";
 import { writeJson } from "../http/write-json";
 import { retryAfter } from "../lib/app-error";
 import { RPC, rpcIdOf, sendRpcError } from "./json-rpc";
+import type { StreamForwarding } from "../cluster/stream-forwarding";
 import { CONNECTION_HEADER, ownerOf, sameOwner, type LiveStreams } from "./live-streams";
 import { eventStreamData, outcomeOfMessages } from "./outcome";
 
@@ -54,24 +55,32 @@ export function createSdkAnswers(deps: SdkAnswersDeps) {
 
   /** The specification's path may name an `/api/sse/stream` connection to deliver the response to (X-Connection-Id or ?connectionId=). */
   const deliverToEventStream =
-    (streams: LiveStreams): Step =>
+    (streams: LiveStreams, forwarding: StreamForwarding): Step =>
     async (x) => {
       const connectionId = connectionIdOf(x.req);
       if (connectionId === undefined) return true;
+      const auth = authOf(x);
       const stream = streams.get(connectionId);
-      if (!stream || stream.kind !== "sse-stream" || !sameOwner(stream.owner, ownerOf(authOf(x)))) {
+      const here = stream && stream.kind === "sse-stream" && sameOwner(stream.owner, ownerOf(auth)) ? stream : null;
+      // Held by another instance (issue 29 item 1): answered here, delivered there.
+      const elsewhere = here || stream ? null : await forwarding.holderOf(connectionId, "sse-stream", auth);
+      if (!here && !elsewhere) {
         sendRpcError(
           x.res,
           404,
           RPC.invalidRequest,
-          `No live event stream ${connectionId.slice(0, 64)} of yours on this server instance: open one with GET /api/sse/stream`,
+          `No live event stream ${connectionId.slice(0, 64)} of yours: open one with GET /api/sse/stream`,
           { id: rpcIdOf(x.body) },
         );
         return false;
       }
-      const messages = await exchange(handler, x.req, x.body, authOf(x));
+      const messages = await exchange(handler, x.req, x.body, auth);
       Object.assign(x.note, outcomeOfMessages(messages));
-      for (const message of messages) stream.send("mcp-response", message);
+      if (here) for (const message of messages) here.send("mcp-response", message);
+      else {
+        const { clientId, userId } = ownerOf(auth);
+        await forwarding.send(elsewhere!.instanceId, { kind: "responses", connectionId, owner: { clientId, userId }, messages });
+      }
       writeJson(x.res, 202, { accepted: true, connectionId, messages: messages.length });
       return false;
     };
