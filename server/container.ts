@@ -14,6 +14,7 @@ import { memoryLimits, postgresLimits, redisLimits } from "./lib/limits";
 import { connectRedis } from "./cluster/redis";
 import { startPostgresRelay, startRedisRelay } from "./cluster/event-relay";
 import { createStreamForwarding } from "./cluster/stream-forwarding";
+import { createJobs } from "./cluster/jobs";
 import { createMetrics } from "./lib/metrics";
 import type { SettingsConfig } from "./modules/integrations/settings";
 import { createOAuthClientsService } from "./modules/oauth/oauth-clients.service";
@@ -427,7 +428,7 @@ export function createContainer(deps: {
     ai,
     events,
     /** This instance among others: its id, and when it hears the others' events (at once without a shared database). */
-    cluster: { instanceId, ready: relay?.ready ?? Promise.resolve() },
+    cluster: { instanceId, ready: relay?.ready ?? Promise.resolve(), jobs: createJobs(database.pool, instanceId) },
     metrics,
     mcp: { core: mcpCore, factory: mcpFactory, streams, streamKeeper, toolAvailability, bus: mcpBus, cursors, forwarding },
     /** Stops what holds sockets or timers (the upstream connection pool, the log's timer) and flushes the request log. */

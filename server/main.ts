@@ -17,6 +17,8 @@ import { configureDemoPeople } from "./modules/accounts/demo";
 import { ensureFirstAdmin } from "./modules/users/first-admin";
 
 const SESSION_PRUNE_INTERVAL_MS = 15 * 60_000;
+/** Registry rows silent for 90 s are marked inactive (an instance that died); checked this often. */
+const REGISTRY_SWEEP_MS = 30_000;
 
 async function consoleHandler(env: Env): Promise<RequestHandler> {
   if (env.NODE_ENV !== "development") return staticConsole(join(APP_ROOT, "dist/web"));
@@ -117,27 +119,35 @@ async function main(): Promise<void> {
     `Bridgekeeper listening on http://${env.HOST === "0.0.0.0" ? "localhost" : env.HOST}:${port}`,
   );
 
+  // The clean-ups run once per period in the whole cluster (one instance at a time takes each turn).
   const { connections, requestLog } = container.services;
-  const sweep = setInterval(() => {
-    connections.sweepStale().catch((err) => log.warn({ err }, "sweeping the connection registry failed"));
-  }, 30_000);
+  const { jobs } = container.cluster;
+  const step = (what: string, work: Promise<unknown>) => work.catch((err) => log.warn({ err }, `${what} failed`));
+  const sweepRegistry = () =>
+    jobs
+      .once("registry-sweep", REGISTRY_SWEEP_MS, () => step("sweeping the connection registry", connections.sweepStale()))
+      .catch((err) => log.warn({ err }, "the registry sweep could not run"));
+  const cleanUp = () =>
+    jobs
+      .once("clean-up", SESSION_PRUNE_INTERVAL_MS, () =>
+        Promise.all([
+          step("session pruning", container.services.auth.pruneStale()),
+          step("OAuth pruning", container.services.oauthTokens.prune()),
+          step(
+            "pruning unused self-registered clients",
+            container.services.oauthClients.pruneUnusedDynamic(env.OAUTH_DYNAMIC_CLIENT_TTL_DAYS * 86_400_000),
+          ),
+          step("request log pruning", requestLog.prune(env.LOG_RETENTION_DAYS)),
+          step("tool-call audit pruning", container.services.toolCalls.prune(env.LOG_RETENTION_DAYS)),
+          step("connection registry pruning", connections.pruneClosed(env.LOG_RETENTION_DAYS * 86_400_000)),
+          step("sweeping expired rate-limit counts", container.limits.sweep()),
+        ]),
+      )
+      .catch((err) => log.warn({ err }, "the clean-up could not run"));
+  void cleanUp();
+  const sweep = setInterval(() => void sweepRegistry(), REGISTRY_SWEEP_MS);
   sweep.unref();
-  const pruneLogs = () => {
-    requestLog.prune(env.LOG_RETENTION_DAYS).catch((err) => log.warn({ err }, "request log pruning failed"));
-    container.services.toolCalls.prune(env.LOG_RETENTION_DAYS).catch((err) => log.warn({ err }, "tool-call audit pruning failed"));
-    connections.pruneClosed(env.LOG_RETENTION_DAYS * 86_400_000).catch((err) => log.warn({ err }, "connection registry pruning failed"));
-    container.limits.sweep().catch((err) => log.warn({ err }, "sweeping expired rate-limit counts failed"));
-  };
-  pruneLogs();
-
-  const prune = setInterval(() => {
-    container.services.auth.pruneStale().catch((err) => log.warn({ err }, "session pruning failed"));
-    container.services.oauthTokens.prune().catch((err) => log.warn({ err }, "OAuth pruning failed"));
-    container.services.oauthClients
-      .pruneUnusedDynamic(env.OAUTH_DYNAMIC_CLIENT_TTL_DAYS * 86_400_000)
-      .catch((err) => log.warn({ err }, "pruning unused self-registered clients failed"));
-    pruneLogs();
-  }, SESSION_PRUNE_INTERVAL_MS);
+  const prune = setInterval(() => void cleanUp(), SESSION_PRUNE_INTERVAL_MS);
   prune.unref();
 
   let stopping = false;

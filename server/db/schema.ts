@@ -612,3 +612,10 @@ export const streamDeliveries = pgTable("stream_deliveries", {
   payload: text("payload").notNull(),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
 });
+
+/** When each cluster-wide job last ran, and where (issue 29 item 4; server/cluster/jobs.ts). */
+export const jobRuns = pgTable("job_runs", {
+  name: text("name").primaryKey(),
+  lastRunAt: timestamp("last_run_at", { withTimezone: true }).notNull(),
+  instanceId: text("instance_id").notNull(),
+});
