@@ -13,6 +13,7 @@ const ALL = [
   "oauth",
   "mcp",
   "mcp-streams",
+  "cluster",
   "request-log",
   "catalogue",
   "observability",

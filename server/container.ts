@@ -62,6 +62,7 @@ export type AppConfig = Pick<
   | "NODE_ENV"
   | "TRUST_PROXY"
   | "REDIS_URL"
+  | "RATE_LIMIT_STORE"
   | "SESSION_IDLE_MINUTES"
   | "SESSION_MAX_HOURS"
   | "CORS_ORIGINS"
@@ -116,7 +117,14 @@ export function createContainer(deps: {
   // Rate limits and the sign-in slow-down: counted together by every instance, in Redis (REDIS_URL)
   // or on their one PostgreSQL; the embedded database serves one process, which counts alone.
   const redis = config.REDIS_URL ? connectRedis(config.REDIS_URL, log) : null;
-  const limits = redis ? redisLimits(redis.commands) : database.pool ? postgresLimits(database.pool) : memoryLimits();
+  const limits =
+    config.RATE_LIMIT_STORE === "memory"
+      ? memoryLimits()
+      : redis
+        ? redisLimits(redis.commands)
+        : database.pool
+          ? postgresLimits(database.pool)
+          : memoryLimits();
   const repos = createRepos(database.db);
   const transact = createTransact(database.db);
   // The console lists' cursors (audit, request log, tool calls): sealed, bound to their filters.
@@ -144,7 +152,9 @@ export function createContainer(deps: {
   const clientBudget = createClientBudget({
     hourlyBudget: { atlassian: config.ATLASSIAN_HOURLY_BUDGET, bitbucket: config.BITBUCKET_HOURLY_BUDGET },
     sharePercent: config.UPSTREAM_CLIENT_SHARE_PERCENT,
-    limits,
+    // Per instance, like the hourly meter it shares out: two store round trips per tool call were
+    // not worth it for a share that is a fraction of the whole anyway.
+    limits: memoryLimits(),
   });
   const http = createUpstreamHttp({
     meter,

@@ -85,6 +85,12 @@ export const EnvSchema = z.object({
     .string()
     .regex(/^rediss?:\/\//, "must be a redis:// or rediss:// URL")
     .optional(),
+  /**
+   * Where the rate limits count: "shared" (Redis with REDIS_URL, else PostgreSQL with
+   * DATABASE_URL, else memory) or "memory" (each process alone: one instance on PostgreSQL needs
+   * no more; the benchmarks compare the two).
+   */
+  RATE_LIMIT_STORE: z.enum(["shared", "memory"], { error: "must be shared or memory" }).default("shared"),
   ADMIN_PASSWORD: z
     .string()
     .min(LIMITS.passwordMin, `must be at least ${LIMITS.passwordMin} characters`)

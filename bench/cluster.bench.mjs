@@ -1,0 +1,208 @@
+// Several instances (issue 29 item 9), on a throwaway PostgreSQL started here:
+// - what the shared rate-limit store costs a tool call: `tools/call jira_search` p50 (concurrency
+//   16, autocannon) on a server counting its limits in PostgreSQL beside one counting in memory,
+//   both on the same PostgreSQL, alternating, BENCH_RUNS rounds; the ratio of the medians;
+// - how soon a revocation on one instance ends a stream held by another: BENCH_REVOCATIONS trials
+//   (a client's stream opened on B, the client deactivated on A, the time from A's answer to the
+//   stream's end on B), p50 and p99.
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, rmSync, chownSync } from "node:fs";
+import { request as httpRequest } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import autocannon from "autocannon";
+import {
+  adminCookie,
+  benchClient,
+  clientToken,
+  fmt,
+  freePort,
+  median,
+  percentile,
+  requireBuild,
+  startSandboxProcess,
+  startServer,
+} from "./lib.mjs";
+
+const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const REVOCATIONS = Number(process.env.BENCH_REVOCATIONS ?? 100);
+const MODERN = "2026-07-28";
+
+/** A throwaway PostgreSQL cluster on a free loopback port (Debian's binaries), stopped by `stop`. */
+async function startPostgres() {
+  const versions = existsSync("/usr/lib/postgresql") ? readdirSync("/usr/lib/postgresql").sort() : [];
+  const bin = versions.map((v) => `/usr/lib/postgresql/${v}/bin`).findLast((b) => existsSync(`${b}/initdb`));
+  if (!bin) throw new Error("PostgreSQL's binaries are not installed (/usr/lib/postgresql/*/bin)");
+  const dir = mkdtempSync(join(tmpdir(), "bk-bench-pg-"));
+  const port = await freePort();
+  const root = process.getuid?.() === 0;
+  if (root)
+    chownSync(
+      dir,
+      Number(spawnSync("id", ["-u", "postgres"], { encoding: "utf8" }).stdout),
+      Number(spawnSync("id", ["-g", "postgres"], { encoding: "utf8" }).stdout),
+    );
+  const as = (cmd, args) => {
+    const res = root
+      ? spawnSync("runuser", ["-u", "postgres", "--", cmd, ...args], { encoding: "utf8" })
+      : spawnSync(cmd, args, { encoding: "utf8" });
+    if (res.status !== 0) throw new Error(`${cmd}: ${res.stderr}`);
+  };
+  as(`${bin}/initdb`, ["-D", `${dir}/data`, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync"]);
+  as(`${bin}/pg_ctl`, [
+    "-D",
+    `${dir}/data`,
+    "-l",
+    `${dir}/log`,
+    "-w",
+    "-o",
+    `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off`,
+    "start",
+  ]);
+  return {
+    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    stop() {
+      as(`${bin}/pg_ctl`, ["-D", `${dir}/data`, "-m", "immediate", "-w", "stop"]);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+let nextId = 1;
+const toolCall = (server, token) => ({
+  url: `${server.url}/mcp`,
+  method: "POST",
+  headers: {
+    authorization: `Bearer ${token}`,
+    "content-type": "application/json",
+    accept: "application/json, text/event-stream",
+    "mcp-protocol-version": MODERN,
+    "mcp-method": "tools/call",
+    "mcp-name": "jira_search",
+  },
+  body: () =>
+    JSON.stringify({
+      jsonrpc: "2.0",
+      id: nextId++,
+      method: "tools/call",
+      params: {
+        name: "jira_search",
+        arguments: { jql: "project = BK ORDER BY updated DESC", maxResults: 20 },
+        _meta: {
+          "io.modelcontextprotocol/protocolVersion": MODERN,
+          "io.modelcontextprotocol/clientCapabilities": {},
+          "io.modelcontextprotocol/clientInfo": { name: "bench", version: "1" },
+        },
+      },
+    }),
+});
+
+const loaded = (target) =>
+  new Promise((resolve, reject) =>
+    autocannon(
+      {
+        url: target.url,
+        method: target.method,
+        headers: target.headers,
+        connections: 16,
+        duration: SECONDS,
+        requests: [{ setupRequest: (req) => ({ ...req, body: target.body() }) }],
+      },
+      (err, res) => {
+        if (err) return reject(err);
+        if (res.non2xx > 0) return reject(new Error(`${res.non2xx} answers were not 2xx`));
+        resolve(res.latency.p50);
+      },
+    ),
+  );
+
+/** Opens a client's event stream on `server`; resolves with a promise of its end. */
+const openStream = (server, token) =>
+  new Promise((resolve, reject) => {
+    const { hostname, port } = new URL(server.url);
+    const req = httpRequest(
+      { host: hostname, port, path: "/api/sse/stream", headers: { authorization: `Bearer ${token}`, accept: "text/event-stream" } },
+      (res) => {
+        if (res.statusCode !== 200) return reject(new Error(`stream ${res.statusCode} ${res.headers["www-authenticate"] ?? ""}`));
+        const ended = new Promise((r) => res.once("close", () => r(performance.now())));
+        res.setEncoding("utf8");
+        let seen = "";
+        res.on("data", (chunk) => {
+          seen += chunk;
+          if (seen.includes("event: connected")) resolve({ ended, destroy: () => req.destroy() });
+        });
+      },
+    );
+    req.on("error", reject);
+    req.end();
+  });
+
+export async function run() {
+  requireBuild();
+  const postgres = await startPostgres();
+  const sandbox = await startSandboxProcess();
+  const env = {
+    DATABASE_URL: postgres.url,
+    DEMO_SANDBOX_URL: sandbox.url,
+    PUBLIC_URL: "http://bridgekeeper.bench",
+    SECRET_KEY: "bench-secret-key-bench-secret-key-0123456789",
+    RATE_LIMIT_API_PER_MINUTE: "100000000",
+    RATE_LIMIT_API_BURST: "1000000",
+    // A token per trial, from one address: the OAuth limit (shared by both servers) out of the way.
+    RATE_LIMIT_OAUTH_REQUESTS: "100000",
+    ATLASSIAN_HOURLY_BUDGET: "100000000",
+    BITBUCKET_HOURLY_BUDGET: "100000000",
+  };
+  const shared = await startServer({ env, timeoutMs: 60_000 });
+  const alone = await startServer({ env: { ...env, RATE_LIMIT_STORE: "memory" }, timeoutMs: 60_000 });
+  try {
+    // The same client on both (one database): each server's token works on the other.
+    const client = await benchClient(shared, { name: "cluster bench", scopes: ["read"] });
+    const token = await clientToken(shared, client, "read");
+    const targets = [
+      { name: "PostgreSQL limit store", ...toolCall(shared, token), p50: [] },
+      { name: "in-process limit store", ...toolCall(alone, token), p50: [] },
+    ];
+    for (const target of targets) await loaded({ ...target }); // warm-up
+    for (let i = 0; i < RUNS; i++) for (const target of targets) target.p50.push(await loaded(target));
+    const [pg, memory] = targets.map((t) => median(t.p50));
+
+    // Revocation on A (shared), the stream on B (alone: its limits are its own, its events are not).
+    const cookie = await adminCookie(shared);
+    const delays = [];
+    for (let i = 0; i < REVOCATIONS; i++) {
+      const c = await benchClient(shared, { name: `revoked ${i}`, scopes: ["read"] });
+      const stream = await openStream(alone, await clientToken(shared, c, "read"));
+      const patched = await fetch(`${shared.url}/api/admin/oauth-clients/${c.clientId}`, {
+        method: "PATCH",
+        headers: { "content-type": "application/json", cookie, origin: shared.url },
+        body: JSON.stringify({ isActive: false }),
+      });
+      if (patched.status !== 200) throw new Error(`deactivate: ${patched.status}`);
+      const answered = performance.now();
+      const timeout = new Promise((r) => setTimeout(() => r(null), 10_000));
+      const ended = await Promise.race([stream.ended, timeout]);
+      stream.destroy();
+      delays.push(ended === null ? 10_000 : Math.max(0, ended - answered));
+    }
+    return [
+      { name: "tools/call p50, PostgreSQL limit store (ms)", median: fmt(pg, 2), runs: targets[0].p50.join(", ") },
+      { name: "tools/call p50, in-process limit store (ms)", median: fmt(memory, 2), runs: targets[1].p50.join(", ") },
+      { name: "ratio PostgreSQL / in-process (p50)", median: `${fmt(pg / memory, 3)}×` },
+      {
+        name: `revocation on one instance → stream ended on the other, p50 over ${REVOCATIONS} (ms)`,
+        median: fmt(percentile(delays, 50), 1),
+      },
+      {
+        name: `revocation on one instance → stream ended on the other, p99 over ${REVOCATIONS} (ms)`,
+        median: fmt(percentile(delays, 99), 1),
+      },
+    ];
+  } finally {
+    await shared.stop();
+    await alone.stop();
+    await sandbox.stop();
+    postgres.stop();
+  }
+}
