@@ -5,21 +5,17 @@
 // - how soon a revocation on one instance ends a stream held by another: BENCH_REVOCATIONS trials
 //   (a client's stream opened on B, the client deactivated on A, the time from A's answer to the
 //   stream's end on B), p50 and p99.
-import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, rmSync, chownSync } from "node:fs";
 import { request as httpRequest } from "node:http";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import autocannon from "autocannon";
 import {
   adminCookie,
   benchClient,
   clientToken,
   fmt,
-  freePort,
   median,
   percentile,
   requireBuild,
+  sourceModule,
   startSandboxProcess,
   startServer,
 } from "./lib.mjs";
@@ -28,46 +24,6 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const REVOCATIONS = Number(process.env.BENCH_REVOCATIONS ?? 100);
 const MODERN = "2026-07-28";
-
-/** A throwaway PostgreSQL cluster on a free loopback port (Debian's binaries), stopped by `stop`. */
-async function startPostgres() {
-  const versions = existsSync("/usr/lib/postgresql") ? readdirSync("/usr/lib/postgresql").sort() : [];
-  const bin = versions.map((v) => `/usr/lib/postgresql/${v}/bin`).findLast((b) => existsSync(`${b}/initdb`));
-  if (!bin) throw new Error("PostgreSQL's binaries are not installed (/usr/lib/postgresql/*/bin)");
-  const dir = mkdtempSync(join(tmpdir(), "bk-bench-pg-"));
-  const port = await freePort();
-  const root = process.getuid?.() === 0;
-  if (root)
-    chownSync(
-      dir,
-      Number(spawnSync("id", ["-u", "postgres"], { encoding: "utf8" }).stdout),
-      Number(spawnSync("id", ["-g", "postgres"], { encoding: "utf8" }).stdout),
-    );
-  const as = (cmd, args) => {
-    const res = root
-      ? spawnSync("runuser", ["-u", "postgres", "--", cmd, ...args], { encoding: "utf8" })
-      : spawnSync(cmd, args, { encoding: "utf8" });
-    if (res.status !== 0) throw new Error(`${cmd}: ${res.stderr}`);
-  };
-  as(`${bin}/initdb`, ["-D", `${dir}/data`, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync"]);
-  as(`${bin}/pg_ctl`, [
-    "-D",
-    `${dir}/data`,
-    "-l",
-    `${dir}/log`,
-    "-w",
-    "-o",
-    `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off`,
-    "start",
-  ]);
-  return {
-    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
-    stop() {
-      as(`${bin}/pg_ctl`, ["-D", `${dir}/data`, "-m", "immediate", "-w", "stop"]);
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
 
 let nextId = 1;
 const toolCall = (server, token) => ({
@@ -140,7 +96,8 @@ const openStream = (server, token) =>
 
 export async function run() {
   requireBuild();
-  const postgres = await startPostgres();
+  const { startThrowawayPostgres } = await sourceModule("server/test/throwaway-postgres.ts");
+  const postgres = await startThrowawayPostgres();
   const sandbox = await startSandboxProcess();
   const env = {
     DATABASE_URL: postgres.url,

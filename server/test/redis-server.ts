@@ -1,18 +1,8 @@
 import { spawn, spawnSync } from "node:child_process";
-import { createServer } from "node:net";
+import { freePort } from "./throwaway-postgres";
 
 /** Debian's Redis server (`apt-get install redis-server`, which .ci/run does), or null when it is not installed. */
 export const REDIS_SERVER = spawnSync("sh", ["-c", "command -v redis-server"], { encoding: "utf8" }).stdout.trim() || null;
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const s = createServer();
-    s.once("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
 
 /** A throwaway Redis on a free loopback port, nothing saved to disk; stopped (by its pid) with `stop`. */
 export async function startRedisServer(): Promise<{ url: string; stop(): Promise<void> }> {
