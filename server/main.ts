@@ -17,8 +17,8 @@ import { configureDemoPeople } from "./modules/accounts/demo";
 import { ensureFirstAdmin } from "./modules/users/first-admin";
 
 const SESSION_PRUNE_INTERVAL_MS = 15 * 60_000;
-/** Registry rows silent for 90 s are marked inactive (an instance that died); checked this often. */
-const REGISTRY_SWEEP_MS = 30_000;
+/** Registry rows silent for a minute are marked inactive (an instance that died); checked this often. */
+const REGISTRY_SWEEP_MS = 15_000;
 
 async function consoleHandler(env: Env): Promise<RequestHandler> {
   if (env.NODE_ENV !== "development") return staticConsole(join(APP_ROOT, "dist/web"));
