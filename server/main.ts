@@ -112,6 +112,10 @@ async function main(): Promise<void> {
   // Slow clients must not hold sockets forever (slowloris).
   server.headersTimeout = 20_000;
   server.requestTimeout = 60_000;
+  // An idle keep-alive connection is closed by the client or the load balancer, never by us while
+  // it may still send its next request on it (ECONNRESET, or a proxy's 502): longer than the
+  // proxies' own idle timeouts (HAProxy's http-keep-alive 10 s here, 60 s on cloud balancers).
+  server.keepAliveTimeout = 65_000;
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : env.PORT;
   log.info(
