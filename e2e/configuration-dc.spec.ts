@@ -135,6 +135,20 @@ async function restoreCloud(baseURL: string): Promise<void> {
   }
 }
 
+/** Atlassian on Data Center with Confluence, signed in with a personal access token: saved; its card. */
+async function saveAtlassianDataCenter(page: Page): Promise<Locator> {
+  await openConfiguration(page);
+  const card = atlassian(page);
+  await option(card, "Deployment", "Data Center").click();
+  await card.getByLabel("Jira base URL").fill(DC.jira);
+  await card.getByLabel("Confluence base URL").fill(DC.confluence);
+  await option(card, "Sign in with", "Personal access token").click();
+  await secret(card).fill(DC.pat);
+  await card.getByLabel("Confluence personal access token").fill(DC.pat);
+  await save(page, card, "Atlassian");
+  return card;
+}
+
 test.describe.serial("Jira, Confluence and Bitbucket Data Center (one global config)", () => {
   // Whatever happened above, the shared account and the Cloud setup the other specs expect.
   test.afterAll(async ({ browser: _browser }, testInfo) => {
@@ -315,15 +329,7 @@ test.describe.serial("Jira, Confluence and Bitbucket Data Center (one global con
     baseURL,
   }) => {
     // Atlassian on Data Center with Confluence: Confluence is a server of its own, with its own link.
-    await openConfiguration(page);
-    const card = atlassian(page);
-    await option(card, "Deployment", "Data Center").click();
-    await card.getByLabel("Jira base URL").fill(DC.jira);
-    await card.getByLabel("Confluence base URL").fill(DC.confluence);
-    await option(card, "Sign in with", "Personal access token").click();
-    await secret(card).fill(DC.pat);
-    await card.getByLabel("Confluence personal access token").fill(DC.pat);
-    await save(page, card, "Atlassian");
+    await saveAtlassianDataCenter(page);
 
     // The identity card follows the saved deployment (no reload): Data Center's words and Confluence's own box.
     const identity = page.getByRole("region", { name: "Who Bridgekeeper acts as in Jira and Confluence", exact: true });
@@ -455,15 +461,7 @@ test.describe.serial("Jira, Confluence and Bitbucket Data Center (one global con
     test.slow(); // many sizes and schemes: three times the configured bound
     mkdirSync(SHOTS, { recursive: true });
     // Data Center, both integrations, with a personal access token (Bitbucket kept from the test before).
-    await openConfiguration(page);
-    const card = atlassian(page);
-    await option(card, "Deployment", "Data Center").click();
-    await card.getByLabel("Jira base URL").fill(DC.jira);
-    await card.getByLabel("Confluence base URL").fill(DC.confluence);
-    await option(card, "Sign in with", "Personal access token").click();
-    await secret(card).fill(DC.pat);
-    await card.getByLabel("Confluence personal access token").fill(DC.pat);
-    await save(page, card, "Atlassian");
+    const card = await saveAtlassianDataCenter(page);
     await testConnection(page, card, ["✓ Jira", "✓ Confluence"], false);
 
     const shoot = async (deployment: string, ready: (page: Page) => Promise<void>) => {

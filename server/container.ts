@@ -313,6 +313,7 @@ export function createContainer(deps: {
     findConnection: (connectionId) => repos.connectionsRepo.find(connectionId),
     streams,
     verify: (token) => oauthTokens.verifyAccessToken(token),
+    secretBox,
     log,
   });
   const streamKeeper = createStreamKeeper({

@@ -2,10 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { OAuthClientDto } from "../../contract/oauth";
 import { TOOLSET_NAMES } from "../../contract/policy";
 import { listenForToolChanges, openEvents } from "../mcp/mcp.test-rig";
-import { basicOf, createClient, obtainTokens } from "../oauth/oauth.adversarial.helpers";
-import { buildUser, signedInAs } from "../test/factories";
+import { obtainTokens } from "../oauth/oauth.adversarial.helpers";
+import { buildUser } from "../test/factories";
 import type { TestClient } from "../test/http-client";
-import { formPost } from "../test/oauth";
 import type { TestApp } from "../test/test-app";
 import { onPostgres, SHARED_STORES, startTwoInstances, type TwoInstances } from "../test/two-instances";
 
@@ -23,21 +22,16 @@ describe.skipIf(!onPostgres).each(SHARED_STORES)("events across two instances on
   beforeAll(async () => {
     two = await startTwoInstances({}, store);
     ({ a, b } = two);
-    admin = (await signedInAs(a, ["admin"])).client;
+    admin = two.admin;
   });
 
   afterAll(() => two?.close());
 
-  const rig = () => ({ t: a, baseUrl: a.baseUrl, admin, user: admin });
-  const tokenOf = async (client: OAuthClientDto, on: TestApp = b) => {
-    const res = await formPost(`${on.baseUrl}/oauth/token`, { grant_type: "client_credentials", scope: "read" }, basicOf(client));
-    if (res.status !== 200) throw new Error(`token: ${res.status} ${JSON.stringify(res.body)}`);
-    return res.body.access_token as string;
-  };
+  const tokenOf = (client: OAuthClientDto) => two.readToken(client, b);
   const streamOn = (t: TestApp, token: string) => openEvents(`${t.baseUrl}/api/sse/stream`, { authorization: `Bearer ${token}` });
 
   it("a client deactivated on one instance: its stream on the other ends", async () => {
-    const client = await createClient(rig(), { name: "Deactivated elsewhere" });
+    const client = await two.newClient("Deactivated elsewhere");
     const events = await streamOn(b, await tokenOf(client));
     await events.nextNamed("connected");
     const patched = await admin.request("PATCH", `/api/admin/oauth-clients/${client.clientId}`, { json: { isActive: false } });
@@ -47,7 +41,7 @@ describe.skipIf(!onPostgres).each(SHARED_STORES)("events across two instances on
   });
 
   it("a connection ended by an administrator on one instance, held by the other", async () => {
-    const client = await createClient(rig(), { name: "Ended elsewhere" });
+    const client = await two.newClient("Ended elsewhere");
     const events = await streamOn(b, await tokenOf(client));
     const { connectionId } = JSON.parse((await events.nextNamed("connected")).data) as { connectionId: string };
     const ended = await admin.request("DELETE", `/api/admin/sse-connections/${connectionId}`);
@@ -58,7 +52,7 @@ describe.skipIf(!onPostgres).each(SHARED_STORES)("events across two instances on
 
   it("a user deactivated on one instance: their stream on the other ends", async () => {
     const person = await buildUser(a.container, { roles: ["operator"] });
-    const client = await createClient(rig(), { name: "A person's client" });
+    const client = await two.newClient("A person's client");
     // The person's own token: a code grant through instance b, the deactivation through instance a.
     const personClient = b.client();
     const signedIn = await personClient.post("/api/login", { username: person.row.username, password: person.password });
@@ -73,7 +67,7 @@ describe.skipIf(!onPostgres).each(SHARED_STORES)("events across two instances on
   });
 
   it("a policy changed on one instance: a listener on the other hears tools/list_changed", async () => {
-    const client = await createClient(rig(), { name: "Listener elsewhere" });
+    const client = await two.newClient("Listener elsewhere");
     const listen = await listenForToolChanges(b.baseUrl, await tokenOf(client));
     expect(listen.status).toBe(200);
     await listen.waitFor("notifications/subscriptions/acknowledged");

@@ -1,10 +1,8 @@
+import { Redis } from "ioredis";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { OAuthClientDto } from "../../contract/oauth";
 import { envelope, MODERN, openEvents, rpc } from "../mcp/mcp.test-rig";
-import { basicOf, createClient } from "../oauth/oauth.adversarial.helpers";
-import { signedInAs } from "../test/factories";
-import type { TestClient } from "../test/http-client";
-import { formPost } from "../test/oauth";
 import type { TestApp } from "../test/test-app";
 import { onPostgres, SHARED_STORES, startTwoInstances, type TwoInstances } from "../test/two-instances";
 
@@ -18,22 +16,16 @@ describe.skipIf(!onPostgres).each(SHARED_STORES)("a stream held by the other ins
   let two: TwoInstances;
   let a: TestApp;
   let b: TestApp;
-  let admin: TestClient;
 
   beforeAll(async () => {
     two = await startTwoInstances({}, store);
     ({ a, b } = two);
-    admin = (await signedInAs(a, ["admin"])).client;
   });
 
   afterAll(() => two?.close());
 
-  const newClient = (name: string) => createClient({ t: a, baseUrl: a.baseUrl, admin, user: admin }, { name });
-  const tokenOf = async (client: OAuthClientDto) => {
-    const res = await formPost(`${a.baseUrl}/oauth/token`, { grant_type: "client_credentials", scope: "read" }, basicOf(client));
-    if (res.status !== 200) throw new Error(`token: ${res.status} ${JSON.stringify(res.body)}`);
-    return res.body.access_token as string;
-  };
+  const newClient = (name: string) => two.newClient(name);
+  const tokenOf = (client: OAuthClientDto) => two.readToken(client);
   const onProtocol = (t: TestApp, token: string, connectionId: string, id: number) =>
     rpc(
       t.baseUrl,
@@ -76,8 +68,25 @@ describe.skipIf(!onPostgres).each(SHARED_STORES)("a stream held by the other ins
     events.close();
   });
 
-  it("legacy /sse: a message posted to one instance reaches the session the other holds", async () => {
+  /** Everything the instances say to each other from now on, as PostgreSQL or Redis carries it. */
+  async function eavesdrop(): Promise<{ heard: string[]; stop(): Promise<void> }> {
+    const heard: string[] = [];
+    if (two.redisUrl) {
+      const redis = new Redis(two.redisUrl);
+      redis.on("pmessage", (_pattern: string, _channel: string, text: string) => heard.push(text));
+      await redis.psubscribe("bridgekeeper_*");
+      return { heard, stop: async () => void (await redis.quit()) };
+    }
+    const pgClient = new pg.Client({ connectionString: two.databaseUrl });
+    await pgClient.connect();
+    pgClient.on("notification", (m) => heard.push(m.payload ?? ""));
+    await pgClient.query("listen bridgekeeper_events; listen bridgekeeper_deliveries");
+    return { heard, stop: () => pgClient.end() };
+  }
+
+  it("legacy /sse: a message posted to one instance reaches the session the other holds; its token never travels in clear", async () => {
     const token = await tokenOf(await newClient("Legacy spread"));
+    const wire = await eavesdrop();
     const events = await openEvents(`${b.baseUrl}/sse`, { authorization: `Bearer ${token}` });
     const endpoint = (await events.nextNamed("endpoint")).data;
     const sessionId = new URL(endpoint, a.baseUrl).searchParams.get("sessionId")!;
@@ -92,6 +101,9 @@ describe.skipIf(!onPostgres).each(SHARED_STORES)("a stream held by the other ins
     const answer = JSON.parse((await events.nextNamed("message")).data) as { id: number; result: { serverInfo: unknown } };
     expect(answer.id).toBe(1);
     expect(answer.result.serverInfo).toBeDefined();
+    await wire.stop();
+    expect(wire.heard.some((text) => text.includes("legacy-message"))).toBe(true);
+    expect(wire.heard.join("\n")).not.toContain(token);
     const intruder = await rpc(
       a.baseUrl,
       await tokenOf(await newClient("Legacy intruder")),

@@ -2,6 +2,9 @@ import type { AuthInfo } from "@modelcontextprotocol/server";
 import type { Logger } from "../lib/logger";
 import { ownerOf, sameOwner, type LiveStreams, type StreamOwner } from "../mcp/live-streams";
 import type { SseConnectionRow } from "../db/schema";
+import type { SecretBox } from "../lib/secret-box";
+
+const TOKEN_PURPOSE = "stream-forwarding:token";
 
 /**
  * What one instance hands to the instance holding a stream (issue 29 item 1): the answers of a
@@ -11,7 +14,12 @@ import type { SseConnectionRow } from "../db/schema";
  */
 export type StreamDelivery =
   | { kind: "responses"; connectionId: string; owner: { clientId: string; userId: string | null }; messages: unknown[] }
-  | { kind: "legacy-message"; connectionId: string; token: string; body: unknown };
+  | {
+      kind: "legacy-message";
+      connectionId: string;
+      /** The POST's bearer token, sealed (SECRET_KEY): it crosses PostgreSQL or Redis. */ sealedToken: string;
+      body: unknown;
+    };
 
 /** How deliveries travel between instances (cluster/event-relay.ts). */
 export interface DeliveryChannel {
@@ -29,6 +37,8 @@ export interface StreamForwarding {
    */
   holderOf(connectionId: string, kind: "sse-stream" | "legacy-sse", auth: AuthInfo): Promise<RemoteStream>;
   send(instanceId: string, delivery: StreamDelivery): Promise<void>;
+  /** A bearer token as a legacy delivery carries it. */
+  sealToken(token: string): string;
 }
 
 /**
@@ -43,6 +53,8 @@ export function createStreamForwarding(deps: {
   streams: LiveStreams;
   /** Checks a forwarded token as this instance would check it on a request. */
   verify: (token: string) => Promise<AuthInfo>;
+  /** Every instance shares SECRET_KEY: a token never travels in clear through a notification, a table or Redis. */
+  secretBox: SecretBox;
   log: Logger;
 }): StreamForwarding {
   const { channel } = deps;
@@ -60,8 +72,8 @@ export function createStreamForwarding(deps: {
     }
     if (stream.kind !== "legacy-sse" || !stream.deliver) return;
     const deliver = stream.deliver;
-    deps
-      .verify(delivery.token)
+    Promise.resolve()
+      .then(() => deps.verify(deps.secretBox.open(delivery.sealedToken, TOKEN_PURPOSE)))
       .then((auth) => (sameOwner(stream.owner, ownerOf(auth)) ? deliver(delivery.body, auth) : undefined))
       .catch((err) => deps.log.info({ err: { message: (err as Error).message } }, "a forwarded legacy message's token was refused"));
   });
@@ -76,5 +88,6 @@ export function createStreamForwarding(deps: {
       return { instanceId: row.instanceId };
     },
     send: (instanceId, delivery) => (channel ? channel.sendTo(instanceId, delivery) : Promise.resolve()),
+    sealToken: (token) => deps.secretBox.seal(token, TOKEN_PURPOSE),
   };
 }

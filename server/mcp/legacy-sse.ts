@@ -86,7 +86,12 @@ export function deliverToLegacySession(streams: LiveStreams, forwarding: StreamF
     }
     const elsewhere = sessionId === undefined || stream ? null : await forwarding.holderOf(sessionId, "legacy-sse", auth);
     if (elsewhere && sessionId !== undefined) {
-      await forwarding.send(elsewhere.instanceId, { kind: "legacy-message", connectionId: sessionId, token: auth.token, body: x.body });
+      await forwarding.send(elsewhere.instanceId, {
+        kind: "legacy-message",
+        connectionId: sessionId,
+        sealedToken: forwarding.sealToken(auth.token),
+        body: x.body,
+      });
       return accepted(x);
     }
     sendRpcError(

@@ -8,6 +8,11 @@ import { randomBytes } from "node:crypto";
 import type { AppConfig } from "../container";
 import { openDatabase } from "../db/client";
 import { createSecretBox } from "../lib/secret-box";
+import type { OAuthClientDto } from "../../contract/oauth";
+import { basicOf, createClient } from "../oauth/oauth.adversarial.helpers";
+import { signedInAs } from "./factories";
+import type { TestClient } from "./http-client";
+import { formPost } from "./oauth";
 import { startTestApp, type TestApp } from "./test-app";
 import { REDIS_SERVER, startRedisServer } from "./redis-server";
 import { createPostgresTestDatabase } from "./test-database";
@@ -18,6 +23,15 @@ export const LOAD_BALANCER_URL = "http://bridgekeeper.test";
 export interface TwoInstances {
   a: TestApp;
   b: TestApp;
+  /** Their PostgreSQL, and their Redis when the store is Redis. */
+  databaseUrl: string;
+  redisUrl: string | null;
+  /** An administrator signed in on `a`. */
+  admin: TestClient;
+  /** A new confidential OAuth client (made on `a`). */
+  newClient(name: string): Promise<OAuthClientDto>;
+  /** A client_credentials token with the read scope, issued by `on` (default `a`). */
+  readToken(client: OAuthClientDto, on?: TestApp): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -42,9 +56,19 @@ export async function startTwoInstances(config: Partial<AppConfig> = {}, store: 
   const b = await start();
   // Each hears the other's events from here on.
   await Promise.all([a.container.cluster.ready, b.container.cluster.ready]);
+  const admin = (await signedInAs(a, ["admin"])).client;
   return {
+    admin,
+    newClient: (name) => createClient({ t: a, baseUrl: a.baseUrl, admin, user: admin }, { name }),
+    async readToken(client, on = a) {
+      const res = await formPost(`${on.baseUrl}/oauth/token`, { grant_type: "client_credentials", scope: "read" }, basicOf(client));
+      if (res.status !== 200) throw new Error(`token: ${res.status} ${JSON.stringify(res.body)}`);
+      return res.body.access_token as string;
+    },
     a,
     b,
+    databaseUrl: made.url,
+    redisUrl: redis?.url ?? null,
     async close() {
       await a.close();
       await b.close();
