@@ -16,6 +16,27 @@ export interface StatsDto {
   apiRequestsPerHour: number | null;
   /** 429 answers among them. */
   rateLimitHits: number | null;
+  /**
+   * The instances serving on this database (one with the embedded database), oldest first: the
+   * figures above are theirs together. Null when the database does not answer.
+   */
+  instances: InstanceDto[] | null;
+}
+
+/** One live instance (a process seen within the last 45 s). */
+export interface InstanceDto {
+  /** hostname:pid:random, as the SSE Connections screen names a stream's holder. */
+  id: string;
+  version: string;
+  hostname: string;
+  startedAt: string;
+  /** Seconds since it started. */
+  uptime: number;
+  lastSeenAt: string;
+  /** Streams it holds now. */
+  openStreams: number;
+  /** The instance that answered this request. */
+  current: boolean;
 }
 
 export const SERVER_RUNNING = "Running";

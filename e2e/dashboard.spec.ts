@@ -50,6 +50,12 @@ test("shows the spec's title, health, the four stat cards and their captions", a
 
   await expect(statValue(page, "Server Status")).toHaveText("Running");
   await expect(card(page, "Server Status")).toContainText(/Uptime: \d+(s|m|h \d+m|d \d+h)/);
+  // The instances serving on the database: this test server alone, marked as the one answering.
+  const instances = card(page, "Server Status").getByRole("list", { name: "Instances" }).getByRole("listitem");
+  await expect(card(page, "Server Status").getByRole("heading", { name: "1 instance" })).toBeVisible();
+  await expect(instances).toHaveCount(1);
+  await expect(instances.first()).toContainText("(this one)");
+  await expect(instances.first()).toContainText(/v\d+\.\d+\.\d+\S* · up \d+(s|m|h \d+m|d \d+h) · \d+ streams?/);
   await expect(card(page, "Active SSE Connections").getByText(/^(Active connections|No active connections)$/)).toBeVisible();
   await expect(statValue(page, "OAuth Clients")).toHaveText(/^[\d,]+$/);
   await expect(card(page, "OAuth Clients").getByText(/^[\d,]+ active sessions?$/)).toBeVisible();

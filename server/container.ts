@@ -41,6 +41,8 @@ import { createStreamKeeper } from "./mcp/stream-keeper";
 import { createMcpCore, createMcpServerFactory, createToolAvailability, offerShapeOf } from "./mcp/mcp-server";
 import { createChatService } from "./modules/chat/chat.service";
 import { APP_VERSION } from "./lib/app-root";
+import { createInstances } from "./cluster/instances";
+import { createInstancesRepo } from "./cluster/instances.repo";
 import { TOOLS } from "./mcp/tools/catalogue";
 import { createPolicyOptionsService } from "./modules/oauth/policy-options.service";
 import { TIMINGS } from "../contract/limits";
@@ -111,6 +113,8 @@ export function createContainer(deps: {
   log: Logger;
   secretBox: SecretBox;
   version?: string;
+  /** When the process started (its uptime); the container's creation by default. */
+  startedAt?: Date;
 }) {
   const { database, config, clock, log, secretBox } = deps;
   const events = createEventBus({ log });
@@ -287,13 +291,32 @@ export function createContainer(deps: {
   // Which process holds a stream: registry rows name it, so a stop or a crash can end them.
   const instanceId = `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
   const connections = createConnectionsService({ repo: repos.connectionsRepo, clock, audit, events, instanceId });
+  // The Dashboard lists the instances serving on this database, each noting itself alive.
+  const instances = createInstances({
+    repo: createInstancesRepo(database.db),
+    clock,
+    log,
+    instanceId,
+    version: deps.version ?? APP_VERSION,
+    startedAt: deps.startedAt ?? clock.now(),
+  });
+  void instances.start();
   // Cluster events reach every instance on one PostgreSQL (the embedded database serves one process).
   const relay = redis
     ? startRedisRelay({ publisher: redis.commands, subscriber: redis.subscriber, bus: events, instanceId, log })
     : database.pool
       ? startPostgresRelay({ pool: database.pool, bus: events, instanceId, log })
       : null;
-  const stats = createStatsService({ clock, log, connections, oauthClients, liveGrants: oauthTokens.liveGrants, requestLog, meter });
+  const stats = createStatsService({
+    clock,
+    log,
+    connections,
+    instances,
+    oauthClients,
+    liveGrants: oauthTokens.liveGrants,
+    requestLog,
+    meter,
+  });
 
   // MCP: the streams this process holds (per process by nature), and what keeps them honest.
   const streams = createLiveStreams({
@@ -439,12 +462,13 @@ export function createContainer(deps: {
     ai,
     events,
     /** This instance among others: its id, and when it hears the others' events (at once without a shared database). */
-    cluster: { instanceId, ready: relay?.ready ?? Promise.resolve(), jobs: createJobs(database.pool, instanceId) },
+    cluster: { instanceId, ready: relay?.ready ?? Promise.resolve(), jobs: createJobs(database.pool, instanceId), instances },
     metrics,
     mcp: { core: mcpCore, factory: mcpFactory, streams, streamKeeper, toolAvailability, bus: mcpBus, cursors, forwarding },
     /** Stops what holds sockets or timers (the upstream connection pool, the log's timer) and flushes the request log. */
     close: async () => {
       streamKeeper.stop();
+      await instances.stop();
       await relay?.close();
       await redis?.commands.quit().catch(() => undefined);
       // Buffered request log rows are written before the database goes (issue 10 item 8).

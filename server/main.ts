@@ -64,7 +64,14 @@ async function main(): Promise<void> {
   await database.migrate();
   phase("migrate");
   const secretKey = loadSecretKey({ secretKey: env.SECRET_KEY, dataDir: env.DATA_DIR });
-  const container = createContainer({ database, config: env, clock: systemClock, log, secretBox: createSecretBox(secretKey.key) });
+  const container = createContainer({
+    database,
+    config: env,
+    clock: systemClock,
+    log,
+    secretBox: createSecretBox(secretKey.key),
+    startedAt,
+  });
   await container.services.roles.syncBuiltins();
   await container.upstream.syncRecorder.restore();
   if (env.DEMO_SANDBOX_URL) {

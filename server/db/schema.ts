@@ -619,3 +619,16 @@ export const jobRuns = pgTable("job_runs", {
   lastRunAt: timestamp("last_run_at", { withTimezone: true }).notNull(),
   instanceId: text("instance_id").notNull(),
 });
+
+/**
+ * The instances serving on this database (issue 29 item 5): each process's row, renewed every 15 s
+ * and removed when it stops; one silent for 45 s is gone (a crash, a lost machine), and its row is
+ * dropped after an hour. The Dashboard's Server Status card lists the live ones.
+ */
+export const instances = pgTable("instances", {
+  id: text("id").primaryKey(),
+  version: text("version").notNull(),
+  hostname: text("hostname").notNull(),
+  startedAt: timestamp("started_at", { withTimezone: true }).notNull(),
+  lastSeenAt: timestamp("last_seen_at", { withTimezone: true }).notNull(),
+});

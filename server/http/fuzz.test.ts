@@ -73,6 +73,8 @@ const VOLATILE_TABLES = [
   "request_logs",
   "request_log_minutes",
   "sse_connections",
+  // Each instance notes itself alive every 15 s, whatever the requests.
+  "instances",
 ];
 const PROXY_5XX = [502, 503, 504];
 

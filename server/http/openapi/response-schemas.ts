@@ -381,6 +381,20 @@ export const StatsSchema = z
     activeOAuthSessions: z.number().nullable(),
     apiRequestsPerHour: z.number().nullable(),
     rateLimitHits: z.number().nullable(),
+    instances: z
+      .array(
+        z.object({
+          id: z.string(),
+          version: z.string(),
+          hostname: z.string(),
+          startedAt: z.string(),
+          uptime: z.number(),
+          lastSeenAt: z.string(),
+          openStreams: z.number(),
+          current: z.boolean(),
+        }),
+      )
+      .nullable(),
   })
   .meta({ id: "Stats" });
 export const EndpointStatSchema = z

@@ -2,7 +2,7 @@ import { SERVER_RUNNING, type EndpointStatDto, type StatsDto, type TrafficMinute
 import type { EndpointFigures, StatsFigures, TrafficMinute } from "./stats.service";
 
 /** The dashboard's cards: without counts, the status says why and the cards read "No data available". */
-export const toStatsDto = ({ uptimeSeconds: uptime, counts }: StatsFigures): StatsDto =>
+export const toStatsDto = ({ uptimeSeconds: uptime, counts, instances }: StatsFigures): StatsDto =>
   counts
     ? {
         serverStatus: SERVER_RUNNING,
@@ -12,6 +12,17 @@ export const toStatsDto = ({ uptimeSeconds: uptime, counts }: StatsFigures): Sta
         activeOAuthSessions: counts.liveGrants,
         apiRequestsPerHour: counts.requestsPerHour,
         rateLimitHits: counts.rateLimited,
+        instances:
+          instances?.map((i) => ({
+            id: i.id,
+            version: i.version,
+            hostname: i.hostname,
+            startedAt: i.startedAt.toISOString(),
+            uptime: i.uptimeSeconds,
+            lastSeenAt: i.lastSeenAt.toISOString(),
+            openStreams: i.openStreams,
+            current: i.current,
+          })) ?? null,
       }
     : {
         serverStatus: "Database unavailable",
@@ -21,6 +32,7 @@ export const toStatsDto = ({ uptimeSeconds: uptime, counts }: StatsFigures): Sta
         activeOAuthSessions: null,
         apiRequestsPerHour: null,
         rateLimitHits: null,
+        instances: null,
       };
 
 /** Medians to two decimals; a dash (null) where the hour saw no request. */

@@ -1,4 +1,5 @@
 import { API_ENDPOINTS } from "../../../contract/stats";
+import type { Instances, LiveInstance } from "../../cluster/instances";
 import type { Clock } from "../../lib/clock";
 import type { Logger } from "../../lib/logger";
 import type { UpstreamMeter } from "../../upstream/meter";
@@ -17,10 +18,16 @@ const TIMED = API_ENDPOINTS.filter((e) => !("stream" in e)).map((e) => ({
   prefix: e.match === "prefix",
 }));
 
-/** The dashboard's counts; null when the database did not answer. */
+/**
+ * The dashboard's counts, over every instance on the database (streams from the connection
+ * registry, requests and 429s from the request log all of them write); null when the database did
+ * not answer. `uptimeSeconds` is the answering instance's.
+ */
 export interface StatsFigures {
   uptimeSeconds: number;
   counts: { activeStreams: number; oauthClients: number; liveGrants: number; requestsPerHour: number; rateLimited: number } | null;
+  /** The live instances, each with its own uptime; null when the database did not answer. */
+  instances: (LiveInstance & { uptimeSeconds: number })[] | null;
 }
 
 /** One endpoint of API_ENDPOINTS and what the last hour measured; medianMs null where it saw no request. */
@@ -48,6 +55,7 @@ export function createStatsService(deps: {
   clock: Clock;
   log: Logger;
   connections: Pick<ConnectionsService, "countActive">;
+  instances: Pick<Instances, "live">;
   oauthClients: Pick<OAuthClientsService, "count">;
   /** Live grants: unexpired, unrevoked (the token service's liveGrants). */
   liveGrants: () => Promise<number>;
@@ -58,21 +66,24 @@ export function createStatsService(deps: {
   return {
     /** Uptime since `startedAt` and the counts; when the database does not answer, the counts are null (never a 500). */
     async figures(startedAt: Date): Promise<StatsFigures> {
-      const uptimeSeconds = Math.max(0, Math.floor((clock.now().getTime() - startedAt.getTime()) / 1000));
+      const since = (start: Date) => Math.max(0, Math.floor((clock.now().getTime() - start.getTime()) / 1000));
+      const uptimeSeconds = since(startedAt);
       try {
-        const [activeStreams, oauthClients, liveGrants, requests] = await Promise.all([
+        const [activeStreams, oauthClients, liveGrants, requests, instances] = await Promise.all([
           deps.connections.countActive(),
           deps.oauthClients.count(),
           deps.liveGrants(),
           requestLog.countSince(HOUR_MS),
+          deps.instances.live(),
         ]);
         return {
           uptimeSeconds,
           counts: { activeStreams, oauthClients, liveGrants, requestsPerHour: requests.total, rateLimited: requests.rateLimited },
+          instances: instances.map((i) => ({ ...i, uptimeSeconds: since(i.startedAt) })),
         };
       } catch (err) {
         deps.log.warn({ err }, "stats: the database did not answer");
-        return { uptimeSeconds, counts: null };
+        return { uptimeSeconds, counts: null, instances: null };
       }
     },
 

@@ -17,6 +17,22 @@ describe("the dashboard's figures", () => {
       clock: createFakeClock(new Date("2026-01-15T09:00:00Z")),
       log,
       connections: { countActive: count(3) },
+      instances: {
+        live: () =>
+          failing
+            ? Promise.reject(new Error("the database is away"))
+            : Promise.resolve([
+                {
+                  id: "web-1:41:ab12",
+                  version: "1.4.0",
+                  hostname: "web-1",
+                  startedAt: new Date("2026-01-15T08:30:00Z"),
+                  lastSeenAt: new Date("2026-01-15T08:59:50Z"),
+                  openStreams: 3,
+                  current: true,
+                },
+              ]),
+      },
       oauthClients: { count: count(4) },
       liveGrants: count(5),
       requestLog: { countSince: async () => ({ total: 120, rateLimited: 2 }), endpointMedians: async () => [], perMinute: async () => [] },
@@ -25,7 +41,7 @@ describe("the dashboard's figures", () => {
     return { stats, lines };
   };
 
-  it("counts what the services measure, and the uptime from the start", async () => {
+  it("counts what the services measure, the uptime from the start, and each live instance's own uptime", async () => {
     const { stats } = build(false);
     expect(toStatsDto(await stats.figures(started))).toEqual({
       serverStatus: "Running",
@@ -35,6 +51,18 @@ describe("the dashboard's figures", () => {
       activeOAuthSessions: 5,
       apiRequestsPerHour: 120,
       rateLimitHits: 2,
+      instances: [
+        {
+          id: "web-1:41:ab12",
+          version: "1.4.0",
+          hostname: "web-1",
+          startedAt: "2026-01-15T08:30:00.000Z",
+          uptime: 1800,
+          lastSeenAt: "2026-01-15T08:59:50.000Z",
+          openStreams: 3,
+          current: true,
+        },
+      ],
     });
   });
 
@@ -48,6 +76,7 @@ describe("the dashboard's figures", () => {
       activeOAuthSessions: null,
       apiRequestsPerHour: null,
       rateLimitHits: null,
+      instances: null,
     });
     expect(lines.some((l) => l.includes("stats: the database did not answer"))).toBe(true);
   });

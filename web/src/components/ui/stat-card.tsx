@@ -11,6 +11,8 @@ export interface StatCardProps {
   value: ReactNode | null;
   /** The line under the figure. */
   caption?: ReactNode;
+  /** More below the caption (a short list), shown with the figure. */
+  footer?: ReactNode;
   /** Colours the figure for a status (UI.md: status colours only for status, with the words beside). */
   tone?: "default" | "success" | "warning" | "destructive";
   loading?: boolean;
@@ -23,7 +25,7 @@ export const NO_DATA = "No data available";
 const TONES = { default: "", success: "text-success", warning: "text-warning", destructive: "text-destructive" } as const;
 
 /** A figure card of the observability screens: title and icon, a large tabular number, a caption. */
-export function StatCard({ title, icon: Icon, value, caption, tone = "default", loading = false, className }: StatCardProps) {
+export function StatCard({ title, icon: Icon, value, caption, footer, tone = "default", loading = false, className }: StatCardProps) {
   const id = useId();
   return (
     <Card role="region" aria-labelledby={id} aria-busy={loading} className={cn("min-w-0 p-6", className)}>
@@ -50,6 +52,7 @@ export function StatCard({ title, icon: Icon, value, caption, tone = "default", 
             {value}
           </div>
           {caption && <p className="mt-1 text-xs text-muted-foreground">{caption}</p>}
+          {footer}
         </>
       )}
     </Card>

@@ -1,5 +1,5 @@
 import { Activity, KeyRound, Radio, Server } from "lucide-react";
-import { SERVER_RUNNING, type StatsDto } from "@contract/stats";
+import { SERVER_RUNNING, type InstanceDto, type StatsDto } from "@contract/stats";
 import { NO_DATA, StatCard } from "@/components/ui/stat-card";
 import { formatNumber, formatUptime, plural } from "@/lib/format";
 import { cn } from "@/lib/utils";
@@ -9,7 +9,8 @@ import { StatusDot } from "./status-dot";
  * The four stat cards (spec §2, docs/decisions.md#measured-numbers): Server Status with uptime,
  * Active SSE Connections, OAuth Clients with live grants, API Requests/hour with the 429s among
  * them. A figure the server could not measure (null while its database is down) or stats that
- * failed to load read "No data available".
+ * failed to load read "No data available". The figures are every instance's together; Server Status
+ * lists the instances (issue 29 item 5).
  */
 export function StatCards({ stats, loading }: { stats: StatsDto | null | undefined; loading: boolean }) {
   const s = stats ?? null;
@@ -37,6 +38,7 @@ export function StatCards({ stats, loading }: { stats: StatsDto | null | undefin
           )
         }
         caption={s && `Uptime: ${formatUptime(s.uptime)}`}
+        footer={s?.instances && s.instances.length > 0 && <InstanceList instances={s.instances} />}
       />
       <StatCard
         title="Active SSE Connections"
@@ -65,6 +67,33 @@ export function StatCards({ stats, loading }: { stats: StatsDto | null | undefin
           )
         }
       />
+    </div>
+  );
+}
+
+/**
+ * The instances serving on the database, each with its version, uptime and open streams; the one
+ * that answered is marked. Its id's hostname and pid name it (the random tail is in the tooltip).
+ */
+function InstanceList({ instances }: { instances: InstanceDto[] }) {
+  return (
+    <div className="mt-3 border-t pt-3">
+      <h3 className="text-xs font-medium text-muted-foreground">{plural(instances.length, "instance")}</h3>
+      <ul className="mt-1.5 space-y-1.5" aria-label="Instances">
+        {instances.map((i) => (
+          <li key={i.id} className="text-xs">
+            <div className="flex min-w-0 items-center gap-1.5">
+              <span className="truncate font-mono" title={i.id}>
+                {i.id.split(":").slice(0, 2).join(":")}
+              </span>
+              {i.current && <span className="shrink-0 text-muted-foreground">(this one)</span>}
+            </div>
+            <p className="tabular-nums text-muted-foreground">
+              v{i.version} · up {formatUptime(i.uptime)} · {plural(i.openStreams, "stream")}
+            </p>
+          </li>
+        ))}
+      </ul>
     </div>
   );
 }
