@@ -56,6 +56,34 @@ describe.skipIf(!onPostgres).each(SHARED_STORES)("limits shared by two instances
     expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
   });
 
+  it("a large limit is leased in slices: two instances spending one key at once never pass it, and leave at most a slice each unspent", async () => {
+    const key = `lease-${store}-${Date.now()}`;
+    const options = { keyPrefix: "lease-check", points: 500, duration: 60 };
+    // Each instance's own spender over the shared store: 5 points a slice.
+    const [onA, onB] = [a.container.limits.spender(options), b.container.limits.spender(options)];
+    const spend = async (spender: typeof onA) => {
+      let granted = 0;
+      for (let i = 0; i < 400; i++)
+        if (
+          await spender.consume(key).then(
+            () => true,
+            () => false,
+          )
+        )
+          granted++;
+      return granted;
+    };
+    // Two runs on each instance at once: slices are taken while the other instance spends.
+    const [a1, b1, a2, b2] = await Promise.all([spend(onA), spend(onB), spend(onA), spend(onB)]);
+    const [grantedA, grantedB] = [a1! + a2!, b1! + b2!];
+    const total = grantedA + grantedB;
+    expect(total).toBeLessThanOrEqual(500);
+    expect(total).toBeGreaterThanOrEqual(500 - 2 * 4);
+    expect(Math.min(grantedA, grantedB)).toBeGreaterThan(0);
+    // The shared count saw every slice: it is spent, for both.
+    await expect(a.container.limits.create(options).get(key)).resolves.toMatchObject({ remainingPoints: 0 });
+  });
+
   it("the OAuth endpoints' limit per address counts on both", async () => {
     const statuses: number[] = [];
     // The two before this one's token request spent one of the 8 already: at most 7 more are answered.

@@ -1,6 +1,6 @@
 import type { RequestHandler } from "express";
 import { AppError, retryAfter } from "../../lib/app-error";
-import { BurstyRateLimiter, type RateLimiterRes } from "rate-limiter-flexible";
+import { RateLimiterRes } from "rate-limiter-flexible";
 import { memoryLimits, type Limits } from "../../lib/limits";
 
 /**
@@ -9,10 +9,18 @@ import { memoryLimits, type Limits } from "../../lib/limits";
  * limited request gets 429 with Retry-After, in the house error body.
  */
 export function clientRateLimit(options: { perMinute: number; burst: number }, store: Limits = memoryLimits()): ClientRateLimit {
-  const limiter = new BurstyRateLimiter(
-    store.create({ keyPrefix: "api", points: options.perMinute, duration: 60 }),
-    store.create({ keyPrefix: "api-burst", points: Math.max(1, options.burst), duration: 60 }),
-  );
+  const perMinute = store.spender({ keyPrefix: "api", points: options.perMinute, duration: 60 });
+  // A burst of 0 is none (a second bucket always holds at least one point: one more request a minute).
+  const burst = options.burst > 0 ? store.spender({ keyPrefix: "api-burst", points: options.burst, duration: 60 }) : null;
+  /** The minute's bucket, then the burst's: refused when both are spent (Retry-After: the sooner of the two). */
+  const consume = (key: string, points: number): Promise<unknown> =>
+    perMinute.consume(key, points).catch((spent: RateLimiterRes | Error) => {
+      if (!burst || spent instanceof Error) throw spent;
+      return burst.consume(key, points).catch((alsoSpent: RateLimiterRes | Error) => {
+        if (alsoSpent instanceof Error) throw alsoSpent;
+        throw new RateLimiterRes(0, Math.min(spent.msBeforeNext, alsoSpent.msBeforeNext), spent.consumedPoints, false);
+      });
+    });
   // The house error body (with the request id), like every /api answer that is not a bearer challenge.
   const refusal = (rejection: RateLimiterRes) =>
     new AppError("rate_limited", `More than ${options.perMinute} requests a minute from this client; try again later`, {
@@ -24,7 +32,7 @@ export function clientRateLimit(options: { perMinute: number; burst: number }, s
    * its messages: twelve batches of 100 tool calls are 1,200 requests against the limit (issue 24 item 6).
    */
   const spend = (key: string, points = 1): Promise<AppError | undefined> =>
-    limiter.consume(key, points).then(
+    consume(key, points).then(
       () => undefined,
       (rejection: RateLimiterRes | Error) => {
         if (rejection instanceof Error) throw rejection;
