@@ -45,8 +45,9 @@ VOLUME /data
 EXPOSE 5000
 HEALTHCHECK --interval=15s --timeout=5s --start-period=60s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 5000) + '/api/mcp/health', { signal: AbortSignal.timeout(4000) }).then((r) => process.exit(r.status === 200 ? 0 : 1), () => process.exit(1))"]
-# The server finishes in-flight requests and ends event streams with a final event on SIGTERM
-# (within SHUTDOWN_TIMEOUT_MS, 9 s by default): give it more than that before a kill (compose's
-# stop_grace_period, Kubernetes' terminationGracePeriodSeconds).
+# On SIGTERM the server drains (its health check 503 for SHUTDOWN_DRAIN_MS, 5 s on PostgreSQL), then
+# finishes in-flight requests and ends event streams with a final event (within SHUTDOWN_TIMEOUT_MS,
+# 9 s): give it more than both before a kill (compose's stop_grace_period, Kubernetes'
+# terminationGracePeriodSeconds).
 STOPSIGNAL SIGTERM
 CMD ["node", "dist/server/main.js"]

@@ -1,8 +1,7 @@
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
 import { createServer, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
 import { basename, join, relative } from "node:path";
 import { Deployment } from "kubernetes-models/apps/v1";
 import { HorizontalPodAutoscaler } from "kubernetes-models/autoscaling/v2";
@@ -11,6 +10,7 @@ import { PodDisruptionBudget } from "kubernetes-models/policy/v1";
 import { ConfigMap, Secret, Service } from "kubernetes-models/v1";
 import { describe, expect, it } from "vitest";
 import { parse, parseAllDocuments } from "yaml";
+import { HAPROXY, HAPROXY_CFG, startHaproxy } from "../server/test/haproxy";
 
 /**
  * The packaging (issue 29 item 8): the Dockerfile, compose.yaml, HAProxy's configuration and the
@@ -25,7 +25,6 @@ import { parse, parseAllDocuments } from "yaml";
 
 const ROOT = join(import.meta.dirname, "..");
 const K8S = join(ROOT, "deploy/kubernetes");
-const HAPROXY_CFG = join(ROOT, "deploy/haproxy/haproxy.cfg");
 const HEALTH = "/api/mcp/health";
 
 const runs = (command: string, args: string[]) => {
@@ -33,7 +32,6 @@ const runs = (command: string, args: string[]) => {
   return !result.error && result.status === 0;
 };
 const KUBECTL = runs("kubectl", ["version", "--client"]);
-const HAPROXY = ["/usr/sbin/haproxy", "/usr/local/sbin/haproxy"].find((path) => runs(path, ["-v"]));
 const COMPOSE: string[] | undefined = runs("docker", ["compose", "version"])
   ? ["docker", "compose"]
   : runs("docker-compose", ["version"])
@@ -135,10 +133,11 @@ describe.skipIf(!KUBECTL)("the kustomize base, rendered by kubectl kustomize", (
     expect(container.image).not.toMatch(/:latest$/);
     const port = container.ports.find((p: any) => p.name === "http");
     expect(port.containerPort).toBe(5000);
-    for (const probe of ["startupProbe", "readinessProbe", "livenessProbe"]) {
+    for (const probe of ["startupProbe", "readinessProbe"]) {
       expect(container[probe]?.httpGet, probe).toEqual({ path: HEALTH, port: "http" });
     }
-    // Liveness is the most patient: a short database outage must not restart every pod at once.
+    // Liveness never asks the database: an outage must not restart every pod at once.
+    expect(container.livenessProbe?.httpGet).toEqual({ path: `${HEALTH}/live`, port: "http" });
     const patience = (p: any) => p.periodSeconds * p.failureThreshold;
     expect(patience(container.livenessProbe)).toBeGreaterThan(patience(container.readinessProbe));
     expect(patience(container.livenessProbe)).toBeGreaterThanOrEqual(30);
@@ -287,7 +286,9 @@ describe("HAProxy's configuration", () => {
     expect(directives).toContain("http-check expect status 200");
     expect(directives).toContain("option forwardfor");
     const defaultServer = directives.find((d) => d.startsWith("default-server "));
-    expect(defaultServer).toMatch(/\bcheck\b.*\binter 2s\b.*\bfall 2\b.*\brise 2\b.*\bon-marked-down shutdown-sessions\b/);
+    expect(defaultServer).toMatch(/\bcheck\b.*\binter 2s\b.*\bfall 2\b.*\brise 2\b/);
+    // Requests under way on an instance marked down (a draining one) finish: none is cut.
+    expect(defaultServer).not.toMatch(/on-marked-down shutdown-sessions/);
     for (const name of ["client", "server", "tunnel"]) expect(seconds(name), `timeout ${name}`).toBeGreaterThanOrEqual(3600);
     expect(seconds("http-request")).toBeGreaterThan(0);
     expect(seconds("http-request")).toBeLessThanOrEqual(30);
@@ -302,7 +303,7 @@ describe("HAProxy's configuration", () => {
   });
 
   it.skipIf(!HAPROXY)(
-    "run for real in front of two servers: alternates, forwards the client's address, streams unbuffered, drops a failing server and cuts its streams",
+    "run for real in front of two servers: alternates, forwards the client's address, streams unbuffered, drops a failing server and leaves its streams to it",
     { timeout: 60_000 },
     async () => {
       const backend = (name: string) => {
@@ -332,28 +333,15 @@ describe("HAProxy's configuration", () => {
       const first = backend("one");
       const second = backend("two");
       const [portOne, portTwo] = [await listen(first.server), await listen(second.server)];
-      const probe = createServer();
-      const frontPort = await listen(probe);
-      await new Promise((resolve) => probe.close(resolve));
 
       // The real file, with the compose services' addresses and the public port moved to loopback.
-      const dir = mkdtempSync(join(tmpdir(), "bk-haproxy-"));
-      const live = cfg
-        .replace(/^(\s*)bind :8080$/m, `$1bind 127.0.0.1:${frontPort}`)
-        .replace("bridgekeeper-1:5000", `127.0.0.1:${portOne}`)
-        .replace("bridgekeeper-2:5000", `127.0.0.1:${portTwo}`);
-      expect(live).not.toMatch(/bridgekeeper-\d:5000|bind :8080/);
-      writeFileSync(join(dir, "haproxy.cfg"), live);
-      let log = "";
-      const haproxy: ChildProcess = spawn(HAPROXY!, ["-db", "-f", join(dir, "haproxy.cfg")], { stdio: ["ignore", "pipe", "pipe"] });
-      haproxy.stdout!.on("data", (chunk) => (log += chunk));
-      haproxy.stderr!.on("data", (chunk) => (log += chunk));
-      const url = `http://127.0.0.1:${frontPort}`;
+      const haproxy = await startHaproxy([portOne, portTwo], { readyPath: HEALTH });
+      const { url } = haproxy;
       const get = async () => (await fetch(`${url}/`, { signal: AbortSignal.timeout(5_000) })).text();
       const until = async (what: string, condition: () => Promise<boolean>, ms = 15_000) => {
         const deadline = Date.now() + ms;
         while (!(await condition().catch(() => false))) {
-          if (Date.now() > deadline) throw new Error(`${what} not within ${ms} ms; HAProxy said:\n${log}`);
+          if (Date.now() > deadline) throw new Error(`${what} not within ${ms} ms; HAProxy said:\n${haproxy.log()}`);
           await new Promise((r) => setTimeout(r, 100));
         }
       };
@@ -387,18 +375,23 @@ describe("HAProxy's configuration", () => {
         streams.push(await openStream(), await openStream());
         expect(streams.map((s) => s.name).sort()).toEqual(["one", "two"]);
 
-        // Server one fails its health check: after two checks it is out, and its stream is cut so the
-        // client reconnects elsewhere; server two's stream stays.
+        // Server one fails its health check (as a draining server does): after two checks it gets no
+        // new requests, but what it is serving is not cut: its stream ends when the server ends it
+        // (a stopping server sends a final event first), and the client reconnects to server two.
         first.state.healthy = false;
         await until("server one marked down", async () => {
           const got = [await get(), await get(), await get()];
           return got.every((a) => a === "two");
         });
+        expect(haproxy.log()).toMatch(/bridgekeeper-1 is DOWN/);
         const onOne = streams.find((s) => s.name === "one")!;
         const onTwo = streams.find((s) => s.name === "two")!;
+        expect(first.streams.size).toBe(1);
+        for (const res of first.streams) res.end();
         expect(await Promise.race([onOne.ended, new Promise((r) => setTimeout(() => r(false), 5_000))])).toBe(true);
+        streams.push(await openStream());
+        expect(streams.at(-1)!.name).toBe("two");
         expect(await Promise.race([onTwo.ended, new Promise((r) => setTimeout(() => r(false), 1_000))])).toBe(false);
-        expect(log).toMatch(/bridgekeeper-1 is DOWN/);
 
         // Healthy again: back in the rotation after two good checks.
         first.state.healthy = true;
@@ -408,13 +401,11 @@ describe("HAProxy's configuration", () => {
         });
       } finally {
         for (const s of streams) await s.cancel();
-        haproxy.kill("SIGTERM");
-        await new Promise((resolve) => (haproxy.exitCode !== null ? resolve(null) : haproxy.once("exit", resolve)));
+        await haproxy.stop();
         for (const b of [first, second]) {
           for (const res of b.streams) res.destroy();
           await new Promise((resolve) => b.server.close(resolve));
         }
-        rmSync(dir, { recursive: true, force: true });
       }
     },
   );

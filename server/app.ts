@@ -42,6 +42,8 @@ export interface BuildAppOptions {
   startedAt: Date;
   /** Serves the console for non-API paths: the built files, or Vite's dev middleware. */
   consoleHandler?: RequestHandler;
+  /** True while the process drains before it stops: the health check answers 503 so load balancers send no more. */
+  draining?: () => boolean;
 }
 
 /** The Express app (the console API, OAuth, static files), and the server's request listener: the MCP pipeline, then the app. */
@@ -113,7 +115,13 @@ export function buildApp(container: Container, options: BuildAppOptions): BuiltA
 
   const api = express.Router();
   api.use(
-    healthRoutes({ version: options.version, startedAt: options.startedAt, clock: container.clock, pingDatabase: container.database.ping }),
+    healthRoutes({
+      version: options.version,
+      startedAt: options.startedAt,
+      clock: container.clock,
+      pingDatabase: container.database.ping,
+      draining: options.draining,
+    }),
   );
   // Bearer-token routes (docs/decisions.md#bearer-tokens-and-scopes, #read-only-proxy) come before the cookie machinery: a cookie never stands in for a token.
   api.use(proxyRoutes({ targets: container.upstream.targets, readGuard: readToken, rateLimit: apiRateLimit }));

@@ -112,6 +112,8 @@ export const EnvSchema = z.object({
     .default(24),
   CORS_ORIGINS: csv.default(["http://localhost:3000", "http://localhost:5000"]),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(9_000),
+  /** On SIGTERM, how long the health check answers 503 before the server stops taking requests; unset: 5 s on PostgreSQL, 0 on the embedded database. */
+  SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(60_000).optional(),
   /**
    * Key for secrets at rest (docs/decisions.md#secrets-at-rest); otherwise a key file is created in
    * DATA_DIR on first start.

@@ -12,6 +12,9 @@ import { SERVER_START_DEADLINE_MS, startServerProcess } from "./test/server-proc
  * printed first password, and SIGTERM. Runs on PGlite in the pglite project and on PostgreSQL
  * (DATABASE_URL) in the postgres project.
  */
+/** How long the process drains on SIGTERM here (5 s by default on PostgreSQL, 0 embedded). */
+const DRAIN_MS = 3_000;
+
 describe("the server process", () => {
   let child: ChildProcess;
   let output: () => string = () => "";
@@ -21,7 +24,15 @@ describe("the server process", () => {
 
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), "bk-main-"));
-    const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: "test", PORT: "0", HOST: "127.0.0.1", DATA_DIR: dataDir, LOG_LEVEL: "info" };
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      NODE_ENV: "test",
+      PORT: "0",
+      HOST: "127.0.0.1",
+      DATA_DIR: dataDir,
+      LOG_LEVEL: "info",
+      SHUTDOWN_DRAIN_MS: String(DRAIN_MS),
+    };
     delete env.ADMIN_PASSWORD;
     delete env.DATABASE_URL;
     if (process.env.TEST_DB === "postgres") {
@@ -71,7 +82,7 @@ describe("the server process", () => {
     SERVER_START_DEADLINE_MS,
   );
 
-  it("on SIGTERM finishes the request in flight, then exits 0 well within 10 s", async () => {
+  it("on SIGTERM drains (health 503, answers close their connections), finishes the request in flight, then exits 0 well within 10 s", async () => {
     // A request whose headers have arrived but whose body has not: in flight when SIGTERM lands.
     const socket = connect(port, "127.0.0.1");
     await new Promise((r) => socket.once("connect", r));
@@ -82,7 +93,18 @@ describe("the server process", () => {
     const started = Date.now();
     const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
     child.kill("SIGTERM");
-    await new Promise((r) => setTimeout(r, 200));
+    // Draining: the load balancer's health check is told to send no more, and an answer given now
+    // closes its connection, so no request follows on it.
+    let health = await fetch(`http://127.0.0.1:${port}/api/mcp/health`);
+    while (health.status === 200 && Date.now() - started < DRAIN_MS) {
+      await health.arrayBuffer();
+      health = await fetch(`http://127.0.0.1:${port}/api/mcp/health`);
+    }
+    expect(health.status).toBe(503);
+    expect(await health.json()).toMatchObject({ status: "draining" });
+    expect(health.headers.get("connection")).toBe("close");
+
+    // The request in flight is answered (its body arrives during the drain).
     let response = "";
     socket.on("data", (d) => (response += d));
     const closed = new Promise((r) => socket.once("close", r));
@@ -95,7 +117,7 @@ describe("the server process", () => {
     // The embedded database's claim on its directory ends with the process.
     expect(existsSync(join(dataDir, "bridgekeeper.pid"))).toBe(false);
     // The requirement is 10 s; a keep-alive socket left to its own timer would take 5 s or more.
-    expect(Date.now() - started).toBeLessThan(4_000);
+    expect(Date.now() - started).toBeLessThan(DRAIN_MS + 4_000);
     await expect(fetch(`http://127.0.0.1:${port}/api/mcp/health`)).rejects.toThrow();
   }, 20_000);
 });

@@ -107,9 +107,20 @@ async function main(): Promise<void> {
     .catch((err) => log.warn({ err }, "sweeping the connection registry failed"));
   phase("seed");
 
-  const { listener } = buildApp(container, { version: APP_VERSION, startedAt, consoleHandler: await consoleHandler(env) });
+  // Draining (after SIGTERM): the health check answers 503 and every answer closes its connection,
+  // so the load balancer stops sending requests here before the listener closes (server/main.ts shutdown).
+  let draining = false;
+  const { listener } = buildApp(container, {
+    version: APP_VERSION,
+    startedAt,
+    consoleHandler: await consoleHandler(env),
+    draining: () => draining,
+  });
   phase("buildApp");
-  const server: Server = createServer(listener);
+  const server: Server = createServer((req, res) => {
+    if (draining) res.setHeader("Connection", "close");
+    listener(req, res);
+  });
   answerClientErrors(server);
   server.listen(env.PORT, env.HOST);
   await new Promise<void>((resolve, reject) => {
@@ -161,10 +172,25 @@ async function main(): Promise<void> {
   const prune = setInterval(() => void cleanUp(), SESSION_PRUNE_INTERVAL_MS);
   prune.unref();
 
+  // Behind a load balancer a closing listener loses requests: one already on its way over a kept-alive
+  // connection meets the close and gets no answer at all. So a SIGTERM first drains: the health
+  // check says 503 and answers close their connections, until the balancer has taken this instance
+  // out (HAProxy: two failed checks 2 s apart; Kubernetes: preStop, then readiness). Ctrl-C does not wait.
+  const drainMs = env.SHUTDOWN_DRAIN_MS ?? (database.kind === "postgres" ? 5_000 : 0);
   let stopping = false;
   const shutdown = (signal: string) => {
     if (stopping) return;
     stopping = true;
+    const wait = signal === "SIGTERM" ? drainMs : 0;
+    if (wait > 0) {
+      draining = true;
+      log.info({ signal, drainMs: wait }, "draining: the health check answers 503 until the load balancer has stopped sending requests");
+      // Idle kept-alive connections stay open meanwhile: closing one as the balancer sends a request
+      // on it is the very loss this avoids; each answer from here closes its own connection.
+      setTimeout(() => stop(signal), wait);
+    } else stop(signal);
+  };
+  const stop = (signal: string) => {
     log.info({ signal }, "shutting down: finishing in-flight requests");
     clearInterval(prune);
     clearInterval(sweep);

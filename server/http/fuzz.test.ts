@@ -713,6 +713,7 @@ function routes(): Record<string, RouteFuzz> {
   const authorize = authorizeFields();
   return {
     "GET /api/mcp/health": apiRoute("GET /api/mcp/health"),
+    "GET /api/mcp/health/live": apiRoute("GET /api/mcp/health/live"),
     "POST /api/login": apiRoute("POST /api/login", {
       creds: anonCreds,
       body: jsonBodies({ username: fc.oneof(plausible.username, fc.constant("fuzz_admin")), password: plausible.password }),

@@ -67,6 +67,11 @@ describe("HTTP hygiene", () => {
       const res = await broken.client().get("/api/mcp/health");
       expect(res.status).toBe(503);
       expect(res.body).toMatchObject({ status: "degraded", database: "unavailable" });
+      // The process itself is alive: a liveness probe must not restart it for its database.
+      const live = await broken.client().get("/api/mcp/health/live");
+      expect(live.status).toBe(200);
+      expect(live.body).toEqual({ status: "ok", version: "0.0.0-test", uptime: expect.any(Number) });
+      expect(live.headers.get("cache-control")).toBe("no-store");
     } finally {
       await broken.close();
     }

@@ -9,6 +9,7 @@ import { MCP_ROUTES } from "../mcp/paths";
  */
 export const AUTHZ_MATRIX: Record<string, "public" | "session" | PermissionKey | "bearer:read" | "bearer:write"> = {
   "GET /api/mcp/health": "public",
+  "GET /api/mcp/health/live": "public",
   "POST /api/login": "public",
   "POST /api/logout": "public",
   "GET /api/session": "session",

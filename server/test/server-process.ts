@@ -25,7 +25,11 @@ export async function startServerProcess(env: NodeJS.ProcessEnv): Promise<Server
   const deadline = Date.now() + SERVER_START_DEADLINE_MS;
   let port = 0;
   while (!port) {
-    if (Date.now() > deadline || child.exitCode !== null) throw new Error(`server did not start:\n${output}`);
+    if (Date.now() > deadline || child.exitCode !== null) {
+      // A start that hung is not left running behind the failure.
+      if (child.exitCode === null) child.kill("SIGKILL");
+      throw new Error(`server did not start:\n${output}`);
+    }
     port = Number(/"port":(\d+)/.exec(output)?.[1] ?? 0);
     await new Promise((r) => setTimeout(r, 50));
   }

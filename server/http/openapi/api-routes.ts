@@ -97,9 +97,23 @@ export const API_ROUTES: readonly ApiRoute[] = [
     path: "/api/mcp/health",
     tag: "Health",
     summary: "Server health",
-    description: "Public and cheap; 503 (same body) when the database does not answer.",
+    description:
+      "Public and cheap; 503 (same body) when the database does not answer (status degraded) or the process is draining before it stops (status draining).",
     access: "public",
-    ok: [json(R.HealthSchema, "Healthy"), { status: 503, description: "Degraded: the database does not answer", json: R.HealthSchema }],
+    ok: [
+      json(R.HealthSchema, "Healthy"),
+      { status: 503, description: "Degraded (the database does not answer) or draining (stopping)", json: R.HealthSchema },
+    ],
+  },
+  {
+    method: "GET",
+    path: "/api/mcp/health/live",
+    tag: "Health",
+    summary: "Process liveness",
+    description:
+      "Public; 200 whenever this process answers HTTP, whatever its database (a liveness probe's question: /api/mcp/health is the readiness one).",
+    access: "public",
+    ok: json(R.LivenessSchema, "The process answers"),
   },
   {
     method: "GET",

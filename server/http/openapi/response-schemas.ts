@@ -123,8 +123,15 @@ const AuditEventSchema = z
 export const AuditPageSchema = z.object({ events: z.array(AuditEventSchema), nextCursor: z.string().nullable() }).meta({ id: "AuditPage" });
 
 export const HealthSchema = z
-  .object({ status: z.enum(["ok", "degraded"]), version: z.string(), uptime: z.number(), database: z.enum(["ok", "unavailable"]) })
+  .object({
+    status: z.enum(["ok", "degraded", "draining"]),
+    version: z.string(),
+    uptime: z.number(),
+    database: z.enum(["ok", "unavailable"]),
+  })
   .meta({ id: "Health" });
+
+export const LivenessSchema = z.object({ status: z.literal("ok"), version: z.string(), uptime: z.number() }).meta({ id: "Liveness" });
 
 export const McpConnectionSchema = z
   .object({
