@@ -105,3 +105,29 @@ describe.skipIf(!onPostgres).each(SHARED_STORES)("limits shared by two instances
     expect((await attempt(b, user.password)).status).toBe(429);
   });
 });
+
+// Apart: the address (loopback) stays turned away on both instances for the rest of the window.
+describe.skipIf(!onPostgres).each(SHARED_STORES)("the bad-token throttle shared by two instances, counted in %s", (store) => {
+  let two: TwoInstances;
+  let a: TestApp;
+  let b: TestApp;
+  beforeAll(async () => {
+    two = await startTwoInstances({}, store);
+    ({ a, b } = two);
+  });
+  afterAll(() => two?.close());
+
+  it("bad tokens presented to one instance turn the address away on the other within a second, good token or not", async () => {
+    const good = await two.readToken(await two.newClient("Good token, bad neighbour"), b);
+    const ping = { jsonrpc: "2.0", id: 1, method: "ping" };
+    expect((await rpc(b.baseUrl, good, ping)).status).toBe(200);
+    for (let i = 0; i < 20; i++) expect((await rpc(a.baseUrl, `not-a-token-${i}`, ping)).status).toBe(401);
+    const deadline = Date.now() + 5_000;
+    let status = 200;
+    while (status !== 429 && Date.now() < deadline) {
+      status = (await rpc(b.baseUrl, good, ping)).status;
+      if (status !== 429) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(status).toBe(429);
+  });
+});

@@ -3,6 +3,7 @@ import type { IncomingMessage } from "node:http";
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import type { RequestHandler } from "express";
 import { memoryLimits, type Limits } from "../../lib/limits";
+import { RateLimiterRes } from "rate-limiter-flexible";
 import {
   InsufficientScopeError,
   InvalidRequestError,
@@ -36,6 +37,8 @@ export const bearerChallenge = (o: { resourceMetadataUrl: string; scope: string;
 
 /** Bad tokens from one address before it is turned away for a while (token guessing). */
 const INVALID_TOKEN_LIMIT = { attempts: 20, windowSeconds: 60 };
+/** How long an instance trusts what it read of an address's bad tokens. */
+const BAD_TOKEN_READ_MS = 1_000;
 
 /** What a bearer check decided: the token's AuthInfo, or the refusal to answer. */
 export type BearerVerdict =
@@ -68,6 +71,22 @@ export function bearer(deps: {
     points: INVALID_TOKEN_LIMIT.attempts,
     duration: INVALID_TOKEN_LIMIT.windowSeconds,
   });
+  /**
+   * What this instance last read of an address's bad tokens, for a second: every request asks, and
+   * on a shared store each ask was a round trip (a fifth of a tool call's time). This instance's
+   * own refusals update it at once; another instance's reach it within the second.
+   */
+  const recent = new Map<string, { at: number; consumed: number; msBeforeNext: number }>();
+  const remember = (ip: string, res: RateLimiterRes | null) => {
+    if (recent.size >= 10_000) recent.clear();
+    recent.set(ip, { at: Date.now(), consumed: res?.consumedPoints ?? 0, msBeforeNext: res?.msBeforeNext ?? 0 });
+  };
+  const badTokensOf = async (ip: string) => {
+    const known = recent.get(ip);
+    if (known && Date.now() - known.at < BAD_TOKEN_READ_MS) return known;
+    remember(ip, await badTokens.get(ip));
+    return recent.get(ip)!;
+  };
   const resourceMetadataUrl = resourceMetadataUrlOf(deps.issuer, deps.resourcePath);
   // MCP 2025-11-25 "Scope challenge handling": the scope a request needs is named in every challenge.
   const challenge = (error: string, description: string) => bearerChallenge({ resourceMetadataUrl, scope: deps.scope, error, description });
@@ -108,8 +127,8 @@ export function bearer(deps: {
 
   async function check(req: IncomingMessage, ip: string): Promise<BearerVerdict> {
     // An address that keeps presenting bad tokens is answered without a look at the next one.
-    const seen = await badTokens.get(ip);
-    if (seen && seen.consumedPoints >= INVALID_TOKEN_LIMIT.attempts) {
+    const seen = await badTokensOf(ip);
+    if (seen.consumed >= INVALID_TOKEN_LIMIT.attempts) {
       return {
         ok: false,
         throttled: new AppError("rate_limited", "Too many invalid access tokens from this address; try again later", {
@@ -120,7 +139,10 @@ export function bearer(deps: {
     const verdict = await verify(req);
     // A presented token that is refused counts; asking without one (discovery) does not.
     if (!verdict.ok && "status" in verdict && verdict.status === 401 && req.headers.authorization)
-      badTokens.consume(ip).catch(() => undefined);
+      badTokens.consume(ip).then(
+        (res) => remember(ip, res),
+        (res: unknown) => res instanceof RateLimiterRes && remember(ip, res),
+      );
     return verdict;
   }
 
