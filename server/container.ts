@@ -327,6 +327,7 @@ export function createContainer(deps: {
     },
     log,
     store: limits,
+    openOf: (clientId) => repos.connectionsRepo.countActiveOf(clientId),
   });
   metrics.probe({ openStreams: () => streams.size, logQueueDepth: () => requestLog.buffered });
   // A message for a stream another instance holds goes there (issue 29 item 1).

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { rpc } from "../mcp/mcp.test-rig";
+import { openEvents, rpc } from "../mcp/mcp.test-rig";
 import { basicOf, createClient } from "../oauth/oauth.adversarial.helpers";
 import { buildUser, signedInAs } from "../test/factories";
 import { formPost } from "../test/oauth";
@@ -107,27 +107,70 @@ describe.skipIf(!onPostgres).each(SHARED_STORES)("limits shared by two instances
 });
 
 // Apart: the address (loopback) stays turned away on both instances for the rest of the window.
-describe.skipIf(!onPostgres).each(SHARED_STORES)("the bad-token throttle shared by two instances, counted in %s", (store) => {
-  let two: TwoInstances;
-  let a: TestApp;
-  let b: TestApp;
-  beforeAll(async () => {
-    two = await startTwoInstances({}, store);
-    ({ a, b } = two);
-  });
-  afterAll(() => two?.close());
+describe.skipIf(!onPostgres).each(SHARED_STORES)(
+  "stream limits and the bad-token throttle shared by two instances, counted in %s",
+  (store) => {
+    let two: TwoInstances;
+    let a: TestApp;
+    let b: TestApp;
+    beforeAll(async () => {
+      two = await startTwoInstances({ RATE_LIMIT_SSE_MAX_CONCURRENT: 2, RATE_LIMIT_SSE_PER_MINUTE: 4 }, store);
+      ({ a, b } = two);
+    });
+    afterAll(() => two?.close());
 
-  it("bad tokens presented to one instance turn the address away on the other within a second, good token or not", async () => {
-    const good = await two.readToken(await two.newClient("Good token, bad neighbour"), b);
-    const ping = { jsonrpc: "2.0", id: 1, method: "ping" };
-    expect((await rpc(b.baseUrl, good, ping)).status).toBe(200);
-    for (let i = 0; i < 20; i++) expect((await rpc(a.baseUrl, `not-a-token-${i}`, ping)).status).toBe(401);
-    const deadline = Date.now() + 5_000;
-    let status = 200;
-    while (status !== 429 && Date.now() < deadline) {
-      status = (await rpc(b.baseUrl, good, ping)).status;
-      if (status !== 429) await new Promise((r) => setTimeout(r, 100));
-    }
-    expect(status).toBe(429);
-  });
-});
+    it("a client's streams count on both: open at once, and new ones a minute", async () => {
+      const client = await two.newClient("Streams on both");
+      const token = await two.readToken(client);
+      const open = (t: TestApp) => openEvents(`${t.baseUrl}/api/sse/stream`, { authorization: `Bearer ${token}` });
+      // Two open at once, one on each instance: a third is refused on either.
+      const onA = await open(a);
+      const onB = await open(b);
+      await Promise.all([onA.nextNamed("connected"), onB.nextNamed("connected")]);
+      for (const t of [a, b]) {
+        const third = await open(t);
+        expect(third.status).toBe(429);
+        expect(third.body).toMatch(/already has 2 streams open/);
+      }
+      onA.close();
+      onB.close();
+      // Four new streams a minute together: two were opened, so two more (once the first two are let
+      // go), then the fifth is refused on either instance.
+      let opened = 0;
+      const deadline = Date.now() + 10_000;
+      while (opened < 2) {
+        expect(Date.now()).toBeLessThan(deadline);
+        const next = await open(opened ? b : a);
+        if (next.status === 200) {
+          opened++;
+          next.close();
+        } else await new Promise((r) => setTimeout(r, 50)); // the closed ones are still being let go
+      }
+      // None open any more (the registry has let them all go): what refuses now is the minute's count.
+      while ((await a.container.repos.connectionsRepo.countActiveOf(client.clientId)) > 0) {
+        expect(Date.now()).toBeLessThan(deadline);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      for (const t of [a, b]) {
+        const refused = await open(t);
+        expect(refused.status).toBe(429);
+        expect(refused.body).toMatch(/a minute/);
+      }
+    });
+
+    // Last: the address (loopback) stays turned away on both instances for the rest of the window.
+    it("bad tokens presented to one instance turn the address away on the other within a second, good token or not", async () => {
+      const good = await two.readToken(await two.newClient("Good token, bad neighbour"), b);
+      const ping = { jsonrpc: "2.0", id: 1, method: "ping" };
+      expect((await rpc(b.baseUrl, good, ping)).status).toBe(200);
+      for (let i = 0; i < 20; i++) expect((await rpc(a.baseUrl, `not-a-token-${i}`, ping)).status).toBe(401);
+      const deadline = Date.now() + 5_000;
+      let status = 200;
+      while (status !== 429 && Date.now() < deadline) {
+        status = (await rpc(b.baseUrl, good, ping)).status;
+        if (status !== 429) await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(status).toBe(429);
+    });
+  },
+);

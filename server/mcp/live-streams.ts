@@ -57,7 +57,13 @@ export type Admission = { ok: true } | { ok: false; message: string; retryAfterM
 /** One server-sent event frame. `data` is JSON on one line, so no field can break the framing. */
 export const sseFrame = (event: string, data: unknown): string => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 
-export function createLiveStreams(deps: { limits: StreamLimits; log: Logger; store?: Limits }) {
+export function createLiveStreams(deps: {
+  limits: StreamLimits;
+  log: Logger;
+  store?: Limits;
+  /** A client's streams open on every instance (the connection registry); without it, or when it fails, this process's. */
+  openOf?: (clientId: string) => Promise<number>;
+}) {
   const streams = new Map<string, LiveStream>();
   const perClient = new Map<string, number>();
   const opened = (deps.store ?? memoryLimits()).create({ keyPrefix: "sse-open", points: deps.limits.perMinute, duration: 60 });
@@ -76,7 +82,15 @@ export function createLiveStreams(deps: { limits: StreamLimits; log: Logger; sto
           message: `This server holds its maximum of ${deps.limits.maxPerProcess} streams; try again later`,
           retryAfterMs: 30_000,
         };
-      if ((perClient.get(clientId) ?? 0) >= deps.limits.maxConcurrentPerClient) {
+      // Counted on every instance (issue 29 item 2): the registry's active rows of the client.
+      const here = perClient.get(clientId) ?? 0;
+      const everywhere = deps.openOf
+        ? await deps.openOf(clientId).catch((err: unknown) => {
+            deps.log.warn({ err }, "counting a client's open streams failed; counting this instance's");
+            return here;
+          })
+        : here;
+      if (Math.max(here, everywhere) >= deps.limits.maxConcurrentPerClient) {
         return {
           ok: false,
           message: `This client already has ${deps.limits.maxConcurrentPerClient} streams open; close one first`,

@@ -44,6 +44,15 @@ export function createConnectionsRepo(db: Db) {
     list: (limit: number): Promise<SseConnectionRow[]> =>
       db.select().from(sseConnections).orderBy(desc(sseConnections.isActive), desc(sseConnections.createdAt)).limit(limit),
 
+    /** A client's active rows, on every instance. */
+    async countActiveOf(clientId: string): Promise<number> {
+      const [row] = await db
+        .select({ n: sql<number>`count(*)::int` })
+        .from(sseConnections)
+        .where(and(eq(sseConnections.isActive, true), eq(sseConnections.clientId, clientId)));
+      return row?.n ?? 0;
+    },
+
     async countActive(): Promise<number> {
       const [row] = await db
         .select({ n: sql<number>`count(*)::int` })

@@ -1,0 +1,1 @@
+CREATE INDEX "sse_connections_client_active_idx" ON "sse_connections" USING btree ("client_id") WHERE "sse_connections"."is_active";
