@@ -520,7 +520,9 @@ export const sseConnections = pgTable(
     uniqueIndex("sse_connections_connection_id_key").on(t.connectionId),
     index("sse_connections_active_idx").on(t.isActive, t.lastHeartbeat),
     // A client's open streams, counted on each new one (RATE_LIMIT_SSE_MAX_CONCURRENT across instances).
-    index("sse_connections_client_active_idx").on(t.clientId).where(sql`${t.isActive}`),
+    index("sse_connections_client_active_idx")
+      .on(t.clientId)
+      .where(sql`${t.isActive}`),
     index("sse_connections_created_at_idx").on(t.createdAt),
   ],
 );
