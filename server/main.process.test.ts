@@ -112,6 +112,8 @@ describe("the server process", () => {
     await closed;
     expect(response).toMatch(/^HTTP\/1\.1 401/);
     expect(response).toContain("invalid_credentials");
+    // Under way when the drain began, and answered during it: its connection closes with it too.
+    expect(response).toMatch(/\r\nConnection: close\r\n/i);
 
     expect(await exited).toBe(0);
     // The embedded database's claim on its directory ends with the process.

@@ -1,4 +1,4 @@
-import { createServer, type Server } from "node:http";
+import { createServer, type Server, type ServerResponse } from "node:http";
 import { join } from "node:path";
 import type { RequestHandler } from "express";
 import { buildApp } from "./app";
@@ -117,10 +117,21 @@ async function main(): Promise<void> {
     draining: () => draining,
   });
   phase("buildApp");
+  // Answers under way when the drain begins close their connections too (unless already sent).
+  const underway = new Set<ServerResponse>();
   const server: Server = createServer((req, res) => {
     if (draining) res.setHeader("Connection", "close");
+    else {
+      underway.add(res);
+      res.once("close", () => underway.delete(res));
+    }
     listener(req, res);
   });
+  const beginDrain = () => {
+    draining = true;
+    for (const res of underway) if (!res.headersSent) res.setHeader("Connection", "close");
+    underway.clear();
+  };
   answerClientErrors(server);
   server.listen(env.PORT, env.HOST);
   await new Promise<void>((resolve, reject) => {
@@ -183,7 +194,7 @@ async function main(): Promise<void> {
     stopping = true;
     const wait = signal === "SIGTERM" ? drainMs : 0;
     if (wait > 0) {
-      draining = true;
+      beginDrain();
       log.info({ signal, drainMs: wait }, "draining: the health check answers 503 until the load balancer has stopped sending requests");
       // Idle kept-alive connections stay open meanwhile: closing one as the balancer sends a request
       // on it is the very loss this avoids; each answer from here closes its own connection.
