@@ -6,7 +6,7 @@
 //   (a client's stream opened on B, the client deactivated on A, the time from A's answer to the
 //   stream's end on B), p50 and p99.
 import { request as httpRequest } from "node:http";
-import autocannon from "autocannon";
+import { loaded, ourTarget } from "./mcp.bench.mjs";
 import {
   adminCookie,
   benchClient,
@@ -21,57 +21,7 @@ import {
 } from "./lib.mjs";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const REVOCATIONS = Number(process.env.BENCH_REVOCATIONS ?? 100);
-const MODERN = "2026-07-28";
-
-let nextId = 1;
-const toolCall = (server, token) => ({
-  url: `${server.url}/mcp`,
-  method: "POST",
-  headers: {
-    authorization: `Bearer ${token}`,
-    "content-type": "application/json",
-    accept: "application/json, text/event-stream",
-    "mcp-protocol-version": MODERN,
-    "mcp-method": "tools/call",
-    "mcp-name": "jira_search",
-  },
-  body: () =>
-    JSON.stringify({
-      jsonrpc: "2.0",
-      id: nextId++,
-      method: "tools/call",
-      params: {
-        name: "jira_search",
-        arguments: { jql: "project = BK ORDER BY updated DESC", maxResults: 20 },
-        _meta: {
-          "io.modelcontextprotocol/protocolVersion": MODERN,
-          "io.modelcontextprotocol/clientCapabilities": {},
-          "io.modelcontextprotocol/clientInfo": { name: "bench", version: "1" },
-        },
-      },
-    }),
-});
-
-const loaded = (target) =>
-  new Promise((resolve, reject) =>
-    autocannon(
-      {
-        url: target.url,
-        method: target.method,
-        headers: target.headers,
-        connections: 16,
-        duration: SECONDS,
-        requests: [{ setupRequest: (req) => ({ ...req, body: target.body() }) }],
-      },
-      (err, res) => {
-        if (err) return reject(err);
-        if (res.non2xx > 0) return reject(new Error(`${res.non2xx} answers were not 2xx`));
-        resolve(res.latency.p50);
-      },
-    ),
-  );
 
 /** Opens a client's event stream on `server`; resolves with a promise of its end. */
 const openStream = (server, token) =>
@@ -119,12 +69,13 @@ export async function run() {
     const client = await benchClient(shared, { name: "cluster bench", scopes: ["read"] });
     const token = await clientToken(shared, client, "read");
     const targets = [
-      { name: "PostgreSQL limit store", ...toolCall(shared, token), p50: [] },
-      { name: "in-process limit store", ...toolCall(alone, token), p50: [] },
+      { ...ourTarget(shared, token, "PostgreSQL limit store"), p50: [] },
+      { ...ourTarget(alone, token, "in-process limit store"), p50: [] },
     ];
-    for (const target of targets) await loaded({ ...target }); // warm-up
+    for (const target of targets) await loaded(target); // warm-up
     // Alternating, and each round in the other order: neither store always runs first.
-    for (let i = 0; i < RUNS; i++) for (const target of i % 2 ? [...targets].reverse() : targets) target.p50.push(await loaded(target));
+    for (let i = 0; i < RUNS; i++)
+      for (const target of i % 2 ? [...targets].reverse() : targets) target.p50.push((await loaded(target)).p50);
     const [pg, memory] = targets.map((t) => median(t.p50));
 
     // Revocation on A (shared), the stream on B (alone: its limits are its own, its events are not).

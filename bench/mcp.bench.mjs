@@ -57,8 +57,8 @@ const ENVELOPE = {
   "io.modelcontextprotocol/clientInfo": { name: "bench", version: "1" },
 };
 
-/** tools/call jira_search on Bridgekeeper's /mcp, 2026-07-28. */
-const ourTarget = (server, token, name = "Bridgekeeper /mcp, 2026-07-28", jql = JQL) => ({
+/** tools/call jira_search on Bridgekeeper's /mcp, 2026-07-28 (cluster.bench.mjs loads it too). */
+export const ourTarget = (server, token, name = "Bridgekeeper /mcp, 2026-07-28", jql = JQL) => ({
   name,
   pid: server.pid,
   url: `${server.url}/mcp`,
@@ -163,7 +163,7 @@ async function serial(target, agent, calls = SERIAL_CALLS) {
  * serving process spent per call: on this shared 2-core machine the sandbox and the load generator
  * compete for the same cores, so CPU per call is the figure that carries over to a real server.
  */
-async function loaded(target, connections = 16) {
+export async function loaded(target, connections = 16) {
   const cpu0 = cpuTimeMs(target.pid);
   const r = await cannon({
     url: target.url,

@@ -59,8 +59,9 @@ export function createStreamForwarding(deps: {
 }): StreamForwarding {
   const { channel } = deps;
 
+  /** Whether `stream` is the caller's: the same client and user (a registry row or a delivery names them). */
   const owns = (stream: { owner: StreamOwner }, owner: { clientId: string; userId: string | null }) =>
-    sameOwner(stream.owner, { ...owner, grantId: null, token: "" });
+    sameOwner(stream.owner, { clientId: owner.clientId, userId: owner.userId ?? null, grantId: null, token: "" });
 
   channel?.onDelivery((delivery) => {
     const stream = deps.streams.get(delivery.connectionId);
@@ -83,9 +84,7 @@ export function createStreamForwarding(deps: {
       if (!channel) return null;
       const row = await deps.findConnection(connectionId);
       if (!row || !row.isActive || row.kind !== kind || row.instanceId === deps.instanceId) return null;
-      const owner = ownerOf(auth);
-      if (row.clientId !== owner.clientId || (row.userId ?? null) !== owner.userId) return null;
-      return { instanceId: row.instanceId };
+      return owns({ owner: ownerOf(auth) }, row) ? { instanceId: row.instanceId } : null;
     },
     send: (instanceId, delivery) => (channel ? channel.sendTo(instanceId, delivery) : Promise.resolve()),
     sealToken: (token) => deps.secretBox.seal(token, TOKEN_PURPOSE),
